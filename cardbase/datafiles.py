@@ -1,0 +1,174 @@
+"""The diff-friendly files under ``data/``: one edition a TOML file, the games, the sticker table.
+
+The writer is canonical (fixed key order, empty fields left out, one card a block), so a file read
+into the database and exported again comes back byte for byte.
+
+Edition file layout::
+
+    [edition]
+    game = "nespanini"
+    code = "NP1"
+    name = "…"
+    date = 2026-11-01
+    set_size = 64
+    symbol = "…"
+    sample = false
+
+    [[cards]]
+    number = 1
+    name = "…"
+    value = 3
+    …
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import DataFileError, Problem
+
+EDITION_KEYS = ("game", "code", "name", "date", "set_size", "symbol", "sample", "description")
+CARD_KEYS = (
+    "number", "name", "value", "colour", "banner", "rarity", "type", "keywords", "copies",
+    "stats", "effect", "effect_text", "flavour", "art", "sample",
+)
+GAME_KEYS = (
+    "code", "name", "min_players", "max_players", "deck_size", "copy_limit", "keyword_limits",
+    "rules_file", "description",
+)
+HEADER = "# cardbase data file: one edition. Written by `cardbase data export`; edit freely.\n"
+
+
+# --------------------------------------------------------------------------- writing
+
+def _toml_str(value: str) -> str:
+    if "\n" in value:
+        body = value.replace("\\", "\\\\").replace('"""', '\\"""')
+        return '"""\n' + body + '"""' if value.endswith("\n") else '"""\n' + body + '\\\n"""'
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        return _toml_str(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise TypeError(f"cannot write {type(value).__name__} to TOML")
+
+
+def _toml_key(key: str) -> str:
+    if key and all(ch.isalnum() or ch in "_-" for ch in key) and key.isascii():
+        return key
+    return json.dumps(key, ensure_ascii=False)
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {} or value == ()
+
+
+def _table(keys: tuple[str, ...], data: dict[str, Any], *, defaults: dict[str, Any]) -> list[str]:
+    lines = []
+    for key in keys:
+        value = data.get(key)
+        if _empty(value) or (key in defaults and value == defaults[key]):
+            continue
+        lines.append(f"{key} = {_toml_value(value)}")
+    unknown = sorted(set(data) - set(keys))
+    if unknown:
+        raise DataFileError(f"unknown field(s) {', '.join(unknown)} — use one of {', '.join(keys)}")
+    return lines
+
+
+def dump_edition(edition: dict[str, Any], cards: list[dict[str, Any]]) -> str:
+    out = [HEADER, "[edition]"]
+    out += _table(EDITION_KEYS, edition, defaults={"sample": False})
+    for card in sorted(cards, key=lambda c: c["number"]):
+        out += ["", "[[cards]]"]
+        out += _table(CARD_KEYS, card, defaults={"copies": 1, "sample": False})
+    return "\n".join(out) + "\n"
+
+
+def dump_games(games: list[dict[str, Any]]) -> str:
+    out = ["# cardbase data file: the games and their deck rules."]
+    for game in sorted(games, key=lambda g: g["code"]):
+        out += ["", "[[games]]"]
+        out += _table(GAME_KEYS, game, defaults={})
+    return "\n".join(out) + "\n"
+
+
+def dump_sticker_colours(rows: list[dict[str, Any]]) -> str:
+    out = ["# cardbase data file: colour → sticker symbol (Overseers, « Stickers code couleur »)."]
+    for row in rows:
+        out += ["", "[[colours]]"]
+        out += _table(("colour", "symbol", "label"), row, defaults={})
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- reading
+
+def read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DataFileError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise DataFileError(f"{path}: not valid TOML: {exc} — fix the syntax at that place") from None
+
+
+def load_edition_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Read an edition file and check its shape; every problem is reported at once."""
+    doc = read_toml(path)
+    problems: list[Problem] = []
+    edition = doc.get("edition")
+    if not isinstance(edition, dict):
+        raise DataFileError(f"{path}: missing [edition] table — start the file with [edition]")
+    for key in ("game", "code", "name"):
+        if not edition.get(key):
+            problems.append(Problem("missing", f"[edition] has no {key}", f"add {key} = …", str(path)))
+    for key in edition:
+        if key not in EDITION_KEYS:
+            problems.append(Problem("unknown-field", f"[edition] has unknown field {key!r}",
+                                    f"use one of {', '.join(EDITION_KEYS)}", str(path)))
+    cards = doc.get("cards", [])
+    seen: set[int] = set()
+    for i, card in enumerate(cards, start=1):
+        where = f"{path} card #{i}"
+        for key in card:
+            if key not in CARD_KEYS:
+                problems.append(Problem("unknown-field", f"unknown field {key!r}",
+                                        f"use one of {', '.join(CARD_KEYS)}", where))
+        if not isinstance(card.get("number"), int):
+            problems.append(Problem("missing", "card has no integer number", "add number = N", where))
+        elif card["number"] in seen:
+            problems.append(Problem("duplicate-number", f"number {card['number']} used twice",
+                                    "give every card of an edition its own number", where))
+        else:
+            seen.add(card["number"])
+        if not card.get("name"):
+            problems.append(Problem("missing", "card has no name", 'add name = "…"', where))
+    if problems:
+        raise DataFileError(f"{path}: {len(problems)} problem(s)", problems)
+    return edition, cards
+
+
+def edition_files(data_dir: Path) -> list[Path]:
+    return sorted((data_dir / "editions").glob("*.toml"))
+
+
+def deck_files(data_dir: Path) -> list[Path]:
+    return sorted((data_dir / "decks").glob("*.txt"))

@@ -1,0 +1,54 @@
+"""Text helpers shared by search, deck lists and the data files."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SPACES = re.compile(r"\s+")
+
+
+def fold(text: str | None) -> str:
+    """Lower-case, accent-free, single-spaced form used for matching ("Légendaire" → "legendaire")."""
+    if not text:
+        return ""
+    decomposed = unicodedata.normalize("NFKD", text)
+    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    stripped = stripped.replace("œ", "oe").replace("Œ", "oe").replace("æ", "ae").replace("Æ", "ae")
+    stripped = stripped.replace("’", "'")
+    return _SPACES.sub(" ", stripped.casefold()).strip()
+
+
+def card_ref(edition_code: str, number: int) -> str:
+    """The collector reference of a card, e.g. ``NP1-012``."""
+    return f"{edition_code}-{number:03d}"
+
+
+_REF = re.compile(r"^(?P<edition>[A-Za-z0-9]+)-(?P<number>\d{1,4})$")
+
+
+def parse_card_ref(text: str) -> tuple[str, int] | None:
+    m = _REF.match(text.strip())
+    if not m:
+        return None
+    return m.group("edition").upper(), int(m.group("number"))
+
+
+# Feminine and plural forms of French colour names, as the rule texts write them
+# ("cartes Violettes", "Grise"), mapped to the canonical masculine singular.
+_COLOUR_FORMS = {
+    "bleue": "bleu", "bleus": "bleu", "bleues": "bleu",
+    "verte": "vert", "verts": "vert", "vertes": "vert",
+    "violette": "violet", "violets": "violet", "violettes": "violet",
+    "grise": "gris", "grises": "gris",
+    "noire": "noir", "noirs": "noir", "noires": "noir",
+    "blanche": "blanc", "blancs": "blanc", "blanches": "blanc",
+    "rouges": "rouge", "jaunes": "jaune", "oranges": "orange", "roses": "rose",
+    "marrons": "marron",
+}
+
+
+def canonical_colour(name: str | None) -> str:
+    """Canonical colour key: folded, masculine singular ("Violettes" → "violet")."""
+    key = fold(name)
+    return _COLOUR_FORMS.get(key, key)
