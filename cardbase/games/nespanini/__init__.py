@@ -1,0 +1,29 @@
+"""NesPanini rules engine (pure: no database, no UI).
+
+>>> game = Game([deck_a, deck_b])          # lists of CardDef; one deck for goldfish
+>>> state = game.new_state(seed=7)
+>>> while not state.is_terminal():
+...     state.apply_action(greedy_action(state))
+>>> state.scores(), state.returns()
+"""
+
+from __future__ import annotations
+
+from .cards import CardTable, blank_card
+from .policy import greedy_action
+from .state import (
+    HAND_SIZE,
+    TERMINAL,
+    CardScore,
+    Game,
+    IllegalActionError,
+    Observation,
+    State,
+    Zones,
+    replay,
+)
+
+__all__ = [
+    "HAND_SIZE", "TERMINAL", "CardScore", "CardTable", "Game", "IllegalActionError",
+    "Observation", "State", "Zones", "blank_card", "greedy_action", "replay",
+]

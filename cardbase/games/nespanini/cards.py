@@ -1,0 +1,98 @@
+"""The card table of one game: every distinct card gets a small integer, its figures precomputed.
+
+The engine's hot path only touches integers and tuples indexed by them; the :class:`CardDef`
+values are looked up only to show a card, to evaluate a score effect or to build an observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardbase.domain import CardDef
+from cardbase.errors import EffectError
+
+LEGENDARY = "legendaire"
+DISCARD_KEYWORD = "defausse"
+
+ScoreFn = Callable[[CardDef, Any], int]
+
+
+def _effect_parts(card: CardDef) -> tuple[ScoreFn | None, tuple[Any, ...]]:
+    """Compile a card's effect source: (score function or None, Défausse actions)."""
+    if not card.effect or not card.effect.strip():
+        return None, ()
+    try:
+        from cardbase.effects import compile_score, parse_effect
+    except ImportError as exc:  # pragma: no cover - the effect language ships with cardbase
+        raise EffectError(
+            f"card {card.name!r} has an effect but the effect language is not available ({exc})"
+        ) from None
+    try:
+        effect = parse_effect(card.effect)
+    except EffectError as exc:
+        raise EffectError(f"card {card.name!r} ({card.ref}): {exc}") from None
+    score = compile_score(effect) if getattr(effect, "score", None) else None
+    actions = tuple(getattr(effect, "on_discard", ()) or ())
+    return score, actions
+
+
+@dataclass(slots=True, frozen=True)
+class CardTable:
+    """Distinct cards of a game, indexed 0..K-1, with per-card figures as tuples."""
+
+    defs: tuple[CardDef, ...]
+    value: tuple[int, ...]
+    legendary: tuple[bool, ...]
+    score_fn: tuple[ScoreFn | None, ...]
+    on_discard: tuple[tuple[Any, ...], ...]
+    has_discard_effect: tuple[bool, ...]
+    index: dict[CardDef, int]
+
+    @property
+    def size(self) -> int:
+        return len(self.defs)
+
+    @property
+    def any_score_effect(self) -> bool:
+        return any(f is not None for f in self.score_fn)
+
+    def kind(self, card: CardDef) -> int:
+        return self.index[card]
+
+    def kinds(self, cards: Sequence[CardDef]) -> list[int]:
+        return [self.index[c] for c in cards]
+
+    @classmethod
+    def build(cls, cards: Sequence[CardDef], *, compile_effects: bool = True) -> CardTable:
+        """Build the table of the distinct cards among ``cards`` (order of first appearance)."""
+        seen: dict[CardDef, int] = {}
+        for c in cards:
+            if c not in seen:
+                seen[c] = len(seen)
+        defs = tuple(seen)
+        values, legendary, score_fns, on_discard, has_effect = [], [], [], [], []
+        for c in defs:
+            values.append(int(c.value or 0))
+            legendary.append(LEGENDARY in c.keyword_keys)
+            score, actions = _effect_parts(c) if compile_effects else (None, ())
+            score_fns.append(score)
+            # Défausse triggers only on cards that carry the keyword (rules, « Index des mots-clés »);
+            # an effect written without the keyword is still run so the text and engine agree.
+            on_discard.append(actions)
+            has_effect.append(bool(actions))
+        return cls(
+            defs=defs,
+            value=tuple(values),
+            legendary=tuple(legendary),
+            score_fn=tuple(score_fns),
+            on_discard=tuple(on_discard),
+            has_discard_effect=tuple(has_effect),
+            index=seen,
+        )
+
+
+def blank_card(*, name: str = "Carte blanche", id: int = -1) -> CardDef:
+    """A card of value 0 with no colour, keyword or effect (used by the swap test)."""
+    return CardDef(id=id, game="nespanini", edition="BLANK", number=0, set_size=0, name=name, value=0)

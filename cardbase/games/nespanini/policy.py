@@ -1,0 +1,127 @@
+"""The greedy NesPanini policy: best immediate score, with a small credit for Défausse effects.
+
+It only reads what the acting player can see (their hand, the discard piles, the cards an effect
+showed them), never the order of a deck or the opponent's hand.
+
+* Step-2 discard: keep the 5 cards that score most *now* (score effects are evaluated with the
+  discarded card already in the discard pile), plus ``discard_credit`` of the discarded card.
+* Put a card under the deck / give a card / discard for the opponent's effect: the same rule on
+  the chooser's hand.
+* Take a card (looked at, or from a discard pile): the card whose best following hand scores most.
+
+Ties go to the lowest card index, so the policy is deterministic.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .effects import BOTTOM, FORCE, GIVE, PICK, RECOVER, TAKE
+
+if TYPE_CHECKING:
+    from .cards import CardTable
+    from .state import State
+
+
+def action_credit(action: Any, duel: bool) -> float:
+    """A rough worth, in points, of resolving one Défausse action."""
+    kind = type(action).__name__
+    if kind == "Draw":
+        return 0.3 * action.n
+    if kind == "Look":
+        return 0.3 * action.n
+    if kind in ("Recover", "Swap"):
+        return 1.0
+    if kind == "ForceDiscard":
+        return 0.5 * action.n if duel else 0.0
+    if kind == "Reveal":
+        return 0.1 if duel else 0.0
+    return 0.0
+
+
+def discard_credits(table: CardTable, duel: bool) -> tuple[float, ...]:
+    return tuple(sum(action_credit(a, duel) for a in acts) for acts in table.on_discard)
+
+
+def _credits(state: State) -> tuple[float, ...]:
+    game = state.game
+    cache = getattr(game, "_credits", None)
+    if cache is None:
+        cache = discard_credits(state.table, state.n == 2)
+        game._credits = cache  # type: ignore[attr-defined]
+    return cache
+
+
+def best_removal(state: State, player: int, hand: list[int], candidates: list[int], *,
+                 to_discards: bool, credit: tuple[float, ...] | None = None) -> int:
+    """The candidate whose removal from ``hand`` leaves the best score (lowest index on ties)."""
+    t = state.table
+    fns = t.score_fn
+    value = t.value
+    if not any(fns[k] is not None for k in hand):
+        best, best_v = candidates[0], None
+        for k in candidates:
+            v = -value[k] + (credit[k] if credit else 0.0)
+            if best_v is None or v > best_v:
+                best, best_v = k, v
+        return best
+    disc = state.discards[player]
+    best, best_v = candidates[0], None
+    for k in candidates:
+        rest = hand[:]
+        rest.remove(k)
+        v = state.hand_score(player, rest, disc + [k] if to_discards else None)
+        if credit:
+            v += credit[k]
+        if best_v is None or v > best_v:
+            best, best_v = k, v
+    return best
+
+
+def _best_after_add(state: State, player: int, hand: list[int], card: int, *,
+                    give_to_discards: bool = False, only_non_legendary: bool = False) -> float:
+    """Best score of ``hand + card`` minus one card (the one that would go away next)."""
+    leg = state.table.legendary
+    full = hand + [card]
+    best = None
+    for r in sorted(set(full)):
+        if only_non_legendary and (leg[r] or r == card):
+            continue
+        rest = full[:]
+        rest.remove(r)
+        disc = state.discards[player] + [r] if give_to_discards else None
+        v = state.hand_score(player, rest, disc)
+        if best is None or v > best:
+            best = v
+    return float("-inf") if best is None else best
+
+
+def greedy_action(state: State) -> int:
+    """The greedy choice of the player to act (see the module text)."""
+    p = state.player
+    hand = state.hands[p]
+    d = state.decision
+    if d is None:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return best_removal(state, p, hand, legal, to_discards=True, credit=_credits(state))
+    tag = d[0]
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    if tag in (BOTTOM,):
+        return best_removal(state, p, hand, legal, to_discards=False)
+    if tag in (GIVE, FORCE):
+        return best_removal(state, p, hand, legal, to_discards=True)
+    size = state.table.size
+    best, best_v = legal[0], None
+    for a in legal:
+        k = a % size
+        if tag == TAKE or tag == PICK and d[4] == RECOVER:
+            v = _best_after_add(state, p, hand, k)
+        else:  # PICK for a Swap: the card taken, then a non-Légendaire hand card goes
+            v = _best_after_add(state, p, hand, k, give_to_discards=True, only_non_legendary=True)
+        if best_v is None or v > best_v:
+            best, best_v = a, v
+    return best

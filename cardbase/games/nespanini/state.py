@@ -1,0 +1,458 @@
+"""NesPanini rules engine: a :class:`Game` (decks and card table) and its mutable :class:`State`.
+
+The interface follows the OpenSpiel shape so the bots work on any game that speaks it:
+``current_player``, ``legal_actions``, ``apply_action``, ``is_terminal``, ``scores``, ``returns``,
+``clone``, ``observation`` and ``resample``.
+
+Cards are integers (indices into :class:`CardTable`); an action is an integer too. At the
+step-2 discard an action is the kind of the card to discard (two copies of the same card are one
+action). Choices inside a Défausse effect are actions as well (see :mod:`.effects`), so a human, a
+bot and a replay all drive the game through :meth:`State.apply_action`.
+
+Decks keep their top card at the end of the list (``deck.pop()`` draws). The rulings for what the
+rules leave open are in ``docs/rulings.md``; the constants below name them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError
+
+from .cards import CardTable
+
+HAND_SIZE = 5
+TURNS_PER_PLAYER = 5  # the Cimetière ends the game at 5 discards per player (10 for two players)
+TURN_LIMIT = 60  # ruling R6: a safety net against effects that keep emptying the Cimetière
+TERMINAL = -4  # OpenSpiel's terminal player id
+
+
+class IllegalActionError(CardbaseError):
+    """An action that is not legal in the current state."""
+
+
+@dataclass(slots=True, frozen=True)
+class CardScore:
+    """One card of a final hand with its part of the score."""
+
+    card: CardDef
+    value: int
+    bonus: int
+
+    @property
+    def points(self) -> int:
+        return self.value + self.bonus
+
+
+@dataclass(slots=True, frozen=True)
+class Observation:
+    """What one player can see: own hand, both discards, the sizes of what is hidden."""
+
+    player: int
+    current_player: int
+    hand: tuple[CardDef, ...]
+    discards: tuple[tuple[CardDef, ...], ...]
+    deck_sizes: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    revealed: tuple[tuple[CardDef, ...], ...]  # opponent cards known to be in their hand
+    cimetiere: int
+    decision: str  # "discard" or the name of the effect choice being made
+    choices: tuple[CardDef, ...]  # cards offered by the pending effect choice (own choice only)
+    terminal: bool
+
+
+class Zones:
+    """The zones a score effect looks at, from one player's side, as CardDef sequences."""
+
+    __slots__ = ("cimetiere", "deck", "discards", "hand", "opponent_discards")
+
+    def __init__(self, hand, discards, opponent_discards, deck) -> None:
+        self.hand = hand
+        self.discards = discards
+        self.opponent_discards = opponent_discards
+        self.cimetiere = tuple(discards) + tuple(opponent_discards)
+        self.deck = deck
+
+
+class Game:
+    """A NesPanini game definition: one deck (goldfish) or two (duel), compiled once.
+
+    ``Game`` is immutable and picklable; :meth:`new_state` deals a fresh game from a seed.
+    """
+
+    def __init__(
+        self,
+        decks: Sequence[Sequence[CardDef]],
+        *,
+        table: CardTable | None = None,
+        compile_effects: bool = True,
+    ) -> None:
+        if len(decks) not in (1, 2):
+            raise CardbaseError(
+                f"NesPanini is played with one deck (goldfish) or two (duel), got {len(decks)} decks"
+            )
+        for i, d in enumerate(decks):
+            if len(d) < HAND_SIZE:
+                raise CardbaseError(
+                    f"deck {i + 1} has {len(d)} cards: a game needs at least {HAND_SIZE} "
+                    "(a legal deck has 20)"
+                )
+        self.table = table or CardTable.build(
+            [c for d in decks for c in d], compile_effects=compile_effects
+        )
+        self.decks: tuple[tuple[int, ...], ...] = tuple(tuple(self.table.kinds(d)) for d in decks)
+        self.num_players = len(decks)
+        self.end_at = TURNS_PER_PLAYER * self.num_players
+
+    def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
+        return State(self, seed, log=log)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"defs": [[self.table.defs[k] for k in d] for d in self.decks], "eff": True}
+
+    def __setstate__(self, st: dict[str, Any]) -> None:
+        self.__init__(st["defs"])  # type: ignore[misc]
+
+
+class State:
+    """One game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
+
+    __slots__ = (
+        "decision",
+        "decks",
+        "discards",
+        "ended_by",
+        "events",
+        "first_player",
+        "game",
+        "hands",
+        "history",
+        "n",
+        "player",
+        "queue",
+        "revealed",
+        "seed",
+        "skipped",
+        "table",
+        "turn",
+    )
+
+    def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
+        self.game = game
+        self.table = game.table
+        self.n = game.num_players
+        if seed is None:
+            seed = random.randrange(2**63)
+        self.seed = seed
+        rng = random.Random(seed)
+        self.decks = []
+        self.hands = []
+        for d in game.decks:
+            deck = list(d)
+            rng.shuffle(deck)
+            hand = deck[-HAND_SIZE:]
+            hand.reverse()  # the top card first
+            del deck[-HAND_SIZE:]
+            self.decks.append(deck)
+            self.hands.append(hand)
+        self.discards: list[list[int]] = [[] for _ in range(self.n)]
+        self.first_player = rng.randrange(self.n) if self.n > 1 else 0
+        self.player = self.first_player
+        self.turn = 0
+        self.history: list[int] = []
+        self.events: list[tuple] | None = [] if log else None
+        self.queue: list[tuple] = []  # Défausse actions still to resolve: (player, source, action)
+        self.decision: tuple | None = None  # pending effect choice, None at a step-2 discard
+        self.revealed: list[list[int]] = [[] for _ in range(self.n)]
+        self.skipped = [0] * self.n
+        self.ended_by = ""
+        if self.events is not None:
+            self.events.append(("setup", seed, self.first_player, tuple(tuple(h) for h in self.hands)))
+        self._start_turn()
+
+    # ------------------------------------------------------------------ copying
+
+    def clone(self, *, log: bool = False) -> State:
+        """A copy sharing only immutable parts. The event log is dropped unless ``log``."""
+        s = State.__new__(State)
+        s.game = self.game
+        s.table = self.table
+        s.n = self.n
+        s.seed = self.seed
+        s.decks = [d[:] for d in self.decks]
+        s.hands = [h[:] for h in self.hands]
+        s.discards = [d[:] for d in self.discards]
+        s.player = self.player
+        s.first_player = self.first_player
+        s.turn = self.turn
+        s.history = self.history[:]
+        s.events = self.events[:] if (log and self.events is not None) else None
+        s.queue = self.queue[:]
+        s.decision = self.decision
+        s.revealed = [r[:] for r in self.revealed]
+        s.skipped = self.skipped[:]
+        s.ended_by = self.ended_by
+        return s
+
+    # ------------------------------------------------------------------ interface
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def current_player(self) -> int:
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    @property
+    def cimetiere_size(self) -> int:
+        return sum(len(d) for d in self.discards)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self.player
+        if p == TERMINAL or (player is not None and player != p):
+            return []
+        if self.decision is not None:
+            from .effects import decision_actions
+
+            return decision_actions(self)
+        leg = self.table.legendary
+        hand = self.hands[p]
+        acts = {k for k in hand if not leg[k]}
+        return sorted(acts) if acts else sorted(set(hand))  # R4: only Légendaire cards
+
+    def apply_action(self, action: int) -> None:
+        p = self.player
+        if p == TERMINAL:
+            raise IllegalActionError("the game is over: no more actions")
+        if self.decision is not None:
+            from .effects import apply_decision
+
+            self.history.append(action)
+            apply_decision(self, action)
+            return
+        hand = self.hands[p]
+        leg = self.table.legendary
+        if action in hand and leg[action] and all(leg[k] for k in hand):
+            # R4: a hand of only Légendaire cards puts one of them under the deck instead.
+            self.history.append(action)
+            hand.remove(action)
+            self.decks[p].insert(0, action)
+            self.skipped[p] += 1
+            if self.events is not None:
+                self.events.append(("bottom", p, action))
+            self._end_turn()
+            return
+        if action not in hand or leg[action]:
+            raise IllegalActionError(
+                f"player {p + 1} cannot discard {self.action_to_string(action)}: "
+                f"legal choices are {[self.action_to_string(a) for a in self.legal_actions()]}"
+            )
+        self.history.append(action)
+        hand.remove(action)
+        self._unreveal(p, action)
+        self.discards[p].append(action)
+        if self.events is not None:
+            self.events.append(("discard", p, action))
+        if self.table.has_discard_effect[action]:
+            from .effects import start_effect
+
+            start_effect(self, p, action)
+            return
+        self._end_turn()
+
+    def scores(self) -> list[int]:
+        return [self.score(p) for p in range(self.n)]
+
+    def returns(self) -> list[float]:
+        """+1 to the higher score, -1 to the lower, 0 each on a tie (ruling R5); goldfish: 0."""
+        if self.player != TERMINAL or self.n == 1:
+            return [0.0] * self.n
+        a, b = self.score(0), self.score(1)
+        if a == b:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if a > b else [-1.0, 1.0]
+
+    def action_to_string(self, action: int) -> str:
+        if self.decision is not None:
+            from .effects import decision_action_to_string
+
+            return decision_action_to_string(self, action)
+        if 0 <= action < self.table.size:
+            return f"défausser {self.table.defs[action].name}"
+        return f"action {action}"
+
+    def __str__(self) -> str:
+        names = self.table.defs
+        lines = [f"tour {self.turn}, joueur {self.player + 1 if self.player >= 0 else '—'}"]
+        for p in range(self.n):
+            lines.append(
+                f"J{p + 1} main: {', '.join(names[k].name for k in self.hands[p])} | "
+                f"défausse: {', '.join(names[k].name for k in self.discards[p])} | "
+                f"deck: {len(self.decks[p])}"
+            )
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ scoring
+
+    def zones(self, player: int, hand: Sequence[int] | None = None) -> Zones:
+        defs = self.table.defs
+        h = self.hands[player] if hand is None else hand
+        opp = self.discards[1 - player] if self.n == 2 else ()
+        return Zones(
+            tuple(defs[k] for k in h),
+            tuple(defs[k] for k in self.discards[player]),
+            tuple(defs[k] for k in opp),
+            tuple(defs[k] for k in reversed(self.decks[player])),
+        )
+
+    def hand_score(self, player: int, hand: Sequence[int], discards: Sequence[int] | None = None) -> int:
+        """Score ``hand`` as if it were ``player``'s whole hand (all its cards count)."""
+        t = self.table
+        value = t.value
+        total = 0
+        fns = t.score_fn
+        zones = None
+        for k in hand:
+            total += value[k]
+            f = fns[k]
+            if f is not None:
+                if zones is None:
+                    zones = self.zones(player, hand)
+                    if discards is not None:
+                        defs = t.defs
+                        zones.discards = tuple(defs[j] for j in discards)
+                        zones.cimetiere = zones.discards + tuple(zones.opponent_discards)
+                total += f(t.defs[k], zones)
+        return total
+
+    def scored_hand(self, player: int) -> tuple[int, ...]:
+        """The cards that count: the whole hand (every action keeps hands at 5 cards)."""
+        return tuple(self.hands[player])
+
+    def score(self, player: int) -> int:
+        return self.hand_score(player, self.scored_hand(player))
+
+    def score_breakdown(self, player: int) -> list[CardScore]:
+        t = self.table
+        hand = self.hands[player]
+        zones = self.zones(player, hand)
+        out = []
+        for k in hand:
+            f = t.score_fn[k]
+            bonus = f(t.defs[k], zones) if f is not None else 0
+            out.append(CardScore(t.defs[k], t.value[k], bonus))
+        return out
+
+    # ------------------------------------------------------------------ turn flow
+
+    def _unreveal(self, player: int, kind: int) -> None:
+        r = self.revealed[player]
+        if r and kind in r:
+            r.remove(kind)
+
+    def _end_turn(self) -> None:
+        """Close the current turn; the game ends when the Cimetière is full (rulings R1, R6)."""
+        self.turn += 1
+        if sum(len(d) for d in self.discards) >= self.game.end_at:
+            self._finish("cimetiere")
+            return
+        if self.turn >= TURN_LIMIT:
+            self._finish("turn-limit")
+            return
+        self.player = (self.player + 1) % self.n
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        """Step 1 (draw) is automatic; the state then waits for the step-2 choice (ruling R2)."""
+        p = self.player
+        deck = self.decks[p]
+        if not deck:
+            self._finish("empty-deck")
+            return
+        k = deck.pop()
+        self.hands[p].append(k)
+        if self.events is not None:
+            self.events.append(("draw", p, k))
+
+    def _finish(self, reason: str) -> None:
+        self.player = TERMINAL
+        self.ended_by = reason
+        self.queue.clear()
+        self.decision = None
+        if self.events is not None:
+            self.events.append(("end", reason))
+
+    # ------------------------------------------------------------------ hidden information
+
+    def observation(self, player: int) -> Observation:
+        defs = self.table.defs
+        choices: tuple[CardDef, ...] = ()
+        decision = "discard"
+        if self.decision is not None:
+            from .effects import decision_view
+
+            decision, offered = decision_view(self, player)
+            choices = tuple(defs[k] for k in offered)
+        return Observation(
+            player=player,
+            current_player=self.player,
+            hand=tuple(defs[k] for k in self.hands[player]),
+            discards=tuple(tuple(defs[k] for k in d) for d in self.discards),
+            deck_sizes=tuple(len(d) for d in self.decks),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            revealed=tuple(
+                tuple(defs[k] for k in (self.revealed[q] if q != player else ())) for q in range(self.n)
+            ),
+            cimetiere=self.cimetiere_size,
+            decision=decision,
+            choices=choices,
+            terminal=self.player == TERMINAL,
+        )
+
+    def information_key(self, player: int) -> tuple:
+        """A hashable key of what ``player`` knows (for information-set search)."""
+        return (
+            self.player,
+            tuple(sorted(self.hands[player])),
+            tuple(tuple(d) for d in self.discards),
+            tuple(len(h) for h in self.hands),
+            self.decision if self.player == player else None,
+        )
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A clone where what ``player`` cannot see is dealt again at random.
+
+        Hidden: the order of every deck and the opponent's hand except the cards they revealed.
+        Deck lists are public (both players know which cards each deck holds).
+        """
+        s = self.clone()
+        for q in range(self.n):
+            if q == player:
+                rng.shuffle(s.decks[q])
+                continue
+            hand = s.hands[q]
+            known = list(s.revealed[q])
+            hidden = hand[:]
+            for k in known:
+                hidden.remove(k)
+            pool = hidden + s.decks[q]
+            rng.shuffle(pool)
+            nh = len(hidden)
+            s.hands[q] = known + pool[:nh]
+            s.decks[q] = pool[nh:]
+        return s
+
+
+def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
+    """Play ``actions`` from the deal of ``seed``; the result has the same event log."""
+    s = game.new_state(seed)
+    for a in actions:
+        s.apply_action(a)
+    return s
