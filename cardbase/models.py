@@ -15,7 +15,7 @@ from sqlmodel import Field, SQLModel
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.timezone.utc)
 
 
 class Game(SQLModel, table=True):

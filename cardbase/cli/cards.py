@@ -1,0 +1,111 @@
+"""``cardbase cards``: search, show, import, export and edit cards."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cardbase import catalog, transfer
+from cardbase.cli.common import fail, handle_errors, print_json, session
+
+app = typer.Typer(help="Search, show, import, export and edit cards.", no_args_is_help=True)
+
+
+def _line(card: dict) -> str:
+    kw = f" [{', '.join(card['keywords'])}]" if card["keywords"] else ""
+    value = "" if card["value"] is None else f" v{card['value']}"
+    colour = f" {card['colour']}" if card["colour"] else ""
+    return f"{card['ref']:<9} {card['name']}{value}{colour}{kw}"
+
+
+@app.command("search")
+@handle_errors
+def search_command(
+    query: str = typer.Argument("", help='Query, e.g. \'c:rouge v>=3 -k:foule\' or \'"bois sacré" or e:OVK\''),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    limit: Optional[int] = typer.Option(None, help="At most this many cards."),
+) -> None:
+    """Find cards with the card query language (see docs/search.md)."""
+    with session() as s:
+        cards = catalog.card_dicts(s, query=query, limit=limit)
+    if json_out:
+        print_json(cards)
+        return
+    for card in cards:
+        typer.echo(_line(card))
+    typer.echo(f"{len(cards)} card(s)", err=True)
+
+
+@app.command("show")
+@handle_errors
+def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), id or exact name."),
+                 json_out: bool = typer.Option(False, "--json")) -> None:
+    """Show every field of one card."""
+    with session() as s:
+        c = catalog.get_card(s, card)
+        rows = catalog.card_dicts(s, ids=[c.id])
+    data = rows[0]
+    if json_out:
+        print_json(data)
+        return
+    for key, value in data.items():
+        if value not in (None, "", [], {}):
+            typer.echo(f"{key:>12}: {value}")
+
+
+@app.command("edit")
+@handle_errors
+def edit_command(
+    card: str = typer.Argument(..., help="Collector ref (NP1-012) or id."),
+    version: int = typer.Option(..., "--version", help="The version you are editing (from `cards show`)."),
+    set_: list[str] = typer.Option([], "--set", help="FIELD=VALUE, repeatable; VALUE is JSON or text."),
+) -> None:
+    """Change fields of a card; refused if someone saved it since VERSION."""
+    changes = {}
+    for item in set_:
+        if "=" not in item:
+            fail(f"--set {item!r}: write FIELD=VALUE")
+        key, raw = item.split("=", 1)
+        key = catalog.FILE_TO_MODEL.get(key.strip(), key.strip())
+        try:
+            changes[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            changes[key] = raw
+    with session() as s:
+        c = catalog.get_card(s, card)
+        updated = catalog.update_card(s, c.id, expected_version=version, changes=changes)
+        typer.echo(f"saved {card}: version {updated.version}")
+
+
+@app.command("import")
+@handle_errors
+def import_command(
+    file: Path = typer.Argument(..., help="A .csv or .json file of cards."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check and show what would change; write nothing."),
+    json_out: bool = typer.Option(False, "--json"),
+) -> None:
+    """Import cards: checked whole first, then written all at once or not at all."""
+    with session() as s:
+        plan = transfer.import_file(s, file, dry_run=dry_run)
+    if json_out:
+        print_json(plan.as_dict() | {"dry_run": dry_run})
+    else:
+        typer.echo(("DRY RUN — nothing written\n" if dry_run else "") + plan.summary())
+    if plan.problems:
+        raise typer.Exit(1)
+
+
+@app.command("export")
+@handle_errors
+def export_command(
+    file: Path = typer.Argument(..., help="Where to write: .csv or .json."),
+    query: Optional[str] = typer.Option(None, "--query", "-q", help="Only the cards matching this query."),
+    edition: Optional[str] = typer.Option(None, "--edition", "-e", help="Only this edition."),
+) -> None:
+    """Export cards to CSV or JSON (the import format)."""
+    with session() as s:
+        n = transfer.export_file(s, file, query=query, edition=edition)
+    typer.echo(f"wrote {n} card(s) to {file}")

@@ -1,0 +1,48 @@
+"""Helpers shared by the command-line modules: errors to stderr with exit codes, JSON output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import wraps
+from typing import Any, TypeVar
+
+import typer
+
+from cardbase.errors import CardbaseError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_ERROR = 2
+
+
+def fail(message: str, code: int = EXIT_ERROR) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def handle_errors(func: F) -> F:
+    """Turn a CardbaseError into its message on stderr and exit code 2."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except CardbaseError as exc:
+            fail(str(exc))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+@contextmanager
+def session() -> Iterator[Any]:
+    from cardbase.db import session_scope
+
+    with session_scope() as s:
+        yield s
