@@ -1,0 +1,133 @@
+"""Linter: unknown names, colours, banners and keywords; filters no card can match; conditions
+that can never (or always) hold; words that have no effect where they are written."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from cardbase.effects.ast import (
+    AttrTerm,
+    Comparison,
+    Count,
+    Effect,
+    Filter,
+    Recover,
+    Swap,
+    ValueTerm,
+    Zone,
+)
+from cardbase.errors import Problem
+from cardbase.text import canonical_colour, fold
+
+HAND_SIZE = 5  # cards in a hand when the game is scored
+
+
+def _keys(values: Iterable[str] | None, *, colour: bool = False) -> frozenset[str] | None:
+    if values is None:
+        return None
+    return frozenset(canonical_colour(v) if colour else fold(v) for v in values)
+
+
+def lint_effect(
+    effect: Effect,
+    known_names: Iterable[str] | None = None,
+    known_colours: Iterable[str] | None = None,
+    known_banners: Iterable[str] | None = None,
+    known_keywords: Iterable[str] | None = None,
+) -> list[Problem]:
+    """Every problem of an effect that parses; a ``None`` list skips that check."""
+    known = {
+        "name": _keys(known_names), "colour": _keys(known_colours, colour=True),
+        "banner": _keys(known_banners), "keyword": _keys(known_keywords),
+    }
+    problems: list[Problem] = []
+
+    def check_filter(filt: Filter, where: str, zone: Zone | None) -> None:
+        lo: int | None = None
+        hi: int | None = None
+        positives: dict[str, set[str]] = {}
+        negatives: dict[str, set[str]] = {}
+        for term in filt.terms:
+            if isinstance(term, ValueTerm):
+                if term.min is not None and term.max is not None and term.min > term.max:
+                    problems.append(Problem(
+                        "impossible-filter", f"value from {term.min} to {term.max}: no value fits",
+                        "put the smaller number first", where))
+                if term.min is not None:
+                    lo = term.min if lo is None else max(lo, term.min)
+                if term.max is not None:
+                    hi = term.max if hi is None else min(hi, term.max)
+                continue
+            assert isinstance(term, AttrTerm)
+            kn = known[term.attr]
+            for value in term.values:
+                key = fold(value)
+                if kn is not None and key not in kn:
+                    problems.append(Problem(
+                        f"unknown-{term.attr}", f"unknown {term.attr} {value!r}",
+                        _hint(key, kn, term.attr), where))
+            if term.negated:
+                negatives.setdefault(term.attr, set()).update(term.keys)
+            elif term.attr in positives and term.attr != "keyword":
+                both = positives[term.attr] & term.keys
+                if not both:
+                    problems.append(Problem(
+                        "impossible-filter",
+                        f"a card has one {term.attr}: {term.attr} cannot be all of "
+                        f"{sorted(positives[term.attr] | term.keys)}",
+                        f"use {term.attr} in (…) for « one of »", where))
+                positives[term.attr] = both
+            else:
+                positives.setdefault(term.attr, set()).update(term.keys)
+        if lo is not None and hi is not None and lo > hi:
+            problems.append(Problem("impossible-filter",
+                                    f"no value is both ≥ {lo} and ≤ {hi}",
+                                    "fix the value bounds", where))
+        for attr, pos in positives.items():
+            if pos and pos <= negatives.get(attr, set()):
+                problems.append(Problem("impossible-filter",
+                                        f"{attr} both required and excluded ({', '.join(sorted(pos))})",
+                                        "remove one of the two terms", where))
+        if filt.other and zone is not Zone.HAND:
+            problems.append(Problem(
+                "no-effect", f"'other' has no effect in {zone.value if zone else 'this action'}",
+                "'other' only excludes the card itself from its own hand; remove it", where))
+
+    def check_count(count: Count, where: str) -> None:
+        check_filter(count.filter, where, count.zone)
+
+    def check_comparison(cond: Comparison, where: str) -> None:
+        check_count(cond.count, where)
+        op, n = cond.op, cond.value
+        most = HAND_SIZE - (1 if cond.count.filter.other else 0) \
+            if cond.count.zone is Zone.HAND else None
+        never = (op in ("<", "<=") and (n < 0 if op == "<=" else n <= 0)) or (op == "=" and n < 0)
+        if most is not None and ((op == ">=" and n > most) or (op == ">" and n >= most)
+                                 or (op == "=" and n > most)):
+            never = True
+        if never:
+            problems.append(Problem("impossible-condition",
+                                    f"{op} {n} can never hold here", "change the number", where))
+        if (op == ">=" and n <= 0) or (op == ">" and n < 0):
+            problems.append(Problem("always-true", f"{op} {n} always holds",
+                                    "remove the condition or change the number", where))
+
+    for i, rule in enumerate(effect.score, start=1):
+        where = f"score rule {i}"
+        if rule.per is not None:
+            check_count(rule.per, where)
+        for cond in rule.conditions:
+            check_comparison(cond, where)
+    for i, action in enumerate(effect.on_discard, start=1):
+        where = f"défausse action {i}"
+        if isinstance(action, (Recover, Swap)):
+            check_filter(action.filter, where, None if action.filter.other else action.zone)
+    return problems
+
+
+def _hint(key: str, known: frozenset[str], attr: str) -> str:
+    close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {close[0]!r}?"
+    return f"use a {attr} that exists in the edition"
