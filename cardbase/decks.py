@@ -1,0 +1,1163 @@
+"""Deck lists, deck rules, statistics, deck codes and saved decks with their versions.
+
+One parser (:func:`parse_deck_list`), one resolver against the database (:func:`resolve_deck`),
+one legality checker (:func:`check_deck`). The CLI, the app and the tests all go through them.
+
+The deck-list format, the deck-code format and the rulings are described in ``docs/decks.md``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import difflib
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import comb
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from cardbase.errors import DeckListError, NotFoundError, Problem, StaleEditError
+from cardbase.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game, _now
+from cardbase.text import card_ref, fold, parse_card_ref
+
+MAX_COUNT = 99
+MAX_NAME = 120
+METADATA_KEYS = ("name", "game", "description")
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(slots=True, frozen=True)
+class DeckLine:
+    """One card line of a deck list, as written."""
+
+    line: int  # 1-based line number
+    count: int
+    text: str  # the card name or collector reference as written
+    column: int = 1  # 1-based column where the card name starts
+    ref: tuple[str, int] | None = None  # (edition code, number) when ``text`` is a reference
+
+    @property
+    def key(self) -> str:
+        return card_ref(*self.ref) if self.ref else fold(self.text)
+
+
+@dataclass(slots=True, frozen=True)
+class DeckList:
+    """A parsed deck list: metadata from the comment header and the card lines, in order."""
+
+    lines: tuple[DeckLine, ...] = ()
+    name: str | None = None
+    game: str | None = None
+    description: str | None = None
+    source: str = "<deck>"
+
+    @property
+    def count(self) -> int:
+        return sum(ln.count for ln in self.lines)
+
+
+@dataclass(slots=True, frozen=True)
+class ResolvedEntry:
+    """A card of the database and how many copies the deck holds."""
+
+    card: Card
+    count: int
+    edition: str  # edition code of the card
+    lines: tuple[int, ...] = ()  # the deck-list lines that named it
+
+    @property
+    def ref(self) -> str:
+        return card_ref(self.edition, self.card.number)
+
+
+@dataclass(slots=True, frozen=True)
+class ResolvedDeck:
+    """A deck list matched against the database.
+
+    ``count`` is the number of cards the list names, found or not. ``problems`` holds the lines
+    that could not be matched to exactly one card of the game.
+    """
+
+    game: Game | None
+    entries: tuple[ResolvedEntry, ...]
+    problems: tuple[Problem, ...] = ()
+    count: int = 0
+    name: str | None = None
+    description: str | None = None
+    source: str = "<deck>"
+
+
+@dataclass(slots=True, frozen=True)
+class Legality:
+    legal: bool
+    count: int
+    problems: list[Problem] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "legal": self.legal,
+            "count": self.count,
+            "problems": [p.as_dict() for p in self.problems],
+        }
+
+
+# --------------------------------------------------------------------------- parsing
+
+_COUNT = re.compile(r"(?P<count>\d+)(?:\s*[xX×])?(?=\s|$)")
+_META = re.compile(r"#\s*(?P<key>[A-Za-z_]+)\s*:\s?(?P<value>.*)$")
+_BAD_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+
+
+def _split_comment(raw: str) -> tuple[str, int | None]:
+    """The part of a line before its comment, and where the comment starts (or None).
+
+    A ``#`` starts a comment at the beginning of a line or after white space; elsewhere
+    (``Carte#2``) it is part of the name.
+    """
+    for i, ch in enumerate(raw):
+        if ch == "#" and (i == 0 or raw[i - 1].isspace()):
+            return raw[:i], i
+    return raw, None
+
+
+def parse_deck_list(text: str, *, source: str = "<deck>") -> DeckList:
+    """Parse a deck list; raise :class:`DeckListError` listing every bad line at once.
+
+    Pure: no database. Lines are ``2 Nom``, ``2x Nom``, ``2 NP1-012`` or a bare ``Nom`` (one copy);
+    ``#`` starts a comment; ``# name:``, ``# game:`` and ``# description:`` set the metadata.
+    """
+    if not isinstance(text, str):
+        raise DeckListError(f"{source}: a deck list must be text, not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
+    problems: list[Problem] = []
+    lines: list[DeckLine] = []
+    meta: dict[str, str] = {}
+    meta_line: dict[str, int] = {}
+
+    def bad(lineno: int, col: int, code: str, message: str, fix: str) -> None:
+        problems.append(Problem(code, message, fix, f"{source} line {lineno} column {col}"))
+
+    for lineno, raw in enumerate(text.split("\n"), start=1):
+        raw = raw.rstrip("\r")
+        body, comment_at = _split_comment(raw)
+        if comment_at is not None and not body.strip():
+            m = _META.match(raw[comment_at:])
+            if m and m.group("key").lower() in METADATA_KEYS:
+                key = m.group("key").lower()
+                value = m.group("value").strip()
+                bad_char = _BAD_CHARS.search(value)
+                if bad_char:
+                    col = comment_at + m.start("value") + bad_char.start() + 1
+                    bad(lineno, col, "bad-character",
+                        f"control character {bad_char.group()!r} in the deck {key}",
+                        "remove it")
+                elif key in meta:
+                    bad(lineno, comment_at + 1, "duplicate-metadata",
+                        f"« # {key}: » is given twice (first on line {meta_line[key]})",
+                        "keep only one of the two lines")
+                elif not value:
+                    bad(lineno, comment_at + 1, "empty-metadata", f"« # {key}: » has no value",
+                        f"write the deck {key} after the colon or remove the line")
+                else:
+                    meta[key] = value
+                    meta_line[key] = lineno
+            continue
+        stripped = body.strip()
+        if not stripped:
+            continue
+        start = len(body) - len(body.lstrip())
+        col = start + 1
+        count = 1
+        name_start = start
+        m = _COUNT.match(body, start)
+        if m:
+            digits = m.group("count")
+            count = int(digits) if len(digits) <= 6 else MAX_COUNT + 1
+            name_start = m.end()
+            while name_start < len(body) and body[name_start].isspace():
+                name_start += 1
+            if count < 1 or count > MAX_COUNT:
+                bad(lineno, col, "bad-count",
+                    f"the count {digits} is out of range",
+                    f"write a count from 1 to {MAX_COUNT} before the card name")
+                continue
+        name = body[name_start:].strip()
+        name_col = name_start + 1
+        if not name:
+            bad(lineno, col, "missing-name", f"« {stripped} » has a count but no card name",
+                "write the card name or its reference (NP1-012) after the count")
+            continue
+        bad_char = _BAD_CHARS.search(name)
+        if bad_char:
+            bad(lineno, name_start + bad_char.start() + 1, "bad-character",
+                f"control character {bad_char.group()!r} in the card name",
+                "remove it")
+            continue
+        if len(name) > MAX_NAME:
+            bad(lineno, name_col, "name-too-long",
+                f"the card name is {len(name)} characters long (at most {MAX_NAME})",
+                "check the line: a card name is shorter")
+            continue
+        if not m and name[0].isdigit() and " " not in name and parse_card_ref(name) is None:
+            # "3" or "3Foo": a count glued to nothing or to the name.
+            bad(lineno, col, "bad-count", f"« {name} » is not a count followed by a card name",
+                "write « 2 Nom de la carte » with a space after the count")
+            continue
+        lines.append(DeckLine(lineno, count, name, name_col, parse_card_ref(name)))
+
+    if problems:
+        raise DeckListError(f"{source}: the deck list cannot be read", problems)
+    return DeckList(
+        lines=tuple(lines),
+        name=meta.get("name"),
+        game=meta.get("game"),
+        description=meta.get("description"),
+        source=source,
+    )
+
+
+def format_deck_list(
+    entries: DeckList | ResolvedDeck | Iterable[tuple[str, int]],
+    *,
+    name: str | None = None,
+    game: str | None = None,
+    description: str | None = None,
+    refs: bool = False,
+) -> str:
+    """Canonical deck-list text: metadata header, then ``count name`` lines.
+
+    Lines naming the same card are merged (first position kept). ``refs=True`` writes collector
+    references instead of names for resolved decks. The output parses back to the same list.
+    """
+    pairs: list[tuple[str, int]]
+    if isinstance(entries, DeckList):
+        name = name or entries.name
+        game = game or entries.game
+        description = description or entries.description
+        pairs = [(ln.text if not ln.ref else card_ref(*ln.ref), ln.count) for ln in entries.lines]
+    elif isinstance(entries, ResolvedDeck):
+        name = name or entries.name
+        game = game or (entries.game.code if entries.game else None)
+        description = description or entries.description
+        pairs = [(e.ref if refs else e.card.name, e.count) for e in entries.entries]
+    else:
+        pairs = list(entries)
+    merged: dict[str, list[Any]] = {}
+    for text, count in pairs:
+        key = card_ref(*parse_card_ref(text)) if parse_card_ref(text) else fold(text)
+        if key in merged:
+            merged[key][1] += count
+        else:
+            merged[key] = [text, count]
+    out: list[str] = []
+    for key, value in (("name", name), ("game", game), ("description", description)):
+        if value:
+            out.append(f"# {key}: {' '.join(str(value).split())}")
+    if out:
+        out.append("")
+    out.extend(f"{count} {text}" for text, count in merged.values())
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- resolution
+
+@dataclass(slots=True)
+class _Catalog:
+    """The cards a resolution needs, loaded once per call."""
+
+    games: dict[int, Game]
+    editions: dict[int, Edition]
+    by_code: dict[str, Edition]
+    cards: list[Card]
+    by_key: dict[str, list[Card]]
+    by_ref: dict[tuple[str, int], Card]
+
+    def game_of(self, card: Card) -> Game:
+        return self.games[self.editions[card.edition_id].game_id]
+
+
+def _load_catalog(session: Session, keys: set[str] | None = None,
+                  refs: set[tuple[str, int]] | None = None) -> _Catalog:
+    games = {g.id: g for g in session.exec(select(Game)).all()}
+    editions = {e.id: e for e in session.exec(select(Edition)).all()}
+    by_code = {e.code.upper(): e for e in editions.values()}
+    cards = list(session.exec(select(Card).order_by(Card.edition_id, Card.number)).all())
+    by_key: dict[str, list[Card]] = {}
+    by_ref: dict[tuple[str, int], Card] = {}
+    for c in cards:
+        by_key.setdefault(c.name_key or fold(c.name), []).append(c)
+        by_ref[(editions[c.edition_id].code.upper(), c.number)] = c
+    return _Catalog(games, editions, by_code, cards, by_key, by_ref)
+
+
+def get_game(session: Session, game: str | Game | None) -> Game | None:
+    if game is None or isinstance(game, Game):
+        return game
+    found = session.exec(select(Game).where(Game.code == fold(game))).first()
+    if found is None:
+        found = session.exec(select(Game).where(Game.code == game)).first()
+    return found
+
+
+def _require_game(session: Session, game: str | Game) -> Game:
+    found = get_game(session, game)
+    if found is None:
+        codes = ", ".join(sorted(g.code for g in session.exec(select(Game)).all()))
+        raise NotFoundError(f"unknown game « {game} »; known games: {codes or 'none'}")
+    return found
+
+
+def _suggest(key: str, candidates: Iterable[str], names: dict[str, str]) -> list[str]:
+    close = difflib.get_close_matches(key, list(candidates), n=3, cutoff=0.6)
+    if not close:  # a typed prefix ("bouffon") often names a longer card
+        close = [c for c in candidates if c.startswith(key) or key in c][:3] if len(key) >= 4 else []
+    return [names[c] for c in close]
+
+
+def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | None = None
+                 ) -> ResolvedDeck:
+    """Match every line of ``deck_list`` to one card of the database.
+
+    The game is ``game`` if given, else the list's ``# game:``, else the one game every named card
+    belongs to. Names match accent- and case-insensitively; a name printed in several editions of
+    the game resolves to its first printing (copies are counted by name anyway). Problems:
+    ``unknown-card`` (with suggestions), ``unknown-ref``, ``wrong-game``, ``ambiguous-card``,
+    ``unknown-game``.
+    """
+    cat = _load_catalog(session)
+    problems: list[Problem] = []
+    target: Game | None = None
+    requested = game if game is not None else deck_list.game
+    if requested is not None:
+        target = get_game(session, requested)
+        if target is None:
+            codes = ", ".join(sorted(g.code for g in cat.games.values()))
+            problems.append(Problem(
+                "unknown-game", f"unknown game « {requested} »",
+                f"use one of: {codes}" if codes else "create the game first",
+                f"{deck_list.source}"))
+            return ResolvedDeck(None, (), tuple(problems), deck_list.count, deck_list.name,
+                                deck_list.description, deck_list.source)
+
+    if target is None:  # infer from the cards
+        seen: set[int] = set()
+        for ln in deck_list.lines:
+            if ln.ref:
+                card = cat.by_ref.get(ln.ref)
+                if card is not None:
+                    seen.add(cat.game_of(card).id)
+            else:
+                gids = {cat.game_of(c).id for c in cat.by_key.get(fold(ln.text), [])}
+                if len(gids) == 1:
+                    seen |= gids
+        if len(seen) == 1:
+            target = cat.games[seen.pop()]
+
+    game_keys: dict[str, str] = {}
+    for key, cards in cat.by_key.items():
+        for c in cards:
+            if target is None or cat.game_of(c).id == target.id:
+                game_keys[key] = c.name
+                break
+
+    found: dict[int, list[Any]] = {}
+    order: list[int] = []
+    for ln in deck_list.lines:
+        where = f"{deck_list.source} line {ln.line} column {ln.column}"
+        card: Card | None = None
+        if ln.ref:
+            ref = card_ref(*ln.ref)
+            card = cat.by_ref.get(ln.ref)
+            if card is None:
+                edition = cat.by_code.get(ln.ref[0])
+                if edition is None:
+                    fix = "check the edition code; known: " + ", ".join(sorted(cat.by_code))
+                    msg = f"no edition « {ln.ref[0]} » for the reference « {ln.text} »"
+                else:
+                    fix = f"{edition.code} numbers its cards 1 to {edition.set_size}"
+                    msg = f"no card « {ref} » in the edition {edition.code}"
+                problems.append(Problem("unknown-ref", msg, fix, where))
+                continue
+        else:
+            key = fold(ln.text)
+            candidates = cat.by_key.get(key, [])
+            in_game = [c for c in candidates if target is None or cat.game_of(c).id == target.id]
+            if in_game:
+                games = {cat.game_of(c).id for c in in_game}
+                if len(games) > 1:
+                    names = ", ".join(sorted(cat.games[g].code for g in games))
+                    problems.append(Problem(
+                        "ambiguous-card",
+                        f"« {ln.text} » is a card of several games ({names})",
+                        "add « # game: <code> » at the top of the list or use a reference "
+                        "such as NP1-012", where))
+                    continue
+                card = in_game[0]
+            elif candidates:
+                other = sorted({cat.game_of(c).code for c in candidates})
+                problems.append(Problem(
+                    "wrong-game",
+                    f"« {ln.text} » is a card of {', '.join(other)}, not of {target.code}",
+                    f"remove it or replace it with a {target.name} card", where))
+                continue
+            else:
+                sugg = _suggest(key, game_keys.keys(), game_keys)
+                fix = ("did you mean " + " or ".join(f"« {s} »" for s in sugg) + "?") if sugg \
+                    else "check the spelling or search the cards with `cardbase cards search`"
+                problems.append(Problem(
+                    "unknown-card", f"no card named « {ln.text} »", fix, where))
+                continue
+        if target is not None and cat.game_of(card).id != target.id:
+            problems.append(Problem(
+                "wrong-game",
+                f"« {ln.text} » ({card.name}) is a card of {cat.game_of(card).code}, "
+                f"not of {target.code}",
+                f"remove it or replace it with a {target.name} card", where))
+            continue
+        if card.id not in found:
+            found[card.id] = [card, 0, []]
+            order.append(card.id)
+        found[card.id][1] += ln.count
+        found[card.id][2].append(ln.line)
+
+    entries = tuple(
+        ResolvedEntry(found[i][0], found[i][1], cat.editions[found[i][0].edition_id].code,
+                      tuple(found[i][2]))
+        for i in order
+    )
+    return ResolvedDeck(target, entries, tuple(problems), deck_list.count, deck_list.name,
+                        deck_list.description, deck_list.source)
+
+
+def _as_resolved(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
+                 game: str | Game | None) -> ResolvedDeck:
+    """Any accepted deck form as a :class:`ResolvedDeck` for ``game`` (or the deck's own game)."""
+    if isinstance(deck, DeckList):
+        return resolve_deck(session, deck, game=game)
+    if isinstance(deck, ResolvedDeck):
+        if game is None:
+            return deck
+        target = get_game(session, game)
+        if deck.game is not None and target is not None and target.id == deck.game.id:
+            return deck
+        return resolve_deck(session, _to_deck_list(deck), game=game)
+    # a sequence of ResolvedEntry or (Card, count): re-read through collector references
+    editions = {e.id: e.code for e in session.exec(select(Edition)).all()}
+    lines: list[DeckLine] = []
+    for i, item in enumerate(deck, start=1):
+        if isinstance(item, ResolvedEntry):
+            card, count = item.card, item.count
+        else:
+            card, count = item
+        ref = (editions[card.edition_id].upper(), card.number)
+        lines.append(DeckLine(i, int(count), card_ref(*ref), 1, ref))
+    return resolve_deck(session, DeckList(tuple(lines)), game=game)
+
+
+def _to_deck_list(deck: ResolvedDeck) -> DeckList:
+    lines = tuple(
+        DeckLine(i + 1, e.count, e.ref, 1, parse_card_ref(e.ref)) for i, e in enumerate(deck.entries)
+    )
+    return DeckList(lines, deck.name, deck.game.code if deck.game else None, deck.description,
+                    deck.source)
+
+
+# --------------------------------------------------------------------------- legality
+
+
+def copy_limit_for(game: Game, keywords: Iterable[str]) -> int:
+    """Copies of one card name a deck of ``game`` may hold, given the card's keywords."""
+    limit = game.copy_limit if game.copy_limit is not None else MAX_COUNT
+    overrides = {fold(k): v for k, v in (game.keyword_limits or {}).items()}
+    for kw in keywords:
+        if fold(kw) in overrides:
+            limit = max(limit, overrides[fold(kw)])
+    return limit
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("s" if n != 1 else "")
+
+
+def check_deck(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
+               game: str | Game | None = None) -> Legality:
+    """Check a deck against its game's rules; return every problem with a fix.
+
+    Rules (as data on :class:`Game`): exactly ``deck_size`` cards; at most ``copy_limit`` copies of a
+    card name across editions, raised by ``keyword_limits`` (NesPanini: Foule → 4); every line must
+    name exactly one card of the game.
+    """
+    resolved = _as_resolved(session, deck, game)
+    problems = list(resolved.problems)
+    count = resolved.count
+    g = resolved.game
+    if g is None:
+        if not any(p.code == "unknown-game" for p in problems):
+            problems.append(Problem(
+                "unknown-game", "the deck does not say which game it is for",
+                "add « # game: nespanini » at the top of the list or pass --game",
+                resolved.source))
+        return Legality(False, count, problems)
+    if g.deck_size is None:
+        problems.append(Problem(
+            "no-deck-rules", f"{g.name} has no constructed decks",
+            "check the game code in « # game: »", resolved.source))
+        return Legality(False, count, problems)
+
+    if count != g.deck_size:
+        diff = count - g.deck_size
+        fix = f"remove {_plural(diff, 'card')}" if diff > 0 else f"add {_plural(-diff, 'card')}"
+        problems.append(Problem(
+            "deck-size",
+            f"the deck has {_plural(count, 'card')}; a {g.name} deck has exactly {g.deck_size}",
+            fix, resolved.source))
+
+    by_name: dict[str, list[ResolvedEntry]] = {}
+    for e in resolved.entries:
+        by_name.setdefault(e.card.name_key or fold(e.card.name), []).append(e)
+    overrides = {fold(k): v for k, v in (g.keyword_limits or {}).items()}
+    base = g.copy_limit
+    for group in by_name.values():
+        copies = sum(e.count for e in group)
+        keywords = {fold(k) for e in group for k in (e.card.keywords or [])}
+        limit = copy_limit_for(g, keywords)
+        if copies <= limit:
+            continue
+        name = group[0].card.name
+        granted = [k for k in keywords if k in overrides and overrides[k] == limit]
+        if granted or base is None:
+            fix = f"lower « {name} » to {_plural(limit, 'copy').replace('copys', 'copies')}"
+        else:
+            better = [(v, k) for k, v in overrides.items() if v > limit]
+            fix = f"lower « {name} » to {_plural(limit, 'copy').replace('copys', 'copies')}"
+            if better:
+                v, k = max(better)
+                fix += f" or pick a card with {k.capitalize()} (up to {v} copies)"
+        why = f" (a card with {', '.join(k.capitalize() for k in granted)})" if granted else ""
+        lines = sorted(ln for e in group for ln in e.lines)
+        where = resolved.source + (f" line {', '.join(map(str, lines))}" if lines else "")
+        problems.append(Problem(
+            "too-many-copies",
+            f"« {name} » is in the deck {copies} times; at most {limit}{why}",
+            fix, where))
+    return Legality(not problems, count, problems)
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+@dataclass(slots=True, frozen=True)
+class DrawPlan:
+    """How many cards a player has seen by each turn: opening hand, then draws."""
+
+    opening: int = 5
+    per_turn: int = 1
+    turns: int = 5
+
+    def seen(self, turn: int) -> int:
+        return self.opening + self.per_turn * turn
+
+
+NESPANINI_DRAWS = DrawPlan(5, 1, 5)
+DRAW_PLANS: dict[str, DrawPlan] = {"nespanini": NESPANINI_DRAWS}
+
+
+def prob_at_least_one(deck_size: int, copies: int, seen: int) -> Fraction:
+    """Exact probability of holding at least one of ``copies`` cards among ``seen`` drawn from
+    ``deck_size`` without replacement (hypergeometric)."""
+    if not 0 <= copies <= deck_size or seen < 0:
+        raise ValueError(f"bad draw: {copies} copies, {seen} seen, deck of {deck_size}")
+    seen = min(seen, deck_size)
+    return 1 - Fraction(comb(deck_size - copies, seen), comb(deck_size, seen))
+
+
+@dataclass(slots=True, frozen=True)
+class CardOdds:
+    name: str
+    ref: str
+    copies: int
+    by_turn: tuple[Fraction, ...]  # index 0: opening hand; index t: after turn t's draw
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "ref": self.ref, "copies": self.copies,
+                "by_turn": [round(float(p), 6) for p in self.by_turn]}
+
+
+@dataclass(slots=True, frozen=True)
+class DeckStats:
+    count: int
+    total_value: int
+    mean_value: float | None
+    value_curve: dict[int, int]
+    colours: dict[str, int]
+    keywords: dict[str, int]
+    rarities: dict[str, int]
+    draw_plan: DrawPlan | None
+    draw_odds: tuple[CardOdds, ...]
+    problems: tuple[Problem, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.count,
+            "total_value": self.total_value,
+            "mean_value": None if self.mean_value is None else round(self.mean_value, 4),
+            "value_curve": {str(k): v for k, v in self.value_curve.items()},
+            "colours": self.colours,
+            "keywords": self.keywords,
+            "rarities": self.rarities,
+            "seen_by_turn": [self.draw_plan.seen(t) for t in range(self.draw_plan.turns + 1)]
+            if self.draw_plan else [],
+            "draw_odds": [o.as_dict() for o in self.draw_odds],
+            "problems": [p.as_dict() for p in self.problems],
+        }
+
+
+def deck_stats(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
+               game: str | Game | None = None, *, plan: DrawPlan | None = None) -> DeckStats:
+    """Value curve, colours, keywords, rarities and exact draw odds of the cards that resolve.
+
+    Odds are by card name (printings together), over the cards found: deck size is the number of
+    resolved cards. The draw plan is the game's (NesPanini: 5 in hand, then 1 a turn for 5 turns).
+    """
+    resolved = _as_resolved(session, deck, game)
+    entries = resolved.entries
+    n = sum(e.count for e in entries)
+    curve: Counter[int] = Counter()
+    colours: Counter[str] = Counter()
+    keywords: Counter[str] = Counter()
+    rarities: Counter[str] = Counter()
+    total = 0
+    valued = 0
+    for e in entries:
+        c = e.card
+        if c.value is not None:
+            curve[c.value] += e.count
+            total += c.value * e.count
+            valued += e.count
+        colours[c.colour or "—"] += e.count
+        rarities[c.rarity or "—"] += e.count
+        for kw in c.keywords or []:
+            keywords[kw] += e.count
+    if plan is None and resolved.game is not None:
+        plan = DRAW_PLANS.get(resolved.game.code)
+    odds: list[CardOdds] = []
+    if plan is not None and n:
+        groups: dict[str, list[ResolvedEntry]] = {}
+        for e in entries:
+            groups.setdefault(e.card.name_key or fold(e.card.name), []).append(e)
+        for group in groups.values():
+            k = sum(e.count for e in group)
+            odds.append(CardOdds(
+                group[0].card.name, group[0].ref, k,
+                tuple(prob_at_least_one(n, k, plan.seen(t)) for t in range(plan.turns + 1))))
+    return DeckStats(
+        count=n,
+        total_value=total,
+        mean_value=(total / valued) if valued else None,
+        value_curve=dict(sorted(curve.items())),
+        colours=dict(colours.most_common()),
+        keywords=dict(keywords.most_common()),
+        rarities=dict(rarities.most_common()),
+        draw_plan=plan,
+        draw_odds=tuple(odds),
+        problems=resolved.problems,
+    )
+
+
+# --------------------------------------------------------------------------- deck codes
+
+CODE_VERSION = 1
+
+
+def card_fingerprint_text(ref: str, name: str, value: int | None) -> bytes:
+    return f"{ref}|{name}|{'' if value is None else value}".encode()
+
+
+def _card_hash(ref: str, name: str, value: int | None) -> bytes:
+    return hashlib.sha256(card_fingerprint_text(ref, name, value)).digest()[:2]
+
+
+def _deck_fingerprint(items: Iterable[tuple[str, str, int | None]]) -> bytes:
+    h = hashlib.sha256()
+    for ref, name, value in sorted(items):
+        h.update(card_fingerprint_text(ref, name, value) + b"\n")
+    return h.digest()[:4]
+
+
+def _varint(n: int) -> bytes:
+    if n < 0:
+        raise ValueError("varints are unsigned")
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+class _Reader:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.pos = 0
+
+    def byte(self, what: str) -> int:
+        if self.pos >= len(self.data):
+            raise DeckListError(f"the deck code is cut short (while reading {what})")
+        b = self.data[self.pos]
+        self.pos += 1
+        return b
+
+    def take(self, n: int, what: str) -> bytes:
+        if self.pos + n > len(self.data):
+            raise DeckListError(f"the deck code is cut short (while reading {what})")
+        chunk = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return chunk
+
+    def varint(self, what: str) -> int:
+        shift = 0
+        result = 0
+        for _ in range(5):
+            b = self.byte(what)
+            result |= (b & 0x7F) << shift
+            if not b & 0x80:
+                return result
+            shift += 7
+        raise DeckListError(f"the deck code is damaged (a number in {what} is too long)")
+
+    def text(self, what: str) -> str:
+        n = self.varint(what)
+        if n > 40:
+            raise DeckListError(f"the deck code is damaged ({what} is {n} bytes long)")
+        raw = self.take(n, what)
+        try:
+            return raw.decode("ascii")
+        except UnicodeDecodeError:
+            raise DeckListError(f"the deck code is damaged ({what} is not text)") from None
+
+
+def encode_deck_code(session: Session, entries: DeckList | ResolvedDeck | Sequence[Any],
+                     game: str | Game | None = None) -> str:
+    """A compact, versioned, shareable code for a deck (base64url, no padding).
+
+    Layout (all numbers are LEB128 varints): version byte; game code (length + ASCII); 4-byte
+    fingerprint of the cards' ``ref|name|value``; number of editions; per edition: code (length +
+    ASCII), number of cards, then per card: collector number (delta from the previous one), count,
+    2-byte card hash; finally a 2-byte checksum of everything before it.
+    """
+    resolved = _as_resolved(session, entries, game)
+    if resolved.problems:
+        raise DeckListError("cannot make a deck code: some cards are not found",
+                            list(resolved.problems))
+    if resolved.game is None:
+        raise DeckListError("cannot make a deck code: the deck does not say which game it is for")
+    per_edition: dict[str, dict[int, list[Any]]] = {}
+    for e in resolved.entries:
+        code = e.edition.upper()
+        slot = per_edition.setdefault(code, {}).setdefault(e.card.number, [0, e.card])
+        slot[0] += e.count
+    out = bytearray([CODE_VERSION])
+    gcode = resolved.game.code.encode("ascii")
+    out += _varint(len(gcode)) + gcode
+    items = [(card_ref(ed, num), c.name, c.value)
+             for ed, cards in per_edition.items() for num, (_, c) in cards.items()]
+    out += _deck_fingerprint(items)
+    out += _varint(len(per_edition))
+    for ed in sorted(per_edition):
+        raw = ed.encode("ascii")
+        out += _varint(len(raw)) + raw
+        cards = per_edition[ed]
+        out += _varint(len(cards))
+        prev = 0
+        for num in sorted(cards):
+            count, card = cards[num]
+            out += _varint(num - prev) + _varint(count)
+            out += _card_hash(card_ref(ed, num), card.name, card.value)
+            prev = num
+    out += hashlib.sha256(bytes(out)).digest()[:2]
+    return base64.urlsafe_b64encode(bytes(out)).decode("ascii").rstrip("=")
+
+
+@dataclass(slots=True, frozen=True)
+class DecodedEntry:
+    ref: str
+    count: int
+    status: str  # "ok", "unknown" (no such card here) or "changed" (name or value differ)
+    card: Card | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class DecodedDeck:
+    version: int
+    game: str
+    fingerprint: str  # hex
+    entries: tuple[DecodedEntry, ...]
+    problems: tuple[Problem, ...] = ()
+    same_data: bool = True  # the fingerprint matches the cards found here
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def count(self) -> int:
+        return sum(e.count for e in self.entries)
+
+    def to_deck_list(self) -> DeckList:
+        lines = tuple(
+            DeckLine(i + 1, e.count, e.ref, 1, parse_card_ref(e.ref))
+            for i, e in enumerate(self.entries)
+        )
+        return DeckList(lines, None, self.game, None, "<deck code>")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "game": self.game,
+            "fingerprint": self.fingerprint,
+            "same_data": self.same_data,
+            "count": self.count,
+            "cards": [
+                {"ref": e.ref, "count": e.count, "status": e.status,
+                 "name": e.card.name if e.card is not None else None}
+                for e in self.entries
+            ],
+            "problems": [p.as_dict() for p in self.problems],
+        }
+
+
+def read_deck_code(code: str) -> tuple[int, str, bytes, list[tuple[str, int, int, bytes]]]:
+    """Decode the bytes of a deck code without a database: version, game, fingerprint and
+    (edition, number, count, card hash) items. Raises :class:`DeckListError` on a bad code."""
+    if not isinstance(code, str):
+        raise DeckListError("a deck code must be text")
+    text = "".join(code.split())
+    if not text:
+        raise DeckListError("the deck code is empty", [
+            Problem("bad-code", "the deck code is empty", "paste the whole code")])
+    bad = re.search(r"[^A-Za-z0-9_-]", text)
+    if bad:
+        raise DeckListError(
+            f"the deck code has a character that cannot be in a code, « {bad.group()} » at "
+            f"position {bad.start() + 1}; codes use only letters, digits, - and _")
+    if len(text) % 4 == 1:
+        raise DeckListError("the deck code has a wrong length: a character is missing or extra")
+    try:
+        data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError) as exc:
+        raise DeckListError(f"the deck code is not valid base64url ({exc})") from None
+    if len(data) < 3:
+        raise DeckListError("the deck code is too short to be a deck code")
+    body, check = data[:-2], data[-2:]
+    version = body[0]
+    if version != CODE_VERSION:
+        raise DeckListError(
+            f"deck code version {version} is not supported (this cardbase reads version "
+            f"{CODE_VERSION}); update cardbase or ask for a code made by this version")
+    if hashlib.sha256(body).digest()[:2] != check:
+        raise DeckListError("the deck code is damaged (checksum mismatch): copy it again in full")
+    r = _Reader(body)
+    r.byte("the version")
+    game = r.text("the game code")
+    fingerprint = r.take(4, "the fingerprint")
+    n_ed = r.varint("the number of editions")
+    items: list[tuple[str, int, int, bytes]] = []
+    for _ in range(n_ed):
+        ed = r.text("an edition code")
+        n_cards = r.varint("a number of cards")
+        if n_cards > 10_000:
+            raise DeckListError("the deck code is damaged (too many cards)")
+        num = 0
+        for _ in range(n_cards):
+            num += r.varint("a collector number")
+            count = r.varint("a card count")
+            items.append((ed, num, count, r.take(2, "a card hash")))
+    if r.pos != len(body):
+        raise DeckListError("the deck code is damaged (extra bytes at the end)")
+    return version, game, fingerprint, items
+
+
+def decode_deck_code(session: Session, code: str) -> DecodedDeck:
+    """Read a deck code against this database; say which cards are unknown or changed."""
+    version, game_code, fingerprint, items = read_deck_code(code)
+    cat = _load_catalog(session)
+    problems: list[Problem] = []
+    game = get_game(session, game_code)
+    if game is None:
+        problems.append(Problem("unknown-game", f"the code is for a game « {game_code} » "
+                                "that this database does not have",
+                                "seed the database with that game's data"))
+    entries: list[DecodedEntry] = []
+    current: list[tuple[str, str, int | None]] = []
+    for ed, num, count, chash in items:
+        ref = card_ref(ed, num)
+        card = cat.by_ref.get((ed.upper(), num))
+        if card is None:
+            entries.append(DecodedEntry(ref, count, "unknown"))
+            problems.append(Problem("unknown-card", f"{ref} is not a card of this database",
+                                    "the code was made with other card data; import that "
+                                    "edition or replace the card", ref))
+            continue
+        current.append((ref, card.name, card.value))
+        if _card_hash(ref, card.name, card.value) != chash:
+            entries.append(DecodedEntry(ref, count, "changed", card))
+            problems.append(Problem(
+                "changed-card",
+                f"{ref} is « {card.name} » (value {card.value}) here, but its name or value "
+                "was different when the code was made",
+                "check that this is the card you meant", ref))
+            continue
+        if game is not None and cat.game_of(card).id != game.id:
+            problems.append(Problem("wrong-game", f"{ref} is a card of {cat.game_of(card).code}, "
+                                    f"not of {game.code}", "the code is damaged", ref))
+        entries.append(DecodedEntry(ref, count, "ok", card))
+    same = len(current) == len(items) and _deck_fingerprint(current) == fingerprint
+    return DecodedDeck(version, game_code, fingerprint.hex(), tuple(entries), tuple(problems), same)
+
+
+# --------------------------------------------------------------------------- saved decks
+
+
+def _entry_dicts(resolved: ResolvedDeck) -> list[dict[str, Any]]:
+    return [
+        {"card_id": e.card.id, "ref": e.ref, "name": e.card.name, "count": e.count}
+        for e in resolved.entries
+    ]
+
+
+def save_deck(
+    session: Session,
+    *,
+    game: str | Game,
+    name: str,
+    entries: DeckList | ResolvedDeck | Sequence[Any],
+    expected_version: int | None = None,
+    note: str | None = None,
+    description: str | None = None,
+    require_legal: bool = False,
+) -> Deck:
+    """Create the deck ``name`` of ``game`` or replace its list; keep the list in history.
+
+    Creating needs ``expected_version=None``; replacing an existing deck needs the version the
+    caller read (``deck.version``), else :class:`StaleEditError`. Every save writes a
+    :class:`DeckVersion` with self-contained entries (card id, ref, name, count). The deck's cards
+    must all exist; with ``require_legal`` an illegal deck is refused too.
+    """
+    g = _require_game(session, game)
+    name = " ".join((name or "").split())
+    if not name:
+        raise DeckListError("a deck needs a name", [Problem(
+            "missing-name", "the deck has no name", "add « # name: … » or pass a name")])
+    resolved = _as_resolved(session, entries, g)
+    if resolved.problems:
+        raise DeckListError(f"deck « {name} » not saved: some cards are not found",
+                            list(resolved.problems))
+    if require_legal:
+        legality = check_deck(session, resolved, g)
+        if not legality.legal:
+            raise DeckListError(f"deck « {name} » not saved: it is not legal", legality.problems)
+
+    deck = session.exec(select(Deck).where(Deck.game_id == g.id, Deck.name == name)).first()
+    now = _now()
+    if deck is None:
+        if expected_version is not None:
+            raise StaleEditError(
+                f"deck « {name} » does not exist (any more), so version {expected_version} "
+                "cannot be replaced; save it again without an expected version to create it",
+                attempted={"version": expected_version})
+        deck = Deck(game_id=g.id, name=name, description=description or resolved.description,
+                    version=1, created_at=now, updated_at=now)
+        session.add(deck)
+        session.flush()
+    else:
+        if expected_version is None or expected_version != deck.version:
+            session.refresh(deck)
+            what = ("without saying which version it replaces" if expected_version is None
+                    else f"over version {expected_version}")
+            raise StaleEditError(
+                f"deck « {name} » is at version {deck.version}; a save {what} is refused. "
+                f"Reload it, check the changes, and save with expected version {deck.version}",
+                current={"version": deck.version}, attempted={"version": expected_version})
+        # compare-and-swap: another transaction may have saved in between
+        result = session.execute(
+            update(Deck)
+            .where(Deck.id == deck.id, Deck.version == expected_version)
+            .values(version=expected_version + 1, updated_at=now,
+                    description=description if description is not None else deck.description)
+        )
+        if result.rowcount != 1:
+            raise StaleEditError(
+                f"deck « {name} » was saved by someone else just now; reload it and try again",
+                attempted={"version": expected_version})
+        session.refresh(deck)
+        for old in session.exec(select(DeckEntry).where(DeckEntry.deck_id == deck.id)).all():
+            session.delete(old)
+        session.flush()
+
+    merged: dict[int, int] = {}
+    for e in resolved.entries:
+        merged[e.card.id] = merged.get(e.card.id, 0) + e.count
+    for card_id, count in merged.items():
+        session.add(DeckEntry(deck_id=deck.id, card_id=card_id, count=count))
+    session.add(DeckVersion(deck_id=deck.id, number=deck.version, saved_at=now, note=note,
+                            entries=_entry_dicts(resolved)))
+    session.flush()
+    return deck
+
+
+def get_deck(session: Session, name: str, *, game: str | Game | None = None) -> Deck:
+    query = select(Deck).where(Deck.name == name)
+    if game is not None:
+        query = query.where(Deck.game_id == _require_game(session, game).id)
+    decks = session.exec(query).all()
+    if not decks:
+        raise NotFoundError(f"no deck named « {name} »; `cardbase deck list` shows the decks")
+    if len(decks) > 1:
+        raise NotFoundError(f"several games have a deck named « {name} »; say which game")
+    return decks[0]
+
+
+def deck_entries(session: Session, deck: Deck) -> ResolvedDeck:
+    """The current list of a saved deck."""
+    rows = session.exec(
+        select(DeckEntry, Card).join(Card, Card.id == DeckEntry.card_id)
+        .where(DeckEntry.deck_id == deck.id).order_by(Card.edition_id, Card.number)
+    ).all()
+    editions = {e.id: e.code for e in session.exec(select(Edition)).all()}
+    entries = tuple(ResolvedEntry(card, de.count, editions[card.edition_id]) for de, card in rows)
+    return ResolvedDeck(session.get(Game, deck.game_id), entries, (),
+                        sum(e.count for e in entries), deck.name, deck.description)
+
+
+def list_decks(session: Session, *, game: str | Game | None = None) -> list[Deck]:
+    query = select(Deck).order_by(Deck.game_id, Deck.name)
+    if game is not None:
+        query = query.where(Deck.game_id == _require_game(session, game).id)
+    return list(session.exec(query).all())
+
+
+def deck_history(session: Session, deck_id: int) -> list[DeckVersion]:
+    """Every saved list of a deck, oldest first."""
+    if session.get(Deck, deck_id) is None:
+        raise NotFoundError(f"no deck with id {deck_id}")
+    return list(session.exec(
+        select(DeckVersion).where(DeckVersion.deck_id == deck_id).order_by(DeckVersion.number)
+    ).all())
+
+
+@dataclass(slots=True, frozen=True)
+class DiffLine:
+    name: str
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+
+@dataclass(slots=True, frozen=True)
+class DeckDiff:
+    added: tuple[DiffLine, ...]
+    removed: tuple[DiffLine, ...]
+    changed: tuple[DiffLine, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.removed or self.changed)
+
+    def lines(self) -> list[str]:
+        out = [f"+{d.after} {d.name}" for d in self.added]
+        out += [f"-{d.before} {d.name}" for d in self.removed]
+        out += [f"{d.delta:+d} {d.name} ({d.before} → {d.after})" for d in self.changed]
+        return out
+
+
+def diff_versions(a: DeckVersion | Sequence[dict[str, Any]],
+                  b: DeckVersion | Sequence[dict[str, Any]]) -> DeckDiff:
+    """What changed from list ``a`` to list ``b``, by card name (printings together)."""
+
+    def counts(v: DeckVersion | Sequence[dict[str, Any]]) -> dict[str, list[Any]]:
+        rows = v.entries if isinstance(v, DeckVersion) else v
+        out: dict[str, list[Any]] = {}
+        for row in rows:
+            key = fold(row["name"])
+            out.setdefault(key, [row["name"], 0])[1] += int(row["count"])
+        return out
+
+    ca, cb = counts(a), counts(b)
+    added = tuple(DiffLine(cb[k][0], 0, cb[k][1]) for k in cb if k not in ca)
+    removed = tuple(DiffLine(ca[k][0], ca[k][1], 0) for k in ca if k not in cb)
+    changed = tuple(DiffLine(cb[k][0], ca[k][1], cb[k][1])
+                    for k in cb if k in ca and ca[k][1] != cb[k][1])
+    return DeckDiff(added, removed, changed)
+
+
+# --------------------------------------------------------------------------- files
+
+
+def read_deck_file(path: str | Path) -> DeckList:
+    """Parse a deck-list file; unreadable files are a :class:`DeckListError` too."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DeckListError(f"{p}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise DeckListError(f"{p}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
+        raise DeckListError(f"{p}: cannot be read ({exc.strerror})") from None
+    return parse_deck_list(text, source=p.name)
+
+
+def load_deck_file(session: Session, path: str | Path, *, game: str | Game | None = None
+                   ) -> ResolvedDeck:
+    """Read, parse and resolve a deck-list file."""
+    return resolve_deck(session, read_deck_file(path), game=game)
+
+
+def import_starter_decks(session: Session, data_dir: str | Path) -> int:
+    """Save every ``decks/*.txt`` under ``data_dir`` whose name is not taken yet. Idempotent.
+
+    A starter deck must be legal: any problem in any file stops the whole import with every
+    problem listed. Returns how many decks were created.
+    """
+    root = Path(data_dir)
+    folder = root / "decks" if (root / "decks").is_dir() else root
+    created: list[str] = []
+    problems: list[Problem] = []
+    plans: list[tuple[ResolvedDeck, str, Path]] = []
+    for path in sorted(folder.glob("*.txt")):
+        try:
+            resolved = load_deck_file(session, path)
+        except DeckListError as exc:
+            problems.extend(exc.problems or [Problem("unreadable", str(exc), "", path.name)])
+            continue
+        legality = check_deck(session, resolved)
+        if not legality.legal:
+            problems.extend(legality.problems)
+            continue
+        plans.append((resolved, resolved.name or path.stem, path))
+    if problems:
+        raise DeckListError(f"starter decks in {folder} have problems", problems)
+    for resolved, name, _path in plans:
+        assert resolved.game is not None
+        exists = session.exec(
+            select(Deck).where(Deck.game_id == resolved.game.id, Deck.name == name)).first()
+        if exists is not None:
+            continue
+        save_deck(session, game=resolved.game, name=name, entries=resolved,
+                  description=resolved.description, note="starter deck")
+        created.append(name)
+    return len(created)
