@@ -1,0 +1,98 @@
+"""Card art: the card's own image, checked before it is decoded, or a generated placeholder."""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageOps, UnidentifiedImageError
+
+from cardbase.errors import ArtError
+
+MAX_ART_PIXELS = 40_000_000  # 40 megapixels: far above any card art, far below a bomb
+MAX_ART_BYTES = 60 * 1024 * 1024
+
+
+def resolve_art(art: str, art_dir: Path | None) -> Path:
+    path = Path(art)
+    if not path.is_absolute() and art_dir is not None:
+        path = art_dir / path
+    return path
+
+
+def _open_checked(path: Path, where: str) -> Image.Image:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        raise ArtError(f"{where}: art file {path} not found — fix the card's art path or remove "
+                       "it to print a placeholder") from None
+    if size > MAX_ART_BYTES:
+        raise ArtError(f"{where}: art file {path} is {size // (1024 * 1024)} MB — use an image "
+                       f"under {MAX_ART_BYTES // (1024 * 1024)} MB")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            im = Image.open(path)
+            w, h = im.size
+            if w * h > MAX_ART_PIXELS:
+                raise ArtError(f"{where}: art file {path} is {w}×{h} pixels, over the "
+                               f"{MAX_ART_PIXELS // 1_000_000} megapixel limit (refused as a "
+                               "possible decompression bomb) — scale it down")
+            im.load()
+    except ArtError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ArtError(f"{where}: art file {path} is too large to decode safely (decompression "
+                       "bomb refused) — scale it down") from None
+    except UnidentifiedImageError:
+        raise ArtError(f"{where}: art file {path} is not an image Pillow can read — give a PNG, "
+                       "JPEG or WebP file") from None
+    except OSError as exc:
+        raise ArtError(f"{where}: art file {path} cannot be decoded ({exc}) — it may be "
+                       "truncated; export it again") from None
+    return im
+
+
+@lru_cache(maxsize=64)
+def _art_fitted(path: str, mtime: float, size: tuple[int, int]) -> Image.Image:
+    im = _open_checked(Path(path), "card art")
+    im = ImageOps.exif_transpose(im)
+    if im.mode not in ("RGB", "RGBA"):
+        im = im.convert("RGBA" if "A" in im.getbands() or im.mode == "P" else "RGB")
+    return ImageOps.fit(im, size, Image.Resampling.LANCZOS)
+
+
+def load_art(path: Path, size: tuple[int, int], *, where: str = "") -> Image.Image:
+    """The art scaled and cropped to ``size`` (cover); a clear ``ArtError`` when unusable."""
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        raise ArtError(f"{where}: art file {path} not found — fix the card's art path or remove "
+                       "it to print a placeholder") from None
+    try:
+        return _art_fitted(str(path), mtime, size)
+    except ArtError as exc:
+        raise ArtError(str(exc).replace("card art", where or "card art", 1)) from None
+
+
+def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=128)
+def placeholder_art(rgb: tuple[int, int, int], size: tuple[int, int]) -> Image.Image:
+    """A quiet pattern in the card's colour: a vertical wash and a diagonal weave."""
+    w, h = size
+    light = _mix(rgb, (255, 255, 255), 0.55)
+    dark = _mix(rgb, (0, 0, 0), 0.15)
+    grad = Image.linear_gradient("L").resize((1, 256))
+    col = ImageOps.colorize(grad.convert("L"), light, dark).resize((w, h), Image.Resampling.BILINEAR)
+    d = ImageDraw.Draw(col)
+    step = max(6, w // 14)
+    line = _mix(rgb, (255, 255, 255), 0.35)
+    lw = max(1, step // 9)
+    for x in range(-h, w + h, step):
+        d.line((x, 0, x + h, h), fill=line, width=lw)
+        d.line((x + h, 0, x, h), fill=line, width=lw)
+    return col.convert("RGB")

@@ -1,0 +1,331 @@
+"""Card faces and backs drawn with Pillow from a ``CardDef`` and a ``Template``.
+
+The parts that depend only on the template and the card's colour (frame, panel, value disc,
+banner pennant, text panel) are drawn once at 4× and downsampled, then cached; each card copies
+that base and adds its art, texts, sticker codes, rarity and fingerprint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageColor, ImageDraw
+
+from cardbase.domain import CardDef
+from cardbase.errors import StickerError, TemplateError
+from cardbase.printing.art import load_art, placeholder_art, resolve_art
+from cardbase.printing.fingerprint import card_fingerprint
+from cardbase.printing.sticker_art import strip_for
+from cardbase.printing.templates import Region, Template
+from cardbase.printing.textfit import Paragraph, draw_layout, fit_text
+from cardbase.printing.units import mm_to_px, mm_to_pxf
+from cardbase.text import fold
+
+SS = 4
+RGB = tuple[int, int, int]
+
+
+@dataclass(slots=True, frozen=True)
+class RenderOptions:
+    dpi: int = 300
+    bleed: bool = False
+    stickers: bool = True
+    sticker_table: Mapping[str, str] | None = None
+    art_dir: Path | None = None
+    edition_symbols: Mapping[str, str] | None = None
+    fingerprint: bool = True
+
+
+def rgb(colour: str) -> RGB:
+    return ImageColor.getrgb(colour)[:3]  # type: ignore[return-value]
+
+
+def luminance(c: RGB) -> float:
+    def lin(v: int) -> float:
+        s = v / 255
+        return s / 12.92 if s <= 0.04045 else ((s + 0.055) / 1.055) ** 2.4
+    r, g, b = (lin(v) for v in c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def ink_on(c: RGB) -> str:
+    """White or near-black, whichever reads better on ``c``."""
+    lum = luminance(c)
+    return "#ffffff" if (1.05 / (lum + 0.05)) >= ((lum + 0.05) / 0.06) else "#1d1d1f"
+
+
+def _shade(c: RGB, t: float) -> RGB:
+    target = 0 if t < 0 else 255
+    t = abs(t)
+    return tuple(round(v + (target - v) * t) for v in c)  # type: ignore[return-value]
+
+
+def trim_size_px(template: Template, dpi: int) -> tuple[int, int]:
+    return mm_to_px(template.width_mm, dpi), mm_to_px(template.height_mm, dpi)
+
+
+def _box_px(region: Region, dpi: int, off: int) -> tuple[int, int, int, int]:
+    x, y, w, h = region.box
+    x0, y0 = off + mm_to_px(x, dpi), off + mm_to_px(y, dpi)
+    return x0, y0, off + mm_to_px(x + w, dpi) - x0, off + mm_to_px(y + h, dpi) - y0
+
+
+def _pennant(x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
+    notch = h * 0.55
+    return [(x, y), (x + w, y), (x + w - notch, y + h / 2), (x + w, y + h), (x, y + h)]
+
+
+@lru_cache(maxsize=64)
+def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: bool) -> Image.Image:
+    tw, th = trim_size_px(template, dpi)
+    off = mm_to_px(template.bleed_mm, dpi) if bleed else 0
+    W, H = tw + 2 * off, th + 2 * off
+    big = Image.new("RGB", (W * SS, H * SS), colour)
+    d = ImageDraw.Draw(big)
+
+    def px(mm: float) -> float:
+        return mm_to_pxf(mm, dpi) * SS
+
+    o = off * SS
+    b = px(template.border_mm)
+    panel = rgb(template.panel)
+    d.rounded_rectangle((o + b, o + b, o + tw * SS - b, o + th * SS - b), radius=px(template.corner_mm),
+                        fill=panel)
+    if (r := template.region("effect")) is not None:
+        x, y, w, h = r.box
+        pad = 1.0
+        d.rounded_rectangle((o + px(x - pad), o + px(y - pad * 0.7), o + px(x + w + pad),
+                             o + px(y + h + pad * 0.7)), radius=px(1.4),
+                            fill=_shade(panel, -0.045), outline=_shade(panel, -0.16), width=round(px(0.18)))
+    if (r := template.region("band")) is not None:
+        x, y, w, h = r.box
+        d.polygon(_pennant(o + px(x), o + px(y), px(w), px(h)), fill=colour)
+    if has_value and (r := template.region("value")) is not None:
+        x, y, w, h = r.box
+        d.ellipse((o + px(x), o + px(y), o + px(x + w), o + px(y + h)), fill=panel)
+        ring = px(0.55)
+        d.ellipse((o + px(x) + ring, o + px(y) + ring, o + px(x + w) - ring, o + px(y + h) - ring),
+                  fill=colour)
+    if (r := template.region("type")) is not None:
+        x, y, w, h = r.box
+        d.line((o + px(x), o + px(y + h) + px(0.2), o + px(x + w), o + px(y + h) + px(0.2)),
+               fill=colour, width=round(px(0.35)))
+    return big.reduce(SS)
+
+
+def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraphs: list[Paragraph],
+          *, dpi: int, off: int, colour: str, template: Template, card: CardDef,
+          box: tuple[int, int, int, int] | None = None) -> None:
+    if not any(p.text.strip() for p in paragraphs):
+        return
+    x, y, w, h = box or _box_px(region, dpi, off)
+    layout = fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
+                      dpi=dpi, align=region.align, valign=region.valign,
+                      line_spacing=region.line_spacing, max_lines=region.max_lines,
+                      base_dir=template.base_dir, where=f"{card.ref} {region.name}")
+    draw_layout(draw, layout, (x, y), region.colour or colour)
+
+
+_RARITY_GLYPH = {"circle": "●", "diamond": "◆", "star": "★", "triangle": "▲", "square": "■"}
+
+
+def _rarity_colour(key: str) -> str:
+    if "legend" in key or "mythi" in key:
+        return "#d0562a"
+    if "rare" in key:
+        return "#c9a227"
+    if "peu" in key or "inhab" in key or "uncommon" in key:
+        return "#8a9bb0"
+    return "#2a2a2e"
+
+
+def stickers_for(card: CardDef, table: Mapping[str, str] | None) -> tuple[list, str | None]:
+    """The value stickers and colour symbol of a card; ``StickerError`` names the card."""
+    from cardbase.stickers import colour_symbol, encode
+
+    try:
+        value_st = encode(card.value) if card.value is not None else []
+        symbol = colour_symbol(card.colour, table) if card.colour else None
+    except StickerError as exc:
+        raise StickerError(f"{card.ref} « {card.name} »: {exc} (or print with --no-stickers)") from None
+    return value_st, symbol
+
+
+def render_card(card: CardDef, template: Template, options: RenderOptions | None = None, *,
+                fingerprint: str | None = None) -> Image.Image:
+    """The face of ``card`` as an RGB image at ``options.dpi`` (with bleed if asked)."""
+    opt = options or RenderOptions()
+    dpi = opt.dpi
+    colour = rgb(template.colour_of(card.colour))
+    off = mm_to_px(template.bleed_mm, dpi) if opt.bleed else 0
+    has_value = card.value is not None
+    img = _chrome(template, colour, dpi, opt.bleed, has_value).copy()
+    draw = ImageDraw.Draw(img)
+    text_c = template.text_colour
+    muted = template.muted_colour
+    on_colour = ink_on(colour)
+
+    # art
+    if (r := template.region("art")) is not None:
+        x, y, w, h = _box_px(r, dpi, off)
+        if card.art:
+            art = load_art(resolve_art(card.art, opt.art_dir), (w, h),
+                           where=f"{card.ref} « {card.name} »")
+        else:
+            art = placeholder_art(colour, (w, h))
+        if art.mode == "RGBA":
+            img.paste(art, (x, y), art)
+        else:
+            img.paste(art, (x, y))
+        if not card.art:
+            _placeholder_label(draw, card, template, (x, y, w, h), dpi, colour)
+        draw.rectangle((x, y, x + w - 1, y + h - 1), outline=_shade(colour, -0.35),
+                       width=max(1, mm_to_px(0.2, dpi)))
+
+    if has_value and (r := template.region("value")) is not None:
+        x, y, w, h = _box_px(r, dpi, off)
+        inset = round(w * 0.16)
+        _text(img, draw, r, [Paragraph(str(card.value), r.font)], dpi=dpi, off=off,
+              colour=on_colour, template=template, card=card,
+              box=(x + inset, y + inset, w - 2 * inset, h - 2 * inset))
+        # centre both ways regardless of the template's alignment
+    if (r := template.region("name")) is not None:
+        box = _box_px(r, dpi, off)
+        if not has_value and (vr := template.region("value")) is not None:
+            vx = _box_px(vr, dpi, off)[0]
+            box = (vx, box[1], box[0] + box[2] - vx, box[3])
+        _text(img, draw, r, [Paragraph(card.name, r.font)], dpi=dpi, off=off, colour=text_c,
+              template=template, card=card, box=box)
+    if card.banner and (r := template.region("band")) is not None:
+        x, y, w, h = _box_px(r, dpi, off)
+        pad = mm_to_px(1.2, dpi)
+        _text(img, draw, r, [Paragraph(card.banner.upper(), r.font)], dpi=dpi, off=off,
+              colour=on_colour, template=template, card=card,
+              box=(x + pad, y, w - 2 * pad - round(h * 0.55), h))
+    if (r := template.region("type")) is not None:
+        parts = [p for p in (card.card_type, " · ".join(card.keywords)) if p]
+        if parts:
+            _text(img, draw, r, [Paragraph("  —  ".join(parts), r.font)], dpi=dpi, off=off,
+                  colour=text_c, template=template, card=card)
+
+    stats_line = " · ".join(f"{k} {v}" for k, v in card.stats)
+    stats_region = template.region("stats")
+    if stats_line and stats_region is not None:
+        _text(img, draw, stats_region, [Paragraph(stats_line, stats_region.font)], dpi=dpi, off=off,
+              colour=text_c, template=template, card=card)
+    if (r := template.region("effect")) is not None:
+        paras = []
+        if stats_line and stats_region is None:
+            paras.append(Paragraph(stats_line, "bold", gap_before=0))
+        body = card.effect_text or card.effect
+        if body:
+            paras.append(Paragraph(body, r.font))
+        if card.flavour:
+            paras.append(Paragraph(card.flavour, "italic", colour=muted, gap_before=0.6))
+        _text(img, draw, r, paras, dpi=dpi, off=off, colour=text_c, template=template, card=card)
+
+    if opt.stickers and (r := template.region("stickers")) is not None:
+        value_st, symbol = stickers_for(card, opt.sticker_table)
+        if value_st or symbol:
+            x, y, w, h = _box_px(r, dpi, off)
+            strip = strip_for(value_st, symbol, h, w)
+            img.paste(strip, (x, y + (h - strip.height) // 2), strip)
+
+    if card.rarity and (r := template.region("rarity")) is not None:
+        key = fold(card.rarity)
+        shape = template.rarities.get(key, "text")
+        glyph = _RARITY_GLYPH.get(shape, card.rarity[:1].upper())
+        x, y, w, h = _box_px(r, dpi, off)
+        font_px = h
+        from cardbase.printing.fonts import get_font
+
+        font = get_font("bold", font_px, base_dir=template.base_dir)
+        draw.text((x + w / 2, y + h / 2), glyph, font=font, fill=_rarity_colour(key), anchor="mm",
+                  stroke_width=max(1, mm_to_px(0.12, dpi)), stroke_fill="#1d1d1f")
+
+    if (r := template.region("edition")) is not None:
+        symbol = (opt.edition_symbols or {}).get(card.edition) or ""
+        glyph = symbol if 0 < len(symbol) <= 2 else "◆"
+        _text(img, draw, r, [Paragraph(f"{glyph} {card.edition}", r.font)], dpi=dpi, off=off,
+              colour=muted, template=template, card=card)
+    if (r := template.region("number")) is not None:
+        _text(img, draw, r, [Paragraph(card.numbering, r.font)], dpi=dpi, off=off, colour=muted,
+              template=template, card=card)
+    if opt.fingerprint and (r := template.region("fingerprint")) is not None:
+        fp = fingerprint or card_fingerprint(card, art_dir=opt.art_dir)
+        label = f"#{fp}" + (" · exemple" if card.sample else "")
+        _text(img, draw, r, [Paragraph(label, r.font)], dpi=dpi, off=off, colour=muted,
+              template=template, card=card)
+    return img
+
+
+def _placeholder_label(draw: ImageDraw.ImageDraw, card: CardDef, template: Template,
+                       box: tuple[int, int, int, int], dpi: int, colour: RGB) -> None:
+    """The banner (or colour) written large across a placeholder, so the art slot reads."""
+    label = card.banner or (card.colour or "").capitalize() or card.card_type or ""
+    if not label:
+        return
+    x, y, w, h = box
+    pad = mm_to_px(3, dpi)
+    try:
+        layout = fit_text([Paragraph(label, "bold")], w - 2 * pad, h * 0.45, size_pt=20,
+                          min_size_pt=6, dpi=dpi, align="center", valign="middle",
+                          base_dir=template.base_dir, where=f"{card.ref} art")
+    except TemplateError:
+        return
+    draw_layout(draw, layout, (x + pad, y + h * 0.275), "#ffffff")
+
+
+@lru_cache(maxsize=32)
+def render_back(template: Template, dpi: int = 300, bleed: bool = False) -> Image.Image:
+    """The game's card back: its colours, a lattice and the game's name in a medallion."""
+    back = template.back
+    tw, th = trim_size_px(template, dpi)
+    off = mm_to_px(template.bleed_mm, dpi) if bleed else 0
+    W, H = tw + 2 * off, th + 2 * off
+    bg, accent = rgb(back.background), rgb(back.accent)
+    big = Image.new("RGB", (W * SS, H * SS), bg)
+    d = ImageDraw.Draw(big)
+
+    def px(mm: float) -> float:
+        return mm_to_pxf(mm, dpi) * SS
+
+    o = off * SS
+    if back.pattern == "lattice":
+        step = px(6)
+        faint = _shade(bg, 0.12)
+        lw = max(1, round(px(0.3)))
+        n = int((W + H) * SS / step) + 2
+        for i in range(-n, n):
+            x0 = i * step
+            d.line((x0, 0, x0 + H * SS, H * SS), fill=faint, width=lw)
+            d.line((x0 + H * SS, 0, x0, H * SS), fill=faint, width=lw)
+    m = px(template.border_mm + 1.2)
+    d.rounded_rectangle((o + m, o + m, o + tw * SS - m, o + th * SS - m), radius=px(template.corner_mm),
+                        outline=accent, width=round(px(0.6)))
+    m2 = m + px(1.1)
+    d.rounded_rectangle((o + m2, o + m2, o + tw * SS - m2, o + th * SS - m2),
+                        radius=px(template.corner_mm), outline=accent, width=round(px(0.2)))
+    cx, cy = o + tw * SS / 2, o + th * SS / 2
+    rx, ry = tw * SS * 0.36, th * SS * 0.2
+    d.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=bg, outline=accent, width=round(px(0.6)))
+    img = big.reduce(SS)
+    draw = ImageDraw.Draw(img)
+    cxs, cys = cx / SS, cy / SS
+    title_w, title_h = rx * 2 / SS * 0.8, ry * 2 / SS * 0.42
+    if back.title:
+        lay = fit_text([Paragraph(back.title, "bold")], title_w, title_h, size_pt=22, min_size_pt=8,
+                       dpi=dpi, align="center", valign="middle", max_lines=2,
+                       base_dir=template.base_dir, where=f"{template.name} back")
+        draw_layout(draw, lay, (cxs - title_w / 2, cys - title_h / 2 - (title_h * 0.12 if back.subtitle else 0)),
+                    back.accent)
+    if back.subtitle:
+        sw, sh = title_w, title_h * 0.32
+        lay = fit_text([Paragraph(back.subtitle, "italic")], sw, sh, size_pt=8, min_size_pt=5, dpi=dpi,
+                       align="center", valign="middle", max_lines=1, base_dir=template.base_dir,
+                       where=f"{template.name} back")
+        draw_layout(draw, lay, (cxs - sw / 2, cys + title_h * 0.42), back.accent)
+    return img

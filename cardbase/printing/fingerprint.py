@@ -1,0 +1,40 @@
+"""Short content fingerprints: what is printed on a card, hashed, so a reprint can skip the rest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from cardbase.domain import CardDef
+
+FINGERPRINT_LENGTH = 8
+
+
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return "missing"
+
+
+def card_fingerprint(card: CardDef, *, art_dir: Path | None = None) -> str:
+    """Eight hex digits over the printed content (not the id, version or copies).
+
+    The art file's bytes count too: replacing a picture changes the fingerprint.
+    """
+    art = None
+    if card.art:
+        path = Path(card.art)
+        if not path.is_absolute() and art_dir is not None:
+            path = art_dir / path
+        art = [card.art, _file_digest(path)]
+    content = {
+        "game": card.game, "edition": card.edition, "number": card.number,
+        "set_size": card.set_size, "name": card.name, "value": card.value, "colour": card.colour,
+        "banner": card.banner, "rarity": card.rarity, "type": card.card_type,
+        "keywords": list(card.keywords), "text": card.effect_text or card.effect,
+        "flavour": card.flavour, "art": art, "stats": [list(s) for s in card.stats],
+    }
+    blob = json.dumps(content, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:FINGERPRINT_LENGTH]

@@ -1,0 +1,386 @@
+"""Card templates: layouts as data files in ``card_templates/``, in millimetres.
+
+A template file (TOML or JSON) gives the card size, bleed, safe zone, colours, the card back and
+the regions of the card face. ``extends = "poker"`` starts from another template and overrides
+parts of it; when a child changes the card size, the regions it inherits are scaled to the new
+size (text sizes by the smaller of the two ratios). Every problem in a file is reported at once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PIL import ImageColor
+
+from cardbase.errors import Problem, TemplateError
+from cardbase.printing.fonts import font_path
+from cardbase.text import fold
+
+REGION_NAMES = (
+    "name", "value", "band", "art", "type", "effect", "stats", "stickers",
+    "rarity", "edition", "number", "fingerprint",
+)
+REGION_KEYS = (
+    "box", "font", "size_pt", "min_size_pt", "align", "valign", "colour", "fill",
+    "visible", "line_spacing", "max_lines",
+)
+CARD_KEYS = (
+    "width_mm", "height_mm", "bleed_mm", "safe_mm", "border_mm", "corner_mm",
+    "background", "panel", "text_colour", "muted_colour",
+)
+BACK_KEYS = ("title", "subtitle", "background", "accent", "pattern")
+TOP_KEYS = ("name", "extends", "description", "card", "colours", "rarities", "back", "regions")
+ALIGNS = ("left", "center", "right")
+VALIGNS = ("top", "middle", "bottom")
+RARITY_SHAPES = ("circle", "diamond", "star", "triangle", "square", "text")
+
+
+@dataclass(slots=True, frozen=True)
+class Region:
+    name: str
+    box: tuple[float, float, float, float]  # x, y, width, height in mm from the trim's top-left
+    font: str = "regular"
+    size_pt: float = 8.0
+    min_size_pt: float = 4.5
+    align: str = "left"
+    valign: str = "top"
+    colour: str | None = None
+    fill: str | None = None
+    visible: bool = True
+    line_spacing: float = 1.12
+    max_lines: int = 0  # 0 = as many as fit
+
+
+@dataclass(slots=True, frozen=True)
+class Back:
+    title: str = ""
+    subtitle: str = ""
+    background: str = "#22304a"
+    accent: str = "#d9b45a"
+    pattern: str = "lattice"  # lattice | plain
+
+
+@dataclass(slots=True, frozen=True, eq=False)  # compared and hashed by identity (caches)
+class Template:
+    name: str
+    source: Path | None
+    width_mm: float
+    height_mm: float
+    bleed_mm: float
+    safe_mm: float
+    border_mm: float
+    corner_mm: float
+    background: str
+    panel: str
+    text_colour: str
+    muted_colour: str
+    colours: Mapping[str, str]
+    rarities: Mapping[str, str]  # folded rarity → shape
+    back: Back
+    regions: Mapping[str, Region] = field(default_factory=dict)
+
+    def region(self, name: str) -> Region | None:
+        r = self.regions.get(name)
+        return r if r is not None and r.visible else None
+
+    def colour_of(self, colour: str | None) -> str:
+        """The printed hue of a card colour key; grey-blue for a colour the template lacks."""
+        if colour and colour in self.colours:
+            return self.colours[colour]
+        return self.colours.get("_default", "#5b6b7f")
+
+    @property
+    def base_dir(self) -> Path | None:
+        return self.source.parent if self.source else None
+
+
+# --------------------------------------------------------------------------- locating files
+
+def default_templates_dir() -> Path:
+    env = os.environ.get("CARDBASE_TEMPLATES")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "card_templates"
+
+
+def _find_file(name: str, directory: Path) -> Path | None:
+    for suffix in (".toml", ".json"):
+        path = directory / f"{name}{suffix}"
+        if path.is_file():
+            return path
+    return None
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TemplateError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        if path.suffix == ".json":
+            data = json.loads(text)
+        else:
+            data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise TemplateError(f"{path}: not valid {path.suffix[1:].upper()}: {exc} — fix the syntax "
+                            "at that place") from None
+    if not isinstance(data, dict):
+        raise TemplateError(f"{path}: a template must be a table of settings")
+    return data
+
+
+def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    out = dict(parent)
+    for key, value in child.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _scale_inherited(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    """Scale the parent's regions to the child's card size when the child changes it."""
+    pcard, ccard = parent.get("card", {}), child.get("card", {})
+    try:
+        pw, ph = float(pcard["width_mm"]), float(pcard["height_mm"])
+        cw, ch = float(ccard.get("width_mm", pw)), float(ccard.get("height_mm", ph))
+    except (KeyError, TypeError, ValueError):
+        return parent
+    if (pw, ph) == (cw, ch) or pw <= 0 or ph <= 0:
+        return parent
+    rx, ry = cw / pw, ch / ph
+    rt = min(rx, ry)
+    regions = {}
+    for name, reg in parent.get("regions", {}).items():
+        reg = dict(reg) if isinstance(reg, dict) else reg
+        if isinstance(reg, dict):
+            box = reg.get("box")
+            if isinstance(box, list) and len(box) == 4 and all(isinstance(v, (int, float)) for v in box):
+                reg["box"] = [box[0] * rx, box[1] * ry, box[2] * rx, box[3] * ry]
+            for key in ("size_pt", "min_size_pt"):
+                if isinstance(reg.get(key), (int, float)):
+                    reg[key] = reg[key] * rt
+        regions[name] = reg
+    return {**parent, "regions": regions}
+
+
+def _resolve(name_or_path: str | Path, directory: Path, chain: tuple[str, ...]) -> tuple[dict, Path]:
+    path = Path(name_or_path)
+    if path.suffix in (".toml", ".json") and (path.is_file() or path.is_absolute()):
+        found: Path | None = path if path.is_file() else None
+    else:
+        found = _find_file(str(name_or_path), directory)
+    if found is None:
+        available = sorted(p.stem for p in directory.glob("*.toml")) if directory.is_dir() else []
+        raise TemplateError(
+            f"template {str(name_or_path)!r} not found in {directory} — use one of "
+            f"{', '.join(available) or '(none)'} or give the path of a .toml/.json file"
+        )
+    key = str(found.resolve())
+    if key in chain:
+        raise TemplateError(f"{found}: 'extends' goes round in a circle ({' → '.join(chain)})")
+    data = _read(found)
+    parent_name = data.get("extends")
+    if parent_name:
+        if not isinstance(parent_name, str):
+            raise TemplateError(f"{found}: extends must be a template name")
+        parent, _ = _resolve(parent_name, found.parent, (*chain, key))
+        parent = _scale_inherited(parent, data)
+        data = _merge(parent, {k: v for k, v in data.items() if k != "extends"})
+    return data, found
+
+
+# --------------------------------------------------------------------------- validation
+
+def _colour_ok(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        ImageColor.getrgb(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _build(data: dict[str, Any], source: Path) -> Template:
+    problems: list[Problem] = []
+    where = str(source)
+
+    def bad(code: str, message: str, fix: str, at: str = "") -> None:
+        problems.append(Problem(code, message, fix, f"{where}{' ' + at if at else ''}"))
+
+    for key in data:
+        if key not in TOP_KEYS:
+            bad("unknown-field", f"unknown setting {key!r}", f"use one of {', '.join(TOP_KEYS)}")
+    card = data.get("card", {})
+    for key in card:
+        if key not in CARD_KEYS:
+            bad("unknown-field", f"unknown card setting {key!r}", f"use one of {', '.join(CARD_KEYS)}",
+                "[card]")
+    nums = {}
+    for key, default in (("width_mm", 63.0), ("height_mm", 88.0), ("bleed_mm", 3.0),
+                         ("safe_mm", 3.0), ("border_mm", 2.5), ("corner_mm", 2.5)):
+        value = card.get(key, default)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+            bad("bad-value", f"{key} must be a number of millimetres ≥ 0, not {value!r}",
+                f"write {key} = {default}", "[card]")
+            value = default
+        nums[key] = float(value)
+    if nums["width_mm"] <= 0 or nums["height_mm"] <= 0:
+        bad("bad-value", "the card must have a width and a height", "set width_mm and height_mm",
+            "[card]")
+        nums["width_mm"], nums["height_mm"] = 63.0, 88.0
+    cols = {}
+    for key, default in (("background", "#7a7a7a"), ("panel", "#f7f3ea"),
+                         ("text_colour", "#1d1d1f"), ("muted_colour", "#6b6b6b")):
+        value = card.get(key, default)
+        if not _colour_ok(value):
+            bad("bad-colour", f"{key} {value!r} is not a colour", 'write a colour like "#c62828"',
+                "[card]")
+            value = default
+        cols[key] = value
+    colours = {}
+    for key, value in data.get("colours", {}).items():
+        if _colour_ok(value):
+            colours[fold(key) if key != "_default" else key] = value
+        else:
+            bad("bad-colour", f"colour {key} = {value!r} is not a colour",
+                'write a colour like "#c62828"', "[colours]")
+    rarities = {}
+    for key, value in data.get("rarities", {}).items():
+        if value not in RARITY_SHAPES:
+            bad("bad-value", f"rarity {key} has unknown shape {value!r}",
+                f"use one of {', '.join(RARITY_SHAPES)}", "[rarities]")
+        else:
+            rarities[fold(key)] = value
+    back_data = data.get("back", {})
+    for key in back_data:
+        if key not in BACK_KEYS:
+            bad("unknown-field", f"unknown back setting {key!r}", f"use one of {', '.join(BACK_KEYS)}",
+                "[back]")
+    for key in ("background", "accent"):
+        if key in back_data and not _colour_ok(back_data[key]):
+            bad("bad-colour", f"back {key} {back_data[key]!r} is not a colour",
+                'write a colour like "#22304a"', "[back]")
+    back = Back(**{k: v for k, v in back_data.items() if k in BACK_KEYS
+                   and (k not in ("background", "accent") or _colour_ok(v))})
+
+    regions: dict[str, Region] = {}
+    for rname, rdata in data.get("regions", {}).items():
+        at = f"[regions.{rname}]"
+        if rname not in REGION_NAMES:
+            bad("unknown-field", f"unknown region {rname!r}",
+                f"use one of {', '.join(REGION_NAMES)}", at)
+            continue
+        if not isinstance(rdata, dict):
+            bad("bad-value", "a region must be a table", "write [regions.name] with a box", at)
+            continue
+        ok = True
+        for key in rdata:
+            if key not in REGION_KEYS:
+                bad("unknown-field", f"unknown region setting {key!r}",
+                    f"use one of {', '.join(REGION_KEYS)}", at)
+                ok = False
+        box = rdata.get("box")
+        if not (isinstance(box, list) and len(box) == 4
+                and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
+            bad("bad-box", f"box must be [x, y, width, height] in mm, not {box!r}",
+                "write box = [4, 60, 55, 16]", at)
+            continue
+        x, y, w, h = (float(v) for v in box)
+        bl = nums["bleed_mm"]
+        if w <= 0 or h <= 0 or x < -bl or y < -bl or x + w > nums["width_mm"] + bl + 1e-6 \
+                or y + h > nums["height_mm"] + bl + 1e-6:
+            bad("bad-box", f"box {box} is empty or leaves the card "
+                f"({nums['width_mm']:g}×{nums['height_mm']:g} mm)", "move or shrink the box", at)
+            ok = False
+        if rdata.get("align", "left") not in ALIGNS:
+            bad("bad-value", f"align {rdata['align']!r}", f"use one of {', '.join(ALIGNS)}", at)
+            ok = False
+        if rdata.get("valign", "top") not in VALIGNS:
+            bad("bad-value", f"valign {rdata['valign']!r}", f"use one of {', '.join(VALIGNS)}", at)
+            ok = False
+        for key in ("colour", "fill"):
+            if rdata.get(key) is not None and not _colour_ok(rdata[key]):
+                bad("bad-colour", f"{key} {rdata[key]!r} is not a colour",
+                    'write a colour like "#1d1d1f"', at)
+                ok = False
+        for key in ("size_pt", "min_size_pt", "line_spacing"):
+            v = rdata.get(key)
+            if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0):
+                bad("bad-value", f"{key} must be a positive number, not {v!r}", f"write {key} = 8", at)
+                ok = False
+        font = rdata.get("font", "regular")
+        try:
+            font_path(str(font), base_dir=source.parent)
+        except TemplateError as exc:
+            bad("missing-font", str(exc), "", at)
+            ok = False
+        if ok:
+            fields = {k: v for k, v in rdata.items() if k != "box"}
+            for key in ("size_pt", "min_size_pt", "line_spacing"):
+                if key in fields:
+                    fields[key] = float(fields[key])
+            if "min_size_pt" in fields or "size_pt" in fields:
+                size = fields.get("size_pt", 8.0)
+                fields["min_size_pt"] = min(fields.get("min_size_pt", min(4.5, size)), size)
+            regions[rname] = Region(name=rname, box=(x, y, w, h), **fields)
+    if problems:
+        raise TemplateError(f"template {source} has {len(problems)} problem(s)", problems)
+    return Template(
+        name=str(data.get("name") or source.stem), source=source,
+        width_mm=nums["width_mm"], height_mm=nums["height_mm"], bleed_mm=nums["bleed_mm"],
+        safe_mm=nums["safe_mm"], border_mm=nums["border_mm"], corner_mm=nums["corner_mm"],
+        background=cols["background"], panel=cols["panel"], text_colour=cols["text_colour"],
+        muted_colour=cols["muted_colour"], colours=colours, rarities=rarities, back=back,
+        regions=regions,
+    )
+
+
+_CACHE: dict[tuple[str, str], Template] = {}
+
+
+def load_template(name_or_path: str | Path, directory: Path | None = None) -> Template:
+    """Load a template by name (``poker``, ``nespanini``…) or path, with its ``extends`` chain."""
+    directory = directory or default_templates_dir()
+    key = (str(name_or_path), str(directory))
+    cached = _CACHE.get(key)
+    if cached is not None and cached.source is not None:
+        return cached
+    data, source = _resolve(name_or_path, directory, ())
+    template = _build(data, source)
+    _CACHE[key] = template
+    return template
+
+
+def clear_cache() -> None:
+    _CACHE.clear()
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in fold(text)).strip("-")
+
+
+def template_name_for(game: str, card_type: str | None, directory: Path | None = None) -> str:
+    """The most specific template for a card: ``<game>-<type>``, then ``<game>``, then ``poker``."""
+    directory = directory or default_templates_dir()
+    candidates = []
+    if card_type:
+        candidates.append(f"{game}-{_slug(card_type)}")
+    candidates += [game, "poker"]
+    for name in candidates:
+        if _find_file(name, directory):
+            return name
+    raise TemplateError(f"no template for game {game!r} in {directory} — add {game}.toml "
+                        "(it can start with extends = \"poker\")")
+
+
+def template_for(game: str, card_type: str | None = None, directory: Path | None = None) -> Template:
+    return load_template(template_name_for(game, card_type, directory), directory)

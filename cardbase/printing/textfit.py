@@ -1,0 +1,181 @@
+"""Text that wraps and shrinks to fit its box, and never overflows it.
+
+``fit_text`` tries font sizes from the template's size down to its minimum (binary search on
+whole pixel sizes), wrapping words to the box width; a word wider than the box is broken between
+letters. Below the minimum it keeps shrinking down to an absolute floor rather than letting text
+leave the box; when even the floor cannot hold the text, it raises a ``TemplateError`` that names
+the card and the region, so the designer shortens the text or enlarges the box.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+from cardbase.errors import TemplateError
+from cardbase.printing.fonts import get_font
+from cardbase.printing.units import pt_to_px
+
+FLOOR_PT = 3.0  # nothing is ever printed smaller than this
+
+
+@dataclass(slots=True, frozen=True)
+class Paragraph:
+    text: str
+    font: str = "regular"  # style name or font path
+    colour: str | None = None
+    gap_before: float = 0.35  # in line heights
+
+
+@dataclass(slots=True, frozen=True)
+class Line:
+    text: str
+    x: float  # left of the line's advance box, px, relative to the box
+    y: float  # top of the line, px
+    width: float
+    height: float
+    font: ImageFont.FreeTypeFont
+    colour: str | None
+
+
+@dataclass(slots=True, frozen=True)
+class Layout:
+    lines: tuple[Line, ...]
+    size_px: int
+    width: float
+    height: float  # total height of the text block
+    shrunk_below_min: bool
+
+
+def _break_word(word: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    parts, cur = [], ""
+    for ch in word:
+        if cur and font.getlength(cur + ch) > width:
+            parts.append(cur)
+            cur = ch
+        else:
+            cur += ch
+    if cur:
+        parts.append(cur)
+    return parts
+
+
+def wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """Greedy word wrap to ``width`` pixels; explicit newlines start new lines."""
+    lines: list[str] = []
+    space = font.getlength(" ")
+    for raw in text.split("\n"):
+        words = raw.split()
+        if not words:
+            lines.append("")
+            continue
+        cur: list[str] = []
+        cur_w = 0.0
+        for word in words:
+            ww = font.getlength(word)
+            if ww > width:
+                pieces = _break_word(word, font, width)
+            else:
+                pieces = [word]
+            for i, piece in enumerate(pieces):
+                pw = ww if len(pieces) == 1 else font.getlength(piece)
+                if cur and (i > 0 or cur_w + space + pw > width):
+                    lines.append(" ".join(cur))
+                    cur, cur_w = [], 0.0
+                cur_w = pw if not cur else cur_w + space + pw
+                cur.append(piece)
+        if cur:
+            lines.append(" ".join(cur))
+    return lines
+
+
+def _layout_at(paragraphs: Sequence[Paragraph], size_px: int, width: float, spacing: float,
+               base_dir: Path | None) -> tuple[list[tuple[str, ImageFont.FreeTypeFont, str | None, float]], float, float]:
+    rows: list[tuple[str, ImageFont.FreeTypeFont, str | None, float]] = []
+    y = 0.0
+    widest = 0.0
+    first = True
+    for para in paragraphs:
+        if not para.text.strip():
+            continue
+        font = get_font(para.font, size_px, base_dir=base_dir)
+        ascent, descent = font.getmetrics()
+        line_h = ascent + descent
+        step = line_h * spacing
+        if not first:
+            y += step * para.gap_before
+        for i, line in enumerate(wrap(para.text, font, width)):
+            rows.append((line, font, para.colour, y))
+            widest = max(widest, font.getlength(line))
+            y += step
+        y += line_h - step  # the last line needs only its own height, not the spacing
+        first = False
+    return rows, y, widest
+
+
+def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, size_pt: float,
+             min_size_pt: float, dpi: float, align: str = "left", valign: str = "top",
+             line_spacing: float = 1.12, max_lines: int = 0, base_dir: Path | None = None,
+             where: str = "") -> Layout:
+    """Lay out ``paragraphs`` in a ``width`` × ``height`` pixel box at the largest size that fits."""
+    hi = max(1, int(pt_to_px(size_pt, dpi)))
+    lo_pref = max(1, int(pt_to_px(min_size_pt, dpi)))
+    floor = max(1, min(lo_pref, int(pt_to_px(FLOOR_PT, dpi))))
+
+    def fits(size: int) -> tuple[bool, tuple]:
+        rows, h, w = _layout_at(paragraphs, size, width, line_spacing, base_dir)
+        ok = h <= height + 1e-6 and w <= width + 1e-6 and (not max_lines or len(rows) <= max_lines)
+        return ok, (rows, h, w)
+
+    ok, result = fits(hi)
+    best_size = hi
+    if not ok:
+        # binary search for the largest size that fits in [floor, hi)
+        lo, top = floor, hi - 1
+        found = None
+        while lo <= top:
+            mid = (lo + top) // 2
+            ok_mid, res_mid = fits(mid)
+            if ok_mid:
+                found = (mid, res_mid)
+                lo = mid + 1
+            else:
+                top = mid - 1
+        if found is None:
+            raise TemplateError(
+                f"{where or 'text'}: the text does not fit its box even at {FLOOR_PT:g} pt "
+                f"({sum(len(p.text) for p in paragraphs)} characters) — shorten the text or make "
+                "the box bigger in the template"
+            )
+        best_size, result = found
+    rows, total_h, widest = result
+    if valign == "middle":
+        y0 = (height - total_h) / 2
+    elif valign == "bottom":
+        y0 = height - total_h
+    else:
+        y0 = 0.0
+    lines = []
+    for text, font, colour, y in rows:
+        w = font.getlength(text)
+        if align == "center":
+            x = (width - w) / 2
+        elif align == "right":
+            x = width - w
+        else:
+            x = 0.0
+        ascent, descent = font.getmetrics()
+        lines.append(Line(text, x, y0 + y, w, ascent + descent, font, colour))
+    return Layout(tuple(lines), best_size, widest, total_h, best_size < lo_pref)
+
+
+def draw_layout(draw: ImageDraw.ImageDraw, layout: Layout, origin: tuple[float, float],
+                colour: str) -> None:
+    ox, oy = origin
+    for line in layout.lines:
+        if line.text:
+            draw.text((ox + line.x, oy + line.y), line.text, font=line.font,
+                      fill=line.colour or colour, anchor="la")
