@@ -279,6 +279,16 @@ class State:
             return [0.0, 0.0]
         return [1.0, -1.0] if a > b else [-1.0, 1.0]
 
+    def greedy_action(self) -> int:
+        """The greedy policy's choice for the player to act (see :mod:`.policy`)."""
+        from .policy import greedy_action
+
+        return greedy_action(self)
+
+    def heuristic(self, player: int) -> float:
+        """The score ``player``'s hand would have if the game ended now."""
+        return float(self.hand_score(player, self.hands[player]))
+
     def action_to_string(self, action: int) -> str:
         if self.decision is not None:
             from .effects import decision_action_to_string

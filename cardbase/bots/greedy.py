@@ -1,0 +1,43 @@
+"""Greedy: the action whose immediate result scores best for the acting player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def greedy_step(state: Any) -> int:
+    """The game's own greedy choice if it has one, else a one-step look-ahead on ``heuristic``."""
+    fast = getattr(state, "greedy_action", None)
+    if fast is not None:
+        return fast()
+    p = state.current_player()
+    best, best_v = None, None
+    for a in state.legal_actions():
+        s = state.clone()
+        s.apply_action(a)
+        v = s.heuristic(p)
+        if best_v is None or v > best_v:
+            best, best_v = a, v
+    assert best is not None
+    return best
+
+
+class GreedyBot:
+    """Best immediate score (see ``cardbase.games.nespanini.policy`` for NesPanini's rule)."""
+
+    name = "greedy"
+
+    def step(self, state: Any) -> int:
+        return greedy_step(state)
+
+
+def greedy_rollout(state: Any) -> Any:
+    """Play ``state`` to the end with the greedy policy for every player (in place)."""
+    fast = getattr(state, "greedy_action", None)
+    if fast is not None:
+        while not state.is_terminal():
+            state.apply_action(state.greedy_action())
+        return state
+    while not state.is_terminal():
+        state.apply_action(greedy_step(state))
+    return state
