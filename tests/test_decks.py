@@ -361,7 +361,7 @@ def test_deck_code_round_trip(ws: Session) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(picked=st.dictionaries(st.sampled_from(["NP1-%03d" % i for i in range(1, 13)] + [
+@given(picked=st.dictionaries(st.sampled_from([f"NP1-{i:03d}" for i in range(1, 13)] + [
     "NP2-001", "NP2-002"]), st.integers(1, 99), min_size=1, max_size=14))
 def test_deck_code_property(ws: Session, picked: dict[str, int]) -> None:
     dl = parse_deck_list("# game: nespanini\n" + "".join(f"{n} {r}\n" for r, n in picked.items()))
