@@ -78,42 +78,90 @@ def _pennant(x: float, y: float, w: float, h: float) -> list[tuple[float, float]
     return [(x, y), (x + w, y), (x + w - notch, y + h / 2), (x + w, y + h), (x, y + h)]
 
 
+_Mask = tuple[Image.Image, tuple[int, int]]  # an L mask and where its top-left goes
+
+
+def _aa_mask(bbox: tuple[float, float, float, float], draw_fn) -> _Mask:
+    """Draw one shape at 4× inside ``bbox`` (1× pixels) and downsample it to an antialiased mask."""
+    x0, y0 = int(bbox[0]) - 1, int(bbox[1]) - 1
+    x1, y1 = int(bbox[2]) + 2, int(bbox[3]) + 2
+    big = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
+    draw_fn(ImageDraw.Draw(big), lambda v, o: (v - o) * SS, x0, y0)
+    return big.reduce(SS), (x0, y0)
+
+
 @lru_cache(maxsize=64)
-def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: bool) -> Image.Image:
+def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, has_banner: bool,
+                  has_effect: bool) -> dict[str, _Mask]:
+    """Colour-free antialiased masks of the card's frame parts (drawn once per template)."""
     tw, th = trim_size_px(template, dpi)
     off = mm_to_px(template.bleed_mm, dpi) if bleed else 0
-    W, H = tw + 2 * off, th + 2 * off
-    big = Image.new("RGB", (W * SS, H * SS), colour)
-    d = ImageDraw.Draw(big)
 
-    def px(mm: float) -> float:
-        return mm_to_pxf(mm, dpi) * SS
+    def P(mm: float) -> float:
+        return mm_to_pxf(mm, dpi) + off
 
-    o = off * SS
-    b = px(template.border_mm)
-    panel = rgb(template.panel)
-    d.rounded_rectangle((o + b, o + b, o + tw * SS - b, o + th * SS - b), radius=px(template.corner_mm),
-                        fill=panel)
-    if (r := template.region("effect")) is not None:
+    def L(mm: float) -> float:
+        return mm_to_pxf(mm, dpi)
+
+    masks: dict[str, _Mask] = {}
+    b = template.border_mm
+    box = (P(b), P(b), off + tw - L(b), off + th - L(b))
+    masks["panel"] = _aa_mask(box, lambda d, t, x0, y0: d.rounded_rectangle(
+        (t(box[0], x0), t(box[1], y0), t(box[2], x0), t(box[3], y0)),
+        radius=L(template.corner_mm) * SS, fill=255))
+    if has_effect and (r := template.region("effect")) is not None:
         x, y, w, h = r.box
-        pad = 1.0
-        d.rounded_rectangle((o + px(x - pad), o + px(y - pad * 0.7), o + px(x + w + pad),
-                             o + px(y + h + pad * 0.7)), radius=px(1.4),
-                            fill=_shade(panel, -0.045), outline=_shade(panel, -0.16), width=round(px(0.18)))
-    if (r := template.region("band")) is not None:
+        eb = (P(x - 1.0), P(y - 0.7), P(x + w + 1.0), P(y + h + 0.7))
+        edge = max(1, round(L(0.18) * SS))
+
+        def eff(d, t, x0, y0, fill: bool):
+            rect = (t(eb[0], x0), t(eb[1], y0), t(eb[2], x0), t(eb[3], y0))
+            if fill:
+                d.rounded_rectangle(rect, radius=L(1.4) * SS, fill=255)
+            else:
+                d.rounded_rectangle(rect, radius=L(1.4) * SS, outline=255, width=edge)
+        masks["effect"] = _aa_mask(eb, lambda d, t, x0, y0: eff(d, t, x0, y0, True))
+        masks["effect_edge"] = _aa_mask(eb, lambda d, t, x0, y0: eff(d, t, x0, y0, False))
+    if has_banner and (r := template.region("band")) is not None:
         x, y, w, h = r.box
-        d.polygon(_pennant(o + px(x), o + px(y), px(w), px(h)), fill=colour)
+        bb = (P(x), P(y), P(x + w), P(y + h))
+        masks["band"] = _aa_mask(bb, lambda d, t, x0, y0: d.polygon(
+            _pennant(t(bb[0], x0), t(bb[1], y0), (bb[2] - bb[0]) * SS, (bb[3] - bb[1]) * SS), fill=255))
     if has_value and (r := template.region("value")) is not None:
         x, y, w, h = r.box
-        d.ellipse((o + px(x), o + px(y), o + px(x + w), o + px(y + h)), fill=panel)
-        ring = px(0.55)
-        d.ellipse((o + px(x) + ring, o + px(y) + ring, o + px(x + w) - ring, o + px(y + h) - ring),
-                  fill=colour)
+        vb = (P(x), P(y), P(x + w), P(y + h))
+        ring = L(0.55)
+        masks["disc_ring"] = _aa_mask(vb, lambda d, t, x0, y0: d.ellipse(
+            (t(vb[0], x0), t(vb[1], y0), t(vb[2], x0), t(vb[3], y0)), fill=255))
+        masks["disc"] = _aa_mask(vb, lambda d, t, x0, y0: d.ellipse(
+            (t(vb[0] + ring, x0), t(vb[1] + ring, y0), t(vb[2] - ring, x0), t(vb[3] - ring, y0)),
+            fill=255))
+    return masks
+
+
+@lru_cache(maxsize=128)
+def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: bool,
+            has_banner: bool, has_effect: bool) -> Image.Image:
+    """Frame, panel, text panel, pennant and value disc in the card's colour."""
+    tw, th = trim_size_px(template, dpi)
+    off = mm_to_px(template.bleed_mm, dpi) if bleed else 0
+    img = Image.new("RGB", (tw + 2 * off, th + 2 * off), colour)
+    masks = _chrome_masks(template, dpi, bleed, has_value, has_banner, has_effect)
+    panel = rgb(template.panel)
+    layers = (("panel", panel), ("effect", _shade(panel, -0.045)),
+              ("effect_edge", _shade(panel, -0.16)), ("band", colour), ("disc_ring", panel),
+              ("disc", colour))
+    for name, fill in layers:
+        if name in masks:
+            mask, pos = masks[name]
+            img.paste(fill, (*pos, pos[0] + mask.width, pos[1] + mask.height), mask)
     if (r := template.region("type")) is not None:
         x, y, w, h = r.box
-        d.line((o + px(x), o + px(y + h) + px(0.2), o + px(x + w), o + px(y + h) + px(0.2)),
-               fill=colour, width=round(px(0.35)))
-    return big.reduce(SS)
+        d = ImageDraw.Draw(img)
+        yy = off + mm_to_px(y + h + 0.2, dpi)
+        d.line((off + mm_to_px(x, dpi), yy, off + mm_to_px(x + w, dpi), yy), fill=colour,
+               width=max(1, mm_to_px(0.35, dpi)))
+    return img
 
 
 def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraphs: list[Paragraph],
@@ -162,7 +210,11 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
     colour = rgb(template.colour_of(card.colour))
     off = mm_to_px(template.bleed_mm, dpi) if opt.bleed else 0
     has_value = card.value is not None
-    img = _chrome(template, colour, dpi, opt.bleed, has_value).copy()
+    body = card.effect_text or card.effect
+    stats_line = " · ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in card.stats)
+    stats_region = template.region("stats")
+    has_effect = bool(body or card.flavour or (stats_line and stats_region is None))
+    img = _chrome(template, colour, dpi, opt.bleed, has_value, bool(card.banner), has_effect).copy()
     draw = ImageDraw.Draw(img)
     text_c = template.text_colour
     muted = template.muted_colour
@@ -211,8 +263,6 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
             _text(img, draw, r, [Paragraph("  —  ".join(parts), r.font)], dpi=dpi, off=off,
                   colour=text_c, template=template, card=card)
 
-    stats_line = " · ".join(f"{k} {v}" for k, v in card.stats)
-    stats_region = template.region("stats")
     if stats_line and stats_region is not None:
         _text(img, draw, stats_region, [Paragraph(stats_line, stats_region.font)], dpi=dpi, off=off,
               colour=text_c, template=template, card=card)
@@ -220,7 +270,6 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
         paras = []
         if stats_line and stats_region is None:
             paras.append(Paragraph(stats_line, "bold", gap_before=0))
-        body = card.effect_text or card.effect
         if body:
             paras.append(Paragraph(body, r.font))
         if card.flavour:

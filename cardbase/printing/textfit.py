@@ -50,6 +50,20 @@ class Layout:
     shrunk_below_min: bool
 
 
+_WIDTHS: dict[tuple[int, str], float] = {}
+
+
+def text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
+    """``font.getlength`` memoised (fonts are cached, so their ids are stable)."""
+    key = (id(font), text)
+    w = _WIDTHS.get(key)
+    if w is None:
+        if len(_WIDTHS) > 200_000:
+            _WIDTHS.clear()
+        w = _WIDTHS[key] = font.getlength(text)
+    return w
+
+
 def _break_word(word: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
     parts, cur = [], ""
     for ch in word:
@@ -64,9 +78,12 @@ def _break_word(word: str, font: ImageFont.FreeTypeFont, width: float) -> list[s
 
 
 def wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
-    """Greedy word wrap to ``width`` pixels; explicit newlines start new lines."""
+    """Greedy word wrap to ``width`` pixels; explicit newlines start new lines.
+
+    Line widths are estimated from word widths; callers check the real width of the result.
+    """
     lines: list[str] = []
-    space = font.getlength(" ")
+    space = text_width(font, " ")
     for raw in text.split("\n"):
         words = raw.split()
         if not words:
@@ -75,13 +92,10 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
         cur: list[str] = []
         cur_w = 0.0
         for word in words:
-            ww = font.getlength(word)
-            if ww > width:
-                pieces = _break_word(word, font, width)
-            else:
-                pieces = [word]
+            ww = text_width(font, word)
+            pieces = _break_word(word, font, width) if ww > width else [word]
             for i, piece in enumerate(pieces):
-                pw = ww if len(pieces) == 1 else font.getlength(piece)
+                pw = ww if len(pieces) == 1 else text_width(font, piece)
                 if cur and (i > 0 or cur_w + space + pw > width):
                     lines.append(" ".join(cur))
                     cur, cur_w = [], 0.0
@@ -107,13 +121,16 @@ def _layout_at(paragraphs: Sequence[Paragraph], size_px: int, width: float, spac
         step = line_h * spacing
         if not first:
             y += step * para.gap_before
-        for i, line in enumerate(wrap(para.text, font, width)):
+        for line in wrap(para.text, font, width):
             rows.append((line, font, para.colour, y))
-            widest = max(widest, font.getlength(line))
             y += step
         y += line_h - step  # the last line needs only its own height, not the spacing
         first = False
     return rows, y, widest
+
+
+def _real_widest(rows: list[tuple[str, ImageFont.FreeTypeFont, str | None, float]]) -> float:
+    return max((text_width(font, text) for text, font, _, _ in rows), default=0.0)
 
 
 def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, size_pt: float,
@@ -126,8 +143,12 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
     floor = max(1, min(lo_pref, int(pt_to_px(FLOOR_PT, dpi))))
 
     def fits(size: int) -> tuple[bool, tuple]:
-        rows, h, w = _layout_at(paragraphs, size, width, line_spacing, base_dir)
-        ok = h <= height + 1e-6 and w <= width + 1e-6 and (not max_lines or len(rows) <= max_lines)
+        rows, h, _ = _layout_at(paragraphs, size, width, line_spacing, base_dir)
+        ok = h <= height + 1e-6 and (not max_lines or len(rows) <= max_lines)
+        w = 0.0
+        if ok:  # wrapping estimates widths word by word: check the real width of each line
+            w = _real_widest(rows)
+            ok = w <= width + 1e-6
         return ok, (rows, h, w)
 
     ok, result = fits(hi)
@@ -160,7 +181,7 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
         y0 = 0.0
     lines = []
     for text, font, colour, y in rows:
-        w = font.getlength(text)
+        w = text_width(font, text)
         if align == "center":
             x = (width - w) / 2
         elif align == "right":

@@ -1,0 +1,378 @@
+"""Print-ready files: home sheets (A4 / Letter, crop marks, duplex backs), print-shop PNGs and PDF,
+proof contact sheets, and the manifest that lets a later print skip unchanged cards.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError, TemplateError
+from cardbase.printing.card import RenderOptions, render_back, render_card
+from cardbase.printing.fingerprint import card_fingerprint
+from cardbase.printing.fonts import get_font
+from cardbase.printing.pdf import PdfWriter, line, place_image
+from cardbase.printing.templates import Template, load_template, template_for
+from cardbase.printing.units import mm_to_pt, mm_to_px
+
+PAPERS_MM: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
+MODES = ("home", "shop", "proof")
+MIN_MARGIN_MM = 6.0  # room for crop marks around the grid
+CROP_GAP_MM = 1.0
+CROP_LEN_MM = 5.0
+MANIFEST_FORMAT = "cardbase-print-manifest"
+
+
+class PrintError(CardbaseError):
+    """A print request that cannot be carried out as asked."""
+
+
+@dataclass(slots=True)
+class PrintResult:
+    out: Path
+    mode: str
+    pages: int = 0
+    cards: int = 0  # card faces placed (copies count)
+    unique_cards: int = 0
+    skipped: int = 0  # unchanged since the previous print
+    files: list[Path] = field(default_factory=list)
+    manifest: Path | None = None
+
+
+@dataclass(slots=True, frozen=True)
+class SheetLayout:
+    paper_mm: tuple[float, float]
+    card_mm: tuple[float, float]
+    cols: int
+    rows: int
+    origin_mm: tuple[float, float]  # top-left of the grid, from the page's top-left
+
+    @property
+    def per_page(self) -> int:
+        return self.cols * self.rows
+
+    def slot_mm(self, index: int, *, mirrored: bool = False) -> tuple[float, float]:
+        """Top-left of slot ``index`` (row-major), mirrored left↔right for duplex backs."""
+        row, col = divmod(index, self.cols)
+        if mirrored:
+            col = self.cols - 1 - col
+        return (self.origin_mm[0] + col * self.card_mm[0], self.origin_mm[1] + row * self.card_mm[1])
+
+
+def sheet_layout(paper: str, card_mm: tuple[float, float]) -> SheetLayout:
+    """As many cards as fit with a crop-mark margin, the grid centred (3×3 poker on A4/Letter)."""
+    key = paper.lower()
+    if key not in PAPERS_MM:
+        raise PrintError(f"unknown paper {paper!r} — use one of {', '.join(PAPERS_MM)}")
+    pw, ph = PAPERS_MM[key]
+    cw, ch = card_mm
+    cols = int((pw - 2 * MIN_MARGIN_MM) // cw)
+    rows = int((ph - 2 * MIN_MARGIN_MM) // ch)
+    if cols < 1 or rows < 1:
+        raise PrintError(f"a {cw:g}×{ch:g} mm card does not fit on {paper} paper with margins — "
+                         "use the shop mode")
+    return SheetLayout((pw, ph), card_mm, cols, rows,
+                       ((pw - cols * cw) / 2, (ph - rows * ch) / 2))
+
+
+def crop_marks(layout: SheetLayout) -> str:
+    """Vector cut lines in the margins, in line with every card edge (PDF coordinates)."""
+    ph = layout.paper_mm[1]
+    (x0, y0), (cw, ch) = layout.origin_mm, layout.card_mm
+    x1, y1 = x0 + layout.cols * cw, y0 + layout.rows * ch
+    ops = ["q 0 G 0.3 w\n"]
+    top_len = min(CROP_LEN_MM, y0 - CROP_GAP_MM - 0.5)
+    side_len = min(CROP_LEN_MM, x0 - CROP_GAP_MM - 0.5)
+
+    def P(x: float, y: float) -> tuple[float, float]:
+        return mm_to_pt(x), mm_to_pt(ph - y)
+
+    for i in range(layout.cols + 1):
+        x = x0 + i * cw
+        for ya, yb in ((y0 - CROP_GAP_MM, y0 - CROP_GAP_MM - top_len),
+                       (y1 + CROP_GAP_MM, y1 + CROP_GAP_MM + top_len)):
+            ops.append(line(*P(x, ya), *P(x, yb)))
+    for j in range(layout.rows + 1):
+        y = y0 + j * ch
+        for xa, xb in ((x0 - CROP_GAP_MM, x0 - CROP_GAP_MM - side_len),
+                       (x1 + CROP_GAP_MM, x1 + CROP_GAP_MM + side_len)):
+            ops.append(line(*P(xa, y), *P(xb, y)))
+    ops.append("Q\n")
+    return "".join(ops)
+
+
+# --------------------------------------------------------------------------- manifest
+
+def manifest_path(out: Path) -> Path:
+    return out.with_name(out.stem + ".manifest.json")
+
+
+def read_manifest(path: Path) -> dict[str, str]:
+    """Fingerprints by card reference from a previous print (its manifest or its PDF)."""
+    path = Path(path)
+    if path.suffix.lower() != ".json":
+        path = manifest_path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PrintError(f"{path}: no print manifest there — give the .manifest.json written next "
+                         "to a previous print's PDF") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise PrintError(f"{path}: not a print manifest ({exc})") from None
+    if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+        raise PrintError(f"{path}: not a cardbase print manifest — give the .manifest.json written "
+                         "next to a previous print's PDF")
+    return {c["ref"]: c["fingerprint"] for c in data.get("cards", [])}
+
+
+def _write_manifest(path: Path, result: PrintResult, entries: dict[str, dict], **info: object) -> None:
+    doc = {
+        "format": MANIFEST_FORMAT, "version": 1,
+        "created": dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat(),
+        "mode": result.mode, **info, "pages": result.pages,
+        "cards": sorted(entries.values(), key=lambda e: e["ref"]),
+    }
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+# --------------------------------------------------------------------------- the print service
+
+@dataclass(slots=True)
+class _Ctx:
+    options: RenderOptions
+    templates_dir: Path | None
+    template_name: str | None
+    _templates: dict[tuple[str, str | None], Template] = field(default_factory=dict)
+
+    def template(self, card: CardDef) -> Template:
+        key = (card.game, card.card_type)
+        t = self._templates.get(key)
+        if t is None:
+            t = (load_template(self.template_name, self.templates_dir) if self.template_name
+                 else template_for(card.game, card.card_type, self.templates_dir))
+            self._templates[key] = t
+        return t
+
+
+def _select(cards: Iterable[CardDef], previous: dict[str, str] | None, ctx: _Ctx,
+            entries: dict[str, dict], result: PrintResult) -> Iterator[tuple[CardDef, str]]:
+    for card in cards:
+        fp = card_fingerprint(card, art_dir=ctx.options.art_dir)
+        entry = entries.get(card.ref)
+        if entry is None:
+            changed = previous is None or previous.get(card.ref) != fp
+            entry = {"ref": card.ref, "name": card.name, "fingerprint": fp, "count": 0,
+                     "printed": changed}
+            entries[card.ref] = entry
+            if not changed:
+                result.skipped += 1
+        entry["count"] += 1
+        if entry["printed"]:
+            yield card, fp
+
+
+def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", paper: str = "a4",
+                dpi: int = 300, backs: bool = False, back_offset_mm: tuple[float, float] = (0.0, 0.0),
+                stickers: bool = True, sticker_table: Mapping[str, str] | None = None,
+                changed_since: Path | None = None, templates_dir: Path | None = None,
+                template: str | None = None, art_dir: Path | None = None,
+                edition_symbols: Mapping[str, str] | None = None) -> PrintResult:
+    """Print ``cards`` (each as many times as it appears) to ``out``.
+
+    ``home``: A4/Letter sheets with crop marks, optional duplex backs (x/y offset in mm, as seen
+    on the back page: + moves right and down). ``shop``: one PNG per card with bleed in
+    ``<out stem>-png/`` and a PDF of the same at the card's size plus bleed. ``proof``: a contact
+    sheet PNG at screen resolution. A manifest of fingerprints is written next to ``out``.
+    """
+    out = Path(out)
+    if mode not in MODES:
+        raise PrintError(f"unknown mode {mode!r} — use one of {', '.join(MODES)}")
+    if not 72 <= dpi <= 1200:
+        raise PrintError(f"dpi {dpi} is out of range — use 72 to 1200 (300 for print)")
+    if paper.lower() not in PAPERS_MM:
+        raise PrintError(f"unknown paper {paper!r} — use one of {', '.join(PAPERS_MM)}")
+    if not out.parent.is_dir():
+        raise PrintError(f"{out.parent}: no such folder for the output file — create it first")
+    previous = read_manifest(changed_since) if changed_since else None
+    ctx = _Ctx(RenderOptions(dpi=dpi, bleed=(mode == "shop"), stickers=stickers,
+                             sticker_table=sticker_table, art_dir=art_dir,
+                             edition_symbols=edition_symbols), templates_dir, template)
+    result = PrintResult(out=out, mode=mode)
+    entries: dict[str, dict] = {}
+    selected = _select(cards, previous, ctx, entries, result)
+    if mode == "home":
+        _home(selected, out, ctx, result, paper=paper.lower(), backs=backs, offset=back_offset_mm)
+    elif mode == "shop":
+        _shop(selected, out, ctx, result, backs=backs)
+    else:
+        _proof(selected, out, ctx, result)
+    result.unique_cards = sum(1 for e in entries.values() if e["printed"])
+    result.manifest = manifest_path(out)
+    _write_manifest(result.manifest, result, entries, paper=paper.lower(), dpi=dpi,
+                    stickers=stickers, backs=backs)
+    return result
+
+
+def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
+          paper: str, backs: bool, offset: tuple[float, float]) -> None:
+    dpi = ctx.options.dpi
+    layout: SheetLayout | None = None
+    image_ids: dict[str, int] = {}  # fingerprint → XObject, for copies
+    back_ids: dict[int, int] = {}  # id(template) → XObject
+    with PdfWriter(out, title=out.stem) as pdf:
+        page: list[tuple[CardDef, str, Template]] = []
+
+        def flush() -> None:
+            assert layout is not None
+            pw, ph = layout.paper_mm
+            cw, ch = layout.card_mm
+            ops, names = [], {}
+            for i, (_, fp, _t) in enumerate(page):
+                x, y = layout.slot_mm(i)
+                name = f"C{image_ids[fp]}"
+                names[name] = image_ids[fp]
+                ops.append(place_image(name, mm_to_pt(x), mm_to_pt(ph - y - ch), mm_to_pt(cw),
+                                       mm_to_pt(ch)))
+            ops.append(crop_marks(layout))
+            pdf.add_page(mm_to_pt(pw), mm_to_pt(ph), "".join(ops), names)
+            if backs:
+                ops, names = [], {}
+                dx, dy = offset
+                for i, (_, _, t) in enumerate(page):
+                    bid = back_ids.get(id(t))
+                    if bid is None:
+                        bid = back_ids[id(t)] = pdf.add_image(render_back(t, dpi, False))
+                    x, y = layout.slot_mm(i, mirrored=True)
+                    names[f"B{bid}"] = bid
+                    ops.append(place_image(f"B{bid}", mm_to_pt(x + dx), mm_to_pt(ph - y - ch - dy),
+                                           mm_to_pt(cw), mm_to_pt(ch)))
+                pdf.add_page(mm_to_pt(pw), mm_to_pt(ph), "".join(ops), names)
+            page.clear()
+
+        for card, fp in selected:
+            t = ctx.template(card)
+            if layout is None:
+                layout = sheet_layout(paper, (t.width_mm, t.height_mm))
+            elif (t.width_mm, t.height_mm) != layout.card_mm:
+                raise TemplateError(
+                    f"{card.ref} uses a {t.width_mm:g}×{t.height_mm:g} mm template but the sheet "
+                    f"holds {layout.card_mm[0]:g}×{layout.card_mm[1]:g} mm cards — print cards of "
+                    "different sizes separately")
+            if fp not in image_ids:
+                image_ids[fp] = pdf.add_image(render_card(card, t, ctx.options, fingerprint=fp))
+            page.append((card, fp, t))
+            result.cards += 1
+            if len(page) == layout.per_page:
+                flush()
+        if page:
+            flush()
+        if layout is None:  # nothing to print: one empty page keeps the file a valid PDF
+            pw, ph = PAPERS_MM[paper]
+            pdf.add_page(mm_to_pt(pw), mm_to_pt(ph), "", {})
+        result.pages = pdf.page_count
+    result.files.append(out)
+
+
+def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
+          backs: bool) -> None:
+    dpi = ctx.options.dpi
+    png_dir = out.with_name(out.stem + "-png")
+    png_dir.mkdir(exist_ok=True)
+    image_ids: dict[str, int] = {}
+    back_ids: dict[int, int] = {}
+    back_pngs: set[int] = set()
+    with PdfWriter(out, title=out.stem) as pdf:
+        for card, fp in selected:
+            t = ctx.template(card)
+            b = t.bleed_mm
+            W, H = t.width_mm + 2 * b, t.height_mm + 2 * b
+            if fp not in image_ids:
+                img = render_card(card, t, ctx.options, fingerprint=fp)
+                png = png_dir / f"{card.ref}.png"
+                img.save(png, dpi=(dpi, dpi))
+                result.files.append(png)
+                image_ids[fp] = pdf.add_image(img)
+            trim = (mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + t.width_mm), mm_to_pt(b + t.height_mm))
+            full = (0.0, 0.0, mm_to_pt(W), mm_to_pt(H))
+            name = f"C{image_ids[fp]}"
+            pdf.add_page(mm_to_pt(W), mm_to_pt(H), place_image(name, 0, 0, mm_to_pt(W), mm_to_pt(H)),
+                         {name: image_ids[fp]}, trim_box=trim, bleed_box=full)
+            result.cards += 1
+            if id(t) not in back_pngs:
+                back = render_back(t, dpi, True)
+                png = png_dir / f"back-{t.name}.png"
+                back.save(png, dpi=(dpi, dpi))
+                result.files.append(png)
+                back_pngs.add(id(t))
+                if backs:
+                    back_ids[id(t)] = pdf.add_image(back)
+            if backs:
+                bid = back_ids[id(t)]
+                pdf.add_page(mm_to_pt(W), mm_to_pt(H),
+                             place_image(f"B{bid}", 0, 0, mm_to_pt(W), mm_to_pt(H)),
+                             {f"B{bid}": bid}, trim_box=trim, bleed_box=full)
+        result.pages = pdf.page_count
+    result.files.insert(0, out)
+
+
+PROOF_DPI = 96
+
+
+def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
+           columns: int = 6) -> None:
+    """A contact sheet at screen resolution, with each card's reference and fingerprint."""
+    opts = RenderOptions(dpi=PROOF_DPI, bleed=False, stickers=ctx.options.stickers,
+                         sticker_table=ctx.options.sticker_table, art_dir=ctx.options.art_dir,
+                         edition_symbols=ctx.options.edition_symbols)
+    seen: set[str] = set()
+    thumbs: list[tuple[Image.Image, str]] = []
+    for card, fp in selected:
+        result.cards += 1
+        if fp in seen:
+            continue
+        seen.add(fp)
+        thumbs.append((render_card(card, ctx.template(card), opts, fingerprint=fp),
+                       f"{card.ref} · #{fp}"))
+    gap, caption = 14, 18
+    if thumbs:
+        cw = max(t.width for t, _ in thumbs)
+        ch = max(t.height for t, _ in thumbs)
+    else:
+        cw, ch = mm_to_px(63, PROOF_DPI), mm_to_px(88, PROOF_DPI)
+    cols = max(1, min(columns, len(thumbs) or 1))
+    rows = max(1, math.ceil(len(thumbs) / cols))
+    sheet = Image.new("RGB", (gap + cols * (cw + gap), gap + rows * (ch + caption + gap)), "#e9e7e2")
+    draw = ImageDraw.Draw(sheet)
+    font = get_font("regular", 11)
+    for i, (thumb, label) in enumerate(thumbs):
+        r, c = divmod(i, cols)
+        x, y = gap + c * (cw + gap), gap + r * (ch + caption + gap)
+        sheet.paste(thumb, (x, y))
+        draw.text((x + cw / 2, y + ch + 3), label, font=font, fill="#333333", anchor="ma")
+    target = out if out.suffix.lower() == ".png" else out.with_suffix(".png")
+    sheet.save(target, dpi=(PROOF_DPI, PROOF_DPI))
+    result.pages = 1
+    result.files.append(target)
+
+
+def render_card_png(card: CardDef, out: Path, *, dpi: int = 300, bleed: bool = False,
+                    stickers: bool = True, sticker_table: Mapping[str, str] | None = None,
+                    templates_dir: Path | None = None, template: str | None = None,
+                    art_dir: Path | None = None, back: bool = False) -> Path:
+    """One card face (or its back) as a PNG carrying its DPI."""
+    t = (load_template(template, templates_dir) if template
+         else template_for(card.game, card.card_type, templates_dir))
+    if back:
+        img = render_back(t, dpi, bleed)
+    else:
+        img = render_card(card, t, RenderOptions(dpi=dpi, bleed=bleed, stickers=stickers,
+                                                 sticker_table=sticker_table, art_dir=art_dir))
+    img.save(out, dpi=(dpi, dpi))
+    return Path(out)
