@@ -1,0 +1,142 @@
+"""``cardbase print`` and ``cardbase render``: print-ready sheets and single card images."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cardbase.cli.common import fail, handle_errors, session
+from cardbase.domain import CardDef
+
+P_EDITION = typer.Option(None, "--edition", "-e", help="Print a whole edition (code).")
+P_DECK = typer.Option(None, "--deck", "-d",
+    help="Print a deck-list file, each card as many times as the deck holds it.")
+P_QUERY = typer.Option(None, "--query", "-q", help="Print the cards a search finds.")
+P_OUT = typer.Option(..., "--out", "-o", help="Output file (.pdf; .png for --mode proof).")
+P_PAPER = typer.Option("a4", "--paper", help="Home sheets: a4 or letter.")
+P_DPI = typer.Option(300, "--dpi", help="Resolution of the card images.")
+P_MODE = typer.Option("home", "--mode",
+    help="home (3×3 sheets with crop marks), shop (one PNG per card with bleed, "
+    "and a PDF) or proof (contact sheet).")
+P_BACKS = typer.Option(False, "--backs",
+    help="Add card backs (home: interleaved pages for long-edge duplex; "
+    "shop: a back page after each card).")
+P_BACK_OFFSET_X = typer.Option(0.0, "--back-offset-x",
+    help="Shift the backs right by this many mm (negative: left) to match your printer.")
+P_BACK_OFFSET_Y = typer.Option(0.0, "--back-offset-y",
+    help="Shift the backs down by this many mm (negative: up).")
+P_NO_STICKERS = typer.Option(False, "--no-stickers", help="Leave out the sticker codes.")
+P_CHANGED_SINCE = typer.Option(None, "--changed-since",
+    help="Only the cards whose content changed since this print (its PDF or its .manifest.json).")
+P_TEMPLATE = typer.Option(None, "--template",
+    help="Use this template (name in card_templates/ or a file) for every card.")
+P_ART_DIR = typer.Option(None, "--art-dir", help="Folder the cards' art paths are relative to.")
+R_CARD = typer.Argument(..., help="Card reference (NP1-012), id or exact name.")
+R_OUT = typer.Option(..., "--out", "-o", help="PNG file to write.")
+R_DPI = typer.Option(300, "--dpi", help="Resolution.")
+R_BLEED = typer.Option(False, "--bleed", help="Include the bleed (print shop).")
+R_BACK = typer.Option(False, "--back", help="Render the card's back instead.")
+R_NO_STICKERS = typer.Option(False, "--no-stickers", help="Leave out the sticker codes.")
+R_TEMPLATE = typer.Option(None, "--template", help="Template name or file.")
+R_ART_DIR = typer.Option(None, "--art-dir", help="Folder of the art files.")
+
+
+def _edition_symbols(s, codes: set[str]) -> dict[str, str]:
+    from cardbase.catalog import get_edition
+
+    out = {}
+    for code in codes:
+        symbol = getattr(get_edition(s, code), "symbol", None)
+        if symbol:
+            out[code] = symbol
+    return out
+
+
+def _deck_cards(s, path: Path) -> list[CardDef]:
+    """Each card of the deck as many times as the deck holds it, in deck-list order."""
+    from cardbase import catalog, decks
+    from cardbase.errors import DeckListError
+
+    resolved = decks.resolve_deck(s, decks.read_deck_file(path))
+    if resolved.problems:
+        raise DeckListError(f"{path}: {len(resolved.problems)} line(s) do not match a card",
+                            list(resolved.problems))
+    defs = {d.id: d for d in catalog.card_defs(s, ids=[e.card.id for e in resolved.entries])}
+    return [defs[e.card.id] for e in resolved.entries for _ in range(e.count)]
+
+
+def print_command(
+    edition: str | None = P_EDITION,
+    deck: Path | None = P_DECK,
+    query: str | None = P_QUERY,
+    out: Path = P_OUT,
+    paper: str = P_PAPER,
+    dpi: int = P_DPI,
+    mode: str = P_MODE,
+    backs: bool = P_BACKS,
+    back_offset_x: float = P_BACK_OFFSET_X,
+    back_offset_y: float = P_BACK_OFFSET_Y,
+    no_stickers: bool = P_NO_STICKERS,
+    changed_since: Path | None = P_CHANGED_SINCE,
+    template: str | None = P_TEMPLATE,
+    art_dir: Path | None = P_ART_DIR,
+) -> None:
+    """Print cards to a PDF for home printing or a print shop, or a proof sheet."""
+    from cardbase import catalog
+    from cardbase.printing import print_cards
+    from cardbase.stickers import colour_table
+
+    chosen = [x for x in (edition, deck, query) if x]
+    if len(chosen) != 1:
+        fail("give exactly one of --edition CODE, --deck FILE or --query Q")
+    with session() as s:
+        if deck is not None:
+            cards = _deck_cards(s, deck)
+        else:
+            cards = catalog.card_defs(s, edition=edition, query=query)
+        if not cards:
+            fail("no card to print — check the edition code or the query")
+        table = colour_table(s)
+        symbols = _edition_symbols(s, {c.edition for c in cards})
+    result = print_cards(
+        cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
+        back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,
+        sticker_table=table, changed_since=changed_since, template=template, art_dir=art_dir,
+        edition_symbols=symbols,
+    )
+    skipped = f", {result.skipped} unchanged skipped" if changed_since else ""
+    typer.echo(f"{result.files[0]}: {result.cards} card(s), {result.pages} page(s){skipped}")
+    if mode == "shop":
+        typer.echo(f"  {len(result.files) - 1} PNG file(s) in {out.with_name(out.stem + '-png')}")
+    typer.echo(f"  manifest: {result.manifest}")
+
+
+def render_command(
+    card: str = R_CARD,
+    out: Path = R_OUT,
+    dpi: int = R_DPI,
+    bleed: bool = R_BLEED,
+    back: bool = R_BACK,
+    no_stickers: bool = R_NO_STICKERS,
+    template: str | None = R_TEMPLATE,
+    art_dir: Path | None = R_ART_DIR,
+) -> None:
+    """Render one card to a PNG."""
+    from cardbase import catalog
+    from cardbase.printing import render_card_png
+    from cardbase.stickers import colour_table
+
+    with session() as s:
+        found = catalog.get_card(s, card)
+        defs = catalog.card_defs(s, ids=[found.id])
+        table = colour_table(s)
+    render_card_png(defs[0], out, dpi=dpi, bleed=bleed, stickers=not no_stickers,
+                    sticker_table=table, template=template, art_dir=art_dir, back=back)
+    typer.echo(f"{out}: {defs[0].ref} « {defs[0].name} »")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``print`` and ``render`` to the root command."""
+    app.command("print")(handle_errors(print_command))
+    app.command("render")(handle_errors(render_command))
