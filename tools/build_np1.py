@@ -131,8 +131,8 @@ CARDS: list[tuple[str, str, str, str, int, tuple[str, ...], str, str]] = [
     ("Sentier des fées", "vert", M, "Lieu", 2, (DEF,), "defausse: look 4 take 2",
      "Qui s'y perd trouve toujours quelque chose."),
     ("Le Grand Chêne", "vert", M, "Lieu", 4, (LEG,),
-     "score: +1 per card in hand where keyword = foule\n"
-     "score: +1 per card in discards where keyword = foule max 2",
+     ("score: +1 per card in hand where keyword = foule\n"
+     "score: +1 per card in discards where keyword = foule max 2"),
      "Tout le village danse à son ombre."),
     # ------------------------------------------------------------------ violet : La Crypte
     ("Goule", "violet", C, "Créature", 2, (FOULE,),
@@ -161,8 +161,8 @@ CARDS: list[tuple[str, str, str, str, int, tuple[str, ...], str, str]] = [
      "score: +1 per card in cimetiere where value >= 5 max 6",
      "Elle collectionne les grandeurs déchues."),
     ("La Reine des Ombres", "violet", M, "Personnage", 6, (LEG,),
-     "score: +3 if count(cimetiere where colour = violet) >= 4\n"
-     "score: -3 if count(cimetiere where colour = violet) <= 1", ""),
+     ("score: +3 if count(cimetiere where colour = violet) >= 4\n"
+     "score: -3 if count(cimetiere where colour = violet) <= 1"), ""),
     # ------------------------------------------------------------------ jaune : La Cour
     ("Page", "jaune", C, "Personnage", 2, (FOULE,),
      "score: +1 per card in hand where other and colour = jaune max 2", ""),
@@ -185,8 +185,8 @@ CARDS: list[tuple[str, str, str, str, int, tuple[str, ...], str, str]] = [
     ("Trône d'or", "jaune", R, "Objet", 6, (),
      "score: +2 if count(hand where keyword = legendaire) >= 1", ""),
     ("Le Roi Soleil", "jaune", M, "Personnage", 7, (LEG,),
-     "score: +2 if colours(hand) >= 3\n"
-     "score: -2 per card in hand where other and keyword = legendaire",
+     ("score: +2 if colours(hand) >= 3\n"
+     "score: -2 per card in hand where other and keyword = legendaire"),
      "Il n'y a qu'un soleil à la Cour."),
     ("La Reine Mère", "jaune", M, "Personnage", 5, (LEG,),
      "score: +2 per card in hand where other and colour = jaune max 3", ""),

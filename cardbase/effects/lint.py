@@ -80,7 +80,9 @@ def lint_effect(
                 positives[term.attr] = both
             else:
                 positives.setdefault(term.attr, set()).update(term.keys)
-        if lo is not None and hi is not None and lo > hi:
+        reversed_range = any(isinstance(t, ValueTerm) and t.min is not None and t.max is not None
+                             and t.min > t.max for t in filt.terms)
+        if lo is not None and hi is not None and lo > hi and not reversed_range:
             problems.append(Problem("impossible-filter",
                                     f"no value is both ≥ {lo} and ≤ {hi}",
                                     "fix the value bounds", where))
