@@ -92,7 +92,7 @@ def _aa_mask(bbox: tuple[float, float, float, float], draw_fn) -> _Mask:
 
 @lru_cache(maxsize=64)
 def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, has_banner: bool,
-                  has_effect: bool) -> dict[str, _Mask]:
+                  has_effect: bool, grow_mm: float = 0.0) -> dict[str, _Mask]:
     """Colour-free antialiased masks of the card's frame parts (drawn once per template)."""
     tw, th = trim_size_px(template, dpi)
     off = mm_to_px(template.bleed_mm, dpi) if bleed else 0
@@ -111,6 +111,7 @@ def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, ha
         radius=L(template.corner_mm) * SS, fill=255))
     if has_effect and (r := template.region("effect")) is not None:
         x, y, w, h = r.box
+        y, h = y - grow_mm, h + grow_mm
         eb = (P(x - 1.0), P(y - 0.7), P(x + w + 1.0), P(y + h + 0.7))
         edge = max(1, round(L(0.18) * SS))
 
@@ -141,12 +142,12 @@ def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, ha
 
 @lru_cache(maxsize=128)
 def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: bool,
-            has_banner: bool, has_effect: bool) -> Image.Image:
+            has_banner: bool, has_effect: bool, grow_mm: float = 0.0) -> Image.Image:
     """Frame, panel, text panel, pennant and value disc in the card's colour."""
     tw, th = trim_size_px(template, dpi)
     off = mm_to_px(template.bleed_mm, dpi) if bleed else 0
     img = Image.new("RGB", (tw + 2 * off, th + 2 * off), colour)
-    masks = _chrome_masks(template, dpi, bleed, has_value, has_banner, has_effect)
+    masks = _chrome_masks(template, dpi, bleed, has_value, has_banner, has_effect, grow_mm)
     panel = rgb(template.panel)
     layers = (("panel", panel), ("effect", _shade(panel, -0.045)),
               ("effect_edge", _shade(panel, -0.16)), ("band", colour), ("disc_ring", panel),
@@ -158,7 +159,7 @@ def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: b
     if (r := template.region("type")) is not None:
         x, y, w, h = r.box
         d = ImageDraw.Draw(img)
-        yy = off + mm_to_px(y + h + 0.2, dpi)
+        yy = off + mm_to_px(y - grow_mm + h + 0.2, dpi)
         d.line((off + mm_to_px(x, dpi), yy, off + mm_to_px(x + w, dpi), yy), fill=colour,
                width=max(1, mm_to_px(0.35, dpi)))
     return img
@@ -210,19 +211,31 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
     colour = rgb(template.colour_of(card.colour))
     off = mm_to_px(template.bleed_mm, dpi) if opt.bleed else 0
     has_value = card.value is not None
+    text_c = template.text_colour
+    muted = template.muted_colour
+    on_colour = ink_on(colour)
     body = card.effect_text or card.effect
     stats_line = " · ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in card.stats)
     stats_region = template.region("stats")
     has_effect = bool(body or card.flavour or (stats_line and stats_region is None))
-    img = _chrome(template, colour, dpi, opt.bleed, has_value, bool(card.banner), has_effect).copy()
+    paras: list[Paragraph] = []
+    effect_region = template.region("effect")
+    if effect_region is not None:
+        if stats_line and stats_region is None:
+            paras.append(Paragraph(stats_line, "bold", gap_before=0))
+        if body:
+            paras.append(Paragraph(body, effect_region.font))
+        if card.flavour:
+            paras.append(Paragraph(card.flavour, "italic", colour=muted, gap_before=0.6))
+    grow_mm = _effect_growth(card, template, effect_region, paras, dpi)
+    img = _chrome(template, colour, dpi, opt.bleed, has_value, bool(card.banner), has_effect,
+                  grow_mm).copy()
     draw = ImageDraw.Draw(img)
-    text_c = template.text_colour
-    muted = template.muted_colour
-    on_colour = ink_on(colour)
 
     # art
     if (r := template.region("art")) is not None:
         x, y, w, h = _box_px(r, dpi, off)
+        h -= mm_to_px(grow_mm, dpi)
         if card.art:
             art = load_art(resolve_art(card.art, opt.art_dir), (w, h),
                            where=f"{card.ref} « {card.name} »")
@@ -260,21 +273,21 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
     if (r := template.region("type")) is not None:
         parts = [p for p in (card.card_type, " · ".join(card.keywords)) if p]
         if parts:
+            tx, ty, tw_, th_ = _box_px(r, dpi, off)
             _text(img, draw, r, [Paragraph("  —  ".join(parts), r.font)], dpi=dpi, off=off,
-                  colour=text_c, template=template, card=card)
+                  colour=text_c, template=template, card=card,
+                  box=(tx, ty - mm_to_px(grow_mm, dpi), tw_, th_))
 
     if stats_line and stats_region is not None:
+        sx, sy, sw, sh = _box_px(stats_region, dpi, off)
         _text(img, draw, stats_region, [Paragraph(stats_line, stats_region.font)], dpi=dpi, off=off,
-              colour=text_c, template=template, card=card)
-    if (r := template.region("effect")) is not None:
-        paras = []
-        if stats_line and stats_region is None:
-            paras.append(Paragraph(stats_line, "bold", gap_before=0))
-        if body:
-            paras.append(Paragraph(body, r.font))
-        if card.flavour:
-            paras.append(Paragraph(card.flavour, "italic", colour=muted, gap_before=0.6))
-        _text(img, draw, r, paras, dpi=dpi, off=off, colour=text_c, template=template, card=card)
+              colour=text_c, template=template, card=card,
+              box=(sx, sy - mm_to_px(grow_mm, dpi), sw, sh))
+    if effect_region is not None and paras:
+        ex, ey, ew, eh = _box_px(effect_region, dpi, off)
+        g = mm_to_px(grow_mm, dpi)
+        _text(img, draw, effect_region, paras, dpi=dpi, off=off, colour=text_c, template=template,
+              card=card, box=(ex, ey - g, ew, eh + g))
 
     if opt.stickers and (r := template.region("stickers")) is not None:
         value_st, symbol = stickers_for(card, opt.sticker_table)
@@ -309,6 +322,28 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
         _text(img, draw, r, [Paragraph(label, r.font)], dpi=dpi, off=off, colour=muted,
               template=template, card=card)
     return img
+
+
+GROW_SHARE = 0.45  # share of the art's height a long text may take
+
+
+def _effect_growth(card: CardDef, template: Template, region: Region | None,
+                   paras: list[Paragraph], dpi: int) -> float:
+    """Millimetres the text box grows upwards (into the art) when the text would go below the
+    template's minimum size; 0 when it fits as designed."""
+    art = template.region("art")
+    if region is None or art is None or not paras:
+        return 0.0
+    _, _, w, h = _box_px(region, dpi, 0)
+    try:
+        layout = fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
+                          dpi=dpi, line_spacing=region.line_spacing, base_dir=template.base_dir,
+                          where=f"{card.ref} effect")
+        if not layout.shrunk_below_min:
+            return 0.0
+    except TemplateError:
+        pass
+    return round(art.box[3] * GROW_SHARE, 1)
 
 
 def _placeholder_label(draw: ImageDraw.ImageDraw, card: CardDef, template: Template,

@@ -9,6 +9,7 @@ the card and the region, so the designer shortens the text or enlarges the box.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,10 @@ from cardbase.printing.fonts import get_font
 from cardbase.printing.units import pt_to_px
 
 FLOOR_PT = 3.0  # nothing is ever printed smaller than this
+_SPACES = re.compile(r"[ \t]+")
+# French typography: no line break before ; : ! ? » or after «
+_NBSP_BEFORE = re.compile(r"[ \t]+([;:!?»])")
+_NBSP_AFTER = re.compile(r"(«)[ \t]+")
 
 
 @dataclass(slots=True, frozen=True)
@@ -84,8 +89,9 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
     """
     lines: list[str] = []
     space = text_width(font, " ")
+    text = _NBSP_AFTER.sub("\\1\u00a0", _NBSP_BEFORE.sub("\u00a0\\1", text))
     for raw in text.split("\n"):
-        words = raw.split()
+        words = [w for w in _SPACES.split(raw) if w]
         if not words:
             lines.append("")
             continue
