@@ -1,0 +1,158 @@
+"""Editor mode: who may change data.
+
+Reading is open to anyone. Changing data (cards, editions, imports, deleting decks) needs editor
+mode, unlocked by a password from the environment variable ``CARDBASE_EDITOR_PASSWORD`` or from
+Streamlit secrets (same key). The password is compared in constant time.
+
+Two layers use this module:
+
+* a **face** (the app) calls :func:`unlock` with what the user typed and keeps the returned
+  token (a plain string, safe in ``st.session_state``); on every run it wraps its work in
+  ``with editor_context(token):``;
+* a **service function** that writes calls :func:`require_editor` first. It raises
+  :class:`~cardbase.errors.PermissionDenied` when the process enforces editor mode (the app calls
+  :func:`enforce` once) and neither the ``editor`` argument nor the current context carries a
+  valid token. Command-line and library use do not enforce: whoever runs the command already
+  owns the database file.
+
+Tokens are HMAC signatures made with a key that lives only in this process, so a token cannot be
+forged from the outside and dies with the server.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hashlib
+import hmac
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from cardbase.errors import PermissionDenied
+
+__all__ = [
+    "PASSWORD_ENV",
+    "EditorToken",
+    "editor_context",
+    "enforce",
+    "enforced",
+    "has_editor",
+    "is_configured",
+    "is_valid",
+    "password_source",
+    "require_editor",
+    "unlock",
+]
+
+PASSWORD_ENV = "CARDBASE_EDITOR_PASSWORD"
+
+EditorToken = str
+
+_PROCESS_KEY = secrets.token_bytes(32)
+_MESSAGE = b"cardbase-editor-v1"
+_enforced = False
+_current: contextvars.ContextVar[str | None] = contextvars.ContextVar("cardbase_editor", default=None)
+
+
+def _secret_password() -> str | None:
+    """The password from Streamlit secrets, when Streamlit and a secrets file are present."""
+    try:
+        import streamlit as st
+
+        value = st.secrets.get(PASSWORD_ENV)
+    except Exception:  # noqa: BLE001 - no secrets file, or not inside Streamlit
+        return None
+    return str(value) if value else None
+
+
+def configured_password() -> str | None:
+    """The editor password: environment variable first, then Streamlit secrets."""
+    return os.environ.get(PASSWORD_ENV) or _secret_password()
+
+
+def password_source() -> str | None:
+    """Where the password comes from: ``"env"``, ``"secrets"`` or ``None`` (not configured)."""
+    if os.environ.get(PASSWORD_ENV):
+        return "env"
+    if _secret_password():
+        return "secrets"
+    return None
+
+
+def is_configured() -> bool:
+    return configured_password() is not None
+
+
+def _sign(password: str) -> str:
+    # The token depends on the password too: changing the password logs every editor out.
+    digest = hashlib.sha256(password.encode("utf-8")).digest()
+    return hmac.new(_PROCESS_KEY, _MESSAGE + digest, hashlib.sha256).hexdigest()
+
+
+def unlock(attempt: str) -> EditorToken | None:
+    """A token when ``attempt`` is the editor password (constant-time), else ``None``."""
+    password = configured_password()
+    if not password or not isinstance(attempt, str):
+        return None
+    if not hmac.compare_digest(attempt.encode("utf-8"), password.encode("utf-8")):
+        return None
+    return _sign(password)
+
+
+def is_valid(token: object) -> bool:
+    """Whether ``token`` was issued by :func:`unlock` in this process for the current password."""
+    if not isinstance(token, str) or not token:
+        return False
+    password = configured_password()
+    if not password:
+        return False
+    return hmac.compare_digest(token.encode("ascii", "replace"), _sign(password).encode("ascii"))
+
+
+def enforce(on: bool = True) -> None:
+    """Make every write in this process require editor mode (the app calls this at start-up)."""
+    global _enforced
+    _enforced = bool(on)
+
+
+def enforced() -> bool:
+    return _enforced
+
+
+@contextmanager
+def editor_context(token: EditorToken | None) -> Iterator[None]:
+    """Run a block with ``token`` as the current editor credential (``None``: a reader)."""
+    reset = _current.set(token)
+    try:
+        yield
+    finally:
+        _current.reset(reset)
+
+
+def has_editor(editor: EditorToken | None = None) -> bool:
+    """Whether a write would be allowed now (see :func:`require_editor`)."""
+    if not _enforced:
+        return True
+    if editor is not None:
+        return is_valid(editor)
+    return is_valid(_current.get())
+
+
+def require_editor(editor: EditorToken | None = None, *, action: str = "change data") -> None:
+    """Refuse a write unless editor mode is unlocked.
+
+    ``editor`` is a token from :func:`unlock`; with ``None`` the token of the current
+    :func:`editor_context` is used. Outside an enforcing process (command line, scripts, library
+    use) everything is allowed: whoever runs them already owns the database.
+    """
+    if has_editor(editor):
+        return
+    if not is_configured():
+        raise PermissionDenied(
+            f"cannot {action}: editor mode is off and no editor password is configured — set the "
+            f"environment variable {PASSWORD_ENV} or add {PASSWORD_ENV} = \"…\" to "
+            ".streamlit/secrets.toml, restart the app, then unlock editor mode")
+    raise PermissionDenied(
+        f"cannot {action}: editor mode is locked — unlock it with the editor password "
+        "(sidebar of the app), then try again")

@@ -1,0 +1,243 @@
+"""Cards page: search in the query language plus filters, results as a table or a gallery, and
+the page of one card (image, fields, sticker code, decks that use it)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+from sqlmodel import select
+
+from cardbase import catalog, stickers
+from cardbase.errors import CardbaseError, QueryError
+from cardbase.models import Card, Edition, Game
+from cardbase.text import fold
+from cardbase.ui.common import card_image, session, show_error, t
+
+RESULT_LIMIT = 500
+GALLERY_LIMIT = 24
+
+
+# --------------------------------------------------------------------------- pure helpers
+
+def quote_term(value: str) -> str:
+    """A filter value as a query-language term value (quoted when it holds spaces or quotes)."""
+    if value and all(ch.isalnum() or ch in "-_'" for ch in value):
+        return value
+    return '"' + value.replace('"', "") + '"'
+
+
+def filters_to_query(*, colours: list[str] = (), rarities: list[str] = (),  # type: ignore[assignment]
+                     keywords: list[str] = ()) -> str:  # type: ignore[assignment]
+    """The filter widgets as query-language terms: alternatives of a filter joined with ``or``,
+    filters joined with ``and`` (e.g. ``(c:rouge or c:bleu) k:foule``)."""
+    parts: list[str] = []
+    for key, values in (("c", colours), ("r", rarities)):
+        terms = [f"{key}:{quote_term(v)}" for v in values]
+        if len(terms) == 1:
+            parts.append(terms[0])
+        elif terms:
+            parts.append("(" + " or ".join(terms) + ")")
+    parts += [f"k:{quote_term(k)}" for k in keywords]  # every chosen keyword must be present
+    return " ".join(parts)
+
+
+def combine_queries(text: str, extra: str) -> str:
+    text, extra = (text or "").strip(), (extra or "").strip()
+    if text and extra:
+        return f"({text}) {extra}"
+    return text or extra
+
+
+# --------------------------------------------------------------------------- data
+
+@st.cache_data(ttl=30, show_spinner=False)
+def facets(game: str | None, url: str) -> dict[str, list[str]]:
+    """Games, editions, colours, rarities and keywords present in the database (for the filters)."""
+    with session() as s:
+        games = [g for g in s.exec(select(Game.code).order_by(Game.code)).all()]
+        ed_stmt = select(Edition.code, Game.code).join(Game).order_by(Edition.code)
+        editions = [e for e, g in s.exec(ed_stmt).all() if not game or g == game]
+        stmt = select(Card.colour, Card.rarity, Card.keywords).join(Edition).join(Game)
+        if game:
+            stmt = stmt.where(Game.code == game)
+        colours: dict[str, str] = {}
+        rarities: dict[str, str] = {}
+        keywords: dict[str, str] = {}
+        for colour, rarity, kws in s.exec(stmt).all():
+            if colour:
+                colours.setdefault(fold(colour), colour)
+            if rarity:
+                rarities.setdefault(fold(rarity), rarity)
+            for k in kws or []:
+                keywords.setdefault(fold(k), k)
+    return {"games": games, "editions": editions, "colours": sorted(colours.values(), key=fold),
+            "rarities": sorted(rarities.values(), key=fold), "keywords": sorted(keywords.values(), key=fold)}
+
+
+def search_cards(query: str, *, game: str | None = None, edition: str | None = None,
+                 limit: int = RESULT_LIMIT) -> tuple[list[dict[str, Any]], float]:
+    """Cards matching ``query`` (the query language) and the seconds the search took."""
+    start = time.perf_counter()
+    with session() as s:
+        rows = catalog.card_dicts(s, query=query or None, game=game, edition=edition, limit=limit)
+    return rows, time.perf_counter() - start
+
+
+def results_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "ref": r["ref"], t("field.name"): r["name"], t("field.value"): r["value"],
+        t("field.colour"): r["colour"] or "", t("field.rarity"): r["rarity"] or "",
+        t("field.keywords"): ", ".join(r["keywords"]), t("field.effect_text"): r["effect_text"] or "",
+        t("field.game"): r["game"],
+    } for r in rows])
+
+
+# --------------------------------------------------------------------------- page
+
+def _pick_from_table() -> None:
+    state = st.session_state.get("cards_table")
+    rows = st.session_state.get("cards_result_ids") or []
+    try:
+        selected = state.selection.rows if state else []
+    except AttributeError:
+        selected = (state or {}).get("selection", {}).get("rows", [])
+    if selected and selected[0] < len(rows):
+        st.session_state["cards_pick"] = rows[selected[0]]
+
+
+def render() -> None:
+    st.title(t("cards.title"))
+    st.caption(t("cards.intro"))
+
+    query = st.text_input(t("cards.search"), key="cards_q", placeholder=t("cards.search_placeholder"),
+                          help=t("cards.search_help"))
+    from cardbase import db
+
+    url = db.database_url()
+    f1, f2, f3, f4, f5 = st.columns([1, 1, 1.2, 1.2, 1.4])
+    all_facets = facets(None, url)
+    game = f1.selectbox(t("field.game"), [None, *all_facets["games"]], key="cards_game",
+                        format_func=lambda g: t("common.all") if g is None else g)
+    fac = facets(game, url)
+    edition = f2.selectbox(t("field.edition"), [None, *fac["editions"]], key="cards_edition",
+                           format_func=lambda e: t("common.all") if e is None else e)
+    colours = f3.multiselect(t("field.colour"), fac["colours"], key="cards_colours")
+    rarities = f4.multiselect(t("field.rarity"), fac["rarities"], key="cards_rarities")
+    keywords = f5.multiselect(t("field.keywords"), fac["keywords"], key="cards_keywords")
+
+    full_query = combine_queries(query, filters_to_query(colours=colours, rarities=rarities,
+                                                         keywords=keywords))
+    try:
+        rows, seconds = search_cards(full_query, game=game, edition=edition)
+    except QueryError as exc:
+        st.error(t("cards.query_error", message=str(exc).split("\n", 1)[0]))
+        st.code(f"{exc.query}\n{' ' * exc.position}^", language=None)
+        return
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+
+    more = t("cards.limited", limit=RESULT_LIMIT) if len(rows) >= RESULT_LIMIT else ""
+    st.caption(t("cards.count", count=len(rows), ms=f"{seconds * 1000:.0f}") + more
+               + (f" · `{full_query}`" if full_query else ""))
+    st.session_state["cards_result_ids"] = [r["id"] for r in rows]
+    if not rows:
+        st.info(t("cards.none"))
+        return
+
+    view = st.segmented_control(t("cards.view"), ["table", "gallery"], key="cards_view",
+                                default="table", format_func=lambda v: t(f"cards.view_{v}"),
+                                label_visibility="collapsed") or "table"
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        if view == "gallery":
+            _gallery(rows)
+        else:
+            st.dataframe(results_frame(rows), hide_index=True, width="stretch", height=520,
+                         key="cards_table", on_select=_pick_from_table, selection_mode="single-row",
+                         column_config={t("field.effect_text"): st.column_config.TextColumn(width="large")})
+    with right:
+        by_id = {r["id"]: r for r in rows}
+        ids = list(by_id)
+        if st.session_state.get("cards_pick") not in by_id:
+            st.session_state["cards_pick"] = ids[0]
+        pick = st.selectbox(t("cards.show"), ids, key="cards_pick",
+                            format_func=lambda i: f"{by_id[i]['ref']} — {by_id[i]['name']}")
+        card_detail(by_id[pick])
+
+
+def _gallery(rows: list[dict[str, Any]]) -> None:
+    shown = rows[:GALLERY_LIMIT]
+    if len(rows) > GALLERY_LIMIT:
+        st.caption(t("cards.gallery_limited", n=GALLERY_LIMIT))
+    cols = st.columns(4)
+    for i, card in enumerate(shown):
+        with cols[i % 4]:
+            png = card_image(card, dpi=80)
+            if png:
+                st.image(png, caption=card["ref"], width="stretch")
+            else:
+                _text_card(card)
+            if st.button(t("cards.open"), key=f"gal_{card['id']}", width="stretch"):
+                st.session_state["cards_pick"] = card["id"]
+                st.rerun()
+
+
+def _text_card(card: dict[str, Any]) -> None:
+    with st.container(border=True):
+        value = "" if card["value"] is None else f" · **{card['value']}**"
+        st.markdown(f"**{card['name']}**{value}")
+        st.caption(" · ".join(x for x in (card["colour"], card["rarity"], ", ".join(card["keywords"])) if x)
+                   or card["ref"])
+
+
+def sticker_line(card: dict[str, Any], table: dict[str, str] | None = None) -> str:
+    """The sticker code of a card (value then colour symbol) in the interface language."""
+    parts = []
+    if card.get("value") is not None:
+        try:
+            parts.append(stickers.format_stickers(stickers.encode(int(card["value"]))))
+        except CardbaseError as exc:
+            parts.append(str(exc).split(" — ")[0])
+    if card.get("colour"):
+        try:
+            symbol = stickers.colour_symbol(card["colour"], table)
+            parts.append(stickers.SYMBOLS.get(symbol, symbol))
+        except CardbaseError:
+            parts.append(t("cards.no_symbol", colour=card["colour"]))
+    return " · ".join(parts)
+
+
+def card_detail(card: dict[str, Any]) -> None:
+    """One card: image, fields, sticker code, the decks that use it."""
+    with st.container(border=True):
+        st.subheader(f"{card['name']}")
+        st.caption(f"{card['ref']} · {card['numbering']} · {card['game']}"
+                   + (" · " + t("cards.sample") if card.get("sample") else ""))
+        png = card_image(card, dpi=110)
+        if png:
+            st.image(png, width=260)
+        fields = [(t("field.value"), card["value"]), (t("field.colour"), card["colour"]),
+                  (t("field.banner"), card["banner"]), (t("field.rarity"), card["rarity"]),
+                  (t("field.type"), card["type"]), (t("field.keywords"), ", ".join(card["keywords"])),
+                  (t("field.copies"), card["copies"])]
+        fields += [(k, v) for k, v in (card.get("stats") or {}).items()]
+        st.markdown("\n".join(f"- **{k}** : {v}" for k, v in fields if v not in (None, "", [])))
+        if card.get("effect_text"):
+            st.markdown(f"**{t('field.effect_text')}** — {card['effect_text']}")
+        if card.get("effect"):
+            st.code(card["effect"], language=None)
+        if card.get("flavour"):
+            st.markdown(f"*{card['flavour']}*")
+        try:
+            with session() as s:
+                table = stickers.colour_table(s)
+                decks = catalog.decks_using_card(s, card["id"])
+        except CardbaseError:
+            table, decks = None, []
+        st.markdown(f"**{t('cards.stickers')}** : {sticker_line(card, table) or '—'}")
+        st.markdown(f"**{t('cards.decks')}** : " + (", ".join(decks) if decks else t("cards.no_decks")))
+        st.caption(t("cards.version", version=card["version"]))

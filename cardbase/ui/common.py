@@ -1,0 +1,166 @@
+"""Helpers shared by the pages: language, database, editor mode, messages, card images.
+
+Nothing stored in ``st.session_state`` is an ORM object or a session: only ids, versions, plain
+dicts and strings. Every page opens a short ``session()`` for each read or write.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import streamlit as st
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from cardbase import access, db, i18n
+from cardbase.errors import CardbaseError
+
+LANG_KEY = "lang"
+TOKEN_KEY = "editor_token"
+
+
+# --------------------------------------------------------------------------- language
+
+def lang() -> str:
+    value = st.session_state.get(LANG_KEY, i18n.DEFAULT)
+    return value if value in i18n.LANGUAGES else i18n.DEFAULT
+
+
+def t(key: str, /, **values: Any) -> str:
+    """The interface string ``key`` in the current language."""
+    return i18n.translate(lang(), key, **values)
+
+
+# --------------------------------------------------------------------------- database
+
+@st.cache_resource(show_spinner=False)
+def _engine(url: str) -> Engine:
+    return db.get_engine(url)
+
+
+def engine() -> Engine:
+    """The database engine, created (migrated, seeded) once per server and database URL."""
+    return _engine(db.database_url())
+
+
+@contextmanager
+def session() -> Iterator[Session]:
+    """A short transaction on the app's database."""
+    with db.session_scope(engine()) as s:
+        yield s
+
+
+# --------------------------------------------------------------------------- editor mode
+
+def editor_token() -> str | None:
+    token = st.session_state.get(TOKEN_KEY)
+    return token if access.is_valid(token) else None
+
+
+def is_editor() -> bool:
+    return editor_token() is not None
+
+
+def editor_gate() -> bool:
+    """True in editor mode; otherwise shows why the page is read-only and returns False."""
+    if is_editor():
+        return True
+    if access.is_configured():
+        st.info(t("access.locked_hint"), icon="🔒")
+    else:
+        st.warning(t("access.not_configured", env=access.PASSWORD_ENV), icon="🔒")
+    return False
+
+
+def sidebar_controls() -> None:
+    """Language switch and editor-mode unlock, shown on every page."""
+    with st.sidebar:
+        st.segmented_control(
+            t("app.language"), options=list(i18n.LANGUAGES), key=LANG_KEY,
+            format_func=lambda code: i18n.LANGUAGES[code], default=lang(),
+            selection_mode="single", label_visibility="collapsed")
+        if st.session_state.get(LANG_KEY) is None:  # a click on the selected option clears it
+            st.session_state[LANG_KEY] = i18n.DEFAULT
+        if is_editor():
+            st.success(t("access.unlocked"), icon="✏️")
+            if st.button(t("access.lock"), key="editor_lock"):
+                st.session_state.pop(TOKEN_KEY, None)
+                st.rerun()
+        elif not access.is_configured():
+            st.caption("🔒 " + t("access.not_configured", env=access.PASSWORD_ENV))
+        else:
+            with st.form("editor_unlock", clear_on_submit=True, border=False):
+                attempt = st.text_input(t("access.password"), type="password", key="editor_password")
+                if st.form_submit_button(t("access.unlock")):
+                    token = access.unlock(attempt or "")
+                    if token:
+                        st.session_state[TOKEN_KEY] = token
+                        st.rerun()
+                    else:
+                        st.error(t("access.wrong_password"))
+
+
+# --------------------------------------------------------------------------- messages
+
+def show_error(exc: BaseException, *, title: str | None = None) -> None:
+    """A cardbase error as a readable box: the message, then each problem with its fix."""
+    if isinstance(exc, CardbaseError) and exc.problems:
+        head = str(exc).split("\n", 1)[0]
+        lines = [f"**{title or head}**"] + [f"- {p}" for p in exc.problems]
+        st.error("\n".join(lines))
+    else:
+        text = str(exc)
+        st.error(f"**{title}**\n\n{text}" if title else text)
+
+
+def problems_table(problems: Sequence[Any]) -> None:
+    """Problems (objects with where/message/fix) as a table."""
+    import pandas as pd
+
+    rows = [{t("common.where"): getattr(p, "where", "") or "",
+             t("common.problem"): getattr(p, "message", str(p)),
+             t("common.fix"): getattr(p, "fix", "") or ""} for p in problems]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+# --------------------------------------------------------------------------- card images
+
+def render_def_png(card: Any, *, dpi: int = 110, sticker_table: dict[str, str] | None = None) -> bytes:
+    """A card definition (saved or not) drawn with its game's template, as PNG bytes."""
+    from cardbase.printing import RenderOptions, render_card, template_for
+
+    template = template_for(card.game, card.card_type)
+    image = render_card(card, template, RenderOptions(dpi=dpi, sticker_table=sticker_table))
+    buf = io.BytesIO()
+    image.convert("RGB").save(buf, format="PNG")
+    return buf.getvalue()
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def card_png(card_id: int, version: int, dpi: int = 110, url: str = "") -> bytes | None:
+    """The printed face of a saved card as PNG bytes (``None`` when it cannot be drawn)."""
+    from cardbase import catalog, stickers
+
+    with session() as s:
+        defs = catalog.card_defs(s, ids=[card_id])
+        table = stickers.colour_table(s)
+    if not defs:
+        return None
+    try:
+        return render_def_png(defs[0], dpi=dpi, sticker_table=table)
+    except CardbaseError:
+        return None
+
+
+def card_image(card: dict[str, Any], *, dpi: int = 110) -> bytes | None:
+    return card_png(int(card["id"]), int(card.get("version") or 1), dpi, db.database_url())
+
+
+def options_index(options: Sequence[Any], value: Any) -> int | None:
+    try:
+        return list(options).index(value)
+    except ValueError:
+        return None

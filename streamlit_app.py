@@ -1,0 +1,36 @@
+"""cardbase — the app. Run with ``streamlit run streamlit_app.py``.
+
+Each page is a module of ``cardbase.ui`` with a ``render()`` function; this script only builds the
+navigation, the language switch and editor mode, then runs the chosen page.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from cardbase import access
+from cardbase.ui import common
+from cardbase.ui.common import t
+
+st.set_page_config(page_title="cardbase", page_icon="🃏", layout="wide")
+access.enforce()  # every write in this server needs editor mode, in the services too
+
+
+def _pages() -> list:
+    from cardbase.ui import cards, decks, editions, editor, playtest, printing, stickers
+
+    return [
+        st.Page(cards.render, title=t("nav.cards"), icon="🔎", url_path="cards", default=True),
+        st.Page(editor.render, title=t("nav.editor"), icon="✏️", url_path="editor"),
+        st.Page(editions.render, title=t("nav.editions"), icon="📚", url_path="editions"),
+        st.Page(decks.render, title=t("nav.decks"), icon="🃏", url_path="decks"),
+        st.Page(printing.render, title=t("nav.print"), icon="🖨️", url_path="print"),
+        st.Page(playtest.render, title=t("nav.playtest"), icon="🎲", url_path="playtest"),
+        st.Page(stickers.render, title=t("nav.stickers"), icon="🔵", url_path="stickers"),
+    ]
+
+
+page = st.navigation(_pages())
+common.sidebar_controls()
+with access.editor_context(common.editor_token()):
+    page.run()

@@ -1,0 +1,184 @@
+"""The Streamlit app under AppTest: every page renders, and its main action works."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from cardbase import access, i18n
+from cardbase.ui.cards import combine_queries, filters_to_query, quote_term
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "streamlit_app.py")
+PASSWORD = "secret-éditeur"
+# Page logic does not depend on the backend (the services are tested on both); the app tests that
+# write or search also run on PostgreSQL, the others on SQLite only to keep the suite fast.
+SQLITE = pytest.mark.sqlite_only("page rendering does not depend on the database backend")
+
+
+@pytest.fixture
+def app_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    monkeypatch.setenv(access.PASSWORD_ENV, PASSWORD)
+    yield db_url
+    access.enforce(False)
+
+
+def page_test(page: str, *, editor: bool = False, lang: str = "fr") -> AppTest:
+    """A single page run on its own (no navigation), optionally in editor mode."""
+    script = f"""
+from cardbase import access
+from cardbase.ui import common, {page} as page
+access.enforce()
+with access.editor_context(common.editor_token()):
+    page.render()
+"""
+    at = AppTest.from_string(script, default_timeout=60)
+    at.session_state["lang"] = lang
+    if editor:
+        at.session_state["editor_token"] = access.unlock(PASSWORD)
+    return at
+
+
+def texts(at: AppTest) -> str:
+    parts = []
+    for kind in ("markdown", "caption", "error", "warning", "success", "info", "title", "subheader", "code"):
+        parts += [str(e.value) for e in getattr(at, kind)]
+    return "\n".join(parts)
+
+
+def no_exception(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+
+
+# --------------------------------------------------------------------------- translations
+
+UI_FILES = sorted((ROOT / "cardbase" / "ui").glob("*.py")) + [ROOT / "streamlit_app.py"]
+_KEY = re.compile(r"""\bt\(\s*f?["']([a-z_]+\.[a-z0-9_.{}]+)["']""")
+
+
+def test_every_interface_string_exists_in_both_languages() -> None:
+    used = set()
+    for path in UI_FILES:
+        used |= {k for k in _KEY.findall(path.read_text(encoding="utf-8")) if "{" not in k}
+    assert used, "no t('…') calls found"
+    for lang in i18n.LANGUAGES:
+        missing = used - i18n.keys(lang)
+        assert not missing, f"{lang}: missing {sorted(missing)}"
+    assert i18n.keys("fr") == i18n.keys("en")
+
+
+def test_translate_formats_and_falls_back() -> None:
+    assert i18n.translate("fr", "cards.count", count=3, ms="5") == "3 carte(s) en 5 ms"
+    assert i18n.translate("en", "cards.count", count=3, ms="5") == "3 card(s) in 5 ms"
+    assert i18n.translate("xx", "nav.cards") == "Cartes"
+    assert i18n.translate("en", "no.such.key") == "no.such.key"
+
+
+# --------------------------------------------------------------------------- filters → query
+
+def test_filters_become_query_terms() -> None:
+    assert filters_to_query() == ""
+    assert filters_to_query(colours=["rouge"]) == "c:rouge"
+    assert filters_to_query(colours=["rouge", "bleu"], keywords=["Foule"]) == "(c:rouge or c:bleu) k:Foule"
+    assert filters_to_query(rarities=["très rare"]) == 'r:"très rare"'
+    assert quote_term('a"b c') == '"ab c"'
+    assert combine_queries("v>=3 or k:foule", "c:rouge") == "(v>=3 or k:foule) c:rouge"
+    assert combine_queries("", "c:rouge") == "c:rouge"
+
+
+# --------------------------------------------------------------------------- whole app
+
+@SQLITE
+def test_app_starts_in_french_on_the_cards_page(app_env: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    no_exception(at)
+    assert at.title[0].value == "Cartes"
+    assert "carte(s) en" in texts(at)
+
+
+@SQLITE
+def test_language_switch_to_english(app_env: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.session_state["lang"] = "en"
+    at.run()
+    no_exception(at)
+    assert at.title[0].value == "Cards"
+
+
+@SQLITE
+def test_editor_unlock_with_password(app_env: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.text_input(key="editor_password").input("wrong")
+    at.button[0].click()  # the form's submit button
+    at.run()
+    assert "Mot de passe incorrect" in texts(at)
+    at.text_input(key="editor_password").input(PASSWORD)
+    at.button[0].click()
+    at.run()
+    no_exception(at)
+    assert access.is_valid(at.session_state["editor_token"])
+    assert "Mode éditeur actif" in texts(at)
+
+
+# --------------------------------------------------------------------------- cards page
+
+def test_cards_search_returns_cards(app_env: str) -> None:
+    at = page_test("cards").run()
+    no_exception(at)
+    at.text_input(key="cards_q").input("k:foule").run()
+    no_exception(at)
+    caption = next(c.value for c in at.caption if "carte(s) en" in c.value)
+    assert int(caption.split()[0]) >= 8
+    assert "Foule" in texts(at)
+
+
+@SQLITE
+def test_cards_bad_query_points_at_the_position(app_env: str) -> None:
+    at = page_test("cards").run()
+    at.text_input(key="cards_q").input("v>>3").run()
+    no_exception(at)
+    assert at.error and "Requête incorrecte" in at.error[0].value
+    assert "^" in at.code[0].value
+
+
+@SQLITE
+def test_cards_filters_and_detail(app_env: str) -> None:
+    at = page_test("cards").run()
+    at.selectbox(key="cards_game").select("nespanini").run()
+    at.multiselect(key="cards_colours").select("rouge").run()
+    no_exception(at)
+    assert "`c:rouge`" in texts(at)
+    shown = at.selectbox(key="cards_pick")
+    assert shown.value is not None
+    body = texts(at)
+    assert "Code stickers" in body and "Couleur" in body
+
+
+# --------------------------------------------------------------------------- stickers page
+
+@SQLITE
+def test_sticker_page_converts(app_env: str) -> None:
+    at = page_test("stickers").run()
+    no_exception(at)
+    assert "un carré pointé + un rond pointé + deux points" in texts(at)
+    at.number_input(key="stk_value").set_value(23).run()
+    assert "un carré pointé à 2 points + trois points" in texts(at)
+    at.text_input(key="stk_text").input("deux points").run()
+    assert "Valeur : 2" in texts(at)
+    at.text_input(key="stk_colour").input("gris").run()
+    assert at.error  # gris has no symbol in the rules
+
+
+def test_sticker_colour_needs_editor_mode(app_env: str) -> None:
+    at = page_test("stickers").run()
+    assert "Lecture seule" in texts(at)
+    at = page_test("stickers", editor=True).run()
+    at.text_input(key="stk_new_colour").input("gris")
+    at.selectbox(key="stk_new_symbol").select("lune")
+    at.button[0].click().run()
+    no_exception(at)
+    assert "Couleur gris ajoutée" in texts(at)
