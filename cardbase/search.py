@@ -1,0 +1,432 @@
+"""The card query language, in the spirit of Scryfall's, run as SQL.
+
+    bois sacré                 free words: in the name or the effect text (every word must match)
+    "bois sacré"               a phrase
+    c:bleu  couleur:Bleue      colour (any case, accents, feminine or plural form)
+    v>=3  v=2  v<5  v!=0       value (also value, valeur); also n / number / numero
+    k:foule                    keyword (also kw, keyword, mot-cle)
+    r:rare  e:NP1  g:overkill  rarity, edition code, game code
+    t:personnage  b:corsaires  type and banner (fanion): the text contains the value
+    name:loup  o:defausse      the name only; the name and effect text (like free words)
+    -k:foule  -(c:rouge or c:bleu)    negation of a term or a group
+    c:rouge or c:bleu          "or" (also OR, ou); terms side by side must all match
+    (…)                        grouping
+
+Matching uses the folded ``*_key`` columns of ``Card`` (accents and case ignored), so the same
+query runs on SQLite and PostgreSQL. ``parse_query`` gives an AST of frozen dataclasses;
+``to_sql`` turns it into a boolean clause over ``Card`` joined with ``Edition`` and ``Game``;
+``search_cards`` runs it. Errors are ``QueryError`` with the position of the bad part.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Union
+
+from sqlalchemy import and_, false, func, not_, or_, true
+from sqlmodel import select
+
+from cardbase.errors import QueryError
+from cardbase.models import Card, Edition, Game
+from cardbase.text import canonical_colour, fold
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlalchemy.sql.elements import ColumnElement
+    from sqlmodel import Session
+
+__all__ = [
+    "KEYS",
+    "All",
+    "And",
+    "Field",
+    "Node",
+    "Not",
+    "Or",
+    "Text",
+    "parse_query",
+    "search_cards",
+    "to_query",
+    "to_sql",
+]
+
+# --------------------------------------------------------------------------- keys
+
+# canonical field → (aliases, kind). Kinds: "number" compares, "exact" is equality,
+# "contains" matches part of the text with ':' and the whole text with '='.
+_FIELDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "colour": (("c", "colour", "color", "couleur"), "exact"),
+    "value": (("v", "value", "valeur", "val"), "number"),
+    "keyword": (("k", "kw", "keyword", "keywords", "mot-cle", "motcle"), "exact"),
+    "rarity": (("r", "rarity", "rarete"), "exact"),
+    "edition": (("e", "edition", "set", "s"), "exact"),
+    "game": (("g", "game", "jeu"), "exact"),
+    "type": (("t", "type", "classe", "class"), "contains"),
+    "banner": (("b", "banner", "fanion", "famille", "family"), "contains"),
+    "number": (("n", "number", "num", "numero"), "number"),
+    "name": (("name", "nom"), "contains"),
+    "text": (("o", "text", "texte", "effet", "effect"), "contains"),
+}
+KEYS: dict[str, str] = {alias: name for name, (aliases, _) in _FIELDS.items() for alias in aliases}
+_SHORT = {name: aliases[0] for name, (aliases, _) in _FIELDS.items()}
+_NUMERIC_OPS = (":", "=", "!=", "<", "<=", ">", ">=")
+_TEXT_OPS = (":", "=", "!=")
+_OR_WORDS = {"or", "ou"}
+
+# --------------------------------------------------------------------------- AST
+
+
+@dataclass(slots=True, frozen=True)
+class All:
+    """The empty query: every card."""
+
+
+@dataclass(slots=True, frozen=True)
+class Text:
+    """Free text (a word or a quoted phrase), folded; matches the name or the effect text."""
+
+    text: str
+    position: int = field(default=0, compare=False)
+
+
+@dataclass(slots=True, frozen=True)
+class Field:
+    """``key op value`` with the canonical key ("colour", "value"…) and a normalised value."""
+
+    key: str
+    op: str  # "=", "!=", "<", "<=", ">", ">=", or ":" (contains) for text fields
+    value: str | int
+    position: int = field(default=0, compare=False)
+
+
+@dataclass(slots=True, frozen=True)
+class Not:
+    node: Node
+
+
+@dataclass(slots=True, frozen=True)
+class And:
+    nodes: tuple[Node, ...]
+
+
+@dataclass(slots=True, frozen=True)
+class Or:
+    nodes: tuple[Node, ...]
+
+
+Node = Union[All, Text, Field, Not, And, Or]  # noqa: UP007 - a runtime alias
+
+# --------------------------------------------------------------------------- tokens
+
+
+@dataclass(slots=True, frozen=True)
+class _Tok:
+    kind: str  # "(", ")", "-", "or", "term", "end"
+    position: int
+    node: Node | None = None
+    text: str = ""
+
+
+_KEY_OP = re.compile(r"(?P<key>[^\W\d][\w-]*)(?P<op>>=|<=|!=|:|=|<|>)", re.UNICODE)
+_STOP = set(" \t\r\n()\"")
+
+
+def _err(message: str, position: int, query: str) -> QueryError:
+    return QueryError(message, position=position, query=query)
+
+
+def _read_quoted(query: str, start: int) -> tuple[str, int]:
+    """The text between the quote at ``start`` and the next quote; returns (text, end index)."""
+    end = query.find('"', start + 1)
+    if end < 0:
+        raise _err('unclosed quote: add the closing "', start, query)
+    inner = query[start + 1:end]
+    if not inner.strip():
+        raise _err('empty quotes: put a word or a phrase between the quotes, or remove them',
+                   start, query)
+    return inner, end + 1
+
+
+def _tokens(query: str) -> list[_Tok]:
+    out: list[_Tok] = []
+    i, n = 0, len(query)
+    while i < n:
+        ch = query[i]
+        if ch.isspace():
+            i += 1
+        elif ch in "()":
+            out.append(_Tok(ch, i))
+            i += 1
+        elif ch == "-":
+            if i + 1 >= n or query[i + 1].isspace() or query[i + 1] == ")":
+                raise _err("'-' negates the term right after it: write -k:foule or -(…)", i, query)
+            out.append(_Tok("-", i))
+            i += 1
+        elif ch == '"':
+            inner, i2 = _read_quoted(query, i)
+            out.append(_Tok("term", i, Text(fold(inner), i)))
+            i = i2
+        else:
+            start = i
+            while i < n and query[i] not in _STOP:
+                i += 1
+            raw = query[start:i]
+            if fold(raw) in _OR_WORDS:
+                out.append(_Tok("or", start, text=raw))
+                continue
+            m = _KEY_OP.match(raw)
+            if m is None:
+                if any(c in raw for c in ":<>=!"):
+                    op_at = start + min(raw.find(c) for c in ":<>=!" if c in raw)
+                    raise _err(f"{raw!r} is not a search term: write key:value (e.g. c:bleu, "
+                               "v>=3) or quote the text", op_at, query)
+                out.append(_Tok("term", start, Text(fold(raw), start)))
+                continue
+            key, op = m.group("key"), m.group("op")
+            value = raw[m.end():]
+            value_at = start + m.end()
+            if not value and i < n and query[i] == '"':
+                value, i = _read_quoted(query, i)
+                value_at += 1
+            out.append(_Tok("term", start, _field(query, key, op, value, start, value_at)))
+    out.append(_Tok("end", n))
+    return out
+
+
+def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int) -> Field:
+    name = KEYS.get(fold(key))
+    if name is None:
+        close = difflib.get_close_matches(fold(key), list(KEYS), n=1)
+        hint = f" — did you mean {close[0]}:?" if close else ""
+        raise _err(f"unknown search key {key!r}{hint} (keys: {_keys_help()})", key_at, query)
+    kind = _FIELDS[name][1]
+    allowed = _NUMERIC_OPS if kind == "number" else _TEXT_OPS
+    op_at = key_at + len(key)
+    if value[:1] in {"<", ">", "=", "!"}:
+        raise _err(f"bad operator {op + value[:2].rstrip('0123456789')!r} after {key!r}: use one "
+                   f"of {' '.join(allowed)}", op_at, query)
+    if op not in allowed:
+        raise _err(f"{key!r} ({name}) cannot be compared with {op!r}: use one of "
+                   f"{' '.join(allowed)}", op_at, query)
+    if not value.strip():
+        raise _err(f"missing value after {key}{op} (e.g. {_example(name)})", value_at, query)
+    if kind == "number":
+        text = value.strip()
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise _err(f"{name} needs a whole number, not {value!r} (e.g. {_example(name)})",
+                       value_at, query)
+        return Field(name, "=" if op == ":" else op, int(text), key_at)
+    folded = canonical_colour(value) if name == "colour" else fold(value)
+    if not folded:
+        raise _err(f"missing value after {key}{op}", value_at, query)
+    if kind == "exact" and op == ":":
+        op = "="
+    return Field(name, op, folded, key_at)
+
+
+def _example(name: str) -> str:
+    return {"colour": "c:bleu", "value": "v>=3", "keyword": "k:foule", "rarity": "r:rare",
+            "edition": "e:NP1", "game": "g:nespanini", "type": "t:personnage",
+            "banner": "b:corsaires", "number": "n<=10", "name": "name:loup",
+            "text": "o:defausse"}[name]
+
+
+def _keys_help() -> str:
+    return ", ".join("/".join(aliases[:2]) for aliases, _ in _FIELDS.values())
+
+
+# --------------------------------------------------------------------------- parser
+
+
+def _flat(kind: type[And | Or], parts: list[Node]) -> tuple[Node, ...]:
+    """Children of a group of ``kind``, with nested groups of the same kind merged in."""
+    out: list[Node] = []
+    for part in parts:
+        out.extend(part.nodes if isinstance(part, kind) else (part,))
+    return tuple(out)
+
+
+class _Parser:
+    def __init__(self, query: str) -> None:
+        self.query = query
+        self.toks = _tokens(query)
+        self.i = 0
+
+    def peek(self) -> _Tok:
+        return self.toks[self.i]
+
+    def take(self) -> _Tok:
+        tok = self.toks[self.i]
+        self.i += 1
+        return tok
+
+    def parse(self) -> Node:
+        if self.peek().kind == "end":
+            return All()
+        node = self.or_expr()
+        tok = self.peek()
+        if tok.kind == ")":
+            raise _err("')' without a matching '(': remove it or add the '('", tok.position,
+                       self.query)
+        return node
+
+    def or_expr(self) -> Node:
+        tok = self.peek()
+        if tok.kind == "or":
+            raise _err(f"{tok.text!r} needs a term on its left: write a or b", tok.position,
+                       self.query)
+        parts = [self.and_expr()]
+        while self.peek().kind == "or":
+            or_tok = self.take()
+            if self.peek().kind in {"end", ")", "or"}:
+                raise _err(f"{or_tok.text!r} needs a term on its right: write a or b, or "
+                           f'quote it ("{or_tok.text}") to search the word', or_tok.position,
+                           self.query)
+            parts.append(self.and_expr())
+        return parts[0] if len(parts) == 1 else Or(_flat(Or, parts))
+
+    def and_expr(self) -> Node:
+        parts = [self.unary()]
+        while self.peek().kind in {"term", "-", "("}:
+            parts.append(self.unary())
+        return parts[0] if len(parts) == 1 else And(_flat(And, parts))
+
+    def unary(self) -> Node:
+        tok = self.take()
+        if tok.kind == "-":
+            nxt = self.peek()
+            if nxt.kind not in {"term", "(", "-"}:
+                raise _err("'-' needs a term or a group to negate", tok.position, self.query)
+            return Not(self.unary())
+        if tok.kind == "(":
+            if self.peek().kind == ")":
+                raise _err("empty parentheses: put terms inside or remove them", tok.position,
+                           self.query)
+            if self.peek().kind == "end":
+                raise _err("unclosed '(': add the ')'", tok.position, self.query)
+            node = self.or_expr()
+            close = self.take()
+            if close.kind != ")":
+                raise _err("unclosed '(': add the ')'", tok.position, self.query)
+            return node
+        if tok.kind == "term":
+            assert tok.node is not None
+            return tok.node
+        if tok.kind == ")":
+            raise _err("')' without a matching '(': remove it or add the '('", tok.position,
+                       self.query)
+        if tok.kind == "or":
+            raise _err(f"{tok.text!r} needs a term on its left: write a or b", tok.position,
+                       self.query)
+        raise _err("the query ends too early", tok.position, self.query)
+
+
+def parse_query(text: str) -> Node:
+    """Parse a query into an AST; the empty query is ``All()``. Raises ``QueryError``."""
+    if not isinstance(text, str):
+        raise QueryError(f"a query is text, not {type(text).__name__}", position=0, query="")
+    return _Parser(text).parse()
+
+
+# --------------------------------------------------------------------------- back to text
+
+
+def _quote(value: str) -> str:
+    if value and not any(c in _STOP or c in ":<>=!" for c in value) and value[0] != "-" \
+            and value not in _OR_WORDS:
+        return value
+    return '"' + value.replace('"', "") + '"'
+
+
+def to_query(node: Node) -> str:
+    """A query text that parses back to ``node`` (a normalised form of the user's query)."""
+    if isinstance(node, All):
+        return ""
+    if isinstance(node, Text):
+        return _quote(node.text)
+    if isinstance(node, Field):
+        op = ":" if node.op == "=" and _FIELDS[node.key][1] == "exact" else node.op
+        value = str(node.value) if isinstance(node.value, int) else _quote(node.value)
+        return f"{_SHORT[node.key]}{op}{value}"
+    if isinstance(node, Not):
+        inner = to_query(node.node)
+        return f"-({inner})" if isinstance(node.node, (And, Or)) else f"-{inner}"
+    if isinstance(node, And):
+        return " ".join(f"({to_query(n)})" if isinstance(n, Or) else to_query(n)
+                        for n in node.nodes)
+    if isinstance(node, Or):
+        return " or ".join(to_query(n) for n in node.nodes)
+    raise TypeError(f"not a query node: {node!r}")
+
+
+# --------------------------------------------------------------------------- SQL
+
+
+def _like(value: str) -> str:
+    return "%" + value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _contains(column, value: str) -> ColumnElement[bool]:
+    return column.like(_like(value), escape="\\")
+
+
+_COLUMNS = {
+    "colour": Card.colour_key, "rarity": Card.rarity_key, "type": Card.type_key,
+    "banner": Card.banner_key, "name": Card.name_key, "text": Card.text_key,
+    "value": Card.value, "number": Card.number,
+}
+
+
+def _field_sql(node: Field) -> ColumnElement[bool]:
+    key, op, value = node.key, node.op, node.value
+    if key in {"value", "number"}:
+        col = _COLUMNS[key]
+        compare = {"=": col == value, "!=": col != value, "<": col < value, "<=": col <= value,
+                   ">": col > value, ">=": col >= value}[op]
+        return and_(col.is_not(None), compare)
+    assert isinstance(value, str)
+    if key == "keyword":
+        clause = _contains(Card.keywords_key, f"|{value}|")
+    elif key in {"edition", "game"}:
+        col = Edition.code if key == "edition" else Game.code
+        clause = func.lower(col) == value.lower()
+    else:
+        col = _COLUMNS[key]
+        clause = _contains(col, value) if op == ":" else col == value
+    return not_(clause) if op == "!=" else clause
+
+
+def to_sql(node: Node) -> ColumnElement[bool]:
+    """A boolean clause over ``Card`` joined with ``Edition`` and ``Game``."""
+    if isinstance(node, All):
+        return true()
+    if isinstance(node, Text):
+        return or_(_contains(Card.name_key, node.text), _contains(Card.text_key, node.text))
+    if isinstance(node, Field):
+        return _field_sql(node)
+    if isinstance(node, Not):
+        return not_(to_sql(node.node))
+    if isinstance(node, And):
+        return and_(*(to_sql(n) for n in node.nodes)) if node.nodes else true()
+    if isinstance(node, Or):
+        return or_(*(to_sql(n) for n in node.nodes)) if node.nodes else false()
+    raise TypeError(f"not a query node: {node!r}")
+
+
+def search_cards(session: Session, query: str, *, limit: int | None = None,
+                 offset: int = 0) -> list[Card]:
+    """Cards matching ``query`` (every card when empty), by game, edition code and number."""
+    node = parse_query(query or "")
+    stmt = (
+        select(Card)
+        .join(Edition, Card.edition_id == Edition.id)
+        .join(Game, Edition.game_id == Game.id)
+        .where(to_sql(node))
+        .order_by(Game.code, Edition.code, Card.number)
+    )
+    if offset:
+        stmt = stmt.offset(offset)
+    if limit is not None:
+        stmt = stmt.limit(limit)
+    return list(session.exec(stmt).all())
