@@ -1,0 +1,438 @@
+"""Printing: templates, text fitting, card images, sticker codes, sheets and PDFs."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from PIL import Image
+
+from cardbase.datafiles import load_edition_file
+from cardbase.domain import CardDef
+from cardbase.errors import ArtError, StickerError, TemplateError
+from cardbase.printing import (
+    PrintError,
+    RenderOptions,
+    load_template,
+    print_cards,
+    read_manifest,
+    render_back,
+    render_card,
+    sheet_layout,
+    template_for,
+)
+from cardbase.printing import art as art_mod
+from cardbase.printing import sheets as sheets_mod
+from cardbase.printing.fonts import get_font
+from cardbase.printing.sticker_art import SYMBOL_SHAPES, sticker_strip
+from cardbase.printing.templates import default_templates_dir
+from cardbase.printing.textfit import Paragraph, fit_text
+from cardbase.printing.units import mm_to_pt, mm_to_px
+
+ROOT = Path(__file__).resolve().parents[1]
+EDITIONS = ROOT / "data" / "editions"
+
+
+def edition_defs(code: str) -> list[CardDef]:
+    ed, cards = load_edition_file(EDITIONS / f"{code}.toml")
+    return [
+        CardDef(id=i, game=ed["game"], edition=ed["code"], number=c["number"],
+                set_size=ed.get("set_size") or len(cards), name=c["name"], value=c.get("value"),
+                colour=c.get("colour"), banner=c.get("banner"), rarity=c.get("rarity"),
+                card_type=c.get("type"), keywords=tuple(c.get("keywords", ())),
+                effect=c.get("effect"), effect_text=c.get("effect_text"), flavour=c.get("flavour"),
+                art=c.get("art"), stats=tuple((c.get("stats") or {}).items()),
+                sample=bool(c.get("sample")))
+        for i, c in enumerate(cards, start=1)
+    ]
+
+
+def all_defs() -> list[CardDef]:
+    return [d for p in sorted(EDITIONS.glob("*.toml")) for d in edition_defs(p.stem)]
+
+
+def card(**kw: object) -> CardDef:
+    base = {"id": 1, "game": "nespanini", "edition": "TST", "number": 12, "set_size": 60,
+                "name": "Chevalière de l'Été", "value": 17, "colour": "rouge", "banner": "Garde royale",
+                "rarity": "rare", "card_type": "Personnage", "keywords": ("Foule",),
+                "effect_text": "Défausse : piochez une carte.", "flavour": "« Ça, c'est fait. »"}
+    base.update(kw)
+    return CardDef(**base)  # type: ignore[arg-type]
+
+
+# --------------------------------------------------------------------------- templates
+
+def test_every_shipped_template_loads() -> None:
+    names = sorted(p.stem for p in default_templates_dir().glob("*.toml"))
+    assert {"poker", "nespanini", "overseers", "overkill", "ctterror", "pushluck", "bridge",
+            "tarot", "mini"} <= set(names)
+    for name in names:
+        t = load_template(name)
+        assert t.regions["effect"].box[2] > 0
+
+
+def test_extends_overrides_and_scales_regions() -> None:
+    poker, tarot, ct = load_template("poker"), load_template("tarot"), load_template("ctterror")
+    assert (poker.width_mm, poker.height_mm) == (63, 88)
+    assert (tarot.width_mm, tarot.height_mm) == (70, 120)
+    _px, _py, pw, ph = poker.regions["art"].box
+    _tx, _ty, tw, th = tarot.regions["art"].box
+    assert tw == pytest.approx(pw * 70 / 63) and th == pytest.approx(ph * 120 / 88)
+    assert ct.regions["effect"].box[1] != poker.regions["effect"].box[1]  # overridden
+    assert ct.regions["effect"].size_pt == poker.regions["effect"].size_pt  # inherited
+    assert ct.back.title == "CT vs Terror" and "stats" in ct.regions
+
+
+def test_template_problems_all_reported(tmp_path: Path) -> None:
+    (tmp_path / "poker.toml").write_text((default_templates_dir() / "poker.toml").read_text())
+    (tmp_path / "bad.toml").write_text(
+        'extends = "poker"\ncolor = "red"\n[regions.titel]\nbox = [1, 1, 5, 5]\n'
+        '[regions.name]\nboxx = [1, 2, 3, 4]\n[regions.effect]\nfont = "Nope.ttf"\n'
+    )
+    with pytest.raises(TemplateError) as exc:
+        load_template("bad", tmp_path)
+    text = str(exc.value)
+    codes = [p.code for p in exc.value.problems]
+    assert "'color'" in text and "'titel'" in text and "'boxx'" in text
+    assert "missing-font" in codes and "Nope.ttf" in text
+    assert len(exc.value.problems) == 4
+
+
+def test_extends_cycle_and_missing_template(tmp_path: Path) -> None:
+    (tmp_path / "a.toml").write_text('extends = "b"\n')
+    (tmp_path / "b.toml").write_text('extends = "a"\n')
+    with pytest.raises(TemplateError, match="circle"):
+        load_template("a", tmp_path)
+    with pytest.raises(TemplateError, match="not found"):
+        load_template("zzz", tmp_path)
+
+
+def test_template_for_game_falls_back_to_poker() -> None:
+    assert template_for("nespanini").name == "nespanini"
+    assert template_for("unknown-game").name == "poker"
+
+
+# --------------------------------------------------------------------------- text
+
+def _inside(layout, w: float, h: float) -> bool:
+    for line in layout.lines:
+        ink = line.font.getbbox(line.text, anchor="la") if line.text else (0, 0, 0, 0)
+        if line.x < -0.5 or line.x + line.width > w + 0.5:
+            return False
+        if line.y < -0.5 or line.y + line.height > h + 0.5:
+            return False
+        if line.x + ink[2] > w + 1 or line.y + ink[3] > h + 1:
+            return False
+    return True
+
+
+def test_longest_texts_in_the_data_fit_at_300_dpi() -> None:
+    cards = sorted(all_defs(), key=lambda c: -len((c.effect_text or "") + (c.flavour or "")))[:6]
+    assert cards
+    for c in cards:
+        img = render_card(c, template_for(c.game, c.card_type), RenderOptions(dpi=300))
+        assert img.size == (744, 1039)
+    t = template_for("nespanini")
+    r = t.regions["effect"]
+    w, h = mm_to_px(r.box[2], 300), mm_to_px(r.box[3], 300)
+    for c in cards:
+        layout = fit_text([Paragraph(c.effect_text or ""), Paragraph(c.flavour or "", "italic")],
+                          w, h, size_pt=r.size_pt, min_size_pt=r.min_size_pt, dpi=300)
+        assert _inside(layout, w, h)
+
+
+words = st.text(alphabet="abcdeéèàçôûœ'ÉÀ«»;:!?-", min_size=1, max_size=30)
+
+
+@given(st.lists(words, min_size=0, max_size=90), st.sampled_from(["left", "center", "right"]),
+       st.sampled_from(["top", "middle", "bottom"]))
+def test_generated_texts_never_leave_their_box(ws: list[str], align: str, valign: str) -> None:
+    text = " ".join(ws)
+    w, h = 620, 236  # the NesPanini effect box at 300 DPI
+    try:
+        layout = fit_text([Paragraph(text)], w, h, size_pt=8.2, min_size_pt=4.6, dpi=300,
+                          align=align, valign=valign)
+    except TemplateError as exc:  # only when even 3 pt cannot hold it
+        assert "does not fit" in str(exc)
+        assert len(text) > 600
+        return
+    assert _inside(layout, w, h)
+
+
+def test_one_huge_word_is_broken_not_overflowing() -> None:
+    layout = fit_text([Paragraph("Anticonstitutionnellementépoustouflant" * 3)], 300, 200,
+                      size_pt=10, min_size_pt=6, dpi=300)
+    assert len(layout.lines) > 1 and _inside(layout, 300, 200)
+
+
+def test_text_too_long_for_any_size_is_a_clear_error() -> None:
+    with pytest.raises(TemplateError, match="shorten the text"):
+        fit_text([Paragraph("mot " * 3000)], 200, 60, size_pt=8, min_size_pt=5, dpi=300,
+                 where="TST-001 effect")
+
+
+def test_font_has_french_accents() -> None:
+    font = get_font("regular", 60)
+    for plain, accented in (("e", "é"), ("e", "è"), ("a", "à"), ("c", "ç"), ("E", "É")):
+        assert font.getmask(plain).getbbox() != font.getmask(accented).getbbox()
+
+
+def test_missing_font_is_reported() -> None:
+    with pytest.raises(TemplateError, match="not found"):
+        get_font("/nowhere/font.ttf", 10)
+
+
+# --------------------------------------------------------------------------- card images
+
+def test_card_sizes_with_and_without_bleed() -> None:
+    t = template_for("nespanini")
+    assert render_card(card(), t, RenderOptions(dpi=300)).size == (744, 1039)
+    assert render_card(card(), t, RenderOptions(dpi=300, bleed=True)).size == (815, 1110)
+    assert render_card(card(), t, RenderOptions(dpi=150)).size == (372, 520)
+    assert render_back(t, 300, False).size == (744, 1039)
+
+
+def _zone(t, name: str, dpi: int = 300):
+    x, y, w, h = t.regions[name].box
+    return (mm_to_px(x, dpi), mm_to_px(y, dpi), mm_to_px(x + w, dpi), mm_to_px(y + h, dpi))
+
+
+def test_stickers_drawn_by_default_and_can_be_turned_off() -> None:
+    t = template_for("nespanini")
+    on = render_card(card(), t, RenderOptions(dpi=300)).crop(_zone(t, "stickers"))
+    off = render_card(card(), t, RenderOptions(dpi=300, stickers=False)).crop(_zone(t, "stickers"))
+    assert on.convert("L").getextrema()[0] < 60  # black ink of the stickers
+    assert off.convert("L").getextrema()[0] > 150  # only the panel
+    # a different value gives a different sticker drawing
+    other = render_card(card(value=3), t, RenderOptions(dpi=300)).crop(_zone(t, "stickers"))
+    assert on.tobytes() != other.tobytes()
+
+
+def test_sticker_shapes_are_antialiased_and_all_drawable() -> None:
+    for symbol in SYMBOL_SHAPES:
+        strip = sticker_strip((("square", 2), ("circle", 1), ("dot", 1)), symbol, 64, 1000)
+        alphas = set(strip.getchannel("A").tobytes())
+        assert 0 in alphas and 255 in alphas
+        assert len(alphas) > 10  # soft edges, not a 1-bit stair-step
+    narrow = sticker_strip((("square", 9), ("circle", 1)) + (("dot", 1),) * 4, "coeur", 64, 200)
+    assert narrow.width <= 200
+
+
+def test_colour_without_symbol_and_negative_value_are_errors() -> None:
+    t = template_for("overseers")
+    with pytest.raises(StickerError, match=r"TST-012.*gris.*--no-stickers"):
+        render_card(card(colour="gris", game="overseers"), t)
+    img = render_card(card(colour="gris", game="overseers"), t,
+                      RenderOptions(sticker_table={"gris": "carre-plein"}))
+    assert img.size == (744, 1039)
+    assert render_card(card(colour="gris"), t, RenderOptions(stickers=False)).size == (744, 1039)
+    with pytest.raises(StickerError, match="TST-012"):
+        render_card(card(value=-2), t)
+
+
+def test_placeholder_art_in_the_card_colour() -> None:
+    t = template_for("nespanini")
+    x0, y0, x1, y1 = _zone(t, "art")
+    red = render_card(card(colour="rouge"), t).crop((x0, y0, x1, y1)).resize((1, 1), Image.BOX)
+    blue = render_card(card(colour="bleu"), t).crop((x0, y0, x1, y1)).resize((1, 1), Image.BOX)
+    r, _g, b = red.getpixel((0, 0))
+    assert r > b + 40
+    r, _g, b = blue.getpixel((0, 0))
+    assert b > r + 40
+
+
+def test_card_art_is_used_and_bad_art_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = template_for("nespanini")
+    Image.new("RGB", (300, 200), (10, 200, 30)).save(tmp_path / "green.png")
+    img = render_card(card(art="green.png"), t, RenderOptions(art_dir=tmp_path))
+    x0, y0, x1, y1 = _zone(t, "art")
+    assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == (10, 200, 30)
+    (tmp_path / "notes.png").write_text("not an image")
+    with pytest.raises(ArtError, match="not an image"):
+        render_card(card(art="notes.png"), t, RenderOptions(art_dir=tmp_path))
+    with pytest.raises(ArtError, match="not found"):
+        render_card(card(art="missing.png"), t, RenderOptions(art_dir=tmp_path))
+    monkeypatch.setattr(art_mod, "MAX_ART_PIXELS", 1000)
+    Image.new("RGB", (100, 100), "white").save(tmp_path / "big.png")
+    with pytest.raises(ArtError, match="decompression bomb"):
+        render_card(card(art="big.png"), t, RenderOptions(art_dir=tmp_path))
+
+
+def test_fingerprint_printed_and_tracks_content() -> None:
+    from cardbase.printing import card_fingerprint
+
+    a = card_fingerprint(card())
+    assert a == card_fingerprint(dataclasses.replace(card(), id=99, version=7))
+    assert a != card_fingerprint(card(effect_text="autre texte"))
+    assert re.fullmatch(r"[0-9a-f]{8}", a)
+
+
+# --------------------------------------------------------------------------- sheets and PDFs
+
+def _pdf_pages(path: Path) -> list[dict]:
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF-1.4") and data.rstrip().endswith(b"%%EOF")
+    # every xref entry points at its object
+    xref = int(re.search(rb"startxref\n(\d+)", data).group(1))
+    table = data[xref:].split(b"trailer")[0].splitlines()[2:]
+    for oid, row in enumerate(table):
+        off, _, kind = row.split()[:3]
+        if kind == b"n":
+            assert data[int(off):].startswith(f"{oid} 0 obj".encode())
+    pages = []
+    for m in re.finditer(rb"/Type /Page /Parent 2 0 R /MediaBox \[([^\]]*)\](.*?)/Contents (\d+) 0 R",
+                         data, re.DOTALL):
+        cid = int(m.group(3))
+        cm = re.search(rf"{cid} 0 obj\n<< /Length (\d+) >>\nstream\n".encode(), data)
+        content = data[cm.end():cm.end() + int(cm.group(1))].decode()
+        pages.append({"box": [float(v) for v in m.group(1).split()], "rest": m.group(2).decode(),
+                      "content": content})
+    count = int(re.search(rb"/Type /Pages /Kids \[[^\]]*\] /Count (\d+)", data).group(1))
+    assert count == len(pages)
+    return pages
+
+
+def _images(path: Path) -> list[tuple[int, int]]:
+    return [(int(w), int(h)) for w, h in
+            re.findall(rb"/Subtype /Image /Width (\d+) /Height (\d+)", path.read_bytes())]
+
+
+def _placements(content: str) -> list[tuple[float, float, float, float]]:
+    return [tuple(float(v) for v in m) for m in
+            re.findall(r"q ([\d.]+) 0 0 ([\d.]+) ([-\d.]+) ([-\d.]+) cm", content)]
+
+
+@pytest.fixture(scope="module")
+def ten_cards() -> list[CardDef]:
+    return [card(number=i, name=f"Carte {i}", value=i) for i in range(1, 11)]
+
+
+def test_home_a4_pdf_physical_sizes(tmp_path: Path, ten_cards: list[CardDef]) -> None:
+    out = tmp_path / "home.pdf"
+    result = print_cards(ten_cards, out, dpi=300)
+    pages = _pdf_pages(out)
+    assert result.pages == len(pages) == 2 and result.cards == 10
+    for p in pages:
+        assert p["box"] == pytest.approx([0, 0, 595.2756, 841.8898], abs=1e-3)
+    assert set(_images(out)) == {(744, 1039)}
+    first = _placements(pages[0]["content"])
+    assert len(first) == 9 and len(_placements(pages[1]["content"])) == 1
+    for w, h, _x, _y in first:  # 63 × 88 mm exactly at 100 %
+        assert w == pytest.approx(mm_to_pt(63), abs=1e-3) and h == pytest.approx(mm_to_pt(88), abs=1e-3)
+    xs = sorted({round(x, 3) for _, _, x, _ in first})
+    assert xs == pytest.approx([mm_to_pt(10.5), mm_to_pt(73.5), mm_to_pt(136.5)], abs=1e-3)
+    assert pages[0]["content"].count(" l S") == 2 * 4 + 2 * 4  # crop marks on every cut line
+
+
+def test_letter_layout_is_centred_3x3() -> None:
+    lay = sheet_layout("letter", (63, 88))
+    assert (lay.cols, lay.rows) == (3, 3)
+    assert lay.origin_mm == pytest.approx(((215.9 - 189) / 2, (279.4 - 264) / 2))
+    with pytest.raises(PrintError, match="paper"):
+        sheet_layout("a3+", (63, 88))
+
+
+def test_duplex_backs_are_mirrored_and_offset(tmp_path: Path, ten_cards: list[CardDef]) -> None:
+    out = tmp_path / "duplex.pdf"
+    result = print_cards(ten_cards[:2], out, paper="letter", backs=True, back_offset_mm=(1.5, -2.0),
+                         dpi=150)
+    pages = _pdf_pages(out)
+    assert result.pages == 2
+    assert pages[0]["box"] == pytest.approx([0, 0, 612, 792], abs=1e-3)
+    front = _placements(pages[0]["content"])
+    back = _placements(pages[1]["content"])
+    lay = sheet_layout("letter", (63, 88))
+    # slot 0 on the front (left column) sits in the right column on the back, shifted
+    assert front[0][2] == pytest.approx(mm_to_pt(lay.origin_mm[0]), abs=1e-3)
+    assert back[0][2] == pytest.approx(mm_to_pt(lay.origin_mm[0] + 2 * 63 + 1.5), abs=1e-3)
+    assert back[0][3] == pytest.approx(front[0][3] + mm_to_pt(2.0), abs=1e-3)
+    assert (372, 520) in _images(out)
+
+
+def test_deck_copies_reuse_one_image(tmp_path: Path) -> None:
+    c = card()
+    out = tmp_path / "deck.pdf"
+    result = print_cards([c, c, c, card(number=2, name="Autre")], out, dpi=100)
+    assert result.cards == 4 and len(_images(out)) == 2
+    assert len(_placements(_pdf_pages(out)[0]["content"])) == 4
+    manifest = json.loads(result.manifest.read_text())
+    assert {e["ref"]: e["count"] for e in manifest["cards"]} == {"TST-002": 1, "TST-012": 3}
+
+
+def test_shop_mode_pngs_with_bleed_and_pdf(tmp_path: Path, ten_cards: list[CardDef]) -> None:
+    out = tmp_path / "shop.pdf"
+    result = print_cards(ten_cards[:3], out, mode="shop", dpi=300, backs=True)
+    pngs = sorted((tmp_path / "shop-png").glob("TST-*.png"))
+    assert [p.name for p in pngs] == ["TST-001.png", "TST-002.png", "TST-003.png"]
+    with Image.open(pngs[0]) as im:
+        assert im.size == (815, 1110)
+        assert round(im.info["dpi"][0]) == 300
+    assert (tmp_path / "shop-png" / "back-nespanini.png").exists()
+    pages = _pdf_pages(out)
+    assert result.pages == len(pages) == 6  # front and back for each card
+    assert pages[0]["box"] == pytest.approx([0, 0, mm_to_pt(69), mm_to_pt(94)], abs=1e-3)
+    assert "/TrimBox [8.5039 8.5039 187.0866 257.9528]" in pages[0]["rest"]
+
+
+def test_proof_sheet(tmp_path: Path, ten_cards: list[CardDef]) -> None:
+    result = print_cards(ten_cards, tmp_path / "proof.png", mode="proof")
+    with Image.open(result.files[0]) as im:
+        assert im.width > 6 * 230 and im.height > 2 * 330
+
+
+def test_changed_since_prints_only_changed_cards(tmp_path: Path, ten_cards: list[CardDef]) -> None:
+    first = print_cards(ten_cards, tmp_path / "v1.pdf", dpi=100)
+    assert len(read_manifest(first.manifest)) == 10
+    edited = list(ten_cards)
+    edited[3] = dataclasses.replace(edited[3], effect_text="Nouveau texte.")
+    edited.append(card(number=11, name="Nouvelle"))
+    second = print_cards(edited, tmp_path / "v2.pdf", dpi=100, changed_since=tmp_path / "v1.pdf")
+    assert second.cards == 2 and second.skipped == 9 and second.pages == 1
+    # the new manifest knows every card, so a third print after no change prints nothing
+    third = print_cards(edited, tmp_path / "v3.pdf", dpi=100, changed_since=second.manifest)
+    assert third.cards == 0 and third.skipped == 11
+    with pytest.raises(PrintError, match="manifest"):
+        print_cards(edited, tmp_path / "v4.pdf", changed_since=tmp_path / "nothing.pdf")
+
+
+def test_pages_are_written_as_they_are_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pulled = 0
+    seen_at_page: list[int] = []
+
+    def cards():
+        nonlocal pulled
+        for i in range(1, 46):
+            pulled += 1
+            yield card(number=i, name=f"Carte {i}")
+
+    original = sheets_mod.PdfWriter.add_page
+
+    def spy(self, *args, **kwargs):
+        seen_at_page.append(pulled)
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(sheets_mod.PdfWriter, "add_page", spy)
+    print_cards(cards(), tmp_path / "stream.pdf", dpi=72)
+    assert seen_at_page == [9, 18, 27, 36, 45]
+
+
+def test_bad_requests(tmp_path: Path) -> None:
+    with pytest.raises(PrintError, match="mode"):
+        print_cards([card()], tmp_path / "x.pdf", mode="poster")
+    with pytest.raises(PrintError, match="dpi"):
+        print_cards([card()], tmp_path / "x.pdf", dpi=5000)
+    with pytest.raises(PrintError, match="folder"):
+        print_cards([card()], tmp_path / "nope" / "x.pdf")
+    with pytest.raises(TemplateError, match="different sizes"):
+        lay_cards = [card(), card(game="minigame", number=3)]
+        mini_dir = tmp_path / "tpl"
+        mini_dir.mkdir()
+        for name in ("poker", "mini"):
+            (mini_dir / f"{name}.toml").write_text((default_templates_dir() / f"{name}.toml").read_text())
+        (mini_dir / "minigame.toml").write_text('extends = "mini"\n')
+        print_cards(lay_cards, tmp_path / "x.pdf", templates_dir=mini_dir, dpi=72)
