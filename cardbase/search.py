@@ -45,6 +45,7 @@ __all__ = [
     "Not",
     "Or",
     "Text",
+    "count_cards",
     "parse_query",
     "search_cards",
     "to_query",
@@ -430,3 +431,16 @@ def search_cards(session: Session, query: str, *, limit: int | None = None,
     if limit is not None:
         stmt = stmt.limit(limit)
     return list(session.exec(stmt).all())
+
+
+def count_cards(session: Session, query: str) -> int:
+    """How many cards match ``query``, counted in SQL (for "n results" and paging)."""
+    node = parse_query(query or "")
+    stmt = (
+        select(func.count(Card.id))
+        .select_from(Card)
+        .join(Edition, Card.edition_id == Edition.id)
+        .join(Game, Edition.game_id == Game.id)
+        .where(to_sql(node))
+    )
+    return int(session.exec(stmt).one())

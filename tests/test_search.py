@@ -17,6 +17,7 @@ from cardbase.search import (
     Not,
     Or,
     Text,
+    count_cards,
     parse_query,
     search_cards,
     to_query,
@@ -238,6 +239,13 @@ def test_empty_query_returns_every_card_in_order(db):
     assert len(cards) == len(CARDS)
     assert [c.name for c in cards][:2] == ["Bois Sacré", "Loup des bois"]
     assert names(db, "   ") == names(db, "")
+
+
+def test_count_cards(db):
+    assert count_cards(db, "") == len(CARDS)
+    assert count_cards(db, "c:vert or c:rouge") == len(names(db, "c:vert or c:rouge")) == 4
+    with pytest.raises(QueryError):
+        count_cards(db, "(")
 
 
 def test_limit_and_offset(db):
