@@ -182,3 +182,159 @@ def test_sticker_colour_needs_editor_mode(app_env: str) -> None:
     at.button[0].click().run()
     no_exception(at)
     assert "Couleur gris ajoutée" in texts(at)
+
+
+# --------------------------------------------------------------------------- card editor
+
+def _open_np1_card(at: AppTest, db_url: str, number: int = 2) -> None:
+    at.selectbox(key="ed_pick_edition").select("NP1").run()
+    at.selectbox(key="ed_pick_card").select(_card(db_url, f"NP1-{number:03d}")["id"]).run()
+
+
+def _card(db_url: str, ref: str) -> dict:
+    from cardbase import catalog, db
+
+    eng = db.make_engine(db_url)
+    try:
+        with db.session_scope(eng) as s:
+            c = catalog.get_card(s, ref)
+            return catalog.card_dicts(s, ids=[c.id])[0]
+    finally:
+        eng.dispose()
+
+
+def test_editor_is_read_only_without_editor_mode(app_env: str) -> None:
+    at = page_test("editor").run()
+    no_exception(at)
+    assert "Lecture seule" in texts(at)
+    assert at.text_input(key="edf_name").disabled
+    assert not [b for b in at.button if b.key == "ed_save"]
+
+
+def test_editor_saves_a_change(app_env: str) -> None:
+    at = page_test("editor", editor=True).run()
+    _open_np1_card(at, app_env)
+    before = _card(app_env, "NP1-002")
+    at.text_input(key="edf_flavour").input("Un nouveau texte d'ambiance.").run()
+    assert "Modifications non enregistrées" in texts(at)
+    at.button(key="ed_save").click().run()
+    no_exception(at)
+    after = _card(app_env, "NP1-002")
+    assert after["flavour"] == "Un nouveau texte d'ambiance."
+    assert after["version"] == before["version"] + 1
+
+
+def test_editor_refuses_a_stale_edit_and_keeps_the_input(app_env: str) -> None:
+    from cardbase import catalog, db
+
+    at = page_test("editor", editor=True).run()
+    _open_np1_card(at, app_env, 3)
+    card = _card(app_env, "NP1-003")
+    eng = db.make_engine(app_env)  # someone else saves the same card meanwhile
+    with db.session_scope(eng) as s:
+        catalog.update_card(s, card["id"], expected_version=card["version"], changes={"flavour": "Leur version"})
+    eng.dispose()
+    at.text_input(key="edf_name").input("Mon nouveau nom").run()
+    at.button(key="ed_save").click().run()
+    no_exception(at)
+    assert "modifiée par quelqu'un d'autre" in texts(at)
+    assert at.text_input(key="edf_name").value == "Mon nouveau nom"  # nothing typed is lost
+    saved = _card(app_env, "NP1-003")
+    assert saved["name"] == card["name"] and saved["flavour"] == "Leur version"
+    at.button(key="ed_stale_mine").click().run()  # knowingly apply mine on top of theirs
+    no_exception(at)
+    saved = _card(app_env, "NP1-003")
+    assert saved["name"] == "Mon nouveau nom" and saved["flavour"] == "Leur version"
+
+
+def test_editor_checks_the_effect_as_you_type(app_env: str) -> None:
+    at = page_test("editor", editor=True).run()
+    _open_np1_card(at, app_env)
+    at.text_area(key="edf_effect").input("score: +1 per card in hand where colour = rouge\nbidule").run()
+    no_exception(at)
+    assert any("line 2, column 1" in e.value for e in at.error)
+    at.text_area(key="edf_effect").input("defausse: draw 1").run()
+    assert any("Effet valide" in s.value for s in at.success)
+
+
+def test_editor_creates_and_duplicates(app_env: str) -> None:
+    at = page_test("editor", editor=True).run()
+    at.session_state["ed_mode"] = "new"
+    at.run()
+    at.selectbox(key="ed_new_edition").select("NP1").run()
+    at.text_input(key="edf_name").input("Carte Neuve")
+    at.text_input(key="edf_value").input("3")
+    at.text_input(key="edf_colour").input("rouge").run()
+    at.button(key="ed_create").click().run()
+    no_exception(at)
+    assert at.text_input(key="edf_name").value == "Carte Neuve"  # now editing the new card
+    at.button(key="ed_dup").click().run()
+    no_exception(at)
+    assert at.text_input(key="edf_name").value == "Carte Neuve (copie)"
+
+
+def test_import_report_lists_every_problem_before_writing(app_env: str) -> None:
+    csv = ("edition,number,name,value\nNP1,1,Renommée,abc\nNP1,999,Nouvelle carte,2\nZZZ,1,X,1\n")
+    script = f"""
+from cardbase import access
+from cardbase.ui import common, editor
+access.enforce()
+with access.editor_context(common.editor_token()):
+    editor.show_import_report({csv.encode()!r}, fmt="csv", source="cartes.csv")
+"""
+    at = AppTest.from_string(script, default_timeout=60)
+    at.session_state["editor_token"] = access.unlock(PASSWORD)
+    at.run()
+    no_exception(at)
+    body = texts(at)
+    assert "rien ne sera importé" in body
+    frames = [df.value for df in at.dataframe]
+    problems = frames[0].to_string()
+    assert "row 2 column value" in problems and "ZZZ" in problems
+    assert not [b for b in at.button if b.key == "ed_import_go"]
+
+
+@SQLITE
+def test_import_clean_file_then_apply(app_env: str) -> None:
+    csv = "edition,number,name,value,colour\nNP1,200,Carte importée,2,bleu\n"
+    script = f"""
+from cardbase import access
+from cardbase.ui import common, editor
+access.enforce()
+with access.editor_context(common.editor_token()):
+    editor.show_import_report({csv.encode()!r}, fmt="csv", source="cartes.csv")
+"""
+    at = AppTest.from_string(script, default_timeout=60)
+    at.session_state["editor_token"] = access.unlock(PASSWORD)
+    at.run()
+    assert [m.value for m in at.metric][:2] == ["1", "0"]
+    at.button(key="ed_import_go").click().run()
+    no_exception(at)
+    assert "Import terminé" in texts(at)
+    assert _card(app_env, "NP1-200")["name"] == "Carte importée"
+
+
+@SQLITE
+def test_export_offers_a_download(app_env: str) -> None:
+    at = page_test("editor").run()
+    at.session_state["ed_mode"] = "export"
+    at.run()
+    at.text_input(key="ed_export_q").input("e:NP1").run()
+    no_exception(at)
+    assert "64 carte(s) à exporter" in texts(at)
+
+
+# --------------------------------------------------------------------------- editions
+
+@SQLITE
+def test_editions_page_reports_counts_and_creates(app_env: str) -> None:
+    at = page_test("editions", editor=True).run()
+    no_exception(at)
+    table = at.dataframe[0].value
+    assert "NP1" in table.iloc[:, 0].tolist()
+    form_inputs = [ti for ti in at.text_input if ti.label == "Code"]
+    form_inputs[0].input("NP2")
+    [ti for ti in at.text_input if ti.label == "Nom"][-1].input("Deuxième édition")
+    next(b for b in at.button if b.label == "Créer l'édition").click().run()
+    no_exception(at)
+    assert "NP2" in at.dataframe[0].value.iloc[:, 0].tolist()
