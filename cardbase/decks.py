@@ -21,7 +21,7 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import and_, or_, update
 from sqlmodel import Session, select
 
 from cardbase.errors import DeckListError, NotFoundError, Problem, StaleEditError
@@ -112,7 +112,7 @@ class Legality:
 
 # --------------------------------------------------------------------------- parsing
 
-_COUNT = re.compile(r"(?P<count>\d+)(?:\s*[xX×])?(?=\s|$)")
+_COUNT = re.compile(r"(?P<count>\d+)[xX×]?(?=\s|$)")
 _META = re.compile(r"#\s*(?P<key>[A-Za-z_]+)\s*:\s?(?P<value>.*)$")
 _BAD_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
 
@@ -285,18 +285,45 @@ class _Catalog:
         return self.games[self.editions[card.edition_id].game_id]
 
 
-def _load_catalog(session: Session, keys: set[str] | None = None,
-                  refs: set[tuple[str, int]] | None = None) -> _Catalog:
+def _load_catalog(session: Session, keys: Iterable[str] = (),
+                  refs: Iterable[tuple[str, int]] = ()) -> _Catalog:
+    """Games and editions, and only the cards named by ``keys`` (folded names) or ``refs``."""
     games = {g.id: g for g in session.exec(select(Game)).all()}
     editions = {e.id: e for e in session.exec(select(Edition)).all()}
     by_code = {e.code.upper(): e for e in editions.values()}
-    cards = list(session.exec(select(Card).order_by(Card.edition_id, Card.number)).all())
+    keys = sorted(set(keys))
+    wanted: dict[int, set[int]] = {}
+    for code, number in refs:
+        ed = by_code.get(code.upper())
+        if ed is not None:
+            wanted.setdefault(ed.id, set()).add(number)
+    conditions = []
+    for i in range(0, len(keys), 500):
+        conditions.append(Card.name_key.in_(keys[i:i + 500]))
+    for edition_id, numbers in wanted.items():
+        conditions.append(and_(Card.edition_id == edition_id, Card.number.in_(sorted(numbers))))
+    cards: list[Card] = []
+    if conditions:
+        cards = list(session.exec(
+            select(Card).where(or_(*conditions)).order_by(Card.edition_id, Card.number)).all())
     by_key: dict[str, list[Card]] = {}
     by_ref: dict[tuple[str, int], Card] = {}
     for c in cards:
         by_key.setdefault(c.name_key or fold(c.name), []).append(c)
         by_ref[(editions[c.edition_id].code.upper(), c.number)] = c
     return _Catalog(games, editions, by_code, cards, by_key, by_ref)
+
+
+def _names_of_game(session: Session, game: Game | None) -> dict[str, str]:
+    """Folded name → printed name of every card of ``game`` (all games when None)."""
+    query = select(Card.name_key, Card.name).order_by(Card.edition_id, Card.number)
+    if game is not None:
+        query = query.join(Edition, Edition.id == Card.edition_id).where(
+            Edition.game_id == game.id)
+    out: dict[str, str] = {}
+    for key, name in session.exec(query).all():
+        out.setdefault(key or fold(name), name)
+    return out
 
 
 def get_game(session: Session, game: str | Game | None) -> Game | None:
@@ -333,7 +360,8 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
     ``unknown-card`` (with suggestions), ``unknown-ref``, ``wrong-game``, ``ambiguous-card``,
     ``unknown-game``.
     """
-    cat = _load_catalog(session)
+    cat = _load_catalog(session, (fold(ln.text) for ln in deck_list.lines if not ln.ref),
+                        (ln.ref for ln in deck_list.lines if ln.ref))
     problems: list[Problem] = []
     target: Game | None = None
     requested = game if game is not None else deck_list.game
@@ -362,12 +390,7 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
         if len(seen) == 1:
             target = cat.games[seen.pop()]
 
-    game_keys: dict[str, str] = {}
-    for key, cards in cat.by_key.items():
-        for c in cards:
-            if target is None or cat.game_of(c).id == target.id:
-                game_keys[key] = c.name
-                break
+    game_keys: dict[str, str] | None = None  # loaded on the first unknown name
 
     found: dict[int, list[Any]] = {}
     order: list[int] = []
@@ -410,6 +433,8 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
                     f"remove it or replace it with a {target.name} card", where))
                 continue
             else:
+                if game_keys is None:
+                    game_keys = _names_of_game(session, target)
                 sugg = _suggest(key, game_keys.keys(), game_keys)
                 fix = ("did you mean " + " or ".join(f"« {s} »" for s in sugg) + "?") if sugg \
                     else "check the spelling or search the cards with `cardbase cards search`"
@@ -892,7 +917,7 @@ def read_deck_code(code: str) -> tuple[int, str, bytes, list[tuple[str, int, int
 def decode_deck_code(session: Session, code: str) -> DecodedDeck:
     """Read a deck code against this database; say which cards are unknown or changed."""
     version, game_code, fingerprint, items = read_deck_code(code)
-    cat = _load_catalog(session)
+    cat = _load_catalog(session, (), ((ed.upper(), num) for ed, num, _, _ in items))
     problems: list[Problem] = []
     game = get_game(session, game_code)
     if game is None:

@@ -141,7 +141,7 @@ def test_parse_formats_and_metadata() -> None:
 
 
 def test_bare_name_is_one_copy_and_hash_inside_name_kept() -> None:
-    dl = parse_deck_list("Reine\n  3 X   Carte#2  # note\n\n#comment only\n")
+    dl = parse_deck_list("Reine\n  3x   Carte#2  # note\n\n#comment only\n")
     assert [(ln.count, ln.text) for ln in dl.lines] == [(1, "Reine"), (3, "Carte#2")]
     assert dl.lines[1].line == 2
 
