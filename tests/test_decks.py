@@ -515,3 +515,22 @@ def test_deck_list_value_is_frozen() -> None:
     assert isinstance(dl, DeckList)
     with pytest.raises(AttributeError):
         dl.name = "x"  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- seeded data
+
+
+def test_seeded_starter_decks_are_legal_and_share_as_codes(session: Session) -> None:
+    from cardbase.db import DATA_DIR
+
+    files = sorted((DATA_DIR / "decks").glob("*.txt"))
+    if not files:
+        pytest.skip("no starter decks in data/decks yet")
+    saved = session.exec(select(Deck)).all()
+    assert len(saved) == len(files) >= 3
+    for deck in saved:
+        current = deck_entries(session, deck)
+        assert check_deck(session, current).legal
+        decoded = decode_deck_code(session, encode_deck_code(session, current))
+        assert decoded.ok and decoded.same_data and decoded.count == 20
+    assert import_starter_decks(session, DATA_DIR) == 0
