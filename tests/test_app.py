@@ -338,3 +338,55 @@ def test_editions_page_reports_counts_and_creates(app_env: str) -> None:
     next(b for b in at.button if b.label == "Créer l'édition").click().run()
     no_exception(at)
     assert "NP2" in at.dataframe[0].value.iloc[:, 0].tolist()
+
+
+# --------------------------------------------------------------------------- deck builder
+
+STARTER = (ROOT / "data" / "decks" / "braises-ardentes.txt").read_text(encoding="utf-8")
+
+
+def test_deck_builder_shows_every_problem_of_an_illegal_deck(app_env: str) -> None:
+    at = page_test("decks").run()
+    no_exception(at)
+    at.text_input(key="deck_q").input("k:foule").run()
+    add = next(b for b in at.button if b.key and b.key.startswith("add_"))
+    for _ in range(5):
+        at.button(key=add.key).click().run()
+    no_exception(at)
+    problems = at.error[0].value
+    assert "5/20" in problems
+    assert "at most 4" in problems and "add 15 cards" in problems
+
+
+@SQLITE
+def test_deck_builder_paste_a_legal_list_stats_and_code(app_env: str) -> None:
+    at = page_test("decks").run()
+    at.text_area(key="deck_paste").input(STARTER).run()
+    at.button(key="deck_load_list").click().run()
+    no_exception(at)
+    assert any("Deck légal : 20 cartes" in s.value for s in at.success)
+    assert next(m.value for m in at.metric) == "20"  # statistics tab
+    code = next(c.value for c in at.code if len(c.value) > 40 and " " not in c.value.strip())
+    at.button(key="deck_clear").click().run()
+    assert not at.session_state["deck"]
+    at.text_input(key="deck_code_in").input(code).run()
+    at.button(key="deck_load_code").click().run()
+    no_exception(at)
+    assert sum(at.session_state["deck"].values()) == 20
+
+
+def test_deck_builder_save_history_and_diff(app_env: str) -> None:
+    at = page_test("decks").run()
+    at.text_area(key="deck_paste").input(STARTER).run()
+    at.button(key="deck_load_list").click().run()
+    at.text_input(key="deck_name").input("Mon deck d'essai").run()
+    at.button(key="deck_save").click().run()
+    no_exception(at)
+    assert at.session_state["deck_loaded"]["version"] == 1
+    ref = next(iter(at.session_state["deck"]))
+    at.button(key=f"dsub_{ref}").click().run()
+    at.button(key="deck_save").click().run()
+    no_exception(at)
+    assert at.session_state["deck_loaded"]["version"] == 2
+    diff = [c.value for c in at.code if c.language == "diff"]
+    assert diff and diff[0].startswith("-1 ")
