@@ -14,9 +14,18 @@ from .base import BOT_NAMES, Bot, RandomBot, make_bot, utility
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 from .montecarlo import MonteCarloBot
-from .oracle import oracle_score
+from .oracle import OracleResult, oracle_score, oracle_search
 
 __all__ = [
-    "BOT_NAMES", "Bot", "GreedyBot", "ISMCTSBot", "MonteCarloBot", "RandomBot", "make_bot",
-    "oracle_score", "utility",
+    "BOT_NAMES",
+    "Bot",
+    "GreedyBot",
+    "ISMCTSBot",
+    "MonteCarloBot",
+    "OracleResult",
+    "RandomBot",
+    "make_bot",
+    "oracle_score",
+    "oracle_search",
+    "utility",
 ]

@@ -1,0 +1,1 @@
+"""Playtests: goldfish and head-to-head batches, round robins, statistics and the bot ladder."""

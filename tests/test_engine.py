@@ -1,0 +1,363 @@
+"""NesPanini rules engine: the rules, the rulings of docs/rulings.md, and invariants on many games."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardbase.bots import RandomBot
+from cardbase.games.nespanini import TERMINAL, Game, IllegalActionError, replay
+from cardbase.games.nespanini.effects import held_cards
+from cardbase.playtest.cards import make_card
+
+LEG = ("Légendaire",)
+DEF = ("Défausse",)
+
+PLAIN = [make_card(f"Plain {v}", v, colour=c, number=v)
+         for v, c in zip(range(1, 9), ["rouge", "bleu", "vert", "rouge", "bleu", "vert", "rouge", "bleu"])]
+EFFECTS = [
+    make_card("Pioche", 1, colour="vert", keywords=DEF, effect="defausse: draw 2", number=20),
+    make_card("Regard", 1, colour="vert", keywords=DEF, effect="defausse: look 3 take 1", number=21),
+    make_card("Retour", 2, colour="bleu", keywords=DEF, effect="defausse: recover from cimetiere",
+              number=22),
+    make_card("Échange", 2, colour="rouge", keywords=DEF,
+              effect="defausse: swap with cimetiere where colour = rouge", number=23),
+    make_card("Pression", 1, colour="rouge", keywords=DEF, effect="defausse: force_discard 1",
+              number=24),
+    make_card("Espion", 0, colour="bleu", keywords=DEF, effect="defausse: reveal hand", number=25),
+    make_card("Fossoyeur", 1, colour="vert", keywords=DEF, effect="defausse: bury 2 opponent",
+              number=26),
+    make_card("Enterrement", 1, colour="vert", keywords=DEF, effect="defausse: bury 1", number=27),
+    make_card("Meneur", 2, colour="rouge", effect="score: +1 per card in hand where colour = rouge",
+              number=28),
+    make_card("Veuve", 3, colour="bleu", effect="score: -2 if count(cimetiere) >= 6", number=29),
+    make_card("Roi", 6, colour="rouge", keywords=LEG, number=30),
+    make_card("Reine", 5, colour="bleu", keywords=LEG, number=31),
+]
+POOL = PLAIN + EFFECTS
+
+
+def deck_of(cards, size=20):
+    out = []
+    while len(out) < size:
+        out.extend(cards)
+    return out[:size]
+
+
+RICH = deck_of(EFFECTS + PLAIN[:6])
+PLAIN_DECK = deck_of(PLAIN) [:20]
+
+
+def all_cards(state) -> Counter:
+    c = Counter()
+    for p in range(state.n):
+        c.update(state.decks[p])
+        c.update(state.hands[p])
+        c.update(state.discards[p])
+    c.update(held_cards(state))
+    return c
+
+
+def play_random(game, seed, bot_seed=0, check=None):
+    s = game.new_state(seed)
+    bot = RandomBot(bot_seed)
+    start = all_cards(s)
+    leg = s.table.legendary
+    steps = 0
+    while not s.is_terminal():
+        s.apply_action(bot.step(s))
+        steps += 1
+        assert steps < 500, "the game must end"
+        if check:
+            check(s, start)
+        for p in range(s.n):
+            assert not any(leg[k] for k in s.discards[p]), "a Légendaire card was discarded"
+    return s, start
+
+
+# ---------------------------------------------------------------- set-up and turn
+
+
+def test_setup_deals_five_and_draws_for_the_first_player():
+    g = Game([PLAIN_DECK, PLAIN_DECK])
+    firsts = set()
+    for seed in range(40):
+        s = g.new_state(seed)
+        firsts.add(s.first_player)
+        p = s.current_player()
+        assert p == s.first_player
+        assert len(s.hands[p]) == 6 and len(s.hands[1 - p]) == 5
+        assert len(s.decks[p]) == 14 and len(s.decks[1 - p]) == 15
+        assert s.events[0][0] == "setup" and s.events[-1] == ("draw", p, s.hands[p][-1])
+    assert firsts == {0, 1}, "the first player is drawn at random"
+
+
+def test_turn_is_draw_then_discard_and_players_alternate():
+    g = Game([PLAIN_DECK, PLAIN_DECK])
+    s = g.new_state(3)
+    p = s.current_player()
+    a = s.legal_actions()[0]
+    s.apply_action(a)
+    assert s.discards[p] == [a]
+    assert len(s.hands[p]) == 5
+    assert s.current_player() == 1 - p
+    assert len(s.hands[1 - p]) == 6
+
+
+def test_game_ends_when_cimetiere_holds_ten_and_scores_five_cards():
+    g = Game([PLAIN_DECK, PLAIN_DECK])
+    s, _ = play_random(g, 11)
+    assert s.current_player() == TERMINAL and s.ended_by == "cimetiere"
+    assert s.cimetiere_size == 10 and s.turn == 10
+    assert [len(h) for h in s.hands] == [5, 5]
+    assert s.scores() == [sum(s.table.value[k] for k in h) for h in s.hands]
+    assert s.legal_actions() == []
+    with pytest.raises(IllegalActionError):
+        s.apply_action(0)
+
+
+def test_legendary_cannot_be_discarded_at_step_two():
+    g = Game([deck_of([EFFECTS[-2], EFFECTS[-1]] + PLAIN[:3])])
+    for seed in range(20):
+        s = g.new_state(seed)
+        leg = s.table.legendary
+        legal = s.legal_actions()
+        assert legal and not any(leg[k] for k in legal)
+        k = next((k for k in s.hands[0] if leg[k]), None)
+        if k is None:
+            continue
+        with pytest.raises(IllegalActionError):
+            s.apply_action(k)
+
+
+def test_illegal_discard_names_the_legal_choices():
+    s = Game([PLAIN_DECK]).new_state(1)
+    missing = next(k for k in range(s.table.size) if k not in s.hands[0])
+    with pytest.raises(IllegalActionError, match="legal choices"):
+        s.apply_action(missing)
+
+
+def test_score_breakdown_sums_to_score_with_bonus_and_malus():
+    meneur, veuve = EFFECTS[8], EFFECTS[9]
+    g = Game([[meneur, veuve, PLAIN[0], PLAIN[3], PLAIN[1]] * 4])
+    s = g.new_state(0)
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    for p in range(s.n):
+        rows = s.score_breakdown(p)
+        assert sum(r.points for r in rows) == s.score(p)
+        for r in rows:
+            if r.card == meneur:
+                reds = sum(1 for k in s.hands[p] if s.table.defs[k].colour == "rouge")
+                assert r.bonus == reds
+            if r.card == veuve:
+                assert r.bonus == 0  # goldfish: the Cimetière holds 5 cards, not 6
+
+
+# ---------------------------------------------------------------- reproducibility
+
+
+def test_same_seed_same_game_and_replay_reproduces_the_log():
+    g = Game([RICH, RICH])
+    for seed in range(30):
+        a, _ = play_random(g, seed, bot_seed=seed)
+        b, _ = play_random(g, seed, bot_seed=seed)
+        assert a.events == b.events and a.scores() == b.scores()
+        r = replay(g, seed, a.history)
+        assert r.events == a.events and r.scores() == a.scores()
+
+
+def test_clone_is_independent_and_equal():
+    g = Game([RICH, RICH])
+    s = g.new_state(5)
+    for _ in range(3):
+        s.apply_action(s.legal_actions()[-1])
+    c = s.clone()
+    assert c.hands == s.hands and c.decks == s.decks and c.discards == s.discards
+    before = (repr(s.hands), repr(s.decks), repr(s.discards), s.player)
+    while not c.is_terminal():
+        c.apply_action(c.legal_actions()[0])
+    assert (repr(s.hands), repr(s.decks), repr(s.discards), s.player) == before
+
+
+# ---------------------------------------------------------------- hidden information
+
+
+def test_observation_hides_the_opponent_hand_and_decks():
+    g = Game([RICH, RICH])
+    s = g.new_state(2)
+    p = s.current_player()
+    o = s.observation(p)
+    assert len(o.hand) == 6 and o.hand_sizes[1 - p] == 5
+    assert o.deck_sizes == (len(s.decks[0]), len(s.decks[1]))
+    assert o.revealed[1 - p] == ()
+    assert not hasattr(o, "decks") and not hasattr(o, "hands")
+
+
+def test_resample_keeps_what_the_player_sees():
+    g = Game([RICH, RICH])
+    rng = random.Random(0)
+    for seed in range(20):
+        s = g.new_state(seed)
+        for _ in range(seed % 5):
+            s.apply_action(s.legal_actions()[0])
+        if s.is_terminal():
+            continue
+        p = s.current_player()
+        r = s.resample(p, rng)
+        assert r.hands[p] == s.hands[p] and r.discards == s.discards
+        assert all_cards(r) == all_cards(s)
+        assert [len(h) for h in r.hands] == [len(h) for h in s.hands]
+        assert Counter(r.decks[p]) == Counter(s.decks[p])
+        assert sorted(r.revealed[1 - p]) == sorted(s.revealed[1 - p])
+
+
+# ---------------------------------------------------------------- rulings (docs/rulings.md)
+
+
+def test_r4_hand_of_only_legendary_cards_puts_one_under_the_deck():
+    roi, reine = EFFECTS[-2], EFFECTS[-1]
+    extra = make_card("Empereur", 7, keywords=LEG, number=32)
+    g = Game([[roi, reine, extra] * 6 + [PLAIN[0]] * 2])  # not a legal deck: forces the case
+    found = False
+    for seed in range(40):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            leg = s.table.legendary
+            hand = s.hands[0]
+            if all(leg[k] for k in hand):
+                found = True
+                deck_before = len(s.decks[0])
+                cim = s.cimetiere_size
+                a = s.legal_actions()[0]
+                s.apply_action(a)
+                assert s.cimetiere_size == cim, "nothing is discarded"
+                if not s.is_terminal():
+                    assert s.decks[0][0] == a or len(s.decks[0]) == deck_before
+            else:
+                s.apply_action(s.legal_actions()[0])
+        assert len(s.hands[0]) == 5
+        assert not any(s.table.legendary[k] for k in s.discards[0])
+    assert found
+
+
+def test_r2_empty_deck_at_the_draw_step_ends_the_game():
+    g = Game([PLAIN[:8]])  # 5 in hand, 3 in the deck: three turns only
+    s = g.new_state(0)
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    assert s.ended_by == "empty-deck"
+    assert len(s.hands[0]) == 5 and len(s.discards[0]) == 3
+
+
+def test_r1_recover_makes_the_game_longer_and_bury_shorter():
+    retour, bury = EFFECTS[2], EFFECTS[7]
+    for card, longer in ((retour, True), (bury, False)):
+        g = Game([[card] * 2 + PLAIN * 3][:1] if False else [([card] * 2 + PLAIN * 3)[:20]])
+        seen = False
+        for seed in range(60):
+            s = g.new_state(seed)
+            fired = False
+            while not s.is_terminal():
+                k = s.table.kind(card)
+                if s.decision is None and k in s.legal_actions() and s.cimetiere_size >= 1:
+                    s.apply_action(k)
+                    fired = True
+                else:
+                    s.apply_action(s.legal_actions()[0])
+            if fired and s.ended_by == "cimetiere":
+                seen = True
+                assert s.cimetiere_size >= 5
+                if longer:
+                    assert s.turn >= 5
+                else:
+                    assert s.turn <= 5
+        assert seen
+
+
+def test_r7_goldfish_ends_at_five_and_ignores_opponent_effects():
+    pression, espion, fossoyeur = EFFECTS[4], EFFECTS[5], EFFECTS[6]
+    g = Game([deck_of([pression, espion, fossoyeur] + PLAIN[:2])])
+    for seed in range(30):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            assert s.current_player() == 0
+            s.apply_action(s.legal_actions()[0])
+        assert s.ended_by == "cimetiere" and len(s.discards[0]) == 5 and s.turn == 5
+        assert s.returns() == [0.0]
+
+
+def test_r5_equal_scores_are_a_tie():
+    same = [make_card("Un", 1)] * 20
+    g = Game([same, same])
+    s, _ = play_random(g, 1)
+    assert s.scores() == [5, 5] and s.returns() == [0.0, 0.0]
+
+
+def test_force_discard_is_chosen_by_the_opponent_and_keeps_hands_at_five():
+    pression = EFFECTS[4]
+    g = Game([[pression] * 20, PLAIN_DECK])
+    s = g.new_state(0)
+    while s.current_player() != 0:
+        s.apply_action(s.legal_actions()[0])
+    s.apply_action(s.table.kind(pression))
+    assert s.current_player() == 1 and s.decision[0] == "force"
+    s.apply_action(s.legal_actions()[0])
+    assert len(s.hands[1]) == 6 if s.current_player() == 1 else len(s.hands[1]) == 5
+    assert len(s.discards[1]) >= 1
+
+
+# ---------------------------------------------------------------- invariants on many games
+
+
+def _invariants(s, start):
+    assert all_cards(s) == start, "cards are conserved"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    picks=st.lists(st.sampled_from(range(len(POOL))), min_size=20, max_size=20),
+    picks_b=st.lists(st.sampled_from(range(len(POOL))), min_size=20, max_size=20),
+    seed=st.integers(0, 2**32),
+)
+def test_invariants_on_random_decks_and_games(picks, picks_b, seed):
+    g = Game([[POOL[i] for i in picks], [POOL[i] for i in picks_b]])
+    for i in range(15):
+        s, _ = play_random(g, seed + i, bot_seed=i, check=_invariants)
+        assert [len(h) for h in s.hands] == [5, 5]
+        assert s.ended_by in ("cimetiere", "empty-deck", "turn-limit")
+        if s.ended_by == "cimetiere":
+            assert s.cimetiere_size >= 10
+
+
+def test_invariants_on_thousands_of_games():
+    g = Game([RICH, RICH])
+    gf = Game([RICH])
+    rng = random.Random(0)
+    for i in range(1500):
+        s, start = play_random(g if i % 3 else gf, rng.randrange(2**40), bot_seed=i)
+        assert all_cards(s) == start
+        assert all(len(h) == 5 for h in s.hands)
+
+
+def test_oracle_is_an_upper_bound_of_random_and_greedy_play():
+    from cardbase.bots import oracle_search
+
+    score_deck = ((PLAIN + EFFECTS[8:]) * 2)[:20]
+    for deck, budget in ((score_deck, 5_000), (RICH, 300)):
+        g = Game([deck])
+        for seed in range(12):
+            res = oracle_search(g.new_state(seed), max_nodes=budget)
+            s, _ = play_random(g, seed, bot_seed=seed)
+            gs = g.new_state(seed)
+            while not gs.is_terminal():
+                gs.apply_action(gs.greedy_action())
+            assert res.score >= gs.score(0), "the greedy line is the oracle's first line"
+            if res.exact:
+                assert res.score >= s.score(0)
+            if deck is score_deck:
+                assert res.exact
