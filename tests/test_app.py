@@ -390,3 +390,57 @@ def test_deck_builder_save_history_and_diff(app_env: str) -> None:
     assert at.session_state["deck_loaded"]["version"] == 2
     diff = [c.value for c in at.code if c.language == "diff"]
     assert diff and diff[0].startswith("-1 ")
+
+
+# --------------------------------------------------------------------------- print
+
+@SQLITE
+def test_print_page_previews_and_makes_a_pdf(app_env: str) -> None:
+    at = page_test("printing").run()
+    no_exception(at)
+    assert "64 carte(s) à imprimer" in texts(at)
+    assert at.get("image")  # the first sheet
+    at.button(key="pr_go").click().run()
+    no_exception(at)
+    assert "Prêt : 8 page(s), 64 carte(s)" in texts(at)
+    assert "Télécharger le PDF" in [b.proto.label for b in at.get("download_button")]
+
+
+# --------------------------------------------------------------------------- playtest
+
+def _play_to_the_end(at: AppTest, key: str) -> None:
+    for _ in range(60):
+        buttons = [b for b in at.button if b.key and b.key[len(key):len(key) + 2] in ("_d", "_c")
+                   and not b.disabled]
+        if not buttons:
+            return
+        buttons[0].click().run()
+        no_exception(at)
+    raise AssertionError("the game did not end")
+
+
+@SQLITE
+def test_goldfish_game_to_the_end_with_the_score_breakdown(app_env: str) -> None:
+    at = page_test("playtest").run()
+    no_exception(at)
+    at.button(key="pt_game_new").click().run()
+    _play_to_the_end(at, "pt_game")
+    assert any("Partie terminée" in s.value for s in at.success)
+    breakdown = at.dataframe[0].value
+    assert len(breakdown) == 6  # five cards and the total
+    assert breakdown.iloc[-1, -1] == breakdown.iloc[:5, -1].sum()
+
+
+def test_game_against_a_bot_hides_its_hand(app_env: str) -> None:
+    at = page_test("playtest")
+    at.session_state["pt_mode"] = "bot"
+    at.run()
+    at.button(key="pt_bot_game_new").click().run()
+    no_exception(at)
+    assert "🂠" in texts(at)
+    _play_to_the_end(at, "pt_bot_game")
+    assert any(w in s.value for s in at.success for w in ("Gagné", "Perdu", "Égalité"))
+    log = "\n".join(str(x.value) for x in at.text)
+    bot_draws = [ln for ln in log.splitlines() if ln.startswith("Le bot pioche")]
+    assert bot_draws and all(ln == "Le bot pioche une carte." for ln in bot_draws)
+    assert "Vous piochez" in log

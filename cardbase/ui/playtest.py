@@ -1,12 +1,307 @@
-"""Page under construction."""
+"""Playtest page: an interactive goldfish game, a game against a bot (its hand hidden), and
+batches (goldfish, duel, round robin) run by the playtest services.
+
+A game in progress is kept as its seed, the decks' card ids and the list of actions played; each
+run replays it with the engine (fast and exactly reproducible), so nothing but plain values lives
+in the session.
+"""
 
 from __future__ import annotations
 
+import random
+from typing import Any
+
+import pandas as pd
 import streamlit as st
 
-from cardbase.ui.common import t
+from cardbase import catalog, db, decks
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError
+from cardbase.models import Deck
+from cardbase.ui.common import card_png, session, show_error, t
 
+GAME = "nespanini"
+BOTS = ("random", "greedy", "mc", "ismcts")
+
+
+# --------------------------------------------------------------------------- decks
+
+def deck_choices() -> dict[str, str]:
+    """Saved NesPanini decks (and the deck being built) by key → label."""
+    with session() as s:
+        saved = decks.list_decks(s, game=GAME)
+        out = {f"deck:{d.id}": d.name for d in saved}
+    builder = st.session_state.get("deck") or {}
+    if builder and st.session_state.get("deck_for", GAME) == GAME:
+        out["builder"] = t("playtest.builder_deck", n=sum(builder.values()))
+    return out
+
+
+def deck_cards(key: str) -> list[CardDef]:
+    """The cards of a deck, one CardDef per copy."""
+    with session() as s:
+        if key == "builder":
+            builder = st.session_state.get("deck") or {}
+            text = "\n".join(f"{n} {ref}" for ref, n in builder.items()) or "# vide"
+            resolved = decks.resolve_deck(s, decks.parse_deck_list(text), game=GAME)
+        else:
+            resolved = decks.deck_entries(s, s.get(Deck, int(key.split(":", 1)[1])))
+        counts = {e.card.id: e.count for e in resolved.entries}
+        by_id = {c.id: c for c in catalog.card_defs(s, ids=list(counts))}
+    return [by_id[i] for i, n in counts.items() for _ in range(n) if i in by_id]
+
+
+# --------------------------------------------------------------------------- games
+
+def new_game(deck_keys: list[str], *, seed: int | None = None, bot: str | None = None) -> dict[str, Any]:
+    """A game record: plain values only (seed, deck card ids, actions)."""
+    cards = [[c.id for c in deck_cards(k)] for k in deck_keys]
+    return {"decks": cards, "keys": deck_keys, "seed": seed if seed is not None else random.randrange(10**9),
+            "actions": [], "bot": bot}
+
+
+def _engine_game(card_ids: tuple[tuple[int, ...], ...]):
+    from cardbase.games.nespanini import Game
+
+    with session() as s:
+        defs = {c.id: c for c in catalog.card_defs(s, ids={i for d in card_ids for i in d})}
+    return Game([[defs[i] for i in d] for d in card_ids])
+
+
+def replay_state(record: dict[str, Any]):
+    from cardbase.games.nespanini import replay
+
+    game = _engine_game(tuple(tuple(d) for d in record["decks"]))
+    return replay(game, record["seed"], record["actions"])
+
+
+def play(record: dict[str, Any], action: int, *, human: int = 0) -> dict[str, Any]:
+    """Apply the human's action, then let the bot play until it is the human's turn again."""
+    from cardbase.bots import make_bot
+
+    state = replay_state(record)
+    state.apply_action(action)
+    actions = [*record["actions"], action]
+    while record.get("bot") and not state.is_terminal() and state.current_player() != human:
+        bot = make_bot(record["bot"], seed=record["seed"] + len(actions))
+        a = bot.step(state)
+        state.apply_action(a)
+        actions.append(a)
+    return {**record, "actions": actions}
+
+
+def start(record: dict[str, Any], *, human: int = 0) -> dict[str, Any]:
+    """Let the bot open when it plays first."""
+    from cardbase.bots import make_bot
+
+    state = replay_state(record)
+    actions = list(record["actions"])
+    while record.get("bot") and not state.is_terminal() and state.current_player() != human:
+        a = make_bot(record["bot"], seed=record["seed"] + len(actions)).step(state)
+        state.apply_action(a)
+        actions.append(a)
+    return {**record, "actions": actions}
+
+
+def event_lines(state, human: int = 0) -> list[str]:
+    """The event log in words; the bot's draws stay hidden."""
+    defs = state.table.defs
+
+    def who(p: int) -> str:
+        return "you" if p == human else "bot"
+
+    out = []
+    for ev in state.events or []:
+        kind = ev[0]
+        if kind == "setup":
+            out.append(t(f"playtest.ev_setup_{who(ev[2])}"))
+        elif kind == "draw":
+            out.append(t("playtest.ev_draw_you", card=defs[ev[2]].name) if ev[1] == human
+                       else t("playtest.ev_draw_bot"))
+        elif kind in ("discard", "bottom"):
+            out.append(t(f"playtest.ev_{kind}_{who(ev[1])}", card=defs[ev[2]].name))
+        elif kind == "effect":
+            out.append(t("playtest.ev_effect", card=defs[ev[2]].name))
+        elif kind == "end":
+            out.append(t("playtest.ev_end", reason=ev[1]))
+        else:
+            out.append(" ".join(map(str, ev)))
+    return out
+
+
+# --------------------------------------------------------------------------- page
 
 def render() -> None:
-    st.title(t("nav.playtest"))
+    st.title(t("playtest.title"))
+    mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel"], key="pt_mode",
+                                default="goldfish", format_func=lambda m: t(f"playtest.mode_{m}"),
+                                label_visibility="collapsed") or "goldfish"
+    try:
+        choices = deck_choices()
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    if not choices:
+        st.info(t("playtest.no_decks"))
+        return
+    if mode == "goldfish":
+        _interactive(choices, vs_bot=False)
+    elif mode == "bot":
+        _interactive(choices, vs_bot=True)
+    elif mode == "batch":
+        _goldfish_batch(choices)
+    else:
+        _duels(choices)
+
+
+def _interactive(choices: dict[str, str], *, vs_bot: bool) -> None:
+    key = "pt_bot_game" if vs_bot else "pt_game"
+    keys = list(choices)
+    cols = st.columns([2, 2, 1, 1] if vs_bot else [3, 1, 1], vertical_alignment="bottom")
+    mine = cols[0].selectbox(t("playtest.your_deck"), keys, format_func=choices.get, key=f"{key}_deck")
+    theirs = level = None
+    if vs_bot:
+        theirs = cols[1].selectbox(t("playtest.bot_deck"), keys, format_func=choices.get, key=f"{key}_bdeck",
+                                   index=min(1, len(keys) - 1))
+        level = cols[2].selectbox(t("playtest.level"), BOTS, index=1, key=f"{key}_level",
+                                  format_func=lambda b: t(f"playtest.bot_{b}"))
+    if cols[-1].button(t("playtest.new_game"), key=f"{key}_new", type="primary", width="stretch"):
+        try:
+            record = new_game([mine, theirs] if vs_bot else [mine], bot=level if vs_bot else None)
+            st.session_state[key] = start(record)
+        except CardbaseError as exc:
+            show_error(exc)
+    record = st.session_state.get(key)
+    if not record:
+        st.info(t("playtest.press_new"))
+        return
+    try:
+        state = replay_state(record)
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    _board(state, record, key)
+
+
+def _card_tile(card: CardDef, *, dpi: int = 70) -> None:
+    png = card_png(card.id, card.version, dpi, db.database_url())
+    if png:
+        st.image(png, width="stretch")
+    else:
+        st.markdown(f"**{card.name}** ({card.value})")
+
+
+def _board(state, record: dict[str, Any], key: str) -> None:
+    human = 0
+    obs = state.observation(human)
+    n = state.n
+    a, b, c, d = st.columns(4)
+    a.metric(t("playtest.turn"), state.turn + (0 if state.is_terminal() else 1))
+    b.metric(t("playtest.cimetiere"), f"{obs.cimetiere}/{state.game.end_at}")
+    c.metric(t("playtest.deck_left"), obs.deck_sizes[human])
+    d.metric(t("playtest.seed"), record["seed"])
+    if n > 1:
+        st.markdown(f"**{t('playtest.bot_hand')}** " + "🂠 " * obs.hand_sizes[1]
+                    + f" — {t('playtest.bot_deck_left', n=obs.deck_sizes[1])}")
+        if obs.revealed[1]:
+            st.caption(t("playtest.revealed", cards=", ".join(x.name for x in obs.revealed[1])))
+
+    if state.is_terminal():
+        _final(state, n)
+    else:
+        legal = state.legal_actions(human) if state.current_player() == human else []
+        if obs.decision == "discard":
+            st.markdown(f"**{t('playtest.choose_discard')}**")
+        else:
+            from cardbase.games.nespanini.effects import DECISION_LABELS
+
+            label = DECISION_LABELS.get(state.decision[0], obs.decision) if state.decision else obs.decision
+            st.markdown(f"**{t('playtest.choose_effect')}** — {label}")
+        _hand(state, obs, legal, record, key)
+        if state.decision is not None and legal:
+            _choices(state, legal, record, key)
+
+    st.markdown(f"**{t('playtest.discards')}**")
+    cols = st.columns(n)
+    for p in range(n):
+        with cols[p]:
+            who = t("playtest.you") if p == human else t("playtest.bot")
+            names = [x.name for x in obs.discards[p]]
+            st.caption(f"{who} : " + (", ".join(names) if names else t("common.none")))
+    with st.expander(t("playtest.log")):
+        st.text("\n".join(event_lines(state, human)))
+
+
+def _hand(state, obs, legal: list[int], record: dict[str, Any], key: str) -> None:
+    st.markdown(f"**{t('playtest.your_hand')}**")
+    cols = st.columns(max(len(obs.hand), 5))
+    kinds = list(state.hands[0])
+    discard_phase = state.decision is None
+    for i, (card, kind) in enumerate(zip(obs.hand, kinds, strict=True)):
+        with cols[i]:
+            _card_tile(card)
+            if discard_phase:
+                ok = kind in legal
+                label = t("playtest.discard") if ok else t("playtest.legendary")
+                if st.button(label, key=f"{key}_d{i}", disabled=not ok, width="stretch"):
+                    st.session_state[key] = play(record, kind)
+                    st.rerun()
+
+
+def _choices(state, legal: list[int], record: dict[str, Any], key: str) -> None:
+    for i, action in enumerate(legal):
+        if st.button(state.action_to_string(action), key=f"{key}_c{i}"):
+            st.session_state[key] = play(record, action)
+            st.rerun()
+
+
+def _final(state, n: int) -> None:
+    scores = state.scores()
+    if n == 1:
+        st.success(t("playtest.final_goldfish", score=scores[0]), icon="🏁")
+    else:
+        outcome = "win" if scores[0] > scores[1] else "loss" if scores[0] < scores[1] else "tie"
+        st.success(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon="🏁")
+    cols = st.columns(n)
+    for p in range(n):
+        with cols[p]:
+            st.markdown(f"**{t('playtest.breakdown')} — {t('playtest.you') if p == 0 else t('playtest.bot')}**")
+            rows = [{t("field.name"): cs.card.name, t("field.value"): cs.value, t("playtest.bonus"): cs.bonus,
+                     t("playtest.points"): cs.points} for cs in state.score_breakdown(p)]
+            rows.append({t("field.name"): t("playtest.total"), t("field.value"): None, t("playtest.bonus"): None,
+                         t("playtest.points"): scores[p]})
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+# --------------------------------------------------------------------------- batches
+
+def _playtest_api():
+    try:
+        import cardbase.playtest as api
+    except ImportError:
+        return None
+    return api
+
+
+def _goldfish_batch(choices: dict[str, str]) -> None:
+    api = _playtest_api()
+    if api is None or not hasattr(api, "goldfish"):
+        st.info(t("common.soon"))
+        return
+    _goldfish_batch_with(api, choices)
+
+
+def _duels(choices: dict[str, str]) -> None:
+    api = _playtest_api()
+    if api is None or not hasattr(api, "duel"):
+        st.info(t("common.soon"))
+        return
+    _duels_with(api, choices)
+
+
+def _goldfish_batch_with(api, choices: dict[str, str]) -> None:
+    st.info(t("common.soon"))
+
+
+def _duels_with(api, choices: dict[str, str]) -> None:
     st.info(t("common.soon"))

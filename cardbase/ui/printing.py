@@ -1,12 +1,227 @@
-"""Page under construction."""
+"""Print page: choose what to print (an edition, a saved deck, the deck being built, a query, or
+only the cards changed since a previous print), the paper, mode, backs and stickers; see the first
+sheet; download the PDF (and the per-card PNGs as a zip in print-shop mode)."""
 
 from __future__ import annotations
 
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
 import streamlit as st
+from PIL import Image, ImageDraw
+from sqlmodel import select
 
-from cardbase.ui.common import t
+from cardbase import catalog, decks, stickers
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError
+from cardbase.models import Deck, Edition, Game
+from cardbase.ui.common import session, show_error, t
 
+PREVIEW_DPI = 60
+
+
+# --------------------------------------------------------------------------- selection
+
+def cards_for(source: str, value: Any) -> list[CardDef]:
+    """The cards to print, each repeated as many times as it is in a deck."""
+    with session() as s:
+        if source == "edition":
+            return catalog.card_defs(s, edition=value)
+        if source == "query":
+            return catalog.card_defs(s, query=value or None)
+        if source in ("deck", "builder"):
+            if source == "deck":
+                deck = s.get(Deck, int(value))
+                resolved = decks.deck_entries(s, deck)
+                counts = {e.card.id: e.count for e in resolved.entries}
+            else:
+                text = "\n".join(f"{n} {ref}" for ref, n in (value or {}).items())
+                game = st.session_state.get("deck_game")
+                resolved = decks.resolve_deck(s, decks.parse_deck_list(text or "# vide"), game=game)
+                counts = {e.card.id: e.count for e in resolved.entries}
+            by_id = {c.id: c for c in catalog.card_defs(s, ids=list(counts))}
+            return [by_id[i] for i in counts for _ in range(counts[i]) if i in by_id]
+    return []
+
+
+def first_sheet(cards: list[CardDef], *, paper: str, table: dict[str, str], use_stickers: bool) -> Image.Image:
+    """The first home sheet as an image: the cards at their place in the grid, with crop marks."""
+    from cardbase.printing import PAPERS_MM, RenderOptions, render_card, sheet_layout, template_for
+
+    def px(mm: float) -> int:
+        return round(mm / 25.4 * PREVIEW_DPI)
+
+    pw, ph = PAPERS_MM[paper]
+    template = template_for(cards[0].game, cards[0].card_type) if cards else None
+    card_mm = (template.width_mm, template.height_mm) if template else (63.0, 88.0)
+    layout = sheet_layout(paper, card_mm)
+    page = Image.new("RGB", (px(pw), px(ph)), "white")
+    draw = ImageDraw.Draw(page)
+    opts = RenderOptions(dpi=PREVIEW_DPI * 2, stickers=use_stickers, sticker_table=table, fingerprint=True)
+    for i, card in enumerate(cards[: layout.per_page]):
+        x, y = layout.slot_mm(i)
+        image = render_card(card, template_for(card.game, card.card_type), opts)
+        image = image.resize((px(card_mm[0]), px(card_mm[1])), Image.Resampling.LANCZOS)
+        page.paste(image.convert("RGB"), (px(x), px(y)))
+    ox, oy = layout.origin_mm
+    for c in range(layout.cols + 1):  # crop marks above and below the grid
+        x = px(ox + c * card_mm[0])
+        draw.line((x, px(oy) - 10, x, px(oy) - 3), fill="black")
+        yb = px(oy + layout.rows * card_mm[1])
+        draw.line((x, yb + 3, x, yb + 10), fill="black")
+    for r in range(layout.rows + 1):
+        y = px(oy + r * card_mm[1])
+        draw.line((px(ox) - 10, y, px(ox) - 3, y), fill="black")
+        xr = px(ox + layout.cols * card_mm[0])
+        draw.line((xr + 3, y, xr + 10, y), fill="black")
+    return page
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def first_sheet_png(cards: list[CardDef], paper: str, table: dict[str, str], use_stickers: bool) -> bytes:
+    buf = io.BytesIO()
+    first_sheet(cards, paper=paper, table=table, use_stickers=use_stickers).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: bool,
+              offset: tuple[float, float], use_stickers: bool, table: dict[str, str],
+              changed_since: bytes | None, name: str) -> dict[str, Any]:
+    """Print to a temporary folder; return the PDF bytes, a zip of PNGs (shop) and the figures."""
+    from cardbase.printing import print_cards
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / f"{name}.pdf"
+        previous = None
+        if changed_since:
+            previous = Path(tmp) / "previous.manifest.json"
+            previous.write_bytes(changed_since)
+        result = print_cards(cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
+                             back_offset_mm=offset, stickers=use_stickers, sticker_table=table,
+                             changed_since=previous)
+        pdf = out.read_bytes() if out.exists() else None
+        manifest = result.manifest.read_bytes() if result.manifest and result.manifest.exists() else None
+        png_zip = None
+        png_dir = out.with_name(out.stem + "-png")
+        if png_dir.is_dir():
+            buf = io.BytesIO()
+            with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+                for f in sorted(png_dir.glob("*.png")):
+                    zf.write(f, f"{name}/{f.name}")
+            png_zip = buf.getvalue()
+        proof = None
+        if mode == "proof":
+            target = out.with_suffix(".png")
+            proof = target.read_bytes() if target.exists() else None
+    return {"pdf": pdf, "zip": png_zip, "proof": proof, "manifest": manifest, "pages": result.pages,
+            "cards": result.cards, "unique": result.unique_cards, "skipped": result.skipped}
+
+
+# --------------------------------------------------------------------------- page
 
 def render() -> None:
-    st.title(t("nav.print"))
-    st.info(t("common.soon"))
+    st.title(t("print.title"))
+    with session() as s:
+        editions = list(s.exec(select(Edition.code).order_by(Edition.code)).all())
+        saved = [(d.id, d.name, g) for d, g in s.exec(select(Deck, Game.code).join(Game).order_by(Deck.name)).all()]
+        table = stickers.colour_table(s)
+    builder = st.session_state.get("deck") or {}
+    sources = ["edition", "deck", "query"] + (["builder"] if builder else [])
+    left, right = st.columns([2, 3], gap="large")
+    with left:
+        source = st.segmented_control(t("print.source"), sources, key="pr_source", default="edition",
+                                      format_func=lambda s: t(f"print.source_{s}")) or "edition"
+        value: Any = None
+        if source == "edition":
+            default = editions.index("NP1") if "NP1" in editions else 0
+            value = st.selectbox(t("field.edition"), editions, index=default, key="pr_edition")
+        elif source == "deck":
+            if not saved:
+                st.info(t("print.no_decks"))
+                return
+            labels = {d[0]: f"{d[1]} ({d[2]})" for d in saved}
+            value = st.selectbox(t("print.deck"), list(labels), key="pr_deck", format_func=labels.get)
+        elif source == "query":
+            value = st.text_input(t("cards.search"), key="pr_query", value="e:NP1 k:foule")
+        else:
+            value = builder
+            st.caption(t("print.builder", n=sum(builder.values())))
+        a, b = st.columns(2)
+        mode = a.radio(t("print.mode"), ["home", "shop", "proof"], key="pr_mode",
+                       format_func=lambda m: t(f"print.mode_{m}"))
+        paper = b.radio(t("print.paper"), ["a4", "letter"], key="pr_paper",
+                        format_func=lambda p: {"a4": "A4", "letter": "US Letter"}[p])
+        use_stickers = st.checkbox(t("print.stickers"), value=True, key="pr_stickers")
+        backs = st.checkbox(t("print.backs"), value=False, key="pr_backs", disabled=mode == "proof")
+        offset = (0.0, 0.0)
+        if backs and mode == "home":
+            c, d = st.columns(2)
+            offset = (c.number_input(t("print.offset_x"), -10.0, 10.0, 0.0, 0.1, key="pr_ox"),
+                      d.number_input(t("print.offset_y"), -10.0, 10.0, 0.0, 0.1, key="pr_oy"))
+        dpi = st.select_slider(t("print.dpi"), [150, 200, 300, 600], value=300, key="pr_dpi")
+        previous = st.file_uploader(t("print.changed_since"), type=["json"], key="pr_prev",
+                                    help=t("print.changed_since_help"))
+    try:
+        cards = cards_for(source, value)
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    with right:
+        if not cards:
+            st.info(t("print.nothing"))
+            return
+        st.caption(t("print.count", n=len(cards), unique=len({c.id for c in cards})))
+        if mode == "home":
+            try:
+                sheet = first_sheet_png(cards[:12], paper, table, use_stickers)
+                st.image(sheet, caption=t("print.first_sheet"), width=520)
+            except CardbaseError as exc:
+                show_error(exc)
+        name = _file_name(source, value)
+        signature = repr((source, value, mode, paper, int(dpi), backs, use_stickers, offset,
+                          previous.name if previous else None))
+        if st.button(t("print.make"), key="pr_go", type="primary"):
+            with st.spinner(t("print.working", n=len(cards))):
+                try:
+                    st.session_state["pr_result"] = {
+                        "name": name, "signature": signature, **run_print(cards, mode=mode, paper=paper, dpi=int(dpi), backs=backs,
+                                                  offset=offset, use_stickers=use_stickers, table=table,
+                                                  changed_since=previous.getvalue() if previous else None,
+                                                  name=name)}
+                except CardbaseError as exc:
+                    show_error(exc)
+        result = st.session_state.get("pr_result")
+        if result and result.get("signature") == signature:
+            _downloads(result)
+
+
+def _file_name(source: str, value: Any) -> str:
+    if source == "edition":
+        return f"cartes-{value}"
+    if source == "deck":
+        return f"deck-{value}"
+    if source == "builder":
+        return "deck-en-cours"
+    return "cartes-recherche"
+
+
+def _downloads(result: dict[str, Any]) -> None:
+    st.success(t("print.done", pages=result["pages"], cards=result["cards"], skipped=result["skipped"]))
+    name = result["name"]
+    if result.get("pdf"):
+        st.download_button(t("print.download_pdf"), result["pdf"], file_name=f"{name}.pdf",
+                           mime="application/pdf", key="pr_dl_pdf", type="primary")
+    if result.get("zip"):
+        st.download_button(t("print.download_zip"), result["zip"], file_name=f"{name}-png.zip",
+                           mime="application/zip", key="pr_dl_zip")
+    if result.get("proof"):
+        st.image(result["proof"])
+        st.download_button(t("print.download_proof"), result["proof"], file_name=f"{name}.png",
+                           mime="image/png", key="pr_dl_proof")
+    if result.get("manifest"):
+        st.download_button(t("print.download_manifest"), result["manifest"],
+                           file_name=f"{name}.manifest.json", mime="application/json", key="pr_dl_manifest",
+                           help=t("print.manifest_help"))
