@@ -1,14 +1,50 @@
-"""Shared fixtures: real SQLite database files, migrated and seeded like a first run."""
+"""Shared fixtures: real databases, migrated and seeded like a first run, on SQLite and PostgreSQL.
+
+Every test that asks for ``db_url`` (or ``engine``, ``session``, ``empty_engine``, ``cli_env``) runs
+twice: once on a SQLite file (id ``sqlite``) and once on a database of a throwaway PostgreSQL
+cluster started for the session (id ``postgresql``, see ``tests/pg_support.py``).
+
+- ``CARDBASE_TEST_BACKENDS=sqlite`` (or ``postgresql``) runs one backend only.
+- Without PostgreSQL installed the ``postgresql`` cases are skipped with the reason — except in CI
+  (``CI=true``), where they fail: CI must test PostgreSQL for real.
+- ``@pytest.mark.sqlite_only("reason")`` skips a test's PostgreSQL case (PRAGMA checks…).
+- Hypothesis profiles: ``ci`` (thousands of cases) when ``CI`` is set, ``dev`` otherwise;
+  ``HYPOTHESIS_PROFILE`` chooses explicitly.
+"""
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 from sqlmodel import Session
 
 from cardbase import db
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pg_support import PgCluster, PgUnavailable
+
+IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")
+BACKENDS = [b.strip() for b in os.environ.get("CARDBASE_TEST_BACKENDS", "sqlite,postgresql").split(",")
+            if b.strip()]
+
+settings.register_profile("ci", max_examples=2000, deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI else "dev"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only(reason): the test checks SQLite itself; "
+                                       "its PostgreSQL case is skipped")
+
+
+# --------------------------------------------------------------------------- SQLite
 
 _TEMPLATE: dict[str, Path] = {}
 
@@ -26,12 +62,89 @@ def _seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _TEMPLATE["path"]
 
 
+# --------------------------------------------------------------------------- PostgreSQL
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[PgCluster]:
+    """One throwaway PostgreSQL cluster for the whole session, deleted at the end."""
+    try:
+        cluster = PgCluster.start()
+    except PgUnavailable as exc:
+        if IN_CI:
+            pytest.fail(f"PostgreSQL is required in CI: {exc}", pytrace=False)
+        pytest.skip(f"PostgreSQL not available: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_templates(pg_cluster: PgCluster) -> dict[str, str]:
+    """Two template databases: ``seeded`` (migrated and seeded) and ``empty`` (migrated only)."""
+    names = {}
+    for kind, seed in (("seeded", True), ("empty", False)):
+        name = pg_cluster.create_database(f"template_{kind}")
+        engine = db.make_engine(pg_cluster.url(name))
+        db.init_db(engine, seed=seed)
+        engine.dispose()
+        pg_cluster.mark_template(name)
+        names[kind] = name
+    return names
+
+
+# --------------------------------------------------------------------------- both
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """``sqlite`` or ``postgresql``: the database backend of this test case."""
+    if request.param == "postgresql":
+        marker = request.node.get_closest_marker("sqlite_only")
+        if marker is not None:
+            pytest.skip(marker.args[0] if marker.args else "checks SQLite only")
+    return request.param
+
+
 @pytest.fixture
-def db_url(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """URL of a fresh copy of the seeded database, in this test's own temporary directory."""
-    target = tmp_path / "cardbase.db"
-    shutil.copyfile(_seeded_template(tmp_path_factory), target)
-    return f"sqlite:///{target}"
+def make_db(request: pytest.FixtureRequest, tmp_path: Path,
+            tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[..., str]]:
+    """Factory: ``make_db("sqlite"|"postgresql", seeded=True)`` → URL of a fresh database.
+
+    For tests that need several databases, possibly on different backends (dump on one, restore
+    on the other). Every database made is dropped at the end of the test.
+    """
+    made: list[tuple[PgCluster, str]] = []
+    counter = iter(range(1, 10_000))
+
+    def make(kind: str, *, seeded: bool = True) -> str:
+        n = next(counter)
+        if kind == "sqlite":
+            target = tmp_path / f"db{n}.db"
+            if seeded:
+                shutil.copyfile(_seeded_template(tmp_path_factory), target)
+            else:
+                engine = db.make_engine(f"sqlite:///{target}")
+                db.init_db(engine, seed=False)
+                engine.dispose()
+            return f"sqlite:///{target}"
+        if kind == "postgresql":
+            cluster: PgCluster = request.getfixturevalue("pg_cluster")
+            templates = request.getfixturevalue("pg_templates")
+            name = cluster.create_database(template=templates["seeded" if seeded else "empty"])
+            made.append((cluster, name))
+            return cluster.url(name)
+        raise ValueError(f"unknown backend {kind!r}")
+
+    yield make
+    for cluster, name in made:
+        cluster.drop_database(name)
+
+
+@pytest.fixture
+def db_url(backend: str, make_db: Callable[..., str]) -> str:
+    """URL of a fresh copy of the seeded database (a SQLite file in this test's temporary
+    directory, or a PostgreSQL database copied from the seeded template)."""
+    return make_db(backend, seeded=True)
 
 
 @pytest.fixture
@@ -48,10 +161,9 @@ def session(engine):
 
 
 @pytest.fixture
-def empty_engine(tmp_path: Path):
-    """A migrated database with no data at all."""
-    eng = db.make_engine(f"sqlite:///{tmp_path / 'empty.db'}")
-    db.init_db(eng, seed=False)
+def empty_engine(backend: str, make_db: Callable[..., str]):
+    """A migrated database with no data at all, on the test case's backend."""
+    eng = db.make_engine(make_db(backend, seeded=False))
     yield eng
     eng.dispose()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
@@ -26,6 +27,7 @@ def test_migration_head_is_current(empty_engine):
     assert db.current_revision(empty_engine) == head
 
 
+@pytest.mark.sqlite_only("checks SQLite connection PRAGMAs")
 def test_sqlite_pragmas(engine):
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
