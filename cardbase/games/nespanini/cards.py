@@ -7,7 +7,7 @@ values are looked up only to show a card, to evaluate a score effect or to build
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cardbase.domain import CardDef
@@ -19,10 +19,10 @@ DISCARD_KEYWORD = "defausse"
 ScoreFn = Callable[[CardDef, Any], int]
 
 
-def _effect_parts(card: CardDef) -> tuple[ScoreFn | None, tuple[Any, ...]]:
-    """Compile a card's effect source: (score function or None, Défausse actions)."""
+def _effect_parts(card: CardDef) -> tuple[Any, ScoreFn | None, tuple[Any, ...]]:
+    """Compile a card's effect source: (effect, score function or None, Défausse actions)."""
     if not card.effect or not card.effect.strip():
-        return None, ()
+        return None, None, ()
     try:
         from cardbase.effects import compile_score, parse_effect
     except ImportError as exc:  # pragma: no cover - the effect language ships with cardbase
@@ -35,7 +35,7 @@ def _effect_parts(card: CardDef) -> tuple[ScoreFn | None, tuple[Any, ...]]:
         raise EffectError(f"card {card.name!r} ({card.ref}): {exc}") from None
     score = compile_score(effect) if getattr(effect, "score", None) else None
     actions = tuple(getattr(effect, "on_discard", ()) or ())
-    return score, actions
+    return effect, score, actions
 
 
 @dataclass(slots=True, frozen=True)
@@ -49,6 +49,13 @@ class CardTable:
     on_discard: tuple[tuple[Any, ...], ...]
     has_discard_effect: tuple[bool, ...]
     index: dict[CardDef, int]
+    iscore: tuple[Any, ...] = ()  # score rules on card indices (see .scoring), None if none
+    reads_discards: bool = False  # some score rule counts in the own discards / Cimetière
+    reads_opponent: bool = False  # … in the opponent's discards / Cimetière
+    reads_deck: bool = False  # … in the deck
+    has_iscore: bool = False  # some card has score rules
+    score_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    choice_cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -57,6 +64,7 @@ class CardTable:
     @property
     def any_score_effect(self) -> bool:
         return any(f is not None for f in self.score_fn)
+
 
     def kind(self, card: CardDef) -> int:
         return self.index[card]
@@ -72,11 +80,17 @@ class CardTable:
             if c not in seen:
                 seen[c] = len(seen)
         defs = tuple(seen)
+        from .scoring import compile_int_score, zones_read
+
         values, legendary, score_fns, on_discard, has_effect = [], [], [], [], []
+        iscore, reads = [], set()
         for c in defs:
             values.append(int(c.value or 0))
             legendary.append(LEGENDARY in c.keyword_keys)
-            score, actions = _effect_parts(c) if compile_effects else (None, ())
+            effect, score, actions = _effect_parts(c) if compile_effects else (None, None, ())
+            iscore.append(compile_int_score(effect, defs) if score is not None else None)
+            if score is not None:
+                reads |= zones_read(effect)
             score_fns.append(score)
             # Défausse triggers only on cards that carry the keyword (rules, « Index des mots-clés »);
             # an effect written without the keyword is still run so the text and engine agree.
@@ -90,6 +104,11 @@ class CardTable:
             on_discard=tuple(on_discard),
             has_discard_effect=tuple(has_effect),
             index=seen,
+            iscore=tuple(iscore),
+            reads_discards=bool(reads & {"discards", "cimetiere"}),
+            reads_opponent=bool(reads & {"opponent_discards", "cimetiere"}),
+            reads_deck="deck" in reads,
+            has_iscore=any(f is not None for f in iscore),
         )
 
 

@@ -97,19 +97,43 @@ def _best_after_add(state: State, player: int, hand: list[int], card: int, *,
 
 
 def greedy_action(state: State) -> int:
-    """The greedy choice of the player to act (see the module text)."""
+    """The greedy choice of the player to act (see the module text).
+
+    The choice depends only on the pending decision and the multisets of the zones the score rules
+    read, so when the deck has score rules it is memoised per card table under that key.
+    """
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    t = state.table
+    if not t.has_iscore:
+        return _greedy(state, legal)
+    p = state.player
+    key = (
+        state.decision,
+        tuple(sorted(state.hands[p])),
+        tuple(sorted(state.discards[p])) if t.reads_discards else None,
+        tuple(sorted(state.discards[1 - p])) if (t.reads_opponent and state.n == 2) else None,
+        tuple(sorted(state.decks[p])) if t.reads_deck else None,
+        state.n,
+    )
+    cache = t.choice_cache
+    hit = cache.get(key)
+    if hit is None:
+        hit = _greedy(state, legal)
+        if len(cache) > 500_000:
+            cache.clear()
+        cache[key] = hit
+    return hit
+
+
+def _greedy(state: State, legal: list[int]) -> int:
     p = state.player
     hand = state.hands[p]
     d = state.decision
     if d is None:
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
         return best_removal(state, p, hand, legal, to_discards=True, credit=_credits(state))
     tag = d[0]
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
     if tag in (BOTTOM,):
         return best_removal(state, p, hand, legal, to_discards=False)
     if tag in (GIVE, FORCE):

@@ -24,6 +24,13 @@ from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 
 from .cards import CardTable
+from .effects import (
+    apply_decision,
+    decision_action_to_string,
+    decision_actions,
+    decision_view,
+    start_effect,
+)
 
 HAND_SIZE = 5
 TURNS_PER_PLAYER = 5  # the Cimetière ends the game at 5 discards per player (10 for two players)
@@ -219,8 +226,6 @@ class State:
         if p == TERMINAL or (player is not None and player != p):
             return []
         if self.decision is not None:
-            from .effects import decision_actions
-
             return decision_actions(self)
         leg = self.table.legendary
         hand = self.hands[p]
@@ -232,8 +237,6 @@ class State:
         if p == TERMINAL:
             raise IllegalActionError("the game is over: no more actions")
         if self.decision is not None:
-            from .effects import apply_decision
-
             self.history.append(action)
             apply_decision(self, action)
             return
@@ -261,8 +264,6 @@ class State:
         if self.events is not None:
             self.events.append(("discard", p, action))
         if self.table.has_discard_effect[action]:
-            from .effects import start_effect
-
             start_effect(self, p, action)
             return
         self._end_turn()
@@ -281,9 +282,7 @@ class State:
 
     def greedy_action(self) -> int:
         """The greedy policy's choice for the player to act (see :mod:`.policy`)."""
-        from .policy import greedy_action
-
-        return greedy_action(self)
+        return _greedy_action(self)
 
     def heuristic(self, player: int) -> float:
         """The score ``player``'s hand would have if the game ended now."""
@@ -291,8 +290,6 @@ class State:
 
     def action_to_string(self, action: int) -> str:
         if self.decision is not None:
-            from .effects import decision_action_to_string
-
             return decision_action_to_string(self, action)
         if 0 <= action < self.table.size:
             return f"défausser {self.table.defs[action].name}"
@@ -323,23 +320,38 @@ class State:
         )
 
     def hand_score(self, player: int, hand: Sequence[int], discards: Sequence[int] | None = None) -> int:
-        """Score ``hand`` as if it were ``player``'s whole hand (all its cards count)."""
+        """Score ``hand`` as if it were ``player``'s whole hand (``discards``: own pile to assume)."""
         t = self.table
+        fns = t.iscore
         value = t.value
         total = 0
-        fns = t.score_fn
-        zones = None
+        has_fn = False
         for k in hand:
             total += value[k]
+            if fns[k] is not None:
+                has_fn = True
+        if not has_fn:
+            return total
+        d = self.discards[player] if discards is None else discards
+        o = self.discards[1 - player] if self.n == 2 else ()
+        deck = self.decks[player]
+        key = (
+            tuple(sorted(hand)),
+            tuple(sorted(d)) if t.reads_discards else None,
+            tuple(sorted(o)) if t.reads_opponent else None,
+            tuple(sorted(deck)) if t.reads_deck else None,
+        )
+        cache = t.score_cache
+        hit = cache.get(key)
+        if hit is not None:
+            return hit
+        for k in hand:
             f = fns[k]
             if f is not None:
-                if zones is None:
-                    zones = self.zones(player, hand)
-                    if discards is not None:
-                        defs = t.defs
-                        zones.discards = tuple(defs[j] for j in discards)
-                        zones.cimetiere = zones.discards + tuple(zones.opponent_discards)
-                total += f(t.defs[k], zones)
+                total += f(k, hand, d, o, deck)
+        if len(cache) > 500_000:
+            cache.clear()
+        cache[key] = total
         return total
 
     def scored_hand(self, player: int) -> tuple[int, ...]:
@@ -352,11 +364,12 @@ class State:
     def score_breakdown(self, player: int) -> list[CardScore]:
         t = self.table
         hand = self.hands[player]
-        zones = self.zones(player, hand)
+        d = self.discards[player]
+        o = self.discards[1 - player] if self.n == 2 else ()
         out = []
         for k in hand:
-            f = t.score_fn[k]
-            bonus = f(t.defs[k], zones) if f is not None else 0
+            f = t.iscore[k]
+            bonus = f(k, hand, d, o, self.decks[player]) if f is not None else 0
             out.append(CardScore(t.defs[k], t.value[k], bonus))
         return out
 
@@ -406,8 +419,6 @@ class State:
         choices: tuple[CardDef, ...] = ()
         decision = "discard"
         if self.decision is not None:
-            from .effects import decision_view
-
             decision, offered = decision_view(self, player)
             choices = tuple(defs[k] for k in offered)
         return Observation(
@@ -458,6 +469,9 @@ class State:
             s.hands[q] = known + pool[:nh]
             s.decks[q] = pool[nh:]
         return s
+
+
+from .policy import greedy_action as _greedy_action
 
 
 def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
