@@ -70,3 +70,8 @@ def db_upgrade() -> None:
 def db_current() -> None:
     """Show the schema revision of the database."""
     typer.echo(db.current_revision(db.get_engine(init=False)) or "empty")
+
+
+from cardbase.cli import db_backup as _db_backup  # `db dump`, `db restore`
+
+_db_backup.register(db_app)
