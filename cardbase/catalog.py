@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sqlalchemy import func, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cardbase.domain import CardDef
@@ -414,8 +415,14 @@ def delete_card(session: Session, card_id: int, *, expected_version: int) -> Non
         raise ValidationError(
             f"card {card_ref(edition.code, card.number)} « {card.name} » is used by {len(decks)} deck(s): "
             f"{', '.join(decks)} — remove it from those decks first")
+    label = f"card {card_ref(edition.code, card.number)} « {card.name} »"
     session.delete(card)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # a deck started using the card while we were deleting it
+        raise ValidationError(
+            f"{label} was just added to a deck "
+            "by someone else; it was NOT deleted — remove it from that deck first") from None
 
 
 # --------------------------------------------------------------------------- editions

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import and_, or_, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cardbase.errors import DeckListError, NotFoundError, Problem, StaleEditError
@@ -1005,7 +1006,13 @@ def save_deck(
         deck = Deck(game_id=g.id, name=name, description=description or resolved.description,
                     version=1, created_at=now, updated_at=now)
         session.add(deck)
-        session.flush()
+        try:
+            session.flush()
+        except IntegrityError:  # another editor created a deck of that name meanwhile
+            raise StaleEditError(
+                f"deck « {name} » was just created by someone else; your list was NOT saved. "
+                "Reload the deck and save your list over its current version (or pick another name)",
+                attempted={"version": None}) from None
     else:
         if expected_version is None or expected_version != deck.version:
             session.refresh(deck)
@@ -1038,7 +1045,13 @@ def save_deck(
         session.add(DeckEntry(deck_id=deck.id, card_id=card_id, count=count))
     session.add(DeckVersion(deck_id=deck.id, number=deck.version, saved_at=now, note=note,
                             entries=_entry_dicts(resolved)))
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # a card of the list was deleted by someone else meanwhile
+        raise StaleEditError(
+            f"deck « {name} » not saved: one of its cards was deleted by someone else meanwhile. "
+            "Reload the deck, check its list, and save again", attempted={"version": expected_version}
+        ) from None
     return deck
 
 
