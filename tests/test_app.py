@@ -410,7 +410,7 @@ def test_print_page_previews_and_makes_a_pdf(app_env: str) -> None:
 
 def _play_to_the_end(at: AppTest, key: str) -> None:
     for _ in range(60):
-        buttons = [b for b in at.button if b.key and b.key[len(key):len(key) + 2] in ("_d", "_c")
+        buttons = [b for b in at.button if b.key and b.key.startswith((f"{key}_discard_", f"{key}_choice_"))
                    and not b.disabled]
         if not buttons:
             return

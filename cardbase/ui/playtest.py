@@ -200,6 +200,7 @@ def _board(state, record: dict[str, Any], key: str) -> None:
     b.metric(t("playtest.cimetiere"), f"{obs.cimetiere}/{state.game.end_at}")
     c.metric(t("playtest.deck_left"), obs.deck_sizes[human])
     d.metric(t("playtest.seed"), record["seed"])
+    st.caption(t("playtest.actions", n=len(record["actions"])))
     if n > 1:
         st.markdown(f"**{t('playtest.bot_hand')}** " + "🂠 " * obs.hand_sizes[1]
                     + f" — {t('playtest.bot_deck_left', n=obs.deck_sizes[1])}")
@@ -243,14 +244,14 @@ def _hand(state, obs, legal: list[int], record: dict[str, Any], key: str) -> Non
             if discard_phase:
                 ok = kind in legal
                 label = t("playtest.discard") if ok else t("playtest.legendary")
-                if st.button(label, key=f"{key}_d{i}", disabled=not ok, width="stretch"):
+                if st.button(label, key=f"{key}_discard_{i}", disabled=not ok, width="stretch"):
                     st.session_state[key] = play(record, kind)
                     st.rerun()
 
 
 def _choices(state, legal: list[int], record: dict[str, Any], key: str) -> None:
     for i, action in enumerate(legal):
-        if st.button(state.action_to_string(action), key=f"{key}_c{i}"):
+        if st.button(state.action_to_string(action), key=f"{key}_choice_{i}"):
             st.session_state[key] = play(record, action)
             st.rerun()
 

@@ -132,8 +132,10 @@ def render() -> None:
     sources = ["edition", "deck", "query"] + (["builder"] if builder else [])
     left, right = st.columns([2, 3], gap="large")
     with left:
-        source = st.segmented_control(t("print.source"), sources, key="pr_source", default="edition",
-                                      format_func=lambda s: t(f"print.source_{s}")) or "edition"
+        if st.session_state.get("pr_source") not in sources:
+            st.session_state["pr_source"] = "builder" if builder else "edition"
+        source = st.radio(t("print.source"), sources, key="pr_source", horizontal=True,
+                          format_func=lambda s: t(f"print.source_{s}"))
         value: Any = None
         if source == "edition":
             default = editions.index("NP1") if "NP1" in editions else 0

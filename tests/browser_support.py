@@ -1,0 +1,178 @@
+"""Fixtures for the end-to-end tests: one `streamlit run` server on a free port with a temporary
+seeded SQLite database, and Debian's Chromium driven by Playwright.
+
+Browsers cannot be downloaded here, so Chromium is the system one (``/usr/bin/chromium``). Without
+it the browser tests are skipped — except in CI (``CI=true``), where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CARDBASE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--no-first-run",
+                 "--disable-sync"]
+PASSWORD = "mot-de-passe-test"
+IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")
+SCREENSHOTS = Path(os.environ.get("CARDBASE_SCREENSHOTS", "")) if os.environ.get("CARDBASE_SCREENSHOTS") else None
+
+
+def _unavailable(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"browser tests must run in CI: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass(slots=True)
+class Server:
+    url: str
+    db_path: Path
+    process: subprocess.Popen
+    started_in: float  # seconds from launch to a healthy server
+    log: Path
+
+
+def _seed_database(path: Path) -> None:
+    from cardbase import db
+
+    engine = db.make_engine(f"sqlite:///{path}")
+    db.init_db(engine)
+    with engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+    engine.dispose()
+
+
+def start_server(tmp: Path, *, timeout: float = 60.0) -> Server:
+    db_path = tmp / "cardbase.db"
+    _seed_database(db_path)
+    port = free_port()
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{db_path}", CARDBASE_EDITOR_PASSWORD=PASSWORD,
+               STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    log = tmp / "streamlit.log"
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+           "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
+           "--global.developmentMode", "false"]
+    start = time.perf_counter()
+    with log.open("wb") as out:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited with {proc.returncode}:\n{log.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=1) as resp:
+                if resp.status == 200:
+                    return Server(url, db_path, proc, time.perf_counter() - start, log)
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError(f"streamlit did not answer within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not Path(CHROMIUM).exists():
+        _unavailable(f"{CHROMIUM} not found — install it with `apt-get install -y chromium`")
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        _unavailable(f"playwright is not installed ({exc})")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def st_server(tmp_path_factory: pytest.TempPathFactory, chromium_path: str) -> Iterator[Server]:
+    """One app server shared by every browser test of the session."""
+    server = start_server(tmp_path_factory.mktemp("browser"))
+    try:
+        yield server
+    finally:
+        server.process.terminate()
+        try:
+            server.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        try:
+            b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
+        except Exception as exc:  # noqa: BLE001 - a broken browser install
+            _unavailable(f"Chromium does not start: {exc}")
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, st_server: Server, tmp_path: Path) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True,
+                                  locale="fr-FR")
+    context.set_default_timeout(30_000)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield pg
+    context.close()
+    assert not errors, f"JavaScript errors in the page: {errors}"
+
+
+def wait_idle(page, timeout: float = 30_000) -> None:
+    """Wait until Streamlit has finished running the script (no 'running' indicator)."""
+    page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
+    page.wait_for_function(
+        """() => {
+            const s = document.querySelector('[data-testid="stStatusWidget"]');
+            return !s || !s.innerText.match(/Running|Exécution/);
+        }""", timeout=timeout)
+    page.wait_for_timeout(150)
+    page.wait_for_function(
+        "() => !document.querySelector('[data-testid=\"stStatusWidget\"] [data-testid=\"stStatusWidgetRunningIcon\"]')",
+        timeout=timeout)
+
+
+def goto(page, server: Server, path: str = "") -> float:
+    """Open a page of the app; returns the seconds until its title is shown."""
+    start = time.perf_counter()
+    page.goto(f"{server.url}/{path}")
+    page.wait_for_selector("h1", timeout=60_000)
+    elapsed = time.perf_counter() - start
+    wait_idle(page)
+    return elapsed
+
+
+def shot(page, name: str) -> None:
+    """Save a screenshot when CARDBASE_SCREENSHOTS names a folder (used to refresh docs/images)."""
+    if SCREENSHOTS is None:
+        return
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"app-{name}.png"), full_page=False)
+
+
+def copy_db(server: Server, target: Path) -> Path:
+    shutil.copyfile(server.db_path, target)
+    return target

@@ -1,0 +1,142 @@
+"""End-to-end tests in a real Chromium (Playwright) against `streamlit run` on a temporary database.
+
+One server serves every test (see ``browser_support``). Set ``CARDBASE_SCREENSHOTS=docs/images``
+to refresh the screenshots of the documentation while the tests run.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from browser_support import (  # noqa: F401 - fixtures
+    PASSWORD,
+    browser,
+    chromium_path,
+    goto,
+    page,
+    shot,
+    st_server,
+    wait_idle,
+)
+
+pytestmark = pytest.mark.browser
+
+TIMINGS: dict[str, float] = {}
+
+
+def _sidebar(page, label: str) -> None:  # noqa: ANN001
+    page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
+    page.wait_for_selector(f'h1:has-text("{label}")' if label != "Decks" else "h1")
+    wait_idle(page)
+
+
+def test_first_page_search_and_language(page, st_server, capsys) -> None:  # noqa: ANN001, F811
+    TIMINGS["first_page_s"] = goto(page, st_server)
+    assert page.locator("h1").first.inner_text() == "Cartes"
+    page.get_by_text(re.compile(r"\d+ carte\(s\) en \d+ ms")).first.wait_for()
+    shot(page, "cards")
+
+    box = page.locator(".st-key-cards_q input")
+    start = time.perf_counter()
+    box.fill("k:foule v>=2")
+    box.press("Enter")
+    caption = page.get_by_text(re.compile(r"\d+ carte\(s\) en \d+ ms · k:foule v>=2"))
+    caption.wait_for()
+    TIMINGS["search_roundtrip_s"] = time.perf_counter() - start
+    text = caption.inner_text()
+    n, ms = (int(x) for x in re.match(r"(\d+) carte\(s\) en (\d+) ms", text).groups())
+    TIMINGS["search_sql_ms"] = ms
+    assert n >= 8
+
+    page.get_by_text("English", exact=True).click()
+    page.wait_for_selector('h1:has-text("Cards")')
+    page.get_by_text("Français", exact=True).click()
+    page.wait_for_selector('h1:has-text("Cartes")')
+    with capsys.disabled():
+        print(f"\n[browser] server up in {st_server.started_in:.2f} s; first page shown in "
+              f"{TIMINGS['first_page_s']:.2f} s; search 'k:foule v>=2': {n} cards, {ms} ms in SQL, "
+              f"{TIMINGS['search_roundtrip_s']:.2f} s from Enter to results on screen")
+
+
+def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path: Path) -> None:  # noqa: ANN001, F811
+    goto(page, st_server, "decks")
+    search = page.locator(".st-key-deck_q input")
+    search.fill("e:NP1 -k:foule")
+    search.press("Enter")
+    page.get_by_text(re.compile(r"\d+ résultat\(s\)")).wait_for()
+    wait_idle(page)
+    total = 0
+    start = time.perf_counter()
+    for number in range(1, 60):
+        if total == 20:
+            break
+        button = page.locator(f".st-key-add_NP1-{number:03d} button").first
+        if not button.count():
+            continue
+        for _ in range(2):
+            button.click()
+            total += 1
+            page.get_by_text(f"Dans le deck : {total} carte(s)").wait_for()
+    assert total == 20
+    TIMINGS["deck_click_s"] = (time.perf_counter() - start) / 20
+    print(f"\n[browser] one deck-builder click, rerun and redraw: {TIMINGS['deck_click_s']:.2f} s")
+    page.get_by_text("Deck légal : 20 cartes.").wait_for()
+    shot(page, "deck-builder")
+
+    page.get_by_role("tab", name="Statistiques").click()
+    page.get_by_text("Courbe des valeurs").wait_for()
+
+    _sidebar(page, "Impression")
+    page.get_by_text("Le deck en construction").click()
+    page.get_by_text("20 carte(s) à imprimer").wait_for()
+    wait_idle(page)
+    page.get_by_role("button", name="Préparer les fichiers").click()
+    download_button = page.get_by_role("button", name="Télécharger le PDF")
+    download_button.wait_for(timeout=60_000)
+    shot(page, "print")
+    with page.expect_download() as info:
+        download_button.click()
+    target = tmp_path / "deck.pdf"
+    info.value.save_as(target)
+    data = target.read_bytes()
+    assert data.startswith(b"%PDF-")
+    assert b"%%EOF" in data[-64:]
+    pages = len(re.findall(rb"/Type\s*/Page(?!s)", data))
+    assert pages == 3  # 20 cards, 9 a sheet
+    assert b"/MediaBox [0 0 595" in data or re.search(rb"/MediaBox\s*\[\s*0\s+0\s+595(\.\d+)?\s+841", data)
+
+
+def test_play_a_goldfish_game_to_the_end(page, st_server) -> None:  # noqa: ANN001, F811
+    goto(page, st_server, "playtest")
+    page.get_by_role("button", name="Nouvelle partie").click()
+    page.get_by_text("Votre main").wait_for()
+    wait_idle(page)
+    shot(page, "playtest")
+    played = re.compile(r"(\d+) action\(s\) jouée\(s\)")
+    for _ in range(40):
+        if page.get_by_text(re.compile(r"Partie terminée : -?\d+ points")).count():
+            break
+        count = int(played.search(page.get_by_text(played).inner_text()).group(1))
+        choice = page.locator('[class*="st-key-pt_game_choice_"] button')
+        discard = page.locator('[class*="st-key-pt_game_discard_"] button:not([disabled])')
+        (choice if choice.count() else discard).first.click()
+        page.get_by_text(re.compile(rf"^{count + 1} action\(s\) jouée\(s\)")).wait_for()
+        wait_idle(page)
+    final = page.get_by_text(re.compile(r"Partie terminée : -?\d+ points"))
+    final.wait_for()
+    page.get_by_text("Décompte carte par carte").wait_for()
+    shot(page, "goldfish-end")
+
+
+def test_editor_mode_unlocks_the_card_editor(page, st_server) -> None:  # noqa: ANN001, F811
+    goto(page, st_server, "editor")
+    page.get_by_text("Lecture seule").first.wait_for()
+    page.locator(".st-key-editor_password input").fill(PASSWORD)
+    page.get_by_role("button", name="Déverrouiller le mode éditeur").click()
+    page.get_by_text("Mode éditeur actif").wait_for()
+    page.get_by_role("button", name="Enregistrer").wait_for()
+    page.get_by_text("Aperçu de la carte imprimée").wait_for()
+    shot(page, "editor")
