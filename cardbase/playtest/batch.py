@@ -1,0 +1,386 @@
+"""Batches of NesPanini games: goldfish, head-to-head, round robin and the bot ladder.
+
+Game *i* of a batch with seed *s* is dealt from ``game_seed(s, i)`` and its bots are seeded from it
+too, so every game is reproducible on its own. Work is cut into chunks of consecutive games and
+handed to any ``concurrent.futures``-style executor (an object with ``submit`` returning futures);
+results are put back in game order, so they are identical whatever the executor.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from cardbase.bots import make_bot, oracle_search
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError
+from cardbase.games.nespanini import Game, blank_card
+
+from .stats import bradley_terry, percentile, wilson
+
+Progress = Callable[[int, int], None]
+PERCENTILES = (5, 10, 25, 50, 75, 90, 95)
+PARALLEL_FROM = 4000  # batches smaller than this run in the calling process by default
+
+
+def game_seed(seed: int, i: int) -> int:
+    """The deal seed of game ``i`` of a batch seeded ``seed``."""
+    return (seed * 1_000_003 + i * 7_919 + 12_345) % (2**63)
+
+
+# ----------------------------------------------------------------------------- workers
+
+_GAMES: dict[tuple, Game] = {}
+
+
+def _game(decks: tuple[tuple[CardDef, ...], ...]) -> Game:
+    g = _GAMES.get(decks)
+    if g is None:
+        if len(_GAMES) > 64:
+            _GAMES.clear()
+        g = _GAMES[decks] = Game([list(d) for d in decks])
+    return g
+
+
+def _play(game: Game, seed: int, bots: Sequence[str]) -> Any:
+    s = game.new_state(seed, log=False)
+    if all(b == "greedy" for b in bots):
+        while s.player != -4:
+            s.apply_action(s.greedy_action())
+        return s
+    players = [make_bot(b, seed=seed + 101 * (q + 1)) for q, b in enumerate(bots)]
+    while s.player != -4:
+        s.apply_action(players[s.player].step(s))
+    return s
+
+
+def run_goldfish_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str, seed: int,
+                       oracle_games: int = 0, oracle_nodes: int = 5_000) -> list[tuple]:
+    """Games ``start..stop-1``: (score, hand kinds, discard kinds, points per hand card, oracle)."""
+    game = _game((deck,))
+    out = []
+    for i in range(start, stop):
+        gs = game_seed(seed, i)
+        s = _play(game, gs, (bot,))
+        pts = tuple(c.points for c in s.score_breakdown(0)) if game.table.has_iscore else tuple(
+            game.table.value[k] for k in s.hands[0])
+        orc = None
+        if i < oracle_games:
+            r = oracle_search(game.new_state(gs, log=False), max_nodes=oracle_nodes)
+            orc = (r.score, r.exact)
+        out.append((sum(pts), tuple(s.hands[0]), tuple(s.discards[0]), pts, orc, s.turn))
+    return out
+
+
+def run_duel_chunk(start: int, stop: int, decks: tuple[tuple[CardDef, ...], tuple[CardDef, ...]],
+                   bots: tuple[str, str], seed: int) -> list[tuple]:
+    """Pairs ``start..stop-1``; each pair is two games on the same seed with seats swapped.
+
+    Returns (pair, swapped, first player, score of deck A, score of deck B).
+    """
+    ga = _game(decks)
+    gb = _game((decks[1], decks[0]))
+    out = []
+    for i in range(start, stop):
+        gs = game_seed(seed, i)
+        s = _play(ga, gs, bots)
+        a, b = s.score(0), s.score(1)
+        out.append((i, False, s.first_player, a, b))
+        s = _play(gb, gs, (bots[1], bots[0]))
+        a, b = s.score(1), s.score(0)
+        out.append((i, True, 1 - s.first_player, a, b))  # first player as seen from deck A = 0
+    return out
+
+
+def _chunks(n: int, parts: int) -> list[tuple[int, int]]:
+    size = max(1, -(-n // parts))
+    return [(i, min(n, i + size)) for i in range(0, n, size)]
+
+
+def _map(fn: Callable[..., list], args: list[tuple], n: int, *, executor: Any, progress: Progress | None,
+         workers: int | None) -> list:
+    """Run ``fn(start, stop, *a)`` over chunks of ``range(n)``; results in order."""
+    own = None
+    if executor is None and n >= PARALLEL_FROM and (workers or os.cpu_count() or 1) > 1:
+        own = executor = ProcessPoolExecutor(max_workers=workers or os.cpu_count())
+    try:
+        if executor is None:
+            out: list = []
+            for start, stop in _chunks(n, max(1, n // 500)):
+                out.extend(fn(start, stop, *args[0]))
+                if progress:
+                    progress(stop, n)
+            return out
+        parts = max(4, (workers or os.cpu_count() or 2) * 4)
+        spans = _chunks(n, parts)
+        futures = [executor.submit(fn, start, stop, *args[0]) for start, stop in spans]
+        out = []
+        for (_, stop), fut in zip(spans, futures):
+            out.extend(fut.result())
+            if progress:
+                progress(stop, n)
+        return out
+    finally:
+        if own is not None:
+            own.shutdown()
+
+
+# ----------------------------------------------------------------------------- goldfish
+
+
+@dataclass(slots=True)
+class GoldfishReport:
+    games: int
+    bot: str
+    seed: int
+    records: pd.DataFrame  # one row a game
+    cards: pd.DataFrame  # one row a distinct card
+    summary: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.summary, "cards": self.cards.to_dict(orient="records")}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, default=_json_default)
+
+
+def _json_default(o: Any) -> Any:
+    if hasattr(o, "item"):
+        return o.item()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy", seed: int = 0,
+             executor: Any = None, workers: int | None = None, oracle_games: int = 30,
+             swap_games: int | None = 300, thresholds: Iterable[int] | None = None,
+             progress: Progress | None = None) -> GoldfishReport:
+    """Play ``games`` goldfish games of ``deck`` with ``bot`` and sum them up.
+
+    ``oracle_games``: how many of the games also get the clairvoyant oracle's score (it is slow);
+    ``swap_games``: games per card for the swap test (None or 0: no swap test).
+    """
+    if games <= 0:
+        raise CardbaseError(f"games must be positive, got {games}")
+    deck_t = tuple(deck)
+    game = _game((deck_t,))
+    table = game.table
+    oracle_games = min(oracle_games, games)
+    rows = _map(run_goldfish_chunk, [(deck_t, bot, seed, oracle_games, 2_000)], games,
+                executor=executor, progress=progress, workers=workers)
+    names = [c.name for c in table.defs]
+    scores = [r[0] for r in rows]
+    rec = pd.DataFrame({
+        "game": range(games),
+        "seed": [game_seed(seed, i) for i in range(games)],
+        "score": scores,
+        "hand": [[names[k] for k in r[1]] for r in rows],
+        "discarded": [[names[k] for k in r[2]] for r in rows],
+        "oracle": [r[4][0] if r[4] else None for r in rows],
+        "oracle_exact": [r[4][1] if r[4] else None for r in rows],
+        "turns": [r[5] for r in rows],
+    })
+    srt = sorted(scores)
+    mean = sum(scores) / games
+    std = (sum((x - mean) ** 2 for x in scores) / games) ** 0.5
+    lo, hi = srt[0], srt[-1]
+    thresholds = list(thresholds) if thresholds is not None else list(range(lo, hi + 1))
+    p_at_least = {str(x): sum(1 for v in scores if v >= x) / games for x in thresholds}
+    gaps = [r[4][0] - r[0] for r in rows if r[4]]
+    exact = sum(1 for r in rows if r[4] and r[4][1])
+    # per-card figures
+    copies = Counter(table.kind(c) for c in deck_t)
+    kept, disc, points = Counter(), Counter(), Counter()
+    for r in rows:
+        for k in set(r[1]):
+            kept[k] += 1
+        for k in set(r[2]):
+            disc[k] += 1
+        for k, pt in zip(r[1], r[3]):
+            points[k] += pt
+    swap = {}
+    if swap_games:
+        n_swap = min(swap_games, games)
+        base = sum(scores[:n_swap]) / n_swap
+        for k in copies:
+            blank = blank_card()
+            alt = tuple(blank if table.kind(c) == k else c for c in deck_t)
+            alt_rows = _map(run_goldfish_chunk, [(alt, bot, seed, 0, 0)], n_swap, executor=executor,
+                            progress=None, workers=workers)
+            swap[k] = sum(r[0] for r in alt_rows) / n_swap - base
+    cards = pd.DataFrame([{
+        "card": names[k],
+        "ref": table.defs[k].ref,
+        "copies": copies[k],
+        "value": table.value[k],
+        "kept_rate": kept[k] / games,
+        "discarded_rate": disc[k] / games,
+        "avg_points": points[k] / games,
+        "swap_delta": swap.get(k),
+    } for k in sorted(copies, key=lambda k: (-copies[k], names[k]))])
+    summary = {
+        "games": games,
+        "bot": bot,
+        "seed": seed,
+        "mean": mean,
+        "std": std,
+        "min": lo,
+        "max": hi,
+        "percentiles": {str(q): percentile(srt, q) for q in PERCENTILES},
+        "p_at_least": p_at_least,
+        "oracle_games": len(gaps),
+        "oracle_exact": exact,
+        "oracle_mean_gap": (sum(gaps) / len(gaps)) if gaps else None,
+    }
+    return GoldfishReport(games, bot, seed, rec, cards, summary)
+
+
+# ----------------------------------------------------------------------------- head-to-head
+
+
+@dataclass(slots=True)
+class DuelReport:
+    games: int
+    records: pd.DataFrame
+    summary: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.summary)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, default=_json_default)
+
+
+def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1000,
+         bots: tuple[str, str] = ("greedy", "greedy"), seed: int = 0, executor: Any = None,
+         workers: int | None = None, names: tuple[str, str] = ("A", "B"),
+         progress: Progress | None = None) -> DuelReport:
+    """Head-to-head of deck A (with ``bots[0]``) against deck B (``bots[1]``).
+
+    ``games`` is the number of games, played as games/2 pairs: each seed once with A in seat 1 and
+    once with the seats swapped. Figures are from A's side.
+    """
+    if games < 2:
+        raise CardbaseError(f"a duel needs at least 2 games (one pair), got {games}")
+    pairs = games // 2
+    rows = _map(run_duel_chunk, [((tuple(deck_a), tuple(deck_b)), tuple(bots), seed)], pairs,
+                executor=executor, progress=progress, workers=workers)
+    rec = pd.DataFrame(rows, columns=["pair", "swapped", "first", "score_a", "score_b"])
+    rec.insert(1, "seed", [game_seed(seed, p) for p in rec["pair"]])
+    rec["margin"] = rec["score_a"] - rec["score_b"]
+    rec["result"] = (rec["margin"] > 0).astype(int) - (rec["margin"] < 0).astype(int)
+    n = len(rec)
+    wins = int((rec["result"] == 1).sum())
+    ties = int((rec["result"] == 0).sum())
+    losses = n - wins - ties
+    first_won = int((((rec["first"] == 0) & (rec["result"] == 1))
+                     | ((rec["first"] == 1) & (rec["result"] == -1))).sum())
+    decided = n - ties
+    summary = {
+        "games": n,
+        "decks": list(names),
+        "bots": list(bots),
+        "seed": seed,
+        "wins": wins,
+        "ties": ties,
+        "losses": losses,
+        "win_rate": wins / n,
+        "ci95": list(wilson(wins, n)),
+        "points_rate": (wins + ties / 2) / n,
+        "points_ci95": list(wilson(wins + ties / 2, n)),
+        "first_player_win_rate": first_won / n,
+        "first_player_win_rate_decided": (first_won / decided) if decided else None,
+        "first_player_ci95": list(wilson(first_won, n)),
+        "mean_margin": float(rec["margin"].mean()),
+        "mean_score_a": float(rec["score_a"].mean()),
+        "mean_score_b": float(rec["score_b"].mean()),
+    }
+    return DuelReport(n, rec, summary)
+
+
+def save_records(df: pd.DataFrame, path: Path | str) -> None:
+    """Per-game records as JSON lines."""
+    Path(path).write_text(df.to_json(orient="records", lines=True, force_ascii=False), encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------- round robin
+
+
+@dataclass(slots=True)
+class RoundRobinReport:
+    matrix: pd.DataFrame  # win rate of the row deck against the column deck
+    ratings: pd.DataFrame  # one row a deck: rating, points rate
+    duels: dict[tuple[str, str], DuelReport]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "matrix": {r: {c: (None if pd.isna(v) else float(v)) for c, v in row.items()}
+                       for r, row in self.matrix.iterrows()},
+            "ratings": self.ratings.to_dict(orient="records"),
+        }
+
+
+def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
+               bots: tuple[str, str] = ("greedy", "greedy"), seed: int = 0, executor: Any = None,
+               workers: int | None = None, progress: Progress | None = None) -> RoundRobinReport:
+    """Every pair of decks plays ``games`` games (seats swapped, same seeds)."""
+    names = list(decks)
+    if len(names) < 2:
+        raise CardbaseError("a round robin needs at least two decks")
+    duels = {}
+    pts: dict[tuple[str, str], float] = {}
+    matrix = pd.DataFrame(index=names, columns=names, dtype=float)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    for j, (a, b) in enumerate(pairs):
+        rep = duel(decks[a], decks[b], games=games, bots=bots, seed=seed, executor=executor,
+                   workers=workers, names=(a, b))
+        duels[(a, b)] = rep
+        s = rep.summary
+        matrix.loc[a, b] = s["win_rate"]
+        matrix.loc[b, a] = s["losses"] / s["games"]
+        pts[(a, b)] = s["wins"] + s["ties"] / 2
+        pts[(b, a)] = s["losses"] + s["ties"] / 2
+        if progress:
+            progress(j + 1, len(pairs))
+    ratings = bradley_terry(names, pts)
+    played = {n: sum(v for (a, _), v in pts.items() if a == n) for n in names}
+    total = {n: sum(pts[(a, b)] + pts[(b, a)] for (a, b) in pts if a == n) for n in names}
+    rdf = pd.DataFrame([{"deck": n, "rating": round(ratings[n], 1),
+                         "points_rate": played[n] / total[n] if total[n] else None} for n in names])
+    rdf = rdf.sort_values("rating", ascending=False).reset_index(drop=True)
+    return RoundRobinReport(matrix, rdf, duels)
+
+
+# ----------------------------------------------------------------------------- ladder
+
+LADDER = ("random", "greedy", "mc", "ismcts")
+
+
+def ladder(deck: Sequence[CardDef], *, games: int = 200, seed: int = 0,
+           levels: Sequence[str] = LADDER, executor: Any = None, workers: int | None = None,
+           progress: Progress | None = None) -> pd.DataFrame:
+    """Each level against the one below on mirror matches (same deck, seats swapped, same seeds)."""
+    rows = []
+    for i in range(1, len(levels)):
+        hi, lo = levels[i], levels[i - 1]
+        rep = duel(deck, deck, games=games, bots=(hi, lo), seed=seed, executor=executor,
+                   workers=workers, names=(hi, lo))
+        s = rep.summary
+        rows.append({
+            "level": hi, "against": lo, "games": s["games"], "wins": s["wins"], "ties": s["ties"],
+            "losses": s["losses"], "win_rate": s["win_rate"], "ci_low": s["ci95"][0],
+            "ci_high": s["ci95"][1], "points_rate": s["points_rate"],
+            "points_ci_low": s["points_ci95"][0], "points_ci_high": s["points_ci95"][1],
+            "mean_margin": s["mean_margin"],
+            "beats_lower": s["points_ci95"][0] > 0.5,
+        })
+        if progress:
+            progress(i, len(levels) - 1)
+    return pd.DataFrame(rows)

@@ -1,0 +1,55 @@
+"""Small statistics helpers: Wilson intervals, percentiles, Bradley–Terry ratings."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95 % by default); (0, 1) when n is 0."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile ``q`` (0–100) of already sorted values."""
+    if not sorted_values:
+        return float("nan")
+    pos = (len(sorted_values) - 1) * q / 100
+    lo = math.floor(pos)
+    hi = math.ceil(pos)
+    if lo == hi:
+        return float(sorted_values[lo])
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
+
+
+def bradley_terry(names: Sequence[str], wins: dict[tuple[str, str], float],
+                  iterations: int = 200) -> dict[str, float]:
+    """Ratings on the Elo scale (mean 1500) from ``wins[(a, b)]`` = points a scored against b.
+
+    Ties count half to each side. Minorization–maximization (Hunter 2004) with a small prior of
+    one tie against a virtual average opponent, so a deck that never lost keeps a finite rating.
+    """
+    strength = {n: 1.0 for n in names}
+    for _ in range(iterations):
+        new = {}
+        for a in names:
+            w = 0.5  # prior: half a win …
+            denom = 1.0 / (strength[a] + 1.0)  # … in one game against strength 1
+            for b in names:
+                if a == b:
+                    continue
+                n_ab = wins.get((a, b), 0.0) + wins.get((b, a), 0.0)
+                if n_ab:
+                    w += wins.get((a, b), 0.0)
+                    denom += n_ab / (strength[a] + strength[b])
+            new[a] = w / denom
+        g = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        strength = {k: v / g for k, v in new.items()}
+    return {k: 1500 + 400 * math.log10(v) for k, v in strength.items()}
