@@ -455,7 +455,9 @@ class State:
         """
         s = self.clone()
         for q in range(self.n):
+            # sorted before shuffling: the re-deal depends only on what ``player`` knows
             if q == player:
+                s.decks[q].sort()
                 rng.shuffle(s.decks[q])
                 continue
             hand = s.hands[q]
@@ -463,10 +465,10 @@ class State:
             hidden = hand[:]
             for k in known:
                 hidden.remove(k)
-            pool = hidden + s.decks[q]
+            pool = sorted(hidden + s.decks[q])
             rng.shuffle(pool)
             nh = len(hidden)
-            s.hands[q] = known + pool[:nh]
+            s.hands[q] = sorted(known) + pool[:nh]
             s.decks[q] = pool[nh:]
         return s
 
