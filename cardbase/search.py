@@ -149,6 +149,14 @@ def _read_quoted(query: str, start: int) -> tuple[str, int]:
     return inner, end + 1
 
 
+def _text(raw: str, position: int, query: str) -> Text:
+    folded = fold(raw)
+    if not folded:  # e.g. a lone accent or symbol: nothing would be left to search for
+        raise _err(f"{raw!r} has nothing to search for once accents and case are ignored: "
+                   "remove it or write a word", position, query)
+    return Text(folded, position)
+
+
 def _tokens(query: str) -> list[_Tok]:
     out: list[_Tok] = []
     i, n = 0, len(query)
@@ -166,7 +174,7 @@ def _tokens(query: str) -> list[_Tok]:
             i += 1
         elif ch == '"':
             inner, i2 = _read_quoted(query, i)
-            out.append(_Tok("term", i, Text(fold(inner), i)))
+            out.append(_Tok("term", i, _text(inner, i, query)))
             i = i2
         else:
             start = i
@@ -182,7 +190,7 @@ def _tokens(query: str) -> list[_Tok]:
                     op_at = start + min(raw.find(c) for c in ":<>=!" if c in raw)
                     raise _err(f"{raw!r} is not a search term: write key:value (e.g. c:bleu, "
                                "v>=3) or quote the text", op_at, query)
-                out.append(_Tok("term", start, Text(fold(raw), start)))
+                out.append(_Tok("term", start, _text(raw, start, query)))
                 continue
             key, op = m.group("key"), m.group("op")
             value = raw[m.end():]

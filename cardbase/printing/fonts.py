@@ -35,7 +35,11 @@ def font_path(name: str, *, base_dir: Path | None = None) -> Path:
         path = Path(name)
         if not path.is_absolute() and base_dir is not None:
             path = base_dir / path
-    if not path.is_file():
+    try:
+        found = path.is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte…
+        found = False
+    if not found:
         raise TemplateError(
             f"font {name!r} not found (looked for {path}) — use one of the shipped styles "
             f"{', '.join(STYLES)} or the path of a .ttf/.otf file"

@@ -148,6 +148,9 @@ def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
 def _scale_inherited(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     """Scale the parent's regions to the child's card size when the child changes it."""
     pcard, ccard = parent.get("card", {}), child.get("card", {})
+    if not isinstance(pcard, dict) or not isinstance(ccard, dict) \
+            or not isinstance(parent.get("regions", {}), dict):
+        return parent  # not tables: _build reports it
     try:
         pw, ph = float(pcard["width_mm"]), float(pcard["height_mm"])
         cw, ch = float(ccard.get("width_mm", pw)), float(ccard.get("height_mm", ph))
@@ -219,6 +222,12 @@ def _build(data: dict[str, Any], source: Path) -> Template:
     for key in data:
         if key not in TOP_KEYS:
             bad("unknown-field", f"unknown setting {key!r}", f"use one of {', '.join(TOP_KEYS)}")
+    data = dict(data)
+    for section in ("card", "colours", "rarities", "back", "regions"):
+        if section in data and not isinstance(data[section], dict):
+            bad("bad-value", f"[{section}] must be a table of settings, not {data[section]!r}",
+                f"write a [{section}] section with key = value lines", f"[{section}]")
+            data[section] = {}
     card = data.get("card", {})
     for key in card:
         if key not in CARD_KEYS:
@@ -318,13 +327,18 @@ def _build(data: dict[str, Any], source: Path) -> Template:
                 bad("bad-value", f"{key} must be a positive number, not {v!r}", f"write {key} = 8", at)
                 ok = False
         font = rdata.get("font", "regular")
-        try:
-            font_path(str(font), base_dir=source.parent)
-        except TemplateError as exc:
-            bad("missing-font", str(exc), "", at)
+        if not isinstance(font, str):
+            bad("bad-value", f"font must be a style name or a file path, not {font!r}",
+                'write font = "bold"', at)
             ok = False
+        else:
+            try:
+                font_path(font, base_dir=source.parent)
+            except TemplateError as exc:
+                bad("missing-font", str(exc), "", at)
+                ok = False
         if ok:
-            fields = {k: v for k, v in rdata.items() if k != "box"}
+            fields = {k: v for k, v in rdata.items() if k != "box" and v is not None}
             for key in ("size_pt", "min_size_pt", "line_spacing"):
                 if key in fields:
                     fields[key] = float(fields[key])
