@@ -162,10 +162,7 @@ def check_effect(game_code: str, effect: str | None, *, where: str = "") -> tupl
     """Parse a card's effect source when its game has an effect language; problems, not raises."""
     if not effect or game_code != "nespanini":
         return None, []
-    try:
-        from cardbase.effects import parse_effect
-    except ImportError:  # the effect language is not installed in this build
-        return None, []
+    from cardbase.effects import parse_effect
     from cardbase.errors import EffectError
 
     try:

@@ -48,22 +48,15 @@ def seed_editions(session: Session, data_dir: Path) -> int:
 
 def seed_database(engine: Engine, data_dir: Path | None = None) -> dict[str, int]:
     """Add what is missing from ``data_dir`` (default ``data/``) in one transaction."""
+    from cardbase.decks import import_starter_decks
+    from cardbase.stickers import seed_colours
+
     data_dir = data_dir or DATA_DIR
     counts: dict[str, int] = {}
     with Session(engine, expire_on_commit=False) as session:
         counts["games"] = seed_games(session, data_dir)
-        try:
-            from cardbase.stickers import seed_colours
-        except ImportError:
-            seed_colours = None
-        if seed_colours is not None:
-            counts["sticker_colours"] = seed_colours(session) or 0
+        counts["sticker_colours"] = seed_colours(session)
         counts["editions"] = seed_editions(session, data_dir)
-        try:
-            from cardbase.decks import import_starter_decks
-        except ImportError:
-            import_starter_decks = None
-        if import_starter_decks is not None:
-            counts["decks"] = import_starter_decks(session, data_dir) or 0
+        counts["decks"] = import_starter_decks(session, data_dir)
         session.commit()
     return counts

@@ -5,12 +5,14 @@ Each command group lives in its own module and calls the same service functions 
 
 from __future__ import annotations
 
-import importlib
-
 import typer
 
 from cardbase.cli import cards as _cards
 from cardbase.cli import data as _data
+from cardbase.cli import deck as _deck
+from cardbase.cli import print_cmd as _print_cmd
+from cardbase.cli import sim as _sim
+from cardbase.cli import sticker as _sticker
 
 app = typer.Typer(
     name="cardbase",
@@ -26,22 +28,10 @@ app.add_typer(_data.editions_app, name="editions")
 app.add_typer(_data.data_app, name="data")
 app.add_typer(_data.db_app, name="db")
 
-# Command groups provided by the other modules of the package.
-for _module, _name in (("sticker", "sticker"), ("deck", "deck"), ("sim", "sim")):
-    try:
-        _mod = importlib.import_module(f"cardbase.cli.{_module}")
-    except ModuleNotFoundError as _exc:  # pragma: no cover - only while a module is being written
-        if _exc.name != f"cardbase.cli.{_module}":
-            raise
-        continue
-    app.add_typer(_mod.app, name=_name)
-try:
-    _print_cmd = importlib.import_module("cardbase.cli.print_cmd")
-except ModuleNotFoundError as _exc:  # pragma: no cover - only while the module is being written
-    if _exc.name != "cardbase.cli.print_cmd":
-        raise
-else:
-    _print_cmd.register(app)
+app.add_typer(_sticker.app, name="sticker")
+app.add_typer(_deck.app, name="deck")
+app.add_typer(_sim.app, name="sim")
+_print_cmd.register(app)
 
 
 def main() -> None:
