@@ -12,7 +12,7 @@ from cardbase import access
 from cardbase.ui import common
 from cardbase.ui.common import t
 
-st.set_page_config(page_title="cardbase", page_icon="🃏", layout="wide")
+st.set_page_config(page_title="cardbase", page_icon=":material/style:", layout="wide")
 access.enforce()  # every write in this server needs editor mode, in the services too
 
 
@@ -20,13 +20,13 @@ def _pages() -> list:
     from cardbase.ui import cards, decks, editions, editor, playtest, printing, stickers
 
     return [
-        st.Page(cards.render, title=t("nav.cards"), icon="🔎", url_path="cards", default=True),
-        st.Page(editor.render, title=t("nav.editor"), icon="✏️", url_path="editor"),
-        st.Page(editions.render, title=t("nav.editions"), icon="📚", url_path="editions"),
-        st.Page(decks.render, title=t("nav.decks"), icon="🃏", url_path="decks"),
-        st.Page(printing.render, title=t("nav.print"), icon="🖨️", url_path="print"),
-        st.Page(playtest.render, title=t("nav.playtest"), icon="🎲", url_path="playtest"),
-        st.Page(stickers.render, title=t("nav.stickers"), icon="🔵", url_path="stickers"),
+        st.Page(cards.render, title=t("nav.cards"), icon=":material/search:", url_path="cards", default=True),
+        st.Page(editor.render, title=t("nav.editor"), icon=":material/edit:", url_path="editor"),
+        st.Page(editions.render, title=t("nav.editions"), icon=":material/library_books:", url_path="editions"),
+        st.Page(decks.render, title=t("nav.decks"), icon=":material/style:", url_path="decks"),
+        st.Page(printing.render, title=t("nav.print"), icon=":material/print:", url_path="print"),
+        st.Page(playtest.render, title=t("nav.playtest"), icon=":material/casino:", url_path="playtest"),
+        st.Page(stickers.render, title=t("nav.stickers"), icon=":material/radio_button_checked:", url_path="stickers"),
     ]
 
 

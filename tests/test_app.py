@@ -437,7 +437,7 @@ def test_game_against_a_bot_hides_its_hand(app_env: str) -> None:
     at.run()
     at.button(key="pt_bot_game_new").click().run()
     no_exception(at)
-    assert "🂠" in texts(at)
+    assert ":material/crop_portrait:" in texts(at)
     _play_to_the_end(at, "pt_bot_game")
     assert any(w in s.value for s in at.success for w in ("Gagné", "Perdu", "Égalité"))
     log = "\n".join(str(x.value) for x in at.text)

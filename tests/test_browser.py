@@ -27,13 +27,13 @@ pytestmark = pytest.mark.browser
 TIMINGS: dict[str, float] = {}
 
 
-def _sidebar(page, label: str) -> None:  # noqa: ANN001
-    page.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
-    page.wait_for_selector(f'h1:has-text("{label}")' if label != "Decks" else "h1")
-    wait_idle(page)
+def _sidebar(pg, label: str) -> None:
+    pg.locator('[data-testid="stSidebarNav"]').get_by_text(label, exact=True).click()
+    pg.wait_for_selector(f'h1:has-text("{label}")')
+    wait_idle(pg)
 
 
-def test_first_page_search_and_language(page, st_server, capsys) -> None:  # noqa: ANN001, F811
+def test_first_page_search_and_language(page, st_server, capsys) -> None:  # noqa: F811
     TIMINGS["first_page_s"] = goto(page, st_server)
     assert page.locator("h1").first.inner_text() == "Cartes"
     page.get_by_text(re.compile(r"\d+ carte\(s\) en \d+ ms")).first.wait_for()
@@ -61,7 +61,7 @@ def test_first_page_search_and_language(page, st_server, capsys) -> None:  # noq
               f"{TIMINGS['search_roundtrip_s']:.2f} s from Enter to results on screen")
 
 
-def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path: Path) -> None:  # noqa: ANN001, F811
+def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path: Path) -> None:  # noqa: F811
     goto(page, st_server, "decks")
     search = page.locator(".st-key-deck_q input")
     search.fill("e:NP1 -k:foule")
@@ -109,7 +109,7 @@ def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path:
     assert b"/MediaBox [0 0 595" in data or re.search(rb"/MediaBox\s*\[\s*0\s+0\s+595(\.\d+)?\s+841", data)
 
 
-def test_play_a_goldfish_game_to_the_end(page, st_server) -> None:  # noqa: ANN001, F811
+def test_play_a_goldfish_game_to_the_end(page, st_server) -> None:  # noqa: F811
     goto(page, st_server, "playtest")
     page.get_by_role("button", name="Nouvelle partie").click()
     page.get_by_text("Votre main").wait_for()
@@ -131,7 +131,7 @@ def test_play_a_goldfish_game_to_the_end(page, st_server) -> None:  # noqa: ANN0
     shot(page, "goldfish-end")
 
 
-def test_editor_mode_unlocks_the_card_editor(page, st_server) -> None:  # noqa: ANN001, F811
+def test_editor_mode_unlocks_the_card_editor(page, st_server) -> None:  # noqa: F811
     goto(page, st_server, "editor")
     page.get_by_text("Lecture seule").first.wait_for()
     page.locator(".st-key-editor_password input").fill(PASSWORD)

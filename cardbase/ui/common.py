@@ -69,9 +69,9 @@ def editor_gate() -> bool:
     if is_editor():
         return True
     if access.is_configured():
-        st.info(t("access.locked_hint"), icon="🔒")
+        st.info(t("access.locked_hint"), icon=":material/lock:")
     else:
-        st.warning(t("access.not_configured", env=access.PASSWORD_ENV), icon="🔒")
+        st.warning(t("access.not_configured", env=access.PASSWORD_ENV), icon=":material/lock:")
     return False
 
 
@@ -85,12 +85,12 @@ def sidebar_controls() -> None:
         if st.session_state.get(LANG_KEY) is None:  # a click on the selected option clears it
             st.session_state[LANG_KEY] = i18n.DEFAULT
         if is_editor():
-            st.success(t("access.unlocked"), icon="✏️")
+            st.success(t("access.unlocked"), icon=":material/edit:")
             if st.button(t("access.lock"), key="editor_lock"):
                 st.session_state.pop(TOKEN_KEY, None)
                 st.rerun()
         elif not access.is_configured():
-            st.caption("🔒 " + t("access.not_configured", env=access.PASSWORD_ENV))
+            st.caption(":material/lock: " + t("access.not_configured", env=access.PASSWORD_ENV))
         else:
             with st.form("editor_unlock", clear_on_submit=True, border=False):
                 attempt = st.text_input(t("access.password"), type="password", key="editor_password")

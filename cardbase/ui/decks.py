@@ -170,14 +170,14 @@ def _legality_box(result: dict[str, Any]) -> None:
     size = result["size"]
     count = result["count"]
     if not count and not result["legal"]:
-        st.info(t("decks.empty"), icon="🃏")
+        st.info(t("decks.empty"), icon=":material/style:")
         return
     if result["legal"]:
-        st.success(t("decks.legal", count=count), icon="✅")
+        st.success(t("decks.legal", count=count), icon=":material/check_circle:")
         return
     head = t("decks.illegal", count=count, size=size if size else "?")
     lines = [f"- {p.message}" + (f" — *{p.fix}*" if p.fix else "") for p in result["problems"]]
-    st.error(head + "\n\n" + "\n".join(lines), icon="⚠️")
+    st.error(head + "\n\n" + "\n".join(lines), icon=":material/warning:")
 
 
 def _search_panel(game: str, entries: dict[str, int]) -> None:
@@ -199,17 +199,17 @@ def _search_panel(game: str, entries: dict[str, int]) -> None:
             ref = card["ref"]
             names[ref] = card["name"]
             in_deck = entries.get(ref, 0)
-            c1, c2, c3, c4 = st.columns([6, 1, 1, 1], vertical_alignment="center")
+            c1, c2, c3, c4 = st.columns([5, 1, 1, 1], vertical_alignment="center")
             kws = ", ".join(card["keywords"])
             value = "" if card["value"] is None else f" **{card['value']}**"
             c1.markdown(f"{card['name']}{value} · {card['colour'] or ''}"
                         + (f" · *{kws}*" if kws else "") + f"  \n:gray[{ref}]"
                         + (f" :gray[— {card['effect_text']}]" if card["effect_text"] else ""))
             c2.markdown(f"**×{in_deck}**" if in_deck else "")
-            if c3.button("＋", key=f"add_{ref}", help=t("decks.add_one")):
+            if c3.button("", icon=":material/add:", key=f"add_{ref}", help=t("decks.add_one")):
                 st.session_state[DECK] = add_card(entries, ref, +1)
                 st.rerun()
-            if c4.button("－", key=f"sub_{ref}", disabled=not in_deck, help=t("decks.remove_one")):
+            if c4.button("", icon=":material/remove:", key=f"sub_{ref}", disabled=not in_deck, help=t("decks.remove_one")):
                 st.session_state[DECK] = add_card(entries, ref, -1)
                 st.rerun()
 
@@ -222,12 +222,12 @@ def _deck_panel(entries: dict[str, int]) -> None:
         return
     with st.container(height=360, border=True):
         for ref, count in sorted(entries.items(), key=lambda kv: names.get(kv[0], kv[0])):
-            c1, c2, c3 = st.columns([6, 1, 1], vertical_alignment="center")
+            c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="center")
             c1.markdown(f"**{count}×** {names.get(ref, ref)} :gray[{ref}]")
-            if c2.button("＋", key=f"dadd_{ref}"):
+            if c2.button("", icon=":material/add:", key=f"dadd_{ref}"):
                 st.session_state[DECK] = add_card(entries, ref, +1)
                 st.rerun()
-            if c3.button("－", key=f"dsub_{ref}"):
+            if c3.button("", icon=":material/remove:", key=f"dsub_{ref}"):
                 st.session_state[DECK] = add_card(entries, ref, -1)
                 st.rerun()
 
@@ -344,7 +344,7 @@ def _save_tab(entries: dict[str, int], game: str, result: dict[str, Any]) -> Non
                     saved = decks.save_deck(s, game=game, name=name, entries=decks.parse_deck_list(text),
                                             expected_version=expected, note=note or None)
                     loaded = {"id": saved.id, "name": saved.name, "version": saved.version}
-                st.toast(t("decks.saved", name=name, version=loaded["version"]), icon="✅")
+                st.toast(t("decks.saved", name=name, version=loaded["version"]), icon=":material/check_circle:")
                 _pending(loaded=loaded)
             except StaleEditError as exc:
                 st.error(t("decks.stale", name=name) + "\n\n" + str(exc))

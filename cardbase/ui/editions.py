@@ -19,7 +19,7 @@ def report_frame(report: list[dict]) -> pd.DataFrame:
     return pd.DataFrame([{
         t("field.edition"): r["code"], t("field.name"): r["name"], t("field.game"): r["game"],
         t("editions.cards"): r["cards"], t("editions.set_size"): r["set_size"],
-        t("editions.numbering"): "✅" if r["numbering_ok"] else "⚠️ " + "; ".join(r["numbering_issues"]),
+        t("editions.numbering"): "OK" if r["numbering_ok"] else "⚠ " + "; ".join(r["numbering_issues"]),
         t("editions.date"): r["release_date"], t("editions.symbol"): r["symbol"] or "",
         t("editions.sample"): "✓" if r["sample"] else "", "version": r["version"],
     } for r in report])
@@ -74,7 +74,7 @@ def _edit_form(current: dict) -> None:
                 with session() as s:
                     catalog.update_edition(s, current["code"], expected_version=current["version"],
                                            changes=changes)
-                st.toast(t("editions.saved", code=current["code"]), icon="✅")
+                st.toast(t("editions.saved", code=current["code"]), icon=":material/check_circle:")
                 st.rerun()
             except CardbaseError as exc:
                 show_error(exc)
@@ -95,7 +95,7 @@ def _create_form(games: list[str]) -> None:
                 with session() as s:
                     catalog.create_edition(s, game=game, code=code, name=name, set_size=int(set_size),
                                            symbol=symbol.strip() or None, release_date=dt.date.today())
-                st.toast(t("editions.created", code=code.upper()), icon="✅")
+                st.toast(t("editions.created", code=code.upper()), icon=":material/check_circle:")
                 st.rerun()
             except CardbaseError as exc:
                 show_error(exc)

@@ -257,10 +257,10 @@ def _effect_feedback(form: dict[str, str], game: str) -> None:
     except ImportError:
         return
     if result["ok"]:
-        st.success(t("editor.effect_ok", text=result["french"]), icon="✅")
+        st.success(t("editor.effect_ok", text=result["french"]), icon=":material/check_circle:")
     else:
         lines = "\n".join(f"- {p}" for p in result["problems"])
-        st.error(t("editor.effect_bad") + "\n\n" + lines, icon="⚠️")
+        st.error(t("editor.effect_bad") + "\n\n" + lines, icon=":material/warning:")
         if result["french"]:
             st.caption(t("editor.effect_prints", text=result["french"]))
 
@@ -360,14 +360,14 @@ def save_changes(card: dict[str, Any], changes: dict[str, Any], *, expected: int
         show_error(exc, title=t("editor.not_saved"))
         return False
     st.session_state.pop("ed_stale", None)
-    st.toast(t("editor.saved", ref=card["ref"], version=new_version), icon="✅")
+    st.toast(t("editor.saved", ref=card["ref"], version=new_version), icon=":material/check_circle:")
     # reload the saved card (its printed text may have been generated from the effect)
     go_to(card["id"], card["edition"])
     return True
 
 
 def _stale_panel(card: dict[str, Any], form: dict[str, str], stale: dict[str, Any]) -> None:
-    st.error(t("editor.stale", ref=card["ref"]), icon="⛔")
+    st.error(t("editor.stale", ref=card["ref"]), icon=":material/block:")
     current = card_to_form(stale.get("current") or {})
     rows = [{t("editor.field"): key, t("editor.saved_value"): current.get(key, ""),
              t("editor.your_value"): form.get(key, "")}
@@ -400,7 +400,7 @@ def duplicate(card: dict[str, Any], form: dict[str, str]) -> None:
     except CardbaseError as exc:
         show_error(exc, title=t("editor.not_created"))
         return
-    st.toast(t("editor.duplicated"), icon="✅")
+    st.toast(t("editor.duplicated"), icon=":material/check_circle:")
     go_to(new_id, card["edition"])
 
 
@@ -430,7 +430,7 @@ def _new() -> None:
                 show_error(exc, title=t("editor.not_created"))
             else:
                 st.session_state.pop("ed_new_for", None)
-                st.toast(t("editor.created"), icon="✅")
+                st.toast(t("editor.created"), icon=":material/check_circle:")
                 go_to(new_id, edition)
     with right:
         _preview(form, game=ed["game"], edition=edition, set_size=ed["set_size"])

@@ -202,7 +202,7 @@ def _board(state, record: dict[str, Any], key: str) -> None:
     d.metric(t("playtest.seed"), record["seed"])
     st.caption(t("playtest.actions", n=len(record["actions"])))
     if n > 1:
-        st.markdown(f"**{t('playtest.bot_hand')}** " + "🂠 " * obs.hand_sizes[1]
+        st.markdown(f"**{t('playtest.bot_hand')}** " + ":material/crop_portrait: " * obs.hand_sizes[1]
                     + f" — {t('playtest.bot_deck_left', n=obs.deck_sizes[1])}")
         if obs.revealed[1]:
             st.caption(t("playtest.revealed", cards=", ".join(x.name for x in obs.revealed[1])))
@@ -259,10 +259,10 @@ def _choices(state, legal: list[int], record: dict[str, Any], key: str) -> None:
 def _final(state, n: int) -> None:
     scores = state.scores()
     if n == 1:
-        st.success(t("playtest.final_goldfish", score=scores[0]), icon="🏁")
+        st.success(t("playtest.final_goldfish", score=scores[0]), icon=":material/flag:")
     else:
         outcome = "win" if scores[0] > scores[1] else "loss" if scores[0] < scores[1] else "tie"
-        st.success(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon="🏁")
+        st.success(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon=":material/flag:")
     cols = st.columns(n)
     for p in range(n):
         with cols[p]:
