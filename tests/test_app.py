@@ -444,3 +444,27 @@ def test_game_against_a_bot_hides_its_hand(app_env: str) -> None:
     bot_draws = [ln for ln in log.splitlines() if ln.startswith("Le bot pioche")]
     assert bot_draws and all(ln == "Le bot pioche une carte." for ln in bot_draws)
     assert "Vous piochez" in log
+
+
+@SQLITE
+def test_goldfish_batch_shows_histogram_percentiles_and_cards(app_env: str) -> None:
+    at = page_test("playtest")
+    at.session_state["pt_mode"] = "batch"
+    at.run()
+    at.number_input(key="ptb_games").set_value(60).run()
+    at.button(key="ptb_go").click().run()
+    no_exception(at)
+    assert next(m.value for m in at.metric) == "60"
+    cards = at.dataframe[-1].value
+    assert {"kept_rate", "swap_delta"} <= set(cards.columns) and len(cards) >= 10
+
+
+@SQLITE
+def test_duel_batch_shows_win_rate_with_interval(app_env: str) -> None:
+    at = page_test("playtest")
+    at.session_state["pt_mode"] = "duel"
+    at.run()
+    at.number_input(key="ptd_games").set_value(40).run()
+    at.button(key="ptd_go").click().run()
+    no_exception(at)
+    assert "Intervalle de confiance à 95 %" in texts(at)

@@ -276,33 +276,108 @@ def _final(state, n: int) -> None:
 
 # --------------------------------------------------------------------------- batches
 
-def _playtest_api():
-    try:
-        import cardbase.playtest as api
-    except ImportError:
-        return None
-    return api
+def _progress_bar():
+    bar = st.progress(0.0, text=t("playtest.running"))
+
+    def update(done: int, total: int) -> None:
+        bar.progress(min(1.0, done / max(total, 1)), text=t("playtest.progress", done=done, total=total))
+
+    return update
 
 
 def _goldfish_batch(choices: dict[str, str]) -> None:
-    api = _playtest_api()
-    if api is None or not hasattr(api, "goldfish"):
-        st.info(t("common.soon"))
+    from cardbase.playtest.batch import goldfish
+
+    a, b, c, d = st.columns([3, 1, 1, 1], vertical_alignment="bottom")
+    key = a.selectbox(t("playtest.your_deck"), list(choices), format_func=choices.get, key="ptb_deck")
+    games = b.number_input(t("playtest.games"), 10, 100_000, 1000, 100, key="ptb_games")
+    bot = c.selectbox(t("playtest.level"), ("random", "greedy"), index=1, key="ptb_bot",
+                      format_func=lambda x: t(f"playtest.bot_{x}"))
+    seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptb_seed")
+    if st.button(t("playtest.run"), key="ptb_go", type="primary"):
+        try:
+            report = goldfish(deck_cards(key), games=int(games), bot=bot, seed=int(seed),
+                              swap_games=min(200, int(games)), oracle_games=min(10, int(games)),
+                              progress=_progress_bar())
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+        st.session_state["ptb_result"] = {"summary": report.summary,
+                                          "scores": report.records["score"].tolist(),
+                                          "cards": report.cards.to_dict(orient="records")}
+    result = st.session_state.get("ptb_result")
+    if not result:
         return
-    _goldfish_batch_with(api, choices)
+    summ = result["summary"]
+    m = st.columns(5)
+    m[0].metric(t("playtest.games"), summ["games"])
+    m[1].metric(t("playtest.mean"), f"{summ['mean']:.2f}")
+    m[2].metric(t("playtest.std"), f"{summ['std']:.2f}")
+    m[3].metric("min / max", f"{summ['min']} / {summ['max']}")
+    gap = summ.get("oracle_mean_gap")
+    m[4].metric(t("playtest.oracle_gap"), "—" if gap is None else f"{gap:.2f}")
+    left, right = st.columns([3, 2])
+    with left:
+        st.markdown(f"**{t('playtest.histogram')}**")
+        counts = pd.Series(result["scores"]).value_counts().sort_index()
+        st.bar_chart(pd.DataFrame({t("playtest.score"): counts.index, t("playtest.games"): counts.values}),
+                     x=t("playtest.score"), y=t("playtest.games"), height=260)
+    with right:
+        st.markdown(f"**{t('playtest.percentiles')}**")
+        st.dataframe(pd.DataFrame([{"percentile": k, t("playtest.score"): v}
+                                   for k, v in summ["percentiles"].items()]), hide_index=True, width="stretch")
+    st.markdown(f"**{t('playtest.per_card')}**")
+    st.dataframe(pd.DataFrame(result["cards"]), hide_index=True, width="stretch", column_config={
+        "kept_rate": st.column_config.ProgressColumn(t("playtest.kept"), format="percent", min_value=0, max_value=1),
+        "discarded_rate": st.column_config.ProgressColumn(t("playtest.discarded"), format="percent",
+                                                          min_value=0, max_value=1),
+        "avg_points": st.column_config.NumberColumn(t("playtest.avg_points"), format="%.2f"),
+        "swap_delta": st.column_config.NumberColumn(t("playtest.swap"), format="%+.2f",
+                                                    help=t("playtest.swap_help")),
+    })
 
 
 def _duels(choices: dict[str, str]) -> None:
-    api = _playtest_api()
-    if api is None or not hasattr(api, "duel"):
-        st.info(t("common.soon"))
+    from cardbase.playtest.batch import duel, roundrobin
+
+    picked = st.multiselect(t("playtest.decks"), list(choices), default=list(choices)[:2],
+                            format_func=choices.get, key="ptd_decks")
+    a, b, c, d = st.columns(4, vertical_alignment="bottom")
+    games = a.number_input(t("playtest.games_per_pair"), 2, 100_000, 400, 100, key="ptd_games")
+    bot_a = b.selectbox(t("playtest.bot_a"), ("random", "greedy"), index=1, key="ptd_bot_a",
+                        format_func=lambda x: t(f"playtest.bot_{x}"))
+    bot_b = c.selectbox(t("playtest.bot_b"), ("random", "greedy"), index=1, key="ptd_bot_b",
+                        format_func=lambda x: t(f"playtest.bot_{x}"))
+    seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptd_seed")
+    if st.button(t("playtest.run"), key="ptd_go", type="primary", disabled=len(picked) < 2):
+        try:
+            named = {choices[k]: deck_cards(k) for k in picked}
+            if len(named) == 2:
+                (na, da), (nb, dbk) = named.items()
+                rep = duel(da, dbk, games=int(games), bots=(bot_a, bot_b), seed=int(seed), names=(na, nb),
+                           progress=_progress_bar())
+                st.session_state["ptd_result"] = {"duel": rep.summary}
+            else:
+                rr = roundrobin(named, games=int(games), bots=(bot_a, bot_b), seed=int(seed),
+                                progress=_progress_bar())
+                st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(), "ratings": rr.ratings.to_dict(orient="records")}
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+    result = st.session_state.get("ptd_result")
+    if not result:
         return
-    _duels_with(api, choices)
-
-
-def _goldfish_batch_with(api, choices: dict[str, str]) -> None:
-    st.info(t("common.soon"))
-
-
-def _duels_with(api, choices: dict[str, str]) -> None:
-    st.info(t("common.soon"))
+    if "duel" in result:
+        s = result["duel"]
+        lo, hi = s["ci95"]
+        m = st.columns(4)
+        m[0].metric(t("playtest.win_rate", deck=s["decks"][0]), f"{s['win_rate']:.1%}", help=f"95 % : {lo:.1%} – {hi:.1%}")
+        m[1].metric(t("playtest.wtl"), f"{s['wins']} / {s['ties']} / {s['losses']}")
+        m[2].metric(t("playtest.first_player"), f"{s['first_player_win_rate']:.1%}")
+        m[3].metric(t("playtest.margin"), f"{s['mean_margin']:+.2f}")
+        st.caption(t("playtest.ci", lo=f"{lo:.1%}", hi=f"{hi:.1%}", games=s["games"]))
+    else:
+        st.markdown(f"**{t('playtest.matrix')}**")
+        st.dataframe(pd.DataFrame(result["matrix"]).style.format("{:.0%}", na_rep="—"), width="stretch")
+        st.markdown(f"**{t('playtest.ratings')}**")
+        st.dataframe(pd.DataFrame(result["ratings"]), hide_index=True, width="stretch")
