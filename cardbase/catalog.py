@@ -155,7 +155,65 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
                 clean[key] = text if text.strip() else None
     if clean.get("colour"):
         clean["colour"] = canonical_colour(clean["colour"])
+    _storage_problems(clean, bad)
     return clean, problems
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            yield from _strings(k)
+            yield from _strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v)
+
+
+# Derived search columns: (source field, key column, how the key is made).
+_KEY_COLUMNS = (("name", "name_key"), ("colour", "colour_key"), ("banner", "banner_key"),
+                ("rarity", "rarity_key"), ("card_type", "type_key"))
+
+
+def _storage_problems(clean: dict[str, Any], bad: Any) -> None:
+    """What every database must be able to store: the same limits on SQLite and PostgreSQL."""
+    import json
+
+    columns = Card.__table__.c
+    for key, value in list(clean.items()):
+        if any("\x00" in text for text in _strings(value)):
+            bad(key, f"{CARD_FIELDS[key]} contains a NUL character (an invisible control character)",
+                "remove it (retype the text)")
+            clean.pop(key)
+            continue
+        length = getattr(columns[key].type, "length", None) if key in columns else None
+        if isinstance(value, str) and length and len(value) > length:
+            bad(key, f"{CARD_FIELDS[key]} has {len(value)} characters", f"keep it to {length} characters")
+            clean.pop(key)
+    for field_name, key_col in _KEY_COLUMNS:
+        value = clean.get(field_name)
+        limit = columns[key_col].type.length
+        if isinstance(value, str) and len(fold(value)) > limit:
+            bad(field_name, f"{CARD_FIELDS[field_name]} is too long once written for search "
+                f"({len(fold(value))} characters)", f"keep it to {limit} characters")
+            clean.pop(field_name)
+    keywords = clean.get("keywords")
+    if keywords:
+        folded = "|" + "|".join(fold(k) for k in keywords) + "|"
+        limit = columns["keywords_key"].type.length
+        if len(folded) > limit:
+            bad("keywords", f"the keywords take {len(folded)} characters in all",
+                f"keep them to {limit} characters together")
+            clean.pop("keywords")
+    stats = clean.get("stats")
+    if stats:
+        try:
+            json.dumps(stats, allow_nan=False)
+        except (TypeError, ValueError):
+            bad("stats", f"stats {stats!r} hold a value that is not plain JSON (NaN, infinity…)",
+                'write numbers, text, true/false or lists, e.g. {"damage": 40}')
+            clean.pop("stats")
 
 
 def check_effect(game_code: str, effect: str | None, *, where: str = "") -> tuple[Any, list[Problem]]:

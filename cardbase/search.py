@@ -225,7 +225,11 @@ def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int
         if not re.fullmatch(r"[+-]?\d+", text):
             raise _err(f"{name} needs a whole number, not {value!r} (e.g. {_example(name)})",
                        value_at, query)
-        return Field(name, "=" if op == ":" else op, int(text), key_at)
+        number = int(text)
+        if abs(number) > 1_000_000_000:  # beyond any card figure, and beyond SQL integers
+            raise _err(f"{name} {text} is out of range: use a number between -1000000000 and "
+                       "1000000000", value_at, query)
+        return Field(name, "=" if op == ":" else op, number, key_at)
     folded = canonical_colour(value) if name == "colour" else fold(value)
     if not folded:
         raise _err(f"missing value after {key}{op}", value_at, query)
@@ -335,6 +339,9 @@ def parse_query(text: str) -> Node:
     """Parse a query into an AST; the empty query is ``All()``. Raises ``QueryError``."""
     if not isinstance(text, str):
         raise QueryError(f"a query is text, not {type(text).__name__}", position=0, query="")
+    if "\x00" in text:  # no database can compare text holding it (PostgreSQL refuses it)
+        raise _err("the query contains a NUL character (invisible): retype it", text.index("\x00"),
+                   text.replace("\x00", " "))
     return _Parser(text).parse()
 
 

@@ -140,6 +140,21 @@ def make_db(request: pytest.FixtureRequest, tmp_path: Path,
         cluster.drop_database(name)
 
 
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A seeded database shared by the tests of one module (per backend). Tests that use it must
+    leave it as they found it (roll back): property tests that run thousands of cases use it."""
+    if request.param == "sqlite":
+        target = tmp_path_factory.mktemp("module") / "cardbase.db"
+        shutil.copyfile(_seeded_template(tmp_path_factory), target)
+        yield f"sqlite:///{target}"
+        return
+    cluster: PgCluster = request.getfixturevalue("pg_cluster")
+    name = cluster.create_database(template=request.getfixturevalue("pg_templates")["seeded"])
+    yield cluster.url(name)
+    cluster.drop_database(name)
+
+
 @pytest.fixture
 def db_url(backend: str, make_db: Callable[..., str]) -> str:
     """URL of a fresh copy of the seeded database (a SQLite file in this test's temporary
