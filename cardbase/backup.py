@@ -472,6 +472,9 @@ def restore_database(engine: Engine, path: str | Path, *, art_dir: Path | None =
     A blank database gets the schema first. A database holding any row is refused. Nothing is
     written until the whole archive has been checked; the rows land in one transaction.
     """
+    from cardbase import access
+
+    access.require_editor(action="restore a backup")
     path = Path(path)
     archive = read_archive(path)
     revision = archive.manifest["schema_revision"]

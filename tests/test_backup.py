@@ -284,3 +284,17 @@ def test_viewer_cannot_upload_art(tmp_path, monkeypatch):
         assert backup.store_art("a.png", _png(), art_dir=tmp_path, editor=token) == "a.png"
     finally:
         access.enforce(False)
+
+
+def test_viewer_cannot_restore(tmp_path, make_db, monkeypatch):
+    _dump(make_db("sqlite"), tmp_path / "a.zip")
+    engine = db.make_engine(make_db("sqlite", seeded=False))
+    monkeypatch.setenv(access.PASSWORD_ENV, "s3cret")
+    access.enforce(True)
+    try:
+        with pytest.raises(PermissionDenied):
+            backup.restore_database(engine, tmp_path / "a.zip")
+        assert not any(backup.row_counts(engine).values())
+    finally:
+        access.enforce(False)
+        engine.dispose()
