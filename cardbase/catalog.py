@@ -15,9 +15,10 @@ from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from cardbase.access import require_editor
 from cardbase.domain import CardDef
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
-from cardbase.models import Card, DeckEntry, Deck, Edition, Game
+from cardbase.models import Card, Deck, DeckEntry, Edition, Game
 from cardbase.text import canonical_colour, card_ref, fold, parse_card_ref
 
 # Fields a user may set on a card, with their meaning in messages.
@@ -45,7 +46,7 @@ MODEL_TO_FILE = {v: k for k, v in FILE_TO_MODEL.items()}
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 def apply_keys(card: Card) -> Card:
@@ -367,6 +368,7 @@ def card_defs(session: Session, **filters: Any) -> list[CardDef]:
 
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:
     """Add a card to an edition; every problem with its fields is reported at once."""
+    require_editor(action="create a card")
     ed = get_edition(session, edition)
     game = session.get(Game, ed.game_id)
     clean, problems = validate_card_fields(fields)
@@ -390,6 +392,7 @@ def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) ->
 def update_card(session: Session, card_id: int, *, expected_version: int,
                 changes: Mapping[str, Any]) -> Card:
     """Apply ``changes`` if the card is still at ``expected_version``; otherwise refuse."""
+    require_editor(action="change a card")
     card = session.get(Card, card_id)
     if card is None:
         raise NotFoundError(f"no card with id {card_id}")
@@ -458,6 +461,7 @@ def decks_using_card(session: Session, card_id: int) -> list[str]:
 
 def delete_card(session: Session, card_id: int, *, expected_version: int) -> None:
     """Delete a card; refused when a saved deck uses it or when the card changed meanwhile."""
+    require_editor(action="delete a card")
     card = session.get(Card, card_id)
     if card is None:
         raise NotFoundError(f"no card with id {card_id}")
@@ -488,6 +492,15 @@ EDITION_FIELDS = ("code", "name", "release_date", "set_size", "symbol", "descrip
 def create_edition(session: Session, *, game: str, code: str, name: str, set_size: int = 0,
                    release_date: dt.date | None = None, symbol: str | None = None,
                    description: str | None = None, sample: bool = False) -> Edition:
+    require_editor(action="create an edition")
+    return _insert_edition(session, game=game, code=code, name=name, set_size=set_size,
+                           release_date=release_date, symbol=symbol, description=description,
+                           sample=sample)
+
+
+def _insert_edition(session: Session, *, game: str, code: str, name: str, set_size: int,
+                    release_date: dt.date | None, symbol: str | None, description: str | None,
+                    sample: bool) -> Edition:
     g = get_game(session, game)
     problems = []
     code = (code or "").strip().upper()
@@ -511,6 +524,7 @@ def create_edition(session: Session, *, game: str, code: str, name: str, set_siz
 
 
 def update_edition(session: Session, code: str, *, expected_version: int, changes: Mapping[str, Any]) -> Edition:
+    require_editor(action="change an edition")
     ed = get_edition(session, code)
     unknown = set(changes) - set(EDITION_FIELDS) - {"code"}
     if unknown:
@@ -578,12 +592,15 @@ def export_edition_text(session: Session, code: str) -> str:
 
 def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[Mapping[str, Any]],
                       *, source: str = "") -> Edition:
-    """Insert an edition and its cards as read from a data file (the edition must be new)."""
+    """Insert an edition and its cards as read from a data file (the edition must be new).
+
+    Used by seeding, which is the system's own write and needs no editor rights.
+    """
     problems: list[Problem] = []
-    ed = create_edition(session, game=edition["game"], code=edition["code"], name=edition["name"],
-                        set_size=edition.get("set_size", len(cards)), release_date=edition.get("date"),
-                        symbol=edition.get("symbol"), description=edition.get("description"),
-                        sample=edition.get("sample", False))
+    ed = _insert_edition(session, game=edition["game"], code=edition["code"], name=edition["name"],
+                         set_size=edition.get("set_size", len(cards)), release_date=edition.get("date"),
+                         symbol=edition.get("symbol"), description=edition.get("description"),
+                         sample=edition.get("sample", False))
     new = []
     for i, raw in enumerate(cards, start=1):
         fields = {FILE_TO_MODEL.get(k, k): v for k, v in raw.items()}

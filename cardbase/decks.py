@@ -1199,3 +1199,30 @@ def import_starter_decks(session: Session, data_dir: str | Path) -> int:
                   description=resolved.description, note="starter deck")
         created.append(name)
     return len(created)
+
+
+def delete_deck(session: Session, deck_id: int, *, expected_version: int | None = None) -> str:
+    """Delete a saved deck with its list and its whole history (editor mode only).
+
+    With ``expected_version`` the deletion is refused when someone saved the deck since.
+    Returns the name of the deleted deck.
+    """
+    from cardbase.access import require_editor
+
+    require_editor(action="delete a deck")
+    deck = session.get(Deck, deck_id)
+    if deck is None:
+        raise NotFoundError(f"no saved deck with id {deck_id}; `cardbase deck list` shows the decks")
+    if expected_version is not None and deck.version != expected_version:
+        raise StaleEditError(
+            f"deck « {deck.name} » was saved again (version {deck.version}, you saw version "
+            f"{expected_version}); it was NOT deleted — reload it and decide again",
+            current={"version": deck.version}, attempted={"version": expected_version})
+    name = deck.name
+    for model in (DeckEntry, DeckVersion):
+        for row in session.exec(select(model).where(model.deck_id == deck.id)).all():
+            session.delete(row)
+    session.flush()
+    session.delete(deck)
+    session.flush()
+    return name

@@ -513,6 +513,9 @@ def add_colour(session: Session, colour: str, symbol: str, label: str | None = N
     """
     from sqlmodel import select
 
+    from cardbase.access import require_editor
+
+    require_editor(action="add a sticker colour")
     model = _model()
     key = canonical_colour(colour)
     if not key:

@@ -19,6 +19,7 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from cardbase import catalog
+from cardbase.access import require_editor
 from cardbase.errors import CardbaseError, ImportError_, Problem
 from cardbase.models import Card, Edition, Game
 from cardbase.text import card_ref
@@ -237,6 +238,8 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
 def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str = "<upload>",
                  dry_run: bool = False) -> ImportPlan:
     """Check then (unless ``dry_run``) apply a card file, all or nothing."""
+    if not dry_run:
+        require_editor(action="import cards")
     rows = read_rows(data, fmt=fmt, source=source)
     plan = plan_import(session, rows, source=source, row_label="row" if fmt == "csv" else "item")
     if plan.problems:

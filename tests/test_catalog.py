@@ -106,3 +106,34 @@ def test_card_defs(session):
     defs = catalog.card_defs(session, edition="OVK")
     assert defs and defs[0].ref == "OVK-001" and defs[0].game == "overkill"
     assert len(defs) == session.exec(select(Card).where(Card.edition_id == catalog.get_edition(session, "OVK").id)).all().__len__()
+
+
+def test_a_viewer_cannot_write_through_the_services(session, monkeypatch):
+    from cardbase import access, stickers, transfer
+    from cardbase.errors import PermissionDenied
+
+    monkeypatch.setenv(access.PASSWORD_ENV, "s3cret")
+    card = catalog.get_card(session, "OVK-001")
+    writes = [
+        lambda: catalog.create_card(session, edition="OVK", fields={"number": 90, "name": "X"}),
+        lambda: catalog.update_card(session, card.id, expected_version=card.version, changes={"value": 3}),
+        lambda: catalog.delete_card(session, card.id, expected_version=card.version),
+        lambda: catalog.create_edition(session, game="overkill", code="ZZ1", name="Z"),
+        lambda: catalog.update_edition(session, "OVK", expected_version=1, changes={"name": "Z"}),
+        lambda: transfer.import_cards(session, "edition,number,name\nOVK,91,Y\n", fmt="csv"),
+        lambda: stickers.add_colour(session, "gris", "lune"),
+    ]
+    access.enforce(True)
+    try:
+        with access.editor_context(None):
+            for write in writes:
+                with pytest.raises(PermissionDenied, match="editor mode is locked"):
+                    write()
+            # a dry run only reads, so a viewer may check a file
+            plan = transfer.import_cards(session, "edition,number,name\nOVK,91,Y\n", fmt="csv", dry_run=True)
+            assert plan.counts["new"] == 1
+        with access.editor_context(access.unlock("s3cret")):
+            catalog.update_card(session, card.id, expected_version=card.version, changes={"value": 3})
+    finally:
+        access.enforce(False)
+    assert catalog.get_card(session, "OVK-001").value == 3

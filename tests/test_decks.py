@@ -534,3 +534,33 @@ def test_seeded_starter_decks_are_legal_and_share_as_codes(session: Session) -> 
         decoded = decode_deck_code(session, encode_deck_code(session, current))
         assert decoded.ok and decoded.same_data and decoded.count == 20
     assert import_starter_decks(session, DATA_DIR) == 0
+
+
+def test_delete_deck_removes_history_and_respects_versions(session):
+    from cardbase import decks
+    from cardbase.errors import StaleEditError
+    from cardbase.models import DeckVersion
+
+    deck = decks.list_decks(session, game="nespanini")[0]
+    with pytest.raises(StaleEditError, match="NOT deleted"):
+        decks.delete_deck(session, deck.id, expected_version=deck.version + 5)
+    name = decks.delete_deck(session, deck.id, expected_version=deck.version)
+    assert name == deck.name
+    assert all(d.id != deck.id for d in decks.list_decks(session, game="nespanini"))
+    assert session.exec(select(DeckVersion).where(DeckVersion.deck_id == deck.id)).all() == []
+
+
+def test_viewer_cannot_delete_a_deck(session, monkeypatch):
+    from cardbase import access, decks
+    from cardbase.errors import PermissionDenied
+
+    monkeypatch.setenv(access.PASSWORD_ENV, "s3cret")
+    deck = decks.list_decks(session, game="nespanini")[0]
+    access.enforce(True)
+    try:
+        with access.editor_context(None), pytest.raises(PermissionDenied, match="locked"):
+            decks.delete_deck(session, deck.id)
+        with access.editor_context(access.unlock("s3cret")):
+            decks.delete_deck(session, deck.id)
+    finally:
+        access.enforce(False)

@@ -191,3 +191,15 @@ def history_command(name: str = typer.Argument(..., help="Deck name."),
             for line in decks.diff_versions(prev, v).lines():
                 typer.echo(f"    {line}")
         prev = v
+
+
+@app.command("delete")
+@handle_errors
+def delete_command(name: str = typer.Argument(..., help="Deck name."), game: str | None = GAME,
+                   version: int | None = typer.Option(
+                       None, "--version", help="Refuse if the deck was saved since this version.")) -> None:
+    """Delete a saved deck and its history."""
+    with session() as s:
+        deck = decks.get_deck(s, name, game=game)
+        decks.delete_deck(s, deck.id, expected_version=version)
+    typer.echo(f"deleted deck « {name} »")

@@ -367,7 +367,7 @@ def _save_tab(entries: dict[str, int], game: str, result: dict[str, Any]) -> Non
         c1, c2 = st.columns(2)
         if c1.button(t("decks.open_button"), key="deck_open"):
             open_saved(pick)
-        if is_editor() and hasattr(decks, "delete_deck") and c2.button(t("common.delete"), key="deck_delete"):
+        if is_editor() and c2.button(t("common.delete"), key="deck_delete"):
             try:
                 access.require_editor(action="delete a deck")
                 with session() as s:
