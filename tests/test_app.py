@@ -225,13 +225,13 @@ def test_editor_saves_a_change(app_env: str) -> None:
 
 
 def test_editor_refuses_a_stale_edit_and_keeps_the_input(app_env: str) -> None:
-    from cardbase import catalog, db
+    from cardbase import access, catalog, db
 
     at = page_test("editor", editor=True).run()
     _open_np1_card(at, app_env, 3)
     card = _card(app_env, "NP1-003")
-    eng = db.make_engine(app_env)  # someone else saves the same card meanwhile
-    with db.session_scope(eng) as s:
+    eng = db.make_engine(app_env)  # another editor saves the same card meanwhile
+    with access.editor_context(access.unlock(PASSWORD)), db.session_scope(eng) as s:
         catalog.update_card(s, card["id"], expected_version=card["version"], changes={"flavour": "Leur version"})
     eng.dispose()
     at.text_input(key="edf_name").input("Mon nouveau nom").run()
