@@ -15,18 +15,19 @@ import json
 import math
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func
 from sqlmodel import Session, select
+from test_fuzz_parsers import _checksummed, structured_body
 
 from cardbase import db, decks, transfer
 from cardbase.errors import CardbaseError, DeckListError, ImportError_, QueryError
 from cardbase.models import Card
 from cardbase.search import search_cards
 
-# A database round trip per case: a quarter of the profile's cases, on each backend.
-DB_CASES = max(25, settings.default.max_examples // 4)
+# A database round trip per case: half of the profile's cases, on each backend.
+DB_CASES = max(25, settings.default.max_examples // 2)
 DB_SETTINGS = settings(max_examples=DB_CASES, deadline=None,
                        suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
@@ -45,6 +46,7 @@ def _fingerprint(session: Session) -> tuple:
 
 
 def _refused(exc: CardbaseError, kind: type[CardbaseError]) -> None:
+    event("refused")
     assert isinstance(exc, kind), f"{type(exc).__name__} raised where {kind.__name__} was expected"
     assert len(str(exc).strip()) >= 10
 
@@ -201,7 +203,8 @@ def damaged_code(draw: st.DrawFn, code: str) -> str:
 @given(data=st.data())
 def test_deck_codes_against_the_database(fuzz_engine, data: st.DataObject) -> None:
     with Session(fuzz_engine) as s:
-        code = data.draw(st.one_of(damaged_code(_real_code(s)), st.text(max_size=20)))
+        code = data.draw(st.one_of(damaged_code(_real_code(s)), st.text(max_size=20),
+                                   structured_body().map(_checksummed)))
         try:
             decoded = decks.decode_deck_code(s, code)
         except CardbaseError as exc:

@@ -13,12 +13,13 @@ tests/conftest.py.
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import math
 import tomllib
 from pathlib import Path
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from cardbase import decks, stickers
@@ -40,6 +41,7 @@ PROJECT = Path(__file__).resolve().parents[1]
 
 def _refused(exc: CardbaseError, kind: type[CardbaseError]) -> None:
     """A refusal is the parser's own error type, with a message a person can act on."""
+    event("refused")
     assert isinstance(exc, kind), f"{type(exc).__name__} raised where {kind.__name__} was expected"
     assert len(str(exc).strip()) >= 10, f"unhelpful message: {exc!r}"
 
@@ -143,8 +145,44 @@ def _merged(deck: decks.DeckList) -> list[tuple[str, int]]:
 CODE_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        out.append(byte | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _checksummed(body: bytes) -> str:
+    """A code whose checksum is right, so that the decoder reads on into the body."""
+    data = body + hashlib.sha256(body).digest()[:2]
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+
+@st.composite
+def structured_body(draw: st.DrawFn) -> bytes:
+    """Bodies shaped like a deck code (version, game, fingerprint, editions, cards) with bad values."""
+    parts = [bytes([decks.CODE_VERSION])]
+    game = draw(st.one_of(st.sampled_from([b"nespanini", b"overkill"]), st.binary(max_size=6)))
+    parts += [_varint(draw(st.sampled_from([len(game), len(game) + 1, 0, 300]))), game]
+    parts.append(draw(st.binary(min_size=0, max_size=5)))
+    editions = draw(st.lists(st.tuples(st.one_of(st.just(b"NP1"), st.binary(max_size=4)),
+                                       st.lists(st.tuples(st.integers(0, 2**20), st.integers(0, 2**16)),
+                                                max_size=4)), max_size=3))
+    parts.append(_varint(draw(st.sampled_from([len(editions), len(editions) + 1, 2**40]))))
+    for code, cards in editions:
+        parts += [_varint(len(code)), code, _varint(len(cards))]
+        for number, count in cards:
+            parts += [_varint(number), _varint(count), draw(st.binary(min_size=0, max_size=2))]
+    parts.append(draw(st.binary(max_size=2)))
+    return b"".join(parts)
+
+
 @given(st.one_of(st.text(alphabet=CODE_ALPHABET, max_size=80), st.text(max_size=40),
-                 st.binary(max_size=60).map(lambda b: base64.urlsafe_b64encode(b).decode().rstrip("="))))
+                 st.binary(max_size=60).map(lambda b: base64.urlsafe_b64encode(b).decode().rstrip("=")),
+                 st.binary(max_size=60).map(lambda b: _checksummed(bytes([decks.CODE_VERSION]) + b)),
+                 structured_body().map(_checksummed)))
 def test_deck_code_bytes(code: str) -> None:
     try:
         _version, game, fingerprint, items = decks.read_deck_code(code)
