@@ -97,17 +97,37 @@ def world_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="module")
+def pg_world_template(pg_cluster, pg_templates) -> str:
+    """The small test world as a PostgreSQL template database (built once)."""
+    name = pg_cluster.create_database(template=pg_templates["empty"])
+    engine = db.make_engine(pg_cluster.url(name))
+    with Session(engine) as s:
+        build_world(s)
+    engine.dispose()
+    pg_cluster.mark_template(name)
+    return name
+
+
 @pytest.fixture
-def ws(world_template: Path, tmp_path: Path):
-    """A session on a fresh copy of the small test world."""
+def ws(backend: str, world_template: Path, tmp_path: Path, request: pytest.FixtureRequest):
+    """A session on a fresh copy of the small test world (SQLite file or PostgreSQL database)."""
     import shutil
 
-    target = tmp_path / "world.db"
-    shutil.copyfile(world_template, target)
-    engine = db.make_engine(f"sqlite:///{target}")
+    if backend == "postgresql":
+        cluster = request.getfixturevalue("pg_cluster")
+        name = cluster.create_database(template=request.getfixturevalue("pg_world_template"))
+        url = cluster.url(name)
+    else:
+        target = tmp_path / "world.db"
+        shutil.copyfile(world_template, target)
+        url = f"sqlite:///{target}"
+    engine = db.make_engine(url)
     with Session(engine, expire_on_commit=False) as s:
         yield s
     engine.dispose()
+    if backend == "postgresql":
+        cluster.drop_database(name)
 
 
 LEGAL = """\
