@@ -361,3 +361,102 @@ def test_oracle_is_an_upper_bound_of_random_and_greedy_play():
                 assert res.score >= s.score(0)
             if deck is score_deck:
                 assert res.exact
+
+
+# ---------------------------------------------------------------- fast paths agree with the rules
+
+ZONE_CARDS = [
+    make_card("Arc", 1, colour="jaune", effect="score: +2 if colours(cimetiere) >= 2", number=40),
+    make_card("Mosaïque", 2, colour="vert", effect="score: -1 per colour in discards", number=41),
+    make_card("Réserve", 1, colour="bleu",
+              effect="score: +1 per card in deck where value >= 5 max 2", number=42),
+    make_card("Rival", 3, colour="rouge",
+              effect="score: +1 per colour in opponent_discards where value >= 3\n"
+                     "score: +3 if count(opponent_discards where colour = rouge) = 1", number=43),
+]
+
+
+def _starter_cards():
+    from cardbase.playtest.cards import load_deck_defs, starter_decks
+
+    return {name: load_deck_defs(path) for name, path in starter_decks().items()}
+
+
+def test_shuffle_is_python_shuffle():
+    from cardbase.games.nespanini.state import shuffle
+
+    for n in (0, 1, 2, 5, 20, 40):
+        for seed in range(300):
+            a, b = list(range(n)), list(range(n))
+            random.Random(seed).shuffle(a)
+            shuffle(random.Random(seed), b)
+            assert a == b
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_compiled_scores_equal_the_effect_interpreter(data):
+    """Zone codes, clamping and the score cache give the interpreter's bonus on any zones."""
+    from cardbase.effects import parse_effect
+    from cardbase.effects.evaluate import score_bonus
+    from cardbase.games.nespanini import Zones
+
+    pool = list(dict.fromkeys(POOL + ZONE_CARDS + [c for d in _STARTERS.values() for c in d]))
+    g = Game([pool])
+    t = g.table
+    kinds = st.sampled_from(range(t.size))
+    hand = data.draw(st.lists(kinds, min_size=5, max_size=5))
+    d = data.draw(st.lists(kinds, max_size=12))
+    o = data.draw(st.lists(kinds, max_size=12))
+    deck = data.draw(st.lists(kinds, max_size=15))
+    m = t.model
+    f = m.decode(m.clamp(m.code(d, o, deck)))
+    defs = t.defs
+    zones = Zones(tuple(defs[k] for k in hand), tuple(defs[k] for k in d),
+                  tuple(defs[k] for k in o), tuple(defs[k] for k in reversed(deck)))
+    for k in hand:
+        card = defs[k]
+        want = score_bonus(parse_effect(card.effect), card, zones) if card.effect else 0
+        got = t.iscore[k](k, hand, f) if t.iscore[k] else 0
+        assert got == want, card.name
+
+
+_STARTERS = _starter_cards()
+
+
+def test_scores_of_played_games_equal_the_effect_interpreter():
+    from cardbase.effects import parse_effect
+    from cardbase.effects.evaluate import score_bonus
+
+    decks = [RICH, deck_of(ZONE_CARDS + PLAIN)] + list(_STARTERS.values())
+    for i, deck in enumerate(decks):
+        g = Game([deck, decks[(i + 1) % len(decks)]])
+        for seed in range(40):
+            s, _ = play_random(g, seed, bot_seed=seed)
+            for p in range(2):
+                z = s.zones(p)
+                for row in s.score_breakdown(p):
+                    c = row.card
+                    want = score_bonus(parse_effect(c.effect), c, z) if c.effect else 0
+                    assert row.bonus == want
+
+
+def _outcome(s):
+    return (s.history, s.hands, s.discards, s.decks, s.turn, s.ended_by, s.scores(), s.events)
+
+
+@pytest.mark.parametrize("name", sorted(_STARTERS) + ["rich", "zones"])
+def test_play_greedy_makes_exactly_the_greedy_moves(name):
+    """The fast greedy path and apply_action(greedy_action()) give the same games."""
+    from cardbase.games.nespanini import play_greedy
+
+    deck = {"rich": RICH, "zones": deck_of(ZONE_CARDS + EFFECTS[:3] + PLAIN)}.get(name) or _STARTERS[name]
+    other = _STARTERS.get("maree-et-crypte", RICH)
+    for decks, games in (([deck], 700), ([deck, deck], 300), ([deck, other], 150)):
+        g = Game(decks)
+        for seed in range(games):
+            slow = g.new_state(seed)
+            while not slow.is_terminal():
+                slow.apply_action(slow.greedy_action())
+            fast = play_greedy(g.new_state(seed))
+            assert _outcome(fast) == _outcome(slow), (name, len(decks), seed)

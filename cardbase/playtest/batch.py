@@ -22,7 +22,7 @@ import pandas as pd
 from cardbase.bots import make_bot, oracle_search
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.games.nespanini import Game, blank_card
+from cardbase.games.nespanini import Game, blank_card, play_greedy
 
 from .stats import bradley_terry, percentile, wilson
 
@@ -53,9 +53,7 @@ def _game(decks: tuple[tuple[CardDef, ...], ...]) -> Game:
 def _play(game: Game, seed: int, bots: Sequence[str]) -> Any:
     s = game.new_state(seed, log=False)
     if all(b == "greedy" for b in bots):
-        while s.player != -4:
-            s.apply_action(s.greedy_action())
-        return s
+        return play_greedy(s)
     players = [make_bot(b, seed=seed + 101 * (q + 1)) for q, b in enumerate(bots)]
     while s.player != -4:
         s.apply_action(players[s.player].step(s))

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from .cards import CardTable, blank_card
+from .fast import play_greedy
 from .policy import greedy_action
 from .state import (
     HAND_SIZE,
@@ -25,5 +26,5 @@ from .state import (
 
 __all__ = [
     "HAND_SIZE", "TERMINAL", "CardScore", "CardTable", "Game", "IllegalActionError",
-    "Observation", "State", "Zones", "blank_card", "greedy_action", "replay",
+    "Observation", "State", "Zones", "blank_card", "greedy_action", "play_greedy", "replay",
 ]

@@ -50,6 +50,7 @@ class CardTable:
     has_discard_effect: tuple[bool, ...]
     index: dict[CardDef, int]
     iscore: tuple[Any, ...] = ()  # score rules on card indices (see .scoring), None if none
+    model: Any = None  # the compiled :class:`.scoring.ScoreModel`
     reads_discards: bool = False  # some score rule counts in the own discards / Cimetière
     reads_opponent: bool = False  # … in the opponent's discards / Cimetière
     reads_deck: bool = False  # … in the deck
@@ -80,22 +81,21 @@ class CardTable:
             if c not in seen:
                 seen[c] = len(seen)
         defs = tuple(seen)
-        from .scoring import compile_int_score, zones_read
+        from .scoring import compile_model
 
         values, legendary, score_fns, on_discard, has_effect = [], [], [], [], []
-        iscore, reads = [], set()
+        effects = []
         for c in defs:
             values.append(int(c.value or 0))
             legendary.append(LEGENDARY in c.keyword_keys)
             effect, score, actions = _effect_parts(c) if compile_effects else (None, None, ())
-            iscore.append(compile_int_score(effect, defs) if score is not None else None)
-            if score is not None:
-                reads |= zones_read(effect)
+            effects.append(effect if score is not None else None)
             score_fns.append(score)
             # Défausse triggers only on cards that carry the keyword (rules, « Index des mots-clés »);
             # an effect written without the keyword is still run so the text and engine agree.
             on_discard.append(actions)
             has_effect.append(bool(actions))
+        model = compile_model(effects, defs)
         return cls(
             defs=defs,
             value=tuple(values),
@@ -104,11 +104,12 @@ class CardTable:
             on_discard=tuple(on_discard),
             has_discard_effect=tuple(has_effect),
             index=seen,
-            iscore=tuple(iscore),
-            reads_discards=bool(reads & {"discards", "cimetiere"}),
-            reads_opponent=bool(reads & {"opponent_discards", "cimetiere"}),
-            reads_deck="deck" in reads,
-            has_iscore=any(f is not None for f in iscore),
+            iscore=model.rules,
+            model=model,
+            reads_discards=model.reads_discards,
+            reads_opponent=model.reads_opponent,
+            reads_deck=model.reads_deck,
+            has_iscore=any(f is not None for f in model.rules),
         )
 
 

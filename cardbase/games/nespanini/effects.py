@@ -215,12 +215,13 @@ def decision_action_to_string(state: State, action: int) -> str:
 # ---------------------------------------------------------------------------- answers
 
 
-def apply_decision(state: State, action: int) -> None:
+def apply_decision(state: State, action: int, *, check: bool = True) -> None:
+    """Answer the pending decision with ``action`` (``check=False``: the caller knows it is legal)."""
     from .state import IllegalActionError
 
     d = state.decision
     assert d is not None
-    if action not in decision_actions(state):
+    if check and action not in decision_actions(state):
         raise IllegalActionError(
             f"{action} is not a legal choice for « {DECISION_LABELS[d[0]]} »: legal are "
             f"{decision_actions(state)}"

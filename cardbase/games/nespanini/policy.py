@@ -53,10 +53,15 @@ def _credits(state: State) -> tuple[float, ...]:
 
 
 def best_removal(state: State, player: int, hand: list[int], candidates: list[int], *,
-                 to_discards: bool, credit: tuple[float, ...] | None = None) -> int:
-    """The candidate whose removal from ``hand`` leaves the best score (lowest index on ties)."""
+                 to_discards: bool, credit: tuple[float, ...] | None = None,
+                 code: int | None = None) -> int:
+    """The candidate whose removal from ``hand`` leaves the best score (lowest index on ties).
+
+    ``to_discards``: the removed card goes to ``player``'s discard pile (and may count there).
+    ``code``: ``player``'s zone code if the caller has it.
+    """
     t = state.table
-    fns = t.score_fn
+    fns = t.iscore
     value = t.value
     if not any(fns[k] is not None for k in hand):
         best, best_v = candidates[0], None
@@ -65,12 +70,15 @@ def best_removal(state: State, player: int, hand: list[int], candidates: list[in
             if best_v is None or v > best_v:
                 best, best_v = k, v
         return best
-    disc = state.discards[player]
+    if code is None:
+        code = state.zone_code(player)
+    dv = t.model.dv
+    score_in = state.score_in
     best, best_v = candidates[0], None
     for k in candidates:
         rest = hand[:]
         rest.remove(k)
-        v = state.hand_score(player, rest, disc + [k] if to_discards else None)
+        v = score_in(rest, code + dv[k] if to_discards else code)
         if credit:
             v += credit[k]
         if best_v is None or v > best_v:
@@ -78,10 +86,12 @@ def best_removal(state: State, player: int, hand: list[int], candidates: list[in
     return best
 
 
-def _best_after_add(state: State, player: int, hand: list[int], card: int, *,
+def _best_after_add(state: State, hand: list[int], card: int, code: int, *,
                     give_to_discards: bool = False, only_non_legendary: bool = False) -> float:
     """Best score of ``hand + card`` minus one card (the one that would go away next)."""
-    leg = state.table.legendary
+    t = state.table
+    leg = t.legendary
+    dv = t.model.dv
     full = hand + [card]
     best = None
     for r in sorted(set(full)):
@@ -89,63 +99,81 @@ def _best_after_add(state: State, player: int, hand: list[int], card: int, *,
             continue
         rest = full[:]
         rest.remove(r)
-        disc = state.discards[player] + [r] if give_to_discards else None
-        v = state.hand_score(player, rest, disc)
+        v = state.score_in(rest, code + dv[r] if give_to_discards else code)
         if best is None or v > best:
             best = v
     return float("-inf") if best is None else best
 
 
+def decision_key(decision: tuple | None) -> Any:
+    """What of a pending decision the greedy choice depends on (None at a step-2 discard)."""
+    if decision is None:
+        return None
+    tag = decision[0]
+    if tag == BOTTOM:
+        return BOTTOM
+    if tag == GIVE or tag == FORCE:
+        return GIVE  # both: the best card of the hand to send to one's own discard pile
+    if tag == TAKE:
+        return (TAKE, tuple(sorted(set(decision[4]))))
+    return (PICK, decision[4], decision[3])
+
+
 def greedy_action(state: State) -> int:
     """The greedy choice of the player to act (see the module text).
 
-    The choice depends only on the pending decision and the multisets of the zones the score rules
-    read, so when the deck has score rules it is memoised per card table under that key.
+    The choice depends only on what :func:`decision_key` keeps of the pending decision, the
+    multiset of the hand and the features read by the cards in play (the hand and the cards
+    offered), so it is memoised per card table under that key (see :mod:`.scoring`).
     """
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
     t = state.table
-    if not t.has_iscore:
-        return _greedy(state, legal)
     p = state.player
-    key = (
-        state.decision,
-        tuple(sorted(state.hands[p])),
-        tuple(sorted(state.discards[p])) if t.reads_discards else None,
-        tuple(sorted(state.discards[1 - p])) if (t.reads_opponent and state.n == 2) else None,
-        tuple(sorted(state.decks[p])) if t.reads_deck else None,
-        state.n,
-    )
+    hand = state.hands[p]
+    d = state.decision
+    code = fields = 0
+    if t.has_iscore:
+        code = state.zone_code(p)
+        reads = t.model.reads
+        for k in hand:
+            fields |= reads[k]
+        if d is not None and (d[0] == TAKE or d[0] == PICK):
+            size = t.size
+            for a in (d[4] if d[0] == TAKE else d[3]):
+                fields |= reads[a % size]
+    key = (decision_key(d), tuple(sorted(hand)), code & fields, state.n)
     cache = t.choice_cache
     hit = cache.get(key)
-    if hit is None:
-        hit = _greedy(state, legal)
-        if len(cache) > 500_000:
-            cache.clear()
-        cache[key] = hit
+    if hit is not None:
+        return hit
+    legal = state.legal_actions()
+    hit = legal[0] if len(legal) == 1 else _greedy(state, legal, code)
+    if len(cache) > 500_000:
+        cache.clear()
+    cache[key] = hit
     return hit
 
 
-def _greedy(state: State, legal: list[int]) -> int:
+def _greedy(state: State, legal: list[int], code: int) -> int:
     p = state.player
     hand = state.hands[p]
     d = state.decision
     if d is None:
-        return best_removal(state, p, hand, legal, to_discards=True, credit=_credits(state))
+        return best_removal(state, p, hand, legal, to_discards=True, credit=_credits(state),
+                            code=code)
     tag = d[0]
     if tag in (BOTTOM,):
-        return best_removal(state, p, hand, legal, to_discards=False)
+        return best_removal(state, p, hand, legal, to_discards=False, code=code)
     if tag in (GIVE, FORCE):
-        return best_removal(state, p, hand, legal, to_discards=True)
+        return best_removal(state, p, hand, legal, to_discards=True, code=code)
     size = state.table.size
     best, best_v = legal[0], None
     for a in legal:
         k = a % size
         if tag == TAKE or tag == PICK and d[4] == RECOVER:
-            v = _best_after_add(state, p, hand, k)
+            v = _best_after_add(state, hand, k, code)
         else:  # PICK for a Swap: the card taken, then a non-Légendaire hand card goes
-            v = _best_after_add(state, p, hand, k, give_to_discards=True, only_non_legendary=True)
+            v = _best_after_add(state, hand, k, code, give_to_discards=True,
+                                only_non_legendary=True)
         if best_v is None or v > best_v:
             best, best_v = a, v
     return best

@@ -16,6 +16,7 @@ rules leave open are in ``docs/rulings.md``; the constants below name them.
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -36,6 +37,34 @@ HAND_SIZE = 5
 TURNS_PER_PLAYER = 5  # the Cimetière ends the game at 5 discards per player (10 for two players)
 TURN_LIMIT = 60  # ruling R6: a safety net against effects that keep emptying the Cimetière
 TERMINAL = -4  # OpenSpiel's terminal player id
+
+
+class _LocalRng(threading.local):
+    def __init__(self) -> None:
+        self.rng = random.Random()
+
+
+_RNG = _LocalRng()  # one generator per thread, re-seeded for every deal
+_BITS = tuple(i.bit_length() for i in range(1, 257))  # bit length of i + 1
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """``rng.shuffle(x)``, the same permutation from the same generator state, with the draws
+    inlined (Python's own algorithm: from the end, swap with a position drawn by rejection on
+    ``getrandbits``). A test checks it against :meth:`random.Random.shuffle`."""
+    n = len(x)
+    if n > 256:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    bits = _BITS
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        k = bits[i]
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 class IllegalActionError(CardbaseError):
@@ -155,12 +184,13 @@ class State:
         if seed is None:
             seed = random.randrange(2**63)
         self.seed = seed
-        rng = random.Random(seed)
+        rng = _RNG.rng
+        rng.seed(seed)  # the same stream as random.Random(seed)
         self.decks = []
         self.hands = []
         for d in game.decks:
             deck = list(d)
-            rng.shuffle(deck)
+            shuffle(rng, deck)
             hand = deck[-HAND_SIZE:]
             hand.reverse()  # the top card first
             del deck[-HAND_SIZE:]
@@ -319,40 +349,62 @@ class State:
             tuple(defs[k] for k in reversed(self.decks[player])),
         )
 
-    def hand_score(self, player: int, hand: Sequence[int], discards: Sequence[int] | None = None) -> int:
-        """Score ``hand`` as if it were ``player``'s whole hand (``discards``: own pile to assume)."""
+    def zone_code(self, player: int, discards: Sequence[int] | None = None) -> int:
+        """The clamped zone code of ``player``'s side (:mod:`.scoring`); ``discards``: own pile to assume."""
+        t = self.table
+        m = t.model
+        code = 0
+        if t.reads_discards:
+            dv = m.dv
+            code = sum([dv[x] for x in (self.discards[player] if discards is None else discards)])
+        if t.reads_opponent and self.n == 2:
+            ov = m.ov
+            code += sum([ov[x] for x in self.discards[1 - player]])
+        if t.reads_deck:
+            kv = m.kv
+            code += sum([kv[x] for x in self.decks[player]])
+        return m.clamp(code) if code else 0
+
+    def score_in(self, hand: Sequence[int], code: int) -> int:
+        """The score of ``hand`` when the other zones have the zone code ``code`` (memoised)."""
         t = self.table
         fns = t.iscore
         value = t.value
+        reads = t.model.reads
         total = 0
         has_fn = False
+        fields = 0
         for k in hand:
             total += value[k]
             if fns[k] is not None:
                 has_fn = True
+                fields |= reads[k]
         if not has_fn:
             return total
-        d = self.discards[player] if discards is None else discards
-        o = self.discards[1 - player] if self.n == 2 else ()
-        deck = self.decks[player]
-        key = (
-            tuple(sorted(hand)),
-            tuple(sorted(d)) if t.reads_discards else None,
-            tuple(sorted(o)) if t.reads_opponent else None,
-            tuple(sorted(deck)) if t.reads_deck else None,
-        )
+        key = (tuple(sorted(hand)), code & fields)
         cache = t.score_cache
         hit = cache.get(key)
         if hit is not None:
             return hit
+        f = t.model.decode(code)
         for k in hand:
-            f = fns[k]
-            if f is not None:
-                total += f(k, hand, d, o, deck)
+            fn = fns[k]
+            if fn is not None:
+                total += fn(k, hand, f)
         if len(cache) > 500_000:
             cache.clear()
         cache[key] = total
         return total
+
+    def hand_score(self, player: int, hand: Sequence[int], discards: Sequence[int] | None = None) -> int:
+        """Score ``hand`` as if it were ``player``'s whole hand (``discards``: own pile to assume)."""
+        t = self.table
+        fns = t.iscore
+        for k in hand:
+            if fns[k] is not None:
+                return self.score_in(hand, self.zone_code(player, discards))
+        value = t.value
+        return sum([value[k] for k in hand])
 
     def scored_hand(self, player: int) -> tuple[int, ...]:
         """The cards that count: the whole hand (every action keeps hands at 5 cards)."""
@@ -364,12 +416,11 @@ class State:
     def score_breakdown(self, player: int) -> list[CardScore]:
         t = self.table
         hand = self.hands[player]
-        d = self.discards[player]
-        o = self.discards[1 - player] if self.n == 2 else ()
+        f = t.model.decode(self.zone_code(player))
         out = []
         for k in hand:
-            f = t.iscore[k]
-            bonus = f(k, hand, d, o, self.decks[player]) if f is not None else 0
+            fn = t.iscore[k]
+            bonus = fn(k, hand, f) if fn is not None else 0
             out.append(CardScore(t.defs[k], t.value[k], bonus))
         return out
 

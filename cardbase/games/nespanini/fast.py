@@ -1,0 +1,227 @@
+"""Greedy play at speed: whole games where every player follows the greedy policy.
+
+:func:`play_greedy` makes exactly the moves of
+
+    while not state.is_terminal():
+        state.apply_action(state.greedy_action())
+
+(the tests compare scores, final hands, discard piles, histories and event logs on thousands of
+games of every starter deck), but a step-2 discard of a card without a Défausse effect — most
+turns — is looked up in the greedy choice cache with a key built from zone codes kept up to date
+turn by turn (:mod:`.scoring`), and applied inline: no legal-action list, no zone scan, no legality
+check. The two commonest Défausse effects, a lone ``draw N`` or ``look N take K``, are resolved
+inline the same way (their choices from the same cache); other effects, their choices and cache
+misses go through the general engine.
+"""
+
+from __future__ import annotations
+
+from .effects import BOTTOM, TAKE, apply_decision
+from .policy import _credits, best_removal, greedy_action
+from .state import TERMINAL, TURN_LIMIT, State
+
+
+def _codes(state: State) -> list[int]:
+    """Each player's zone code, not clamped (what the clamp cache is keyed on)."""
+    t = state.table
+    m = t.model
+    dv, ov, kv = m.dv, m.ov, m.kv
+    n = state.n
+    out = []
+    for p in range(n):
+        c = sum([dv[x] for x in state.discards[p]]) if t.reads_discards else 0
+        if t.reads_opponent and n == 2:
+            c += sum([ov[x] for x in state.discards[1 - p]])
+        if t.reads_deck:
+            c += sum([kv[x] for x in state.decks[p]])
+        out.append(c)
+    return out
+
+
+def _simple_effects(table) -> tuple[tuple[int, int, int] | None, ...]:
+    """Per kind: (0, n, 0) for a lone ``draw n``, (1, n, take) for a lone ``look n take t``."""
+    out = []
+    for acts in table.on_discard:
+        simple = None
+        if len(acts) == 1:
+            name = type(acts[0]).__name__
+            if name == "Draw":
+                simple = (0, acts[0].n, 0)
+            elif name == "Look":
+                simple = (1, acts[0].n, acts[0].take)
+        out.append(simple)
+    return tuple(out)
+
+
+def play_greedy(state: State) -> State:
+    """Play ``state`` to its end with the greedy policy for every player, in place; returns it."""
+    t = state.table
+    if not t.has_iscore or state.queue:
+        return _play_plain(state)
+    game = state.game
+    simple = getattr(game, "_simple_effects", None)
+    if simple is None:
+        simple = game._simple_effects = _simple_effects(t)  # type: ignore[attr-defined]
+    if t.reads_deck:  # cards going under the deck would change the codes: no inline effects
+        simple = (None,) * t.size
+    model = t.model
+    clamp_get = model.clamp_cache.get
+    clamp = model.clamp
+    dv, ov, kv = model.dv, model.ov, model.kv
+    reads = model.reads
+    reads_deck = t.reads_deck
+    leg = t.legendary
+    effect = t.has_discard_effect
+    cache_get = t.choice_cache.get
+    n = state.n
+    end_at = game.end_at
+    hands, decks, discards, revealed = state.hands, state.decks, state.discards, state.revealed
+    history = state.history
+    ev = state.events
+    codes = _codes(state)
+    stale = False
+    while True:
+        p = state.player
+        if p == TERMINAL:
+            return state
+        if state.decision is not None:
+            a = greedy_action(state)
+            history.append(a)
+            apply_decision(state, a, check=False)
+            continue
+        if stale:  # an effect moved cards: read the codes again
+            codes = _codes(state)
+            stale = False
+        hand = hands[p]
+        raw = codes[p]
+        code = clamp_get(raw)
+        if code is None:
+            code = clamp(raw) if raw else 0
+        fields = 0
+        for k in hand:
+            fields |= reads[k]
+        a = cache_get((None, tuple(sorted(hand)), code & fields, n))
+        if a is None:
+            a = greedy_action(state)
+        eff = simple[a] if effect[a] else None
+        if (effect[a] and eff is None) or leg[a]:
+            state.apply_action(a)
+            stale = True
+            continue
+        # a step-2 discard, then the end of the turn and the next draw (State._end_turn)
+        history.append(a)
+        hand.remove(a)
+        if revealed[p]:
+            state._unreveal(p, a)
+        discards[p].append(a)
+        raw += dv[a]
+        codes[p] = raw
+        if n == 2:
+            codes[1 - p] += ov[a]
+        if ev is not None:
+            ev.append(("discard", p, a))
+        if eff is not None:
+            # a lone draw / look: resolved here as effects.py does, choices from the cache
+            if ev is not None:
+                ev.append(("effect", p, a))
+            deck = decks[p]
+            code = clamp_get(raw)
+            if code is None:
+                code = clamp(raw) if raw else 0
+            m = min(len(deck), eff[1])
+            bottom = 0
+            if eff[0] == 0:  # draw
+                for _ in range(m):
+                    k = deck.pop()
+                    hand.append(k)
+                    if ev is not None:
+                        ev.append(("draw", p, k))
+                bottom = m
+            else:  # look (even of nothing: the log says so)
+                looked = [deck[len(deck) - 1 - i] for i in range(m)]
+                del deck[len(deck) - m:]
+                take = min(m, eff[2])
+                if ev is not None:
+                    ev.append(("look", p, tuple(looked)))
+                if take:
+                    remaining = take
+                    while True:
+                        state.decision = (TAKE, p, p, remaining, tuple(looked), take)
+                        f = fields = 0
+                        for k in hand:
+                            fields |= reads[k]
+                        for k in looked:
+                            f |= reads[k]
+                        c = cache_get(((TAKE, tuple(sorted(set(looked)))), tuple(sorted(hand)),
+                                       code & (fields | f), n))
+                        if c is None:
+                            c = greedy_action(state)
+                        history.append(c)
+                        looked.remove(c)
+                        hand.append(c)
+                        if ev is not None:
+                            ev.append(("take", p, c))
+                        if remaining > 1 and looked:
+                            remaining -= 1
+                            continue
+                        break
+                    bottom = take
+                for k in looked:
+                    deck.insert(0, k)
+            for i in range(bottom, 0, -1):
+                state.decision = (BOTTOM, p, p, i)
+                fields = 0
+                for k in hand:
+                    fields |= reads[k]
+                c = cache_get((BOTTOM, tuple(sorted(hand)), code & fields, n))
+                if c is None:
+                    c = greedy_action(state)
+                history.append(c)
+                hand.remove(c)
+                if revealed[p]:
+                    state._unreveal(p, c)
+                deck.insert(0, c)
+                if ev is not None:
+                    ev.append(("bottom", p, c))
+            state.decision = None
+        state.turn += 1
+        if n == 1:
+            if len(discards[0]) >= end_at:
+                state._finish("cimetiere")
+                return state
+        elif len(discards[0]) + len(discards[1]) >= end_at:
+            state._finish("cimetiere")
+            return state
+        if state.turn >= TURN_LIMIT:
+            state._finish("turn-limit")
+            return state
+        if n == 2:
+            p = 1 - p
+            state.player = p
+        deck = decks[p]
+        if not deck:
+            state._finish("empty-deck")
+            return state
+        k = deck.pop()
+        hands[p].append(k)
+        if reads_deck:
+            codes[p] -= kv[k]
+        if ev is not None:
+            ev.append(("draw", p, k))
+
+
+def _play_plain(state: State) -> State:
+    """Greedy play for card tables without score rules (values and Défausse credits only)."""
+    credits = _credits(state)
+    leg = state.table.legendary
+    while state.player != TERMINAL:
+        if state.decision is None:
+            hand = state.hands[state.player]
+            legal = sorted({k for k in hand if not leg[k]})
+            if legal:
+                a = best_removal(state, state.player, hand, legal, to_discards=True,
+                                 credit=credits)
+                state.apply_action(a)
+                continue
+        state.apply_action(greedy_action(state))
+    return state
