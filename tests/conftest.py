@@ -27,7 +27,7 @@ from sqlmodel import Session
 from cardbase import db
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pg_support import PgCluster, PgUnavailable
+from pg_support import DatabaseSupply, PgCluster, PgUnavailable
 
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")
 BACKENDS = [b.strip() for b in os.environ.get("CARDBASE_TEST_BACKENDS", "sqlite,postgresql").split(",")
@@ -93,6 +93,14 @@ def pg_templates(pg_cluster: PgCluster) -> dict[str, str]:
     return names
 
 
+@pytest.fixture(scope="session")
+def pg_supply(pg_cluster: PgCluster, pg_templates: dict[str, str]) -> Iterator[DatabaseSupply]:
+    """Copies of the templates made ahead, and used databases dropped, in the background."""
+    supply = DatabaseSupply(pg_cluster, [pg_templates["seeded"], pg_templates["empty"]])
+    yield supply
+    supply.close()
+
+
 # --------------------------------------------------------------------------- both
 
 @pytest.fixture(params=BACKENDS)
@@ -113,7 +121,7 @@ def make_db(request: pytest.FixtureRequest, tmp_path: Path,
     For tests that need several databases, possibly on different backends (dump on one, restore
     on the other). Every database made is dropped at the end of the test.
     """
-    made: list[tuple[PgCluster, str]] = []
+    made: list[tuple[DatabaseSupply, str]] = []
     counter = iter(range(1, 10_000))
 
     def make(kind: str, *, seeded: bool = True) -> str:
@@ -128,16 +136,16 @@ def make_db(request: pytest.FixtureRequest, tmp_path: Path,
                 engine.dispose()
             return f"sqlite:///{target}"
         if kind == "postgresql":
-            cluster: PgCluster = request.getfixturevalue("pg_cluster")
+            supply: DatabaseSupply = request.getfixturevalue("pg_supply")
             templates = request.getfixturevalue("pg_templates")
-            name = cluster.create_database(template=templates["seeded" if seeded else "empty"])
-            made.append((cluster, name))
-            return cluster.url(name)
+            name = supply.take(templates["seeded" if seeded else "empty"])
+            made.append((supply, name))
+            return supply.cluster.url(name)
         raise ValueError(f"unknown backend {kind!r}")
 
     yield make
-    for cluster, name in made:
-        cluster.drop_database(name)
+    for supply, name in made:
+        supply.release(name)
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
