@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -67,16 +68,27 @@ def _seeded_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[PgCluster]:
     """One throwaway PostgreSQL cluster for the whole session, deleted at the end."""
+    PgCluster.remove_orphans()
     try:
         cluster = PgCluster.start()
     except PgUnavailable as exc:
         if IN_CI:
             pytest.fail(f"PostgreSQL is required in CI: {exc}", pytrace=False)
         pytest.skip(f"PostgreSQL not available: {exc}")
+    # A session stopped by SIGTERM (a CI timeout, `timeout`) still runs its teardown.
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, _interrupt)
     try:
         yield cluster
     finally:
         cluster.stop()
+        if previous is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _interrupt(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt("terminated")
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,7 @@ Environment:
 
 from __future__ import annotations
 
+import atexit
 import glob
 import itertools
 import os
@@ -123,9 +124,36 @@ class PgCluster:
         except BaseException:
             cluster._log_tail_and_cleanup()
             raise
+        (root / "owner.pid").write_text(str(os.getpid()))
+        atexit.register(cluster.stop)  # also when the session ends without running its fixtures
         return cluster
 
+    @staticmethod
+    def remove_orphans() -> list[Path]:
+        """Stop and delete clusters left by test sessions that were killed (their owner is dead)."""
+        removed = []
+        for owner in Path(tempfile.gettempdir()).glob("cardbase-pg-*/owner.pid"):
+            try:
+                os.kill(int(owner.read_text()), 0)
+                continue  # the session that made it is still running
+            except ProcessLookupError:
+                pass
+            except (ValueError, OSError):
+                continue
+            root = owner.parent
+            try:
+                bin_dir = find_pg_bin()
+            except PgUnavailable:
+                return removed
+            run_as = os.environ.get("CARDBASE_PG_USER", "postgres") if os.geteuid() == 0 else None
+            orphan = PgCluster(bin_dir=bin_dir, root=root, port=0, run_as=run_as)
+            orphan.stop()
+            removed.append(root)
+        return removed
+
     def stop(self) -> None:
+        if not self.root.exists():
+            return
         try:
             if (self.data_dir / "postmaster.pid").exists():
                 self._run("pg_ctl", "-D", str(self.data_dir), "-m", "immediate", "-w", "stop",
