@@ -19,7 +19,7 @@ import math
 import tomllib
 from pathlib import Path
 
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from cardbase import decks, stickers
@@ -303,12 +303,11 @@ from cardbase.printing import templates as tpl
 
 _POKER = tomllib.loads((PROJECT / "card_templates" / "poker.toml").read_text(encoding="utf-8"))
 
-json_values = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),
-              st.text(max_size=8), st.sampled_from(["#fff", "#12345", "red", "bold", "poker", "middle", "lattice"])),
-    lambda inner: st.one_of(st.lists(inner, max_size=5), st.dictionaries(st.text(max_size=6), inner, max_size=4)),
-    max_leaves=8,
-)
+_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=8), st.sampled_from(["#fff", "#12345", "red", "bold", "poker", "middle", "lattice"]))
+json_values = st.one_of(_scalars, st.lists(_scalars, max_size=5),
+                        st.dictionaries(st.text(max_size=6), _scalars, max_size=4))
 
 
 def _paths(data: dict, prefix: tuple = ()) -> list[tuple]:
@@ -366,3 +365,48 @@ def test_templates(tmp_path: Path, data: dict) -> None:
     assert template.width_mm > 0 if hasattr(template, "width_mm") else True
     assert not math.isnan(getattr(template, "width_mm", 0.0) or 0.0)
 
+
+
+_CARD = None
+
+
+def _sample_card():
+    from cardbase.domain import CardDef
+
+    global _CARD
+    if _CARD is None:
+        _CARD = CardDef(id=1, game="nespanini", edition="NP1", number=12, set_size=60,
+                        name="Banc de sardines géant", value=3, colour="rouge", banner="Les Braises",
+                        rarity="rare", card_type="Personnage", keywords=("Foule", "Défausse"),
+                        effect_text="Score : +1 par carte rouge dans ta main (max 3).",
+                        flavour="Une ligne.\nEt une autre.")
+    return _CARD
+
+
+@settings(max_examples=max(10, settings.default.max_examples // 10),
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.filter_too_much])
+@given(mutated_template())
+def test_accepted_templates_render(tmp_path: Path, data: dict) -> None:
+    """A template that loads also renders a card face and a back (or says what is wrong)."""
+    from cardbase.printing.card import RenderOptions, render_back, render_card
+
+    (tmp_path / "poker.toml").write_text((PROJECT / "card_templates" / "poker.toml").read_text(encoding="utf-8"),
+                                         encoding="utf-8")
+    if data.get("extends") == "self":
+        data["extends"] = "fuzz"
+    path = tmp_path / "fuzz.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    tpl.clear_cache()
+    try:
+        template = tpl.load_template(path, tmp_path)
+    except CardbaseError:
+        assume(False)
+        return
+    try:
+        face = render_card(_sample_card(), template, RenderOptions(dpi=40, fingerprint=False))
+        back = render_back(template, 40)
+    except CardbaseError as exc:
+        _refused(exc, CardbaseError)
+        return
+    assert face.size[0] > 0 and back.size[0] > 0

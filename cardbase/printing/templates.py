@@ -278,8 +278,13 @@ def _build(data: dict[str, Any], source: Path) -> Template:
         if key in back_data and not _colour_ok(back_data[key]):
             bad("bad-colour", f"back {key} {back_data[key]!r} is not a colour",
                 'write a colour like "#22304a"', "[back]")
+    for key in ("title", "subtitle", "pattern"):
+        if key in back_data and not isinstance(back_data[key], str):
+            bad("bad-value", f"back {key} must be text, not {back_data[key]!r}",
+                f'write {key} = "…"', "[back]")
     back = Back(**{k: v for k, v in back_data.items() if k in BACK_KEYS
-                   and (k not in ("background", "accent") or _colour_ok(v))})
+                   and (k not in ("background", "accent") or _colour_ok(v))
+                   and (k in ("background", "accent") or isinstance(v, str))})
 
     regions: dict[str, Region] = {}
     for rname, rdata in data.get("regions", {}).items():
@@ -326,6 +331,15 @@ def _build(data: dict[str, Any], source: Path) -> Template:
             if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0):
                 bad("bad-value", f"{key} must be a positive number, not {v!r}", f"write {key} = 8", at)
                 ok = False
+        lines = rdata.get("max_lines", 0)
+        if not isinstance(lines, int) or isinstance(lines, bool) or lines < 0:
+            bad("bad-value", f"max_lines must be a whole number ≥ 0, not {lines!r}",
+                "write max_lines = 2 (0: as many as fit)", at)
+            ok = False
+        if not isinstance(rdata.get("visible", True), bool):
+            bad("bad-value", f"visible must be true or false, not {rdata['visible']!r}",
+                "write visible = false", at)
+            ok = False
         font = rdata.get("font", "regular")
         if not isinstance(font, str):
             bad("bad-value", f"font must be a style name or a file path, not {font!r}",
