@@ -57,3 +57,28 @@ def test_search_bots_do_not_see_hidden_cards():
     for bot_a, bot_b in ((MonteCarloBot(samples=4, seed=3), MonteCarloBot(samples=4, seed=3)),
                          (ISMCTSBot(iterations=40, seed=3), ISMCTSBot(iterations=40, seed=3))):
         assert bot_a.step(s) == bot_b.step(other)
+
+
+def test_ismcts_options_still_play_legal_moves():
+    """Every ISMCTS variant (searched opponent, no widening, a time limit) plays legal moves."""
+    g = Game([RICH, RICH])
+    for opts in ({"opponent": "search"}, {"widen": 1}, {"iterations": 10**6, "max_ms": 5}):
+        bot = ISMCTSBot(seed=4, **({"iterations": 40} | opts))
+        s = g.new_state(11)
+        while not s.is_terminal():
+            a = bot.step(s) if s.current_player() == 0 else s.greedy_action()
+            assert a in s.legal_actions()
+            s.apply_action(a)
+
+
+def test_utilities_are_the_returns_plus_a_share_of_the_margin():
+    from cardbase.bots import utility
+
+    g = Game([RICH, RICH])
+    for seed in range(20):
+        s = g.new_state(seed)
+        s.play_greedy()
+        a, b = s.scores()
+        r = s.returns()
+        assert utility(s, 0) == pytest.approx(r[0] + 0.02 * (a - b))
+        assert utility(s, 1) == pytest.approx(r[1] + 0.02 * (b - a))

@@ -22,12 +22,16 @@ def utility(state: Any, player: int) -> float:
     Two players: the return (+1 win, 0 tie, -1 loss) plus a small share of the score margin, so
     that among equal outcomes a larger margin is preferred. One player (goldfish): the score / 10.
     """
-    scores = state.scores()
+    return utilities(state.scores())[player]
+
+
+def utilities(scores: list[int]) -> list[float]:
+    """:func:`utility` of every player from the final scores (computed once)."""
     if len(scores) == 1:
-        return scores[0] / 10.0
-    r = state.returns()[player]
-    margin = scores[player] - scores[1 - player]
-    return r + 0.02 * margin
+        return [scores[0] / 10.0]
+    margin = scores[0] - scores[1]
+    r = (margin > 0) - (margin < 0)  # the return: +1 / 0 / -1 (ties are 0, ruling R5)
+    return [r + 0.02 * margin, -r - 0.02 * margin]
 
 
 class RandomBot:

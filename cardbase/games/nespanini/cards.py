@@ -57,6 +57,7 @@ class CardTable:
     has_iscore: bool = False  # some card has score rules
     score_cache: dict = field(default_factory=dict, compare=False, repr=False)
     choice_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    hand_info: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def size(self) -> int:

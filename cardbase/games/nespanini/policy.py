@@ -73,12 +73,12 @@ def best_removal(state: State, player: int, hand: list[int], candidates: list[in
     if code is None:
         code = state.zone_code(player)
     dv = t.model.dv
-    score_in = state.score_in
+    score = state.score_sorted
+    full = sorted(hand)
     best, best_v = candidates[0], None
     for k in candidates:
-        rest = hand[:]
-        rest.remove(k)
-        v = score_in(rest, code + dv[k] if to_discards else code)
+        i = full.index(k)
+        v = score(tuple(full[:i] + full[i + 1:]), code + dv[k] if to_discards else code)
         if credit:
             v += credit[k]
         if best_v is None or v > best_v:
@@ -92,14 +92,17 @@ def _best_after_add(state: State, hand: list[int], card: int, code: int, *,
     t = state.table
     leg = t.legendary
     dv = t.model.dv
-    full = hand + [card]
+    full = sorted(hand + [card])
+    score = state.score_sorted
     best = None
-    for r in sorted(set(full)):
+    prev = -1
+    for i, r in enumerate(full):
+        if r == prev:
+            continue
+        prev = r
         if only_non_legendary and (leg[r] or r == card):
             continue
-        rest = full[:]
-        rest.remove(r)
-        v = state.score_in(rest, code + dv[r] if give_to_discards else code)
+        v = score(tuple(full[:i] + full[i + 1:]), code + dv[r] if give_to_discards else code)
         if best is None or v > best:
             best = v
     return float("-inf") if best is None else best

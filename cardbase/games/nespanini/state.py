@@ -314,6 +314,12 @@ class State:
         """The greedy policy's choice for the player to act (see :mod:`.policy`)."""
         return _greedy_action(self)
 
+    def play_greedy(self) -> State:
+        """Play to the end with the greedy policy for every player, in place (see :mod:`.fast`)."""
+        from .fast import play_greedy
+
+        return play_greedy(self)
+
     def heuristic(self, player: int) -> float:
         """The score ``player``'s hand would have if the game ended now."""
         return float(self.hand_score(player, self.hands[player]))
@@ -367,26 +373,25 @@ class State:
 
     def score_in(self, hand: Sequence[int], code: int) -> int:
         """The score of ``hand`` when the other zones have the zone code ``code`` (memoised)."""
+        return self.score_sorted(tuple(sorted(hand)), code)
+
+    def score_sorted(self, hand: tuple[int, ...], code: int) -> int:
+        """:meth:`score_in` of a hand given as a sorted tuple."""
         t = self.table
-        fns = t.iscore
-        value = t.value
-        reads = t.model.reads
-        total = 0
-        has_fn = False
-        fields = 0
-        for k in hand:
-            total += value[k]
-            if fns[k] is not None:
-                has_fn = True
-                fields |= reads[k]
-        if not has_fn:
-            return total
-        key = (tuple(sorted(hand)), code & fields)
+        info = t.hand_info.get(hand)
+        if info is None:
+            info = t.hand_info[hand] = _hand_info(t, hand)
+        base, fields = info
+        if fields < 0:
+            return base
+        key = (hand, code & fields)
         cache = t.score_cache
         hit = cache.get(key)
         if hit is not None:
             return hit
         f = t.model.decode(code)
+        fns = t.iscore
+        total = base
         for k in hand:
             fn = fns[k]
             if fn is not None:
@@ -509,7 +514,7 @@ class State:
             # sorted before shuffling: the re-deal depends only on what ``player`` knows
             if q == player:
                 s.decks[q].sort()
-                rng.shuffle(s.decks[q])
+                shuffle(rng, s.decks[q])
                 continue
             hand = s.hands[q]
             known = list(s.revealed[q])
@@ -517,7 +522,7 @@ class State:
             for k in known:
                 hidden.remove(k)
             pool = sorted(hidden + s.decks[q])
-            rng.shuffle(pool)
+            shuffle(rng, pool)
             nh = len(hidden)
             s.hands[q] = sorted(known) + pool[:nh]
             s.decks[q] = pool[nh:]
@@ -525,6 +530,16 @@ class State:
 
 
 from .policy import greedy_action as _greedy_action
+
+
+def _hand_info(table: CardTable, hand: tuple[int, ...]) -> tuple[int, int]:
+    """(sum of values, bit fields its score rules read — or -1 when no card has rules)."""
+    fns, value, reads = table.iscore, table.value, table.model.reads
+    fields = -1
+    for k in hand:
+        if fns[k] is not None:
+            fields = max(fields, 0) | reads[k]
+    return sum(value[k] for k in hand), fields
 
 
 def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
