@@ -67,23 +67,72 @@ def test_ladder_rows():
     assert df.iloc[0]["level"] == "greedy" and df.iloc[0]["games"] == 20
 
 
-def test_cli_goldfish_and_duel_json():
+def test_deck_references_resolve_through_the_database(session, tmp_path):
+    """A deck-list file, a saved deck name and a starter slug give the same cards."""
+    from collections import Counter
+
+    from cardbase.errors import DeckListError, NotFoundError
+    from cardbase.playtest import deck_defs_from_db, resolve_playtest_deck
+
+    path = starter_decks()["braises-ardentes"]
+    by_file = deck_defs_from_db(session, str(path))
+    saved = resolve_playtest_deck(session, "Braises ardentes")
+    slug = resolve_playtest_deck(session, "braises-ardentes")
+    assert saved.source == "saved" and slug.source == "starter" and slug.name == "braises-ardentes"
+    names = Counter(c.name for c in by_file)
+    assert len(by_file) == 20 and names == Counter(c.name for c in saved.cards)
+    assert names == Counter(c.name for c in slug.cards)
+    assert names == Counter(c.name for c in load_deck_defs(path))
+    assert all(c.id > 0 for c in by_file)  # database cards, not file cards
+    assert resolve_playtest_deck(session, "braises ARDENTES").name == "Braises ardentes"
+    from cardbase.decks import get_deck
+
+    deck_id = get_deck(session, "Braises ardentes").id
+    assert Counter(c.name for c in deck_defs_from_db(session, deck_id)) == names
+    with pytest.raises(NotFoundError, match="id"):
+        deck_defs_from_db(session, 10**6)
+    with pytest.raises(NotFoundError, match="braises-ardentes"):
+        deck_defs_from_db(session, "no-such-deck")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("2 Tisonnier\n3 Carte qui n'existe pas\n", encoding="utf-8")
+    with pytest.raises(DeckListError, match="line 2"):
+        deck_defs_from_db(session, str(bad))
+
+
+def test_cli_sim_reads_decks_from_the_database(cli_env, tmp_path):
     from cardbase.cli.sim import app
 
-    starters = starter_decks()
-    if not starters:
-        pytest.skip("no starter decks")
-    name = next(iter(starters))
-    assert len(load_deck_defs(starters[name])) == 20
-    r = CliRunner().invoke(app, ["goldfish", name, "--games", "40", "--json", "--oracle-games", "2",
-                                 "--swap-games", "5"])
+    runner = CliRunner()
+    r = runner.invoke(app, ["goldfish", "braises-ardentes", "--games", "40", "--json",
+                            "--oracle-games", "2", "--swap-games", "5"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
-    assert data["games"] == 40 and "percentiles" in data and data["cards"]
-    r = CliRunner().invoke(app, ["duel", name, name, "--games", "40", "--json"])
+    assert data["games"] == 40 and data["deck"] == "braises-ardentes"
+    assert set(data["percentiles"]) >= {"5", "50", "95"} and data["mean"] > 0
+    assert {row["card"] for row in data["cards"]} >= {"Tisonnier", "Le Colosse de Fer"}
+    assert all(row["swap_delta"] is not None for row in data["cards"])
+    deck_file = tmp_path / "mine.txt"
+    deck_file.write_text(starter_decks()["maree-et-crypte"].read_text(encoding="utf-8"),
+                         encoding="utf-8")
+    r = runner.invoke(app, ["duel", "Braises ardentes", str(deck_file), "--games", "40", "--json"])
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     for key in ("games", "wins", "ties", "losses", "win_rate", "ci95", "first_player_win_rate"):
         assert key in data
-    r = CliRunner().invoke(app, ["duel", "no-such-deck", name])
+    assert data["games"] == 40 and data["wins"] + data["ties"] + data["losses"] == 40
+    assert data["decks"] == ["Braises ardentes", "Marée et Crypte"]
+    r = runner.invoke(app, ["duel", "no-such-deck", "braises-ardentes"])
     assert r.exit_code == 2
+    assert "no deck 'no-such-deck'" in r.output and "braises-ardentes" in r.output
+
+
+def test_cli_sim_with_edition_files_needs_no_database(tmp_path, monkeypatch):
+    from cardbase.cli.sim import app
+    from cardbase.playtest.cards import DATA_DIR
+
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'absent' / 'none.db'}")
+    editions = [a for p in sorted((DATA_DIR / "editions").glob("*.toml")) for a in ("-e", str(p))]
+    r = CliRunner().invoke(app, ["goldfish", "cour-arc-en-ciel", "--games", "30", "--json",
+                                 "--oracle-games", "0", "--swap-games", "0", *editions])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["games"] == 30

@@ -10,7 +10,7 @@ from typing import Any
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, NotFoundError
 
 app = typer.Typer(help="NesPanini playtests: goldfish, duels, round robins, bot ladder.",
                   no_args_is_help=True)
@@ -21,24 +21,33 @@ JSON = typer.Option(False, "--json", help="Print the result as JSON.")
 RECORDS = typer.Option(None, "--records", help="Save the per-game records here (JSON lines).")
 WORKERS = typer.Option(None, "--workers", "-j", help="Local processes (default: one per core).")
 EDITIONS = typer.Option(None, "--edition", "-e",
-                        help="Edition TOML file(s) to resolve card names (default: data/editions).")
+                        help="Resolve decks against these edition TOML files instead of the database.")
+DECK_HELP = "Deck-list file, saved deck name or starter deck slug (e.g. braises-ardentes)."
 
 
 def _deck(spec: str, editions: list[Path] | None) -> tuple[str, list[Any]]:
-    """A deck from a deck-list file path or the name of a starter deck in data/decks."""
-    from cardbase.playtest.cards import load_deck_defs, starter_decks
+    """A deck by reference: a deck-list file, a saved deck or a starter slug, through the database.
 
-    path = Path(spec)
-    if not path.exists():
-        starters = starter_decks()
-        if spec in starters:
+    With ``--edition`` files the deck is resolved against those files instead (no database).
+    """
+    if editions:
+        from cardbase.playtest.cards import load_deck_defs, starter_decks
+
+        path = Path(spec)
+        if not path.is_file():
+            starters = starter_decks()
+            if spec not in starters:
+                raise NotFoundError(
+                    f"deck {spec!r} not found — with --edition give a deck-list file or one of "
+                    f"the starter decks: {', '.join(starters) or '(none)'}")
             path = starters[spec]
-        else:
-            raise CardbaseError(
-                f"deck {spec!r} not found — give a deck-list file or one of the starter decks: "
-                f"{', '.join(starters) or '(none)'}"
-            )
-    return path.stem, load_deck_defs(path, editions)
+        return path.stem, load_deck_defs(path, editions)
+    from cardbase.db import session_scope
+    from cardbase.playtest.decks import resolve_playtest_deck
+
+    with session_scope() as session:
+        deck = resolve_playtest_deck(session, spec)
+    return deck.name, list(deck.cards)
 
 
 @contextmanager
@@ -64,12 +73,13 @@ def _pct(x: float) -> str:
 @app.command("goldfish")
 @handle_errors
 def goldfish_command(
-    deck: str = typer.Argument(..., help="Deck-list file or starter deck name."),
+    deck: str = typer.Argument(..., help=DECK_HELP),
     games: int = GAMES,
     bot: str = typer.Option("greedy", "--bot", "-b", help="random, greedy, mc or ismcts."),
     seed: int = SEED,
     oracle_games: int = typer.Option(30, "--oracle-games", help="Games also solved by the oracle."),
-    swap_games: int = typer.Option(300, "--swap-games", help="Games per card for the swap test (0: none)."),
+    swap_games: int = typer.Option(100, "--swap-games",
+                                   help="Games per card for the swap test, on the first games' seeds (0: none)."),
     json_out: bool = JSON,
     records: Path | None = RECORDS,
     workers: int | None = WORKERS,
@@ -101,8 +111,8 @@ def goldfish_command(
 @app.command("duel")
 @handle_errors
 def duel_command(
-    deck_a: str = typer.Argument(..., help="First deck (file or starter name)."),
-    deck_b: str = typer.Argument(..., help="Second deck."),
+    deck_a: str = typer.Argument(..., help="First deck: " + DECK_HELP),
+    deck_b: str = typer.Argument(..., help="Second deck (same kinds of reference)."),
     games: int = GAMES,
     bots: str = typer.Option("greedy,greedy", "--bots", help="Bots of deck A and deck B: A,B."),
     seed: int = SEED,
@@ -141,7 +151,7 @@ def duel_command(
 @app.command("roundrobin")
 @handle_errors
 def roundrobin_command(
-    decks: list[str] = typer.Argument(None, help="Decks (files or starter names); default: all starters."),  # noqa: B008
+    decks: list[str] = typer.Argument(None, help="Decks (files, saved names or starter slugs); default: all starters."),  # noqa: B008
     games: int = typer.Option(400, "--games", "-n", help="Games per pair of decks."),
     bots: str = typer.Option("greedy", "--bot", "-b", help="Bot for every deck."),
     seed: int = SEED,

@@ -22,7 +22,7 @@ import pandas as pd
 from cardbase.bots import make_bot, oracle_search
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.games.nespanini import Game, blank_card, play_greedy
+from cardbase.games.nespanini import CardTable, Game, blank_card, play_greedy
 
 from .stats import bradley_terry, percentile, wilson
 
@@ -76,6 +76,36 @@ def run_goldfish_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: st
             orc = (r.score, r.exact)
         out.append((sum(pts), tuple(s.hands[0]), tuple(s.discards[0]), pts, orc, s.turn))
     return out
+
+
+def run_swap_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str,
+                   seed: int) -> list[tuple[int, ...]]:
+    """Swap test, games ``start..stop-1``: per game, the score of each variant of ``deck`` where
+    one distinct card (in card-table order) is replaced by a blank card of value 0.
+
+    The variants share one card table (the deck's cards, then the blank card), so they share its
+    score and choice caches, and every card keeps its index: the greedy tie-breaks are the same as
+    in the deck's own games.
+    """
+    key = ("swap", deck)
+    variants = _SWAPS.get(key)
+    if variants is None:
+        blank = blank_card()
+        table = CardTable.build(list(deck) + [blank])
+        kinds = sorted({table.kind(c) for c in deck})
+        variants = [Game([[blank if table.kind(c) == k else c for c in deck]], table=table)
+                    for k in kinds]
+        if len(_SWAPS) > 16:
+            _SWAPS.clear()
+        _SWAPS[key] = variants
+    out = []
+    for i in range(start, stop):
+        gs = game_seed(seed, i)
+        out.append(tuple(_play(g, gs, (bot,)).score(0) for g in variants))
+    return out
+
+
+_SWAPS: dict[tuple, list[Game]] = {}
 
 
 def run_duel_chunk(start: int, stop: int, decks: tuple[tuple[CardDef, ...], tuple[CardDef, ...]],
@@ -158,12 +188,13 @@ def _json_default(o: Any) -> Any:
 
 def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy", seed: int = 0,
              executor: Any = None, workers: int | None = None, oracle_games: int = 30,
-             swap_games: int | None = 300, thresholds: Iterable[int] | None = None,
+             swap_games: int | None = 100, thresholds: Iterable[int] | None = None,
              progress: Progress | None = None) -> GoldfishReport:
     """Play ``games`` goldfish games of ``deck`` with ``bot`` and sum them up.
 
     ``oracle_games``: how many of the games also get the clairvoyant oracle's score (it is slow);
-    ``swap_games``: games per card for the swap test (None or 0: no swap test).
+    ``swap_games``: games per card for the swap test, played on the seeds of the first games
+    (None or 0: no swap test).
     """
     if games <= 0:
         raise CardbaseError(f"games must be positive, got {games}")
@@ -205,14 +236,14 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
             points[k] += pt
     swap = {}
     if swap_games:
+        # every card's variant is played on the seeds of the first n_swap games, in one batch
         n_swap = min(swap_games, games)
         base = sum(scores[:n_swap]) / n_swap
-        for k in copies:
-            blank = blank_card()
-            alt = tuple(blank if table.kind(c) == k else c for c in deck_t)
-            alt_rows = _map(run_goldfish_chunk, [(alt, bot, seed, 0, 0)], n_swap, executor=executor,
-                            progress=None, workers=workers)
-            swap[k] = sum(r[0] for r in alt_rows) / n_swap - base
+        swap_rows = _map(run_swap_chunk, [(deck_t, bot, seed)], n_swap, executor=executor,
+                         progress=None, workers=workers)
+        kinds = sorted(copies)
+        for j, k in enumerate(kinds):
+            swap[k] = sum(r[j] for r in swap_rows) / n_swap - base
     cards = pd.DataFrame([{
         "card": names[k],
         "ref": table.defs[k].ref,

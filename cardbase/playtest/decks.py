@@ -1,0 +1,112 @@
+"""Decks for playtests, resolved through the database: what the command line and the app call.
+
+A deck reference is, in this order:
+
+0. an ``int``: the id of a saved deck (what the app keeps);
+1. the path of a deck-list file (parsed by :func:`cardbase.decks.read_deck_file` and resolved
+   against the database's cards by :func:`cardbase.decks.resolve_deck`);
+2. the name of a saved deck (accents and case do not matter when only one deck matches);
+3. the slug of a starter deck (the file name under ``data/decks`` without ``.txt``, e.g.
+   ``braises-ardentes``): the saved deck of the same name if the database has it, else the file
+   resolved against the database.
+
+Anything else is a :class:`~cardbase.errors.NotFoundError` naming the saved decks and the
+starter slugs. A deck that names unknown cards is a :class:`~cardbase.errors.DeckListError` with
+every bad line. Playtests accept decks that are not legal (a draft of 19 cards can be tested);
+the engine only needs 5 cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlmodel import Session
+
+from cardbase import catalog, decks
+from cardbase.domain import CardDef
+from cardbase.errors import DeckListError, NotFoundError
+from cardbase.models import Deck
+from cardbase.text import fold
+
+from .cards import starter_decks
+
+GAME = "nespanini"
+
+
+@dataclass(slots=True, frozen=True)
+class PlaytestDeck:
+    """A deck ready for the engine: its name, where it came from and one CardDef per copy."""
+
+    name: str
+    source: str  # "file", "saved" or "starter"
+    cards: tuple[CardDef, ...]
+
+
+def resolved_deck_defs(session: Session, resolved: decks.ResolvedDeck, *,
+                       where: str = "the deck") -> tuple[CardDef, ...]:
+    """The CardDefs of a deck resolved by :mod:`cardbase.decks`, one per copy, in list order.
+
+    Lines that matched no card, or a deck of another game, are a :class:`DeckListError`.
+    """
+    if resolved.problems:
+        raise DeckListError(f"{where}: {len(resolved.problems)} line(s) do not match a card",
+                            list(resolved.problems))
+    if resolved.game is not None and resolved.game.code != GAME:
+        raise DeckListError(f"{where} is a deck of {resolved.game.code}: playtests are for "
+                            f"{GAME} decks")
+    counts: dict[int, int] = {}
+    for e in resolved.entries:
+        counts[e.card.id] = counts.get(e.card.id, 0) + e.count
+    by_id = {c.id: c for c in catalog.card_defs(session, ids=list(counts))}
+    return tuple(by_id[i] for i, n in counts.items() for _ in range(n))
+
+
+def _saved(session: Session, name: str) -> Deck | None:
+    """The saved NesPanini deck called ``name`` (exactly, else the only one equal when folded)."""
+    saved = decks.list_decks(session, game=GAME)
+    exact = [d for d in saved if d.name == name]
+    if len(exact) == 1:
+        return exact[0]
+    folded = [d for d in saved if fold(d.name) == fold(name)]
+    return folded[0] if len(folded) == 1 else None
+
+
+def resolve_playtest_deck(session: Session, deck_ref: str | int) -> PlaytestDeck:
+    """The deck ``deck_ref`` names: a deck-list file, a saved deck or a starter slug; an ``int``
+    is the id of a saved deck."""
+    if isinstance(deck_ref, int):
+        saved = session.get(Deck, deck_ref)
+        if saved is None:
+            raise NotFoundError(f"no saved deck with id {deck_ref}; it may have been deleted")
+        resolved = decks.deck_entries(session, saved)
+        return PlaytestDeck(saved.name, "saved",
+                            resolved_deck_defs(session, resolved, where=f"deck « {saved.name} »"))
+    ref = deck_ref.strip()
+    path = Path(ref)
+    if ref and path.is_file():
+        resolved = decks.resolve_deck(session, decks.read_deck_file(path), game=GAME)
+        return PlaytestDeck(resolved.name or path.stem, "file", resolved_deck_defs(session, resolved, where=str(path)))
+    deck = _saved(session, ref)
+    if deck is not None:
+        resolved = decks.deck_entries(session, deck)
+        return PlaytestDeck(deck.name, "saved", resolved_deck_defs(session, resolved, where=f"deck « {deck.name} »"))
+    starters = starter_decks()
+    if ref in starters:
+        listed = decks.read_deck_file(starters[ref])
+        deck = _saved(session, listed.name) if listed.name else None
+        if deck is not None:
+            resolved = decks.deck_entries(session, deck)
+        else:
+            resolved = decks.resolve_deck(session, listed, game=GAME)
+        return PlaytestDeck(ref, "starter", resolved_deck_defs(session, resolved, where=f"starter deck {ref}"))
+    names = [d.name for d in decks.list_decks(session, game=GAME)]
+    raise NotFoundError(
+        f"no deck {deck_ref!r}: give a deck-list file, the name of a saved deck "
+        f"({', '.join(names) or 'none saved'}) or a starter deck ({', '.join(starters) or 'none'})"
+    )
+
+
+def deck_defs_from_db(session: Session, deck_ref: str | int) -> list[CardDef]:
+    """The cards of the deck ``deck_ref`` (see :func:`resolve_playtest_deck`), one per copy."""
+    return list(resolve_playtest_deck(session, deck_ref).cards)
