@@ -9,14 +9,15 @@
 games of every starter deck), but a step-2 discard of a card without a Défausse effect — most
 turns — is looked up in the greedy choice cache with a key built from zone codes kept up to date
 turn by turn (:mod:`.scoring`), and applied inline: no legal-action list, no zone scan, no legality
-check. The two commonest Défausse effects, a lone ``draw N`` or ``look N take K``, are resolved
-inline the same way (their choices from the same cache); other effects, their choices and cache
-misses go through the general engine.
+check. A Défausse effect made of one ``draw``, ``look``, ``recover`` or ``swap`` action (every
+effect of the starter decks but ``force_discard``, ``bury`` and ``reveal``) is resolved inline the
+same way, its choices from the same cache; other effects and cache misses go through the general
+engine.
 """
 
 from __future__ import annotations
 
-from .effects import BOTTOM, TAKE, apply_decision
+from .effects import BOTTOM, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
 from .policy import _credits, best_removal, greedy_action
 from .state import TERMINAL, TURN_LIMIT, State
 
@@ -38,17 +39,26 @@ def _codes(state: State) -> list[int]:
     return out
 
 
-def _simple_effects(table) -> tuple[tuple[int, int, int] | None, ...]:
-    """Per kind: (0, n, 0) for a lone ``draw n``, (1, n, take) for a lone ``look n take t``."""
+def _simple_effects(table) -> tuple[tuple | None, ...]:
+    """Per kind, the lone Défausse action resolved inline: (0, n) ``draw n``, (1, n, take)
+    ``look n take t``, (2, mask, piles, is_swap) ``recover`` / ``swap`` (mask: which kinds the
+    filter lets through; piles: 0 own discard pile, 1 the opponent's)."""
     out = []
     for acts in table.on_discard:
         simple = None
         if len(acts) == 1:
-            name = type(acts[0]).__name__
+            act = acts[0]
+            name = type(act).__name__
             if name == "Draw":
-                simple = (0, acts[0].n, 0)
+                simple = (0, act.n)
             elif name == "Look":
-                simple = (1, acts[0].n, acts[0].take)
+                simple = (1, act.n, act.take)
+            elif name in ("Recover", "Swap"):
+                zone = str(act.zone)
+                piles = tuple(i for i, zones in enumerate(
+                    (("discards", "cimetiere"), ("opponent_discards", "cimetiere"))) if zone in zones)
+                mask = tuple(bool(act.filter.matches(c)) for c in table.defs)
+                simple = (2, mask, piles, name == "Swap")
         out.append(simple)
     return tuple(out)
 
@@ -73,6 +83,7 @@ def play_greedy(state: State) -> State:
     leg = t.legendary
     effect = t.has_discard_effect
     cache_get = t.choice_cache.get
+    size = t.size
     n = state.n
     end_at = game.end_at
     hands, decks, discards, revealed = state.hands, state.decks, state.discards, state.revealed
@@ -121,16 +132,83 @@ def play_greedy(state: State) -> State:
         if ev is not None:
             ev.append(("discard", p, a))
         if eff is not None:
-            # a lone draw / look: resolved here as effects.py does, choices from the cache
+            # a lone draw / look / recover / swap: resolved here as effects.py does, choices
+            # from the same cache, zone codes kept up to date
             if ev is not None:
                 ev.append(("effect", p, a))
             deck = decks[p]
             code = clamp_get(raw)
             if code is None:
                 code = clamp(raw) if raw else 0
-            m = min(len(deck), eff[1])
             bottom = 0
-            if eff[0] == 0:  # draw
+            m = min(len(deck), eff[1]) if eff[0] < 2 else 0
+            if eff[0] == 2:  # recover / swap: a card from a discard pile (effects._candidates)
+                _, mask, piles, is_swap = eff
+                cands = set()
+                for pile in piles:
+                    if pile == 1 and n == 1:
+                        continue
+                    skip = a if pile == 0 else -1  # the card being resolved is never picked
+                    for k in (discards[p] if pile == 0 else discards[1 - p]):
+                        if k == skip:
+                            skip = -1
+                        elif mask[k]:
+                            cands.add(k + size * pile)
+                if cands and not (is_swap and all(leg[k] for k in hand)):
+                    cands = tuple(sorted(cands))
+                    mode = SWAP if is_swap else RECOVER
+                    state.decision = (PICK, p, p, cands, mode)
+                    fields = 0
+                    for k in hand:
+                        fields |= reads[k]
+                    for c in cands:
+                        fields |= reads[c % size]
+                    c = cache_get(((PICK, mode, cands), tuple(sorted(hand)), code & fields, n))
+                    if c is None:
+                        c = greedy_action(state)
+                    history.append(c)
+                    kind = c % size
+                    if c < size:
+                        discards[p].remove(kind)
+                        raw -= dv[kind]
+                        if n == 2:
+                            codes[1 - p] -= ov[kind]
+                        src = p
+                    else:
+                        src = 1 - p
+                        discards[src].remove(kind)
+                        raw -= ov[kind]
+                        codes[src] -= dv[kind]
+                    codes[p] = raw
+                    if ev is not None:
+                        ev.append(("pick", p, kind, src))
+                    code = clamp_get(raw)
+                    if code is None:
+                        code = clamp(raw) if raw else 0
+                    if not is_swap:
+                        hand.append(kind)
+                        bottom = 1
+                    else:
+                        state.decision = (GIVE, p, p, kind)
+                        fields = 0
+                        for k in hand:
+                            fields |= reads[k]
+                        g = cache_get((GIVE, tuple(sorted(hand)), code & fields, n))
+                        if g is None:
+                            g = greedy_action(state)
+                        history.append(g)
+                        hand.remove(g)
+                        if revealed[p]:
+                            state._unreveal(p, g)
+                        discards[p].append(g)
+                        hand.append(kind)
+                        raw += dv[g]
+                        codes[p] = raw
+                        if n == 2:
+                            codes[1 - p] += ov[g]
+                        if ev is not None:
+                            ev.append(("give", p, g))
+            elif eff[0] == 0:  # draw
                 for _ in range(m):
                     k = deck.pop()
                     hand.append(k)
