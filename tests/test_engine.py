@@ -460,3 +460,13 @@ def test_play_greedy_makes_exactly_the_greedy_moves(name):
                 slow.apply_action(slow.greedy_action())
             fast = play_greedy(g.new_state(seed))
             assert _outcome(fast) == _outcome(slow), (name, len(decks), seed)
+
+
+def test_card_points_are_the_breakdown():
+    for deck in [RICH, deck_of(ZONE_CARDS + PLAIN)] + list(_STARTERS.values()):
+        g = Game([deck, deck])
+        for seed in range(30):
+            s, _ = play_random(g, seed, bot_seed=seed)
+            for p in range(2):
+                assert s.card_points(p) == tuple(r.points for r in s.score_breakdown(p))
+                assert sum(s.card_points(p)) == s.score(p)

@@ -68,8 +68,7 @@ def run_goldfish_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: st
     for i in range(start, stop):
         gs = game_seed(seed, i)
         s = _play(game, gs, (bot,))
-        pts = tuple(c.points for c in s.score_breakdown(0)) if game.table.has_iscore else tuple(
-            game.table.value[k] for k in s.hands[0])
+        pts = s.card_points(0)
         orc = None
         if i < oracle_games:
             r = oracle_search(game.new_state(gs, log=False), max_nodes=oracle_nodes)

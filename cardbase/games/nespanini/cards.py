@@ -58,6 +58,8 @@ class CardTable:
     score_cache: dict = field(default_factory=dict, compare=False, repr=False)
     choice_cache: dict = field(default_factory=dict, compare=False, repr=False)
     hand_info: dict = field(default_factory=dict, compare=False, repr=False)
+    add_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    points_cache: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def size(self) -> int:

@@ -168,15 +168,28 @@ def _greedy(state: State, legal: list[int], code: int) -> int:
         return best_removal(state, p, hand, legal, to_discards=False, code=code)
     if tag in (GIVE, FORCE):
         return best_removal(state, p, hand, legal, to_discards=True, code=code)
-    size = state.table.size
+    # taking a card: each candidate's worth is memoised on its own (hand, card, the features the
+    # hand and the card read), so offers that share cards share the work
+    t = state.table
+    size = t.size
+    reads = t.model.reads
+    swap = not (tag == TAKE or d[4] == RECOVER)  # a Swap: then a non-Légendaire hand card goes
+    hs = tuple(sorted(hand))
+    fields = 0
+    for k in hand:
+        fields |= reads[k]
+    cache = t.add_cache
     best, best_v = legal[0], None
     for a in legal:
         k = a % size
-        if tag == TAKE or tag == PICK and d[4] == RECOVER:
-            v = _best_after_add(state, hand, k, code)
-        else:  # PICK for a Swap: the card taken, then a non-Légendaire hand card goes
-            v = _best_after_add(state, hand, k, code, give_to_discards=True,
-                                only_non_legendary=True)
+        key = (hs, k, code & (fields | reads[k]), swap)
+        v = cache.get(key)
+        if v is None:
+            v = _best_after_add(state, hand, k, code, give_to_discards=swap,
+                                only_non_legendary=swap)
+            if len(cache) > 500_000:
+                cache.clear()
+            cache[key] = v
         if best_v is None or v > best_v:
             best, best_v = a, v
     return best

@@ -418,6 +418,20 @@ class State:
     def score(self, player: int) -> int:
         return self.hand_score(player, self.scored_hand(player))
 
+    def card_points(self, player: int) -> tuple[int, ...]:
+        """Points of each card of ``player``'s hand, in hand order (memoised; see score_breakdown)."""
+        t = self.table
+        hand = tuple(self.hands[player])
+        key = (hand, self.zone_code(player) if t.has_iscore else 0)
+        cache = t.points_cache
+        hit = cache.get(key)
+        if hit is None:
+            hit = tuple(c.points for c in self.score_breakdown(player))
+            if len(cache) > 200_000:
+                cache.clear()
+            cache[key] = hit
+        return hit
+
     def score_breakdown(self, player: int) -> list[CardScore]:
         t = self.table
         hand = self.hands[player]
