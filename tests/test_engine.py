@@ -470,3 +470,26 @@ def test_card_points_are_the_breakdown():
             for p in range(2):
                 assert s.card_points(p) == tuple(r.points for r in s.score_breakdown(p))
                 assert sum(s.card_points(p)) == s.score(p)
+
+
+def test_play_greedy_from_the_middle_of_a_game_and_of_an_effect():
+    """Play-outs of search bots start anywhere, pending effect choices included."""
+    from cardbase.games.nespanini import play_greedy
+
+    for deck in (RICH, _STARTERS.get("maree-et-crypte", RICH)):
+        g = Game([deck, deck])
+        pending = 0
+        for seed in range(300):
+            s = g.new_state(seed)
+            bot = RandomBot(seed)
+            for _ in range(seed % 12):
+                if s.is_terminal():
+                    break
+                s.apply_action(bot.step(s))
+            pending += s.decision is not None
+            slow, fast = s.clone(log=True), s.clone(log=True)
+            while not slow.is_terminal():
+                slow.apply_action(slow.greedy_action())
+            play_greedy(fast)
+            assert _outcome(fast) == _outcome(slow), seed
+        assert pending > 10

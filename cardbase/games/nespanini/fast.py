@@ -89,8 +89,8 @@ def play_greedy(state: State) -> State:
     hands, decks, discards, revealed = state.hands, state.decks, state.discards, state.revealed
     history = state.history
     ev = state.events
-    codes = _codes(state)
-    stale = False
+    codes: list[int] = []
+    stale = True
     while True:
         p = state.player
         if p == TERMINAL:
@@ -99,6 +99,7 @@ def play_greedy(state: State) -> State:
             a = greedy_action(state)
             history.append(a)
             apply_decision(state, a, check=False)
+            stale = True
             continue
         if stale:  # an effect moved cards: read the codes again
             codes = _codes(state)
