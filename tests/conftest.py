@@ -7,7 +7,8 @@ cluster started for the session (id ``postgresql``, see ``tests/pg_support.py``)
 - ``CARDBASE_TEST_BACKENDS=sqlite`` (or ``postgresql``) runs one backend only.
 - Without PostgreSQL installed the ``postgresql`` cases are skipped with the reason — except in CI
   (``CI=true``), where they fail: CI must test PostgreSQL for real.
-- ``@pytest.mark.sqlite_only("reason")`` skips a test's PostgreSQL case (PRAGMA checks…).
+- ``@pytest.mark.sqlite_only("reason")`` leaves out a test's PostgreSQL case (PRAGMA checks…):
+  it is deselected at collection, so it never shows up as a skip.
 - Hypothesis profiles: ``ci`` (thousands of cases) when ``CI`` is set, ``dev`` otherwise;
   ``HYPOTHESIS_PROFILE`` chooses explicitly.
 """
@@ -42,7 +43,21 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if IN_CI els
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "sqlite_only(reason): the test checks SQLite itself; "
-                                       "its PostgreSQL case is skipped")
+                                       "its PostgreSQL case is not collected")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the PostgreSQL case of tests marked ``sqlite_only``."""
+    keep, drop = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        if params.get("backend") == "postgresql" and item.get_closest_marker("sqlite_only"):
+            drop.append(item)
+        else:
+            keep.append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 # --------------------------------------------------------------------------- SQLite
@@ -118,10 +133,6 @@ def pg_supply(pg_cluster: PgCluster, pg_templates: dict[str, str]) -> Iterator[D
 @pytest.fixture(params=BACKENDS)
 def backend(request: pytest.FixtureRequest) -> str:
     """``sqlite`` or ``postgresql``: the database backend of this test case."""
-    if request.param == "postgresql":
-        marker = request.node.get_closest_marker("sqlite_only")
-        if marker is not None:
-            pytest.skip(marker.args[0] if marker.args else "checks SQLite only")
     return request.param
 
 

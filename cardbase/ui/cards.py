@@ -88,7 +88,7 @@ def search_cards(query: str, *, game: str | None = None, edition: str | None = N
 
 def results_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame([{
-        "ref": r["ref"], t("field.name"): r["name"], t("field.value"): r["value"],
+        "ref": r["ref"], t("field.name"): r["name"], t("field.value"): "" if r["value"] is None else r["value"],
         t("field.colour"): r["colour"] or "", t("field.rarity"): r["rarity"] or "",
         t("field.keywords"): ", ".join(r["keywords"]), t("field.effect_text"): r["effect_text"] or "",
         t("field.game"): r["game"],
@@ -124,9 +124,12 @@ def render() -> None:
     fac = facets(game, url)
     edition = f2.selectbox(t("field.edition"), [None, *fac["editions"]], key="cards_edition",
                            format_func=lambda e: t("common.all") if e is None else e)
-    colours = f3.multiselect(t("field.colour"), fac["colours"], key="cards_colours")
-    rarities = f4.multiselect(t("field.rarity"), fac["rarities"], key="cards_rarities")
-    keywords = f5.multiselect(t("field.keywords"), fac["keywords"], key="cards_keywords")
+    colours = f3.multiselect(t("field.colour"), fac["colours"], key="cards_colours",
+                               placeholder=t("common.choose"))
+    rarities = f4.multiselect(t("field.rarity"), fac["rarities"], key="cards_rarities",
+                               placeholder=t("common.choose"))
+    keywords = f5.multiselect(t("field.keywords"), fac["keywords"], key="cards_keywords",
+                               placeholder=t("common.choose"))
 
     full_query = combine_queries(query, filters_to_query(colours=colours, rarities=rarities,
                                                          keywords=keywords))

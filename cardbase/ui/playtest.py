@@ -341,7 +341,8 @@ def _duels(choices: dict[str, str]) -> None:
     from cardbase.playtest.batch import duel, roundrobin
 
     picked = st.multiselect(t("playtest.decks"), list(choices), default=list(choices)[:2],
-                            format_func=choices.get, key="ptd_decks")
+                            format_func=choices.get, key="ptd_decks",
+                            placeholder=t("common.choose"))
     a, b, c, d = st.columns(4, vertical_alignment="bottom")
     games = a.number_input(t("playtest.games_per_pair"), 2, 100_000, 400, 100, key="ptd_games")
     bot_a = b.selectbox(t("playtest.bot_a"), ("random", "greedy"), index=1, key="ptd_bot_a",
