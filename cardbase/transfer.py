@@ -156,6 +156,17 @@ def _decode_csv_value(key: str, value: Any, where: str, problems: list[Problem])
     return value
 
 
+def _version_number(value: Any) -> int | None:
+    """A row's version: a whole number from 1 up, as an int or as digits; anything else is None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, int) and 1 <= value < 2**31:
+        return value
+    return None
+
+
 def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, source: str,
                 row_label: str = "row") -> ImportPlan:
     """Check every row against the database and work out what would change; writes nothing."""
@@ -188,9 +199,8 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
         version = raw.get("version")
         expected = None
         if version not in (None, ""):
-            try:
-                expected = int(version)
-            except (TypeError, ValueError):
+            expected = _version_number(version)
+            if expected is None:
                 probs.append(Problem("invalid-field", f"version {version!r} is not a whole number",
                                      "leave it empty or copy it from an export", f"{where} column version"))
         if edition is not None and "effect" in clean:

@@ -115,3 +115,10 @@ def test_malformed_json_and_encoding(session, tmp_path):
         transfer.import_cards(session, path.read_bytes(), fmt="csv", source="x.csv")
     with pytest.raises(ImportError_, match="use .csv or .json"):
         transfer.import_file(session, tmp_path / "cards.xlsx")
+
+
+@pytest.mark.parametrize("version", [float("inf"), 2.5, True, -1, "1e9", 2**40, "deux"])
+def test_bad_version_values_are_reported(session, version):
+    rows = [{"edition": "OVK", "number": 1, "name": "Un", "version": version}]
+    plan = transfer.import_cards(session, json.dumps(rows), fmt="json", dry_run=True)
+    assert [p.where for p in plan.problems] == ["<upload> item 1 column version"]
