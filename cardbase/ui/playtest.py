@@ -17,7 +17,6 @@ import streamlit as st
 from cardbase import catalog, db, decks
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.models import Deck
 from cardbase.ui.common import card_png, session, show_error, t
 
 GAME = "nespanini"
@@ -38,17 +37,16 @@ def deck_choices() -> dict[str, str]:
 
 
 def deck_cards(key: str) -> list[CardDef]:
-    """The cards of a deck, one CardDef per copy."""
+    """The cards of a deck, one CardDef per copy; a card that no longer exists is an error."""
+    from cardbase.playtest import deck_defs_from_db, resolved_deck_defs
+
     with session() as s:
         if key == "builder":
             builder = st.session_state.get("deck") or {}
             text = "\n".join(f"{n} {ref}" for ref, n in builder.items()) or "# vide"
             resolved = decks.resolve_deck(s, decks.parse_deck_list(text), game=GAME)
-        else:
-            resolved = decks.deck_entries(s, s.get(Deck, int(key.split(":", 1)[1])))
-        counts = {e.card.id: e.count for e in resolved.entries}
-        by_id = {c.id: c for c in catalog.card_defs(s, ids=list(counts))}
-    return [by_id[i] for i, n in counts.items() for _ in range(n) if i in by_id]
+            return list(resolved_deck_defs(s, resolved, where=t("playtest.builder_deck", n=sum(builder.values()))))
+        return deck_defs_from_db(s, int(key.split(":", 1)[1]))
 
 
 # --------------------------------------------------------------------------- games
