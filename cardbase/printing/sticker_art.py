@@ -224,7 +224,8 @@ def sticker_strip(stickers: tuple[tuple[str, int], ...], symbol: str | None, hei
             x += group_gap * S
         _pad(d, x + S * 0.02, S * 0.02, S * 0.96, S * 0.96)
         _symbol(d, x, 0, S, symbol)
-    return big.resize((width, max(1, round(s))), Image.Resampling.LANCZOS)
+    # box-average the 4×4 samples (premultiplied, so transparent edges do not darken)
+    return big.convert("RGBa").reduce(SS).convert("RGBA")
 
 
 def strip_for(stickers: Sequence[object], symbol: str | None, height: int, max_width: int) -> Image.Image:
