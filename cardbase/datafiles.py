@@ -111,14 +111,6 @@ def dump_games(games: list[dict[str, Any]]) -> str:
     return "\n".join(out) + "\n"
 
 
-def dump_sticker_colours(rows: list[dict[str, Any]]) -> str:
-    out = ["# cardbase data file: colour → sticker symbol (Overseers, « Stickers code couleur »)."]
-    for row in rows:
-        out += ["", "[[colours]]"]
-        out += _table(("colour", "symbol", "label"), row, defaults={})
-    return "\n".join(out) + "\n"
-
-
 # --------------------------------------------------------------------------- reading
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -169,6 +161,3 @@ def load_edition_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
 def edition_files(data_dir: Path) -> list[Path]:
     return sorted((data_dir / "editions").glob("*.toml"))
 
-
-def deck_files(data_dir: Path) -> list[Path]:
-    return sorted((data_dir / "decks").glob("*.txt"))

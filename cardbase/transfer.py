@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func
 from sqlmodel import Session, select
 
 from cardbase import catalog
@@ -312,6 +311,3 @@ def export_file(session: Session, path: Path, *, query: str | None = None, editi
         raise CardbaseError(f"{path}: cannot write the file ({exc.strerror})") from None
     return len(records)
 
-
-def edition_code_exists(session: Session, code: str) -> bool:
-    return session.exec(select(Edition.id).where(func.upper(Edition.code) == code.upper())).first() is not None
