@@ -61,7 +61,7 @@ def _secret_password() -> str | None:
         import streamlit as st
 
         value = st.secrets.get(PASSWORD_ENV)
-    except Exception:  # noqa: BLE001 - no secrets file, or not inside Streamlit
+    except Exception:
         return None
     return str(value) if value else None
 

@@ -41,13 +41,13 @@ def database_url(url: str | None = None) -> str:
     return f"sqlite:///{DEFAULT_DB_PATH}"
 
 
-def _sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA foreign_keys=ON")
     cur.execute("PRAGMA busy_timeout=10000")
     try:
         cur.execute("PRAGMA journal_mode=WAL")
-    except Exception:  # noqa: BLE001 - in-memory databases cannot use WAL
+    except Exception:
         pass
     cur.close()
 
@@ -99,7 +99,7 @@ def session_scope(engine: Engine | None = None) -> Iterator[Session]:
             raise
 
 
-def alembic_config(engine: Engine):  # noqa: ANN201
+def alembic_config(engine: Engine):
     from alembic.config import Config
 
     cfg = Config()

@@ -74,7 +74,7 @@ class DeckListError(CardbaseError):
     """A deck list or deck code that cannot be read."""
 
 
-class ImportError_(CardbaseError):  # noqa: N801 - trailing underscore avoids the builtin
+class ImportError_(CardbaseError):
     """A card import with problems; nothing was written."""
 
 

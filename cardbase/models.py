@@ -15,7 +15,7 @@ from sqlmodel import Field, SQLModel
 
 
 def _now() -> dt.datetime:
-    return dt.datetime.now(dt.timezone.utc)
+    return dt.datetime.now(dt.UTC)
 
 
 class Game(SQLModel, table=True):

@@ -122,7 +122,7 @@ def browser(chromium_path: str) -> Iterator[object]:
     with sync_playwright() as pw:
         try:
             b = pw.chromium.launch(executable_path=chromium_path, args=CHROMIUM_ARGS)
-        except Exception as exc:  # noqa: BLE001 - a broken browser install
+        except Exception as exc:
             _unavailable(f"Chromium does not start: {exc}")
         yield b
         b.close()

@@ -270,14 +270,14 @@ class DatabaseSupply:
                 if ready.qsize() < self.ahead and not self._stop.is_set():
                     try:
                         ready.put(self.cluster.create_database(template=template))
-                    except Exception:  # noqa: BLE001 - the test that needs it will make its own
+                    except Exception:
                         return
                     busy = True
             if not self.used.empty() and not self._stop.is_set():
                 name = self.used.get_nowait()
                 try:
                     self.cluster.drop_database(name)
-                except Exception as exc:  # noqa: BLE001 - the cluster is deleted at the end anyway
+                except Exception as exc:
                     print(f"could not drop test database {name}: {exc}")
                 busy = True
             if not busy:

@@ -40,7 +40,7 @@ def test_dry_run_shows_new_and_updated_and_writes_nothing(engine, tmp_path):
         plan = transfer.import_file(s, path, dry_run=True)
         s.commit()
     assert plan.counts == {"new": 1, "updated": 1, "unchanged": 0}
-    updated = [r for r in plan.rows if r.action == "updated"][0]
+    updated = next(r for r in plan.rows if r.action == "updated")
     assert "name" in updated.changes and updated.row == 2
     assert _count(engine) == before
     with Session(engine) as s:

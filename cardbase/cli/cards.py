@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -26,7 +25,7 @@ def _line(card: dict) -> str:
 def search_command(
     query: str = typer.Argument("", help='Query, e.g. \'c:rouge v>=3 -k:foule\' or \'"bois sacré" or e:OVK\''),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
-    limit: Optional[int] = typer.Option(None, help="At most this many cards."),
+    limit: int | None = typer.Option(None, help="At most this many cards."),
 ) -> None:
     """Find cards with the card query language (see docs/search.md)."""
     with session() as s:
@@ -102,8 +101,8 @@ def import_command(
 @handle_errors
 def export_command(
     file: Path = typer.Argument(..., help="Where to write: .csv or .json."),
-    query: Optional[str] = typer.Option(None, "--query", "-q", help="Only the cards matching this query."),
-    edition: Optional[str] = typer.Option(None, "--edition", "-e", help="Only this edition."),
+    query: str | None = typer.Option(None, "--query", "-q", help="Only the cards matching this query."),
+    edition: str | None = typer.Option(None, "--edition", "-e", help="Only this edition."),
 ) -> None:
     """Export cards to CSV or JSON (the import format)."""
     with session() as s:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -41,7 +40,7 @@ def editions_list(json_out: bool = typer.Option(False, "--json")) -> None:
 @data_app.command("export")
 @handle_errors
 def data_export(
-    edition: Optional[str] = typer.Argument(None, help="Edition code; all editions when left out."),
+    edition: str | None = typer.Argument(None, help="Edition code; all editions when left out."),
     out_dir: Path = typer.Option(db.DATA_DIR / "editions", "--out", help="Folder to write CODE.toml files to."),
 ) -> None:
     """Write editions back to their diff-friendly data files."""
@@ -72,6 +71,6 @@ def db_current() -> None:
     typer.echo(db.current_revision(db.get_engine(init=False)) or "empty")
 
 
-from cardbase.cli import db_backup as _db_backup  # `db dump`, `db restore`
+from cardbase.cli import db_backup as _db_backup  # noqa: E402 - `db dump`, `db restore` need db_app
 
 _db_backup.register(db_app)

@@ -151,7 +151,7 @@ def duel_command(
 @app.command("roundrobin")
 @handle_errors
 def roundrobin_command(
-    decks: list[str] = typer.Argument(None, help="Decks (files, saved names or starter slugs); default: all starters."),  # noqa: B008
+    decks: list[str] = typer.Argument(None, help="Decks (files, saved names or starter slugs); default: all starters."),
     games: int = typer.Option(400, "--games", "-n", help="Games per pair of decks."),
     bots: str = typer.Option("greedy", "--bot", "-b", help="Bot for every deck."),
     seed: int = SEED,

@@ -27,7 +27,7 @@ class PdfWriter:
 
     def __init__(self, path: Path, *, title: str = "cardbase") -> None:
         self.path = Path(path)
-        self._f = open(self.path, "wb")  # noqa: SIM115 - closed in close()
+        self._f = open(self.path, "wb")
         self._f.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
         self._offsets: dict[int, int] = {}
         self._next = 4  # 1 catalog, 2 page tree, 3 info

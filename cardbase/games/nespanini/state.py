@@ -543,7 +543,7 @@ class State:
         return s
 
 
-from .policy import greedy_action as _greedy_action
+from .policy import greedy_action as _greedy_action  # noqa: E402 - policy imports state
 
 
 def _hand_info(table: CardTable, hand: tuple[int, ...]) -> tuple[int, int]:

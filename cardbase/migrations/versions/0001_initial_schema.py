@@ -1,7 +1,7 @@
 """initial schema
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-22 02:49:30.537734
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 import sqlmodel
 from alembic import op
-
 
 revision = '0001'
 down_revision = None
