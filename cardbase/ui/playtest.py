@@ -265,9 +265,12 @@ def _final(state, n: int) -> None:
     for p in range(n):
         with cols[p]:
             st.markdown(f"**{t('playtest.breakdown')} — {t('playtest.you') if p == 0 else t('playtest.bot')}**")
+            breakdown = state.score_breakdown(p)
             rows = [{t("field.name"): cs.card.name, t("field.value"): cs.value, t("playtest.bonus"): cs.bonus,
-                     t("playtest.points"): cs.points} for cs in state.score_breakdown(p)]
-            rows.append({t("field.name"): t("playtest.total"), t("field.value"): None, t("playtest.bonus"): None,
+                     t("playtest.points"): cs.points} for cs in breakdown]
+            rows.append({t("field.name"): t("playtest.total"),
+                         t("field.value"): sum(cs.value for cs in breakdown),
+                         t("playtest.bonus"): sum(cs.bonus for cs in breakdown),
                          t("playtest.points"): scores[p]})
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
