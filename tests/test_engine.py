@@ -493,3 +493,19 @@ def test_play_greedy_from_the_middle_of_a_game_and_of_an_effect():
             play_greedy(fast)
             assert _outcome(fast) == _outcome(slow), seed
         assert pending > 10
+
+
+@pytest.mark.parametrize("n_players", [1, 2])
+def test_play_greedy_on_cold_caches_matches_the_general_engine(n_players):
+    """The fast path computing its own choices (cache misses, effect offers) on a fresh game
+    plays as the general engine on another fresh game: maree-et-crypte, an effect every turn."""
+    from cardbase.games.nespanini import play_greedy
+
+    deck = _STARTERS.get("maree-et-crypte", RICH)
+    fast_game, slow_game = Game([deck] * n_players), Game([deck] * n_players)
+    for seed in range(400 if n_players == 1 else 200):
+        fast = play_greedy(fast_game.new_state(seed))
+        slow = slow_game.new_state(seed)
+        while not slow.is_terminal():
+            slow.apply_action(slow.greedy_action())
+        assert _outcome(fast) == _outcome(slow), (n_players, seed)

@@ -18,7 +18,7 @@ engine.
 from __future__ import annotations
 
 from .effects import BOTTOM, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
-from .policy import _credits, best_removal, greedy_action
+from .policy import _credits, best_removal, best_take, greedy_action, greedy_miss
 from .state import TERMINAL, TURN_LIMIT, State
 
 
@@ -112,9 +112,10 @@ def play_greedy(state: State) -> State:
         fields = 0
         for k in hand:
             fields |= reads[k]
-        a = cache_get((None, tuple(sorted(hand)), code & fields, n))
+        key = (None, tuple(sorted(hand)), code & fields, n)
+        a = cache_get(key)
         if a is None:
-            a = greedy_action(state)
+            a = greedy_miss(state, key, code)
         eff = simple[a] if effect[a] else None
         if (effect[a] and eff is None) or leg[a]:
             state.apply_action(a)
@@ -159,14 +160,9 @@ def play_greedy(state: State) -> State:
                     cands = tuple(sorted(cands))
                     mode = SWAP if is_swap else RECOVER
                     state.decision = (PICK, p, p, cands, mode)
-                    fields = 0
-                    for k in hand:
-                        fields |= reads[k]
-                    for c in cands:
-                        fields |= reads[c % size]
-                    c = cache_get(((PICK, mode, cands), tuple(sorted(hand)), code & fields, n))
-                    if c is None:
-                        c = greedy_action(state)
+                    # what policy._greedy does on a miss: offers are too varied to cache whole
+                    c = cands[0] if len(cands) == 1 else best_take(state, hand, cands, code,
+                                                                    is_swap)
                     history.append(c)
                     kind = c % size
                     if c < size:
@@ -194,9 +190,10 @@ def play_greedy(state: State) -> State:
                         fields = 0
                         for k in hand:
                             fields |= reads[k]
-                        g = cache_get((GIVE, tuple(sorted(hand)), code & fields, n))
+                        key = (GIVE, tuple(sorted(hand)), code & fields, n)
+                        g = cache_get(key)
                         if g is None:
-                            g = greedy_action(state)
+                            g = greedy_miss(state, key, code)
                         history.append(g)
                         hand.remove(g)
                         if revealed[p]:
@@ -226,15 +223,9 @@ def play_greedy(state: State) -> State:
                     remaining = take
                     while True:
                         state.decision = (TAKE, p, p, remaining, tuple(looked), take)
-                        f = fields = 0
-                        for k in hand:
-                            fields |= reads[k]
-                        for k in looked:
-                            f |= reads[k]
-                        c = cache_get(((TAKE, tuple(sorted(set(looked)))), tuple(sorted(hand)),
-                                       code & (fields | f), n))
-                        if c is None:
-                            c = greedy_action(state)
+                        offer = sorted(set(looked))  # the legal actions, as policy._greedy sees
+                        c = offer[0] if len(offer) == 1 else best_take(state, hand, offer, code,
+                                                                        False)
                         history.append(c)
                         looked.remove(c)
                         hand.append(c)
@@ -252,9 +243,10 @@ def play_greedy(state: State) -> State:
                 fields = 0
                 for k in hand:
                     fields |= reads[k]
-                c = cache_get((BOTTOM, tuple(sorted(hand)), code & fields, n))
+                key = (BOTTOM, tuple(sorted(hand)), code & fields, n)
+                c = cache_get(key)
                 if c is None:
-                    c = greedy_action(state)
+                    c = greedy_miss(state, key, code)
                 history.append(c)
                 hand.remove(c)
                 if revealed[p]:

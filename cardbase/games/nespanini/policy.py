@@ -14,6 +14,7 @@ Ties go to the lowest card index, so the policy is deterministic.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .effects import BOTTOM, FORCE, GIVE, PICK, RECOVER, TAKE
@@ -63,7 +64,10 @@ def best_removal(state: State, player: int, hand: list[int], candidates: list[in
     t = state.table
     fns = t.iscore
     value = t.value
-    if not any(fns[k] is not None for k in hand):
+    for k in hand:
+        if fns[k] is not None:
+            break
+    else:
         best, best_v = candidates[0], None
         for k in candidates:
             v = -value[k] + (credit[k] if credit else 0.0)
@@ -74,11 +78,23 @@ def best_removal(state: State, player: int, hand: list[int], candidates: list[in
         code = state.zone_code(player)
     dv = t.model.dv
     score = state.score_sorted
+    info_get, score_get = t.hand_info.get, t.score_cache.get
     full = sorted(hand)
     best, best_v = candidates[0], None
     for k in candidates:
         i = full.index(k)
-        v = score(tuple(full[:i] + full[i + 1:]), code + dv[k] if to_discards else code)
+        h = tuple(full[:i] + full[i + 1:])
+        c = code + dv[k] if to_discards else code
+        # score_sorted(h, c), its two cache lookups inline
+        info = info_get(h)
+        if info is None:
+            v = score(h, c)
+        elif info[1] < 0:
+            v = info[0]
+        else:
+            v = score_get((h, c & info[1]))
+            if v is None:
+                v = score(h, c)
         if credit:
             v += credit[k]
         if best_v is None or v > best_v:
@@ -94,6 +110,7 @@ def _best_after_add(state: State, hand: list[int], card: int, code: int, *,
     dv = t.model.dv
     full = sorted(hand + [card])
     score = state.score_sorted
+    info_get, score_get = t.hand_info.get, t.score_cache.get
     best = None
     prev = -1
     for i, r in enumerate(full):
@@ -102,7 +119,17 @@ def _best_after_add(state: State, hand: list[int], card: int, code: int, *,
         prev = r
         if only_non_legendary and (leg[r] or r == card):
             continue
-        v = score(tuple(full[:i] + full[i + 1:]), code + dv[r] if give_to_discards else code)
+        h = tuple(full[:i] + full[i + 1:])
+        c = code + dv[r] if give_to_discards else code
+        info = info_get(h)  # score_sorted(h, c), its two cache lookups inline
+        if info is None:
+            v = score(h, c)
+        elif info[1] < 0:
+            v = info[0]
+        else:
+            v = score_get((h, c & info[1]))
+            if v is None:
+                v = score(h, c)
         if best is None or v > best:
             best = v
     return float("-inf") if best is None else best
@@ -144,12 +171,18 @@ def greedy_action(state: State) -> int:
             for a in (d[4] if d[0] == TAKE else d[3]):
                 fields |= reads[a % size]
     key = (decision_key(d), tuple(sorted(hand)), code & fields, state.n)
-    cache = t.choice_cache
-    hit = cache.get(key)
+    hit = t.choice_cache.get(key)
     if hit is not None:
         return hit
+    return greedy_miss(state, key, code)
+
+
+def greedy_miss(state: State, key: Any, code: int) -> int:
+    """:func:`greedy_action` once its cache lookup missed: ``key`` is the cache key it built and
+    ``code`` the player's clamped zone code (0 without score rules). Computes and stores."""
     legal = state.legal_actions()
     hit = legal[0] if len(legal) == 1 else _greedy(state, legal, code)
+    cache = state.table.choice_cache
     if len(cache) > 500_000:
         cache.clear()
     cache[key] = hit
@@ -168,12 +201,19 @@ def _greedy(state: State, legal: list[int], code: int) -> int:
         return best_removal(state, p, hand, legal, to_discards=False, code=code)
     if tag in (GIVE, FORCE):
         return best_removal(state, p, hand, legal, to_discards=True, code=code)
-    # taking a card: each candidate's worth is memoised on its own (hand, card, the features the
-    # hand and the card read), so offers that share cards share the work
+    swap = not (tag == TAKE or d[4] == RECOVER)  # a Swap: then a non-Légendaire hand card goes
+    return best_take(state, hand, legal, code, swap)
+
+
+def best_take(state: State, hand: list[int], legal: Sequence[int], code: int, swap: bool) -> int:
+    """The card to take among ``legal`` (looked-at cards, or discard-pile picks encoded as in
+    :mod:`.effects`): the one whose best following hand scores most, the first on ties.
+    ``swap``: a Swap, after which a non-Légendaire hand card goes to the discard pile."""
+    # each candidate's worth is memoised on its own (hand, card, the features the hand and the
+    # card read), so offers that share cards share the work
     t = state.table
     size = t.size
     reads = t.model.reads
-    swap = not (tag == TAKE or d[4] == RECOVER)  # a Swap: then a non-Légendaire hand card goes
     hs = tuple(sorted(hand))
     fields = 0
     for k in hand:
