@@ -79,6 +79,8 @@ def play_greedy(state: State) -> State:
     clamp = model.clamp
     dv, ov, kv = model.dv, model.ov, model.kv
     reads = model.reads
+    hand_free = model.hand_free
+    points, points_get, value = model.points, model.points_cache.get, t.value
     reads_deck = t.reads_deck
     leg = t.legendary
     effect = t.has_discard_effect
@@ -240,6 +242,24 @@ def play_greedy(state: State) -> State:
                     deck.insert(0, k)
             for i in range(bottom, 0, -1):
                 state.decision = (BOTTOM, p, p, i)
+                if hand_free:
+                    # score(hand - k) = score(hand) - points(k): the greedy card is the first
+                    # (lowest index) of least points, no cache of whole hands needed
+                    c = best_v = -1
+                    for k in sorted(set(hand)):
+                        v = points_get((k, code & reads[k]))
+                        if v is None:
+                            v = points(k, value[k], code)
+                        if c < 0 or v < best_v:
+                            c, best_v = k, v
+                    history.append(c)
+                    hand.remove(c)
+                    if revealed[p]:
+                        state._unreveal(p, c)
+                    deck.insert(0, c)
+                    if ev is not None:
+                        ev.append(("bottom", p, c))
+                    continue
                 fields = 0
                 for k in hand:
                     fields |= reads[k]

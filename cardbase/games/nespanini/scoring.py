@@ -52,6 +52,7 @@ class _Features:
         self.index: dict[tuple[str, tuple[int, ...]], int] = {}
         self.saturation: list[int | None] = []  # None: every value matters
         self.used: set[int] = set()  # features read by the effect being compiled
+        self.hand = False  # some rule compiled so far counts cards in the hand
 
     def get(self, zone: str, mask: tuple[int, ...]) -> int:
         key = (zone, mask)
@@ -98,6 +99,8 @@ def _compile_count(count: Any, defs: Sequence[CardDef], feats: _Features,
     zone = _zone(count)
     flt = count.filter
     mask = tuple(1 if flt.matches(c) else 0 for c in defs)
+    if zone == HAND:
+        feats.hand = True
     if count.kind == "cards":
         if zone != HAND:
             i = feats.get(zone, mask)
@@ -178,7 +181,22 @@ class ScoreModel:
     features: int
     saturation: tuple[int | None, ...] = ()  # per feature (None: never clamped)
     reads: tuple[int, ...] = ()  # per kind: the bit fields of the features its rules read
+    hand_free: bool = False  # no rule counts cards in the hand: see :meth:`points`
     clamp_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    points_cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def points(self, kind: int, value: int, code: int) -> int:
+        """``value`` plus the bonus of ``kind`` at zone code ``code``, when the rules are
+        ``hand_free``: then a hand scores the sum of its cards' points (memoised per kind and
+        the features it reads)."""
+        key = (kind, code & self.reads[kind])
+        hit = self.points_cache.get(key)
+        if hit is not None:
+            return hit
+        fn = self.rules[kind]
+        out = value + (fn(kind, (), self.decode(code)) if fn is not None else 0)
+        self.points_cache[key] = out
+        return out
 
     def clamp(self, code: int) -> int:
         """``code`` with every feature cut at its saturation: rules read both the same.
@@ -232,7 +250,7 @@ def compile_model(effects: Sequence[Any], defs: Sequence[CardDef]) -> ScoreModel
         reads.append(feats.used_mask())
     dv, ov, kv = feats.contributions()
     return ScoreModel(tuple(rules), dv, ov, kv, len(feats.index), tuple(feats.saturation),
-                      tuple(reads))
+                      tuple(reads), not feats.hand)
 
 
 def compile_int_score(effect: Any, defs: Sequence[CardDef]) -> Callable[..., int] | None:
