@@ -63,6 +63,33 @@ def _simple_effects(table) -> tuple[tuple | None, ...]:
     return tuple(out)
 
 
+def _take_by_points(hand: list[int], offer, code: int, size: int, model, value) -> int:
+    """:func:`.policy.best_take` without a swap when no score rule counts hand cards: a hand
+    scores the sum of its cards' points, so taking card ``c`` and then losing the card of least
+    points leaves ``P + pts(c) - min(m, pts(c))`` (``P``, ``m``: total and least points of the
+    hand); the first of the best offers wins, as there."""
+    get = model.points_cache.get
+    reads = model.reads
+    total, least = 0, None
+    for j in hand:
+        v = get((j, code & reads[j]))
+        if v is None:
+            v = model.points(j, value[j], code)
+        total += v
+        if least is None or v < least:
+            least = v
+    best, best_v = offer[0], None
+    for a in offer:
+        k = a % size
+        v = get((k, code & reads[k]))
+        if v is None:
+            v = model.points(k, value[k], code)
+        after = total + v - (v if least is None or v < least else least)
+        if best_v is None or after > best_v:
+            best, best_v = a, after
+    return best
+
+
 def play_greedy(state: State) -> State:
     """Play ``state`` to its end with the greedy policy for every player, in place; returns it."""
     t = state.table
@@ -163,8 +190,12 @@ def play_greedy(state: State) -> State:
                     mode = SWAP if is_swap else RECOVER
                     state.decision = (PICK, p, p, cands, mode)
                     # what policy._greedy does on a miss: offers are too varied to cache whole
-                    c = cands[0] if len(cands) == 1 else best_take(state, hand, cands, code,
-                                                                    is_swap)
+                    if len(cands) == 1:
+                        c = cands[0]
+                    elif hand_free and not is_swap:
+                        c = _take_by_points(hand, cands, code, size, model, value)
+                    else:
+                        c = best_take(state, hand, cands, code, is_swap)
                     history.append(c)
                     kind = c % size
                     if c < size:
@@ -226,8 +257,12 @@ def play_greedy(state: State) -> State:
                     while True:
                         state.decision = (TAKE, p, p, remaining, tuple(looked), take)
                         offer = sorted(set(looked))  # the legal actions, as policy._greedy sees
-                        c = offer[0] if len(offer) == 1 else best_take(state, hand, offer, code,
-                                                                        False)
+                        if len(offer) == 1:
+                            c = offer[0]
+                        elif hand_free:
+                            c = _take_by_points(hand, offer, code, size, model, value)
+                        else:
+                            c = best_take(state, hand, offer, code, False)
                         history.append(c)
                         looked.remove(c)
                         hand.append(c)
