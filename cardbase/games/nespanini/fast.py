@@ -90,6 +90,51 @@ def _take_by_points(hand: list[int], offer, code: int, size: int, model, value) 
     return best
 
 
+def _store(cache: dict, key, choice: int) -> None:
+    if len(cache) > 500_000:  # as policy.greedy_miss
+        cache.clear()
+    cache[key] = choice
+
+
+def _remove_by_points(hand: list[int], code: int, model, value, leg, fns, credit) -> int | None:
+    """:func:`.policy.best_removal` of a card going to the own discard pile (a step-2 discard
+    with ``credit``, a Swap's given card without) when no score rule counts hand cards: the hand
+    left scores the hand's points at the new code less the card's. None when it does not apply
+    (only Légendaire cards, or no card with score rules: the caller asks the policy)."""
+    for k in hand:
+        if fns[k] is not None:
+            break
+    else:
+        return None
+    legal = sorted({k for k in hand if not leg[k]})
+    if not legal:
+        return None
+    get = model.points_cache.get
+    reads, dv = model.reads, model.dv
+    sums: dict[int, int] = {}
+    best, best_v = legal[0], None
+    for k in legal:
+        c = code + dv[k]
+        total = sums.get(c)
+        if total is None:
+            total = 0
+            for j in hand:
+                v = get((j, c & reads[j]))
+                if v is None:
+                    v = model.points(j, value[j], c)
+                total += v
+            sums[c] = total
+        v = get((k, c & reads[k]))
+        if v is None:
+            v = model.points(k, value[k], c)
+        v = total - v
+        if credit:
+            v += credit[k]
+        if best_v is None or v > best_v:
+            best, best_v = k, v
+    return best
+
+
 def play_greedy(state: State) -> State:
     """Play ``state`` to its end with the greedy policy for every player, in place; returns it."""
     t = state.table
@@ -108,6 +153,7 @@ def play_greedy(state: State) -> State:
     reads = model.reads
     hand_free = model.hand_free
     points, points_get, value = model.points, model.points_cache.get, t.value
+    credits = _credits(state)
     reads_deck = t.reads_deck
     leg = t.legendary
     effect = t.has_discard_effect
@@ -144,7 +190,12 @@ def play_greedy(state: State) -> State:
         key = (None, tuple(sorted(hand)), code & fields, n)
         a = cache_get(key)
         if a is None:
-            a = greedy_miss(state, key, code)
+            if hand_free:
+                a = _remove_by_points(hand, code, model, value, leg, t.iscore, credits)
+            if a is None:
+                a = greedy_miss(state, key, code)
+            else:
+                _store(t.choice_cache, key, a)
         eff = simple[a] if effect[a] else None
         if (effect[a] and eff is None) or leg[a]:
             state.apply_action(a)
@@ -226,7 +277,13 @@ def play_greedy(state: State) -> State:
                         key = (GIVE, tuple(sorted(hand)), code & fields, n)
                         g = cache_get(key)
                         if g is None:
-                            g = greedy_miss(state, key, code)
+                            if hand_free:
+                                g = _remove_by_points(hand, code, model, value, leg, t.iscore,
+                                                      None)
+                            if g is None:
+                                g = greedy_miss(state, key, code)
+                            else:
+                                _store(t.choice_cache, key, g)
                         history.append(g)
                         hand.remove(g)
                         if revealed[p]:
