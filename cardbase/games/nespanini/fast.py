@@ -11,8 +11,15 @@ turns — is looked up in the greedy choice cache with a key built from zone cod
 turn by turn (:mod:`.scoring`), and applied inline: no legal-action list, no zone scan, no legality
 check. A Défausse effect made of one ``draw``, ``look``, ``recover`` or ``swap`` action (every
 effect of the starter decks but ``force_discard``, ``bury`` and ``reveal``) is resolved inline the
-same way, its choices from the same cache; other effects and cache misses go through the general
-engine.
+same way; other effects go through the general engine.
+
+Choices of an effect come from the greedy choice cache too; a miss is computed as
+:func:`.policy.greedy_miss` does (a card to take: :func:`.policy.best_take`) without building the
+key again. When no score rule counts cards in the
+hand (``ScoreModel.hand_free``: maree-et-crypte), a hand scores the sum of its cards' points, each
+memoised on (card, the features it reads): the card put under the deck is the first of least
+points, a look / recover offer is ranked by ``pts(card) - min(least in hand, pts(card))``, and a
+missed discard choice is computed from points, never from whole-hand scores.
 """
 
 from __future__ import annotations
@@ -85,6 +92,43 @@ def _take_by_points(hand: list[int], offer, code: int, size: int, model, value) 
         if v is None:
             v = model.points(k, value[k], code)
         after = total + v - (v if least is None or v < least else least)
+        if best_v is None or after > best_v:
+            best, best_v = a, after
+    return best
+
+
+def _swap_by_points(hand: list[int], offer, code: int, size: int, model, value, leg) -> int:
+    """:func:`.policy.best_take` of a Swap when no score rule counts hand cards: taking ``k`` then
+    sending a non-Légendaire hand card ``r`` (not of ``k``'s kind) to the own discard pile leaves
+    ``points(hand, c) - pts(r, c) + pts(k, c)`` at ``c = code + dv[r]``; the best over ``r``,
+    minus infinity when there is none, ranks ``k`` (the first of the best offers wins)."""
+    get = model.points_cache.get
+    reads, dv = model.reads, model.dv
+    gives = []  # per kind r that can be given: (r, its code, hand points less its own)
+    for r in sorted({k for k in hand if not leg[k]}):
+        c = code + dv[r]
+        total = 0
+        for j in hand:
+            v = get((j, c & reads[j]))
+            if v is None:
+                v = model.points(j, value[j], c)
+            total += v
+        v = get((r, c & reads[r]))
+        if v is None:
+            v = model.points(r, value[r], c)
+        gives.append((r, c, total - v))
+    best, best_v = offer[0], None
+    for a in offer:
+        k = a % size
+        after = float("-inf")
+        for r, c, rest in gives:
+            if r == k:
+                continue
+            v = get((k, c & reads[k]))
+            if v is None:
+                v = model.points(k, value[k], c)
+            if rest + v > after:
+                after = rest + v
         if best_v is None or after > best_v:
             best, best_v = a, after
     return best
@@ -240,13 +284,23 @@ def play_greedy(state: State) -> State:
                     cands = tuple(sorted(cands))
                     mode = SWAP if is_swap else RECOVER
                     state.decision = (PICK, p, p, cands, mode)
-                    # what policy._greedy does on a miss: offers are too varied to cache whole
-                    if len(cands) == 1:
-                        c = cands[0]
-                    elif hand_free and not is_swap:
-                        c = _take_by_points(hand, cands, code, size, model, value)
-                    else:
-                        c = best_take(state, hand, cands, code, is_swap)
+                    fields = 0
+                    for k in hand:
+                        fields |= reads[k]
+                    for c in cands:
+                        fields |= reads[c % size]
+                    key = ((PICK, mode, cands), tuple(sorted(hand)), code & fields, n)
+                    c = cache_get(key)
+                    if c is None:  # what policy.greedy_miss computes, without its set-up
+                        if len(cands) == 1:
+                            c = cands[0]
+                        elif hand_free:
+                            c = (_swap_by_points(hand, cands, code, size, model, value, leg)
+                                 if is_swap
+                                 else _take_by_points(hand, cands, code, size, model, value))
+                        else:
+                            c = best_take(state, hand, cands, code, is_swap)
+                        _store(t.choice_cache, key, c)
                     history.append(c)
                     kind = c % size
                     if c < size:
@@ -314,12 +368,21 @@ def play_greedy(state: State) -> State:
                     while True:
                         state.decision = (TAKE, p, p, remaining, tuple(looked), take)
                         offer = sorted(set(looked))  # the legal actions, as policy._greedy sees
-                        if len(offer) == 1:
-                            c = offer[0]
-                        elif hand_free:
-                            c = _take_by_points(hand, offer, code, size, model, value)
-                        else:
-                            c = best_take(state, hand, offer, code, False)
+                        f = fields = 0
+                        for k in hand:
+                            fields |= reads[k]
+                        for k in looked:
+                            f |= reads[k]
+                        key = ((TAKE, tuple(offer)), tuple(sorted(hand)), code & (fields | f), n)
+                        c = cache_get(key)
+                        if c is None:
+                            if len(offer) == 1:
+                                c = offer[0]
+                            elif hand_free:
+                                c = _take_by_points(hand, offer, code, size, model, value)
+                            else:
+                                c = best_take(state, hand, offer, code, False)
+                            _store(t.choice_cache, key, c)
                         history.append(c)
                         looked.remove(c)
                         hand.append(c)
