@@ -13,9 +13,10 @@ check. A Défausse effect made of one ``draw``, ``look``, ``recover`` or ``swap`
 effect of the starter decks but ``force_discard``, ``bury`` and ``reveal``) is resolved inline the
 same way; other effects go through the general engine.
 
-Choices of an effect come from the greedy choice cache too; a miss is computed as
-:func:`.policy.greedy_miss` does (a card to take: :func:`.policy.best_take`) without building the
-key again. When no score rule counts cards in the
+Choices of an effect: a card to take (looked at, or from a discard pile) is chosen as
+:func:`.policy.best_take` does, from its per-card cache, with no cache of whole offers (they vary
+too much to repeat: measured faster); the other choices come from the greedy choice cache, a miss
+computed by :func:`.policy.greedy_miss` without building the key again. When no score rule counts cards in the
 hand (``ScoreModel.hand_free``: maree-et-crypte), a hand scores the sum of its cards' points, each
 memoised on (card, the features it reads): the card put under the deck is the first of least
 points, a look / recover offer is ranked by ``pts(card) - min(least in hand, pts(card))``, and a
@@ -284,23 +285,14 @@ def play_greedy(state: State) -> State:
                     cands = tuple(sorted(cands))
                     mode = SWAP if is_swap else RECOVER
                     state.decision = (PICK, p, p, cands, mode)
-                    fields = 0
-                    for k in hand:
-                        fields |= reads[k]
-                    for c in cands:
-                        fields |= reads[c % size]
-                    key = ((PICK, mode, cands), tuple(sorted(hand)), code & fields, n)
-                    c = cache_get(key)
-                    if c is None:  # what policy.greedy_miss computes, without its set-up
-                        if len(cands) == 1:
-                            c = cands[0]
-                        elif hand_free:
-                            c = (_swap_by_points(hand, cands, code, size, model, value, leg)
-                                 if is_swap
-                                 else _take_by_points(hand, cands, code, size, model, value))
-                        else:
-                            c = best_take(state, hand, cands, code, is_swap)
-                        _store(t.choice_cache, key, c)
+                    # what policy._greedy computes; offers vary too much to cache them whole
+                    if len(cands) == 1:
+                        c = cands[0]
+                    elif hand_free:
+                        c = (_swap_by_points(hand, cands, code, size, model, value, leg)
+                             if is_swap else _take_by_points(hand, cands, code, size, model, value))
+                    else:
+                        c = best_take(state, hand, cands, code, is_swap)
                     history.append(c)
                     kind = c % size
                     if c < size:
@@ -368,21 +360,12 @@ def play_greedy(state: State) -> State:
                     while True:
                         state.decision = (TAKE, p, p, remaining, tuple(looked), take)
                         offer = sorted(set(looked))  # the legal actions, as policy._greedy sees
-                        f = fields = 0
-                        for k in hand:
-                            fields |= reads[k]
-                        for k in looked:
-                            f |= reads[k]
-                        key = ((TAKE, tuple(offer)), tuple(sorted(hand)), code & (fields | f), n)
-                        c = cache_get(key)
-                        if c is None:
-                            if len(offer) == 1:
-                                c = offer[0]
-                            elif hand_free:
-                                c = _take_by_points(hand, offer, code, size, model, value)
-                            else:
-                                c = best_take(state, hand, offer, code, False)
-                            _store(t.choice_cache, key, c)
+                        if len(offer) == 1:
+                            c = offer[0]
+                        elif hand_free:
+                            c = _take_by_points(hand, offer, code, size, model, value)
+                        else:
+                            c = best_take(state, hand, offer, code, False)
                         history.append(c)
                         looked.remove(c)
                         hand.append(c)
