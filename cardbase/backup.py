@@ -29,7 +29,6 @@ import io
 import json
 import os
 import tempfile
-import warnings
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -124,38 +123,19 @@ def check_art_bytes(data: bytes, *, name: str = "upload") -> tuple[str, tuple[in
 
     Returns ``(format, (width, height))``; raises :class:`ArtError` with the reason otherwise.
     """
-    from PIL import Image, UnidentifiedImageError
-
     if not isinstance(data, (bytes, bytearray)) or not data:
         raise ArtError(f"{name}: the file is empty — upload a PNG, JPEG or WebP image")
     if len(data) > MAX_UPLOAD_BYTES:
         raise ArtError(f"{name}: the file is {len(data) // (1024 * 1024)} MB — upload an image under "
                        f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as im:
-                fmt = im.format or "?"
-                if fmt not in ART_FORMATS:
-                    raise ArtError(f"{name}: a {fmt} file is not accepted as card art — upload a "
-                                   "PNG, JPEG or WebP image")
-                w, h = im.size
-                if w < 1 or h < 1 or w * h > MAX_UPLOAD_PIXELS:
-                    raise ArtError(f"{name}: {w}×{h} pixels is over the "
-                                   f"{MAX_UPLOAD_PIXELS // 1_000_000} megapixel limit (refused as a "
-                                   "possible decompression bomb) — scale the image down")
-                im.load()
-    except ArtError:
-        raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ArtError(f"{name}: the image is too large to decode safely (decompression bomb "
-                       "refused) — scale it down") from None
-    except UnidentifiedImageError:
-        raise ArtError(f"{name}: not an image (or a type Pillow cannot read) — upload a PNG, JPEG "
-                       "or WebP image") from None
-    except (OSError, ValueError, SyntaxError, EOFError) as exc:
-        raise ArtError(f"{name}: the image cannot be decoded ({exc}) — it is probably truncated; "
-                       "export it again and re-upload") from None
+    from cardbase.printing.art import decode_image
+
+    with decode_image(io.BytesIO(data), what=name, max_pixels=MAX_UPLOAD_PIXELS) as im:
+        fmt = im.format or "?"
+        w, h = im.size
+    if fmt not in ART_FORMATS:
+        raise ArtError(f"{name}: a {fmt} file is not accepted as card art — upload a PNG, JPEG "
+                       "or WebP image")
     return fmt, (w, h)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import warnings
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +22,39 @@ def resolve_art(art: str, art_dir: Path | None) -> Path:
     return path
 
 
+def decode_image(source: Path | io.BytesIO, *, what: str,
+                 max_pixels: int | None = None) -> Image.Image:
+    """Open and fully decode an image, refusing decompression bombs and broken files.
+
+    The one safety check for every image cardbase reads (printing art, uploads): ``what`` names
+    the image in the :class:`ArtError` that says why it is refused. ``max_pixels`` defaults to
+    ``MAX_ART_PIXELS``, read when called.
+    """
+    max_pixels = MAX_ART_PIXELS if max_pixels is None else max_pixels
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            im = Image.open(source)
+            w, h = im.size
+            if w < 1 or h < 1 or w * h > max_pixels:
+                raise ArtError(f"{what} is {w}×{h} pixels, over the {max_pixels // 1_000_000} "
+                               "megapixel limit (refused as a possible decompression bomb) — "
+                               "scale it down")
+            im.load()
+    except ArtError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ArtError(f"{what} is too large to decode safely (decompression bomb refused) — "
+                       "scale it down") from None
+    except UnidentifiedImageError:
+        raise ArtError(f"{what} is not an image Pillow can read — give a PNG, JPEG or WebP "
+                       "file") from None
+    except (OSError, ValueError, SyntaxError, EOFError) as exc:
+        raise ArtError(f"{what} cannot be decoded ({exc}) — it may be truncated; export it "
+                       "again") from None
+    return im
+
+
 def _open_checked(path: Path, where: str) -> Image.Image:
     try:
         size = path.stat().st_size
@@ -30,28 +64,7 @@ def _open_checked(path: Path, where: str) -> Image.Image:
     if size > MAX_ART_BYTES:
         raise ArtError(f"{where}: art file {path} is {size // (1024 * 1024)} MB — use an image "
                        f"under {MAX_ART_BYTES // (1024 * 1024)} MB")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            im = Image.open(path)
-            w, h = im.size
-            if w * h > MAX_ART_PIXELS:
-                raise ArtError(f"{where}: art file {path} is {w}×{h} pixels, over the "
-                               f"{MAX_ART_PIXELS // 1_000_000} megapixel limit (refused as a "
-                               "possible decompression bomb) — scale it down")
-            im.load()
-    except ArtError:
-        raise
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ArtError(f"{where}: art file {path} is too large to decode safely (decompression "
-                       "bomb refused) — scale it down") from None
-    except UnidentifiedImageError:
-        raise ArtError(f"{where}: art file {path} is not an image Pillow can read — give a PNG, "
-                       "JPEG or WebP file") from None
-    except OSError as exc:
-        raise ArtError(f"{where}: art file {path} cannot be decoded ({exc}) — it may be "
-                       "truncated; export it again") from None
-    return im
+    return decode_image(path, what=f"{where}: art file {path}")
 
 
 @lru_cache(maxsize=64)
