@@ -366,6 +366,16 @@ def card_defs(session: Session, **filters: Any) -> list[CardDef]:
 
 # --------------------------------------------------------------------------- writing
 
+def _number_taken(session: Session, edition: Edition, number: int) -> list[Problem]:
+    """The problem of giving ``number`` to a new card of ``edition`` when another card has it."""
+    taken = session.exec(
+        select(Card.id).where(Card.edition_id == edition.id, Card.number == number)).first()
+    if taken is None:
+        return []
+    return [Problem("duplicate-number", f"{edition.code} already has a card number {number}",
+                    "choose a free collector number", "number")]
+
+
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:
     """Add a card to an edition; every problem with its fields is reported at once."""
     require_editor(action="create a card")
@@ -374,11 +384,8 @@ def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) ->
     clean, problems = validate_card_fields(fields)
     effect_obj, effect_problems = check_effect(game.code, clean.get("effect"))
     problems += effect_problems
-    if "number" in clean and session.exec(
-        select(Card.id).where(Card.edition_id == ed.id, Card.number == clean["number"])
-    ).first():
-        problems.append(Problem("duplicate-number", f"{ed.code} already has a card number {clean['number']}",
-                                "choose a free collector number", "number"))
+    if "number" in clean:
+        problems += _number_taken(session, ed, clean["number"])
     if problems:
         raise ValidationError(f"card not created: {len(problems)} problem(s)", problems)
     if effect_obj is not None and not clean.get("effect_text"):
@@ -404,11 +411,8 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
         problems += effect_problems
         if effect_obj is not None and "effect_text" not in changes:
             clean["effect_text"] = french_text(effect_obj)
-    if "number" in clean and clean["number"] != card.number and session.exec(
-        select(Card.id).where(Card.edition_id == card.edition_id, Card.number == clean["number"])
-    ).first():
-        problems.append(Problem("duplicate-number", f"{edition.code} already has a card number {clean['number']}",
-                                "choose a free collector number", "number"))
+    if "number" in clean and clean["number"] != card.number:
+        problems += _number_taken(session, edition, clean["number"])
     if problems:
         raise ValidationError(f"card {card_ref(edition.code, card.number)} not saved: {len(problems)} problem(s)", problems)
     before = card_to_dict(card, edition, game)
