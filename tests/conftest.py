@@ -31,6 +31,11 @@ from cardbase import db
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pg_support import DatabaseSupply, PgCluster, PgUnavailable
 
+# A message without a translation fails the test that meets it (cardbase.i18n strict mode);
+# tests read French, the default, unless they ask for another language.
+os.environ["CARDBASE_I18N_STRICT"] = "1"
+os.environ.pop("CARDBASE_LANG", None)
+
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")
 BACKENDS = [b.strip() for b in os.environ.get("CARDBASE_TEST_BACKENDS", "sqlite,postgresql").split(",")
             if b.strip()]

@@ -22,6 +22,17 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+@app.callback()
+def _global_options(
+    lang: str = typer.Option(None, "--lang", envvar="CARDBASE_LANG", metavar="fr|en",
+                             help="Langue des messages : fr (par défaut) ou en / language of the messages."),
+) -> None:
+    """Cartes, decks, impression et parties de test pour jeux de cartes faits maison."""
+    from cardbase import i18n
+
+    i18n.set_language(lang)
+
+
 app.command("init")(_data.init_command)
 app.add_typer(_cards.app, name="cards")
 app.add_typer(_data.editions_app, name="editions")

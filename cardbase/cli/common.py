@@ -19,7 +19,9 @@ EXIT_ERROR = 2
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> None:
-    typer.echo(f"error: {message}", err=True)
+    from cardbase.i18n import tr
+
+    typer.echo(tr("cli.error", message=message), err=True)
     raise typer.Exit(code)
 
 

@@ -1,22 +1,45 @@
-"""Interface strings, one translation table per language (``fr.toml``, ``en.toml``).
+"""Every sentence a user reads, in French (the default) and English.
 
-Keys are dotted (``cards.title``); values are ``str.format`` templates. French is the default and
-the reference: a key missing in another language falls back to French, then to the key itself.
-Game terms (Foule, Légendaire, Défausse, Cimetière) stay as the rules write them in every language.
+Two kinds of tables, merged into one dotted-key table per language:
+
+- ``fr.toml`` / ``en.toml``: the app's interface strings, one file per language;
+- ``messages/<area>.toml``: service, command-line and printed-card messages, each key holding both
+  languages side by side::
+
+      [decks.too_few]
+      fr = "Le deck a {count} cartes, il en faut {size}."
+      en = "The deck has {count} cards; it needs {size}."
+
+Values are ``str.format`` templates. French is the reference: a key missing in another language
+falls back to French, then to the key itself — except in strict mode (``CARDBASE_I18N_STRICT=1``,
+set by the test suite), where a missing key raises ``KeyError`` so that a message without a
+translation fails a test.
+
+The *current language* is a context variable: French unless ``CARDBASE_LANG`` says otherwise; the
+CLI's ``--lang`` and the app's language switch call :func:`set_language`. Services build their
+messages with :func:`tr`, in the current language. Game terms (Foule, Légendaire, Défausse,
+Cimetière) stay as the rules write them in every language. Machine-readable parts (``--json`` keys,
+problem codes) never go through here.
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT", "LANGUAGES", "keys", "table", "translate"]
+__all__ = ["DEFAULT", "LANGUAGES", "current_language", "keys", "set_language", "table", "tr",
+           "translate", "use_language"]
 
 DEFAULT = "fr"
 LANGUAGES: dict[str, str] = {"fr": "Français", "en": "English"}
 _DIR = Path(__file__).resolve().parent
+_MESSAGES = _DIR / "messages"
 
 
 def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
@@ -30,27 +53,94 @@ def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, str]:
     return out
 
 
+def _flatten_pairs(data: dict[str, Any], lang: str, prefix: str = "") -> dict[str, str]:
+    """Leaves of a messages file are tables whose keys are language codes."""
+    out: dict[str, str] = {}
+    for key, value in data.items():
+        full = f"{prefix}{key}"
+        if not isinstance(value, dict):
+            raise ValueError(f"i18n messages: {full} must be a table of languages (fr = …, en = …)")
+        if value and set(value) <= set(LANGUAGES) and all(isinstance(v, str) for v in value.values()):
+            if lang in value:
+                out[full] = value[lang]
+        else:
+            out.update(_flatten_pairs(value, lang, full + "."))
+    return out
+
+
 @cache
 def table(lang: str) -> dict[str, str]:
     """Every string of ``lang`` by dotted key (an unknown language gives the default one)."""
     if lang not in LANGUAGES:
         lang = DEFAULT
     with (_DIR / f"{lang}.toml").open("rb") as fh:
-        return _flatten(tomllib.load(fh))
+        out = _flatten(tomllib.load(fh))
+    if _MESSAGES.is_dir():
+        for path in sorted(_MESSAGES.glob("*.toml")):
+            with path.open("rb") as fh:
+                for key, value in _flatten_pairs(tomllib.load(fh), lang).items():
+                    if key in out:
+                        raise ValueError(f"i18n: key {key} defined twice ({path.name})")
+                    out[key] = value
+    return out
 
 
 def keys(lang: str = DEFAULT) -> set[str]:
     return set(table(lang))
 
 
+def _strict() -> bool:
+    return os.environ.get("CARDBASE_I18N_STRICT", "").strip().lower() in ("1", "true", "yes", "on")
+
+
 def translate(lang: str, key: str, /, **values: Any) -> str:
     """The string ``key`` in ``lang``, formatted with ``values``."""
     text = table(lang).get(key)
     if text is None:
+        if _strict():
+            raise KeyError(f"i18n: no translation for {key!r} in {lang!r}")
         text = table(DEFAULT).get(key, key)
     if values:
         try:
             return text.format(**values)
         except (KeyError, IndexError, ValueError):
+            if _strict():
+                raise
             return text
     return text
+
+
+def _initial_language() -> str:
+    env = os.environ.get("CARDBASE_LANG", "").strip().lower()[:2]
+    return env if env in LANGUAGES else DEFAULT
+
+
+_current: ContextVar[str] = ContextVar("cardbase_lang", default=_initial_language())
+
+
+def current_language() -> str:
+    return _current.get()
+
+
+def set_language(lang: str | None) -> str:
+    """Make ``lang`` the current language (an unknown or empty one gives the default)."""
+    code = (lang or "").strip().lower()[:2]
+    code = code if code in LANGUAGES else DEFAULT
+    _current.set(code)
+    return code
+
+
+@contextmanager
+def use_language(lang: str) -> Iterator[str]:
+    """The current language is ``lang`` inside the block."""
+    code = (lang or "").strip().lower()[:2]
+    token = _current.set(code if code in LANGUAGES else DEFAULT)
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
+
+
+def tr(key: str, /, **values: Any) -> str:
+    """The message ``key`` in the current language, formatted with ``values``."""
+    return translate(_current.get(), key, **values)
