@@ -1,0 +1,569 @@
+"""OVERKILL, two players: the state of one game (OpenSpiel-shaped, like NesPanini's).
+
+Cards are small integers: ``0 … n-1`` index the draw pile's cards of the box (copies expanded),
+``n`` and ``n+1`` the two 99s. Each player has two colour lines, ``lines[p][RED]`` and
+``lines[p][BLACK]``; the first card of a line is the face-down one (seen by its owner only).
+
+Actions (integers): ``DRAW``, ``PASS``, and ``PLAY + 8*k + choice`` to play the atout ``k`` of the
+box (``choice``: the colour line for the atouts that pick one, or the rank of the opponent's
+passive atout for Remover). Chance is sampled: the state owns a seeded ``random.Random`` and every
+shuffle or random draw comes from it, so ``seed`` replays a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cardbase.errors import CardbaseError
+from cardbase.i18n import tr
+
+from .material import Box
+from .rules import (
+    BET, BLACK, COLOUR_CHOICE, COLOURS, DEALT_PER_COLOUR, GIFTER, HELPERS, INITIAL_OBJECTIVE,
+    OBJECTIVE, OVERSEER, PATCHER, RED, REMOVER, RETRACER, REWINDER, SAVER, SNAKE_EYE, SPY, SWITCHER,
+    YOINKER, Rules,
+)
+
+DRAW, PASS, PLAY = 0, 1, 2
+TERMINAL = -1
+
+
+class IllegalActionError(CardbaseError):
+    """An action that is not legal in this state."""
+
+
+@dataclass(slots=True, frozen=True)
+class Observation:
+    """What one player knows: their own lines in full, the opponent's face-up cards."""
+
+    player: int
+    current_player: int
+    round: int
+    scores: tuple[int, ...]
+    bet: int
+    stake: int
+    objective: int
+    timers: tuple[int, ...]
+    pile_size: int
+    removed: tuple[int, ...]  # values of the cards taken out of the round, face up
+    lines: tuple[tuple[tuple[int | None, ...], ...], ...]  # values; None = a face-down card not yours
+    atouts: tuple[str, ...]  # your atouts in hand (names)
+    atout_counts: tuple[int, ...]
+    active: tuple[tuple[str, ...], ...]  # passive atouts in play, per player
+    info: tuple[tuple[str, Any], ...]  # what your Helpers tell you this turn
+    terminal: bool
+
+
+class Game:
+    """An OVERKILL box and its rules options; states are dealt from it."""
+
+    num_players = 2
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, box: Box, rules: Rules | None = None) -> None:
+        self.box = box
+        self.rules = rules or Rules()
+        bad = self.rules.problems()
+        if bad:
+            raise CardbaseError(tr("overkill.rules.bad", options=", ".join(bad)))
+        n = len(box.numbers)
+        self.n_numbers = n
+        self.value = [c.value for c in box.numbers] + [c.value for c in box.nines]
+        self.colour = [c.colour for c in box.numbers] + [c.colour for c in box.nines]
+        self.nines = list(range(n, n + len(box.nines)))
+        self.atouts = box.atouts
+
+    def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
+        return State(self, seed, log=log)
+
+
+class State:
+    """One OVERKILL game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
+
+    __slots__ = ("game", "rules", "seed", "rng", "scores_", "bet", "round", "round_first",
+                 "player", "pile", "lines", "down", "removed", "hands", "active", "objectives",
+                 "timers", "passes", "info", "history", "events", "ended_by", "atout_pile",
+                 "round_winners")
+
+    def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
+        self.game = game
+        self.rules = game.rules
+        if seed is None:
+            seed = random.randrange(2**63)
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.scores_ = [self.rules.initial_score] * 2
+        self.bet = self.rules.initial_bet
+        self.round = 0
+        self.round_first = 0
+        self.history: list[int] = []
+        self.events: list[tuple] | None = [] if log else None
+        self.ended_by = ""
+        self.round_winners: list[int] = []  # per round: the winner's seat, or -1 for a tie
+        self._start_round()
+
+    # ------------------------------------------------------------------ copying
+
+    def clone(self, *, log: bool = False) -> State:
+        s = State.__new__(State)
+        s.game = self.game
+        s.rules = self.rules
+        s.seed = self.seed
+        s.rng = random.Random()
+        s.rng.setstate(self.rng.getstate())
+        s.scores_ = self.scores_[:]
+        s.bet = self.bet
+        s.round = self.round
+        s.round_first = self.round_first
+        s.player = self.player
+        s.pile = self.pile[:]
+        s.lines = [[self.lines[0][0][:], self.lines[0][1][:]], [self.lines[1][0][:], self.lines[1][1][:]]]
+        s.down = [self.down[0][:], self.down[1][:]]
+        s.removed = self.removed[:]
+        s.hands = [self.hands[0][:], self.hands[1][:]]
+        s.active = [self.active[0][:], self.active[1][:]]
+        s.objectives = self.objectives[:]
+        s.timers = self.timers[:]
+        s.passes = self.passes
+        s.info = [dict(self.info[0]), dict(self.info[1])]
+        s.history = self.history[:]
+        s.events = self.events[:] if (log and self.events is not None) else None
+        s.ended_by = self.ended_by
+        s.atout_pile = self.atout_pile[:]
+        s.round_winners = self.round_winners[:]
+        return s
+
+    # ------------------------------------------------------------------ the interface
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def current_player(self) -> int:
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    def objective(self) -> int:
+        """The latest Challenger in play sets the objective (OK7), else 21."""
+        return self.objectives[-1][1] if self.objectives else INITIAL_OBJECTIVE
+
+    def stake(self) -> int:
+        """This round's bet: the bet plus the Negociaters in play, never below ``min_stake`` (OK6)."""
+        atouts = self.game.atouts
+        extra = sum(atouts[k].figure for p in (0, 1) for k in self.active[p] if atouts[k].effect == BET)
+        return max(self.rules.min_stake, self.bet + extra)
+
+    def line_sum(self, p: int, c: int) -> int:
+        value = self.game.value
+        return sum(value[k] for k in self.lines[p][c])
+
+    def overkills(self, p: int) -> int:
+        obj = self.objective()
+        return (self.line_sum(p, RED) > obj) + (self.line_sum(p, BLACK) > obj)
+
+    def points(self, p: int) -> int:
+        """A player's points in the round (OK5, option ``points``)."""
+        obj = self.objective()
+        r, b = self.line_sum(p, RED), self.line_sum(p, BLACK)
+        mode = self.rules.points
+        if mode == "all":
+            return r + b
+        under = [x for x in (r, b) if x <= obj]
+        if mode == "best_line":
+            return max(under, default=0)
+        return sum(under)
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self.player
+        if p == TERMINAL or (player is not None and player != p):
+            return []
+        out = [PASS]
+        if self.pile:
+            out.insert(0, DRAW)
+        for k in sorted(set(self.hands[p])):
+            out.extend(self._atout_actions(p, k))
+        return out
+
+    def _atout_actions(self, p: int, k: int) -> list[int]:
+        effect = self.game.atouts[k].effect
+        base = PLAY + 8 * k
+        q = 1 - p
+        mine, theirs = self.lines[p], self.lines[q]
+        if effect in COLOUR_CHOICE:
+            keep = self.rules.reset_keeps
+            ok = []
+            for c in (RED, BLACK):
+                if effect == YOINKER:
+                    good = len(theirs[c]) > 1
+                elif effect == REWINDER:
+                    good = len(theirs[c]) > keep
+                elif effect == SAVER:
+                    good = len(mine[c]) > keep
+                elif effect == PATCHER:
+                    good = len(mine[c]) > 1
+                else:  # SWITCHER
+                    good = len(mine[c]) > 1 and len(theirs[c]) > 1
+                if good:
+                    ok.append(base + c)
+            return ok
+        if effect == REMOVER:
+            return [base + i for i in range(len(self.active[q]))]
+        if effect == GIFTER:
+            return [base] if self.pile else []
+        return [base]
+
+    def apply_action(self, action: int) -> None:
+        p = self.player
+        if p == TERMINAL:
+            raise IllegalActionError(tr("overkill.illegal.over"))
+        if action not in self.legal_actions():
+            raise IllegalActionError(tr("overkill.illegal.action", player=p + 1,
+                                        action=self.action_to_string(action),
+                                        legal=", ".join(self.action_to_string(a)
+                                                        for a in self.legal_actions())))
+        self.history.append(action)
+        self.timers[p] -= 1  # OK3: every decision of the player spends one unit of their timer
+        if action == DRAW:
+            self.passes = 0
+            self._draw(p)
+            if not self._check_round_end():
+                self._next_player(1 - p)
+            return
+        if action == PASS:
+            self.passes += 1
+            self._log("pass", p)
+            if self.passes >= 2:  # "les deux joueurs ont posé à la suite"
+                self._end_round("passes")
+                return
+            self._next_player(1 - p)
+            return
+        k, choice = divmod(action - PLAY, 8)
+        self._play(p, k, choice)
+        if not self._check_round_end():
+            self._next_player(p)  # OK4: playing an atout does not end the turn
+
+    # ------------------------------------------------------------------ the round
+
+    def _start_round(self) -> None:
+        game, rng = self.game, self.rng
+        self.round += 1
+        if self.round == 1 or self.rules.first_player == "fixed":
+            self.round_first = 0
+        elif self.rules.first_player == "alternate":
+            self.round_first = 1 - self.round_first
+        else:  # "loser": the loser of the last round starts; a tie keeps the order
+            last = self.round_winners[-1] if self.round_winners else -1
+            if last >= 0:
+                self.round_first = 1 - last
+        pile = list(range(game.n_numbers))
+        rng.shuffle(pile)
+        # The deal (OK10): each player in turn takes the first red and black cards of the
+        # shuffled pile, face-down card first; the pile's top is its end.
+        lines: list[list[list[int]]] = [[[], []], [[], []]]
+        colour = game.colour
+        for p in (self.round_first, 1 - self.round_first):
+            for c in (RED, BLACK):
+                for _ in range(DEALT_PER_COLOUR):
+                    for i in range(len(pile) - 1, -1, -1):
+                        if colour[pile[i]] == c:
+                            lines[p][c].append(pile.pop(i))
+                            break
+        self.pile = pile
+        self.lines = lines
+        self.down = [[True, True], [True, True]]  # is the first card of each line face down?
+        self.removed: list[int] = []
+        atouts = list(range(len(game.atouts)))
+        rng.shuffle(atouts)
+        self.hands = [[], []]
+        for _ in range(3):
+            for p in (self.round_first, 1 - self.round_first):
+                if atouts:
+                    self.hands[p].append(atouts.pop())
+        self.atout_pile = atouts  # untouched during the round
+        self.active = [[], []]
+        self.objectives: list[tuple[int, int]] = []  # (atout, objective) in the order played
+        self.timers = [self.rules.timer, self.rules.timer]
+        self.passes = 0
+        self.info = [{}, {}]
+        self._log("round", self.round, self.round_first, self.bet, tuple(self.scores_))
+        self._next_player(self.round_first)
+
+    def _next_player(self, p: int) -> None:
+        """Hand the decision to ``p``: an empty timer gives them both 99s (OK3)."""
+        self.player = p
+        if self.timers[p] <= 0:
+            for k in self.game.nines:
+                self.lines[p][self.game.colour[k]].append(k)
+            self._log("timer", p)
+            self._end_round("timer")
+            return
+        self._refresh_info(p)
+
+    def _draw(self, p: int) -> None:
+        k = self.pile.pop()
+        self.lines[p][self.game.colour[k]].append(k)
+        self.info = [{}, {}]  # what the Helpers said was about this card (OK12)
+        if self.events is not None:
+            self.events.append(("draw", p, k))
+
+    def _check_round_end(self) -> bool:
+        """Two overkills end the round at once (also after an objective change)."""
+        if self.overkills(0) >= 2 or self.overkills(1) >= 2:
+            self._end_round("overkill")
+            return True
+        return False
+
+    def _end_round(self, reason: str) -> None:
+        o0, o1 = self.overkills(0), self.overkills(1)
+        if o0 != o1:
+            winner = 0 if o0 < o1 else 1
+        else:
+            p0, p1 = self.points(0), self.points(1)
+            winner = -1 if p0 == p1 else (0 if p0 > p1 else 1)  # OK5: equal points: a tie
+        stake = self.stake()
+        if winner >= 0:
+            self.scores_[winner] += stake
+            self.scores_[1 - winner] -= stake
+        self.round_winners.append(winner)
+        self._log("round_end", self.round, reason, winner, stake, tuple(self.scores_))
+        self.bet += 1  # "le pari augmente de un" (OK2: after every round, a tie included)
+        if min(self.scores_) <= 0:
+            self._finish("score")
+        elif self.round >= self.rules.max_rounds:
+            self._finish("round_limit")  # OK11: the safety net, always reported
+        else:
+            self._start_round()
+
+    def _finish(self, reason: str) -> None:
+        self.player = TERMINAL
+        self.ended_by = reason
+        self._log("end", reason, tuple(self.scores_))
+
+    # ------------------------------------------------------------------ atouts
+
+    def _play(self, p: int, k: int, choice: int) -> None:
+        atout = self.game.atouts[k]
+        q = 1 - p
+        self.hands[p].remove(k)
+        self._log("atout", p, k, choice)
+        effect = atout.effect
+        if atout.passive:
+            if effect == OBJECTIVE:
+                # "Retire la dernière carte objectif jouée" (OK7): the previous Challenger leaves play.
+                if self.objectives:
+                    prev, _ = self.objectives.pop()
+                    for who in (0, 1):
+                        if prev in self.active[who]:
+                            self.active[who].remove(prev)
+                self.objectives.append((k, atout.figure))
+            self.active[p].append(k)
+            if atout.cls == HELPERS:
+                self._refresh_info(p)
+            return
+        mine, theirs = self.lines[p], self.lines[q]
+        if effect == GIFTER:
+            self._draw(q)
+        elif effect == YOINKER:
+            self.removed.append(theirs[choice].pop())
+        elif effect == PATCHER:
+            self.removed.append(mine[choice].pop())
+        elif effect == REWINDER:
+            self._reset(q, choice)
+        elif effect == SAVER:
+            self._reset(p, choice)
+        elif effect == SWITCHER:
+            mine[choice][-1], theirs[choice][-1] = theirs[choice][-1], mine[choice][-1]
+        elif effect == REMOVER:
+            target = self.active[q].pop(choice)
+            for i, (a, _) in enumerate(self.objectives):
+                if a == target:
+                    del self.objectives[i]
+                    break
+        self._refresh_info(p)
+
+    def _reset(self, p: int, c: int) -> None:
+        keep = self.rules.reset_keeps  # OK8
+        line = self.lines[p][c]
+        self.removed.extend(line[keep:])
+        del line[keep:]
+        if keep == 0:
+            self.down[p][c] = False  # the face-down card left the table (shown, OK8)
+
+    def _refresh_info(self, p: int) -> None:
+        """What the Helpers in play tell their owner now (OK12); drawn again each decision."""
+        info: dict[str, Any] = {}
+        game = self.game
+        helpers = [game.atouts[k].effect for k in self.active[p] if game.atouts[k].cls == HELPERS]
+        if helpers and self.pile:
+            top = self.pile[-1]
+            value, colour = game.value[top], game.colour[top]
+            for effect in helpers:
+                if effect == SNAKE_EYE:
+                    info[SNAKE_EYE] = colour
+                elif effect == OVERSEER:
+                    others = sorted({game.value[k] for k in range(game.n_numbers)} - {value})
+                    extra = self.rng.sample(others, min(2, len(others)))
+                    info[OVERSEER] = tuple(sorted([value, *extra]))
+                elif effect == SPY:
+                    mine = {game.value[k] for line in self.lines[p] for k in line}
+                    info[SPY] = value in mine
+                    info["_spy_values"] = frozenset(mine)  # what the answer was about
+        if RETRACER in helpers:
+            q = 1 - p
+            hidden = list(self.pile) + [self.lines[q][c][0] for c in (RED, BLACK) if self.lines[q][c]
+                                        and self._face_down(q, c)]
+            info[RETRACER] = tuple(sorted(game.value[k] for k in hidden))
+        self.info[p] = info
+
+    def _face_down(self, p: int, c: int) -> bool:
+        """Is the first card of the line the face-down one dealt to it?"""
+        return self.down[p][c] and bool(self.lines[p][c])
+
+    # ------------------------------------------------------------------ results
+
+    def scores(self) -> list[int]:
+        return self.scores_[:]
+
+    def returns(self) -> list[float]:
+        """+1 to the higher score, -1 to the lower, 0 each on equal scores."""
+        if self.player != TERMINAL:
+            return [0.0, 0.0]
+        a, b = self.scores_
+        if a == b:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if a > b else [-1.0, 1.0]
+
+    def winner(self) -> int:
+        r = self.returns()
+        return 0 if r[0] > 0 else (1 if r[1] > 0 else -1)
+
+    # ------------------------------------------------------------------ hidden information
+
+    def observation(self, player: int) -> Observation:
+        game = self.game
+        lines = []
+        for q in (0, 1):
+            lq = []
+            for c in (RED, BLACK):
+                line = self.lines[q][c]
+                vals: list[int | None] = [game.value[k] for k in line]
+                if q != player and self._face_down(q, c):
+                    vals[0] = None
+                lq.append(tuple(vals))
+            lines.append(tuple(lq))
+        names = [a.name for a in game.atouts]
+        return Observation(
+            player=player, current_player=self.player, round=self.round,
+            scores=tuple(self.scores_), bet=self.bet, stake=self.stake(),
+            objective=self.objective(), timers=tuple(self.timers), pile_size=len(self.pile),
+            removed=tuple(game.value[k] for k in self.removed),
+            lines=tuple(lines), atouts=tuple(names[k] for k in self.hands[player]),
+            atout_counts=(len(self.hands[0]), len(self.hands[1])),
+            active=tuple(tuple(names[k] for k in self.active[q]) for q in (0, 1)),
+            info=tuple(sorted((k, v) for k, v in self.info[player].items() if not k.startswith("_"))),
+            terminal=self.player == TERMINAL,
+        )
+
+    def information_key(self, player: int) -> tuple:
+        o = self.observation(player)
+        return (o.current_player, o.round, o.scores, o.lines, tuple(sorted(self.hands[player])),
+                o.atout_counts, tuple(tuple(a) for a in self.active), o.info, o.timers,
+                tuple(self.objectives))
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A clone where what ``player`` cannot see is dealt again at random.
+
+        Hidden from ``player``: the opponent's face-down cards, the pile's order, the opponent's
+        atouts in hand (redrawn from the atouts ``player`` has not seen). The next card stays
+        consistent with what ``player``'s Helpers said this turn.
+        """
+        s = self.clone()
+        game = self.game
+        q = 1 - player
+        down = [c for c in (RED, BLACK) if self._face_down(q, c)]
+        pool = sorted(s.pile + [s.lines[q][c][0] for c in down])
+        rng.shuffle(pool)
+        top = None
+        info = self.info[player]
+        if info and s.pile:
+            # the next card first, among the cards that fit what the Helpers said (and that leave
+            # enough cards of each colour for the opponent's face-down ones)
+            count = [sum(1 for k in pool if game.colour[k] == c) for c in (RED, BLACK)]
+            ok = [i for i, k in enumerate(pool) if self._consistent(player, k, info)
+                  and count[game.colour[k]] - 1 >= (game.colour[k] in down)]
+            if ok:
+                top = pool.pop(ok[rng.randrange(len(ok))])
+        for c in down:  # a face-down card keeps its colour
+            for i, k in enumerate(pool):
+                if game.colour[k] == c:
+                    s.lines[q][c][0] = pool.pop(i)
+                    break
+        if top is not None:
+            pool.append(top)
+        s.pile = pool
+        if s.hands[q]:
+            unseen = sorted(s.hands[q] + s.atout_pile)
+            rng.shuffle(unseen)
+            n = len(s.hands[q])
+            s.hands[q], s.atout_pile = unseen[:n], unseen[n:]
+        return s
+
+    def _consistent(self, player: int, k: int, info: dict[str, Any]) -> bool:
+        game = self.game
+        if SNAKE_EYE in info and game.colour[k] != info[SNAKE_EYE]:
+            return False
+        if OVERSEER in info and game.value[k] not in info[OVERSEER]:
+            return False
+        if SPY in info:
+            if (game.value[k] in info["_spy_values"]) != info[SPY]:
+                return False
+        return True
+
+    # ------------------------------------------------------------------ text
+
+    def action_to_string(self, action: int) -> str:
+        if action == DRAW:
+            return tr("overkill.action.draw")
+        if action == PASS:
+            return tr("overkill.action.pass")
+        k, choice = divmod(action - PLAY, 8)
+        if not 0 <= k < len(self.game.atouts):
+            return tr("overkill.action.unknown", action=action)
+        atout = self.game.atouts[k]
+        if atout.effect in COLOUR_CHOICE:
+            return tr("overkill.action.atout_colour", name=atout.name,
+                      colour=tr(f"overkill.colour.{COLOURS[choice % 2]}"))
+        if atout.effect == REMOVER:
+            q = 1 - self.player if self.player >= 0 else 0
+            target = self.active[q][choice] if choice < len(self.active[q]) else None
+            name = self.game.atouts[target].name if target is not None else "?"
+            return tr("overkill.action.atout_target", name=atout.name, target=name)
+        return tr("overkill.action.atout", name=atout.name)
+
+    def _log(self, *event: Any) -> None:
+        if self.events is not None:
+            self.events.append(event)
+
+    def __str__(self) -> str:
+        game = self.game
+        rows = [tr("overkill.text.header", round=self.round, objective=self.objective(),
+                   stake=self.stake(), s0=self.scores_[0], s1=self.scores_[1])]
+        for p in (0, 1):
+            lines = " | ".join(f"{COLOURS[c]}: {' '.join(str(game.value[k]) for k in self.lines[p][c])}"
+                               for c in (RED, BLACK))
+            rows.append(f"J{p + 1}: {lines}")
+        return "\n".join(rows)
+
+
+def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
+    """Play ``actions`` from the deal of ``seed``; the result has the same event log."""
+    s = game.new_state(seed)
+    for a in actions:
+        s.apply_action(a)
+    return s

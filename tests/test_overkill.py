@@ -1,0 +1,460 @@
+"""OVERKILL's engine: the box from the data, every atout, every ruling (docs/rulings/overkill.md),
+invariants over thousands of random games, hidden information and determinism."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cardbase.games.overkill.bots import GreedyBot, greedy_action
+from cardbase.games.overkill.material import MaterialError, box_from_cards
+from cardbase.games.overkill.rules import BLACK, RED, Rules
+from cardbase.games.overkill.state import DRAW, PASS, PLAY, TERMINAL, Game, IllegalActionError, replay
+from cardbase.playtest.cards import load_edition_defs
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "editions" / "OVK.toml"
+DEFS = load_edition_defs([DATA])
+BOX = box_from_cards(DEFS)
+
+
+def game(**rules) -> Game:
+    return Game(BOX, Rules(**rules))
+
+
+def atout(name: str) -> int:
+    return next(i for i, a in enumerate(BOX.atouts) if a.name == name)
+
+
+def number(value: int, colour: int) -> int:
+    return next(i for i, c in enumerate(BOX.numbers) if c.value == value and c.colour == colour)
+
+
+def table(g: Game, *, p0: tuple[list[int], list[int]], p1: tuple[list[int], list[int]],
+          hand0: list[str] = (), hand1: list[str] = (), top: list[int] = ()) -> object:
+    """A round set up by hand: lines as values (red, black), atouts by name, the pile's top cards."""
+    s = g.new_state(0)
+    used = set()
+    lines = []
+    for red, black in (p0, p1):
+        lp = []
+        for c, values in ((RED, red), (BLACK, black)):
+            line = []
+            for v in values:
+                k = number(v, c)
+                assert k not in used
+                used.add(k)
+                line.append(k)
+            lp.append(line)
+        lines.append(lp)
+    s.lines = lines
+    s.down = [[True, True], [True, True]]
+    rest = [k for k in range(g.n_numbers) if k not in used]
+    top_cards = [number(v, c) for v, c in top]
+    s.pile = [k for k in rest if k not in top_cards] + list(reversed(top_cards))
+    s.removed = []
+    s.hands = [[atout(n) for n in hand0], [atout(n) for n in hand1]]
+    s.active = [[], []]
+    s.objectives = []
+    s.player = 0
+    s.passes = 0
+    s.timers = [g.rules.timer, g.rules.timer]
+    s.info = [{}, {}]
+    return s
+
+
+def play(s, name: str, choice: int = 0) -> None:
+    s.apply_action(PLAY + 8 * atout(name) + choice)
+
+
+def place_of_every_card(s) -> list[int]:
+    cards = list(s.pile) + list(s.removed)
+    for p in (0, 1):
+        for c in (RED, BLACK):
+            cards.extend(s.lines[p][c])
+    return sorted(cards)
+
+
+# --------------------------------------------------------------------------- the box
+
+def test_box_from_the_data_files() -> None:
+    assert len(BOX.numbers) == 18 and len(BOX.nines) == 2 and len(BOX.atouts) == 19
+    figures = {a.name: a.figure for a in BOX.atouts}
+    assert figures["Minimiser"] == 17 and figures["Maximiser"] == 27 and figures["Gard"] == -2
+
+
+def test_card_figures_come_from_the_data() -> None:
+    changed = [replace(c, stats=(("objectif", 15),)) if c.name == "Minimiser" else
+               replace(c, copies=2) if c.name == "9 rouge" else c for c in DEFS]
+    box = box_from_cards(changed)
+    assert next(a for a in box.atouts if a.name == "Minimiser").figure == 15
+    assert sum(1 for c in box.numbers if c.value == 9 and c.colour == RED) == 2
+
+
+def test_unreadable_cards_are_all_named_at_once() -> None:
+    bad = [replace(c, stats=()) if c.name == "Juker" else
+           replace(c, name="Mystère") if c.name == "Spy" else
+           replace(c, colour="vert") if c.name == "3 noir" else c for c in DEFS]
+    with pytest.raises(MaterialError) as err:
+        box_from_cards(bad)
+    where = {p.where for p in err.value.problems}
+    assert {"OVK-026", "OVK-024", "OVK-012"} <= where
+
+
+# --------------------------------------------------------------------------- turns and rounds
+
+def test_deal_ok10() -> None:
+    s = game().new_state(7)
+    for p in (0, 1):
+        for c in (RED, BLACK):
+            assert len(s.lines[p][c]) == 2
+            assert all(s.game.colour[k] == c for k in s.lines[p][c])
+        assert len(s.hands[p]) == 3
+    assert len(s.pile) == 18 - 8
+    assert len(s.atout_pile) == 19 - 6
+
+
+def test_draw_goes_to_its_colour_line_and_passes_the_turn() -> None:
+    g = game()
+    s = table(g, p0=([5, 1], [3, 2]), p1=([4, 2], [6, 1]), top=[(8, BLACK)])
+    s.apply_action(DRAW)
+    assert [g.value[k] for k in s.lines[0][BLACK]] == [3, 2, 8]
+    assert s.current_player() == 1
+
+
+def test_two_stands_in_a_row_end_the_round_and_the_winner_takes_the_bet() -> None:
+    g = game()
+    s = table(g, p0=([9, 8], [7, 6]), p1=([1, 2], [3, 4]))
+    s.apply_action(PASS)
+    assert s.round == 1 and s.current_player() == 1
+    s.apply_action(PASS)
+    assert s.round == 2
+    assert s.scores() == [11, 9]  # 30 points against 10, bet 1
+    assert s.bet == 2
+
+
+def test_a_draw_between_stands_keeps_the_round_going() -> None:
+    g = game()
+    s = table(g, p0=([1, 2], [3, 4]), p1=([5, 6], [7, 8]))
+    s.apply_action(PASS)
+    s.apply_action(DRAW)
+    s.apply_action(PASS)
+    assert s.round == 1
+    s.apply_action(PASS)
+    assert s.round == 2
+
+
+def test_two_overkills_end_the_round_at_once_and_fewer_overkills_win() -> None:
+    g = game()
+    s = table(g, p0=([9, 8], [9, 8]), p1=([1, 2], [3, 4]), hand0=["Minimiser"])
+    s.objectives = [(atout("Maximiser"), 15)]  # a low objective: player 1 has 17 and 17
+    s._check_round_end()
+    assert s.round == 2 and s.scores() == [9, 11]
+
+
+def test_equal_points_is_a_tie_ok5() -> None:
+    g = game()
+    s = table(g, p0=([5, 1], [3, 2]), p1=([4, 6], [1]))
+    s.apply_action(PASS)
+    s.apply_action(PASS)
+    assert s.scores() == [10, 10] and s.bet == 2 and s.round_winners == [-1]
+
+
+@pytest.mark.parametrize(("mode", "expected"), [("lines_under", 0), ("all", 1), ("best_line", 0)])
+def test_points_modes_ok5(mode: str, expected: int) -> None:
+    g = game(points=mode)
+    # p0: red 9+8+7 = 24 (over 21), black 1+2 = 3; p1: red 4+3 = 7, black 5+6 = 11
+    s = table(g, p0=([9, 8, 7], [1, 2]), p1=([4, 3], [5, 6]))
+    assert s.overkills(0) == 1
+    winner = 0 if s.points(0) > s.points(1) else 1
+    assert winner == (0 if expected == 1 else 1)
+
+
+def test_game_ends_when_a_score_reaches_zero() -> None:
+    g = game(initial_score=1)
+    s = table(g, p0=([9, 8], [7, 6]), p1=([1, 2], [3, 4]))
+    s.apply_action(PASS)
+    s.apply_action(PASS)
+    assert s.is_terminal() and s.ended_by == "score" and s.returns() == [1.0, -1.0]
+    assert s.current_player() == TERMINAL and s.legal_actions() == []
+    with pytest.raises(IllegalActionError):
+        s.apply_action(PASS)
+
+
+def test_first_player_alternates_ok9() -> None:
+    s = game().new_state(3)
+    firsts = []
+    while s.round <= 4 and not s.is_terminal():
+        if not s.history or s.round != firsts[-1][0]:
+            firsts.append((s.round, s.round_first))
+        s.apply_action(PASS)
+    assert [f for _, f in firsts[:4]] == [0, 1, 0, 1]
+
+
+def test_timer_gives_both_99s_ok3() -> None:
+    g = game(timer=2)
+    s = table(g, p0=([1, 2], [3, 4]), p1=([5, 6], [7, 1]), top=[(2, BLACK), (3, RED), (4, RED)])
+    s.apply_action(DRAW)  # p0: 1 left
+    s.apply_action(DRAW)  # p1: 1 left
+    s.apply_action(DRAW)  # p0: 0 left
+    s.apply_action(DRAW)  # p1: 0 left; p0's turn comes with an empty timer: both 99s
+    assert s.round == 2 and s.round_winners == [1]
+    assert any(e[0] == "timer" and e[1] == 0 for e in s.events)
+
+
+def test_illegal_actions_are_refused_with_the_legal_ones() -> None:
+    g = game()
+    s = table(g, p0=([1, 2], [3, 4]), p1=([5, 6], [7, 1]), hand0=["Saver"])
+    with pytest.raises(IllegalActionError) as err:
+        play(s, "Saver", RED)  # nothing drawn on that line: nothing to reset
+    assert "Piocher" in str(err.value)
+
+
+# --------------------------------------------------------------------------- each atout
+
+def test_snake_eye_overseer_spy_retracer_ok12() -> None:
+    g = game()
+    s = table(g, p0=([5, 1], [3, 2]), p1=([4, 6], [7, 8]),
+              hand0=["Snake eye", "Overseer", "Spy", "Retracer"], top=[(9, BLACK)])
+    for name in ("Snake eye", "Overseer", "Spy", "Retracer"):
+        play(s, name)
+    info = dict(s.observation(0).info)
+    assert info["snake_eye"] == BLACK
+    assert 9 in info["overseer"] and len(set(info["overseer"])) == 3
+    assert info["spy"] is False  # no 9 among player 1's cards
+    hidden = sorted([g.value[k] for k in s.pile] + [4, 7])  # the pile and the opponent's face-down
+    assert list(info["retracer"]) == hidden
+    assert dict(s.observation(1).info) == {}
+    assert s.current_player() == 0  # OK4: atouts do not end the turn
+    s.apply_action(DRAW)
+    s.apply_action(DRAW)  # player 2 draws: player 1's helpers answer again at their turn
+    top = s.pile[-1]
+    assert dict(s.observation(0).info)["snake_eye"] == g.colour[top]
+
+
+@pytest.mark.parametrize(("name", "objective"), [("Minimiser", 17), ("Juker", 19), ("Rebooter", 24),
+                                                 ("Maximiser", 27)])
+def test_challengers_set_the_objective(name: str, objective: int) -> None:
+    s = table(game(), p0=([1, 2], [3, 4]), p1=([5, 6], [7, 1]), hand0=[name])
+    play(s, name)
+    assert s.objective() == objective and s.observation(1).objective == objective
+
+
+def test_a_challenger_takes_the_previous_one_out_ok7() -> None:
+    s = table(game(), p0=([1, 2], [3, 4]), p1=([5, 6], [7, 1]), hand0=["Minimiser", "Remover"],
+              hand1=["Maximiser"], top=[(2, BLACK), (3, RED)])
+    play(s, "Minimiser")
+    s.apply_action(DRAW)
+    play(s, "Maximiser")
+    assert s.objective() == 27 and s.active == [[], [atout("Maximiser")]]
+    s.apply_action(DRAW)
+    play(s, "Remover", 0)  # take Maximiser out: no Challenger left, back to 21
+    assert s.objective() == 21 and s.active == [[], []]
+
+
+def test_objective_change_can_end_the_round_ok7() -> None:
+    s = table(game(), p0=([1, 2], [4, 5]), p1=([9, 8, 3], [9, 7, 2]), hand0=["Minimiser"])
+    play(s, "Minimiser")  # player 2 has 19 and 19, over 17 twice
+    assert s.round == 2 and s.round_winners == [0]
+
+
+@pytest.mark.parametrize(("name", "change"), [("Gambler", 2), ("Bettor", 1), ("Gard", -2), ("Protector", -1)])
+def test_negociaters_change_the_stake_for_the_round(name: str, change: int) -> None:
+    s = table(game(initial_bet=3), p0=([9, 8], [7, 6]), p1=([1, 2], [3, 4]), hand0=[name])
+    play(s, name)
+    assert s.stake() == 3 + change
+    s.apply_action(PASS)
+    s.apply_action(PASS)
+    assert s.scores() == [10 + 3 + change, 10 - 3 - change]
+    assert s.bet == 4 and s.stake() == 4  # the change lasted for the round only
+
+
+def test_stake_never_below_zero_ok6() -> None:
+    s = table(game(), p0=([9, 8], [7, 6]), p1=([1, 2], [3, 4]), hand0=["Gard"])
+    play(s, "Gard")
+    assert s.stake() == 0
+
+
+def test_remover_takes_a_negociater_away_ok6() -> None:
+    s = table(game(), p0=([1, 2], [3, 4]), p1=([5, 6], [7, 1]), hand0=["Remover"], hand1=["Gambler"],
+              top=[(2, BLACK), (3, RED)])
+    s.apply_action(DRAW)
+    play(s, "Gambler")
+    assert s.stake() == 3
+    s.apply_action(DRAW)
+    assert s.legal_actions().count(PLAY + 8 * atout("Remover")) == 1
+    play(s, "Remover", 0)
+    assert s.stake() == 1
+
+
+def test_gifter_makes_the_opponent_draw() -> None:
+    g = game()
+    s = table(g, p0=([1, 2], [3, 4]), p1=([5, 6], [7, 1]), hand0=["Gifter"], top=[(9, RED)])
+    play(s, "Gifter")
+    assert [g.value[k] for k in s.lines[1][RED]] == [5, 6, 9]
+    assert s.current_player() == 0
+
+
+def test_yoinker_takes_the_opponents_last_card_ok8() -> None:
+    g = game()
+    s = table(g, p0=([1, 2], [3, 4]), p1=([5, 6, 9], [7, 1]), hand0=["Yoinker"])
+    play(s, "Yoinker", RED)
+    assert [g.value[k] for k in s.lines[1][RED]] == [5, 6]
+    assert [g.value[k] for k in s.removed] == [9]
+    assert s.observation(1).removed == (9,)
+
+
+def test_rewinder_and_saver_reset_a_line_ok8() -> None:
+    g = game()
+    s = table(g, p0=([1, 2, 3], [4, 5]), p1=([5, 6, 9, 4], [7, 1]), hand0=["Rewinder", "Saver"])
+    play(s, "Rewinder", RED)
+    assert [g.value[k] for k in s.lines[1][RED]] == [5, 6]
+    play(s, "Saver", RED)
+    assert [g.value[k] for k in s.lines[0][RED]] == [1, 2]
+    assert sorted(g.value[k] for k in s.removed) == [3, 4, 9]
+
+
+def test_reset_keeps_option_ok8() -> None:
+    g = game(reset_keeps=0)
+    s = table(g, p0=([1, 2], [4, 5]), p1=([5, 6], [7, 1]), hand0=["Rewinder"])
+    play(s, "Rewinder", BLACK)
+    assert s.lines[1][BLACK] == [] and s.observation(0).lines[1][BLACK] == ()
+    assert sorted(s.observation(0).removed) == [1, 7]  # the face-down 7 is shown once out
+
+
+def test_mistake_patcher_removes_ones_own_last_card() -> None:
+    g = game()
+    s = table(g, p0=([1, 2, 9], [4, 5]), p1=([5, 6], [7, 1]), hand0=["Mistake Patcher"])
+    play(s, "Mistake Patcher", RED)
+    assert [g.value[k] for k in s.lines[0][RED]] == [1, 2]
+
+
+def test_switcher_swaps_last_cards_of_a_colour_ok8() -> None:
+    g = game()
+    s = table(g, p0=([1, 2, 9], [4, 5]), p1=([5, 6, 3], [7, 1]), hand0=["Switcher"])
+    play(s, "Switcher", RED)
+    assert [g.value[k] for k in s.lines[0][RED]] == [1, 2, 3]
+    assert [g.value[k] for k in s.lines[1][RED]] == [5, 6, 9]
+
+
+def test_french_action_text_and_english_on_request() -> None:
+    from cardbase import i18n
+
+    s = table(game(), p0=([1, 2, 9], [4, 5]), p1=([5, 6, 3], [7, 1]), hand0=["Switcher"])
+    act = PLAY + 8 * atout("Switcher") + BLACK
+    assert s.action_to_string(act) == "Jouer Switcher sur la ligne noire"
+    with i18n.use_language("en"):
+        assert s.action_to_string(act) == "Play Switcher on the black line"
+
+
+# --------------------------------------------------------------------------- invariants
+
+def _random_games(n: int, seed: int = 0):
+    g = game()
+    rng = random.Random(seed)
+    for i in range(n):
+        s = g.new_state(seed * 100_000 + i)
+        yield s, rng
+
+
+def test_random_play_invariants() -> None:
+    """Every card in one place, hidden cards never shown, scores move by the stake, games end."""
+    everything = list(range(BOX.numbers.__len__())) + [18, 19]
+    for s, rng in _random_games(1500):
+        steps = 0
+        while not s.is_terminal():
+            cards = place_of_every_card(s)
+            assert cards == sorted(set(cards)) and set(cards) <= set(everything)
+            assert len([k for k in cards if k < 18]) == 18
+            for p in (0, 1):
+                obs = s.observation(p)
+                for c in (RED, BLACK):
+                    theirs = obs.lines[1 - p][c]
+                    if s._face_down(1 - p, c):
+                        assert theirs[0] is None
+                    assert None not in obs.lines[p][c]
+            before, rnd = s.scores(), s.round
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+            if s.round != rnd or s.is_terminal():
+                end = next(e for e in reversed(s.events) if e[0] == "round_end")
+                _, _, _, winner, stake, _ = end
+                moved = [a - b for a, b in zip(s.scores(), before, strict=True)]
+                assert stake >= 0
+                if winner < 0:
+                    assert moved == [0, 0]
+                else:
+                    assert moved[winner] == stake and moved[1 - winner] == -stake
+            steps += 1
+            assert steps < 5000
+        assert s.ended_by in ("score", "round_limit")
+        assert min(s.scores()) <= 0 or s.ended_by == "round_limit"
+
+
+def test_resample_keeps_what_the_player_knows() -> None:
+    for s, rng in _random_games(200, seed=1):
+        while not s.is_terminal():
+            p = s.current_player()
+            for viewer in (0, 1):
+                r = s.resample(viewer, rng)
+                assert r.observation(viewer) == s.observation(viewer)
+                assert sorted(place_of_every_card(r)) == sorted(place_of_every_card(s))
+                assert sorted(r.hands[1 - viewer] + r.atout_pile) == sorted(s.hands[1 - viewer] + s.atout_pile)
+                if s.pile:
+                    assert r._consistent(viewer, r.pile[-1], s.info[viewer])
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+            assert p in (0, 1)
+
+
+def test_same_seed_same_game_and_replay() -> None:
+    g = game()
+    a, b = g.new_state(42), g.new_state(42)
+    bot = GreedyBot()
+    while not a.is_terminal():
+        act = bot.step(a)
+        a.apply_action(act)
+        b.apply_action(act)
+    assert a.events == b.events and a.scores() == b.scores()
+    r = replay(g, 42, a.history)
+    assert r.events == a.events
+    c = g.new_state(42).clone(log=True)
+    assert c.lines == g.new_state(42).lines
+
+
+def test_greedy_beats_random() -> None:
+    g = game()
+    rng = random.Random(5)
+    wins = 0
+    n = 300
+    for i in range(n):
+        s = g.new_state(i)
+        seat = i % 2
+        while not s.is_terminal():
+            if s.current_player() == seat:
+                s.apply_action(greedy_action(s))
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])
+        wins += s.winner() == seat
+    assert wins / n > 0.9
+
+
+def test_greedy_never_reads_hidden_cards() -> None:
+    """Two states that differ only in what the greedy player cannot see get the same choice."""
+    for s, rng in _random_games(150, seed=2):
+        while not s.is_terminal():
+            p = s.current_player()
+            choice = greedy_action(s)
+            for _ in range(3):
+                other = s.resample(p, rng)
+                assert greedy_action(other) == choice
+            s.apply_action(choice)
+
+
+def test_rules_options_are_checked() -> None:
+    with pytest.raises(Exception) as err:
+        Game(BOX, Rules(timer=0, points="nope"))
+    assert "timer" in str(err.value) and "points" in str(err.value)
