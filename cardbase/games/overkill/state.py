@@ -439,6 +439,24 @@ class State:
             return [0.0, 0.0]
         return [1.0, -1.0] if a > b else [-1.0, 1.0]
 
+    def greedy_action(self) -> int:
+        """The greedy heuristic's choice for the player to act (see :mod:`.bots`)."""
+        from .bots import greedy_action
+
+        return greedy_action(self)
+
+    def play_greedy(self) -> State:
+        """Play to the end with the greedy heuristic for both players, in place."""
+        from .bots import greedy_action
+
+        while self.player != TERMINAL:
+            self.apply_action(greedy_action(self))
+        return self
+
+    def heuristic(self, player: int) -> float:
+        """The player's score lead (what a one-step look-ahead compares)."""
+        return float(self.scores_[player] - self.scores_[1 - player])
+
     def winner(self) -> int:
         r = self.returns()
         return 0 if r[0] > 0 else (1 if r[1] > 0 else -1)
