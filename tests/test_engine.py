@@ -509,3 +509,134 @@ def test_play_greedy_on_cold_caches_matches_the_general_engine(n_players):
         while not slow.is_terminal():
             slow.apply_action(slow.greedy_action())
         assert _outcome(fast) == _outcome(slow), (n_players, seed)
+
+
+# ---------------------------------------------------------------- revealed record (ruling R9)
+
+NP1 = "data/editions/NP1.toml"
+REVEAL_DECK = """2 Bouffon
+2 Cartographe
+2 Navigatrice
+2 Kraken
+2 Bûcheron
+2 Ours brun
+2 Garde royal
+2 Trésorier
+2 Apprentie forgeronne
+2 Forgeron des Braises
+"""
+LEGENDS_DECK = """2 Dragonne des Braises
+2 Le Colosse de Fer
+2 Oracle des marées
+2 Le Grand Chêne
+2 La Liche
+2 La Reine des Ombres
+2 Le Roi Soleil
+2 La Reine Mère
+2 Navigatrice
+2 Kraken
+"""
+
+
+def np1_deck(text):
+    from cardbase.playtest.cards import deck_from_text, load_edition_defs
+
+    return deck_from_text(text, load_edition_defs([NP1]))
+
+
+def _check_hidden_information(s, rng):
+    """After every action: the revealed record is part of the hand, the observation shows exactly
+    it, and every player's re-deal works and keeps what that player sees."""
+    for q in range(s.n):
+        assert not Counter(s.revealed[q]) - Counter(s.hands[q]), "revealed card not in the hand"
+    for p in range(s.n):
+        o = s.observation(p)
+        for q in range(s.n):
+            shown = Counter(c.name for c in o.revealed[q])
+            held = Counter(s.table.defs[k].name for k in s.hands[q])
+            assert not shown - held, "the observation shows a card the opponent no longer holds"
+        r = s.resample(p, rng)
+        assert r.hands[p] == s.hands[p] and r.discards == s.discards
+        assert all_cards(r) == all_cards(s)
+        for q in range(s.n):
+            assert not Counter(r.revealed[q]) - Counter(r.hands[q])
+            assert Counter(r.hands[q]) & Counter(s.revealed[q]) == Counter(s.revealed[q])
+
+
+def test_r9_revealed_record_follows_every_card_leaving_a_hand():
+    """Reveal effects, all-Légendaire hands (R4), forced discards, swaps and draws, many games."""
+    spy, pression, echange, pioche = EFFECTS[5], EFFECTS[4], EFFECTS[3], EFFECTS[0]
+    roi, reine = EFFECTS[-2], EFFECTS[-1]
+    empereur = make_card("Empereur", 7, keywords=LEG, number=32)
+    spy_deck = deck_of([spy, spy, pression, echange, pioche, *PLAIN[:3]])
+    legend_deck = deck_of([roi, reine, empereur, roi, reine, empereur, spy, pioche])
+    pairs = [
+        (np1_deck(REVEAL_DECK), np1_deck(LEGENDS_DECK)),
+        (spy_deck, legend_deck),
+        (legend_deck, spy_deck),
+        (RICH, legend_deck),
+    ]
+    rng = random.Random(1)
+    r4_after_reveal = 0
+    for decks in pairs:
+        g = Game(decks)
+        for seed in range(60):
+            s = g.new_state(seed)
+            bot = RandomBot(seed)
+            while not s.is_terminal():
+                p = s.current_player()
+                was_shown = any(s.revealed)
+                leg = s.table.legendary
+                if s.decision is None and all(leg[k] for k in s.hands[p]) and was_shown:
+                    r4_after_reveal += 1
+                s.apply_action(bot.step(s))
+                _check_hidden_information(s, rng)
+    assert r4_after_reveal > 20, "the games must put shown cards under the deck (R4)"
+
+
+def test_r4_shown_hand_is_known_and_the_card_put_under_is_forgotten():
+    spy = EFFECTS[5]
+    roi, reine = EFFECTS[-2], EFFECTS[-1]
+    g = Game([[spy] * 20, [roi, reine] * 10])
+    s = g.new_state(0)
+    while s.current_player() != 0:  # player 2 only holds Légendaire cards
+        s.apply_action(s.legal_actions()[0])
+    s.apply_action(s.table.kind(spy))  # reveal hand: the five cards of player 2 are known
+    assert len(s.revealed[1]) == 5 and not Counter(s.revealed[1]) - Counter(s.hands[1])
+    hand_before = list(s.hands[1])
+    a = s.legal_actions()[-1]
+    s.apply_action(a)  # R4: one card goes under the deck, the rest is shown
+    assert Counter(s.revealed[1]) == Counter(hand_before) - Counter([a])
+    o = s.observation(0)
+    assert Counter(c.name for c in o.revealed[1]) == Counter(s.table.defs[k].name for k in s.revealed[1])
+    s.resample(0, random.Random(0))  # used to fail: the card put under was still "revealed"
+
+
+@pytest.mark.parametrize("name", ["mc", "ismcts"])
+def test_search_bots_play_reveal_and_legendary_decks(name):
+    from cardbase.bots import GreedyBot, make_bot
+
+    opts = {"samples": 4} if name == "mc" else {"iterations": 40}
+    g = Game([np1_deck(REVEAL_DECK), np1_deck(LEGENDS_DECK)])
+    for seed in range(3):
+        for seat in (0, 1):
+            s = g.new_state(seed)
+            bots = [GreedyBot(), GreedyBot()]
+            bots[seat] = make_bot(name, seed=seed, **opts)
+            while not s.is_terminal():
+                a = bots[s.current_player()].step(s)
+                assert a in s.legal_actions()
+                s.apply_action(a)
+
+
+def test_one_way_out_of_a_hand():
+    """Every path that takes a card out of a hand goes through State.leave_hand (R9)."""
+    import inspect
+    import re
+
+    from cardbase.games.nespanini import effects, fast, state
+
+    for mod in (state, effects, fast):
+        src = inspect.getsource(mod)
+        src = src.replace("self.hands[player].remove(kind)", "")  # leave_hand itself
+        assert not re.search(r"\bhands?(\[[^\]]*\])?\.(remove|pop)\(", src), mod.__name__

@@ -231,8 +231,7 @@ def apply_decision(state: State, action: int, *, check: bool = True) -> None:
     hand = state.hands[chooser]
     state.decision = None
     if tag == BOTTOM:
-        hand.remove(action)
-        state._unreveal(chooser, action)
+        state.leave_hand(chooser, action)
         state.decks[chooser].insert(0, action)
         if ev is not None:
             ev.append(("bottom", chooser, action))
@@ -262,15 +261,13 @@ def apply_decision(state: State, action: int, *, check: bool = True) -> None:
         else:
             state.decision = (GIVE, chooser, owner, kind)
     elif tag == GIVE:
-        hand.remove(action)
-        state._unreveal(chooser, action)
+        state.leave_hand(chooser, action)
         state.discards[chooser].append(action)
         hand.append(d[3])
         if ev is not None:
             ev.append(("give", chooser, action))
     elif tag == FORCE:
-        hand.remove(action)
-        state._unreveal(chooser, action)
+        state.leave_hand(chooser, action)
         state.discards[chooser].append(action)
         if ev is not None:
             ev.append(("forced", chooser, action))

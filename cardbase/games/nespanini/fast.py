@@ -206,7 +206,8 @@ def play_greedy(state: State) -> State:
     size = t.size
     n = state.n
     end_at = game.end_at
-    hands, decks, discards, revealed = state.hands, state.decks, state.discards, state.revealed
+    hands, decks, discards = state.hands, state.decks, state.discards
+    leave = state.leave_hand  # the one way out of a hand (keeps the revealed record)
     history = state.history
     ev = state.events
     codes: list[int] = []
@@ -248,9 +249,7 @@ def play_greedy(state: State) -> State:
             continue
         # a step-2 discard, then the end of the turn and the next draw (State._end_turn)
         history.append(a)
-        hand.remove(a)
-        if revealed[p]:
-            state._unreveal(p, a)
+        leave(p, a)
         discards[p].append(a)
         raw += dv[a]
         codes[p] = raw
@@ -331,9 +330,7 @@ def play_greedy(state: State) -> State:
                             else:
                                 _store(t.choice_cache, key, g)
                         history.append(g)
-                        hand.remove(g)
-                        if revealed[p]:
-                            state._unreveal(p, g)
+                        leave(p, g)
                         discards[p].append(g)
                         hand.append(kind)
                         raw += dv[g]
@@ -391,9 +388,7 @@ def play_greedy(state: State) -> State:
                         if c < 0 or v < best_v:
                             c, best_v = k, v
                     history.append(c)
-                    hand.remove(c)
-                    if revealed[p]:
-                        state._unreveal(p, c)
+                    leave(p, c)
                     deck.insert(0, c)
                     if ev is not None:
                         ev.append(("bottom", p, c))
@@ -406,9 +401,7 @@ def play_greedy(state: State) -> State:
                 if c is None:
                     c = greedy_miss(state, key, code)
                 history.append(c)
-                hand.remove(c)
-                if revealed[p]:
-                    state._unreveal(p, c)
+                leave(p, c)
                 deck.insert(0, c)
                 if ev is not None:
                     ev.append(("bottom", p, c))

@@ -275,8 +275,11 @@ class State:
         if action in hand and leg[action] and all(leg[k] for k in hand):
             # R4: a hand of only Légendaire cards puts one of them under the deck instead.
             self.history.append(action)
-            hand.remove(action)
+            self.leave_hand(p, action)
             self.decks[p].insert(0, action)
+            if self.n == 2:
+                # R4/R9: the hand was shown, so its other cards are now known to the opponent
+                self.revealed[p] = list(hand)
             self.skipped[p] += 1
             if self.events is not None:
                 self.events.append(("bottom", p, action))
@@ -288,8 +291,7 @@ class State:
                 f"legal choices are {[self.action_to_string(a) for a in self.legal_actions()]}"
             )
         self.history.append(action)
-        hand.remove(action)
-        self._unreveal(p, action)
+        self.leave_hand(p, action)
         self.discards[p].append(action)
         if self.events is not None:
             self.events.append(("discard", p, action))
@@ -445,7 +447,14 @@ class State:
 
     # ------------------------------------------------------------------ turn flow
 
-    def _unreveal(self, player: int, kind: int) -> None:
+    def leave_hand(self, player: int, kind: int) -> None:
+        """Take one ``kind`` out of ``player``'s hand — the one way a card leaves a hand.
+
+        Every path (step-2 discard, R4, an effect's bottom / give / forced discard, the fast greedy
+        path) calls it, so the revealed record (ruling R9) stays a part of the hand: a card shown
+        by ``reveal hand`` is forgotten when it leaves, wherever it goes.
+        """
+        self.hands[player].remove(kind)
         r = self.revealed[player]
         if r and kind in r:
             r.remove(kind)
