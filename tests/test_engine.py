@@ -640,3 +640,41 @@ def test_one_way_out_of_a_hand():
         src = inspect.getsource(mod)
         src = src.replace("self.hands[player].remove(kind)", "")  # leave_hand itself
         assert not re.search(r"\bhands?(\[[^\]]*\])?\.(remove|pop)\(", src), mod.__name__
+
+
+# ---------------------------------------------------------------- the Défausse keyword
+
+
+def test_defausse_effect_fires_only_with_the_defausse_keyword():
+    with_kw = make_card("Pioche", 1, keywords=DEF, effect="defausse: draw 2", number=40)
+    without = make_card("Pioche muette", 1, effect="defausse: draw 2", number=41)
+    g = Game([deck_of([with_kw, without, *PLAIN[:3]])])
+    t = g.table
+    assert t.has_discard_effect[t.kind(with_kw)] and t.on_discard[t.kind(with_kw)]
+    assert not t.has_discard_effect[t.kind(without)] and t.on_discard[t.kind(without)] == ()
+    for seed in range(30):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            acts = s.legal_actions()
+            s.apply_action(t.kind(without) if t.kind(without) in acts else acts[0])
+        effects = [ev for ev in s.events if ev[0] == "effect"]
+        assert all(ev[2] == t.kind(with_kw) for ev in effects)
+        fast = g.new_state(seed).play_greedy()
+        slow = g.new_state(seed)
+        while not slow.is_terminal():
+            slow.apply_action(slow.greedy_action())
+        assert fast.history == slow.history
+
+
+def test_np1_defausse_parts_and_keywords_agree():
+    """Every NP1 card with a ``defausse:`` part carries Défausse, and every Défausse card has one."""
+    from cardbase.playtest.cards import load_edition_defs
+
+    defs = load_edition_defs([NP1])
+    t = Game([defs]).table
+    for k, c in enumerate(t.defs):
+        from cardbase.games.nespanini.cards import _effect_parts
+
+        parts = _effect_parts(c)[2]
+        assert bool(parts) == c.has_keyword("Défausse"), c.name
+        assert t.has_discard_effect[k] == bool(parts), c.name

@@ -94,8 +94,11 @@ class CardTable:
             effect, score, actions = _effect_parts(c) if compile_effects else (None, None, ())
             effects.append(effect if score is not None else None)
             score_fns.append(score)
-            # Défausse triggers only on cards that carry the keyword (rules, « Index des mots-clés »);
-            # an effect written without the keyword is still run so the text and engine agree.
+            # Défausse triggers only on cards that carry the keyword (rules, « Index des mots-clés »:
+            # « Si une carte avec ce mot-clé est défaussée lors de l'étape 2 … son effet se
+            # déclenche »): a ``defausse:`` part on a card without the keyword never fires.
+            if DISCARD_KEYWORD not in c.keyword_keys:
+                actions = ()
             on_discard.append(actions)
             has_effect.append(bool(actions))
         model = compile_model(effects, defs)
