@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.bots import RandomBot
-from cardbase.games.nespanini import TERMINAL, Game, IllegalActionError, replay
+from cardbase.games.nespanini import ENDINGS, TERMINAL, Game, IllegalActionError, replay
 from cardbase.games.nespanini.effects import held_cards
 from cardbase.playtest.cards import make_card
 
@@ -329,7 +329,7 @@ def test_invariants_on_random_decks_and_games(picks, picks_b, seed):
     for i in range(15):
         s, _ = play_random(g, seed + i, bot_seed=i, check=_invariants)
         assert [len(h) for h in s.hands] == [5, 5]
-        assert s.ended_by in ("cimetiere", "empty-deck", "turn-limit")
+        assert s.ended_by in ENDINGS
         if s.ended_by == "cimetiere":
             assert s.cimetiere_size >= 10
 
@@ -678,3 +678,75 @@ def test_np1_defausse_parts_and_keywords_agree():
         parts = _effect_parts(c)[2]
         assert bool(parts) == c.has_keyword("Défausse"), c.name
         assert t.has_discard_effect[k] == bool(parts), c.name
+
+
+# ---------------------------------------------------------------- R10: games that cannot end by the Cimetière
+
+RECOVER = make_card("Retour", 2, colour="bleu", keywords=DEF, effect="defausse: recover from discards",
+                    number=50)
+RECOVER_2 = make_card("Ressac", 1, colour="bleu", keywords=DEF, effect="defausse: recover from discards",
+                      number=51)
+LEGENDS = [make_card(f"Roi {i}", 6 + i % 3, keywords=LEG, number=52 + i) for i in range(8)]
+LOOP_DECK = [RECOVER, RECOVER, RECOVER_2, RECOVER_2] + [c for c in LEGENDS for _ in (0, 1)]
+LOOP_OTHER = [RECOVER, RECOVER, RECOVER_2, RECOVER_2] + PLAIN[:4] + PLAIN[:2] + LOOP_DECK[4:14]
+
+
+def _greedy_both_ways(g, seed):
+    fast = g.new_state(seed).play_greedy()
+    slow = g.new_state(seed)
+    while not slow.is_terminal():
+        slow.apply_action(slow.greedy_action())
+    assert _outcome(fast) == _outcome(slow), seed
+    return fast
+
+
+def test_r10_a_cimetiere_out_of_reach_ends_after_five_turns_each():
+    legends = np1_deck(LEGENDS_DECK)  # 4 cards that can be discarded: 8 between two players
+    for decks in ([legends, legends], [legends]):
+        g = Game(decks)
+        assert g.unreachable
+        off = Game(decks, stalemate_rounds=0)
+        for seed in range(40):
+            s = _greedy_both_ways(g, seed)
+            assert s.ended_by == "unreachable" and s.turn == 5 * len(decks)
+            assert all(len(h) == 5 for h in s.hands) and s.cimetiere_size < g.end_at
+            t = _greedy_both_ways(off, seed)
+            assert t.ended_by == "turn-limit" and t.turn == 60  # R6 only: what the ruling replaces
+
+
+def test_r10_a_cimetiere_that_stops_growing_ends_the_game():
+    g = Game([LOOP_DECK, LOOP_OTHER])
+    assert not g.unreachable
+    off = Game([LOOP_DECK, LOOP_OTHER], stalemate_rounds=0)
+    stalled = 0
+    for seed in range(60):
+        s = _greedy_both_ways(g, seed)
+        assert s.ended_by in ("cimetiere", "stalled", "turn-limit")
+        if s.ended_by == "stalled":
+            stalled += 1
+            assert s.turn - s.peak_turn == 10 * 2  # ten rounds with no new Cimetière maximum
+            assert s.cimetiere_size <= s.peak < g.end_at
+        assert _greedy_both_ways(off, seed).ended_by != "stalled"
+    assert stalled > 40
+    s, _ = play_random(g, 3)  # random play ends too, by one rule or another
+    assert s.ended_by in ENDINGS
+
+
+def test_r10_starter_games_are_not_cut():
+    """The stall limit is far above the starter decks' longest quiet stretch (7–8 turns)."""
+    for name, deck in _STARTERS.items():
+        for decks in ([deck], [deck, deck]):
+            g = Game(decks)
+            for seed in range(150):
+                assert g.new_state(seed, log=False).play_greedy().ended_by == "cimetiere", name
+
+
+def test_r10_stalemate_rounds_is_checked_and_survives_pickling():
+    import pickle
+
+    from cardbase.errors import CardbaseError
+
+    with pytest.raises(CardbaseError, match="stalemate_rounds"):
+        Game([RICH], stalemate_rounds=-1)
+    g = pickle.loads(pickle.dumps(Game([RICH, RICH], stalemate_rounds=3)))
+    assert g.stalemate_rounds == 3 and g.stall_turns == 6

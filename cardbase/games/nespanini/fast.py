@@ -206,6 +206,7 @@ def play_greedy(state: State) -> State:
     size = t.size
     n = state.n
     end_at = game.end_at
+    stall, unreachable, rules_turns = game.stall_turns, game.unreachable, game.rules_turns
     hands, decks, discards = state.hands, state.decks, state.discards
     leave = state.leave_hand  # the one way out of a hand (keeps the revealed record)
     history = state.history
@@ -406,15 +407,22 @@ def play_greedy(state: State) -> State:
                 if ev is not None:
                     ev.append(("bottom", p, c))
             state.decision = None
-        state.turn += 1
-        if n == 1:
-            if len(discards[0]) >= end_at:
-                state._finish("cimetiere")
-                return state
-        elif len(discards[0]) + len(discards[1]) >= end_at:
+        # State._end_turn: rulings R1, R10, R6
+        turn = state.turn = state.turn + 1
+        cim = len(discards[0]) if n == 1 else len(discards[0]) + len(discards[1])
+        if cim >= end_at:
             state._finish("cimetiere")
             return state
-        if state.turn >= TURN_LIMIT:
+        if unreachable and turn >= rules_turns:
+            state._finish("unreachable")
+            return state
+        if cim > state.peak:
+            state.peak = cim
+            state.peak_turn = turn
+        elif stall and turn - state.peak_turn >= stall:
+            state._finish("stalled")
+            return state
+        if turn >= TURN_LIMIT:
             state._finish("turn-limit")
             return state
         if n == 2:

@@ -36,6 +36,8 @@ from .effects import (
 HAND_SIZE = 5
 TURNS_PER_PLAYER = 5  # the Cimetière ends the game at 5 discards per player (10 for two players)
 TURN_LIMIT = 60  # ruling R6: a safety net against effects that keep emptying the Cimetière
+STALEMATE_ROUNDS = 10  # ruling R10: rounds without a new Cimetière maximum that end a game (0: off)
+ENDINGS = ("cimetiere", "empty-deck", "unreachable", "stalled", "turn-limit")  # State.ended_by
 TERMINAL = -4  # OpenSpiel's terminal player id
 
 
@@ -126,6 +128,7 @@ class Game:
         *,
         table: CardTable | None = None,
         compile_effects: bool = True,
+        stalemate_rounds: int = STALEMATE_ROUNDS,
     ) -> None:
         if len(decks) not in (1, 2):
             raise CardbaseError(
@@ -143,15 +146,27 @@ class Game:
         self.decks: tuple[tuple[int, ...], ...] = tuple(tuple(self.table.kinds(d)) for d in decks)
         self.num_players = len(decks)
         self.end_at = TURNS_PER_PLAYER * self.num_players
+        # ruling R10 (docs/rulings.md): games that cannot, or no longer, end by the Cimetière
+        if not isinstance(stalemate_rounds, int) or stalemate_rounds < 0:
+            raise CardbaseError(
+                f"stalemate_rounds must be a whole number ≥ 0 (0 turns ruling R10 off), "
+                f"got {stalemate_rounds!r}")
+        self.stalemate_rounds = stalemate_rounds
+        self.stall_turns = stalemate_rounds * self.num_players
+        leg = self.table.legendary
+        discardable = sum(1 for d in self.decks for k in d if not leg[k])
+        self.unreachable = bool(stalemate_rounds) and discardable < self.end_at
+        self.rules_turns = TURNS_PER_PLAYER * self.num_players
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"defs": [[self.table.defs[k] for k in d] for d in self.decks], "eff": True}
+        return {"defs": [[self.table.defs[k] for k in d] for d in self.decks], "eff": True,
+                "stalemate_rounds": self.stalemate_rounds}
 
     def __setstate__(self, st: dict[str, Any]) -> None:
-        self.__init__(st["defs"])  # type: ignore[misc]
+        self.__init__(st["defs"], stalemate_rounds=st.get("stalemate_rounds", STALEMATE_ROUNDS))  # type: ignore[misc]
 
 
 class State:
@@ -168,6 +183,8 @@ class State:
         "hands",
         "history",
         "n",
+        "peak",
+        "peak_turn",
         "player",
         "queue",
         "revealed",
@@ -206,6 +223,8 @@ class State:
         self.decision: tuple | None = None  # pending effect choice, None at a step-2 discard
         self.revealed: list[list[int]] = [[] for _ in range(self.n)]
         self.skipped = [0] * self.n
+        self.peak = 0  # the largest Cimetière so far, and the turn it was reached (ruling R10)
+        self.peak_turn = 0
         self.ended_by = ""
         if self.events is not None:
             self.events.append(("setup", seed, self.first_player, tuple(tuple(h) for h in self.hands)))
@@ -232,6 +251,8 @@ class State:
         s.decision = self.decision
         s.revealed = [r[:] for r in self.revealed]
         s.skipped = self.skipped[:]
+        s.peak = self.peak
+        s.peak_turn = self.peak_turn
         s.ended_by = self.ended_by
         return s
 
@@ -460,10 +481,24 @@ class State:
             r.remove(kind)
 
     def _end_turn(self) -> None:
-        """Close the current turn; the game ends when the Cimetière is full (rulings R1, R6)."""
+        """Close the current turn; the game ends when the Cimetière is full (rulings R1, R6, R10).
+
+        The fast greedy path (:mod:`.fast`) closes its turns with the same checks, inline.
+        """
         self.turn += 1
-        if sum(len(d) for d in self.discards) >= self.game.end_at:
+        cim = sum(len(d) for d in self.discards)
+        g = self.game
+        if cim >= g.end_at:
             self._finish("cimetiere")
+            return
+        if g.unreachable and self.turn >= g.rules_turns:
+            self._finish("unreachable")
+            return
+        if cim > self.peak:
+            self.peak = cim
+            self.peak_turn = self.turn
+        elif g.stall_turns and self.turn - self.peak_turn >= g.stall_turns:
+            self._finish("stalled")
             return
         if self.turn >= TURN_LIMIT:
             self._finish("turn-limit")
