@@ -137,8 +137,26 @@ def test_legendary_cannot_be_discarded_at_step_two():
 def test_illegal_discard_names_the_legal_choices():
     s = Game([PLAIN_DECK]).new_state(1)
     missing = next(k for k in range(s.table.size) if k not in s.hands[0])
-    with pytest.raises(IllegalActionError, match="legal choices"):
+    with pytest.raises(IllegalActionError, match="choix possibles : défausser"):
         s.apply_action(missing)
+    from cardbase import i18n
+
+    with i18n.use_language("en"), pytest.raises(IllegalActionError, match="legal choices are discard"):
+        s.apply_action(missing)
+
+
+def test_action_texts_follow_the_language():
+    from cardbase import i18n
+
+    g = Game([[EFFECTS[0]] * 20])
+    s = g.new_state(0)
+    s.apply_action(s.legal_actions()[0])  # Pioche: draw 2, then put 2 under the deck
+    a = s.legal_actions()[0]
+    assert s.action_to_string(a).startswith("placer ")
+    with i18n.use_language("en"):
+        assert s.action_to_string(a) == "put Pioche under the deck"
+        assert "turn" in str(s)
+    assert "tour" in str(s)
 
 
 def test_score_breakdown_sums_to_score_with_bonus_and_malus():

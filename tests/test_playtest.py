@@ -95,7 +95,9 @@ def test_deck_references_resolve_through_the_database(session, tmp_path):
         deck_defs_from_db(session, "no-such-deck")
     bad = tmp_path / "bad.txt"
     bad.write_text("2 Tisonnier\n3 Carte qui n'existe pas\n", encoding="utf-8")
-    with pytest.raises(DeckListError, match="line 2"):
+    from cardbase import i18n
+
+    with i18n.use_language("en"), pytest.raises(DeckListError, match="line 2"):
         deck_defs_from_db(session, str(bad))
 
 
@@ -123,7 +125,7 @@ def test_cli_sim_reads_decks_from_the_database(cli_env, tmp_path):
     assert data["decks"] == ["Braises ardentes", "Marée et Crypte"]
     r = runner.invoke(app, ["duel", "no-such-deck", "braises-ardentes"])
     assert r.exit_code == 2
-    assert "no deck 'no-such-deck'" in r.output and "braises-ardentes" in r.output
+    assert "aucun deck 'no-such-deck'" in r.output and "braises-ardentes" in r.output
 
 
 def test_cli_sim_with_edition_files_needs_no_database(tmp_path, monkeypatch):
@@ -225,3 +227,54 @@ def test_ending_analysis_counts_cards_that_can_be_discarded():
     assert discardable_count([(["Légendaire"], 2), (["legendaire", "Foule"], 1), ([], 3), (None, 1)]) == 4
     assert [w.code for w in ending_warnings([(["Légendaire"], 16), ([], 4)])] == ["cimetiere-out-of-reach"]
     assert ending_warnings([(["Légendaire"], 15), (["Défausse"], 5)]) == []
+
+
+# ---------------------------------------------------------------- the Playtest page's helpers
+
+
+def test_round_robin_matrix_shows_a_dash_on_its_diagonal():
+    from cardbase.ui.playtest import matrix_table
+
+    rr = roundrobin({"a": RICH, "b": PLAIN_DECK, "c": RICH}, games=4)
+    shown = matrix_table(rr.to_dict()["matrix"])
+    assert [shown.loc[n, n] for n in "abc"] == ["—"] * 3
+    assert "None" not in shown.to_string() and "nan" not in shown.to_string()
+    assert shown.loc["a", "b"].endswith("%")
+    shown = matrix_table(rr.matrix.to_dict())  # NaN from the frame itself
+    assert shown.loc["b", "b"] == "—"
+
+
+def test_event_log_names_every_event_and_hides_what_the_bot_alone_sees():
+    from cardbase.games.nespanini import Game
+    from cardbase.ui.playtest import event_lines
+    from tests.test_engine import EFFECTS, LEGENDS_DECK, REVEAL_DECK, deck_of, np1_deck
+
+    g = Game([np1_deck(REVEAL_DECK), np1_deck(LEGENDS_DECK)])
+    seen = set()
+    for seed in range(12):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            s.apply_action(s.greedy_action())
+        kinds = {ev[0] for ev in s.events}
+        seen |= kinds
+        for human in (0, 1):
+            lines = event_lines(s, human)
+            assert len(lines) == len(s.events)
+            assert not any(ln.startswith(("bottom", "take", "look", "reveal", "legendary")) for ln in lines)
+            bot = 1 - human
+            defs = s.table.defs
+            for ev, ln in zip(s.events, lines, strict=True):
+                if ev[0] in ("look", "take") and ev[1] == bot:
+                    assert not any(defs[k].name in ln for k in (ev[2] if ev[0] == "look" else [ev[2]]))
+                if ev[0] == "bottom" and ev[1] == bot:
+                    assert ln == "Le bot place une carte sous son deck."
+            assert "Fin de la partie (" in lines[-1] and "cimetiere" not in lines[-1]
+    assert {"legendary-bottom", "bottom", "reveal", "look", "take", "effect"} <= seen
+    pression = deck_of([EFFECTS[4], EFFECTS[2], EFFECTS[3], EFFECTS[6]])
+    s = Game([pression, pression]).new_state(1)
+    while not s.is_terminal():
+        s.apply_action(s.greedy_action())
+    lines = event_lines(s, 0)
+    assert {ev[0] for ev in s.events} >= {"forced"}
+    assert not any(ln.split(" ")[0] in ("forced", "pick", "give", "bury") for ln in lines)
+    assert any("(effet adverse)" in ln or "(votre effet)" in ln for ln in lines)

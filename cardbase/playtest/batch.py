@@ -26,6 +26,7 @@ import pandas as pd
 from cardbase.bots import make_bot, oracle_search
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
+from cardbase.i18n import tr
 from cardbase.games.nespanini import ENDINGS, STALEMATE_ROUNDS, CardTable, Game, blank_card, play_greedy
 
 from .stats import bradley_terry, percentile, wilson
@@ -218,7 +219,7 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
     (None or 0: no swap test); ``stalemate_rounds``: ruling R10 (0: off).
     """
     if games <= 0:
-        raise CardbaseError(f"games must be positive, got {games}")
+        raise CardbaseError(tr("engine.error.games_positive", games=games))
     deck_t = tuple(deck)
     game = _game((deck_t,), stalemate_rounds)
     table = game.table
@@ -321,7 +322,7 @@ def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1
     once with the seats swapped. Figures are from A's side.
     """
     if games < 2:
-        raise CardbaseError(f"a duel needs at least 2 games (one pair), got {games}")
+        raise CardbaseError(tr("engine.error.duel_games", games=games))
     pairs = games // 2
     rows = _map(run_duel_chunk, [((tuple(deck_a), tuple(deck_b)), tuple(bots), seed, stalemate_rounds)],
                 pairs, executor=executor, progress=progress, workers=workers)
@@ -392,7 +393,7 @@ def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
     """Every pair of decks plays ``games`` games (seats swapped, same seeds)."""
     names = list(decks)
     if len(names) < 2:
-        raise CardbaseError("a round robin needs at least two decks")
+        raise CardbaseError(tr("engine.error.rr_decks"))
     duels = {}
     pts: dict[tuple[str, str], float] = {}
     matrix = pd.DataFrame(index=names, columns=names, dtype=float)

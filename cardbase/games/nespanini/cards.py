@@ -12,6 +12,7 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.errors import EffectError
+from cardbase.i18n import tr
 
 LEGENDARY = "legendaire"
 DISCARD_KEYWORD = "defausse"
@@ -26,13 +27,11 @@ def _effect_parts(card: CardDef) -> tuple[Any, ScoreFn | None, tuple[Any, ...]]:
     try:
         from cardbase.effects import compile_score, parse_effect
     except ImportError as exc:  # pragma: no cover - the effect language ships with cardbase
-        raise EffectError(
-            f"card {card.name!r} has an effect but the effect language is not available ({exc})"
-        ) from None
+        raise EffectError(tr("engine.error.effect_language", card=card.name, error=exc)) from None
     try:
         effect = parse_effect(card.effect)
     except EffectError as exc:
-        raise EffectError(f"card {card.name!r} ({card.ref}): {exc}") from None
+        raise EffectError(tr("engine.error.effect_card", card=card.name, ref=card.ref, error=exc)) from None
     score = compile_score(effect) if getattr(effect, "score", None) else None
     actions = tuple(getattr(effect, "on_discard", ()) or ())
     return effect, score, actions

@@ -23,6 +23,7 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
+from cardbase.i18n import tr
 
 from .cards import CardTable
 from .effects import (
@@ -131,15 +132,11 @@ class Game:
         stalemate_rounds: int = STALEMATE_ROUNDS,
     ) -> None:
         if len(decks) not in (1, 2):
-            raise CardbaseError(
-                f"NesPanini is played with one deck (goldfish) or two (duel), got {len(decks)} decks"
-            )
+            raise CardbaseError(tr("engine.error.deck_count", count=len(decks)))
         for i, d in enumerate(decks):
             if len(d) < HAND_SIZE:
-                raise CardbaseError(
-                    f"deck {i + 1} has {len(d)} cards: a game needs at least {HAND_SIZE} "
-                    "(a legal deck has 20)"
-                )
+                raise CardbaseError(tr("engine.error.deck_too_small", deck=i + 1, count=len(d),
+                                       need=HAND_SIZE))
         self.table = table or CardTable.build(
             [c for d in decks for c in d], compile_effects=compile_effects
         )
@@ -148,9 +145,7 @@ class Game:
         self.end_at = TURNS_PER_PLAYER * self.num_players
         # ruling R10 (docs/rulings.md): games that cannot, or no longer, end by the Cimetière
         if not isinstance(stalemate_rounds, int) or stalemate_rounds < 0:
-            raise CardbaseError(
-                f"stalemate_rounds must be a whole number ≥ 0 (0 turns ruling R10 off), "
-                f"got {stalemate_rounds!r}")
+            raise CardbaseError(tr("engine.error.stalemate_rounds", value=repr(stalemate_rounds)))
         self.stalemate_rounds = stalemate_rounds
         self.stall_turns = stalemate_rounds * self.num_players
         leg = self.table.legendary
@@ -286,7 +281,7 @@ class State:
     def apply_action(self, action: int) -> None:
         p = self.player
         if p == TERMINAL:
-            raise IllegalActionError("the game is over: no more actions")
+            raise IllegalActionError(tr("engine.error.game_over"))
         if self.decision is not None:
             self.history.append(action)
             apply_decision(self, action)
@@ -303,14 +298,13 @@ class State:
                 self.revealed[p] = list(hand)
             self.skipped[p] += 1
             if self.events is not None:
-                self.events.append(("bottom", p, action))
+                self.events.append(("legendary-bottom", p, action))  # R4: a shown hand
             self._end_turn()
             return
         if action not in hand or leg[action]:
-            raise IllegalActionError(
-                f"player {p + 1} cannot discard {self.action_to_string(action)}: "
-                f"legal choices are {[self.action_to_string(a) for a in self.legal_actions()]}"
-            )
+            raise IllegalActionError(tr(
+                "engine.error.cannot_discard", player=p + 1, action=self.action_to_string(action),
+                legal=" ; ".join(self.action_to_string(a) for a in self.legal_actions())))
         self.history.append(action)
         self.leave_hand(p, action)
         self.discards[p].append(action)
@@ -351,18 +345,19 @@ class State:
         if self.decision is not None:
             return decision_action_to_string(self, action)
         if 0 <= action < self.table.size:
-            return f"défausser {self.table.defs[action].name}"
-        return f"action {action}"
+            return tr("engine.action.discard", card=self.table.defs[action].name)
+        return tr("engine.action.other", action=action)
 
     def __str__(self) -> str:
         names = self.table.defs
-        lines = [f"tour {self.turn}, joueur {self.player + 1 if self.player >= 0 else '—'}"]
+        lines = [tr("engine.state.head", turn=self.turn,
+                    player=self.player + 1 if self.player >= 0 else "—")]
         for p in range(self.n):
-            lines.append(
-                f"J{p + 1} main: {', '.join(names[k].name for k in self.hands[p])} | "
-                f"défausse: {', '.join(names[k].name for k in self.discards[p])} | "
-                f"deck: {len(self.decks[p])}"
-            )
+            lines.append(tr(
+                "engine.state.player", player=p + 1,
+                hand=", ".join(names[k].name for k in self.hands[p]),
+                discards=", ".join(names[k].name for k in self.discards[p]),
+                deck=len(self.decks[p])))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ scoring
