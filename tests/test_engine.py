@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.bots import RandomBot
-from cardbase.games.nespanini import TERMINAL, Game, IllegalActionError, replay
+from cardbase.games.nespanini import ENDINGS, TERMINAL, Game, IllegalActionError, replay
 from cardbase.games.nespanini.effects import held_cards
 from cardbase.playtest.cards import make_card
 
@@ -137,8 +137,26 @@ def test_legendary_cannot_be_discarded_at_step_two():
 def test_illegal_discard_names_the_legal_choices():
     s = Game([PLAIN_DECK]).new_state(1)
     missing = next(k for k in range(s.table.size) if k not in s.hands[0])
-    with pytest.raises(IllegalActionError, match="legal choices"):
+    with pytest.raises(IllegalActionError, match="choix possibles : défausser"):
         s.apply_action(missing)
+    from cardbase import i18n
+
+    with i18n.use_language("en"), pytest.raises(IllegalActionError, match="legal choices are discard"):
+        s.apply_action(missing)
+
+
+def test_action_texts_follow_the_language():
+    from cardbase import i18n
+
+    g = Game([[EFFECTS[0]] * 20])
+    s = g.new_state(0)
+    s.apply_action(s.legal_actions()[0])  # Pioche: draw 2, then put 2 under the deck
+    a = s.legal_actions()[0]
+    assert s.action_to_string(a).startswith("placer ")
+    with i18n.use_language("en"):
+        assert s.action_to_string(a) == "put Pioche under the deck"
+        assert "turn" in str(s)
+    assert "tour" in str(s)
 
 
 def test_score_breakdown_sums_to_score_with_bonus_and_malus():
@@ -329,7 +347,7 @@ def test_invariants_on_random_decks_and_games(picks, picks_b, seed):
     for i in range(15):
         s, _ = play_random(g, seed + i, bot_seed=i, check=_invariants)
         assert [len(h) for h in s.hands] == [5, 5]
-        assert s.ended_by in ("cimetiere", "empty-deck", "turn-limit")
+        assert s.ended_by in ENDINGS
         if s.ended_by == "cimetiere":
             assert s.cimetiere_size >= 10
 
@@ -509,3 +527,244 @@ def test_play_greedy_on_cold_caches_matches_the_general_engine(n_players):
         while not slow.is_terminal():
             slow.apply_action(slow.greedy_action())
         assert _outcome(fast) == _outcome(slow), (n_players, seed)
+
+
+# ---------------------------------------------------------------- revealed record (ruling R9)
+
+NP1 = "data/editions/NP1.toml"
+REVEAL_DECK = """2 Bouffon
+2 Cartographe
+2 Navigatrice
+2 Kraken
+2 Bûcheron
+2 Ours brun
+2 Garde royal
+2 Trésorier
+2 Apprentie forgeronne
+2 Forgeron des Braises
+"""
+LEGENDS_DECK = """2 Dragonne des Braises
+2 Le Colosse de Fer
+2 Oracle des marées
+2 Le Grand Chêne
+2 La Liche
+2 La Reine des Ombres
+2 Le Roi Soleil
+2 La Reine Mère
+2 Navigatrice
+2 Kraken
+"""
+
+
+def np1_deck(text):
+    from cardbase.playtest.cards import deck_from_text, load_edition_defs
+
+    return deck_from_text(text, load_edition_defs([NP1]))
+
+
+def _check_hidden_information(s, rng):
+    """After every action: the revealed record is part of the hand, the observation shows exactly
+    it, and every player's re-deal works and keeps what that player sees."""
+    for q in range(s.n):
+        assert not Counter(s.revealed[q]) - Counter(s.hands[q]), "revealed card not in the hand"
+    for p in range(s.n):
+        o = s.observation(p)
+        for q in range(s.n):
+            shown = Counter(c.name for c in o.revealed[q])
+            held = Counter(s.table.defs[k].name for k in s.hands[q])
+            assert not shown - held, "the observation shows a card the opponent no longer holds"
+        r = s.resample(p, rng)
+        assert r.hands[p] == s.hands[p] and r.discards == s.discards
+        assert all_cards(r) == all_cards(s)
+        for q in range(s.n):
+            assert not Counter(r.revealed[q]) - Counter(r.hands[q])
+            assert Counter(r.hands[q]) & Counter(s.revealed[q]) == Counter(s.revealed[q])
+
+
+def test_r9_revealed_record_follows_every_card_leaving_a_hand():
+    """Reveal effects, all-Légendaire hands (R4), forced discards, swaps and draws, many games."""
+    spy, pression, echange, pioche = EFFECTS[5], EFFECTS[4], EFFECTS[3], EFFECTS[0]
+    roi, reine = EFFECTS[-2], EFFECTS[-1]
+    empereur = make_card("Empereur", 7, keywords=LEG, number=32)
+    spy_deck = deck_of([spy, spy, pression, echange, pioche, *PLAIN[:3]])
+    legend_deck = deck_of([roi, reine, empereur, roi, reine, empereur, spy, pioche])
+    pairs = [
+        (np1_deck(REVEAL_DECK), np1_deck(LEGENDS_DECK)),
+        (spy_deck, legend_deck),
+        (legend_deck, spy_deck),
+        (RICH, legend_deck),
+    ]
+    rng = random.Random(1)
+    r4_after_reveal = 0
+    for decks in pairs:
+        g = Game(decks)
+        for seed in range(60):
+            s = g.new_state(seed)
+            bot = RandomBot(seed)
+            while not s.is_terminal():
+                p = s.current_player()
+                was_shown = any(s.revealed)
+                leg = s.table.legendary
+                if s.decision is None and all(leg[k] for k in s.hands[p]) and was_shown:
+                    r4_after_reveal += 1
+                s.apply_action(bot.step(s))
+                _check_hidden_information(s, rng)
+    assert r4_after_reveal > 20, "the games must put shown cards under the deck (R4)"
+
+
+def test_r4_shown_hand_is_known_and_the_card_put_under_is_forgotten():
+    spy = EFFECTS[5]
+    roi, reine = EFFECTS[-2], EFFECTS[-1]
+    g = Game([[spy] * 20, [roi, reine] * 10])
+    s = g.new_state(0)
+    while s.current_player() != 0:  # player 2 only holds Légendaire cards
+        s.apply_action(s.legal_actions()[0])
+    s.apply_action(s.table.kind(spy))  # reveal hand: the five cards of player 2 are known
+    assert len(s.revealed[1]) == 5 and not Counter(s.revealed[1]) - Counter(s.hands[1])
+    hand_before = list(s.hands[1])
+    a = s.legal_actions()[-1]
+    s.apply_action(a)  # R4: one card goes under the deck, the rest is shown
+    assert Counter(s.revealed[1]) == Counter(hand_before) - Counter([a])
+    o = s.observation(0)
+    assert Counter(c.name for c in o.revealed[1]) == Counter(s.table.defs[k].name for k in s.revealed[1])
+    s.resample(0, random.Random(0))  # used to fail: the card put under was still "revealed"
+
+
+@pytest.mark.parametrize("name", ["mc", "ismcts"])
+def test_search_bots_play_reveal_and_legendary_decks(name):
+    from cardbase.bots import GreedyBot, make_bot
+
+    opts = {"samples": 4} if name == "mc" else {"iterations": 40}
+    g = Game([np1_deck(REVEAL_DECK), np1_deck(LEGENDS_DECK)])
+    for seed in range(3):
+        for seat in (0, 1):
+            s = g.new_state(seed)
+            bots = [GreedyBot(), GreedyBot()]
+            bots[seat] = make_bot(name, seed=seed, **opts)
+            while not s.is_terminal():
+                a = bots[s.current_player()].step(s)
+                assert a in s.legal_actions()
+                s.apply_action(a)
+
+
+def test_one_way_out_of_a_hand():
+    """Every path that takes a card out of a hand goes through State.leave_hand (R9)."""
+    import inspect
+    import re
+
+    from cardbase.games.nespanini import effects, fast, state
+
+    for mod in (state, effects, fast):
+        src = inspect.getsource(mod)
+        src = src.replace("self.hands[player].remove(kind)", "")  # leave_hand itself
+        assert not re.search(r"\bhands?(\[[^\]]*\])?\.(remove|pop)\(", src), mod.__name__
+
+
+# ---------------------------------------------------------------- the Défausse keyword
+
+
+def test_defausse_effect_fires_only_with_the_defausse_keyword():
+    with_kw = make_card("Pioche", 1, keywords=DEF, effect="defausse: draw 2", number=40)
+    without = make_card("Pioche muette", 1, effect="defausse: draw 2", number=41)
+    g = Game([deck_of([with_kw, without, *PLAIN[:3]])])
+    t = g.table
+    assert t.has_discard_effect[t.kind(with_kw)] and t.on_discard[t.kind(with_kw)]
+    assert not t.has_discard_effect[t.kind(without)] and t.on_discard[t.kind(without)] == ()
+    for seed in range(30):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            acts = s.legal_actions()
+            s.apply_action(t.kind(without) if t.kind(without) in acts else acts[0])
+        effects = [ev for ev in s.events if ev[0] == "effect"]
+        assert all(ev[2] == t.kind(with_kw) for ev in effects)
+        fast = g.new_state(seed).play_greedy()
+        slow = g.new_state(seed)
+        while not slow.is_terminal():
+            slow.apply_action(slow.greedy_action())
+        assert fast.history == slow.history
+
+
+def test_np1_defausse_parts_and_keywords_agree():
+    """Every NP1 card with a ``defausse:`` part carries Défausse, and every Défausse card has one."""
+    from cardbase.playtest.cards import load_edition_defs
+
+    defs = load_edition_defs([NP1])
+    t = Game([defs]).table
+    for k, c in enumerate(t.defs):
+        from cardbase.games.nespanini.cards import _effect_parts
+
+        parts = _effect_parts(c)[2]
+        assert bool(parts) == c.has_keyword("Défausse"), c.name
+        assert t.has_discard_effect[k] == bool(parts), c.name
+
+
+# ---------------------------------------------------------------- R10: games that cannot end by the Cimetière
+
+RECOVER = make_card("Retour", 2, colour="bleu", keywords=DEF, effect="defausse: recover from discards",
+                    number=50)
+RECOVER_2 = make_card("Ressac", 1, colour="bleu", keywords=DEF, effect="defausse: recover from discards",
+                      number=51)
+LEGENDS = [make_card(f"Roi {i}", 6 + i % 3, keywords=LEG, number=52 + i) for i in range(8)]
+LOOP_DECK = [RECOVER, RECOVER, RECOVER_2, RECOVER_2] + [c for c in LEGENDS for _ in (0, 1)]
+LOOP_OTHER = [RECOVER, RECOVER, RECOVER_2, RECOVER_2] + PLAIN[:4] + PLAIN[:2] + LOOP_DECK[4:14]
+
+
+def _greedy_both_ways(g, seed):
+    fast = g.new_state(seed).play_greedy()
+    slow = g.new_state(seed)
+    while not slow.is_terminal():
+        slow.apply_action(slow.greedy_action())
+    assert _outcome(fast) == _outcome(slow), seed
+    return fast
+
+
+def test_r10_a_cimetiere_out_of_reach_ends_after_five_turns_each():
+    legends = np1_deck(LEGENDS_DECK)  # 4 cards that can be discarded: 8 between two players
+    for decks in ([legends, legends], [legends]):
+        g = Game(decks)
+        assert g.unreachable
+        off = Game(decks, stalemate_rounds=0)
+        for seed in range(40):
+            s = _greedy_both_ways(g, seed)
+            assert s.ended_by == "unreachable" and s.turn == 5 * len(decks)
+            assert all(len(h) == 5 for h in s.hands) and s.cimetiere_size < g.end_at
+            t = _greedy_both_ways(off, seed)
+            assert t.ended_by == "turn-limit" and t.turn == 60  # R6 only: what the ruling replaces
+
+
+def test_r10_a_cimetiere_that_stops_growing_ends_the_game():
+    g = Game([LOOP_DECK, LOOP_OTHER])
+    assert not g.unreachable
+    off = Game([LOOP_DECK, LOOP_OTHER], stalemate_rounds=0)
+    stalled = 0
+    for seed in range(60):
+        s = _greedy_both_ways(g, seed)
+        assert s.ended_by in ("cimetiere", "stalled", "turn-limit")
+        if s.ended_by == "stalled":
+            stalled += 1
+            assert s.turn - s.peak_turn == 10 * 2  # ten rounds with no new Cimetière maximum
+            assert s.cimetiere_size <= s.peak < g.end_at
+        assert _greedy_both_ways(off, seed).ended_by != "stalled"
+    assert stalled > 40
+    s, _ = play_random(g, 3)  # random play ends too, by one rule or another
+    assert s.ended_by in ENDINGS
+
+
+def test_r10_starter_games_are_not_cut():
+    """The stall limit is far above the starter decks' longest quiet stretch (7–8 turns)."""
+    for name, deck in _STARTERS.items():
+        for decks in ([deck], [deck, deck]):
+            g = Game(decks)
+            for seed in range(150):
+                assert g.new_state(seed, log=False).play_greedy().ended_by == "cimetiere", name
+
+
+def test_r10_stalemate_rounds_is_checked_and_survives_pickling():
+    import pickle
+
+    from cardbase.errors import CardbaseError
+
+    with pytest.raises(CardbaseError, match="stalemate_rounds"):
+        Game([RICH], stalemate_rounds=-1)
+    g = pickle.loads(pickle.dumps(Game([RICH, RICH], stalemate_rounds=3)))
+    assert g.stalemate_rounds == 3 and g.stall_turns == 6

@@ -95,7 +95,9 @@ def test_deck_references_resolve_through_the_database(session, tmp_path):
         deck_defs_from_db(session, "no-such-deck")
     bad = tmp_path / "bad.txt"
     bad.write_text("2 Tisonnier\n3 Carte qui n'existe pas\n", encoding="utf-8")
-    with pytest.raises(DeckListError, match="line 2"):
+    from cardbase import i18n
+
+    with i18n.use_language("en"), pytest.raises(DeckListError, match="line 2"):
         deck_defs_from_db(session, str(bad))
 
 
@@ -123,7 +125,7 @@ def test_cli_sim_reads_decks_from_the_database(cli_env, tmp_path):
     assert data["decks"] == ["Braises ardentes", "Marée et Crypte"]
     r = runner.invoke(app, ["duel", "no-such-deck", "braises-ardentes"])
     assert r.exit_code == 2
-    assert "no deck 'no-such-deck'" in r.output and "braises-ardentes" in r.output
+    assert "aucun deck 'no-such-deck'" in r.output and "braises-ardentes" in r.output
 
 
 def test_cli_sim_with_edition_files_needs_no_database(tmp_path, monkeypatch):
@@ -136,3 +138,143 @@ def test_cli_sim_with_edition_files_needs_no_database(tmp_path, monkeypatch):
                                  "--oracle-games", "0", "--swap-games", "0", *editions])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["games"] == 30
+
+
+# ---------------------------------------------------------------- how games ended (ruling R10)
+
+
+def _np1(text):
+    from tests.test_engine import np1_deck
+
+    return np1_deck(text)
+
+
+def test_every_batch_report_counts_how_its_games_ended():
+    from cardbase.games.nespanini import ENDINGS
+    from tests.test_engine import LEGENDS_DECK, REVEAL_DECK
+
+    legends, reveal = _np1(LEGENDS_DECK), _np1(REVEAL_DECK)
+    g = goldfish(legends, games=30, oracle_games=2, swap_games=4)
+    assert list(g.summary["ended_by"]) == list(ENDINGS)
+    assert g.summary["ended_by"]["unreachable"] == 30 and sum(g.summary["ended_by"].values()) == 30
+    assert g.records["ended_by"].tolist() == ["unreachable"] * 30
+    off = goldfish(legends, games=10, oracle_games=0, swap_games=0, stalemate_rounds=0)
+    assert off.summary["ended_by"]["turn-limit"] == 10 and off.summary["stalemate_rounds"] == 0
+    d = duel(legends, legends, games=20)
+    assert d.summary["ended_by"]["unreachable"] == 20
+    d = duel(reveal, legends, games=20, bots=("mc", "greedy"))  # used to crash (ruling R9)
+    assert sum(d.summary["ended_by"].values()) == 20 and json.loads(d.to_json())["ended_by"]
+    rr = roundrobin({"a": legends, "b": RICH, "c": reveal}, games=10)
+    out = rr.to_dict()
+    assert out["games"] == 30 and sum(out["ended_by"].values()) == 30
+    assert out["ended_by"]["cimetiere"] >= 10  # RICH against the reveal deck ends normally
+    lad = ladder(RICH, games=4, levels=("random", "greedy"))
+    assert sum(lad.loc[0, "ended_by"].values()) == 4
+
+
+def test_cli_sim_says_how_games_ended_and_warns(tmp_path):
+    from cardbase import i18n
+    from cardbase.cli.sim import app
+    from tests.test_engine import LEGENDS_DECK, NP1
+
+    deck = tmp_path / "legendes.txt"
+    deck.write_text(LEGENDS_DECK, encoding="utf-8")
+    runner = CliRunner()
+    r = runner.invoke(app, ["duel", str(deck), str(deck), "--games", "4", "-e", NP1])
+    assert r.exit_code == 0, r.output
+    assert "fin des parties : 4 Cimetière hors d'atteinte (R10)" in r.stdout
+    assert "4 partie(s) sur 4 ne se sont pas terminées par le Cimetière" in r.stderr
+    r = runner.invoke(app, ["duel", str(deck), str(deck), "--games", "4", "-e", NP1, "--json",
+                            "--stalemate-rounds", "0"])
+    assert json.loads(r.stdout)["ended_by"]["turn-limit"] == 4
+    with i18n.use_language("en"):
+        r = runner.invoke(app, ["goldfish", str(deck), "--games", "6", "-e", NP1,
+                                "--oracle-games", "0", "--swap-games", "0"])
+    assert "games ended: 6 Cimetière out of reach (R10)" in r.stdout
+    assert "mean points" in r.stdout  # table headers in the current language
+    r = runner.invoke(app, ["roundrobin", str(deck), "braises-ardentes", "--games", "4", "-e", NP1])
+    assert r.exit_code == 0, r.output
+    assert "fin des parties :" in r.stdout and "cote" in r.stdout
+    r = runner.invoke(app, ["ladder", str(deck), "--games", "4", "-e", NP1, "--json"])
+    data = json.loads(r.stdout)
+    assert sum(data["ended_by"].values()) == 4 * 3 and all("ended_by" in x for x in data["rungs"])
+
+
+def test_deck_validate_warns_about_a_deck_that_cannot_reach_the_end(cli_env, tmp_path):
+    from cardbase.cli import app
+    from tests.test_engine import LEGENDS_DECK, REVEAL_DECK
+
+    runner = CliRunner()
+    legends = tmp_path / "legendes.txt"
+    legends.write_text("# game: nespanini\n" + LEGENDS_DECK, encoding="utf-8")
+    r = runner.invoke(app, ["deck", "validate", str(legends), "--json"])
+    assert r.exit_code == 0, r.output  # legal: a warning does not change the exit code
+    data = json.loads(r.stdout)
+    assert data["legal"] is True
+    assert [w["code"] for w in data["warnings"]] == ["cimetiere-out-of-reach"]
+    assert "4" in data["warnings"][0]["message"]
+    r = runner.invoke(app, ["deck", "validate", str(legends)])
+    assert r.exit_code == 0 and "cimetiere-out-of-reach" in r.stderr
+    fine = tmp_path / "fine.txt"
+    fine.write_text("# game: nespanini\n" + REVEAL_DECK, encoding="utf-8")
+    r = runner.invoke(app, ["deck", "validate", str(fine), "--json"])
+    assert r.exit_code == 0 and "warnings" not in json.loads(r.stdout)
+
+
+def test_ending_analysis_counts_cards_that_can_be_discarded():
+    from cardbase.games.nespanini.analysis import discardable_count, ending_warnings
+
+    assert discardable_count([(["Légendaire"], 2), (["legendaire", "Foule"], 1), ([], 3), (None, 1)]) == 4
+    assert [w.code for w in ending_warnings([(["Légendaire"], 16), ([], 4)])] == ["cimetiere-out-of-reach"]
+    assert ending_warnings([(["Légendaire"], 15), (["Défausse"], 5)]) == []
+
+
+# ---------------------------------------------------------------- the Playtest page's helpers
+
+
+def test_round_robin_matrix_shows_a_dash_on_its_diagonal():
+    from cardbase.ui.playtest import matrix_table
+
+    rr = roundrobin({"a": RICH, "b": PLAIN_DECK, "c": RICH}, games=4)
+    shown = matrix_table(rr.to_dict()["matrix"])
+    assert [shown.loc[n, n] for n in "abc"] == ["—"] * 3
+    assert "None" not in shown.to_string() and "nan" not in shown.to_string()
+    assert shown.loc["a", "b"].endswith("%")
+    shown = matrix_table(rr.matrix.to_dict())  # NaN from the frame itself
+    assert shown.loc["b", "b"] == "—"
+
+
+def test_event_log_names_every_event_and_hides_what_the_bot_alone_sees():
+    from cardbase.games.nespanini import Game
+    from cardbase.ui.playtest import event_lines
+    from tests.test_engine import EFFECTS, LEGENDS_DECK, REVEAL_DECK, deck_of, np1_deck
+
+    g = Game([np1_deck(REVEAL_DECK), np1_deck(LEGENDS_DECK)])
+    seen = set()
+    for seed in range(12):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            s.apply_action(s.greedy_action())
+        kinds = {ev[0] for ev in s.events}
+        seen |= kinds
+        for human in (0, 1):
+            lines = event_lines(s, human)
+            assert len(lines) == len(s.events)
+            assert not any(ln.startswith(("bottom", "take", "look", "reveal", "legendary")) for ln in lines)
+            bot = 1 - human
+            defs = s.table.defs
+            for ev, ln in zip(s.events, lines, strict=True):
+                if ev[0] in ("look", "take") and ev[1] == bot:
+                    assert not any(defs[k].name in ln for k in (ev[2] if ev[0] == "look" else [ev[2]]))
+                if ev[0] == "bottom" and ev[1] == bot:
+                    assert ln == "Le bot place une carte sous son deck."
+            assert "Fin de la partie (" in lines[-1] and "cimetiere" not in lines[-1]
+    assert {"legendary-bottom", "bottom", "reveal", "look", "take", "effect"} <= seen
+    pression = deck_of([EFFECTS[4], EFFECTS[2], EFFECTS[3], EFFECTS[6]])
+    s = Game([pression, pression]).new_state(1)
+    while not s.is_terminal():
+        s.apply_action(s.greedy_action())
+    lines = event_lines(s, 0)
+    assert {ev[0] for ev in s.events} >= {"forced"}
+    assert not any(ln.split(" ")[0] in ("forced", "pick", "give", "bury") for ln in lines)
+    assert any("(effet adverse)" in ln or "(votre effet)" in ln for ln in lines)

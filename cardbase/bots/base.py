@@ -64,4 +64,6 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
         return MonteCarloBot(seed=seed, **options)
     if key == "ismcts":
         return ISMCTSBot(seed=seed, **options)
-    raise CardbaseError(f"unknown bot {name!r} — use one of {', '.join(BOT_NAMES)}")
+    from cardbase.i18n import tr
+
+    raise CardbaseError(tr("engine.error.unknown_bot", name=name, known=", ".join(BOT_NAMES)))

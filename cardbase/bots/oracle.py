@@ -19,6 +19,7 @@ def _key(s: Any) -> tuple:
         s.decision,
         tuple(s.queue),
         min(10, s.turn),
+        min(10, s.turn - s.peak_turn),  # ruling R10: turns since the Cimetière last grew
     )
 
 

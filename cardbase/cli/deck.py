@@ -39,11 +39,14 @@ def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool 
     try:
         with session() as s:
             result = decks.check_deck(s, deck_list, game)
+            from cardbase.games.nespanini.analysis import deck_warnings  # ruling R10
+            warnings = deck_warnings(s, deck_list, game)
     except CardbaseError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(EXIT_ERROR) from None
     if json_out:
-        print_json(result.as_dict())
+        extra = {"warnings": [w.as_dict() for w in warnings]} if warnings else {}
+        print_json({**result.as_dict(), **extra})
     else:
         name = deck_list.name or file.name
         if result.legal:
@@ -53,6 +56,8 @@ def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool 
                        f"{len(result.problems)} problem(s))")
             for p in result.problems:
                 typer.echo(_problem_line(p))
+        for w in warnings:  # legal or not, the exit code does not change
+            typer.echo(w.line(), err=True)
     raise typer.Exit(0 if result.legal else 1)
 
 

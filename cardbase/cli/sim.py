@@ -11,18 +11,20 @@ import typer
 
 from cardbase.cli.common import handle_errors, print_json
 from cardbase.errors import CardbaseError, NotFoundError
+from cardbase.i18n import tr
 
-app = typer.Typer(help="NesPanini playtests: goldfish, duels, round robins, bot ladder.",
-                  no_args_is_help=True)
+# Help texts are read when the command line starts (language: CARDBASE_LANG); every output line
+# is formatted when printed, in the current language (--lang).
+app = typer.Typer(help=tr("engine.help.sim"), no_args_is_help=True)
 
-GAMES = typer.Option(1000, "--games", "-n", help="Number of games.")
-SEED = typer.Option(0, "--seed", "-s", help="Batch seed: the same seed gives the same games.")
-JSON = typer.Option(False, "--json", help="Print the result as JSON.")
-RECORDS = typer.Option(None, "--records", help="Save the per-game records here (JSON lines).")
-WORKERS = typer.Option(None, "--workers", "-j", help="Local processes (default: one per core).")
-EDITIONS = typer.Option(None, "--edition", "-e",
-                        help="Resolve decks against these edition TOML files instead of the database.")
-DECK_HELP = "Deck-list file, saved deck name or starter deck slug (e.g. braises-ardentes)."
+GAMES = typer.Option(1000, "--games", "-n", help=tr("engine.help.games"))
+SEED = typer.Option(0, "--seed", "-s", help=tr("engine.help.seed"))
+JSON = typer.Option(False, "--json", help=tr("engine.help.json"))
+RECORDS = typer.Option(None, "--records", help=tr("engine.help.records"))
+WORKERS = typer.Option(None, "--workers", "-j", help=tr("engine.help.workers"))
+EDITIONS = typer.Option(None, "--edition", "-e", help=tr("engine.help.edition"))
+STALEMATE = typer.Option(10, "--stalemate-rounds", min=0, help=tr("engine.help.stalemate"))
+DECK_HELP = tr("engine.help.deck")
 
 
 def _deck(spec: str, editions: list[Path] | None) -> tuple[str, list[Any]]:
@@ -37,9 +39,8 @@ def _deck(spec: str, editions: list[Path] | None) -> tuple[str, list[Any]]:
         if not path.is_file():
             starters = starter_decks()
             if spec not in starters:
-                raise NotFoundError(
-                    f"deck {spec!r} not found — with --edition give a deck-list file or one of "
-                    f"the starter decks: {', '.join(starters) or '(none)'}")
+                raise NotFoundError(tr("engine.sim.deck_not_found", spec=spec,
+                                       starters=", ".join(starters) or tr("engine.sim.none")))
             path = starters[spec]
         return path.stem, load_deck_defs(path, editions)
     from cardbase.db import session_scope
@@ -70,56 +71,83 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f} %"
 
 
-@app.command("goldfish")
+def _ended(ended_by: dict[str, int], games: int) -> None:
+    """How the games ended (ruling R10), and a warning when some did not end by the Cimetière."""
+    from cardbase.games.nespanini import ENDINGS
+    from cardbase.playtest.batch import not_by_cimetiere
+
+    parts = [tr("engine.sim.ending_count", n=n, ending=tr(f"engine.ending.{k}") if k in ENDINGS else k)
+             for k, n in ended_by.items() if n]
+    typer.echo(tr("engine.sim.ended_by", detail=", ".join(parts)))
+    off = not_by_cimetiere(ended_by)
+    if off:
+        typer.echo(tr("engine.sim.not_cimetiere", n=off, games=games), err=True)
+
+
+def _table(df: Any) -> Any:
+    """A report table with its column names (and yes/no values) in the current language."""
+    out = df.rename(columns={c: tr(f"engine.col.{c}") for c in df.columns})
+    for c in out.columns:
+        if out[c].dtype == bool:
+            out[c] = out[c].map({True: tr("engine.sim.yes"), False: tr("engine.sim.no")})
+    return out
+
+
+@app.command("goldfish", help=tr("engine.help.goldfish"))
 @handle_errors
 def goldfish_command(
     deck: str = typer.Argument(..., help=DECK_HELP),
     games: int = GAMES,
-    bot: str = typer.Option("greedy", "--bot", "-b", help="random, greedy, mc or ismcts."),
+    bot: str = typer.Option("greedy", "--bot", "-b", help=tr("engine.help.bot")),
     seed: int = SEED,
-    oracle_games: int = typer.Option(30, "--oracle-games", help="Games also solved by the oracle."),
-    swap_games: int = typer.Option(100, "--swap-games",
-                                   help="Games per card for the swap test, on the first games' seeds (0: none)."),
+    oracle_games: int = typer.Option(30, "--oracle-games", help=tr("engine.help.oracle_games")),
+    swap_games: int = typer.Option(100, "--swap-games", help=tr("engine.help.swap_games")),
     json_out: bool = JSON,
     records: Path | None = RECORDS,
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
+    stalemate_rounds: int = STALEMATE,
 ) -> None:
     """Play DECK alone N times: score distribution, oracle gap and per-card figures."""
     from cardbase.playtest.batch import goldfish, save_records
 
     name, cards = _deck(deck, edition)
-    with _progress(f"goldfish {name}", not json_out) as progress:
+    with _progress(tr("engine.sim.progress_goldfish", name=name), not json_out) as progress:
         rep = goldfish(cards, games=games, bot=bot, seed=seed, oracle_games=oracle_games,
-                       swap_games=swap_games, workers=workers, progress=progress)
+                       swap_games=swap_games, workers=workers, progress=progress,
+                       stalemate_rounds=stalemate_rounds)
     if records:
         save_records(rep.records, records)
     if json_out:
         print_json({"deck": name, **rep.to_dict()})
         return
     s = rep.summary
-    typer.echo(f"{name}: {s['games']} parties ({bot}), seed {seed}")
-    typer.echo(f"score moyen {s['mean']:.2f} (écart-type {s['std']:.2f}), min {s['min']}, max {s['max']}")
-    typer.echo("percentiles: " + ", ".join(f"p{q}={v:g}" for q, v in s["percentiles"].items()))
+    typer.echo(tr("engine.sim.goldfish_head", name=name, games=s["games"], bot=bot, seed=seed))
+    _ended(s["ended_by"], s["games"])
+    typer.echo(tr("engine.sim.goldfish_mean", mean=f"{s['mean']:.2f}", std=f"{s['std']:.2f}",
+                  min=s["min"], max=s["max"]))
+    typer.echo(tr("engine.sim.percentiles",
+                  values=", ".join(f"p{q}={v:g}" for q, v in s["percentiles"].items())))
     if s["oracle_mean_gap"] is not None:
-        typer.echo(f"écart moyen à l'oracle: {s['oracle_mean_gap']:.2f} point(s) sur {s['oracle_games']} "
-                   f"partie(s) ({s['oracle_exact']} résolue(s) exactement)")
+        typer.echo(tr("engine.sim.oracle_gap", gap=f"{s['oracle_mean_gap']:.2f}",
+                      games=s["oracle_games"], exact=s["oracle_exact"]))
     typer.echo("")
-    typer.echo(rep.cards.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    typer.echo(_table(rep.cards).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
 
 
-@app.command("duel")
+@app.command("duel", help=tr("engine.help.duel"))
 @handle_errors
 def duel_command(
     deck_a: str = typer.Argument(..., help="First deck: " + DECK_HELP),
     deck_b: str = typer.Argument(..., help="Second deck (same kinds of reference)."),
     games: int = GAMES,
-    bots: str = typer.Option("greedy,greedy", "--bots", help="Bots of deck A and deck B: A,B."),
+    bots: str = typer.Option("greedy,greedy", "--bots", help=tr("engine.help.bots")),
     seed: int = SEED,
     json_out: bool = JSON,
     records: Path | None = RECORDS,
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
+    stalemate_rounds: int = STALEMATE,
 ) -> None:
     """DECK_A against DECK_B, seats swapped on the same seeds, Wilson 95 % intervals."""
     from cardbase.playtest.batch import duel, save_records
@@ -128,12 +156,12 @@ def duel_command(
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2:
-        raise CardbaseError(f"--bots takes two names separated by a comma (A,B), got {bots!r}")
+        raise CardbaseError(tr("engine.sim.bots_format", bots=bots))
     na, a = _deck(deck_a, edition)
     nb, b = _deck(deck_b, edition)
-    with _progress(f"{na} vs {nb}", not json_out) as progress:
+    with _progress(tr("engine.sim.progress_duel", a=na, b=nb), not json_out) as progress:
         rep = duel(a, b, games=games, bots=(parts[0], parts[1]), seed=seed, workers=workers,
-                   names=(na, nb), progress=progress)
+                   names=(na, nb), progress=progress, stalemate_rounds=stalemate_rounds)
     if records:
         save_records(rep.records, records)
     s = rep.summary
@@ -141,23 +169,27 @@ def duel_command(
         print_json(s)
         return
     lo, hi = s["ci95"]
-    typer.echo(f"{na} ({parts[0]}) contre {nb} ({parts[1]}): {s['games']} parties, seed {seed}")
-    typer.echo(f"victoires {s['wins']}, égalités {s['ties']}, défaites {s['losses']}")
-    typer.echo(f"taux de victoire {_pct(s['win_rate'])} (IC 95 % {_pct(lo)} – {_pct(hi)})")
-    typer.echo(f"premier joueur gagnant: {_pct(s['first_player_win_rate'])}")
-    typer.echo(f"marge moyenne {s['mean_margin']:+.2f} ({s['mean_score_a']:.2f} contre {s['mean_score_b']:.2f})")
+    typer.echo(tr("engine.sim.duel_head", a=na, bot_a=parts[0], b=nb, bot_b=parts[1],
+                  games=s["games"], seed=seed))
+    _ended(s["ended_by"], s["games"])
+    typer.echo(tr("engine.sim.duel_wtl", wins=s["wins"], ties=s["ties"], losses=s["losses"]))
+    typer.echo(tr("engine.sim.duel_rate", rate=_pct(s["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+    typer.echo(tr("engine.sim.duel_first", rate=_pct(s["first_player_win_rate"])))
+    typer.echo(tr("engine.sim.duel_margin", margin=f"{s['mean_margin']:+.2f}",
+                  a=f"{s['mean_score_a']:.2f}", b=f"{s['mean_score_b']:.2f}"))
 
 
-@app.command("roundrobin")
+@app.command("roundrobin", help=tr("engine.help.roundrobin"))
 @handle_errors
 def roundrobin_command(
-    decks: list[str] = typer.Argument(None, help="Decks (files, saved names or starter slugs); default: all starters."),
-    games: int = typer.Option(400, "--games", "-n", help="Games per pair of decks."),
-    bots: str = typer.Option("greedy", "--bot", "-b", help="Bot for every deck."),
+    decks: list[str] = typer.Argument(None, help=tr("engine.help.rr_decks")),
+    games: int = typer.Option(400, "--games", "-n", help=tr("engine.help.games_per_pair")),
+    bots: str = typer.Option("greedy", "--bot", "-b", help=tr("engine.help.rr_bot")),
     seed: int = SEED,
     json_out: bool = JSON,
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
+    stalemate_rounds: int = STALEMATE,
 ) -> None:
     """Every deck against every other: win-rate matrix and a rating per deck."""
     from cardbase.playtest.batch import roundrobin
@@ -165,27 +197,31 @@ def roundrobin_command(
 
     specs = list(decks or starter_decks())
     loaded = dict(_deck(d, edition) for d in specs)
-    with _progress("round robin", not json_out) as progress:
+    with _progress(tr("engine.sim.progress_rr"), not json_out) as progress:
         rep = roundrobin(loaded, games=games, bots=(bots, bots), seed=seed, workers=workers,
-                         progress=progress)
+                         progress=progress, stalemate_rounds=stalemate_rounds)
     if json_out:
         print_json(rep.to_dict())
         return
-    typer.echo("taux de victoire (ligne contre colonne):")
+    total = sum(rep.ended_by.values())
+    typer.echo(tr("engine.sim.rr_head", decks=len(loaded), games=total, seed=seed))
+    _ended(rep.ended_by, total)
+    typer.echo(tr("engine.sim.rr_matrix"))
     typer.echo(rep.matrix.to_string(float_format=lambda v: f"{v:.3f}", na_rep="—"))
     typer.echo("")
-    typer.echo(rep.ratings.to_string(index=False))
+    typer.echo(_table(rep.ratings).to_string(index=False))
 
 
-@app.command("ladder")
+@app.command("ladder", help=tr("engine.help.ladder"))
 @handle_errors
 def ladder_command(
-    deck: str = typer.Argument(None, help="Deck for the mirror matches (default: first starter)."),
-    games: int = typer.Option(200, "--games", "-n", help="Games per rung (pairs × 2)."),
+    deck: str = typer.Argument(None, help=tr("engine.help.ladder_deck")),
+    games: int = typer.Option(200, "--games", "-n", help=tr("engine.help.games_per_rung")),
     seed: int = SEED,
     json_out: bool = JSON,
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
+    stalemate_rounds: int = STALEMATE,
 ) -> None:
     """Each bot against the one below: random < greedy < mc < ismcts, mirror matches."""
     from cardbase.playtest.batch import ladder
@@ -194,13 +230,22 @@ def ladder_command(
     if deck is None:
         starters = starter_decks()
         if not starters:
-            raise CardbaseError("no starter deck in data/decks — give a deck file")
+            raise CardbaseError(tr("engine.sim.no_starter"))
         deck = next(iter(starters))
     name, cards = _deck(deck, edition)
-    with _progress(f"ladder {name}", not json_out) as progress:
-        df = ladder(cards, games=games, seed=seed, workers=workers, progress=progress)
+    with _progress(tr("engine.sim.progress_ladder", name=name), not json_out) as progress:
+        df = ladder(cards, games=games, seed=seed, workers=workers, progress=progress,
+                    stalemate_rounds=stalemate_rounds)
     if json_out:
-        print_json({"deck": name, "games": games, "seed": seed, "rungs": df.to_dict(orient="records")})
+        from cardbase.playtest.batch import ended_counts
+
+        ended = ended_counts(k for e in df["ended_by"] for k, n in e.items() for _ in range(n))
+        print_json({"deck": name, "games": games, "seed": seed, "stalemate_rounds": stalemate_rounds,
+                    "ended_by": ended, "rungs": df.to_dict(orient="records")})
         return
-    typer.echo(f"échelle des bots sur {name} (miroir, sièges échangés, seed {seed})")
-    typer.echo(df.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    typer.echo(tr("engine.sim.ladder_head", name=name, seed=seed))
+    typer.echo(_table(df.drop(columns=["ended_by"])).to_string(index=False,
+                                                              float_format=lambda v: f"{v:.3f}"))
+    for _, row in df.iterrows():
+        typer.echo(tr("engine.sim.ladder_rung", level=row["level"], against=row["against"]))
+        _ended(row["ended_by"], row["games"])

@@ -4,6 +4,10 @@ Game *i* of a batch with seed *s* is dealt from ``game_seed(s, i)`` and its bots
 too, so every game is reproducible on its own. Work is cut into chunks of consecutive games and
 handed to any ``concurrent.futures``-style executor (an object with ``submit`` returning futures);
 results are put back in game order, so they are identical whatever the executor.
+
+Every report counts how its games ended (``ended_by``: one count per ending of
+:data:`cardbase.games.nespanini.ENDINGS`, adding up to the games; ruling R10 of docs/rulings.md):
+figures from games that did not end by the Cimetière are to be read with care.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import pandas as pd
 from cardbase.bots import make_bot, oracle_search
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.games.nespanini import CardTable, Game, blank_card, play_greedy
+from cardbase.i18n import tr
+from cardbase.games.nespanini import ENDINGS, STALEMATE_ROUNDS, CardTable, Game, blank_card, play_greedy
 
 from .stats import bradley_terry, percentile, wilson
 
@@ -41,13 +46,27 @@ def game_seed(seed: int, i: int) -> int:
 _GAMES: dict[tuple, Game] = {}
 
 
-def _game(decks: tuple[tuple[CardDef, ...], ...]) -> Game:
-    g = _GAMES.get(decks)
+def _game(decks: tuple[tuple[CardDef, ...], ...], stalemate_rounds: int = STALEMATE_ROUNDS) -> Game:
+    key = (decks, stalemate_rounds)
+    g = _GAMES.get(key)
     if g is None:
         if len(_GAMES) > 64:
             _GAMES.clear()
-        g = _GAMES[decks] = Game([list(d) for d in decks])
+        g = _GAMES[key] = Game([list(d) for d in decks], stalemate_rounds=stalemate_rounds)
     return g
+
+
+def ended_counts(reasons: Iterable[str]) -> dict[str, int]:
+    """How games ended: a count for every ending (zeros included), adding up to the games."""
+    c = Counter(reasons)
+    out = {e: c.pop(e, 0) for e in ENDINGS}
+    out.update(c)  # an ending this list does not know yet still counts
+    return out
+
+
+def not_by_cimetiere(ended_by: dict[str, int]) -> int:
+    """Games of a report that did not end by the Cimetière."""
+    return sum(v for k, v in ended_by.items() if k != "cimetiere")
 
 
 def _play(game: Game, seed: int, bots: Sequence[str]) -> Any:
@@ -61,9 +80,11 @@ def _play(game: Game, seed: int, bots: Sequence[str]) -> Any:
 
 
 def run_goldfish_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str, seed: int,
-                       oracle_games: int = 0, oracle_nodes: int = 5_000) -> list[tuple]:
-    """Games ``start..stop-1``: (score, hand kinds, discard kinds, points per hand card, oracle)."""
-    game = _game((deck,))
+                       oracle_games: int = 0, oracle_nodes: int = 5_000,
+                       stalemate_rounds: int = STALEMATE_ROUNDS) -> list[tuple]:
+    """Games ``start..stop-1``: (score, hand kinds, discard kinds, points per hand card, oracle,
+    turns, ending)."""
+    game = _game((deck,), stalemate_rounds)
     out = []
     for i in range(start, stop):
         gs = game_seed(seed, i)
@@ -73,12 +94,12 @@ def run_goldfish_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: st
         if i < oracle_games:
             r = oracle_search(game.new_state(gs, log=False), max_nodes=oracle_nodes)
             orc = (r.score, r.exact)
-        out.append((sum(pts), tuple(s.hands[0]), tuple(s.discards[0]), pts, orc, s.turn))
+        out.append((sum(pts), tuple(s.hands[0]), tuple(s.discards[0]), pts, orc, s.turn, s.ended_by))
     return out
 
 
 def run_swap_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str,
-                   seed: int) -> list[tuple[int, ...]]:
+                   seed: int, stalemate_rounds: int = STALEMATE_ROUNDS) -> list[tuple[int, ...]]:
     """Swap test, games ``start..stop-1``: per game, the score of each variant of ``deck`` where
     one distinct card (in card-table order) is replaced by a blank card of value 0.
 
@@ -86,14 +107,14 @@ def run_swap_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str,
     score and choice caches, and every card keeps its index: the greedy tie-breaks are the same as
     in the deck's own games.
     """
-    key = ("swap", deck)
+    key = ("swap", deck, stalemate_rounds)
     variants = _SWAPS.get(key)
     if variants is None:
         blank = blank_card()
         table = CardTable.build(list(deck) + [blank])
         kinds = sorted({table.kind(c) for c in deck})
-        variants = [Game([[blank if table.kind(c) == k else c for c in deck]], table=table)
-                    for k in kinds]
+        variants = [Game([[blank if table.kind(c) == k else c for c in deck]], table=table,
+                         stalemate_rounds=stalemate_rounds) for k in kinds]
         if len(_SWAPS) > 16:
             _SWAPS.clear()
         _SWAPS[key] = variants
@@ -108,22 +129,23 @@ _SWAPS: dict[tuple, list[Game]] = {}
 
 
 def run_duel_chunk(start: int, stop: int, decks: tuple[tuple[CardDef, ...], tuple[CardDef, ...]],
-                   bots: tuple[str, str], seed: int) -> list[tuple]:
+                   bots: tuple[str, str], seed: int,
+                   stalemate_rounds: int = STALEMATE_ROUNDS) -> list[tuple]:
     """Pairs ``start..stop-1``; each pair is two games on the same seed with seats swapped.
 
-    Returns (pair, swapped, first player, score of deck A, score of deck B).
+    Returns (pair, swapped, first player, score of deck A, score of deck B, ending, turns).
     """
-    ga = _game(decks)
-    gb = _game((decks[1], decks[0]))
+    ga = _game(decks, stalemate_rounds)
+    gb = _game((decks[1], decks[0]), stalemate_rounds)
     out = []
     for i in range(start, stop):
         gs = game_seed(seed, i)
         s = _play(ga, gs, bots)
         a, b = s.score(0), s.score(1)
-        out.append((i, False, s.first_player, a, b))
+        out.append((i, False, s.first_player, a, b, s.ended_by, s.turn))
         s = _play(gb, gs, (bots[1], bots[0]))
         a, b = s.score(1), s.score(0)
-        out.append((i, True, 1 - s.first_player, a, b))  # first player as seen from deck A = 0
+        out.append((i, True, 1 - s.first_player, a, b, s.ended_by, s.turn))  # first player as seen from deck A = 0
     return out
 
 
@@ -188,20 +210,21 @@ def _json_default(o: Any) -> Any:
 def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy", seed: int = 0,
              executor: Any = None, workers: int | None = None, oracle_games: int = 30,
              swap_games: int | None = 100, thresholds: Iterable[int] | None = None,
-             progress: Progress | None = None) -> GoldfishReport:
+             progress: Progress | None = None,
+             stalemate_rounds: int = STALEMATE_ROUNDS) -> GoldfishReport:
     """Play ``games`` goldfish games of ``deck`` with ``bot`` and sum them up.
 
     ``oracle_games``: how many of the games also get the clairvoyant oracle's score (it is slow);
     ``swap_games``: games per card for the swap test, played on the seeds of the first games
-    (None or 0: no swap test).
+    (None or 0: no swap test); ``stalemate_rounds``: ruling R10 (0: off).
     """
     if games <= 0:
-        raise CardbaseError(f"games must be positive, got {games}")
+        raise CardbaseError(tr("engine.error.games_positive", games=games))
     deck_t = tuple(deck)
-    game = _game((deck_t,))
+    game = _game((deck_t,), stalemate_rounds)
     table = game.table
     oracle_games = min(oracle_games, games)
-    rows = _map(run_goldfish_chunk, [(deck_t, bot, seed, oracle_games, 2_000)], games,
+    rows = _map(run_goldfish_chunk, [(deck_t, bot, seed, oracle_games, 2_000, stalemate_rounds)], games,
                 executor=executor, progress=progress, workers=workers)
     names = [c.name for c in table.defs]
     scores = [r[0] for r in rows]
@@ -214,6 +237,7 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
         "oracle": [r[4][0] if r[4] else None for r in rows],
         "oracle_exact": [r[4][1] if r[4] else None for r in rows],
         "turns": [r[5] for r in rows],
+        "ended_by": [r[6] for r in rows],
     })
     srt = sorted(scores)
     mean = sum(scores) / games
@@ -238,7 +262,7 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
         # every card's variant is played on the seeds of the first n_swap games, in one batch
         n_swap = min(swap_games, games)
         base = sum(scores[:n_swap]) / n_swap
-        swap_rows = _map(run_swap_chunk, [(deck_t, bot, seed)], n_swap, executor=executor,
+        swap_rows = _map(run_swap_chunk, [(deck_t, bot, seed, stalemate_rounds)], n_swap, executor=executor,
                          progress=None, workers=workers)
         kinds = sorted(copies)
         for j, k in enumerate(kinds):
@@ -266,6 +290,8 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
         "oracle_games": len(gaps),
         "oracle_exact": exact,
         "oracle_mean_gap": (sum(gaps) / len(gaps)) if gaps else None,
+        "ended_by": ended_counts(r[6] for r in rows),
+        "stalemate_rounds": stalemate_rounds,
     }
     return GoldfishReport(games, bot, seed, rec, cards, summary)
 
@@ -289,18 +315,18 @@ class DuelReport:
 def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1000,
          bots: tuple[str, str] = ("greedy", "greedy"), seed: int = 0, executor: Any = None,
          workers: int | None = None, names: tuple[str, str] = ("A", "B"),
-         progress: Progress | None = None) -> DuelReport:
+         progress: Progress | None = None, stalemate_rounds: int = STALEMATE_ROUNDS) -> DuelReport:
     """Head-to-head of deck A (with ``bots[0]``) against deck B (``bots[1]``).
 
     ``games`` is the number of games, played as games/2 pairs: each seed once with A in seat 1 and
     once with the seats swapped. Figures are from A's side.
     """
     if games < 2:
-        raise CardbaseError(f"a duel needs at least 2 games (one pair), got {games}")
+        raise CardbaseError(tr("engine.error.duel_games", games=games))
     pairs = games // 2
-    rows = _map(run_duel_chunk, [((tuple(deck_a), tuple(deck_b)), tuple(bots), seed)], pairs,
-                executor=executor, progress=progress, workers=workers)
-    rec = pd.DataFrame(rows, columns=["pair", "swapped", "first", "score_a", "score_b"])
+    rows = _map(run_duel_chunk, [((tuple(deck_a), tuple(deck_b)), tuple(bots), seed, stalemate_rounds)],
+                pairs, executor=executor, progress=progress, workers=workers)
+    rec = pd.DataFrame(rows, columns=["pair", "swapped", "first", "score_a", "score_b", "ended_by", "turns"])
     rec.insert(1, "seed", [game_seed(seed, p) for p in rec["pair"]])
     rec["margin"] = rec["score_a"] - rec["score_b"]
     rec["result"] = (rec["margin"] > 0).astype(int) - (rec["margin"] < 0).astype(int)
@@ -329,6 +355,8 @@ def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1
         "mean_margin": float(rec["margin"].mean()),
         "mean_score_a": float(rec["score_a"].mean()),
         "mean_score_b": float(rec["score_b"].mean()),
+        "ended_by": ended_counts(rec["ended_by"]),
+        "stalemate_rounds": stalemate_rounds,
     }
     return DuelReport(n, rec, summary)
 
@@ -346,29 +374,33 @@ class RoundRobinReport:
     matrix: pd.DataFrame  # win rate of the row deck against the column deck
     ratings: pd.DataFrame  # one row a deck: rating, points rate
     duels: dict[tuple[str, str], DuelReport]
+    ended_by: dict[str, int] = field(default_factory=dict)  # over every game of every pair
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "matrix": {r: {c: (None if pd.isna(v) else float(v)) for c, v in row.items()}
                        for r, row in self.matrix.iterrows()},
             "ratings": self.ratings.to_dict(orient="records"),
+            "games": sum(self.ended_by.values()),
+            "ended_by": dict(self.ended_by),
         }
 
 
 def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
                bots: tuple[str, str] = ("greedy", "greedy"), seed: int = 0, executor: Any = None,
-               workers: int | None = None, progress: Progress | None = None) -> RoundRobinReport:
+               workers: int | None = None, progress: Progress | None = None,
+               stalemate_rounds: int = STALEMATE_ROUNDS) -> RoundRobinReport:
     """Every pair of decks plays ``games`` games (seats swapped, same seeds)."""
     names = list(decks)
     if len(names) < 2:
-        raise CardbaseError("a round robin needs at least two decks")
+        raise CardbaseError(tr("engine.error.rr_decks"))
     duels = {}
     pts: dict[tuple[str, str], float] = {}
     matrix = pd.DataFrame(index=names, columns=names, dtype=float)
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     for j, (a, b) in enumerate(pairs):
         rep = duel(decks[a], decks[b], games=games, bots=bots, seed=seed, executor=executor,
-                   workers=workers, names=(a, b))
+                   workers=workers, names=(a, b), stalemate_rounds=stalemate_rounds)
         duels[(a, b)] = rep
         s = rep.summary
         matrix.loc[a, b] = s["win_rate"]
@@ -383,7 +415,10 @@ def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
     rdf = pd.DataFrame([{"deck": n, "rating": round(ratings[n], 1),
                          "points_rate": played[n] / total[n] if total[n] else None} for n in names])
     rdf = rdf.sort_values("rating", ascending=False).reset_index(drop=True)
-    return RoundRobinReport(matrix, rdf, duels)
+    ended: Counter = Counter()
+    for rep in duels.values():
+        ended.update(rep.summary["ended_by"])
+    return RoundRobinReport(matrix, rdf, duels, ended_counts(ended.elements()))
 
 
 # ----------------------------------------------------------------------------- ladder
@@ -393,13 +428,15 @@ LADDER = ("random", "greedy", "mc", "ismcts")
 
 def ladder(deck: Sequence[CardDef], *, games: int = 200, seed: int = 0,
            levels: Sequence[str] = LADDER, executor: Any = None, workers: int | None = None,
-           progress: Progress | None = None) -> pd.DataFrame:
-    """Each level against the one below on mirror matches (same deck, seats swapped, same seeds)."""
+           progress: Progress | None = None, stalemate_rounds: int = STALEMATE_ROUNDS) -> pd.DataFrame:
+    """Each level against the one below on mirror matches (same deck, seats swapped, same seeds).
+
+    One row a rung; its ``ended_by`` column holds the rung's counts of endings."""
     rows = []
     for i in range(1, len(levels)):
         hi, lo = levels[i], levels[i - 1]
         rep = duel(deck, deck, games=games, bots=(hi, lo), seed=seed, executor=executor,
-                   workers=workers, names=(hi, lo))
+                   workers=workers, names=(hi, lo), stalemate_rounds=stalemate_rounds)
         s = rep.summary
         rows.append({
             "level": hi, "against": lo, "games": s["games"], "wins": s["wins"], "ties": s["ties"],
@@ -408,6 +445,7 @@ def ladder(deck: Sequence[CardDef], *, games: int = 200, seed: int = 0,
             "points_ci_low": s["points_ci95"][0], "points_ci_high": s["points_ci95"][1],
             "mean_margin": s["mean_margin"],
             "beats_lower": s["points_ci95"][0] > 0.5,
+            "ended_by": s["ended_by"],
         })
         if progress:
             progress(i, len(levels) - 1)

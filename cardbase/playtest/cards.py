@@ -13,6 +13,7 @@ from typing import Any
 from cardbase.datafiles import load_edition_file
 from cardbase.domain import CardDef
 from cardbase.errors import DeckListError, Problem
+from cardbase.i18n import tr
 from cardbase.text import canonical_colour, card_ref, fold
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
@@ -87,12 +88,13 @@ def deck_from_text(text: str, cards: Iterable[CardDef], *, source: str = "<deck>
     for line, count, key in _parse_lines(text, source):
         card = by_key.get(key) or by_key.get(key.upper())
         if card is None:
-            problems.append(Problem("unknown-card", f"no card named {key!r}",
-                                    "check the spelling or the edition files", f"{source} line {line}"))
+            problems.append(Problem("unknown-card", tr("engine.deck.unknown_card", name=key),
+                                    tr("engine.deck.unknown_card_fix"),
+                                    tr("engine.deck.where_line", source=source, line=line)))
             continue
         deck.extend([card] * count)
     if problems:
-        raise DeckListError(f"{source}: {len(problems)} card(s) not found", problems)
+        raise DeckListError(tr("engine.deck.not_found", source=source, count=len(problems)), problems)
     return deck
 
 
@@ -105,7 +107,7 @@ def load_deck_defs(deck_path: Path | str, edition_paths: Iterable[Path | str] | 
     try:
         text = deck_path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise DeckListError(f"{deck_path}: no such deck file — give the path of a deck list") from None
+        raise DeckListError(tr("engine.deck.no_file", path=deck_path)) from None
     return deck_from_text(text, pool, source=str(deck_path))
 
 

@@ -26,6 +26,7 @@ from sqlmodel import Session
 from cardbase import catalog, decks
 from cardbase.domain import CardDef
 from cardbase.errors import DeckListError, NotFoundError
+from cardbase.i18n import tr
 from cardbase.models import Deck
 from cardbase.text import fold
 
@@ -44,17 +45,18 @@ class PlaytestDeck:
 
 
 def resolved_deck_defs(session: Session, resolved: decks.ResolvedDeck, *,
-                       where: str = "the deck") -> tuple[CardDef, ...]:
+                       where: str | None = None) -> tuple[CardDef, ...]:
     """The CardDefs of a deck resolved by :mod:`cardbase.decks`, one per copy, in list order.
 
     Lines that matched no card, or a deck of another game, are a :class:`DeckListError`.
     """
+    where = where or tr("engine.deck.the_deck")
     if resolved.problems:
-        raise DeckListError(f"{where}: {len(resolved.problems)} line(s) do not match a card",
+        raise DeckListError(tr("engine.deck.lines_unmatched", where=where, count=len(resolved.problems)),
                             list(resolved.problems))
     if resolved.game is not None and resolved.game.code != GAME:
-        raise DeckListError(f"{where} is a deck of {resolved.game.code}: playtests are for "
-                            f"{GAME} decks")
+        raise DeckListError(tr("engine.deck.wrong_game", where=where, game=resolved.game.code,
+                               playtest=GAME))
     counts: dict[int, int] = {}
     for e in resolved.entries:
         counts[e.card.id] = counts.get(e.card.id, 0) + e.count
@@ -78,10 +80,10 @@ def resolve_playtest_deck(session: Session, deck_ref: str | int) -> PlaytestDeck
     if isinstance(deck_ref, int):
         saved = session.get(Deck, deck_ref)
         if saved is None:
-            raise NotFoundError(f"no saved deck with id {deck_ref}; it may have been deleted")
+            raise NotFoundError(tr("engine.deck.no_saved_id", id=deck_ref))
         resolved = decks.deck_entries(session, saved)
         return PlaytestDeck(saved.name, "saved",
-                            resolved_deck_defs(session, resolved, where=f"deck « {saved.name} »"))
+                            resolved_deck_defs(session, resolved, where=tr("engine.deck.saved", name=saved.name)))
     ref = deck_ref.strip()
     path = Path(ref)
     if ref and path.is_file():
@@ -90,7 +92,8 @@ def resolve_playtest_deck(session: Session, deck_ref: str | int) -> PlaytestDeck
     deck = _saved(session, ref)
     if deck is not None:
         resolved = decks.deck_entries(session, deck)
-        return PlaytestDeck(deck.name, "saved", resolved_deck_defs(session, resolved, where=f"deck « {deck.name} »"))
+        return PlaytestDeck(deck.name, "saved",
+                            resolved_deck_defs(session, resolved, where=tr("engine.deck.saved", name=deck.name)))
     starters = starter_decks()
     if ref in starters:
         listed = decks.read_deck_file(starters[ref])
@@ -99,12 +102,12 @@ def resolve_playtest_deck(session: Session, deck_ref: str | int) -> PlaytestDeck
             resolved = decks.deck_entries(session, deck)
         else:
             resolved = decks.resolve_deck(session, listed, game=GAME)
-        return PlaytestDeck(ref, "starter", resolved_deck_defs(session, resolved, where=f"starter deck {ref}"))
+        return PlaytestDeck(ref, "starter",
+                            resolved_deck_defs(session, resolved, where=tr("engine.deck.starter", name=ref)))
     names = [d.name for d in decks.list_decks(session, game=GAME)]
-    raise NotFoundError(
-        f"no deck {deck_ref!r}: give a deck-list file, the name of a saved deck "
-        f"({', '.join(names) or 'none saved'}) or a starter deck ({', '.join(starters) or 'none'})"
-    )
+    raise NotFoundError(tr("engine.deck.no_deck", ref=repr(deck_ref),
+                           saved=", ".join(names) or tr("engine.deck.none_saved"),
+                           starters=", ".join(starters) or tr("engine.sim.none")))
 
 
 def deck_defs_from_db(session: Session, deck_ref: str | int) -> list[CardDef]:

@@ -1,5 +1,6 @@
 """Playtest page: an interactive goldfish game, a game against a bot (its hand hidden), and
-batches (goldfish, duel, round robin) run by the playtest services.
+batches (goldfish, duel, round robin, bot ladder) run by the playtest services; every batch says
+how its games ended (ruling R10).
 
 A game in progress is kept as its seed, the decks' card ids and the list of actions played; each
 run replays it with the engine (fast and exactly reproducible), so nothing but plain values lives
@@ -102,11 +103,16 @@ def start(record: dict[str, Any], *, human: int = 0) -> dict[str, Any]:
 
 
 def event_lines(state, human: int = 0) -> list[str]:
-    """The event log in words; the bot's draws stay hidden."""
+    """The event log in words. What the bot alone sees stays hidden: its draws, the cards it looks
+    at or takes, the card it puts under its deck during an effect (under ruling R4 its hand is
+    shown, so that card is named)."""
     defs = state.table.defs
 
     def who(p: int) -> str:
         return "you" if p == human else "bot"
+
+    def name(k: int) -> str:
+        return defs[k].name
 
     out = []
     for ev in state.events or []:
@@ -114,24 +120,64 @@ def event_lines(state, human: int = 0) -> list[str]:
         if kind == "setup":
             out.append(t(f"playtest.ev_setup_{who(ev[2])}"))
         elif kind == "draw":
-            out.append(t("playtest.ev_draw_you", card=defs[ev[2]].name) if ev[1] == human
+            out.append(t("playtest.ev_draw_you", card=name(ev[2])) if ev[1] == human
                        else t("playtest.ev_draw_bot"))
-        elif kind in ("discard", "bottom"):
-            out.append(t(f"playtest.ev_{kind}_{who(ev[1])}", card=defs[ev[2]].name))
+        elif kind == "discard":
+            out.append(t(f"playtest.ev_discard_{who(ev[1])}", card=name(ev[2])))
+        elif kind == "legendary-bottom":  # R4: the hand was shown
+            out.append(t(f"playtest.ev_bottom_{who(ev[1])}", card=name(ev[2])))
+        elif kind == "bottom":  # during an effect: only its owner knows the card
+            out.append(t("playtest.ev_bottom_you", card=name(ev[2])) if ev[1] == human
+                       else t("playtest.ev_bottom_bot_hidden"))
         elif kind == "effect":
-            out.append(t("playtest.ev_effect", card=defs[ev[2]].name))
+            out.append(t("playtest.ev_effect", card=name(ev[2])))
+        elif kind == "look":
+            out.append(t("playtest.ev_look_you", cards=", ".join(name(k) for k in ev[2]) or "—")
+                       if ev[1] == human else t("playtest.ev_look_bot", n=len(ev[2])))
+        elif kind == "take":
+            out.append(t("playtest.ev_take_you", card=name(ev[2])) if ev[1] == human
+                       else t("playtest.ev_take_bot"))
+        elif kind == "reveal":
+            out.append(t("playtest.ev_reveal_you", cards=", ".join(name(k) for k in ev[2]))
+                       if ev[1] == human else t("playtest.ev_reveal_bot"))
+        elif kind == "reveal-top":
+            out.append(t(f"playtest.ev_reveal_top_{who(ev[1])}", card=name(ev[2])))
+        elif kind == "pick":
+            pile = t("playtest.pile_yours" if ev[3] == human else "playtest.pile_bots")
+            out.append(t(f"playtest.ev_pick_{who(ev[1])}", card=name(ev[2]), pile=pile))
+        elif kind in ("give", "forced", "bury"):
+            out.append(t(f"playtest.ev_{kind}_{who(ev[1])}", card=name(ev[2])))
         elif kind == "end":
-            out.append(t("playtest.ev_end", reason=ev[1]))
+            out.append(t("playtest.ev_end", reason=ending_label(ev[1])))
         else:
             out.append(" ".join(map(str, ev)))
     return out
+
+
+def ending_label(code: str) -> str:
+    """How a game ended, in words (codes: cardbase.games.nespanini.ENDINGS)."""
+    from cardbase.games.nespanini import ENDINGS
+
+    return t(f"engine.ending.{code}") if code in ENDINGS else code
+
+
+def _ended_by(ended_by: dict[str, int] | None, games: int) -> None:
+    """How the games of a batch ended; a warning when some did not end by the Cimetière."""
+    if not ended_by:
+        return
+    detail = ", ".join(t("engine.sim.ending_count", n=n, ending=ending_label(k))
+                       for k, n in ended_by.items() if n)
+    st.markdown(f"**{t('playtest.ended_by')}** : {detail}")
+    off = sum(n for k, n in ended_by.items() if k != "cimetiere")
+    if off:
+        st.warning(t("playtest.not_cimetiere", n=off, games=games), icon=":material/warning:")
 
 
 # --------------------------------------------------------------------------- page
 
 def render() -> None:
     st.title(t("playtest.title"))
-    mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel"], key="pt_mode",
+    mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel", "ladder"], key="pt_mode",
                                 default="goldfish", format_func=lambda m: t(f"playtest.mode_{m}"),
                                 label_visibility="collapsed") or "goldfish"
     try:
@@ -148,6 +194,8 @@ def render() -> None:
         _interactive(choices, vs_bot=True)
     elif mode == "batch":
         _goldfish_batch(choices)
+    elif mode == "ladder":
+        _ladder(choices)
     else:
         _duels(choices)
 
@@ -212,9 +260,9 @@ def _board(state, record: dict[str, Any], key: str) -> None:
         if obs.decision == "discard":
             st.markdown(f"**{t('playtest.choose_discard')}**")
         else:
-            from cardbase.games.nespanini.effects import DECISION_LABELS
+            from cardbase.games.nespanini.effects import decision_label
 
-            label = DECISION_LABELS.get(state.decision[0], obs.decision) if state.decision else obs.decision
+            label = decision_label(state.decision[0]) if state.decision else obs.decision
             st.markdown(f"**{t('playtest.choose_effect')}** — {label}")
         _hand(state, obs, legal, record, key)
         if state.decision is not None and legal:
@@ -303,7 +351,7 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
         except CardbaseError as exc:
             show_error(exc)
             return
-        st.session_state["ptb_result"] = {"summary": report.summary,
+        st.session_state["ptb_result"] = {"summary": report.summary,  # plain values, with ended_by
                                           "scores": report.records["score"].tolist(),
                                           "cards": report.cards.to_dict(orient="records")}
     result = st.session_state.get("ptb_result")
@@ -317,6 +365,7 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
     m[3].metric("min / max", f"{summ['min']} / {summ['max']}")
     gap = summ.get("oracle_mean_gap")
     m[4].metric(t("playtest.oracle_gap"), "—" if gap is None else f"{gap:.2f}")
+    _ended_by(summ.get("ended_by"), summ["games"])
     left, right = st.columns([3, 2])
     with left:
         st.markdown(f"**{t('playtest.histogram')}**")
@@ -325,10 +374,14 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
                      x=t("playtest.score"), y=t("playtest.games"), height=260)
     with right:
         st.markdown(f"**{t('playtest.percentiles')}**")
-        st.dataframe(pd.DataFrame([{"percentile": k, t("playtest.score"): v}
+        st.dataframe(pd.DataFrame([{t("engine.col.percentile"): k, t("playtest.score"): v}
                                    for k, v in summ["percentiles"].items()]), hide_index=True, width="stretch")
     st.markdown(f"**{t('playtest.per_card')}**")
     st.dataframe(pd.DataFrame(result["cards"]), hide_index=True, width="stretch", column_config={
+        "card": st.column_config.TextColumn(t("engine.col.card")),
+        "ref": st.column_config.TextColumn(t("engine.col.ref")),
+        "copies": st.column_config.NumberColumn(t("engine.col.copies")),
+        "value": st.column_config.NumberColumn(t("engine.col.value")),
         "kept_rate": st.column_config.ProgressColumn(t("playtest.kept"), format="percent", min_value=0, max_value=1),
         "discarded_rate": st.column_config.ProgressColumn(t("playtest.discarded"), format="percent",
                                                           min_value=0, max_value=1),
@@ -362,7 +415,9 @@ def _duels(choices: dict[str, str]) -> None:
             else:
                 rr = roundrobin(named, games=int(games), bots=(bot_a, bot_b), seed=int(seed),
                                 progress=_progress_bar())
-                st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(), "ratings": rr.ratings.to_dict(orient="records")}
+                st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(),
+                                                  "ratings": rr.ratings.to_dict(orient="records"),
+                                                  "ended_by": rr.ended_by}
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -378,8 +433,63 @@ def _duels(choices: dict[str, str]) -> None:
         m[2].metric(t("playtest.first_player"), f"{s['first_player_win_rate']:.1%}")
         m[3].metric(t("playtest.margin"), f"{s['mean_margin']:+.2f}")
         st.caption(t("playtest.ci", lo=f"{lo:.1%}", hi=f"{hi:.1%}", games=s["games"]))
+        _ended_by(s.get("ended_by"), s["games"])
     else:
+        ended = result.get("ended_by") or {}
+        _ended_by(ended, sum(ended.values()))
         st.markdown(f"**{t('playtest.matrix')}**")
-        st.dataframe(pd.DataFrame(result["matrix"]).style.format("{:.0%}", na_rep="—"), width="stretch")
+        st.dataframe(matrix_table(result["matrix"]), width="stretch")
         st.markdown(f"**{t('playtest.ratings')}**")
-        st.dataframe(pd.DataFrame(result["ratings"]), hide_index=True, width="stretch")
+        st.dataframe(pd.DataFrame(result["ratings"]), hide_index=True, width="stretch", column_config={
+            "deck": st.column_config.TextColumn(t("engine.col.deck")),
+            "rating": st.column_config.NumberColumn(t("engine.col.rating"), format="%.1f"),
+            "points_rate": st.column_config.ProgressColumn(t("engine.col.points_rate"), format="percent",
+                                                           min_value=0, max_value=1),
+        })
+
+
+def matrix_table(matrix: dict[str, dict[str, float | None]]) -> pd.DataFrame:
+    """The round-robin matrix as text: percentages, « — » where a deck meets itself (or no game)."""
+    df = pd.DataFrame(matrix)
+    return df.apply(lambda col: col.map(lambda v: "—" if v is None or pd.isna(v) else f"{v:.0%}"))
+
+
+def _ladder(choices: dict[str, str]) -> None:
+    from cardbase.playtest.batch import LADDER, ladder
+
+    a, b, c, d = st.columns([3, 2, 1, 1], vertical_alignment="bottom")
+    key = a.selectbox(t("playtest.ladder_deck"), list(choices), format_func=choices.get, key="ptl_deck")
+    levels = b.multiselect(t("playtest.ladder_levels"), LADDER, default=list(LADDER[:3]), key="ptl_levels",
+                           format_func=lambda x: t(f"playtest.bot_{x}"), placeholder=t("common.choose"))
+    games = c.number_input(t("playtest.games_per_rung"), 2, 10_000, 20, 10, key="ptl_games")
+    seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptl_seed")
+    ordered = [x for x in LADDER if x in levels]
+    if st.button(t("playtest.run"), key="ptl_go", type="primary", disabled=len(ordered) < 2):
+        try:
+            df = ladder(deck_cards(key), games=int(games), seed=int(seed), levels=ordered,
+                        progress=_progress_bar())
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+        st.session_state["ptl_result"] = df.to_dict(orient="records")
+    rows = st.session_state.get("ptl_result")
+    if not rows:
+        return
+    total: dict[str, int] = {}
+    for row in rows:
+        for k, n in row["ended_by"].items():
+            total[k] = total.get(k, 0) + n
+    _ended_by(total, sum(total.values()))
+    shown = [{t("engine.col.level"): t(f"playtest.bot_{r['level']}"),
+              t("engine.col.against"): t(f"playtest.bot_{r['against']}"),
+              t("engine.col.games"): r["games"],
+              t("playtest.wtl"): f"{r['wins']} / {r['ties']} / {r['losses']}",
+              t("engine.col.points_rate"): f"{r['points_rate']:.1%}",
+              t("playtest.ladder_interval"): f"{r['points_ci_low']:.1%} – {r['points_ci_high']:.1%}",
+              t("engine.col.mean_margin"): f"{r['mean_margin']:+.2f}",
+              t("engine.col.beats_lower"): t("engine.sim.yes") if r["beats_lower"] else t("engine.sim.no"),
+              t("engine.col.ended_by"): ", ".join(
+                  t("engine.sim.ending_count", n=n, ending=ending_label(k))
+                  for k, n in r["ended_by"].items() if n)}
+             for r in rows]
+    st.dataframe(pd.DataFrame(shown), hide_index=True, width="stretch")

@@ -13,7 +13,9 @@ from .cards import CardTable, blank_card
 from .fast import play_greedy
 from .policy import greedy_action
 from .state import (
+    ENDINGS,
     HAND_SIZE,
+    STALEMATE_ROUNDS,
     TERMINAL,
     CardScore,
     Game,
@@ -25,6 +27,6 @@ from .state import (
 )
 
 __all__ = [
-    "HAND_SIZE", "TERMINAL", "CardScore", "CardTable", "Game", "IllegalActionError",
+    "ENDINGS", "HAND_SIZE", "STALEMATE_ROUNDS", "TERMINAL", "CardScore", "CardTable", "Game", "IllegalActionError",
     "Observation", "State", "Zones", "blank_card", "greedy_action", "play_greedy", "replay",
 ]

@@ -12,6 +12,7 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.errors import EffectError
+from cardbase.i18n import tr
 
 LEGENDARY = "legendaire"
 DISCARD_KEYWORD = "defausse"
@@ -26,13 +27,11 @@ def _effect_parts(card: CardDef) -> tuple[Any, ScoreFn | None, tuple[Any, ...]]:
     try:
         from cardbase.effects import compile_score, parse_effect
     except ImportError as exc:  # pragma: no cover - the effect language ships with cardbase
-        raise EffectError(
-            f"card {card.name!r} has an effect but the effect language is not available ({exc})"
-        ) from None
+        raise EffectError(tr("engine.error.effect_language", card=card.name, error=exc)) from None
     try:
         effect = parse_effect(card.effect)
     except EffectError as exc:
-        raise EffectError(f"card {card.name!r} ({card.ref}): {exc}") from None
+        raise EffectError(tr("engine.error.effect_card", card=card.name, ref=card.ref, error=exc)) from None
     score = compile_score(effect) if getattr(effect, "score", None) else None
     actions = tuple(getattr(effect, "on_discard", ()) or ())
     return effect, score, actions
@@ -94,8 +93,11 @@ class CardTable:
             effect, score, actions = _effect_parts(c) if compile_effects else (None, None, ())
             effects.append(effect if score is not None else None)
             score_fns.append(score)
-            # Défausse triggers only on cards that carry the keyword (rules, « Index des mots-clés »);
-            # an effect written without the keyword is still run so the text and engine agree.
+            # Défausse triggers only on cards that carry the keyword (rules, « Index des mots-clés »:
+            # « Si une carte avec ce mot-clé est défaussée lors de l'étape 2 … son effet se
+            # déclenche »): a ``defausse:`` part on a card without the keyword never fires.
+            if DISCARD_KEYWORD not in c.keyword_keys:
+                actions = ()
             on_discard.append(actions)
             has_effect.append(bool(actions))
         model = compile_model(effects, defs)

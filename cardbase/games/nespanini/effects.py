@@ -22,19 +22,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from cardbase.i18n import tr
+
 if TYPE_CHECKING:
     from .state import State
 
 BOTTOM, TAKE, PICK, GIVE, FORCE = "bottom", "take", "pick", "give", "force"
 RECOVER, SWAP = "recover", "swap"
 
-DECISION_LABELS = {
-    BOTTOM: "placer une carte de votre main sous votre deck",
-    TAKE: "prendre en main une des cartes regardées",
-    PICK: "prendre une carte de la défausse",
-    GIVE: "envoyer une carte de votre main dans votre défausse",
-    FORCE: "défausser une carte (effet adverse)",
-}
+
+
+def decision_label(tag: str) -> str:
+    """What the chooser of a pending decision is asked to do, in the current language."""
+    return tr(f"engine.decision.{tag}")
 
 
 def _name(action: Any) -> str:
@@ -206,10 +206,9 @@ def decision_action_to_string(state: State, action: int) -> str:
     size = state.table.size
     name = state.table.defs[action % size].name
     if d[0] == PICK:
-        pile = "votre défausse" if action // size == 0 else "la défausse adverse"
-        return f"prendre {name} ({pile})"
-    verbs = {BOTTOM: "placer sous le deck", TAKE: "prendre en main", GIVE: "défausser", FORCE: "défausser"}
-    return f"{verbs[d[0]]} {name}"
+        return tr("engine.action.pick_own" if action // size == 0 else "engine.action.pick_opponent",
+                  card=name)
+    return tr(f"engine.action.{d[0]}", card=name)
 
 
 # ---------------------------------------------------------------------------- answers
@@ -222,17 +221,15 @@ def apply_decision(state: State, action: int, *, check: bool = True) -> None:
     d = state.decision
     assert d is not None
     if check and action not in decision_actions(state):
-        raise IllegalActionError(
-            f"{action} is not a legal choice for « {DECISION_LABELS[d[0]]} »: legal are "
-            f"{decision_actions(state)}"
-        )
+        raise IllegalActionError(tr(
+            "engine.error.illegal_choice", action=action, decision=decision_label(d[0]),
+            legal=" ; ".join(decision_action_to_string(state, a) for a in decision_actions(state))))
     tag, chooser, owner = d[0], d[1], d[2]
     ev = state.events
     hand = state.hands[chooser]
     state.decision = None
     if tag == BOTTOM:
-        hand.remove(action)
-        state._unreveal(chooser, action)
+        state.leave_hand(chooser, action)
         state.decks[chooser].insert(0, action)
         if ev is not None:
             ev.append(("bottom", chooser, action))
@@ -262,15 +259,13 @@ def apply_decision(state: State, action: int, *, check: bool = True) -> None:
         else:
             state.decision = (GIVE, chooser, owner, kind)
     elif tag == GIVE:
-        hand.remove(action)
-        state._unreveal(chooser, action)
+        state.leave_hand(chooser, action)
         state.discards[chooser].append(action)
         hand.append(d[3])
         if ev is not None:
             ev.append(("give", chooser, action))
     elif tag == FORCE:
-        hand.remove(action)
-        state._unreveal(chooser, action)
+        state.leave_hand(chooser, action)
         state.discards[chooser].append(action)
         if ev is not None:
             ev.append(("forced", chooser, action))

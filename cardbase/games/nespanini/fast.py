@@ -206,7 +206,9 @@ def play_greedy(state: State) -> State:
     size = t.size
     n = state.n
     end_at = game.end_at
-    hands, decks, discards, revealed = state.hands, state.decks, state.discards, state.revealed
+    stall, unreachable, rules_turns = game.stall_turns, game.unreachable, game.rules_turns
+    hands, decks, discards = state.hands, state.decks, state.discards
+    leave = state.leave_hand  # the one way out of a hand (keeps the revealed record)
     history = state.history
     ev = state.events
     codes: list[int] = []
@@ -248,9 +250,7 @@ def play_greedy(state: State) -> State:
             continue
         # a step-2 discard, then the end of the turn and the next draw (State._end_turn)
         history.append(a)
-        hand.remove(a)
-        if revealed[p]:
-            state._unreveal(p, a)
+        leave(p, a)
         discards[p].append(a)
         raw += dv[a]
         codes[p] = raw
@@ -331,9 +331,7 @@ def play_greedy(state: State) -> State:
                             else:
                                 _store(t.choice_cache, key, g)
                         history.append(g)
-                        hand.remove(g)
-                        if revealed[p]:
-                            state._unreveal(p, g)
+                        leave(p, g)
                         discards[p].append(g)
                         hand.append(kind)
                         raw += dv[g]
@@ -391,9 +389,7 @@ def play_greedy(state: State) -> State:
                         if c < 0 or v < best_v:
                             c, best_v = k, v
                     history.append(c)
-                    hand.remove(c)
-                    if revealed[p]:
-                        state._unreveal(p, c)
+                    leave(p, c)
                     deck.insert(0, c)
                     if ev is not None:
                         ev.append(("bottom", p, c))
@@ -406,22 +402,27 @@ def play_greedy(state: State) -> State:
                 if c is None:
                     c = greedy_miss(state, key, code)
                 history.append(c)
-                hand.remove(c)
-                if revealed[p]:
-                    state._unreveal(p, c)
+                leave(p, c)
                 deck.insert(0, c)
                 if ev is not None:
                     ev.append(("bottom", p, c))
             state.decision = None
-        state.turn += 1
-        if n == 1:
-            if len(discards[0]) >= end_at:
-                state._finish("cimetiere")
-                return state
-        elif len(discards[0]) + len(discards[1]) >= end_at:
+        # State._end_turn: rulings R1, R10, R6
+        turn = state.turn = state.turn + 1
+        cim = len(discards[0]) if n == 1 else len(discards[0]) + len(discards[1])
+        if cim >= end_at:
             state._finish("cimetiere")
             return state
-        if state.turn >= TURN_LIMIT:
+        if unreachable and turn >= rules_turns:
+            state._finish("unreachable")
+            return state
+        if cim > state.peak:
+            state.peak = cim
+            state.peak_turn = turn
+        elif stall and turn - state.peak_turn >= stall:
+            state._finish("stalled")
+            return state
+        if turn >= TURN_LIMIT:
             state._finish("turn-limit")
             return state
         if n == 2:

@@ -23,6 +23,7 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
+from cardbase.i18n import tr
 
 from .cards import CardTable
 from .effects import (
@@ -36,6 +37,8 @@ from .effects import (
 HAND_SIZE = 5
 TURNS_PER_PLAYER = 5  # the Cimetière ends the game at 5 discards per player (10 for two players)
 TURN_LIMIT = 60  # ruling R6: a safety net against effects that keep emptying the Cimetière
+STALEMATE_ROUNDS = 10  # ruling R10: rounds without a new Cimetière maximum that end a game (0: off)
+ENDINGS = ("cimetiere", "empty-deck", "unreachable", "stalled", "turn-limit")  # State.ended_by
 TERMINAL = -4  # OpenSpiel's terminal player id
 
 
@@ -126,32 +129,39 @@ class Game:
         *,
         table: CardTable | None = None,
         compile_effects: bool = True,
+        stalemate_rounds: int = STALEMATE_ROUNDS,
     ) -> None:
         if len(decks) not in (1, 2):
-            raise CardbaseError(
-                f"NesPanini is played with one deck (goldfish) or two (duel), got {len(decks)} decks"
-            )
+            raise CardbaseError(tr("engine.error.deck_count", count=len(decks)))
         for i, d in enumerate(decks):
             if len(d) < HAND_SIZE:
-                raise CardbaseError(
-                    f"deck {i + 1} has {len(d)} cards: a game needs at least {HAND_SIZE} "
-                    "(a legal deck has 20)"
-                )
+                raise CardbaseError(tr("engine.error.deck_too_small", deck=i + 1, count=len(d),
+                                       need=HAND_SIZE))
         self.table = table or CardTable.build(
             [c for d in decks for c in d], compile_effects=compile_effects
         )
         self.decks: tuple[tuple[int, ...], ...] = tuple(tuple(self.table.kinds(d)) for d in decks)
         self.num_players = len(decks)
         self.end_at = TURNS_PER_PLAYER * self.num_players
+        # ruling R10 (docs/rulings.md): games that cannot, or no longer, end by the Cimetière
+        if not isinstance(stalemate_rounds, int) or stalemate_rounds < 0:
+            raise CardbaseError(tr("engine.error.stalemate_rounds", value=repr(stalemate_rounds)))
+        self.stalemate_rounds = stalemate_rounds
+        self.stall_turns = stalemate_rounds * self.num_players
+        leg = self.table.legendary
+        discardable = sum(1 for d in self.decks for k in d if not leg[k])
+        self.unreachable = bool(stalemate_rounds) and discardable < self.end_at
+        self.rules_turns = TURNS_PER_PLAYER * self.num_players
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"defs": [[self.table.defs[k] for k in d] for d in self.decks], "eff": True}
+        return {"defs": [[self.table.defs[k] for k in d] for d in self.decks], "eff": True,
+                "stalemate_rounds": self.stalemate_rounds}
 
     def __setstate__(self, st: dict[str, Any]) -> None:
-        self.__init__(st["defs"])  # type: ignore[misc]
+        self.__init__(st["defs"], stalemate_rounds=st.get("stalemate_rounds", STALEMATE_ROUNDS))  # type: ignore[misc]
 
 
 class State:
@@ -168,6 +178,8 @@ class State:
         "hands",
         "history",
         "n",
+        "peak",
+        "peak_turn",
         "player",
         "queue",
         "revealed",
@@ -206,6 +218,8 @@ class State:
         self.decision: tuple | None = None  # pending effect choice, None at a step-2 discard
         self.revealed: list[list[int]] = [[] for _ in range(self.n)]
         self.skipped = [0] * self.n
+        self.peak = 0  # the largest Cimetière so far, and the turn it was reached (ruling R10)
+        self.peak_turn = 0
         self.ended_by = ""
         if self.events is not None:
             self.events.append(("setup", seed, self.first_player, tuple(tuple(h) for h in self.hands)))
@@ -232,6 +246,8 @@ class State:
         s.decision = self.decision
         s.revealed = [r[:] for r in self.revealed]
         s.skipped = self.skipped[:]
+        s.peak = self.peak
+        s.peak_turn = self.peak_turn
         s.ended_by = self.ended_by
         return s
 
@@ -265,7 +281,7 @@ class State:
     def apply_action(self, action: int) -> None:
         p = self.player
         if p == TERMINAL:
-            raise IllegalActionError("the game is over: no more actions")
+            raise IllegalActionError(tr("engine.error.game_over"))
         if self.decision is not None:
             self.history.append(action)
             apply_decision(self, action)
@@ -275,21 +291,22 @@ class State:
         if action in hand and leg[action] and all(leg[k] for k in hand):
             # R4: a hand of only Légendaire cards puts one of them under the deck instead.
             self.history.append(action)
-            hand.remove(action)
+            self.leave_hand(p, action)
             self.decks[p].insert(0, action)
+            if self.n == 2:
+                # R4/R9: the hand was shown, so its other cards are now known to the opponent
+                self.revealed[p] = list(hand)
             self.skipped[p] += 1
             if self.events is not None:
-                self.events.append(("bottom", p, action))
+                self.events.append(("legendary-bottom", p, action))  # R4: a shown hand
             self._end_turn()
             return
         if action not in hand or leg[action]:
-            raise IllegalActionError(
-                f"player {p + 1} cannot discard {self.action_to_string(action)}: "
-                f"legal choices are {[self.action_to_string(a) for a in self.legal_actions()]}"
-            )
+            raise IllegalActionError(tr(
+                "engine.error.cannot_discard", player=p + 1, action=self.action_to_string(action),
+                legal=" ; ".join(self.action_to_string(a) for a in self.legal_actions())))
         self.history.append(action)
-        hand.remove(action)
-        self._unreveal(p, action)
+        self.leave_hand(p, action)
         self.discards[p].append(action)
         if self.events is not None:
             self.events.append(("discard", p, action))
@@ -328,18 +345,19 @@ class State:
         if self.decision is not None:
             return decision_action_to_string(self, action)
         if 0 <= action < self.table.size:
-            return f"défausser {self.table.defs[action].name}"
-        return f"action {action}"
+            return tr("engine.action.discard", card=self.table.defs[action].name)
+        return tr("engine.action.other", action=action)
 
     def __str__(self) -> str:
         names = self.table.defs
-        lines = [f"tour {self.turn}, joueur {self.player + 1 if self.player >= 0 else '—'}"]
+        lines = [tr("engine.state.head", turn=self.turn,
+                    player=self.player + 1 if self.player >= 0 else "—")]
         for p in range(self.n):
-            lines.append(
-                f"J{p + 1} main: {', '.join(names[k].name for k in self.hands[p])} | "
-                f"défausse: {', '.join(names[k].name for k in self.discards[p])} | "
-                f"deck: {len(self.decks[p])}"
-            )
+            lines.append(tr(
+                "engine.state.player", player=p + 1,
+                hand=", ".join(names[k].name for k in self.hands[p]),
+                discards=", ".join(names[k].name for k in self.discards[p]),
+                deck=len(self.decks[p])))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ scoring
@@ -445,16 +463,37 @@ class State:
 
     # ------------------------------------------------------------------ turn flow
 
-    def _unreveal(self, player: int, kind: int) -> None:
+    def leave_hand(self, player: int, kind: int) -> None:
+        """Take one ``kind`` out of ``player``'s hand — the one way a card leaves a hand.
+
+        Every path (step-2 discard, R4, an effect's bottom / give / forced discard, the fast greedy
+        path) calls it, so the revealed record (ruling R9) stays a part of the hand: a card shown
+        by ``reveal hand`` is forgotten when it leaves, wherever it goes.
+        """
+        self.hands[player].remove(kind)
         r = self.revealed[player]
         if r and kind in r:
             r.remove(kind)
 
     def _end_turn(self) -> None:
-        """Close the current turn; the game ends when the Cimetière is full (rulings R1, R6)."""
+        """Close the current turn; the game ends when the Cimetière is full (rulings R1, R6, R10).
+
+        The fast greedy path (:mod:`.fast`) closes its turns with the same checks, inline.
+        """
         self.turn += 1
-        if sum(len(d) for d in self.discards) >= self.game.end_at:
+        cim = sum(len(d) for d in self.discards)
+        g = self.game
+        if cim >= g.end_at:
             self._finish("cimetiere")
+            return
+        if g.unreachable and self.turn >= g.rules_turns:
+            self._finish("unreachable")
+            return
+        if cim > self.peak:
+            self.peak = cim
+            self.peak_turn = self.turn
+        elif g.stall_turns and self.turn - self.peak_turn >= g.stall_turns:
+            self._finish("stalled")
             return
         if self.turn >= TURN_LIMIT:
             self._finish("turn-limit")

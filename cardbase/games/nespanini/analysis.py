@@ -1,0 +1,67 @@
+"""What a NesPanini deck can do before a game is played: can it reach the end of the rules?
+
+The rules end a game when the Cimetière holds 10 cards (5 per player, 5 alone in goldfish). Only
+non-Légendaire cards ever reach a discard pile (ruling R8), so a deck with fewer than 5 of them
+cannot discard its share: alone it never ends by the Cimetière, and against a deck like it the two
+cannot reach 10. Such games end by ruling R10 (docs/rulings.md), and ``cardbase deck validate``
+warns about the deck (:func:`deck_warnings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from cardbase.i18n import tr
+from cardbase.text import fold
+
+from .cards import LEGENDARY
+from .state import TURNS_PER_PLAYER
+
+GAME = "nespanini"
+
+
+@dataclass(slots=True, frozen=True)
+class DeckWarning:
+    """Something legal but worth knowing: ``code`` is stable, ``message`` and ``fix`` are text."""
+
+    code: str
+    message: str
+    fix: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "message": self.message, "fix": self.fix}
+
+    def line(self) -> str:
+        """The warning as one line of text (formatted in the current language)."""
+        return tr("engine.warn.line", code=self.code, message=self.message, fix=self.fix)
+
+
+def discardable_count(entries: Iterable[tuple[Iterable[str], int]]) -> int:
+    """Copies of non-Légendaire cards among ``(keywords, copies)`` pairs."""
+    return sum(n for keywords, n in entries if LEGENDARY not in {fold(k) for k in keywords or ()})
+
+
+def ending_warnings(entries: Iterable[tuple[Iterable[str], int]]) -> list[DeckWarning]:
+    """Warnings about the end of the game for a deck given as ``(keywords, copies)`` pairs."""
+    entries = list(entries)
+    n = discardable_count(entries)
+    if n >= TURNS_PER_PLAYER:
+        return []
+    return [DeckWarning(
+        "cimetiere-out-of-reach",
+        tr("engine.warn.out_of_reach", count=n, need=TURNS_PER_PLAYER, total=2 * TURNS_PER_PLAYER),
+        tr("engine.warn.out_of_reach_fix", missing=TURNS_PER_PLAYER - n),
+    )]
+
+
+def deck_warnings(session: Any, deck_list: Any, game: Any = None) -> list[DeckWarning]:
+    """:func:`ending_warnings` of a deck list matched against the database (NesPanini decks only;
+    other games and unresolved lines give no warning: ``check_deck`` reports those)."""
+    from cardbase import decks
+
+    resolved = decks.resolve_deck(session, deck_list, game=game)
+    if resolved.game is None or resolved.game.code != GAME or not resolved.entries:
+        return []
+    return ending_warnings((e.card.keywords or (), e.count) for e in resolved.entries)
