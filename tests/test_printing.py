@@ -14,7 +14,8 @@ from PIL import Image
 
 from cardbase.datafiles import load_edition_file
 from cardbase.domain import CardDef
-from cardbase.errors import ArtError, StickerError, TemplateError
+from cardbase import i18n
+from cardbase.errors import ArtError, CardbaseError, StickerError, TemplateError
 from cardbase.printing import (
     PrintError,
     RenderOptions,
@@ -333,7 +334,9 @@ def test_letter_layout_is_centred_3x3() -> None:
     lay = sheet_layout("letter", (63, 88))
     assert (lay.cols, lay.rows) == (3, 3)
     assert lay.origin_mm == pytest.approx(((215.9 - 189) / 2, (279.4 - 264) / 2))
-    with pytest.raises(PrintError, match="paper"):
+    with pytest.raises(PrintError, match=r"papier « a3\+ » inconnu"):
+        sheet_layout("a3+", (63, 88))
+    with i18n.use_language("en"), pytest.raises(PrintError, match=r"unknown paper 'a3\+'"):
         sheet_layout("a3+", (63, 88))
 
 
@@ -396,7 +399,10 @@ def test_changed_since_prints_only_changed_cards(tmp_path: Path, ten_cards: list
     # the new manifest knows every card, so a third print after no change prints nothing
     third = print_cards(edited, tmp_path / "v3.pdf", dpi=100, changed_since=second.manifest)
     assert third.cards == 0 and third.skipped == 11
-    with pytest.raises(PrintError, match="manifest"):
+    # nothing changed: no file at all, not a blank page
+    assert third.nothing_changed and third.files == [] and third.manifest is None
+    assert not (tmp_path / "v3.pdf").exists() and not (tmp_path / "v3.manifest.json").exists()
+    with pytest.raises(PrintError, match="nothing.manifest.json : pas de manifeste"):
         print_cards(edited, tmp_path / "v4.pdf", changed_since=tmp_path / "nothing.pdf")
 
 
@@ -422,13 +428,13 @@ def test_pages_are_written_as_they_are_made(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_bad_requests(tmp_path: Path) -> None:
-    with pytest.raises(PrintError, match="mode"):
+    with pytest.raises(PrintError, match="poster"):
         print_cards([card()], tmp_path / "x.pdf", mode="poster")
-    with pytest.raises(PrintError, match="dpi"):
+    with pytest.raises(PrintError, match="5000 DPI"):
         print_cards([card()], tmp_path / "x.pdf", dpi=5000)
-    with pytest.raises(PrintError, match="folder"):
+    with pytest.raises(CardbaseError, match="nope : ce dossier n'existe pas"):
         print_cards([card()], tmp_path / "nope" / "x.pdf")
-    with pytest.raises(TemplateError, match="different sizes"):
+    with pytest.raises(TemplateError, match="tailles différentes"):
         lay_cards = [card(), card(game="minigame", number=3)]
         mini_dir = tmp_path / "tpl"
         mini_dir.mkdir()
@@ -436,3 +442,50 @@ def test_bad_requests(tmp_path: Path) -> None:
             (mini_dir / f"{name}.toml").write_text((default_templates_dir() / f"{name}.toml").read_text())
         (mini_dir / "minigame.toml").write_text('extends = "mini"\n')
         print_cards(lay_cards, tmp_path / "x.pdf", templates_dir=mini_dir, dpi=72)
+
+
+# --------------------------------------------------------------------------- failures lose nothing
+
+def _fail_after(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    """Make the renderer raise on the (n+1)-th card, as a crash half-way through a print would."""
+    real = sheets_mod.render_card
+    done = 0
+
+    def flaky(*args, **kwargs):
+        nonlocal done
+        if done >= n:
+            raise ArtError("boom: the renderer failed half-way")
+        done += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sheets_mod, "render_card", flaky)
+
+
+@pytest.mark.parametrize("mode", ["home", "shop", "proof"])
+def test_print_failing_half_way_keeps_the_previous_files(tmp_path: Path, ten_cards: list[CardDef],
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          mode: str) -> None:
+    out = tmp_path / ("p.png" if mode == "proof" else "p.pdf")
+    print_cards(ten_cards[:4], out, mode=mode, dpi=72)
+    before = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert out in [tmp_path / p for p in before] and len(before) >= 2
+    _fail_after(monkeypatch, 3)
+    changed = [dataclasses.replace(c, name=c.name + " bis") for c in ten_cards]
+    with pytest.raises(ArtError, match="half-way"):
+        print_cards(changed, out, mode=mode, dpi=72)
+    after = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert after == before  # byte for byte, and no temporary file or folder left behind
+    assert sorted(tmp_path.rglob("*")) == sorted({tmp_path / p for p in before}
+                                                 | {p for p in tmp_path.rglob("*") if p.is_dir()})
+    assert not [p for p in tmp_path.rglob("*") if ".part" in p.name or ".old" in p.name]
+
+
+def test_a_good_print_replaces_the_previous_files(tmp_path: Path, ten_cards: list[CardDef]) -> None:
+    out = tmp_path / "s.pdf"
+    print_cards(ten_cards[:4], out, mode="shop", dpi=72)
+    print_cards(ten_cards[4:6], out, mode="shop", dpi=72)
+    assert sorted(p.name for p in (tmp_path / "s-png").iterdir()) == [
+        "TST-005.png", "TST-006.png", "back-nespanini.png"]
+    assert len(_pdf_pages(out)) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s-png", "s.manifest.json", "s.pdf"]
+    assert oct(out.stat().st_mode & 0o777) != oct(0o600)  # an ordinary file, not a private temp

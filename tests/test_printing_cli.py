@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
+import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
@@ -19,14 +21,21 @@ def test_print_edition_render_and_errors(cli_env: str, tmp_path: Path) -> None:
     res = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(out), "--backs",
                               "--dpi", "100"])
     assert res.exit_code == 0, res.output
-    assert "26 card(s)" in res.output
+    assert "26 carte(s)" in res.output
     data = out.read_bytes()
     assert len(re.findall(rb"/Type /Page /", data)) == 2 * 3  # 3 sheets, each with its backs
     assert (tmp_path / "ctt.manifest.json").exists()
 
     again = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(tmp_path / "b.pdf"),
                                 "--dpi", "100", "--changed-since", str(out)])
-    assert again.exit_code == 0 and "0 card(s)" in again.output and "26 unchanged" in again.output
+    # nothing changed: said so, and no blank page written
+    assert again.exit_code == 0, again.output
+    assert "rien n'a changé" in again.output and "26 carte(s) inchangée(s)" in again.output
+    assert not (tmp_path / "b.pdf").exists() and not (tmp_path / "b.manifest.json").exists()
+    again = runner.invoke(app, ["--lang", "en", "print", "--edition", "CTT", "--out",
+                                str(tmp_path / "b.pdf"), "--dpi", "100", "--changed-since", str(out)])
+    assert again.exit_code == 0 and "nothing changed" in again.output
+    assert not (tmp_path / "b.pdf").exists()
 
     png = tmp_path / "card.png"
     res = runner.invoke(app, ["render", "CTT-010", "--out", str(png)])
@@ -42,7 +51,7 @@ def test_print_edition_render_and_errors(cli_env: str, tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
 
     res = runner.invoke(app, ["print", "--out", str(tmp_path / "x.pdf")])
-    assert res.exit_code == 2 and "exactly one" in res.output
+    assert res.exit_code == 2 and "exactement une source" in res.output
 
 
 def test_print_deck_counts_copies(cli_env: str, tmp_path: Path) -> None:
@@ -51,4 +60,54 @@ def test_print_deck_counts_copies(cli_env: str, tmp_path: Path) -> None:
     res = runner.invoke(app, ["print", "--deck", str(deck), "--out", str(out), "--dpi", "72",
                               "--mode", "home"])
     assert res.exit_code == 0, res.output
-    assert "20 card(s)" in res.output and "3 page(s)" in res.output
+    assert "20 carte(s)" in res.output and "3 page(s)" in res.output
+
+
+def test_failed_print_keeps_the_previous_file(cli_env: str, tmp_path: Path) -> None:
+    tmp_path = tmp_path / "prints"
+    tmp_path.mkdir()
+    out = tmp_path / "np1.pdf"
+    res = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(out), "--dpi", "72"])
+    assert res.exit_code == 0, res.output
+    before = out.read_bytes()
+    manifest = (tmp_path / "np1.manifest.json").read_bytes()
+    res = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(out), "--template", "nosuch"])
+    assert res.exit_code == 2 and "nosuch" in res.output
+    assert out.read_bytes() == before  # not truncated
+    assert (tmp_path / "np1.manifest.json").read_bytes() == manifest
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["np1.manifest.json", "np1.pdf"]
+
+
+def test_output_path_errors_are_clear(cli_env: str, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardbase.printing import output
+
+    # render into a missing folder, without an extension, onto a folder
+    res = runner.invoke(app, ["render", "CTT-010", "--out", str(tmp_path / "missing" / "c.png")])
+    assert res.exit_code == 2 and "ce dossier n'existe pas" in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    res = runner.invoke(app, ["render", "CTT-010", "--out", str(tmp_path / "card")])
+    assert res.exit_code == 2 and ".png" in res.output and not (tmp_path / "card").exists()
+    res = runner.invoke(app, ["--lang", "en", "render", "CTT-010", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "is a folder" in res.output
+    # print onto a folder, or where nothing can be written
+    res = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "est un dossier" in res.output
+    res = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(tmp_path / "x.txt")])
+    assert res.exit_code == 2 and ".pdf" in res.output and not (tmp_path / "x.txt").exists()
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    try:
+        if os.geteuid() == 0:  # root writes anywhere: play the refusal the file system gives others
+            def refuse(*args: object, **kwargs: object) -> None:
+                raise PermissionError(13, "Permission denied")
+            monkeypatch.setattr(output.tempfile, "mkstemp", refuse)
+        res = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(locked / "x.pdf")])
+        assert res.exit_code == 2, res.output
+        assert "locked" in res.output and ("droit d'écrire" in res.output
+                                           or "impossible d'écrire" in res.output)
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o755)
