@@ -158,11 +158,12 @@ def test_generated_texts_never_leave_their_box(ws: list[str], align: str, valign
     try:
         layout = fit_text([Paragraph(text)], w, h, size_pt=8.2, min_size_pt=4.6, dpi=300,
                           align=align, valign=valign)
-    except TemplateError as exc:  # only when even 3 pt cannot hold it
-        assert "does not fit" in str(exc)
-        assert len(text) > 600
+    except TemplateError as exc:  # only when even the template's minimum cannot hold it
+        assert "ne tient pas dans sa zone" in str(exc) and "4.6 pt" in str(exc)
+        assert len(text) > 300
         return
     assert _inside(layout, w, h)
+    assert layout.size_px >= int(4.6 * 300 / 72)  # never below the template's own minimum
 
 
 def test_one_huge_word_is_broken_not_overflowing() -> None:
@@ -172,9 +173,32 @@ def test_one_huge_word_is_broken_not_overflowing() -> None:
 
 
 def test_text_too_long_for_any_size_is_a_clear_error() -> None:
-    with pytest.raises(TemplateError, match="shorten the text"):
+    with pytest.raises(TemplateError, match="raccourcissez le texte"):
         fit_text([Paragraph("mot " * 3000)], 200, 60, size_pt=8, min_size_pt=5, dpi=300,
                  where="TST-001 effect")
+    with i18n.use_language("en"), pytest.raises(TemplateError, match="shorten the text"):
+        fit_text([Paragraph("mot " * 3000)], 200, 60, size_pt=8, min_size_pt=5, dpi=300,
+                 where="TST-001 effect")
+
+
+def test_text_below_the_template_minimum_is_refused_not_printed_tiny(tmp_path: Path) -> None:
+    # a 2,000-character effect used to print silently at 2.9 pt, under the template's 4.6 pt
+    long = card(number=42, effect_text=("Piochez une carte puis défaussez-en une. " * 50)[:2000],
+                flavour=None)
+    t = template_for("nespanini")
+    with pytest.raises(TemplateError) as exc:
+        render_card(long, t, RenderOptions(dpi=300))
+    text = str(exc.value)
+    assert "TST-042" in text and "zone effect" in text and "gabarit nespanini" in text
+    assert "4.6 pt" in text and "2000 caractères" in text
+    # the whole print stops, and writes nothing
+    out = tmp_path / "long.pdf"
+    with pytest.raises(TemplateError, match="TST-042"):
+        print_cards([card(), long], out, dpi=300)
+    assert list(tmp_path.iterdir()) == []
+    # a text that needs the art's room still prints, at or above the minimum
+    medium = card(number=43, effect_text=("Piochez une carte puis défaussez-en une. " * 12))
+    assert render_card(medium, t, RenderOptions(dpi=300)).size == (744, 1039)
 
 
 def test_font_has_french_accents() -> None:

@@ -16,6 +16,7 @@ from PIL import Image, ImageColor, ImageDraw
 
 from cardbase.domain import CardDef
 from cardbase.errors import StickerError, TemplateError
+from cardbase.i18n import tr
 from cardbase.printing.art import load_art, placeholder_art, resolve_art
 from cardbase.printing.fingerprint import card_fingerprint
 from cardbase.printing.sticker_art import strip_for
@@ -175,6 +176,11 @@ def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: b
     return img
 
 
+def _where(card: CardDef, region: Region, template: Template) -> str:
+    return tr("printing.text_where", ref=card.ref, name=card.name, region=region.name,
+              template=template.name)
+
+
 def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraphs: list[Paragraph],
           *, dpi: int, off: int, colour: str, template: Template, card: CardDef,
           box: tuple[int, int, int, int] | None = None) -> None:
@@ -184,7 +190,7 @@ def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraph
     layout = fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                       dpi=dpi, align=region.align, valign=region.valign,
                       line_spacing=region.line_spacing, max_lines=region.max_lines,
-                      base_dir=template.base_dir, where=f"{card.ref} {region.name}")
+                      base_dir=template.base_dir, where=_where(card, region, template))
     draw_layout(draw, layout, (x, y), region.colour or colour)
 
 
@@ -346,14 +352,12 @@ def _effect_growth(card: CardDef, template: Template, region: Region | None,
         return 0.0
     _, _, w, h = _box_px(region, dpi, 0)
     try:
-        layout = fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
-                          dpi=dpi, line_spacing=region.line_spacing, base_dir=template.base_dir,
-                          where=f"{card.ref} effect")
-        if not layout.shrunk_below_min:
-            return 0.0
-    except TemplateError:
-        pass
-    return round(art.box[3] * GROW_SHARE, 1)
+        fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
+                 dpi=dpi, line_spacing=region.line_spacing, base_dir=template.base_dir,
+                 where=_where(card, region, template))
+        return 0.0
+    except TemplateError:  # not at the template's minimum size: the box grows into the art
+        return round(art.box[3] * GROW_SHARE, 1)
 
 
 def _placeholder_label(draw: ImageDraw.ImageDraw, card: CardDef, template: Template,
