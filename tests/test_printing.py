@@ -513,3 +513,126 @@ def test_a_good_print_replaces_the_previous_files(tmp_path: Path, ten_cards: lis
     assert len(_pdf_pages(out)) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s-png", "s.manifest.json", "s.pdf"]
     assert oct(out.stat().st_mode & 0o777) != oct(0o600)  # an ordinary file, not a private temp
+
+
+# --------------------------------------------------------------------------- template settings
+
+TEXT_REGIONS = ("name", "value", "band", "type", "effect", "stats", "stickers", "rarity",
+                "edition", "number", "fingerprint")
+
+
+def test_every_region_but_the_art_stays_in_the_safe_zone() -> None:
+    for path in sorted(default_templates_dir().glob("*.toml")):
+        t = load_template(path.stem)
+        for name in TEXT_REGIONS:
+            r = t.regions.get(name)
+            if r is None:
+                continue
+            x, y, w, h = r.box
+            assert x >= t.safe_mm - 1e-6 and y >= t.safe_mm - 1e-6, (path.stem, name)
+            assert x + w <= t.width_mm - t.safe_mm + 1e-6, (path.stem, name)
+            assert y + h <= t.height_mm - t.safe_mm + 1e-6, (path.stem, name)
+    # the footer of the poker layout used to sit 2.1 mm from the trim
+    assert load_template("poker").regions["number"].box[1] + 2.6 <= 85 + 1e-6
+
+
+def test_a_box_in_the_safe_margin_is_moved_inside(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text(
+        'extends = "poker"\n[card]\nsafe_mm = 4\n[regions.number]\nbox = [30, 84.5, 12, 2.6]\n'
+        '[regions.art]\nbox = [0, 0, 63, 50]\n')
+    t = load_template("t", tmp_path)
+    assert t.regions["number"].box == pytest.approx((30, 88 - 4 - 2.6, 12, 2.6))
+    assert t.regions["name"].box[0] >= 4 and t.regions["value"].box[:2] == pytest.approx((4.2, 4.2))
+    assert t.regions["art"].box == (0, 0, 63, 50)  # art may run to the edge
+
+
+def test_card_background_colours_a_card_without_colour(tmp_path: Path) -> None:
+    (tmp_path / "nespanini.toml").write_text('extends = "nespanini"\n[card]\nbackground = "#00ff00"\n')
+    t = load_template("nespanini", tmp_path)
+    colourless = render_card(card(colour=None), t, RenderOptions(dpi=100, stickers=False))
+    coloured = render_card(card(), t, RenderOptions(dpi=100))
+    assert colourless.getpixel((3, 100)) == (0, 255, 0)  # the frame
+    assert coloured.getpixel((3, 100)) == (0xc0, 0x39, 0x2b)  # rouge, as before
+    assert t.colour_of("Rouge") == "#c0392b" and t.colour_of("pourpre") == "#5b6b7f"
+
+
+def test_region_fill_is_painted_behind_its_text(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text('extends = "nespanini"\n[regions.name]\nfill = "#0000ff"\n'
+                                     '[regions.number]\nfill = "#ff00ff"\n')
+    t = load_template("t", tmp_path)
+    img = render_card(card(), t, RenderOptions(dpi=100))
+    for region, colour in (("name", (0, 0, 255)), ("number", (255, 0, 255))):
+        x, y, w, h = t.regions[region].box
+        corner = (mm_to_px(x + 0.2, 100), mm_to_px(y + 0.2, 100))
+        assert img.getpixel(corner) == colour, region
+    plain = render_card(card(), load_template("nespanini"), RenderOptions(dpi=100))
+    x, y, _w, _h = t.regions["name"].box
+    assert plain.getpixel((mm_to_px(x + 0.2, 100), mm_to_px(y + 0.2, 100))) != (0, 0, 255)
+
+
+def test_a_template_anywhere_can_extend_the_shipped_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "fete.toml").write_text('extends = "nespanini"\n[back]\ntitle = "Fête"\n')
+    t = load_template(folder / "fete.toml")
+    assert t.back.title == "Fête" and t.back.background == load_template("nespanini").back.background
+    assert load_template("fete", folder).regions["effect"].box == load_template("poker").regions["effect"].box
+    # a template may even be named like the shipped one it changes
+    (folder / "poker.toml").write_text('extends = "poker"\n[card]\npanel = "#ffffff"\n')
+    mine = load_template("poker", folder)
+    assert mine.panel == "#ffffff" and mine.regions["name"].size_pt == 11
+    (folder / "a.toml").write_text('extends = "a2"\n')
+    (folder / "a2.toml").write_text('extends = "a"\n')
+    with pytest.raises(TemplateError, match="circle"):
+        load_template("a", folder)
+
+
+def test_overkill_atouts_get_their_template() -> None:
+    ovk = edition_defs("OVK")
+    atouts = [c for c in ovk if c.card_type != "Nombre"]
+    assert len(atouts) == 19
+    for c in atouts:
+        assert template_for(c.game, c.card_type).name == "overkill-atout", c.card_type
+    for c in ovk:
+        if c.card_type == "Nombre":
+            assert template_for(c.game, c.card_type).name == "overkill"
+    t = template_for("overkill", "Challengers")
+    assert "stats" in t.regions and t.back.title == "OVERKILL"
+    img = render_card(atouts[0], t, RenderOptions(dpi=100, stickers=False))
+    assert img.getpixel((3, 100)) == (0x2b, 0x2b, 0x30)
+
+
+def test_template_types_list(tmp_path: Path) -> None:
+    (tmp_path / "poker.toml").write_text((default_templates_dir() / "poker.toml").read_text())
+    (tmp_path / "jeu.toml").write_text('extends = "poker"\n')
+    (tmp_path / "jeu-sorts.toml").write_text('extends = "jeu"\ntypes = ["Sort rapide", "Rituel"]\n')
+    (tmp_path / "jeu-creature.toml").write_text('extends = "jeu"\n')
+    assert template_for("jeu", "Créature", tmp_path).source.stem == "jeu-creature"
+    assert template_for("jeu", "rituel", tmp_path).source.stem == "jeu-sorts"
+    assert template_for("jeu", "Sort  rapide", tmp_path).source.stem == "jeu-sorts"
+    assert template_for("jeu", "Objet", tmp_path).source.stem == "jeu"
+    (tmp_path / "bad.toml").write_text('extends = "poker"\ntypes = "Rituel"\n')
+    with pytest.raises(TemplateError, match="types"):
+        load_template("bad", tmp_path)
+
+
+def test_printed_figures_follow_the_language() -> None:
+    from cardbase.printing.card import stat_label
+
+    assert stat_label("damage") == "dégâts" and stat_label("team_damage") == "dégâts d'équipe"
+    assert stat_label("new_figure") == "new figure"
+    with i18n.use_language("en"):
+        assert stat_label("team_damage") == "team damage" and stat_label("objectif") == "target"
+    ct = next(c for c in edition_defs("CTT") if dict(c.stats).get("team_damage"))
+    t = template_for(ct.game, ct.card_type)
+    fr = render_card(ct, t, RenderOptions(dpi=100, fingerprint=False))
+    with i18n.use_language("en"):
+        en = render_card(ct, t, RenderOptions(dpi=100, fingerprint=False))
+    assert fr.tobytes() != en.tobytes()
+    with i18n.use_language("fr"):
+        assert render_card(ct, t, RenderOptions(dpi=100, fingerprint=False)).tobytes() == fr.tobytes()
+    # the fingerprint follows the printed words; French ones are as before
+    from cardbase.printing import card_fingerprint
+    french = card_fingerprint(ct)
+    with i18n.use_language("en"):
+        assert card_fingerprint(ct) != french

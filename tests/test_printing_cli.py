@@ -32,10 +32,17 @@ def test_print_edition_render_and_errors(cli_env: str, tmp_path: Path) -> None:
     assert again.exit_code == 0, again.output
     assert "rien n'a changé" in again.output and "26 carte(s) inchangée(s)" in again.output
     assert not (tmp_path / "b.pdf").exists() and not (tmp_path / "b.manifest.json").exists()
+    # in English, the cards with figures print again (their words changed), then nothing
     again = runner.invoke(app, ["--lang", "en", "print", "--edition", "CTT", "--out",
                                 str(tmp_path / "b.pdf"), "--dpi", "100", "--changed-since", str(out)])
+    assert again.exit_code == 0, again.output
+    printed = int(re.search(r"(\d+) card\(s\)", again.output).group(1))
+    assert 0 < printed < 26 and f"{26 - printed} unchanged skipped" in again.output
+    again = runner.invoke(app, ["--lang", "en", "print", "--edition", "CTT", "--out",
+                                str(tmp_path / "c.pdf"), "--dpi", "100", "--changed-since",
+                                str(tmp_path / "b.pdf")])
     assert again.exit_code == 0 and "nothing changed" in again.output
-    assert not (tmp_path / "b.pdf").exists()
+    assert not (tmp_path / "c.pdf").exists()
 
     png = tmp_path / "card.png"
     res = runner.invoke(app, ["render", "CTT-010", "--out", str(png)])

@@ -40,6 +40,16 @@ class RenderOptions:
     fingerprint: bool = True
 
 
+def stat_label(key: object) -> str:
+    """A card figure's name as printed, in the current language (``damage`` → « dégâts »);
+    a figure the messages do not know is printed as its key with spaces for underscores."""
+    from cardbase import i18n
+
+    name = str(key)
+    label = i18n.table(i18n.current_language()).get(f"printing.stat.{name}")
+    return label if label is not None else name.replace("_", " ")
+
+
 def rgb(colour: str) -> RGB:
     return ImageColor.getrgb(colour)[:3]  # type: ignore[return-value]
 
@@ -215,7 +225,8 @@ def stickers_for(card: CardDef, table: Mapping[str, str] | None) -> tuple[list, 
         value_st = encode(card.value) if card.value is not None else []
         symbol = colour_symbol(card.colour, table) if card.colour else None
     except StickerError as exc:
-        raise StickerError(f"{card.ref} « {card.name} »: {exc} (or print with --no-stickers)") from None
+        raise StickerError(tr("printing.sticker_error", ref=card.ref, name=card.name,
+                              error=str(exc))) from None
     return value_st, symbol
 
 
@@ -231,7 +242,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
     muted = template.muted_colour
     on_colour = ink_on(colour)
     body = card.effect_text or card.effect
-    stats_line = " · ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in card.stats)
+    stats_line = " · ".join(f"{stat_label(k)} {v}" for k, v in card.stats)
     stats_region = template.region("stats")
     has_effect = bool(body or card.flavour or (stats_line and stats_region is None))
     paras: list[Paragraph] = []
@@ -247,6 +258,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
     img = _chrome(template, colour, dpi, opt.bleed, has_value, bool(card.banner), has_effect,
                   grow_mm).copy()
     draw = ImageDraw.Draw(img)
+    _fills(draw, template, dpi, off, mm_to_px(grow_mm, dpi))
 
     # art
     if (r := template.region("art")) is not None:
@@ -334,13 +346,29 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
               template=template, card=card)
     if opt.fingerprint and (r := template.region("fingerprint")) is not None:
         fp = fingerprint or card_fingerprint(card, art_dir=opt.art_dir)
-        label = f"#{fp}" + (" · exemple" if card.sample else "")
+        label = f"#{fp}" + (f" · {tr('printing.sample')}" if card.sample else "")
         _text(img, draw, r, [Paragraph(label, r.font)], dpi=dpi, off=off, colour=muted,
               template=template, card=card)
     return img
 
 
 GROW_SHARE = 0.45  # share of the art's height a long text may take
+
+
+def _fills(draw: ImageDraw.ImageDraw, template: Template, dpi: int, off: int, grow_px: int) -> None:
+    """Each visible region's ``fill`` colour as a rectangle behind its content (the effect box
+    grown into the art when a long text needs it, the type and stats lines moved with it)."""
+    for region in template.regions.values():
+        if not region.visible or not region.fill:
+            continue
+        x, y, w, h = _box_px(region, dpi, off)
+        if region.name == "effect":
+            y, h = y - grow_px, h + grow_px
+        elif region.name in ("type", "stats"):
+            y -= grow_px
+        elif region.name == "art":
+            h -= grow_px
+        draw.rectangle((x, y, x + w - 1, y + h - 1), fill=region.fill)
 
 
 def _effect_growth(card: CardDef, template: Template, region: Region | None,

@@ -2,8 +2,13 @@
 
 A template file (TOML or JSON) gives the card size, bleed, safe zone, colours, the card back and
 the regions of the card face. ``extends = "poker"`` starts from another template and overrides
-parts of it; when a child changes the card size, the regions it inherits are scaled to the new
-size (text sizes by the smaller of the two ratios). Every problem in a file is reported at once.
+parts of it — the parent is looked for beside the child, then in the templates folder asked for,
+then among the shipped templates, so a template kept anywhere can start from a shipped one; when a
+child changes the card size, the regions it inherits are scaled to the new size (text sizes by the
+smaller of the two ratios). Every region but the art is kept inside the safe zone (``safe_mm``
+from the trim): a box reaching into it is moved inwards, and shrunk if it is larger than the safe
+area. ``types = [...]`` lists the card types a ``<game>-<name>`` template is for. Every problem in
+a file is reported at once.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ CARD_KEYS = (
     "background", "panel", "text_colour", "muted_colour",
 )
 BACK_KEYS = ("title", "subtitle", "background", "accent", "pattern")
-TOP_KEYS = ("name", "extends", "description", "card", "colours", "rarities", "back", "regions")
+TOP_KEYS = ("name", "extends", "description", "types", "card", "colours", "rarities", "back",
+            "regions")
 ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
 RARITY_SHAPES = ("circle", "diamond", "star", "triangle", "square", "text")
@@ -84,15 +90,20 @@ class Template:
     rarities: Mapping[str, str]  # folded rarity → shape
     back: Back
     regions: Mapping[str, Region] = field(default_factory=dict)
+    types: tuple[str, ...] = ()
 
     def region(self, name: str) -> Region | None:
         r = self.regions.get(name)
         return r if r is not None and r.visible else None
 
     def colour_of(self, colour: str | None) -> str:
-        """The printed hue of a card colour key; grey-blue for a colour the template lacks."""
-        if colour and colour in self.colours:
-            return self.colours[colour]
+        """The frame colour of a card: its colour's hue; ``[card] background`` for a card without
+        a colour; ``[colours] _default`` (grey-blue) for a colour the template does not list."""
+        if not colour:
+            return self.background
+        key = fold(colour)
+        if key in self.colours:
+            return self.colours[key]
         return self.colours.get("_default", "#5b6b7f")
 
     @property
@@ -174,12 +185,19 @@ def _scale_inherited(parent: dict[str, Any], child: dict[str, Any]) -> dict[str,
     return {**parent, "regions": regions}
 
 
-def _resolve(name_or_path: str | Path, directory: Path, chain: tuple[str, ...]) -> tuple[dict, Path]:
+def _resolve(name_or_path: str | Path, directory: Path, chain: tuple[str, ...],
+             fallbacks: tuple[Path, ...] = ()) -> tuple[dict, Path]:
     path = Path(name_or_path)
     if path.suffix in (".toml", ".json") and (path.is_file() or path.is_absolute()):
         found: Path | None = path if path.is_file() else None
     else:
-        found = _find_file(str(name_or_path), directory)
+        found = None
+        for folder in (directory, *fallbacks):
+            candidate = _find_file(str(name_or_path), folder)
+            # a template may extend the shipped template of the same name
+            if candidate is not None and (not chain or str(candidate.resolve()) != chain[-1]):
+                found = candidate
+                break
     if found is None:
         available = sorted(p.stem for p in directory.glob("*.toml")) if directory.is_dir() else []
         raise TemplateError(
@@ -194,7 +212,11 @@ def _resolve(name_or_path: str | Path, directory: Path, chain: tuple[str, ...]) 
     if parent_name:
         if not isinstance(parent_name, str):
             raise TemplateError(f"{found}: extends must be a template name")
-        parent, _ = _resolve(parent_name, found.parent, (*chain, key))
+        folders = []
+        for folder in (*fallbacks, default_templates_dir()):
+            if folder.resolve() != found.parent.resolve() and folder not in folders:
+                folders.append(folder)
+        parent, _ = _resolve(parent_name, found.parent, (*chain, key), tuple(folders))
         parent = _scale_inherited(parent, data)
         data = _merge(parent, {k: v for k, v in data.items() if k != "extends"})
     return data, found
@@ -351,6 +373,8 @@ def _build(data: dict[str, Any], source: Path) -> Template:
             except TemplateError as exc:
                 bad("missing-font", str(exc), "", at)
                 ok = False
+        if ok and rname != "art":
+            x, y, w, h = _inside_safe((x, y, w, h), nums)
         if ok:
             fields = {k: v for k, v in rdata.items() if k != "box" and v is not None}
             for key in ("size_pt", "min_size_pt", "line_spacing"):
@@ -360,6 +384,11 @@ def _build(data: dict[str, Any], source: Path) -> Template:
                 size = fields.get("size_pt", 8.0)
                 fields["min_size_pt"] = min(fields.get("min_size_pt", min(4.5, size)), size)
             regions[rname] = Region(name=rname, box=(x, y, w, h), **fields)
+    types = data.get("types", [])
+    if not isinstance(types, list) or not all(isinstance(v, str) and v.strip() for v in types):
+        bad("bad-value", f"types must be a list of card types, not {types!r}",
+            'write types = ["Challengers", "Helpers"]', "types")
+        types = []
     if problems:
         raise TemplateError(f"template {source} has {len(problems)} problem(s)", problems)
     return Template(
@@ -368,8 +397,23 @@ def _build(data: dict[str, Any], source: Path) -> Template:
         safe_mm=nums["safe_mm"], border_mm=nums["border_mm"], corner_mm=nums["corner_mm"],
         background=cols["background"], panel=cols["panel"], text_colour=cols["text_colour"],
         muted_colour=cols["muted_colour"], colours=colours, rarities=rarities, back=back,
-        regions=regions,
+        regions=regions, types=tuple(types),
     )
+
+
+def _inside_safe(box: tuple[float, float, float, float],
+                 nums: dict[str, float]) -> tuple[float, float, float, float]:
+    """``box`` moved (and if need be shrunk) so that it stays ``safe_mm`` inside the trim."""
+    safe = nums["safe_mm"]
+    out = []
+    for start, size, total in ((box[0], box[2], nums["width_mm"]), (box[1], box[3], nums["height_mm"])):
+        lo, hi = safe, total - safe
+        if hi - lo <= 0:  # a safe zone wider than half the card: only keep the box on the card
+            lo, hi = 0.0, total
+        size = min(size, hi - lo)
+        start = min(max(start, lo), hi - size)
+        out += [start, size]
+    return out[0], out[2], out[1], out[3]
 
 
 _CACHE: dict[tuple[str, str], Template] = {}
@@ -382,7 +426,7 @@ def load_template(name_or_path: str | Path, directory: Path | None = None) -> Te
     cached = _CACHE.get(key)
     if cached is not None and cached.source is not None:
         return cached
-    data, source = _resolve(name_or_path, directory, ())
+    data, source = _resolve(name_or_path, directory, (), (directory,))
     template = _build(data, source)
     _CACHE[key] = template
     return template
@@ -396,14 +440,44 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in fold(text)).strip("-")
 
 
+def _typed_templates(directory: Path, game: str) -> dict[str, str]:
+    """Folded card type → template name, from the ``types`` lists of ``<game>-*`` templates."""
+    out: dict[str, str] = {}
+    try:
+        files = sorted(p for p in directory.iterdir() if p.suffix in (".toml", ".json")
+                       and p.stem.startswith(f"{game}-"))
+    except OSError:
+        return out
+    for path in files:
+        key = (str(path), path.stat().st_mtime_ns)
+        types = _TYPES_CACHE.get(key)
+        if types is None:
+            try:
+                types = _read(path).get("types", [])
+            except TemplateError:
+                types = []  # reported when the template is loaded
+            types = tuple(v for v in types if isinstance(v, str)) if isinstance(types, list) else ()
+            _TYPES_CACHE[key] = types
+        for t in types:
+            out.setdefault(fold(t), path.stem)
+    return out
+
+
+_TYPES_CACHE: dict[tuple[str, int], tuple[str, ...]] = {}
+
+
 def template_name_for(game: str, card_type: str | None, directory: Path | None = None) -> str:
-    """The most specific template for a card: ``<game>-<type>``, then ``<game>``, then ``poker``."""
+    """The most specific template for a card: ``<game>-<type>``, then a ``<game>-*`` template
+    whose ``types`` list holds the card's type, then ``<game>``, then ``poker``."""
     directory = directory or default_templates_dir()
-    candidates = []
     if card_type:
-        candidates.append(f"{game}-{_slug(card_type)}")
-    candidates += [game, "poker"]
-    for name in candidates:
+        name = f"{game}-{_slug(card_type)}"
+        if _find_file(name, directory):
+            return name
+        typed = _typed_templates(directory, game).get(fold(card_type))
+        if typed:
+            return typed
+    for name in (game, "poker"):
         if _find_file(name, directory):
             return name
     raise TemplateError(f"no template for game {game!r} in {directory} — add {game}.toml "
