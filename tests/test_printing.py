@@ -280,7 +280,7 @@ def test_card_art_is_used_and_bad_art_refused(tmp_path: Path, monkeypatch: pytes
     (tmp_path / "notes.png").write_text("not an image")
     with pytest.raises(ArtError, match="not an image"):
         render_card(card(art="notes.png"), t, RenderOptions(art_dir=tmp_path))
-    with pytest.raises(ArtError, match="not found"):
+    with pytest.raises(ArtError, match="TST-012 « Chevalière de l'Été » : image .*missing.png introuvable"):
         render_card(card(art="missing.png"), t, RenderOptions(art_dir=tmp_path))
     monkeypatch.setattr(art_mod, "MAX_ART_PIXELS", 1000)
     Image.new("RGB", (100, 100), "white").save(tmp_path / "big.png")
@@ -636,3 +636,43 @@ def test_printed_figures_follow_the_language() -> None:
     french = card_fingerprint(ct)
     with i18n.use_language("en"):
         assert card_fingerprint(ct) != french
+
+
+@pytest.mark.parametrize("reference", ["/etc/passwd", "../../x.png", "../outside.png", "link.png",
+                                       "sub/../../outside.png"])
+def test_art_outside_the_art_folder_is_never_read(tmp_path: Path, reference: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    art_dir = tmp_path / "art"
+    art_dir.mkdir()
+    Image.new("RGB", (30, 20), (10, 200, 30)).save(tmp_path / "outside.png")
+    (art_dir / "link.png").symlink_to(tmp_path / "outside.png")
+    opened: list[str] = []
+    real_open = Image.open
+    monkeypatch.setattr(art_mod.Image, "open", lambda fp, *a, **k: (opened.append(str(fp)), real_open(fp, *a, **k))[1])
+    bad = card(number=7, art=reference)
+    with pytest.raises(ArtError) as exc:
+        render_card(bad, template_for("nespanini"), RenderOptions(art_dir=art_dir, dpi=72))
+    assert "TST-007" in str(exc.value) and reference in str(exc.value)
+    assert "dossier des images" in str(exc.value)
+    out = tmp_path / "p.pdf"
+    with pytest.raises(ArtError, match="TST-007"):
+        print_cards([card(), bad], out, art_dir=art_dir, dpi=72)
+    assert not out.exists() and opened == []
+    # the fingerprint does not read it either
+    from cardbase.printing import card_fingerprint
+    real_read = Path.read_bytes
+    read: list[Path] = []
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (read.append(self), real_read(self))[1])
+    card_fingerprint(bad, art_dir=art_dir)
+    assert not any("outside" in str(p) or "passwd" in str(p) for p in read)
+
+
+def test_art_inside_the_folder_and_its_subfolders_prints(tmp_path: Path) -> None:
+    (tmp_path / "np1").mkdir()
+    Image.new("RGB", (30, 20), (10, 200, 30)).save(tmp_path / "np1" / "012.png")
+    t = template_for("nespanini")
+    img = render_card(card(art="np1/012.png"), t, RenderOptions(art_dir=tmp_path, dpi=72))
+    x0, y0, x1, y1 = (mm_to_px(v, 72) for v in (t.regions["art"].box[0], t.regions["art"].box[1],
+                                                  t.regions["art"].box[0] + t.regions["art"].box[2],
+                                                  t.regions["art"].box[1] + t.regions["art"].box[3]))
+    assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == (10, 200, 30)

@@ -265,8 +265,8 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
         x, y, w, h = _box_px(r, dpi, off)
         h -= mm_to_px(grow_mm, dpi)
         if card.art:
-            art = load_art(resolve_art(card.art, opt.art_dir), (w, h),
-                           where=f"{card.ref} « {card.name} »")
+            where = f"{card.ref} « {card.name} »"
+            art = load_art(resolve_art(card.art, opt.art_dir, where=where), (w, h), where=where)
         else:
             art = placeholder_art(colour, (w, h))
         if art.mode == "RGBA":

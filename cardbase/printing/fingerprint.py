@@ -27,10 +27,14 @@ def card_fingerprint(card: CardDef, *, art_dir: Path | None = None) -> str:
     """
     art = None
     if card.art:
-        path = Path(card.art)
-        if not path.is_absolute() and art_dir is not None:
-            path = art_dir / path
-        art = [card.art, _file_digest(path)]
+        from cardbase.errors import ArtError
+        from cardbase.printing.art import resolve_art
+
+        try:  # never read a file outside the art folder, not even to hash it
+            digest = _file_digest(resolve_art(card.art, art_dir))
+        except ArtError:
+            digest = "refused"
+        art = [card.art, digest]
     content = {
         "game": card.game, "edition": card.edition, "number": card.number,
         "set_size": card.set_size, "name": card.name, "value": card.value, "colour": card.colour,
