@@ -118,3 +118,42 @@ def test_output_path_errors_are_clear(cli_env: str, tmp_path: Path,
         assert list(locked.iterdir()) == []
     finally:
         locked.chmod(0o755)
+
+
+def test_safe_file_names() -> None:
+    from cardbase.ui.printing import safe_file_name
+
+    assert safe_file_name("Bosquet en fête / v2") == "bosquet-en-fete-v2"
+    assert safe_file_name("../../etc/passwd") == "etc-passwd"
+    assert safe_file_name("«»") == "cartes" and len(safe_file_name("é" * 300)) == 80
+
+
+def test_print_page_downloads_a_saved_deck_under_its_name(cli_env: str) -> None:
+    from sqlmodel import select
+    from streamlit.testing.v1 import AppTest
+
+    from cardbase import db
+    from cardbase.models import Deck
+
+    with db.session_scope() as s:
+        decks = list(s.exec(select(Deck).order_by(Deck.name)).all())
+        if not decks:
+            pytest.fail("the test database has no saved deck")
+        deck_id, deck_name = decks[0].id, decks[0].name
+    at = AppTest.from_string("from cardbase.ui import printing\nprinting.render()\n",
+                             default_timeout=120)
+    at.session_state["lang"] = "fr"
+    at.session_state["pr_source"] = "deck"
+    at.session_state["pr_deck"] = deck_id
+    at.session_state["pr_dpi"] = 150
+    at.run()
+    assert not at.exception, at.exception
+    at.button(key="pr_go").click().run()
+    assert not at.exception, at.exception
+    from cardbase.ui.printing import safe_file_name
+
+    assert "pr_dl_pdf" in [b.key for b in at.get("download_button")]
+    # the PDF downloads as « <deck name>.pdf » (file_name=f"{name}.pdf"), not deck-<id>.pdf
+    name = at.session_state["pr_result"]["name"]
+    assert name == safe_file_name(deck_name) and name != f"deck-{deck_id}"
+    assert name and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in name)
