@@ -21,7 +21,7 @@ from cardbase.printing.art import load_art, placeholder_art, resolve_art
 from cardbase.printing.fingerprint import card_fingerprint
 from cardbase.printing.sticker_art import strip_for
 from cardbase.printing.templates import Region, Template
-from cardbase.printing.textfit import Paragraph, draw_layout, fit_text
+from cardbase.printing.textfit import Layout, Paragraph, draw_layout, fit_text
 from cardbase.printing.units import mm_to_px, mm_to_pxf
 from cardbase.text import fold
 
@@ -193,11 +193,11 @@ def _where(card: CardDef, region: Region, template: Template) -> str:
 
 def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraphs: list[Paragraph],
           *, dpi: int, off: int, colour: str, template: Template, card: CardDef,
-          box: tuple[int, int, int, int] | None = None) -> None:
+          box: tuple[int, int, int, int] | None = None, layout: Layout | None = None) -> None:
     if not any(p.text.strip() for p in paragraphs):
         return
     x, y, w, h = box or _box_px(region, dpi, off)
-    layout = fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
+    layout = layout or fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                       dpi=dpi, align=region.align, valign=region.valign,
                       line_spacing=region.line_spacing, max_lines=region.max_lines,
                       base_dir=template.base_dir, where=_where(card, region, template))
@@ -254,7 +254,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
             paras.append(Paragraph(body, effect_region.font))
         if card.flavour:
             paras.append(Paragraph(card.flavour, "italic", colour=muted, gap_before=0.6))
-    grow_mm = _effect_growth(card, template, effect_region, paras, dpi)
+    grow_mm, effect_layout = _effect_growth(card, template, effect_region, paras, dpi)
     img = _chrome(template, colour, dpi, opt.bleed, has_value, bool(card.banner), has_effect,
                   grow_mm).copy()
     draw = ImageDraw.Draw(img)
@@ -315,7 +315,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
         ex, ey, ew, eh = _box_px(effect_region, dpi, off)
         g = mm_to_px(grow_mm, dpi)
         _text(img, draw, effect_region, paras, dpi=dpi, off=off, colour=text_c, template=template,
-              card=card, box=(ex, ey - g, ew, eh + g))
+              card=card, box=(ex, ey - g, ew, eh + g), layout=effect_layout)
 
     if opt.stickers and (r := template.region("stickers")) is not None:
         value_st, symbol = stickers_for(card, opt.sticker_table)
@@ -372,20 +372,21 @@ def _fills(draw: ImageDraw.ImageDraw, template: Template, dpi: int, off: int, gr
 
 
 def _effect_growth(card: CardDef, template: Template, region: Region | None,
-                   paras: list[Paragraph], dpi: int) -> float:
+                   paras: list[Paragraph], dpi: int) -> tuple[float, Layout | None]:
     """Millimetres the text box grows upwards (into the art) when the text would go below the
-    template's minimum size; 0 when it fits as designed."""
+    template's minimum size — 0 when it fits as designed, with the layout found then."""
     art = template.region("art")
     if region is None or art is None or not paras:
-        return 0.0
+        return 0.0, None
     _, _, w, h = _box_px(region, dpi, 0)
     try:
-        fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
-                 dpi=dpi, line_spacing=region.line_spacing, base_dir=template.base_dir,
-                 where=_where(card, region, template))
-        return 0.0
+        layout = fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
+                          dpi=dpi, align=region.align, valign=region.valign,
+                          line_spacing=region.line_spacing, max_lines=region.max_lines,
+                          base_dir=template.base_dir, where=_where(card, region, template))
+        return 0.0, layout
     except TemplateError:  # not at the template's minimum size: the box grows into the art
-        return round(art.box[3] * GROW_SHARE, 1)
+        return round(art.box[3] * GROW_SHARE, 1), None
 
 
 def _placeholder_label(draw: ImageDraw.ImageDraw, card: CardDef, template: Template,
