@@ -99,17 +99,25 @@ def test_template_problems_all_reported(tmp_path: Path) -> None:
         load_template("bad", tmp_path)
     text = str(exc.value)
     codes = [p.code for p in exc.value.problems]
-    assert "'color'" in text and "'titel'" in text and "'boxx'" in text
+    assert "réglage inconnu « color »" in text and "zone inconnue « titel »" in text
+    assert "« boxx »" in text and "4 problème(s)" in text
     assert "missing-font" in codes and "Nope.ttf" in text
     assert len(exc.value.problems) == 4
+    from cardbase.printing.templates import clear_cache
+
+    clear_cache()
+    with i18n.use_language("en"), pytest.raises(TemplateError) as exc:
+        load_template("bad", tmp_path)
+    assert "unknown setting 'color'" in str(exc.value) and "'titel'" in str(exc.value)
+    assert [p.code for p in exc.value.problems] == codes
 
 
 def test_extends_cycle_and_missing_template(tmp_path: Path) -> None:
     (tmp_path / "a.toml").write_text('extends = "b"\n')
     (tmp_path / "b.toml").write_text('extends = "a"\n')
-    with pytest.raises(TemplateError, match="circle"):
+    with pytest.raises(TemplateError, match="tourne en rond"):
         load_template("a", tmp_path)
-    with pytest.raises(TemplateError, match="not found"):
+    with pytest.raises(TemplateError, match="« zzz » introuvable"):
         load_template("zzz", tmp_path)
 
 
@@ -208,7 +216,7 @@ def test_font_has_french_accents() -> None:
 
 
 def test_missing_font_is_reported() -> None:
-    with pytest.raises(TemplateError, match="not found"):
+    with pytest.raises(TemplateError, match="introuvable"):
         get_font("/nowhere/font.ttf", 10)
 
 
@@ -583,7 +591,7 @@ def test_a_template_anywhere_can_extend_the_shipped_ones(tmp_path: Path) -> None
     assert mine.panel == "#ffffff" and mine.regions["name"].size_pt == 11
     (folder / "a.toml").write_text('extends = "a2"\n')
     (folder / "a2.toml").write_text('extends = "a"\n')
-    with pytest.raises(TemplateError, match="circle"):
+    with pytest.raises(TemplateError, match="tourne en rond"):
         load_template("a", folder)
 
 

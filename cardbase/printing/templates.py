@@ -24,6 +24,7 @@ from typing import Any
 from PIL import ImageColor
 
 from cardbase.errors import Problem, TemplateError
+from cardbase.i18n import tr
 from cardbase.printing.fonts import font_path
 from cardbase.text import fold
 
@@ -132,17 +133,17 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise TemplateError(f"{path}: cannot be read ({exc.strerror})") from None
+        raise TemplateError(tr("printing.tpl.unreadable", path=str(path), reason=exc.strerror or str(exc))) from None
     try:
         if path.suffix == ".json":
             data = json.loads(text)
         else:
             data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise TemplateError(f"{path}: not valid {path.suffix[1:].upper()}: {exc} — fix the syntax "
-                            "at that place") from None
+        raise TemplateError(tr("printing.tpl.syntax", path=str(path), kind=path.suffix[1:].upper(),
+                               error=str(exc))) from None
     if not isinstance(data, dict):
-        raise TemplateError(f"{path}: a template must be a table of settings")
+        raise TemplateError(tr("printing.tpl.not_table", path=str(path)))
     return data
 
 
@@ -200,18 +201,16 @@ def _resolve(name_or_path: str | Path, directory: Path, chain: tuple[str, ...],
                 break
     if found is None:
         available = sorted(p.stem for p in directory.glob("*.toml")) if directory.is_dir() else []
-        raise TemplateError(
-            f"template {str(name_or_path)!r} not found in {directory} — use one of "
-            f"{', '.join(available) or '(none)'} or give the path of a .toml/.json file"
-        )
+        raise TemplateError(tr("printing.tpl.not_found", name=str(name_or_path),
+                               folder=str(directory), available=", ".join(available) or "—"))
     key = str(found.resolve())
     if key in chain:
-        raise TemplateError(f"{found}: 'extends' goes round in a circle ({' → '.join(chain)})")
+        raise TemplateError(tr("printing.tpl.circle", path=str(found), chain=" → ".join(chain)))
     data = _read(found)
     parent_name = data.get("extends")
     if parent_name:
         if not isinstance(parent_name, str):
-            raise TemplateError(f"{found}: extends must be a template name")
+            raise TemplateError(tr("printing.tpl.extends_name", path=str(found)))
         folders = []
         for folder in (*fallbacks, default_templates_dir()):
             if folder.resolve() != found.parent.resolve() and folder not in folders:
@@ -243,29 +242,32 @@ def _build(data: dict[str, Any], source: Path) -> Template:
 
     for key in data:
         if key not in TOP_KEYS:
-            bad("unknown-field", f"unknown setting {key!r}", f"use one of {', '.join(TOP_KEYS)}")
+            bad("unknown-field", tr("printing.tpl.unknown_setting", key=key, keys=", ".join(TOP_KEYS)),
+                tr("printing.tpl.unknown_setting_fix", key=key, keys=", ".join(TOP_KEYS)))
     data = dict(data)
     for section in ("card", "colours", "rarities", "back", "regions"):
         if section in data and not isinstance(data[section], dict):
-            bad("bad-value", f"[{section}] must be a table of settings, not {data[section]!r}",
-                f"write a [{section}] section with key = value lines", f"[{section}]")
+            bad("bad-value", tr("printing.tpl.section_table", section=section, value=repr(data[section])),
+                tr("printing.tpl.section_table_fix", section=section, value=repr(data[section])), f"[{section}]")
             data[section] = {}
     card = data.get("card", {})
     for key in card:
         if key not in CARD_KEYS:
-            bad("unknown-field", f"unknown card setting {key!r}", f"use one of {', '.join(CARD_KEYS)}",
+            bad("unknown-field", tr("printing.tpl.unknown_card_setting", key=key, keys=", ".join(CARD_KEYS)),
+                tr("printing.tpl.unknown_card_setting_fix", key=key, keys=", ".join(CARD_KEYS)),
                 "[card]")
     nums = {}
     for key, default in (("width_mm", 63.0), ("height_mm", 88.0), ("bleed_mm", 3.0),
                          ("safe_mm", 3.0), ("border_mm", 2.5), ("corner_mm", 2.5)):
         value = card.get(key, default)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-            bad("bad-value", f"{key} must be a number of millimetres ≥ 0, not {value!r}",
-                f"write {key} = {default}", "[card]")
+            bad("bad-value", tr("printing.tpl.bad_mm", key=key, value=repr(value), default=default),
+                tr("printing.tpl.bad_mm_fix", key=key, value=repr(value), default=default), "[card]")
             value = default
         nums[key] = float(value)
     if nums["width_mm"] <= 0 or nums["height_mm"] <= 0:
-        bad("bad-value", "the card must have a width and a height", "set width_mm and height_mm",
+        bad("bad-value", tr("printing.tpl.no_size"),
+                tr("printing.tpl.no_size_fix"),
             "[card]")
         nums["width_mm"], nums["height_mm"] = 63.0, 88.0
     cols = {}
@@ -273,7 +275,8 @@ def _build(data: dict[str, Any], source: Path) -> Template:
                          ("text_colour", "#1d1d1f"), ("muted_colour", "#6b6b6b")):
         value = card.get(key, default)
         if not _colour_ok(value):
-            bad("bad-colour", f"{key} {value!r} is not a colour", 'write a colour like "#c62828"',
+            bad("bad-colour", tr("printing.tpl.card_colour", key=key, value=repr(value)),
+                tr("printing.tpl.card_colour_fix", key=key, value=repr(value)),
                 "[card]")
             value = default
         cols[key] = value
@@ -282,28 +285,29 @@ def _build(data: dict[str, Any], source: Path) -> Template:
         if _colour_ok(value):
             colours[fold(key) if key != "_default" else key] = value
         else:
-            bad("bad-colour", f"colour {key} = {value!r} is not a colour",
-                'write a colour like "#c62828"', "[colours]")
+            bad("bad-colour", tr("printing.tpl.colour", key=key, value=repr(value)),
+                tr("printing.tpl.colour_fix", key=key, value=repr(value)), "[colours]")
     rarities = {}
     for key, value in data.get("rarities", {}).items():
         if value not in RARITY_SHAPES:
-            bad("bad-value", f"rarity {key} has unknown shape {value!r}",
-                f"use one of {', '.join(RARITY_SHAPES)}", "[rarities]")
+            bad("bad-value", tr("printing.tpl.rarity_shape", key=key, value=repr(value), shapes=", ".join(RARITY_SHAPES)),
+                tr("printing.tpl.rarity_shape_fix", key=key, value=repr(value), shapes=", ".join(RARITY_SHAPES)), "[rarities]")
         else:
             rarities[fold(key)] = value
     back_data = data.get("back", {})
     for key in back_data:
         if key not in BACK_KEYS:
-            bad("unknown-field", f"unknown back setting {key!r}", f"use one of {', '.join(BACK_KEYS)}",
+            bad("unknown-field", tr("printing.tpl.unknown_back_setting", key=key, keys=", ".join(BACK_KEYS)),
+                tr("printing.tpl.unknown_back_setting_fix", key=key, keys=", ".join(BACK_KEYS)),
                 "[back]")
     for key in ("background", "accent"):
         if key in back_data and not _colour_ok(back_data[key]):
-            bad("bad-colour", f"back {key} {back_data[key]!r} is not a colour",
-                'write a colour like "#22304a"', "[back]")
+            bad("bad-colour", tr("printing.tpl.back_colour", key=key, value=repr(back_data[key])),
+                tr("printing.tpl.back_colour_fix", key=key, value=repr(back_data[key])), "[back]")
     for key in ("title", "subtitle", "pattern"):
         if key in back_data and not isinstance(back_data[key], str):
-            bad("bad-value", f"back {key} must be text, not {back_data[key]!r}",
-                f'write {key} = "…"', "[back]")
+            bad("bad-value", tr("printing.tpl.back_text", key=key, value=repr(back_data[key])),
+                tr("printing.tpl.back_text_fix", key=key, value=repr(back_data[key])), "[back]")
     back = Back(**{k: v for k, v in back_data.items() if k in BACK_KEYS
                    and (k not in ("background", "accent") or _colour_ok(v))
                    and (k in ("background", "accent") or isinstance(v, str))})
@@ -312,60 +316,64 @@ def _build(data: dict[str, Any], source: Path) -> Template:
     for rname, rdata in data.get("regions", {}).items():
         at = f"[regions.{rname}]"
         if rname not in REGION_NAMES:
-            bad("unknown-field", f"unknown region {rname!r}",
-                f"use one of {', '.join(REGION_NAMES)}", at)
+            bad("unknown-field", tr("printing.tpl.unknown_region", name=rname, names=", ".join(REGION_NAMES)),
+                tr("printing.tpl.unknown_region_fix", name=rname, names=", ".join(REGION_NAMES)), at)
             continue
         if not isinstance(rdata, dict):
-            bad("bad-value", "a region must be a table", "write [regions.name] with a box", at)
+            bad("bad-value", tr("printing.tpl.region_table"),
+                tr("printing.tpl.region_table_fix"), at)
             continue
         ok = True
         for key in rdata:
             if key not in REGION_KEYS:
-                bad("unknown-field", f"unknown region setting {key!r}",
-                    f"use one of {', '.join(REGION_KEYS)}", at)
+                bad("unknown-field", tr("printing.tpl.unknown_region_setting", key=key, keys=", ".join(REGION_KEYS)),
+                tr("printing.tpl.unknown_region_setting_fix", key=key, keys=", ".join(REGION_KEYS)), at)
                 ok = False
         box = rdata.get("box")
         if not (isinstance(box, list) and len(box) == 4
                 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in box)):
-            bad("bad-box", f"box must be [x, y, width, height] in mm, not {box!r}",
-                "write box = [4, 60, 55, 16]", at)
+            bad("bad-box", tr("printing.tpl.box_shape", value=repr(box)),
+                tr("printing.tpl.box_shape_fix", value=repr(box)), at)
             continue
         x, y, w, h = (float(v) for v in box)
         bl = nums["bleed_mm"]
         if w <= 0 or h <= 0 or x < -bl or y < -bl or x + w > nums["width_mm"] + bl + 1e-6 \
                 or y + h > nums["height_mm"] + bl + 1e-6:
-            bad("bad-box", f"box {box} is empty or leaves the card "
-                f"({nums['width_mm']:g}×{nums['height_mm']:g} mm)", "move or shrink the box", at)
+            bad("bad-box", tr("printing.tpl.box_outside", box=box, width=f"{nums['width_mm']:g}", height=f"{nums['height_mm']:g}"),
+                tr("printing.tpl.box_outside_fix", box=box, width=f"{nums['width_mm']:g}", height=f"{nums['height_mm']:g}"), at)
             ok = False
         if rdata.get("align", "left") not in ALIGNS:
-            bad("bad-value", f"align {rdata['align']!r}", f"use one of {', '.join(ALIGNS)}", at)
+            bad("bad-value", tr("printing.tpl.align", value=repr(rdata["align"]), values=", ".join(ALIGNS)),
+                tr("printing.tpl.align_fix", value=repr(rdata["align"]), values=", ".join(ALIGNS)), at)
             ok = False
         if rdata.get("valign", "top") not in VALIGNS:
-            bad("bad-value", f"valign {rdata['valign']!r}", f"use one of {', '.join(VALIGNS)}", at)
+            bad("bad-value", tr("printing.tpl.valign", value=repr(rdata["valign"]), values=", ".join(VALIGNS)),
+                tr("printing.tpl.valign_fix", value=repr(rdata["valign"]), values=", ".join(VALIGNS)), at)
             ok = False
         for key in ("colour", "fill"):
             if rdata.get(key) is not None and not _colour_ok(rdata[key]):
-                bad("bad-colour", f"{key} {rdata[key]!r} is not a colour",
-                    'write a colour like "#1d1d1f"', at)
+                bad("bad-colour", tr("printing.tpl.region_colour", key=key, value=repr(rdata[key])),
+                tr("printing.tpl.region_colour_fix", key=key, value=repr(rdata[key])), at)
                 ok = False
         for key in ("size_pt", "min_size_pt", "line_spacing"):
             v = rdata.get(key)
             if v is not None and (not isinstance(v, (int, float)) or isinstance(v, bool) or v <= 0):
-                bad("bad-value", f"{key} must be a positive number, not {v!r}", f"write {key} = 8", at)
+                bad("bad-value", tr("printing.tpl.positive", key=key, value=repr(v)),
+                tr("printing.tpl.positive_fix", key=key, value=repr(v)), at)
                 ok = False
         lines = rdata.get("max_lines", 0)
         if not isinstance(lines, int) or isinstance(lines, bool) or lines < 0:
-            bad("bad-value", f"max_lines must be a whole number ≥ 0, not {lines!r}",
-                "write max_lines = 2 (0: as many as fit)", at)
+            bad("bad-value", tr("printing.tpl.max_lines", value=repr(lines)),
+                tr("printing.tpl.max_lines_fix", value=repr(lines)), at)
             ok = False
         if not isinstance(rdata.get("visible", True), bool):
-            bad("bad-value", f"visible must be true or false, not {rdata['visible']!r}",
-                "write visible = false", at)
+            bad("bad-value", tr("printing.tpl.visible", value=repr(rdata["visible"])),
+                tr("printing.tpl.visible_fix", value=repr(rdata["visible"])), at)
             ok = False
         font = rdata.get("font", "regular")
         if not isinstance(font, str):
-            bad("bad-value", f"font must be a style name or a file path, not {font!r}",
-                'write font = "bold"', at)
+            bad("bad-value", tr("printing.tpl.font", value=repr(font)),
+                tr("printing.tpl.font_fix", value=repr(font)), at)
             ok = False
         else:
             try:
@@ -386,11 +394,11 @@ def _build(data: dict[str, Any], source: Path) -> Template:
             regions[rname] = Region(name=rname, box=(x, y, w, h), **fields)
     types = data.get("types", [])
     if not isinstance(types, list) or not all(isinstance(v, str) and v.strip() for v in types):
-        bad("bad-value", f"types must be a list of card types, not {types!r}",
-            'write types = ["Challengers", "Helpers"]', "types")
+        bad("bad-value", tr("printing.tpl.types", value=repr(types)),
+                tr("printing.tpl.types_fix", value=repr(types)), "types")
         types = []
     if problems:
-        raise TemplateError(f"template {source} has {len(problems)} problem(s)", problems)
+        raise TemplateError(tr("printing.tpl.problems", path=str(source), n=len(problems)), problems)
     return Template(
         name=str(data.get("name") or source.stem), source=source,
         width_mm=nums["width_mm"], height_mm=nums["height_mm"], bleed_mm=nums["bleed_mm"],
@@ -480,8 +488,7 @@ def template_name_for(game: str, card_type: str | None, directory: Path | None =
     for name in (game, "poker"):
         if _find_file(name, directory):
             return name
-    raise TemplateError(f"no template for game {game!r} in {directory} — add {game}.toml "
-                        "(it can start with extends = \"poker\")")
+    raise TemplateError(tr("printing.tpl.no_template", game=game, folder=str(directory)))
 
 
 def template_for(game: str, card_type: str | None = None, directory: Path | None = None) -> Template:
