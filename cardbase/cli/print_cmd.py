@@ -60,7 +60,9 @@ def _deck_cards(s, path: Path) -> list[CardDef]:
 
     resolved = decks.resolve_deck(s, decks.read_deck_file(path))
     if resolved.problems:
-        raise DeckListError(f"{path}: {len(resolved.problems)} line(s) do not match a card",
+        from cardbase.i18n import tr
+
+        raise DeckListError(tr("printing.cli.deck_lines", path=str(path), n=len(resolved.problems)),
                             list(resolved.problems))
     defs = {d.id: d for d in catalog.card_defs(s, ids=[e.card.id for e in resolved.entries])}
     return [defs[e.card.id] for e in resolved.entries for _ in range(e.count)]
