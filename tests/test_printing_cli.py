@@ -157,3 +157,30 @@ def test_print_page_downloads_a_saved_deck_under_its_name(cli_env: str) -> None:
     name = at.session_state["pr_result"]["name"]
     assert name == safe_file_name(deck_name) and name != f"deck-{deck_id}"
     assert name and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in name)
+
+
+def test_a_full_disk_is_a_clear_error_and_keeps_the_previous_file(
+        cli_env: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardbase.printing import pdf
+
+    out = tmp_path / "prints" / "ctt.pdf"
+    out.parent.mkdir()
+    assert runner.invoke(app, ["print", "--edition", "CTT", "--out", str(out), "--dpi", "72"]).exit_code == 0
+    before = out.read_bytes()
+    calls = 0
+    real = pdf.PdfWriter.add_image
+
+    def full(self, image):
+        nonlocal calls
+        calls += 1
+        if calls > 5:
+            raise OSError(28, "No space left on device")
+        return real(self, image)
+
+    monkeypatch.setattr(pdf.PdfWriter, "add_image", full)
+    res = runner.invoke(app, ["print", "--edition", "CTT", "--out", str(out), "--dpi", "72"])
+    assert res.exit_code == 2 and "No space left on device" in res.output
+    assert "impossible d'écrire" in res.output and "intact" in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert out.read_bytes() == before
+    assert sorted(p.name for p in out.parent.iterdir()) == ["ctt.manifest.json", "ctt.pdf"]

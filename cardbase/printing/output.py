@@ -62,7 +62,10 @@ def atomic_file(target: Path) -> Iterator[Path]:
     tmp = Path(name)
     os.chmod(tmp, 0o666 & ~_umask())  # the permissions an ordinary new file gets
     try:
-        yield tmp
+        try:
+            yield tmp
+        except OSError as exc:  # a full disk, a vanished folder… while writing
+            raise _cannot_write(target, exc) from None
         try:
             os.replace(tmp, target)
         except OSError as exc:
@@ -86,7 +89,10 @@ def atomic_dir(target: Path) -> Iterator[Path]:
         raise _cannot_write(target, exc) from None
     os.chmod(tmp, 0o777 & ~_umask())
     try:
-        yield tmp
+        try:
+            yield tmp
+        except OSError as exc:
+            raise _cannot_write(target, exc) from None
         old = None
         try:
             if target.exists():
