@@ -14,7 +14,8 @@ from PIL import Image
 
 from cardbase.datafiles import load_edition_file
 from cardbase.domain import CardDef
-from cardbase.errors import ArtError, StickerError, TemplateError
+from cardbase import i18n
+from cardbase.errors import ArtError, CardbaseError, StickerError, TemplateError
 from cardbase.printing import (
     PrintError,
     RenderOptions,
@@ -98,17 +99,25 @@ def test_template_problems_all_reported(tmp_path: Path) -> None:
         load_template("bad", tmp_path)
     text = str(exc.value)
     codes = [p.code for p in exc.value.problems]
-    assert "'color'" in text and "'titel'" in text and "'boxx'" in text
+    assert "réglage inconnu « color »" in text and "zone inconnue « titel »" in text
+    assert "« boxx »" in text and "4 problème(s)" in text
     assert "missing-font" in codes and "Nope.ttf" in text
     assert len(exc.value.problems) == 4
+    from cardbase.printing.templates import clear_cache
+
+    clear_cache()
+    with i18n.use_language("en"), pytest.raises(TemplateError) as exc:
+        load_template("bad", tmp_path)
+    assert "unknown setting 'color'" in str(exc.value) and "'titel'" in str(exc.value)
+    assert [p.code for p in exc.value.problems] == codes
 
 
 def test_extends_cycle_and_missing_template(tmp_path: Path) -> None:
     (tmp_path / "a.toml").write_text('extends = "b"\n')
     (tmp_path / "b.toml").write_text('extends = "a"\n')
-    with pytest.raises(TemplateError, match="circle"):
+    with pytest.raises(TemplateError, match="tourne en rond"):
         load_template("a", tmp_path)
-    with pytest.raises(TemplateError, match="not found"):
+    with pytest.raises(TemplateError, match="« zzz » introuvable"):
         load_template("zzz", tmp_path)
 
 
@@ -157,11 +166,12 @@ def test_generated_texts_never_leave_their_box(ws: list[str], align: str, valign
     try:
         layout = fit_text([Paragraph(text)], w, h, size_pt=8.2, min_size_pt=4.6, dpi=300,
                           align=align, valign=valign)
-    except TemplateError as exc:  # only when even 3 pt cannot hold it
-        assert "does not fit" in str(exc)
-        assert len(text) > 600
+    except TemplateError as exc:  # only when even the template's minimum cannot hold it
+        assert "ne tient pas dans sa zone" in str(exc) and "4.6 pt" in str(exc)
+        assert len(text) > 300
         return
     assert _inside(layout, w, h)
+    assert layout.size_px >= int(4.6 * 300 / 72)  # never below the template's own minimum
 
 
 def test_one_huge_word_is_broken_not_overflowing() -> None:
@@ -171,9 +181,32 @@ def test_one_huge_word_is_broken_not_overflowing() -> None:
 
 
 def test_text_too_long_for_any_size_is_a_clear_error() -> None:
-    with pytest.raises(TemplateError, match="shorten the text"):
+    with pytest.raises(TemplateError, match="raccourcissez le texte"):
         fit_text([Paragraph("mot " * 3000)], 200, 60, size_pt=8, min_size_pt=5, dpi=300,
                  where="TST-001 effect")
+    with i18n.use_language("en"), pytest.raises(TemplateError, match="shorten the text"):
+        fit_text([Paragraph("mot " * 3000)], 200, 60, size_pt=8, min_size_pt=5, dpi=300,
+                 where="TST-001 effect")
+
+
+def test_text_below_the_template_minimum_is_refused_not_printed_tiny(tmp_path: Path) -> None:
+    # a 2,000-character effect used to print silently at 2.9 pt, under the template's 4.6 pt
+    long = card(number=42, effect_text=("Piochez une carte puis défaussez-en une. " * 50)[:2000],
+                flavour=None)
+    t = template_for("nespanini")
+    with pytest.raises(TemplateError) as exc:
+        render_card(long, t, RenderOptions(dpi=300))
+    text = str(exc.value)
+    assert "TST-042" in text and "zone effect" in text and "gabarit nespanini" in text
+    assert "4.6 pt" in text and "2000 caractères" in text
+    # the whole print stops, and writes nothing
+    out = tmp_path / "long.pdf"
+    with pytest.raises(TemplateError, match="TST-042"):
+        print_cards([card(), long], out, dpi=300)
+    assert list(tmp_path.iterdir()) == []
+    # a text that needs the art's room still prints, at or above the minimum
+    medium = card(number=43, effect_text=("Piochez une carte puis défaussez-en une. " * 12))
+    assert render_card(medium, t, RenderOptions(dpi=300)).size == (744, 1039)
 
 
 def test_font_has_french_accents() -> None:
@@ -183,7 +216,7 @@ def test_font_has_french_accents() -> None:
 
 
 def test_missing_font_is_reported() -> None:
-    with pytest.raises(TemplateError, match="not found"):
+    with pytest.raises(TemplateError, match="introuvable"):
         get_font("/nowhere/font.ttf", 10)
 
 
@@ -255,7 +288,7 @@ def test_card_art_is_used_and_bad_art_refused(tmp_path: Path, monkeypatch: pytes
     (tmp_path / "notes.png").write_text("not an image")
     with pytest.raises(ArtError, match="not an image"):
         render_card(card(art="notes.png"), t, RenderOptions(art_dir=tmp_path))
-    with pytest.raises(ArtError, match="not found"):
+    with pytest.raises(ArtError, match="TST-012 « Chevalière de l'Été » : image .*missing.png introuvable"):
         render_card(card(art="missing.png"), t, RenderOptions(art_dir=tmp_path))
     monkeypatch.setattr(art_mod, "MAX_ART_PIXELS", 1000)
     Image.new("RGB", (100, 100), "white").save(tmp_path / "big.png")
@@ -333,7 +366,9 @@ def test_letter_layout_is_centred_3x3() -> None:
     lay = sheet_layout("letter", (63, 88))
     assert (lay.cols, lay.rows) == (3, 3)
     assert lay.origin_mm == pytest.approx(((215.9 - 189) / 2, (279.4 - 264) / 2))
-    with pytest.raises(PrintError, match="paper"):
+    with pytest.raises(PrintError, match=r"papier « a3\+ » inconnu"):
+        sheet_layout("a3+", (63, 88))
+    with i18n.use_language("en"), pytest.raises(PrintError, match=r"unknown paper 'a3\+'"):
         sheet_layout("a3+", (63, 88))
 
 
@@ -396,7 +431,10 @@ def test_changed_since_prints_only_changed_cards(tmp_path: Path, ten_cards: list
     # the new manifest knows every card, so a third print after no change prints nothing
     third = print_cards(edited, tmp_path / "v3.pdf", dpi=100, changed_since=second.manifest)
     assert third.cards == 0 and third.skipped == 11
-    with pytest.raises(PrintError, match="manifest"):
+    # nothing changed: no file at all, not a blank page
+    assert third.nothing_changed and third.files == [] and third.manifest is None
+    assert not (tmp_path / "v3.pdf").exists() and not (tmp_path / "v3.manifest.json").exists()
+    with pytest.raises(PrintError, match="nothing.manifest.json : pas de manifeste"):
         print_cards(edited, tmp_path / "v4.pdf", changed_since=tmp_path / "nothing.pdf")
 
 
@@ -422,13 +460,13 @@ def test_pages_are_written_as_they_are_made(tmp_path: Path, monkeypatch: pytest.
 
 
 def test_bad_requests(tmp_path: Path) -> None:
-    with pytest.raises(PrintError, match="mode"):
+    with pytest.raises(PrintError, match="poster"):
         print_cards([card()], tmp_path / "x.pdf", mode="poster")
-    with pytest.raises(PrintError, match="dpi"):
+    with pytest.raises(PrintError, match="5000 DPI"):
         print_cards([card()], tmp_path / "x.pdf", dpi=5000)
-    with pytest.raises(PrintError, match="folder"):
+    with pytest.raises(CardbaseError, match="nope : ce dossier n'existe pas"):
         print_cards([card()], tmp_path / "nope" / "x.pdf")
-    with pytest.raises(TemplateError, match="different sizes"):
+    with pytest.raises(TemplateError, match="tailles différentes"):
         lay_cards = [card(), card(game="minigame", number=3)]
         mini_dir = tmp_path / "tpl"
         mini_dir.mkdir()
@@ -436,3 +474,213 @@ def test_bad_requests(tmp_path: Path) -> None:
             (mini_dir / f"{name}.toml").write_text((default_templates_dir() / f"{name}.toml").read_text())
         (mini_dir / "minigame.toml").write_text('extends = "mini"\n')
         print_cards(lay_cards, tmp_path / "x.pdf", templates_dir=mini_dir, dpi=72)
+
+
+# --------------------------------------------------------------------------- failures lose nothing
+
+def _fail_after(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    """Make the renderer raise on the (n+1)-th card, as a crash half-way through a print would."""
+    real = sheets_mod.render_card
+    done = 0
+
+    def flaky(*args, **kwargs):
+        nonlocal done
+        if done >= n:
+            raise ArtError("boom: the renderer failed half-way")
+        done += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sheets_mod, "render_card", flaky)
+
+
+@pytest.mark.parametrize("mode", ["home", "shop", "proof"])
+def test_print_failing_half_way_keeps_the_previous_files(tmp_path: Path, ten_cards: list[CardDef],
+                                                          monkeypatch: pytest.MonkeyPatch,
+                                                          mode: str) -> None:
+    out = tmp_path / ("p.png" if mode == "proof" else "p.pdf")
+    print_cards(ten_cards[:4], out, mode=mode, dpi=72)
+    before = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert out in [tmp_path / p for p in before] and len(before) >= 2
+    _fail_after(monkeypatch, 3)
+    changed = [dataclasses.replace(c, name=c.name + " bis") for c in ten_cards]
+    with pytest.raises(ArtError, match="half-way"):
+        print_cards(changed, out, mode=mode, dpi=72)
+    after = {p.relative_to(tmp_path): p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    assert after == before  # byte for byte, and no temporary file or folder left behind
+    assert sorted(tmp_path.rglob("*")) == sorted({tmp_path / p for p in before}
+                                                 | {p for p in tmp_path.rglob("*") if p.is_dir()})
+    assert not [p for p in tmp_path.rglob("*") if ".part" in p.name or ".old" in p.name]
+
+
+def test_a_good_print_replaces_the_previous_files(tmp_path: Path, ten_cards: list[CardDef]) -> None:
+    out = tmp_path / "s.pdf"
+    print_cards(ten_cards[:4], out, mode="shop", dpi=72)
+    print_cards(ten_cards[4:6], out, mode="shop", dpi=72)
+    assert sorted(p.name for p in (tmp_path / "s-png").iterdir()) == [
+        "TST-005.png", "TST-006.png", "back-nespanini.png"]
+    assert len(_pdf_pages(out)) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s-png", "s.manifest.json", "s.pdf"]
+    assert oct(out.stat().st_mode & 0o777) != oct(0o600)  # an ordinary file, not a private temp
+
+
+# --------------------------------------------------------------------------- template settings
+
+TEXT_REGIONS = ("name", "value", "band", "type", "effect", "stats", "stickers", "rarity",
+                "edition", "number", "fingerprint")
+
+
+def test_every_region_but_the_art_stays_in_the_safe_zone() -> None:
+    for path in sorted(default_templates_dir().glob("*.toml")):
+        t = load_template(path.stem)
+        for name in TEXT_REGIONS:
+            r = t.regions.get(name)
+            if r is None:
+                continue
+            x, y, w, h = r.box
+            assert x >= t.safe_mm - 1e-6 and y >= t.safe_mm - 1e-6, (path.stem, name)
+            assert x + w <= t.width_mm - t.safe_mm + 1e-6, (path.stem, name)
+            assert y + h <= t.height_mm - t.safe_mm + 1e-6, (path.stem, name)
+    # the footer of the poker layout used to sit 2.1 mm from the trim
+    assert load_template("poker").regions["number"].box[1] + 2.6 <= 85 + 1e-6
+
+
+def test_a_box_in_the_safe_margin_is_moved_inside(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text(
+        'extends = "poker"\n[card]\nsafe_mm = 4\n[regions.number]\nbox = [30, 84.5, 12, 2.6]\n'
+        '[regions.art]\nbox = [0, 0, 63, 50]\n')
+    t = load_template("t", tmp_path)
+    assert t.regions["number"].box == pytest.approx((30, 88 - 4 - 2.6, 12, 2.6))
+    assert t.regions["name"].box[0] >= 4 and t.regions["value"].box[:2] == pytest.approx((4.2, 4.2))
+    assert t.regions["art"].box == (0, 0, 63, 50)  # art may run to the edge
+
+
+def test_card_background_colours_a_card_without_colour(tmp_path: Path) -> None:
+    (tmp_path / "nespanini.toml").write_text('extends = "nespanini"\n[card]\nbackground = "#00ff00"\n')
+    t = load_template("nespanini", tmp_path)
+    colourless = render_card(card(colour=None), t, RenderOptions(dpi=100, stickers=False))
+    coloured = render_card(card(), t, RenderOptions(dpi=100))
+    assert colourless.getpixel((3, 100)) == (0, 255, 0)  # the frame
+    assert coloured.getpixel((3, 100)) == (0xc0, 0x39, 0x2b)  # rouge, as before
+    assert t.colour_of("Rouge") == "#c0392b" and t.colour_of("pourpre") == "#5b6b7f"
+
+
+def test_region_fill_is_painted_behind_its_text(tmp_path: Path) -> None:
+    (tmp_path / "t.toml").write_text('extends = "nespanini"\n[regions.name]\nfill = "#0000ff"\n'
+                                     '[regions.number]\nfill = "#ff00ff"\n')
+    t = load_template("t", tmp_path)
+    img = render_card(card(), t, RenderOptions(dpi=100))
+    for region, colour in (("name", (0, 0, 255)), ("number", (255, 0, 255))):
+        x, y, w, h = t.regions[region].box
+        corner = (mm_to_px(x + 0.2, 100), mm_to_px(y + 0.2, 100))
+        assert img.getpixel(corner) == colour, region
+    plain = render_card(card(), load_template("nespanini"), RenderOptions(dpi=100))
+    x, y, _w, _h = t.regions["name"].box
+    assert plain.getpixel((mm_to_px(x + 0.2, 100), mm_to_px(y + 0.2, 100))) != (0, 0, 255)
+
+
+def test_a_template_anywhere_can_extend_the_shipped_ones(tmp_path: Path) -> None:
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "fete.toml").write_text('extends = "nespanini"\n[back]\ntitle = "Fête"\n')
+    t = load_template(folder / "fete.toml")
+    assert t.back.title == "Fête" and t.back.background == load_template("nespanini").back.background
+    assert load_template("fete", folder).regions["effect"].box == load_template("poker").regions["effect"].box
+    # a template may even be named like the shipped one it changes
+    (folder / "poker.toml").write_text('extends = "poker"\n[card]\npanel = "#ffffff"\n')
+    mine = load_template("poker", folder)
+    assert mine.panel == "#ffffff" and mine.regions["name"].size_pt == 11
+    (folder / "a.toml").write_text('extends = "a2"\n')
+    (folder / "a2.toml").write_text('extends = "a"\n')
+    with pytest.raises(TemplateError, match="tourne en rond"):
+        load_template("a", folder)
+
+
+def test_overkill_atouts_get_their_template() -> None:
+    ovk = edition_defs("OVK")
+    atouts = [c for c in ovk if c.card_type != "Nombre"]
+    assert len(atouts) == 19
+    for c in atouts:
+        assert template_for(c.game, c.card_type).name == "overkill-atout", c.card_type
+    for c in ovk:
+        if c.card_type == "Nombre":
+            assert template_for(c.game, c.card_type).name == "overkill"
+    t = template_for("overkill", "Challengers")
+    assert "stats" in t.regions and t.back.title == "OVERKILL"
+    img = render_card(atouts[0], t, RenderOptions(dpi=100, stickers=False))
+    assert img.getpixel((3, 100)) == (0x2b, 0x2b, 0x30)
+
+
+def test_template_types_list(tmp_path: Path) -> None:
+    (tmp_path / "poker.toml").write_text((default_templates_dir() / "poker.toml").read_text())
+    (tmp_path / "jeu.toml").write_text('extends = "poker"\n')
+    (tmp_path / "jeu-sorts.toml").write_text('extends = "jeu"\ntypes = ["Sort rapide", "Rituel"]\n')
+    (tmp_path / "jeu-creature.toml").write_text('extends = "jeu"\n')
+    assert template_for("jeu", "Créature", tmp_path).source.stem == "jeu-creature"
+    assert template_for("jeu", "rituel", tmp_path).source.stem == "jeu-sorts"
+    assert template_for("jeu", "Sort  rapide", tmp_path).source.stem == "jeu-sorts"
+    assert template_for("jeu", "Objet", tmp_path).source.stem == "jeu"
+    (tmp_path / "bad.toml").write_text('extends = "poker"\ntypes = "Rituel"\n')
+    with pytest.raises(TemplateError, match="types"):
+        load_template("bad", tmp_path)
+
+
+def test_printed_figures_follow_the_language() -> None:
+    from cardbase.printing.card import stat_label
+
+    assert stat_label("damage") == "dégâts" and stat_label("team_damage") == "dégâts d'équipe"
+    assert stat_label("new_figure") == "new figure"
+    with i18n.use_language("en"):
+        assert stat_label("team_damage") == "team damage" and stat_label("objectif") == "target"
+    ct = next(c for c in edition_defs("CTT") if dict(c.stats).get("team_damage"))
+    t = template_for(ct.game, ct.card_type)
+    fr = render_card(ct, t, RenderOptions(dpi=100, fingerprint=False))
+    with i18n.use_language("en"):
+        en = render_card(ct, t, RenderOptions(dpi=100, fingerprint=False))
+    assert fr.tobytes() != en.tobytes()
+    with i18n.use_language("fr"):
+        assert render_card(ct, t, RenderOptions(dpi=100, fingerprint=False)).tobytes() == fr.tobytes()
+    # the fingerprint follows the printed words; French ones are as before
+    from cardbase.printing import card_fingerprint
+    french = card_fingerprint(ct)
+    with i18n.use_language("en"):
+        assert card_fingerprint(ct) != french
+
+
+@pytest.mark.parametrize("reference", ["/etc/passwd", "../../x.png", "../outside.png", "link.png",
+                                       "sub/../../outside.png"])
+def test_art_outside_the_art_folder_is_never_read(tmp_path: Path, reference: str,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    art_dir = tmp_path / "art"
+    art_dir.mkdir()
+    Image.new("RGB", (30, 20), (10, 200, 30)).save(tmp_path / "outside.png")
+    (art_dir / "link.png").symlink_to(tmp_path / "outside.png")
+    opened: list[str] = []
+    real_open = Image.open
+    monkeypatch.setattr(art_mod.Image, "open", lambda fp, *a, **k: (opened.append(str(fp)), real_open(fp, *a, **k))[1])
+    bad = card(number=7, art=reference)
+    with pytest.raises(ArtError) as exc:
+        render_card(bad, template_for("nespanini"), RenderOptions(art_dir=art_dir, dpi=72))
+    assert "TST-007" in str(exc.value) and reference in str(exc.value)
+    assert "dossier des images" in str(exc.value)
+    out = tmp_path / "p.pdf"
+    with pytest.raises(ArtError, match="TST-007"):
+        print_cards([card(), bad], out, art_dir=art_dir, dpi=72)
+    assert not out.exists() and opened == []
+    # the fingerprint does not read it either
+    from cardbase.printing import card_fingerprint
+    real_read = Path.read_bytes
+    read: list[Path] = []
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (read.append(self), real_read(self))[1])
+    card_fingerprint(bad, art_dir=art_dir)
+    assert not any("outside" in str(p) or "passwd" in str(p) for p in read)
+
+
+def test_art_inside_the_folder_and_its_subfolders_prints(tmp_path: Path) -> None:
+    (tmp_path / "np1").mkdir()
+    Image.new("RGB", (30, 20), (10, 200, 30)).save(tmp_path / "np1" / "012.png")
+    t = template_for("nespanini")
+    img = render_card(card(art="np1/012.png"), t, RenderOptions(art_dir=tmp_path, dpi=72))
+    x0, y0, x1, y1 = (mm_to_px(v, 72) for v in (t.regions["art"].box[0], t.regions["art"].box[1],
+                                                  t.regions["art"].box[0] + t.regions["art"].box[2],
+                                                  t.regions["art"].box[1] + t.regions["art"].box[3]))
+    assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == (10, 200, 30)

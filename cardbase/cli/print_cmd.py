@@ -60,7 +60,9 @@ def _deck_cards(s, path: Path) -> list[CardDef]:
 
     resolved = decks.resolve_deck(s, decks.read_deck_file(path))
     if resolved.problems:
-        raise DeckListError(f"{path}: {len(resolved.problems)} line(s) do not match a card",
+        from cardbase.i18n import tr
+
+        raise DeckListError(tr("printing.cli.deck_lines", path=str(path), n=len(resolved.problems)),
                             list(resolved.problems))
     defs = {d.id: d for d in catalog.card_defs(s, ids=[e.card.id for e in resolved.entries])}
     return [defs[e.card.id] for e in resolved.entries for _ in range(e.count)]
@@ -87,16 +89,18 @@ def print_command(
     from cardbase.printing import print_cards
     from cardbase.stickers import colour_table
 
+    from cardbase.i18n import tr
+
     chosen = [x for x in (edition, deck, query) if x]
     if len(chosen) != 1:
-        fail("give exactly one of --edition CODE, --deck FILE or --query Q")
+        fail(tr("printing.cli.one_source"))
     with session() as s:
         if deck is not None:
             cards = _deck_cards(s, deck)
         else:
             cards = catalog.card_defs(s, edition=edition, query=query)
         if not cards:
-            fail("no card to print — check the edition code or the query")
+            fail(tr("printing.cli.no_cards"))
         table = colour_table(s)
         symbols = _edition_symbols(s, {c.edition for c in cards})
     result = print_cards(
@@ -105,11 +109,19 @@ def print_command(
         sticker_table=table, changed_since=changed_since, template=template, art_dir=art_dir,
         edition_symbols=symbols,
     )
-    skipped = f", {result.skipped} unchanged skipped" if changed_since else ""
-    typer.echo(f"{result.files[0]}: {result.cards} card(s), {result.pages} page(s){skipped}")
+    if result.nothing_changed:
+        typer.echo(tr("printing.cli.nothing_changed", skipped=result.skipped,
+                      previous=str(changed_since)))
+        return
+    line = tr("printing.cli.done", path=str(result.files[0]), cards=result.cards,
+              pages=result.pages)
+    if changed_since:
+        line += tr("printing.cli.skipped", skipped=result.skipped)
+    typer.echo(line)
     if mode == "shop":
-        typer.echo(f"  {len(result.files) - 1} PNG file(s) in {out.with_name(out.stem + '-png')}")
-    typer.echo(f"  manifest: {result.manifest}")
+        typer.echo(tr("printing.cli.pngs", n=len(result.files) - 1,
+                      folder=str(out.with_name(out.stem + "-png"))))
+    typer.echo(tr("printing.cli.manifest", path=str(result.manifest)))
 
 
 def render_command(
@@ -124,16 +136,20 @@ def render_command(
 ) -> None:
     """Render one card to a PNG."""
     from cardbase import catalog
+    from cardbase.i18n import tr
     from cardbase.printing import render_card_png
+    from cardbase.printing.output import check_target
+    from cardbase.printing.sheets import IMAGE_FORMATS
     from cardbase.stickers import colour_table
 
+    check_target(out, tuple(IMAGE_FORMATS))  # before opening the database
     with session() as s:
         found = catalog.get_card(s, card)
         defs = catalog.card_defs(s, ids=[found.id])
         table = colour_table(s)
     render_card_png(defs[0], out, dpi=dpi, bleed=bleed, stickers=not no_stickers,
                     sticker_table=table, template=template, art_dir=art_dir, back=back)
-    typer.echo(f"{out}: {defs[0].ref} « {defs[0].name} »")
+    typer.echo(tr("printing.cli.rendered", path=str(out), ref=defs[0].ref, name=defs[0].name))
 
 
 def register(app: typer.Typer) -> None:

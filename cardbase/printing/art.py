@@ -10,16 +10,24 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageOps, UnidentifiedImageError
 
 from cardbase.errors import ArtError
+from cardbase.i18n import tr
 
 MAX_ART_PIXELS = 40_000_000  # 40 megapixels: far above any card art, far below a bomb
 MAX_ART_BYTES = 60 * 1024 * 1024
 
 
-def resolve_art(art: str, art_dir: Path | None) -> Path:
-    path = Path(art)
-    if not path.is_absolute() and art_dir is not None:
-        path = art_dir / path
-    return path
+def resolve_art(art: str, art_dir: Path | None, *, where: str = "") -> Path:
+    """The file of a card's art reference: a name inside the art folder (``art_dir``, else the
+    project's art folder). An absolute path, ``..`` or a link leading out of the folder is
+    refused with an :class:`ArtError` naming the card (``where``): printing never reads it."""
+    from cardbase.backup import default_art_dir, safe_art_path
+
+    folder = Path(art_dir) if art_dir is not None else default_art_dir()
+    try:
+        return safe_art_path(folder, art)
+    except ArtError as exc:
+        raise ArtError(tr("printing.art.refused", where=where or tr("printing.art.card"),
+                          art=str(art), reason=str(exc))) from None
 
 
 def decode_image(source: Path | io.BytesIO, *, what: str,
@@ -59,17 +67,19 @@ def _open_checked(path: Path, where: str) -> Image.Image:
     try:
         size = path.stat().st_size
     except OSError:
-        raise ArtError(f"{where}: art file {path} not found — fix the card's art path or remove "
-                       "it to print a placeholder") from None
+        raise ArtError(tr("printing.art.not_found", where=where, path=str(path))) from None
     if size > MAX_ART_BYTES:
-        raise ArtError(f"{where}: art file {path} is {size // (1024 * 1024)} MB — use an image "
-                       f"under {MAX_ART_BYTES // (1024 * 1024)} MB")
+        raise ArtError(tr("printing.art.too_big", where=where, path=str(path),
+                          mb=size // (1024 * 1024), max_mb=MAX_ART_BYTES // (1024 * 1024)))
     return decode_image(path, what=f"{where}: art file {path}")
+
+
+_ART = "\x00card-art\x00"  # replaced by the card's name in messages
 
 
 @lru_cache(maxsize=64)
 def _art_fitted(path: str, mtime: float, size: tuple[int, int]) -> Image.Image:
-    im = _open_checked(Path(path), "card art")
+    im = _open_checked(Path(path), _ART)
     im = ImageOps.exif_transpose(im)
     if im.mode not in ("RGB", "RGBA"):
         im = im.convert("RGBA" if "A" in im.getbands() or im.mode == "P" else "RGB")
@@ -81,12 +91,11 @@ def load_art(path: Path, size: tuple[int, int], *, where: str = "") -> Image.Ima
     try:
         mtime = path.stat().st_mtime
     except OSError:
-        raise ArtError(f"{where}: art file {path} not found — fix the card's art path or remove "
-                       "it to print a placeholder") from None
+        raise ArtError(tr("printing.art.not_found", where=where, path=str(path))) from None
     try:
         return _art_fitted(str(path), mtime, size)
     except ArtError as exc:
-        raise ArtError(str(exc).replace("card art", where or "card art", 1)) from None
+        raise ArtError(str(exc).replace(_ART, where or _ART, 1)) from None
 
 
 def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:

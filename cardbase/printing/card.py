@@ -16,11 +16,12 @@ from PIL import Image, ImageColor, ImageDraw
 
 from cardbase.domain import CardDef
 from cardbase.errors import StickerError, TemplateError
+from cardbase.i18n import tr
 from cardbase.printing.art import load_art, placeholder_art, resolve_art
 from cardbase.printing.fingerprint import card_fingerprint
 from cardbase.printing.sticker_art import strip_for
 from cardbase.printing.templates import Region, Template
-from cardbase.printing.textfit import Paragraph, draw_layout, fit_text
+from cardbase.printing.textfit import Layout, Paragraph, draw_layout, fit_text
 from cardbase.printing.units import mm_to_px, mm_to_pxf
 from cardbase.text import fold
 
@@ -37,6 +38,16 @@ class RenderOptions:
     art_dir: Path | None = None
     edition_symbols: Mapping[str, str] | None = None
     fingerprint: bool = True
+
+
+def stat_label(key: object) -> str:
+    """A card figure's name as printed, in the current language (``damage`` → « dégâts »);
+    a figure the messages do not know is printed as its key with spaces for underscores."""
+    from cardbase import i18n
+
+    name = str(key)
+    label = i18n.table(i18n.current_language()).get(f"printing.stat.{name}")
+    return label if label is not None else name.replace("_", " ")
 
 
 def rgb(colour: str) -> RGB:
@@ -175,16 +186,21 @@ def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: b
     return img
 
 
+def _where(card: CardDef, region: Region, template: Template) -> str:
+    return tr("printing.text_where", ref=card.ref, name=card.name, region=region.name,
+              template=template.name)
+
+
 def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraphs: list[Paragraph],
           *, dpi: int, off: int, colour: str, template: Template, card: CardDef,
-          box: tuple[int, int, int, int] | None = None) -> None:
+          box: tuple[int, int, int, int] | None = None, layout: Layout | None = None) -> None:
     if not any(p.text.strip() for p in paragraphs):
         return
     x, y, w, h = box or _box_px(region, dpi, off)
-    layout = fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
+    layout = layout or fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                       dpi=dpi, align=region.align, valign=region.valign,
                       line_spacing=region.line_spacing, max_lines=region.max_lines,
-                      base_dir=template.base_dir, where=f"{card.ref} {region.name}")
+                      base_dir=template.base_dir, where=_where(card, region, template))
     draw_layout(draw, layout, (x, y), region.colour or colour)
 
 
@@ -209,7 +225,8 @@ def stickers_for(card: CardDef, table: Mapping[str, str] | None) -> tuple[list, 
         value_st = encode(card.value) if card.value is not None else []
         symbol = colour_symbol(card.colour, table) if card.colour else None
     except StickerError as exc:
-        raise StickerError(f"{card.ref} « {card.name} »: {exc} (or print with --no-stickers)") from None
+        raise StickerError(tr("printing.sticker_error", ref=card.ref, name=card.name,
+                              error=str(exc))) from None
     return value_st, symbol
 
 
@@ -225,7 +242,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
     muted = template.muted_colour
     on_colour = ink_on(colour)
     body = card.effect_text or card.effect
-    stats_line = " · ".join(f"{str(k).replace('_', ' ')} {v}" for k, v in card.stats)
+    stats_line = " · ".join(f"{stat_label(k)} {v}" for k, v in card.stats)
     stats_region = template.region("stats")
     has_effect = bool(body or card.flavour or (stats_line and stats_region is None))
     paras: list[Paragraph] = []
@@ -237,18 +254,19 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
             paras.append(Paragraph(body, effect_region.font))
         if card.flavour:
             paras.append(Paragraph(card.flavour, "italic", colour=muted, gap_before=0.6))
-    grow_mm = _effect_growth(card, template, effect_region, paras, dpi)
+    grow_mm, effect_layout = _effect_growth(card, template, effect_region, paras, dpi)
     img = _chrome(template, colour, dpi, opt.bleed, has_value, bool(card.banner), has_effect,
                   grow_mm).copy()
     draw = ImageDraw.Draw(img)
+    _fills(draw, template, dpi, off, mm_to_px(grow_mm, dpi))
 
     # art
     if (r := template.region("art")) is not None:
         x, y, w, h = _box_px(r, dpi, off)
         h -= mm_to_px(grow_mm, dpi)
         if card.art:
-            art = load_art(resolve_art(card.art, opt.art_dir), (w, h),
-                           where=f"{card.ref} « {card.name} »")
+            where = f"{card.ref} « {card.name} »"
+            art = load_art(resolve_art(card.art, opt.art_dir, where=where), (w, h), where=where)
         else:
             art = placeholder_art(colour, (w, h))
         if art.mode == "RGBA":
@@ -297,7 +315,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
         ex, ey, ew, eh = _box_px(effect_region, dpi, off)
         g = mm_to_px(grow_mm, dpi)
         _text(img, draw, effect_region, paras, dpi=dpi, off=off, colour=text_c, template=template,
-              card=card, box=(ex, ey - g, ew, eh + g))
+              card=card, box=(ex, ey - g, ew, eh + g), layout=effect_layout)
 
     if opt.stickers and (r := template.region("stickers")) is not None:
         value_st, symbol = stickers_for(card, opt.sticker_table)
@@ -328,7 +346,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
               template=template, card=card)
     if opt.fingerprint and (r := template.region("fingerprint")) is not None:
         fp = fingerprint or card_fingerprint(card, art_dir=opt.art_dir)
-        label = f"#{fp}" + (" · exemple" if card.sample else "")
+        label = f"#{fp}" + (f" · {tr('printing.sample')}" if card.sample else "")
         _text(img, draw, r, [Paragraph(label, r.font)], dpi=dpi, off=off, colour=muted,
               template=template, card=card)
     return img
@@ -337,23 +355,38 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
 GROW_SHARE = 0.45  # share of the art's height a long text may take
 
 
+def _fills(draw: ImageDraw.ImageDraw, template: Template, dpi: int, off: int, grow_px: int) -> None:
+    """Each visible region's ``fill`` colour as a rectangle behind its content (the effect box
+    grown into the art when a long text needs it, the type and stats lines moved with it)."""
+    for region in template.regions.values():
+        if not region.visible or not region.fill:
+            continue
+        x, y, w, h = _box_px(region, dpi, off)
+        if region.name == "effect":
+            y, h = y - grow_px, h + grow_px
+        elif region.name in ("type", "stats"):
+            y -= grow_px
+        elif region.name == "art":
+            h -= grow_px
+        draw.rectangle((x, y, x + w - 1, y + h - 1), fill=region.fill)
+
+
 def _effect_growth(card: CardDef, template: Template, region: Region | None,
-                   paras: list[Paragraph], dpi: int) -> float:
+                   paras: list[Paragraph], dpi: int) -> tuple[float, Layout | None]:
     """Millimetres the text box grows upwards (into the art) when the text would go below the
-    template's minimum size; 0 when it fits as designed."""
+    template's minimum size — 0 when it fits as designed, with the layout found then."""
     art = template.region("art")
     if region is None or art is None or not paras:
-        return 0.0
+        return 0.0, None
     _, _, w, h = _box_px(region, dpi, 0)
     try:
         layout = fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
-                          dpi=dpi, line_spacing=region.line_spacing, base_dir=template.base_dir,
-                          where=f"{card.ref} effect")
-        if not layout.shrunk_below_min:
-            return 0.0
-    except TemplateError:
-        pass
-    return round(art.box[3] * GROW_SHARE, 1)
+                          dpi=dpi, align=region.align, valign=region.valign,
+                          line_spacing=region.line_spacing, max_lines=region.max_lines,
+                          base_dir=template.base_dir, where=_where(card, region, template))
+        return 0.0, layout
+    except TemplateError:  # not at the template's minimum size: the box grows into the art
+        return round(art.box[3] * GROW_SHARE, 1), None
 
 
 def _placeholder_label(draw: ImageDraw.ImageDraw, card: CardDef, template: Template,

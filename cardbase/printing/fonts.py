@@ -13,6 +13,7 @@ from pathlib import Path
 from PIL import ImageFont
 
 from cardbase.errors import TemplateError
+from cardbase.i18n import tr
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 
@@ -40,10 +41,8 @@ def font_path(name: str, *, base_dir: Path | None = None) -> Path:
     except (OSError, ValueError):  # a name too long for the file system, a NUL byte…
         found = False
     if not found:
-        raise TemplateError(
-            f"font {name!r} not found (looked for {path}) — use one of the shipped styles "
-            f"{', '.join(STYLES)} or the path of a .ttf/.otf file"
-        )
+        raise TemplateError(tr("printing.tpl.font_missing", name=name, path=str(path),
+                               styles=", ".join(STYLES)))
     return path
 
 
@@ -52,8 +51,7 @@ def _load(path: str, size_px: int) -> ImageFont.FreeTypeFont:
     try:
         return ImageFont.truetype(path, size_px)
     except OSError as exc:
-        raise TemplateError(f"font file {path} cannot be read ({exc}) — give a TrueType or "
-                            "OpenType font file") from None
+        raise TemplateError(tr("printing.tpl.font_unreadable", path=path, reason=str(exc))) from None
 
 
 def get_font(name: str, size_px: float, *, base_dir: Path | None = None) -> ImageFont.FreeTypeFont:

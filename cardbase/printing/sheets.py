@@ -5,6 +5,7 @@ proof contact sheets, and the manifest that lets a later print skip unchanged ca
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
@@ -15,9 +16,11 @@ from PIL import Image, ImageDraw
 
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, TemplateError
+from cardbase.i18n import tr
 from cardbase.printing.card import RenderOptions, render_back, render_card
 from cardbase.printing.fingerprint import card_fingerprint
 from cardbase.printing.fonts import get_font
+from cardbase.printing.output import atomic_dir, atomic_file, check_target
 from cardbase.printing.pdf import PdfWriter, line, place_image
 from cardbase.printing.templates import Template, load_template, template_for
 from cardbase.printing.units import mm_to_pt, mm_to_px
@@ -45,6 +48,11 @@ class PrintResult:
     files: list[Path] = field(default_factory=list)
     manifest: Path | None = None
 
+    @property
+    def nothing_changed(self) -> bool:
+        """True when a ``changed_since`` print found no card to print: no file was written."""
+        return not self.files and self.skipped > 0
+
 
 @dataclass(slots=True, frozen=True)
 class SheetLayout:
@@ -70,14 +78,14 @@ def sheet_layout(paper: str, card_mm: tuple[float, float]) -> SheetLayout:
     """As many cards as fit with a crop-mark margin, the grid centred (3×3 poker on A4/Letter)."""
     key = paper.lower()
     if key not in PAPERS_MM:
-        raise PrintError(f"unknown paper {paper!r} — use one of {', '.join(PAPERS_MM)}")
+        raise PrintError(tr("printing.bad_paper", paper=paper, papers=", ".join(PAPERS_MM)))
     pw, ph = PAPERS_MM[key]
     cw, ch = card_mm
     cols = int((pw - 2 * MIN_MARGIN_MM) // cw)
     rows = int((ph - 2 * MIN_MARGIN_MM) // ch)
     if cols < 1 or rows < 1:
-        raise PrintError(f"a {cw:g}×{ch:g} mm card does not fit on {paper} paper with margins — "
-                         "use the shop mode")
+        raise PrintError(tr("printing.card_too_big", width=f"{cw:g}", height=f"{ch:g}",
+                            paper=paper))
     return SheetLayout((pw, ph), card_mm, cols, rows,
                        ((pw - cols * cw) / 2, (ph - rows * ch) / 2))
 
@@ -122,14 +130,17 @@ def read_manifest(path: Path) -> dict[str, str]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise PrintError(f"{path}: no print manifest there — give the .manifest.json written next "
-                         "to a previous print's PDF") from None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise PrintError(f"{path}: not a print manifest ({exc})") from None
+        raise PrintError(tr("printing.manifest.missing", path=str(path))) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise PrintError(tr("printing.manifest.bad", path=str(path), reason=str(exc))) from None
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
-        raise PrintError(f"{path}: not a cardbase print manifest — give the .manifest.json written "
-                         "next to a previous print's PDF")
-    return {c["ref"]: c["fingerprint"] for c in data.get("cards", [])}
+        raise PrintError(tr("printing.manifest.not_ours", path=str(path)))
+    cards = data.get("cards", [])
+    if not isinstance(cards, list) or not all(
+            isinstance(c, dict) and isinstance(c.get("ref"), str)
+            and isinstance(c.get("fingerprint"), str) for c in cards):
+        raise PrintError(tr("printing.manifest.not_ours", path=str(path)))
+    return {c["ref"]: c["fingerprint"] for c in cards}
 
 
 def _write_manifest(path: Path, result: PrintResult, entries: dict[str, dict], **info: object) -> None:
@@ -190,33 +201,46 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     on the back page: + moves right and down). ``shop``: one PNG per card with bleed in
     ``<out stem>-png/`` and a PDF of the same at the card's size plus bleed. ``proof``: a contact
     sheet PNG at screen resolution. A manifest of fingerprints is written next to ``out``.
+
+    Every file is written beside its target under a temporary name and moved into place only
+    when the whole print has succeeded: a failed print leaves the previous files as they were.
+    When ``changed_since`` leaves nothing to print, no file is written
+    (``result.nothing_changed``).
     """
     out = Path(out)
     if mode not in MODES:
-        raise PrintError(f"unknown mode {mode!r} — use one of {', '.join(MODES)}")
+        raise PrintError(tr("printing.bad_mode", mode=mode, modes=", ".join(MODES)))
     if not 72 <= dpi <= 1200:
-        raise PrintError(f"dpi {dpi} is out of range — use 72 to 1200 (300 for print)")
+        raise PrintError(tr("printing.bad_dpi", dpi=dpi))
     if paper.lower() not in PAPERS_MM:
-        raise PrintError(f"unknown paper {paper!r} — use one of {', '.join(PAPERS_MM)}")
-    if not out.parent.is_dir():
-        raise PrintError(f"{out.parent}: no such folder for the output file — create it first")
+        raise PrintError(tr("printing.bad_paper", paper=paper, papers=", ".join(PAPERS_MM)))
+    check_target(out, (".png", ".pdf") if mode == "proof" else (".pdf",))
     previous = read_manifest(changed_since) if changed_since else None
     ctx = _Ctx(RenderOptions(dpi=dpi, bleed=(mode == "shop"), stickers=stickers,
                              sticker_table=sticker_table, art_dir=art_dir,
                              edition_symbols=edition_symbols), templates_dir, template)
+    if template:
+        load_template(template, templates_dir)  # a template that cannot load fails before any work
     result = PrintResult(out=out, mode=mode)
     entries: dict[str, dict] = {}
-    selected = _select(cards, previous, ctx, entries, result)
-    if mode == "home":
-        _home(selected, out, ctx, result, paper=paper.lower(), backs=backs, offset=back_offset_mm)
-    elif mode == "shop":
-        _shop(selected, out, ctx, result, backs=backs)
-    else:
-        _proof(selected, out, ctx, result)
-    result.unique_cards = sum(1 for e in entries.values() if e["printed"])
-    result.manifest = manifest_path(out)
-    _write_manifest(result.manifest, result, entries, paper=paper.lower(), dpi=dpi,
-                    stickers=stickers, backs=backs)
+    chosen = _select(cards, previous, ctx, entries, result)
+    first = next(chosen, None)  # cards are still pulled one by one, as pages are made
+    if first is None and previous is not None:
+        return result  # nothing changed: nothing written
+    selected = itertools.chain([first] if first is not None else [], chosen)
+    manifest = manifest_path(out)
+    with atomic_file(manifest) as manifest_tmp:
+        if mode == "home":
+            _home(selected, out, ctx, result, paper=paper.lower(), backs=backs,
+                  offset=back_offset_mm)
+        elif mode == "shop":
+            _shop(selected, out, ctx, result, backs=backs)
+        else:
+            _proof(selected, out, ctx, result)
+        result.unique_cards = sum(1 for e in entries.values() if e["printed"])
+        _write_manifest(manifest_tmp, result, entries, paper=paper.lower(), dpi=dpi,
+                        stickers=stickers, backs=backs)
+    result.manifest = manifest
     return result
 
 
@@ -226,7 +250,7 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
     layout: SheetLayout | None = None
     image_ids: dict[str, int] = {}  # fingerprint → XObject, for copies
     back_ids: dict[int, int] = {}  # id(template) → XObject
-    with PdfWriter(out, title=out.stem) as pdf:
+    with atomic_file(out) as tmp, PdfWriter(tmp, title=out.stem) as pdf:
         page: list[tuple[CardDef, str, Template]] = []
 
         def flush() -> None:
@@ -261,10 +285,10 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             if layout is None:
                 layout = sheet_layout(paper, (t.width_mm, t.height_mm))
             elif (t.width_mm, t.height_mm) != layout.card_mm:
-                raise TemplateError(
-                    f"{card.ref} uses a {t.width_mm:g}×{t.height_mm:g} mm template but the sheet "
-                    f"holds {layout.card_mm[0]:g}×{layout.card_mm[1]:g} mm cards — print cards of "
-                    "different sizes separately")
+                raise TemplateError(tr(
+                    "printing.mixed_sizes", ref=card.ref, width=f"{t.width_mm:g}",
+                    height=f"{t.height_mm:g}", sheet_width=f"{layout.card_mm[0]:g}",
+                    sheet_height=f"{layout.card_mm[1]:g}"))
             if fp not in image_ids:
                 image_ids[fp] = pdf.add_image(render_card(card, t, ctx.options, fingerprint=fp))
             page.append((card, fp, t))
@@ -276,6 +300,7 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
         if layout is None:  # nothing to print: one empty page keeps the file a valid PDF
             pw, ph = PAPERS_MM[paper]
             pdf.add_page(mm_to_pt(pw), mm_to_pt(ph), "", {})
+        pdf.close()
         result.pages = pdf.page_count
     result.files.append(out)
 
@@ -284,20 +309,20 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
           backs: bool) -> None:
     dpi = ctx.options.dpi
     png_dir = out.with_name(out.stem + "-png")
-    png_dir.mkdir(exist_ok=True)
     image_ids: dict[str, int] = {}
     back_ids: dict[int, int] = {}
     back_pngs: set[int] = set()
-    with PdfWriter(out, title=out.stem) as pdf:
+    pngs: list[Path] = []
+    with atomic_dir(png_dir) as tmp_dir, atomic_file(out) as tmp, \
+            PdfWriter(tmp, title=out.stem) as pdf:
         for card, fp in selected:
             t = ctx.template(card)
             b = t.bleed_mm
             W, H = t.width_mm + 2 * b, t.height_mm + 2 * b
             if fp not in image_ids:
                 img = render_card(card, t, ctx.options, fingerprint=fp)
-                png = png_dir / f"{card.ref}.png"
-                img.save(png, dpi=(dpi, dpi))
-                result.files.append(png)
+                img.save(tmp_dir / f"{card.ref}.png", dpi=(dpi, dpi))
+                pngs.append(png_dir / f"{card.ref}.png")
                 image_ids[fp] = pdf.add_image(img)
             trim = (mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + t.width_mm), mm_to_pt(b + t.height_mm))
             full = (0.0, 0.0, mm_to_pt(W), mm_to_pt(H))
@@ -307,9 +332,8 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             result.cards += 1
             if id(t) not in back_pngs:
                 back = render_back(t, dpi, True)
-                png = png_dir / f"back-{t.name}.png"
-                back.save(png, dpi=(dpi, dpi))
-                result.files.append(png)
+                back.save(tmp_dir / f"back-{t.name}.png", dpi=(dpi, dpi))
+                pngs.append(png_dir / f"back-{t.name}.png")
                 back_pngs.add(id(t))
                 if backs:
                     back_ids[id(t)] = pdf.add_image(back)
@@ -318,8 +342,9 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
                 pdf.add_page(mm_to_pt(W), mm_to_pt(H),
                              place_image(f"B{bid}", 0, 0, mm_to_pt(W), mm_to_pt(H)),
                              {f"B{bid}": bid}, trim_box=trim, bleed_box=full)
+        pdf.close()
         result.pages = pdf.page_count
-    result.files.insert(0, out)
+    result.files = [out, *pngs]
 
 
 PROOF_DPI = 96
@@ -357,7 +382,9 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         sheet.paste(thumb, (x, y))
         draw.text((x + cw / 2, y + ch + 3), label, font=font, fill="#333333", anchor="ma")
     target = out if out.suffix.lower() == ".png" else out.with_suffix(".png")
-    sheet.save(target, dpi=(PROOF_DPI, PROOF_DPI))
+    check_target(target, (".png",))
+    with atomic_file(target) as tmp:
+        sheet.save(tmp, format="PNG", dpi=(PROOF_DPI, PROOF_DPI))
     result.pages = 1
     result.files.append(target)
 
@@ -366,7 +393,8 @@ def render_card_png(card: CardDef, out: Path, *, dpi: int = 300, bleed: bool = F
                     stickers: bool = True, sticker_table: Mapping[str, str] | None = None,
                     templates_dir: Path | None = None, template: str | None = None,
                     art_dir: Path | None = None, back: bool = False) -> Path:
-    """One card face (or its back) as a PNG carrying its DPI."""
+    """One card face (or its back) as a PNG carrying its DPI; written whole or not at all."""
+    out = check_target(Path(out), tuple(IMAGE_FORMATS))
     t = (load_template(template, templates_dir) if template
          else template_for(card.game, card.card_type, templates_dir))
     if back:
@@ -374,5 +402,10 @@ def render_card_png(card: CardDef, out: Path, *, dpi: int = 300, bleed: bool = F
     else:
         img = render_card(card, t, RenderOptions(dpi=dpi, bleed=bleed, stickers=stickers,
                                                  sticker_table=sticker_table, art_dir=art_dir))
-    img.save(out, dpi=(dpi, dpi))
-    return Path(out)
+    fmt = IMAGE_FORMATS[out.suffix.lower()]
+    with atomic_file(out) as tmp:
+        img.save(tmp, format=fmt, dpi=(dpi, dpi), **({"quality": 95} if fmt != "PNG" else {}))
+    return out
+
+
+IMAGE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG", ".webp": "WEBP"}

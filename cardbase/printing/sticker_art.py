@@ -179,8 +179,13 @@ def _symbol(d: ImageDraw.ImageDraw, x: float, y: float, s: float, key: str) -> N
         h = r * 0.85
         d.rectangle((cx - h, cy - h, cx + h, cy + h), fill=INK)
     else:
-        raise StickerError(f"no drawing for colour symbol {key!r} — use one of "
-                           f"{', '.join(SYMBOL_SHAPES)} in the colour table")
+        raise StickerError(_no_drawing(key))
+
+
+def _no_drawing(symbol: str) -> str:
+    from cardbase.i18n import tr
+
+    return tr("printing.no_symbol_drawing", symbol=symbol, symbols=", ".join(SYMBOL_SHAPES))
 
 
 def _pad(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
@@ -194,8 +199,7 @@ def sticker_strip(stickers: tuple[tuple[str, int], ...], symbol: str | None, hei
                   max_width: int) -> Image.Image:
     """An RGBA strip: the value stickers, a gap, then the colour symbol; fits ``max_width``."""
     if symbol is not None and symbol not in SYMBOL_SHAPES:
-        raise StickerError(f"no drawing for colour symbol {symbol!r} — use one of "
-                           f"{', '.join(SYMBOL_SHAPES)} in the colour table")
+        raise StickerError(_no_drawing(symbol))
     tiles: list[tuple[str, object, float]] = []  # (kind, arg, width in units of s)
     for kind, dots in stickers:
         tiles.append(("value", (kind, dots), 0.62 if kind == "dot" else 1.0))

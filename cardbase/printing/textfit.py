@@ -2,9 +2,10 @@
 
 ``fit_text`` tries font sizes from the template's size down to its minimum (binary search on
 whole pixel sizes), wrapping words to the box width; a word wider than the box is broken between
-letters. Below the minimum it keeps shrinking down to an absolute floor rather than letting text
-leave the box; when even the floor cannot hold the text, it raises a ``TemplateError`` that names
-the card and the region, so the designer shortens the text or enlarges the box.
+letters. Text never leaves its box and is never printed below the region's ``min_size_pt`` (the
+template's own minimum for readable text): when even that size cannot hold the text, it raises a
+``TemplateError`` that names the card, the region and the template, so the designer shortens the
+text or changes the template. Nothing unreadable is ever printed.
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from pathlib import Path
 from PIL import ImageDraw, ImageFont
 
 from cardbase.errors import TemplateError
+from cardbase.i18n import tr
 from cardbase.printing.fonts import get_font
 from cardbase.printing.units import pt_to_px
 
-FLOOR_PT = 3.0  # nothing is ever printed smaller than this
+FLOOR_PT = 3.0  # nothing is ever printed smaller than this, whatever a template's minimum
 _SPACES = re.compile(r"[ \t]+")
 # French typography: no line break before ; : ! ? » or after «
 _NBSP_BEFORE = re.compile(r"[ \t]+([;:!?»])")
@@ -143,10 +145,11 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
              min_size_pt: float, dpi: float, align: str = "left", valign: str = "top",
              line_spacing: float = 1.12, max_lines: int = 0, base_dir: Path | None = None,
              where: str = "") -> Layout:
-    """Lay out ``paragraphs`` in a ``width`` × ``height`` pixel box at the largest size that fits."""
+    """Lay out ``paragraphs`` in a ``width`` × ``height`` pixel box at the largest size that fits,
+    never smaller than ``min_size_pt`` (nor :data:`FLOOR_PT`)."""
     hi = max(1, int(pt_to_px(size_pt, dpi)))
-    lo_pref = max(1, int(pt_to_px(min_size_pt, dpi)))
-    floor = max(1, min(lo_pref, int(pt_to_px(FLOOR_PT, dpi))))
+    lo_pref = max(1, int(pt_to_px(max(min_size_pt, FLOOR_PT), dpi)))
+    floor = min(lo_pref, hi)
 
     def fits(size: int) -> tuple[bool, tuple]:
         rows, h, _ = _layout_at(paragraphs, size, width, line_spacing, base_dir)
@@ -172,11 +175,10 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
             else:
                 top = mid - 1
         if found is None:
-            raise TemplateError(
-                f"{where or 'text'}: the text does not fit its box even at {FLOOR_PT:g} pt "
-                f"({sum(len(p.text) for p in paragraphs)} characters) — shorten the text or make "
-                "the box bigger in the template"
-            )
+            raise TemplateError(tr(
+                "printing.text_too_long", where=where or tr("printing.text_where_unknown"),
+                chars=sum(len(p.text) for p in paragraphs),
+                min_pt=f"{max(min_size_pt, FLOOR_PT):g}"))
         best_size, result = found
     rows, total_h, widest = result
     if valign == "middle":

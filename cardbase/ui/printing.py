@@ -18,7 +18,7 @@ from cardbase import catalog, decks, stickers
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.models import Deck, Edition, Game
-from cardbase.ui.common import session, show_error, t
+from cardbase.ui.common import lang, session, show_error, t
 
 PREVIEW_DPI = 60
 
@@ -81,9 +81,14 @@ def first_sheet(cards: list[CardDef], *, paper: str, table: dict[str, str], use_
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def first_sheet_png(cards: list[CardDef], paper: str, table: dict[str, str], use_stickers: bool) -> bytes:
+def first_sheet_png(cards: list[CardDef], paper: str, table: dict[str, str], use_stickers: bool,
+                    language: str) -> bytes:
+    """The first sheet as PNG bytes; ``language`` is part of the cache key (printed words)."""
+    from cardbase import i18n
+
     buf = io.BytesIO()
-    first_sheet(cards, paper=paper, table=table, use_stickers=use_stickers).save(buf, format="PNG")
+    with i18n.use_language(language):
+        first_sheet(cards, paper=paper, table=table, use_stickers=use_stickers).save(buf, format="PNG")
     return buf.getvalue()
 
 
@@ -117,7 +122,8 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
             target = out.with_suffix(".png")
             proof = target.read_bytes() if target.exists() else None
     return {"pdf": pdf, "zip": png_zip, "proof": proof, "manifest": manifest, "pages": result.pages,
-            "cards": result.cards, "unique": result.unique_cards, "skipped": result.skipped}
+            "cards": result.cards, "unique": result.unique_cards, "skipped": result.skipped,
+            "nothing_changed": result.nothing_changed}
 
 
 # --------------------------------------------------------------------------- page
@@ -178,11 +184,11 @@ def render() -> None:
         st.caption(t("print.count", n=len(cards), unique=len({c.id for c in cards})))
         if mode == "home":
             try:
-                sheet = first_sheet_png(cards[:12], paper, table, use_stickers)
+                sheet = first_sheet_png(cards[:12], paper, table, use_stickers, lang())
                 st.image(sheet, caption=t("print.first_sheet"), width=520)
             except CardbaseError as exc:
                 show_error(exc)
-        name = _file_name(source, value)
+        name = _file_name(source, value, {d[0]: d[1] for d in saved})
         signature = repr((source, value, mode, paper, int(dpi), backs, use_stickers, offset,
                           previous.name if previous else None))
         if st.button(t("print.make"), key="pr_go", type="primary"):
@@ -200,17 +206,39 @@ def render() -> None:
             _downloads(result)
 
 
-def _file_name(source: str, value: Any) -> str:
+def safe_file_name(text: str, fallback: str = "cartes") -> str:
+    """A file name anyone's system accepts: letters without accents, digits, ``-`` and ``_``
+    (« Bosquet en fête / v2 » → ``bosquet-en-fete-v2``), at most 80 characters."""
+    from cardbase.text import fold
+
+    out, dash = [], False
+    for ch in fold(text):
+        if ch.isascii() and (ch.isalnum() or ch == "_"):
+            out.append(ch)
+            dash = False
+        elif not dash and out:
+            out.append("-")
+            dash = True
+    name = "".join(out).strip("-")[:80].strip("-")
+    return name or fallback
+
+
+def _file_name(source: str, value: Any, deck_names: dict[int, str] | None = None) -> str:
+    """The download's file name: the edition code, the saved deck's own name…"""
     if source == "edition":
-        return f"cartes-{value}"
+        return safe_file_name(f"{t('print.file_cards')}-{value}")
     if source == "deck":
-        return f"deck-{value}"
+        name = (deck_names or {}).get(value)
+        return safe_file_name(name) if name else safe_file_name(f"deck-{value}")
     if source == "builder":
-        return "deck-en-cours"
-    return "cartes-recherche"
+        return safe_file_name(t("print.file_builder"))
+    return safe_file_name(t("print.file_query"))
 
 
 def _downloads(result: dict[str, Any]) -> None:
+    if result.get("nothing_changed"):
+        st.info(t("print.nothing_changed", skipped=result["skipped"]))
+        return
     st.success(t("print.done", pages=result["pages"], cards=result["cards"], skipped=result["skipped"]))
     name = result["name"]
     if result.get("pdf"):
