@@ -342,3 +342,24 @@ def test_start_up_messages_in_english_on_request(cli_env):
     assert result.output.startswith("database ready at ")
     result = runner.invoke(app, ["init"])
     assert result.output.startswith("base de données prête : ")
+
+
+def test_database_of_a_newer_version_is_a_message(db_url):
+    engine = db.make_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("UPDATE alembic_version SET version_num = 'ffff_later'"))
+    engine.dispose()
+    proc = _cardbase("cards", "show", "NP1-001", url=db_url)
+    assert proc.returncode == 2, proc.stderr
+    assert "version plus récente" in proc.stderr and "ffff_later" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.sqlite_only("a SQLite file that is not a database")
+def test_a_file_that_is_not_a_database_is_a_message(backend, tmp_path):
+    path = tmp_path / "cardbase.db"
+    path.write_bytes(b"these are not the bytes of a database " * 200)
+    proc = _cardbase("cards", "show", "NP1-001", url=f"sqlite:///{path}")
+    assert proc.returncode == 2, proc.stderr
+    assert "n'est pas une base de données" in proc.stderr and "Traceback" not in proc.stderr
+    assert path.read_bytes().startswith(b"these are not")  # left as it was

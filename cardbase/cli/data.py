@@ -20,10 +20,7 @@ def init_command(reset: bool = typer.Option(False, "--reset", help="Drop everyth
     from cardbase.i18n import tr
 
     engine = db.get_engine(init=False)
-    try:
-        counts = db.init_db(engine, reset=reset)
-    finally:
-        engine.dispose()
+    counts = db.init_db(engine, reset=reset)
     items = [tr(f"db.count.{k}", n=v) for k, v in counts.items() if v]
     added = tr("db.added", items=", ".join(items)) if items else tr("db.nothing_added")
     typer.echo(tr("db.ready", where=db.describe(engine.url), added=added))
