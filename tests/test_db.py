@@ -363,3 +363,40 @@ def test_a_file_that_is_not_a_database_is_a_message(backend, tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "n'est pas une base de données" in proc.stderr and "Traceback" not in proc.stderr
     assert path.read_bytes().startswith(b"these are not")  # left as it was
+
+
+def test_a_server_that_never_answers_is_a_message_not_a_hang():
+    """A port that accepts connections and never answers (a stuck server, a firewall that
+    swallows packets): without a connect timeout the command would wait forever."""
+    import socket
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        port = silent.getsockname()[1]
+        proc = _cardbase("cards", "show", "NP1-001", timeout=90, CARDBASE_DB_CONNECT_TIMEOUT="2",
+                         url=f"postgresql+psycopg://moi:Secret-Pw1@127.0.0.1:{port}/cardbase")
+    assert proc.returncode == 2, proc.stderr
+    assert f"127.0.0.1:{port}" in proc.stderr and "Secret-Pw1" not in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_app_page_with_an_unreachable_database_shows_a_message(monkeypatch):
+    """Issue 16.4 in the app: the page stops with the one-line message; no traceback, no password."""
+    from streamlit.testing.v1 import AppTest
+
+    from pg_support import free_port
+
+    port = free_port()
+    monkeypatch.setenv("DATABASE_URL", f"postgresql+psycopg://moi:Secret-Pw1@127.0.0.1:{port}/cartes")
+    monkeypatch.setenv("CARDBASE_DB_CONNECT_TIMEOUT", "2")
+    db.dispose_engines()
+    at = AppTest.from_string("from cardbase.ui import cards\ncards.render()\n", default_timeout=60)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    errors = [str(e.value) for e in at.error]
+    assert any(f"127.0.0.1:{port}" in e for e in errors), errors
+    shown = "\n".join(str(e.value) for kind in ("markdown", "error", "warning", "info", "caption",
+                                                 "exception", "code")
+                      for e in getattr(at, kind))
+    assert "Secret-Pw1" not in shown
