@@ -169,7 +169,18 @@ def make_engine(url: str | URL | None = None) -> Engine:
     except (sa_exc.NoSuchModuleError, ImportError) as exc:
         raise DatabaseUnavailable(_tr("db.unknown_driver", driver=parsed.drivername,
                                       detail=type(exc).__name__)) from None
+    event.listen(engine, "handle_error", _on_db_error)
     return engine
+
+
+def _on_db_error(context) -> None:
+    """Every engine: 'cannot connect', 'locked', 'not a database' become a :class:`DatabaseError`
+    wherever they happen (a command, a page, a dump), so none reaches a user as a traceback."""
+    if context.is_pre_ping or context.sqlalchemy_exception is None or context.engine is None:
+        return
+    friendly = friendly_error(context.sqlalchemy_exception, context.engine.url)
+    if friendly is not None:
+        raise friendly
 
 
 def get_engine(url: str | None = None, *, init: bool = True) -> Engine:
@@ -371,6 +382,7 @@ def _init_connection(engine: Engine) -> Iterator[Connection]:
                                                   "timeout": lock_timeout()})
         event.listen(init_engine, "connect", _sqlite_init_connect)
         event.listen(init_engine, "begin", _sqlite_init_begin)
+        event.listen(init_engine, "handle_error", _on_db_error)
         try:
             with init_engine.connect() as conn, conn.begin():
                 yield conn

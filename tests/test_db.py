@@ -400,3 +400,33 @@ def test_app_page_with_an_unreachable_database_shows_a_message(monkeypatch):
                                                  "exception", "code")
                       for e in getattr(at, kind))
     assert "Secret-Pw1" not in shown
+
+
+def test_every_command_names_an_unreachable_server(tmp_path):
+    """Not only start-up: commands that open the database themselves (dump, restore, current)."""
+    from pg_support import free_port
+
+    port = free_port()
+    url = f"postgresql+psycopg://moi:Secret-Pw1@127.0.0.1:{port}/cardbase"
+    for args in (["db", "dump", str(tmp_path / "b.zip")], ["db", "current"], ["db", "upgrade"],
+                 ["init"]):
+        proc = _cardbase(*args, url=url)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert "Traceback" not in proc.stderr and "Secret-Pw1" not in proc.stderr, args
+        assert f"127.0.0.1:{port}" in proc.stderr, args
+
+
+def test_any_connection_to_an_unreachable_server_raises_the_clear_error():
+    from pg_support import free_port
+
+    engine = db.make_engine(f"postgresql+psycopg://moi:Secret-Pw1@127.0.0.1:{free_port()}/cardbase")
+    try:
+        with pytest.raises(db.DatabaseUnavailable) as info:
+            with engine.connect():
+                pass
+        assert "Secret-Pw1" not in str(info.value)
+        with pytest.raises(db.DatabaseUnavailable):
+            with Session(engine) as s:
+                s.exec(select(Game)).all()
+    finally:
+        engine.dispose()
