@@ -12,7 +12,7 @@ runner = CliRunner()
 
 
 def test_init_is_idempotent(cli_env):
-    result = runner.invoke(app, ["init"])
+    result = runner.invoke(app, ["--lang", "en", "init"])
     assert result.exit_code == 0, result.output
     assert "nothing new" in result.output
 

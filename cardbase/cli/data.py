@@ -17,10 +17,15 @@ db_app = typer.Typer(help="Database schema.", no_args_is_help=True)
 @handle_errors
 def init_command(reset: bool = typer.Option(False, "--reset", help="Drop everything first (asks no question).")) -> None:
     """Create the database (DATABASE_URL or data/cardbase.db), migrate it and seed it from data/."""
+    from cardbase.i18n import tr
+
     engine = db.get_engine(init=False)
     counts = db.init_db(engine, reset=reset)
-    added = ", ".join(f"{v} {k}" for k, v in counts.items() if v) or "nothing new"
-    typer.echo(f"database ready at {engine.url.render_as_string(hide_password=True)} ({added} added)")
+    items = [tr(f"db.count.{k}", n=v) for k, v in counts.items() if v]
+    added = tr("db.added", items=", ".join(items)) if items else tr("db.nothing_added")
+    typer.echo(tr("db.ready", where=db.describe(engine.url), added=added))
+    for warning in counts.warnings:
+        typer.echo(tr("db.warning", message=warning), err=True)
 
 
 @editions_app.command("list")
@@ -58,17 +63,22 @@ def data_export(
 @handle_errors
 def db_upgrade() -> None:
     """Apply the schema migrations (Alembic) to the database; cards and decks are kept."""
+    from cardbase.i18n import tr
+
     engine = db.get_engine(init=False)
     before = db.current_revision(engine)
     db.upgrade(engine)
-    typer.echo(f"schema at {db.current_revision(engine)} (was {before or 'empty'})")
+    typer.echo(tr("db.schema_at", revision=db.current_revision(engine),
+                  before=before or tr("db.schema_empty")))
 
 
 @db_app.command("current")
 @handle_errors
 def db_current() -> None:
     """Show the schema revision of the database."""
-    typer.echo(db.current_revision(db.get_engine(init=False)) or "empty")
+    from cardbase.i18n import tr
+
+    typer.echo(db.current_revision(db.get_engine(init=False)) or tr("db.schema_empty"))
 
 
 from cardbase.cli import db_backup as _db_backup  # noqa: E402 - `db dump`, `db restore` need db_app

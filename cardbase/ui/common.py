@@ -42,8 +42,17 @@ def _engine(url: str) -> Engine:
 
 
 def engine() -> Engine:
-    """The database engine, created (migrated, seeded) once per server and database URL."""
-    return _engine(db.database_url())
+    """The database engine, created (migrated, seeded) once per server and database URL.
+
+    A database that cannot be reached or stays locked stops the page with its message (no
+    traceback, no URL, no password); the next rerun tries again.
+    """
+    try:
+        return _engine(db.database_url())
+    except db.DatabaseError as exc:
+        show_error(exc)
+        st.stop()
+        raise
 
 
 @contextmanager
