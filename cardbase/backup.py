@@ -30,6 +30,7 @@ import json
 import os
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -53,7 +54,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from cardbase import db
-from cardbase.errors import ArtError, CardbaseError
+from cardbase.errors import ArtError, CardbaseError, Problem
+from cardbase.i18n import tr
 
 FORMAT = "cardbase-dump"
 FORMAT_VERSION = 1
@@ -80,8 +82,8 @@ class BackupReport:
 
     def summary(self) -> str:
         counts = ", ".join(f"{n} {t}" for t, n in self.rows.items() if n)
-        return (f"{self.path}: schema {self.schema_revision}; {counts or 'no rows'}; "
-                f"{self.art_files} art file(s); {self.bytes:,} bytes")
+        return tr("backup.summary", path=self.path, revision=self.schema_revision,
+                  rows=counts or tr("backup.no_rows"), art=self.art_files, bytes=f"{self.bytes:,}")
 
 
 # --------------------------------------------------------------------------- art folder
@@ -95,21 +97,18 @@ def default_art_dir() -> Path:
 def safe_art_path(art_dir: Path, name: str) -> Path:
     """``art_dir / name`` when ``name`` is a plain relative path that stays inside ``art_dir``."""
     if not isinstance(name, str) or not name.strip():
-        raise ArtError("the art file has no name — give a file name such as np1-012.png")
+        raise ArtError(tr("backup.art_no_name"))
     if "\x00" in name or "\\" in name:
-        raise ArtError(f"art file name {name!r} contains a backslash or a NUL character — "
-                       "use a plain file name such as np1-012.png")
+        raise ArtError(tr("backup.art_bad_char", name=repr(name)))
     pure = PurePosixPath(name)
     if pure.is_absolute() or (len(name) > 1 and name[1] == ":"):
-        raise ArtError(f"art path {name!r} is absolute — give a path relative to the art folder")
+        raise ArtError(tr("backup.art_absolute", name=repr(name)))
     if any(part in ("..", "") for part in name.split("/")) or any(p.startswith(".") for p in pure.parts):
-        raise ArtError(f"art path {name!r} tries to leave the art folder or names a hidden file — "
-                       "give a plain relative path such as np1/012.png")
+        raise ArtError(tr("backup.art_leaves", name=repr(name)))
     root = Path(art_dir).resolve()
     target = (root / pure).resolve()
     if target != root and root not in target.parents:
-        raise ArtError(f"art path {name!r} leads outside the art folder {root} (through a link?) — "
-                       "give a plain relative path")
+        raise ArtError(tr("backup.art_outside", name=repr(name), root=root))
     return target
 
 
@@ -124,18 +123,17 @@ def check_art_bytes(data: bytes, *, name: str = "upload") -> tuple[str, tuple[in
     Returns ``(format, (width, height))``; raises :class:`ArtError` with the reason otherwise.
     """
     if not isinstance(data, (bytes, bytearray)) or not data:
-        raise ArtError(f"{name}: the file is empty — upload a PNG, JPEG or WebP image")
+        raise ArtError(tr("backup.art_empty", name=name))
     if len(data) > MAX_UPLOAD_BYTES:
-        raise ArtError(f"{name}: the file is {len(data) // (1024 * 1024)} MB — upload an image under "
-                       f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+        raise ArtError(tr("backup.art_big", name=name, size=len(data) // (1024 * 1024),
+                          max=MAX_UPLOAD_BYTES // (1024 * 1024)))
     from cardbase.printing.art import decode_image
 
     with decode_image(io.BytesIO(data), what=name, max_pixels=MAX_UPLOAD_PIXELS) as im:
         fmt = im.format or "?"
         w, h = im.size
     if fmt not in ART_FORMATS:
-        raise ArtError(f"{name}: a {fmt} file is not accepted as card art — upload a PNG, JPEG "
-                       "or WebP image")
+        raise ArtError(tr("backup.art_format", name=name, format=fmt))
     return fmt, (w, h)
 
 
@@ -154,11 +152,10 @@ def store_art(name: str, data: bytes, *, art_dir: Path | None = None, replace: b
     target = safe_art_path(art_dir, name)
     fmt, _size = check_art_bytes(data, name=name)
     if target.suffix.lower() not in {ART_FORMATS[fmt], ".jpeg" if fmt == "JPEG" else ART_FORMATS[fmt]}:
-        raise ArtError(f"{name}: the file is a {fmt} image but its name ends in "
-                       f"{target.suffix or '(nothing)'} — name it …{ART_FORMATS[fmt]}")
+        raise ArtError(tr("backup.art_upload_suffix", name=name, format=fmt,
+                          suffix=target.suffix or "—", expected=ART_FORMATS[fmt]))
     if target.exists() and not replace and target.read_bytes() != bytes(data):
-        raise ArtError(f"{name}: another art file already has this name — choose another name or "
-                       "replace it explicitly")
+        raise ArtError(tr("backup.art_exists", name=name))
     target.parent.mkdir(parents=True, exist_ok=True)
     _atomic_write(target, bytes(data))
     return PurePosixPath(name).as_posix()
@@ -219,33 +216,43 @@ def _to_json(value: Any, column_type: Any) -> Any:
     return value
 
 
-def _from_json(value: Any, column_type: Any, where: str) -> Any:
+def _from_json(value: Any, column_type: Any, nullable: bool = True) -> Any:
+    """The Python value of one archive cell; ``TypeError``/``ValueError`` with the reason otherwise."""
     column_type = _base(column_type)
     if value is None:
+        if not nullable:
+            raise ValueError(tr("backup.reason_null"))
         return None
-    try:
-        if isinstance(column_type, DateTime):
-            if not isinstance(value, str) or not value.endswith("Z"):
-                raise ValueError("not an ISO date-time in UTC")
+    if isinstance(column_type, DateTime):
+        if not isinstance(value, str) or not value.endswith("Z"):
+            raise ValueError(tr("backup.reason_datetime"))
+        try:
             parsed = dt.datetime.strptime(value, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
-            return parsed if column_type.timezone else parsed.replace(tzinfo=None)
-        if isinstance(column_type, Date):
-            return dt.date.fromisoformat(value)
-        if isinstance(column_type, Boolean):
-            if not isinstance(value, bool):
-                raise TypeError("not true or false")
-            return value
-        if isinstance(column_type, Integer):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise TypeError("not a whole number")
-            return value
-        if isinstance(column_type, JSON):
-            return value
+        except ValueError:
+            raise ValueError(tr("backup.reason_datetime")) from None
+        return parsed if column_type.timezone else parsed.replace(tzinfo=None)
+    if isinstance(column_type, Date):
         if not isinstance(value, str):
-            raise TypeError("not text")
+            raise TypeError(tr("backup.reason_date"))
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(tr("backup.reason_date")) from None
+    if isinstance(column_type, Boolean):
+        if not isinstance(value, bool):
+            raise TypeError(tr("backup.reason_bool"))
         return value
-    except (TypeError, ValueError) as exc:
-        raise BackupError(f"{where}: value {value!r} is unusable ({exc}) — the archive is damaged") from None
+    if isinstance(column_type, Integer):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(tr("backup.reason_int"))
+        if not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
+            raise ValueError(tr("backup.reason_int_range"))
+        return value
+    if isinstance(column_type, JSON):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(tr("backup.reason_text"))
+    return value
 
 
 def _line(row: dict[str, Any]) -> bytes:
@@ -302,21 +309,29 @@ def _require_current_schema(engine: Engine) -> str:
     head = ScriptDirectory.from_config(db.alembic_config(engine)).get_current_head()
     current = db.current_revision(engine)
     if current is None:
-        raise BackupError(f"{_where(engine)} has no cardbase schema — nothing to dump "
-                          "(check DATABASE_URL)")
+        raise BackupError(tr("backup.no_schema", where=_where(engine)))
     if current != head:
-        raise BackupError(f"{_where(engine)} is at schema {current}, this cardbase expects {head} — "
-                          "run `cardbase db upgrade` first, then dump")
+        raise BackupError(tr("backup.old_schema", where=_where(engine), current=current, head=head))
     return current
 
 
 def _where(engine: Engine) -> str:
-    return f"database {engine.url.render_as_string(hide_password=True)}"
+    return tr("backup.where_database", url=engine.url.render_as_string(hide_password=True))
 
 
-def dump_database(engine: Engine, path: str | Path, *, art_dir: Path | None = None) -> BackupReport:
-    """Write the whole database (and the art folder, when given) to the archive ``path``."""
+def dump_database(engine: Engine, path: str | Path, *, art_dir: Path | None = None,
+                  force: bool = False) -> BackupReport:
+    """Write the whole database (and the art folder, when given) to the archive ``path``.
+
+    An existing ``path`` is refused unless ``force``. The archive is written to a temporary file
+    next to ``path`` and moved over it in one step: a dump stopped half-way never leaves a partial
+    archive at ``path`` (an older archive there stays whole).
+    """
     path = Path(path)
+    if path.is_dir():
+        raise BackupError(tr("backup.dump_is_directory", path=path))
+    if (path.exists() or path.is_symlink()) and not force:
+        raise BackupError(tr("backup.dump_exists", path=path))
     revision = _require_current_schema(engine)
     tables = table_lines(engine)
     manifest: dict[str, Any] = {
@@ -333,8 +348,11 @@ def dump_database(engine: Engine, path: str | Path, *, art_dir: Path | None = No
     art = [(rel, p.read_bytes()) for rel, p in _art_files(art_dir)]
     for rel, data in art:
         manifest["art"][rel] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".dump-", suffix=".zip")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".dump-", suffix=".zip")
+    except OSError as exc:
+        raise BackupError(tr("backup.dump_cannot_write", path=path, error=exc.strerror or exc)) from None
     try:
         with os.fdopen(fd, "wb") as fh, zipfile.ZipFile(fh, "w") as zf:
             _zip_entry(zf, MANIFEST, (json.dumps(manifest, ensure_ascii=False, indent=1) + "\n").encode())
@@ -342,7 +360,12 @@ def dump_database(engine: Engine, path: str | Path, *, art_dir: Path | None = No
                 _zip_entry(zf, f"tables/{name}.jsonl", data)
             for rel, data in art:
                 _zip_entry(zf, f"art/{rel}", data)
+            fh.flush()
+            os.fsync(fh.fileno())
         os.replace(tmp, path)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise BackupError(tr("backup.dump_cannot_write", path=path, error=exc.strerror or exc)) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -351,91 +374,389 @@ def dump_database(engine: Engine, path: str | Path, *, art_dir: Path | None = No
 
 # --------------------------------------------------------------------------- restore
 
+MAX_MANIFEST_BYTES = 16 * 1024 * 1024
+MAX_ARCHIVE_BYTES = 4 * 1024**3  # total uncompressed budget of one restore, read as it comes
+_INT_RANGE = (-(2**31), 2**31 - 1)  # INTEGER on every backend
+
+
 @dataclass(slots=True)
 class _Archive:
     manifest: dict[str, Any]
     tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     art: dict[str, bytes] = field(default_factory=dict)
+    lines: dict[str, list[int]] = field(default_factory=dict)  # archive line of each kept row
 
 
-def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, source: str) -> bytes:
-    if info.file_size > MAX_MEMBER_BYTES:
-        raise BackupError(f"{source}: {info.filename} claims {info.file_size:,} bytes — refused")
+class _TooBig(Exception):
+    """A member that outgrew its own limit while being read (the rest of the archive goes on)."""
+
+
+class _Budget:
+    """The bytes a restore may still decompress, whatever the zip headers claim."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.left = total
+
+
+def _read_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo, source: str, *, limit: int,
+                 budget: _Budget) -> bytes:
+    """The member's bytes, read in chunks against ``limit`` and the restore's running budget.
+
+    Raises :class:`_TooBig` past ``limit``; :class:`BackupError` past the whole budget or when the
+    member cannot be read. The sizes written in the zip headers are never trusted.
+    """
+    chunks: list[bytes] = []
+    size = 0
     try:
-        return zf.read(info)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError) as exc:
-        raise BackupError(f"{source}: {info.filename} cannot be read ({exc}) — the archive is damaged") from None
+        with zf.open(info) as fh:
+            while True:
+                chunk = fh.read(min(1024 * 1024, limit - size + 1, budget.left - size + 1))
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > limit:
+                    budget.left -= size
+                    raise _TooBig(size)
+                if size > budget.left:
+                    raise BackupError(tr("backup.budget", source=source, member=info.filename,
+                                         budget=_mb(budget.total)))
+                chunks.append(chunk)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, ValueError,
+            NotImplementedError, RuntimeError, zlib.error) as exc:
+        raise BackupError(tr("backup.member_unreadable", source=source, member=info.filename,
+                             error=exc)) from None
+    budget.left -= size
+    return b"".join(chunks)
+
+
+def _mb(n: int) -> str:
+    return f"{n / (1024 * 1024):,.0f}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def _is_sha(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _models() -> dict[str, Any]:
+    from sqlmodel import SQLModel
+
+    import cardbase.models  # noqa: F401 - registers the tables
+
+    return {m.class_.__tablename__: m.class_ for m in SQLModel._sa_registry.mappers}
+
+
+def _has_nul(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+_PYDANTIC_EXPECTED = {
+    "list_type": "backup.expect_list", "dict_type": "backup.expect_object",
+    "string_type": "backup.expect_text", "int_type": "backup.expect_int",
+    "bool_type": "backup.expect_bool", "float_type": "backup.expect_number",
+    "datetime_type": "backup.expect_datetime", "date_type": "backup.expect_date",
+}
+
+
+def _check_row(model: Any, values: dict[str, Any], where: Any, problems: list[Problem]) -> None:
+    """The model's own validation of one row (types inside JSON columns, text lengths…)."""
+    from pydantic import ValidationError as PydanticError
+
+    try:
+        model.model_validate(values, strict=True)
+    except PydanticError as exc:
+        seen = set()
+        for err in exc.errors():
+            column = str(err["loc"][0]) if err["loc"] else "?"
+            if column in seen:
+                continue
+            seen.add(column)
+            value = values.get(column)
+            if err["type"] == "string_too_long":
+                message = tr("backup.too_long", length=len(value) if isinstance(value, str) else "?",
+                             max=err.get("ctx", {}).get("max_length", "?"))
+            elif err["type"] in _PYDANTIC_EXPECTED:
+                message = tr("backup.wrong_type", value=_short(value),
+                             expected=tr(_PYDANTIC_EXPECTED[err["type"]]))
+            else:
+                message = tr("backup.invalid_value", value=_short(value), reason=err["msg"])
+            problems.append(Problem("invalid-value", message, tr("backup.fix_damaged"), where(column)))
+
+
+def _manifest_problems(manifest: Any, source: str) -> list[Problem]:
+    """Everything wrong with the manifest's shape (the format and version are checked before)."""
+    problems: list[Problem] = []
+    where = tr("backup.where_member", member=MANIFEST)
+
+    def bad(message: str) -> None:
+        problems.append(Problem("manifest", message, tr("backup.fix_damaged"), where))
+
+    if not isinstance(manifest.get("schema_revision"), str) or not manifest["schema_revision"]:
+        bad(tr("backup.manifest_no_revision"))
+    tables = manifest.get("tables")
+    if not isinstance(tables, dict):
+        bad(tr("backup.manifest_no_tables"))
+    else:
+        for name, meta in tables.items():
+            if not isinstance(meta, dict) or not _count(meta.get("rows")) or not _is_sha(meta.get("sha256")):
+                bad(tr("backup.manifest_bad_table", table=name))
+    art = manifest.get("art", {})
+    if not isinstance(art, dict):
+        bad(tr("backup.manifest_bad_art_list"))
+    else:
+        for rel, meta in art.items():
+            if not isinstance(meta, dict) or not _count(meta.get("bytes")) or not _is_sha(meta.get("sha256")):
+                bad(tr("backup.manifest_bad_art", name=rel))
+    return problems
 
 
 def read_archive(path: str | Path) -> _Archive:
-    """Read and check a whole archive (manifest, checksums, counts, JSON); writes nothing."""
+    """Read and check a whole archive; writes nothing and lists every problem at once.
+
+    Checked: the manifest's shape; every table of the format present, its checksum and row count;
+    every row's columns and every value's type (the models' own validation, text lengths, whole
+    numbers in range, no NUL characters); primary keys, unique columns and references between the
+    archive's tables; every art file's name (inside the art folder), checksum, size and that it is
+    a real PNG/JPEG/WebP image of sane dimensions — the checks of an upload. Members are read
+    against a running byte budget (:data:`MAX_ARCHIVE_BYTES`; an art file stops at the upload
+    limit), never trusting the sizes the zip claims.
+    """
     path = Path(path)
     source = str(path)
     try:
         zf = zipfile.ZipFile(path)
     except FileNotFoundError:
-        raise BackupError(f"{source}: no such file — give the path of a `cardbase db dump` archive") from None
-    except (zipfile.BadZipFile, OSError) as exc:
-        raise BackupError(f"{source}: not a cardbase archive ({exc}) — give a file written by "
-                          "`cardbase db dump`") from None
+        raise BackupError(tr("backup.no_file", source=source)) from None
+    except IsADirectoryError:
+        raise BackupError(tr("backup.not_archive", source=source, error=tr("backup.is_directory"))) from None
+    except (zipfile.BadZipFile, OSError, ValueError) as exc:
+        raise BackupError(tr("backup.not_archive", source=source, error=exc)) from None
+    budget = _Budget(MAX_ARCHIVE_BYTES)
     with zf:
         members = {i.filename: i for i in zf.infolist()}
         if MANIFEST not in members:
-            raise BackupError(f"{source}: no {MANIFEST} — this is not a `cardbase db dump` archive")
+            raise BackupError(tr("backup.no_manifest", source=source, manifest=MANIFEST))
         try:
-            manifest = json.loads(_read_member(zf, members[MANIFEST], source))
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise BackupError(f"{source}: {MANIFEST} is not JSON ({exc}) — the archive is damaged") from None
-        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-            raise BackupError(f"{source}: not a cardbase archive (format {manifest.get('format') if isinstance(manifest, dict) else None!r})")
+            manifest = json.loads(_read_member(zf, members[MANIFEST], source,
+                                               limit=MAX_MANIFEST_BYTES, budget=budget))
+        except _TooBig:
+            raise BackupError(tr("backup.manifest_too_big", source=source, manifest=MANIFEST,
+                                 max=_mb(MAX_MANIFEST_BYTES))) from None
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            raise BackupError(tr("backup.manifest_not_json", source=source, manifest=MANIFEST,
+                                 error=exc)) from None
+        fmt = manifest.get("format") if isinstance(manifest, dict) else None
+        if fmt != FORMAT:
+            raise BackupError(tr("backup.wrong_format", source=source, format=_short(fmt)))
         if manifest.get("format_version") != FORMAT_VERSION:
-            raise BackupError(f"{source}: archive format version {manifest.get('format_version')!r}; "
-                              f"this cardbase reads version {FORMAT_VERSION} — use a matching cardbase")
+            raise BackupError(tr("backup.format_version", source=source,
+                                 version=_short(manifest.get("format_version")), expected=FORMAT_VERSION))
+        problems = _manifest_problems(manifest, source)
+        if problems:
+            raise BackupError(tr("backup.refused", source=source, count=len(problems)), problems)
         archive = _Archive(manifest)
         known = {t.name: t for t in _tables()}
-        declared = manifest.get("tables")
-        if not isinstance(declared, dict):
-            raise BackupError(f"{source}: the manifest lists no tables — the archive is damaged")
-        unknown = sorted(set(declared) - set(known))
-        if unknown:
-            raise BackupError(f"{source}: tables {', '.join(unknown)} are unknown to this cardbase — "
-                              "restore with the cardbase version that wrote the archive")
-        for name, meta in declared.items():
-            member = members.get(f"tables/{name}.jsonl")
+        models = _models()
+        declared: dict[str, Any] = manifest["tables"]
+        incomplete: set[str] = set()  # tables with refused rows: references to them are not judged
+        for name in sorted(set(declared) - set(known)):
+            problems.append(Problem("unknown-table", tr("backup.unknown_table", table=name),
+                                    tr("backup.fix_version"), tr("backup.where_member", member=MANIFEST)))
+        for name in [t for t in known if t not in declared]:
+            incomplete.add(name)
+            problems.append(Problem("missing-table", tr("backup.missing_table", table=name),
+                                    tr("backup.fix_damaged"), tr("backup.where_member", member=MANIFEST)))
+        for name, table in known.items():
+            if name not in declared:
+                continue
+            meta = declared[name]
+            member_name = f"tables/{name}.jsonl"
+            member = members.get(member_name)
             if member is None:
-                raise BackupError(f"{source}: tables/{name}.jsonl is missing — the archive is damaged")
-            data = _read_member(zf, member, source)
-            if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
-                raise BackupError(f"{source}: tables/{name}.jsonl does not match its checksum — "
-                                  "the archive is damaged or was edited")
-            table = known[name]
-            columns = [c.name for c in table.columns]
-            rows = []
-            for lineno, raw in enumerate(data.splitlines(), start=1):
-                where = f"{source}: tables/{name}.jsonl line {lineno}"
-                try:
-                    obj = json.loads(raw)
-                except (ValueError, UnicodeDecodeError) as exc:
-                    raise BackupError(f"{where}: not JSON ({exc})") from None
-                if not isinstance(obj, dict) or list(obj) != columns:
-                    raise BackupError(f"{where}: columns {list(obj) if isinstance(obj, dict) else obj!r} "
-                                      f"are not those of table {name} ({', '.join(columns)})")
-                rows.append({c.name: _from_json(obj[c.name], c.type, f"{where} column {c.name}")
-                             for c in table.columns})
-            if len(rows) != meta.get("rows"):
-                raise BackupError(f"{source}: table {name} has {len(rows)} rows, the manifest says "
-                                  f"{meta.get('rows')} — the archive is damaged")
-            archive.tables[name] = rows
-        art = manifest.get("art") or {}
-        for rel, meta in sorted(art.items()):
-            member = members.get(f"art/{rel}")
-            if member is None:
-                raise BackupError(f"{source}: art/{rel} is missing — the archive is damaged")
-            data = _read_member(zf, member, source)
-            if hashlib.sha256(data).hexdigest() != meta.get("sha256"):
-                raise BackupError(f"{source}: art/{rel} does not match its checksum — the archive is damaged")
-            archive.art[rel] = data
+                problems.append(Problem("missing-member", tr("backup.missing_member", member=member_name),
+                                        tr("backup.fix_damaged"), tr("backup.where_member", member=member_name)))
+                continue
+            try:
+                data = _read_member(zf, member, source, limit=budget.total, budget=budget)
+            except _TooBig:  # only past the whole budget, which raises first
+                continue
+            before = len(problems)
+            archive.tables[name], archive.lines[name] = _read_table(data, meta, table, models.get(name),
+                                                                    member_name, problems)
+            if len(problems) > before:
+                incomplete.add(name)
+        _check_keys(archive, known, incomplete, problems)
+        _read_art(zf, members, manifest.get("art") or {}, source, budget, archive, problems)
+    if problems:
+        raise BackupError(tr("backup.refused", source=source, count=len(problems)), problems)
     return archive
+
+
+def _read_table(data: bytes, meta: dict[str, Any], table: Table, model: Any, member: str,
+                problems: list[Problem]) -> tuple[list[dict[str, Any]], list[int]]:
+    if hashlib.sha256(data).hexdigest() != meta["sha256"]:
+        problems.append(Problem("checksum", tr("backup.checksum", member=member), tr("backup.fix_edited"),
+                                tr("backup.where_member", member=member)))
+    columns = [c.name for c in table.columns]
+    rows: list[dict[str, Any]] = []
+    kept: list[int] = []
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    for lineno, raw in enumerate(lines, start=1):
+        def where(column: str | None = None, _line: int = lineno) -> str:
+            if column is None:
+                return tr("backup.where_line", member=member, line=_line)
+            return tr("backup.where_cell", member=member, line=_line, column=column)
+
+        try:
+            obj = json.loads(raw)
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+            problems.append(Problem("not-json", tr("backup.line_not_json", error=exc),
+                                    tr("backup.fix_damaged"), where()))
+            continue
+        if not isinstance(obj, dict) or list(obj) != columns:
+            got = ", ".join(map(str, obj)) if isinstance(obj, dict) else _short(obj)
+            problems.append(Problem("columns", tr("backup.wrong_columns", got=got, table=table.name,
+                                                  columns=", ".join(columns)),
+                                    tr("backup.fix_damaged"), where()))
+            continue
+        values: dict[str, Any] = {}
+        row_ok = True
+        for c in table.columns:
+            try:
+                values[c.name] = _from_json(obj[c.name], c.type, c.nullable)
+            except (TypeError, ValueError, OverflowError) as exc:
+                problems.append(Problem("invalid-value", tr("backup.bad_value", value=_short(obj[c.name]),
+                                                            reason=exc),
+                                        tr("backup.fix_damaged"), where(c.name)))
+                row_ok = False
+                continue
+            if _has_nul(values[c.name]):
+                problems.append(Problem("invalid-value", tr("backup.nul"), tr("backup.fix_damaged"),
+                                        where(c.name)))
+                row_ok = False
+        if row_ok and model is not None:
+            before = len(problems)
+            _check_row(model, values, where, problems)
+            row_ok = len(problems) == before
+        if row_ok:
+            rows.append(values)
+            kept.append(lineno)
+    if len(lines) != meta["rows"]:
+        problems.append(Problem("row-count", tr("backup.row_count", table=table.name, count=len(lines),
+                                                expected=meta["rows"]),
+                                tr("backup.fix_damaged"), tr("backup.where_member", member=member)))
+    return rows, kept
+
+
+def _check_keys(archive: _Archive, known: dict[str, Table], incomplete: set[str],
+                problems: list[Problem]) -> None:
+    """Primary keys and unique columns hold no duplicates; references point at restored rows."""
+    from sqlalchemy import PrimaryKeyConstraint, UniqueConstraint
+
+    tables = archive.tables
+    keys: dict[tuple[str, str], set[Any]] = {}
+    for name, rows in tables.items():
+        table = known[name]
+        member = f"tables/{name}.jsonl"
+        groups = [tuple(c.name for c in con.columns) for con in table.constraints
+                  if isinstance(con, (PrimaryKeyConstraint, UniqueConstraint))]
+        groups += [tuple(c.name for c in ix.columns) for ix in table.indexes if ix.unique]
+        for cols in groups:
+            seen: dict[tuple[Any, ...], int] = {}
+            for lineno, row in zip(archive.lines[name], rows, strict=True):
+                value = tuple(row[c] for c in cols)
+                if any(v is None for v in value):
+                    continue
+                if value in seen:
+                    problems.append(Problem("duplicate", tr("backup.duplicate", columns=", ".join(cols),
+                                                            value=_short(value if len(value) > 1 else value[0]),
+                                                            first=seen[value]),
+                                            tr("backup.fix_damaged"),
+                                            tr("backup.where_cell", member=member, line=lineno, column=cols[0])))
+                else:
+                    seen[value] = lineno
+    for table in known.values():
+        for fk in table.foreign_keys:
+            target = (fk.column.table.name, fk.column.name)
+            if target not in keys:
+                keys[target] = {row[target[1]] for row in tables.get(target[0], [])}
+    for name, rows in tables.items():
+        table = known[name]
+        member = f"tables/{name}.jsonl"
+        for fk in table.foreign_keys:
+            target = (fk.column.table.name, fk.column.name)
+            if target[0] in incomplete:
+                continue
+            present = keys.get(target, set())
+            for lineno, row in zip(archive.lines[name], rows, strict=True):
+                value = row[fk.parent.name]
+                if value is not None and value not in present:
+                    problems.append(Problem("reference", tr("backup.reference", value=_short(value),
+                                                            table=target[0]),
+                                            tr("backup.fix_damaged"),
+                                            tr("backup.where_cell", member=member, line=lineno,
+                                               column=fk.parent.name)))
+
+
+def _read_art(zf: zipfile.ZipFile, members: dict[str, zipfile.ZipInfo], art: dict[str, Any], source: str,
+              budget: _Budget, archive: _Archive, problems: list[Problem]) -> None:
+    probe = Path(tempfile.gettempdir()) / "cardbase-art-check"
+    for rel, meta in sorted(art.items()):
+        member_name = f"art/{rel}"
+        where = tr("backup.where_member", member=member_name)
+        try:
+            safe_art_path(probe, rel)
+        except ArtError as exc:
+            problems.append(Problem("art-path", str(exc), tr("backup.fix_damaged"), where))
+            continue
+        member = members.get(member_name)
+        if member is None:
+            problems.append(Problem("missing-member", tr("backup.missing_member", member=member_name),
+                                    tr("backup.fix_damaged"), where))
+            continue
+        try:
+            data = _read_member(zf, member, source, limit=MAX_UPLOAD_BYTES, budget=budget)
+        except _TooBig:
+            problems.append(Problem("art-too-big", tr("backup.art_too_big", max=_mb(MAX_UPLOAD_BYTES)),
+                                    tr("backup.fix_art"), where))
+            continue
+        if len(data) != meta["bytes"] or hashlib.sha256(data).hexdigest() != meta["sha256"]:
+            problems.append(Problem("checksum", tr("backup.checksum", member=member_name),
+                                    tr("backup.fix_edited"), where))
+            continue
+        try:
+            fmt, _size = check_art_bytes(data, name=member_name)
+        except ArtError as exc:
+            problems.append(Problem("art", str(exc), tr("backup.fix_art"), where))
+            continue
+        suffix = PurePosixPath(rel).suffix.lower()
+        if suffix not in {ART_FORMATS[fmt], ".jpeg" if fmt == "JPEG" else ART_FORMATS[fmt]}:
+            problems.append(Problem("art", tr("backup.art_suffix", format=fmt, suffix=suffix or "—",
+                                              expected=ART_FORMATS[fmt]), tr("backup.fix_art"), where))
+            continue
+        archive.art[rel] = data
 
 
 def row_counts(engine: Engine) -> dict[str, int]:
@@ -462,15 +783,11 @@ def restore_database(engine: Engine, path: str | Path, *, art_dir: Path | None =
 
     head = ScriptDirectory.from_config(db.alembic_config(engine)).get_current_head()
     if revision != head:
-        raise BackupError(f"{path}: archive written at schema {revision}, this cardbase is at {head} — "
-                          "restore it with the cardbase version that wrote it, run `cardbase db "
-                          "upgrade`, then dump again")
+        raise BackupError(tr("backup.schema_mismatch", source=path, revision=revision, head=head))
     counts = {k: v for k, v in row_counts(engine).items() if v}
     if counts:
         shown = ", ".join(f"{v} {k}" for k, v in counts.items())
-        raise BackupError(f"{_where(engine)} is not empty ({shown}) — a restore never merges into "
-                          "existing data: create a new empty database (a new SQLite file, or "
-                          "`createdb` on PostgreSQL), point DATABASE_URL at it and restore again")
+        raise BackupError(tr("backup.not_empty", where=_where(engine), rows=shown))
 
     # Art: check every path and conflict before writing anything.
     art_targets: list[tuple[Path, bytes]] = []
@@ -482,16 +799,15 @@ def restore_database(engine: Engine, path: str | Path, *, art_dir: Path | None =
             try:
                 target = safe_art_path(art_dir, rel)
             except ArtError as exc:
-                raise BackupError(f"{path}: {exc}") from None
+                raise BackupError(f"{path}: {exc}") from None  # checked by read_archive already
             if target.exists():
                 if target.read_bytes() != data:
                     conflicts.append(rel)
                 continue
             art_targets.append((target, data))
         if conflicts:
-            raise BackupError(f"{path}: the art folder {art_dir} already has different files named "
-                              f"{', '.join(conflicts[:10])}{'…' if len(conflicts) > 10 else ''} — "
-                              "restore into an empty art folder (CARDBASE_ART_DIR)")
+            raise BackupError(tr("backup.art_conflict", source=path, art_dir=art_dir,
+                                 names=", ".join(conflicts[:10]) + ("…" if len(conflicts) > 10 else "")))
 
     db.upgrade(engine)  # a blank database gets the schema; an empty migrated one is unchanged
     written: list[Path] = []
@@ -511,8 +827,8 @@ def restore_database(engine: Engine, path: str | Path, *, art_dir: Path | None =
     except SQLAlchemyError as exc:
         for target in written:
             target.unlink(missing_ok=True)
-        raise BackupError(f"{path}: the rows could not be written ({exc.__class__.__name__}: "
-                          f"{str(exc).splitlines()[0]}); nothing was restored") from exc
+        raise BackupError(tr("backup.write_failed", source=path, error=exc.__class__.__name__,
+                             detail=str(exc).splitlines()[0])) from exc
     except BaseException:
         for target in written:
             target.unlink(missing_ok=True)

@@ -4,6 +4,14 @@ An import is checked whole before anything is written: every problem is reported
 column, a dry run shows what would be new, changed or unchanged, and a real run lands in one
 transaction or not at all. Rows are matched to existing cards by edition code and collector number;
 a row that carries a ``version`` is refused when the card has changed since that version.
+
+Bulk by design: the existing cards an import touches are read in a few queries (not one per row),
+effects are parsed once per distinct text, and the writes go out in batches of
+:data:`BATCH` rows (one INSERT or UPDATE statement per batch) inside the caller's transaction.
+
+CSV is read strictly: a quote left open is refused with the line where it opened, instead of
+swallowing the rows after it. CSV cells that a spreadsheet would run as a formula are neutralised on
+export and read back to the same value on import (see :func:`csv_escape`).
 """
 
 from __future__ import annotations
@@ -11,22 +19,35 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+from sqlalchemy import and_, bindparam, insert, select as sa_select, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cardbase import catalog
 from cardbase.access import require_editor
 from cardbase.errors import CardbaseError, ImportError_, Problem
+from cardbase.i18n import tr
 from cardbase.models import Card, Edition, Game
 from cardbase.text import card_ref
 
 COLUMNS = ("edition", "number", "name", "value", "colour", "banner", "rarity", "type", "keywords",
            "copies", "stats", "effect", "effect_text", "flavour", "art", "sample", "version")
 REQUIRED = ("edition", "number", "name")
+NUMERIC = ("number", "value", "copies", "version")
 MAX_ROWS = 100_000
+MAX_FILE_BYTES = 64 * 1024 * 1024  # a card file larger than this is refused before it is read
+MAX_DEPTH = 16  # nesting of lists and objects inside one value (stats)
+BATCH = 1000
+
+# Characters that make a spreadsheet read a cell as a formula (CSV injection).
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(slots=True)
@@ -43,7 +64,8 @@ class ImportPlan:
     source: str
     rows: list[RowChange] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    _writes: list[tuple[str, Any, dict[str, Any], int]] = field(default_factory=list, repr=False)
+    # ("new", edition_id, values) or ("update", card_id, values, version) — the rows to write
+    _writes: list[tuple[Any, ...]] = field(default_factory=list, repr=False)
 
     @property
     def counts(self) -> dict[str, int]:
@@ -65,74 +87,210 @@ class ImportPlan:
 
     def summary(self) -> str:
         c = self.counts
-        lines = [f"{self.source}: {c['new']} new, {c['updated']} updated, {c['unchanged']} unchanged"]
+        lines = [tr("transfer.summary", source=self.source, new=c["new"], updated=c["updated"],
+                    unchanged=c["unchanged"])]
         for r in self.rows:
             if r.action == "new":
-                lines.append(f"  + row {r.row}: {r.ref} « {r.name} »")
+                lines.append(tr("transfer.summary_new", row=r.row, ref=r.ref, name=r.name))
             elif r.action == "updated":
                 what = ", ".join(f"{k}: {o!r} → {n!r}" for k, (o, n) in r.changes.items())
-                lines.append(f"  ~ row {r.row}: {r.ref} « {r.name} » ({what})")
+                lines.append(tr("transfer.summary_updated", row=r.row, ref=r.ref, name=r.name, changes=what))
         if self.problems:
-            lines.append(f"{len(self.problems)} problem(s):")
+            lines.append(tr("transfer.summary_problems", count=len(self.problems)))
             lines += [f"  - {p}" for p in self.problems]
         return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- where
+
+def _where(source: str, label: str, row: int | None = None, column: str | None = None) -> str:
+    """"cards.csv, ligne 3, colonne value" — ``label`` is "line" (CSV) or "item" (JSON)."""
+    if row is None:
+        return source
+    if column is None:
+        return tr(f"transfer.where_{label}", source=source, row=row)
+    return tr(f"transfer.where_{label}_column", source=source, row=row, column=column)
+
+
+_FIELD_IN_WHERE = re.compile(r"\b(" + "|".join(sorted(catalog.CARD_FIELDS, key=len, reverse=True))
+                             + r")\b\s*(.*)$")
+
+
+def _relocate(problems: list[Problem], source: str, label: str, row: int) -> list[Problem]:
+    """Problems found by the catalog (where = "column X …") placed at the file's row and column."""
+    out = []
+    for p in problems:
+        m = _FIELD_IN_WHERE.search(p.where or "")
+        if m is None:
+            where = _where(source, label, row)
+        else:
+            column = catalog.MODEL_TO_FILE.get(m.group(1), m.group(1))
+            where = _where(source, label, row, column) + (f" {m.group(2)}" if m.group(2) else "")
+        out.append(Problem(p.code, p.message, p.fix, where))
+    return out
+
+
+# --------------------------------------------------------------------------- CSV cells
+
+def csv_escape(text: str) -> str:
+    """A text cell as written to CSV: never starts with a formula character.
+
+    A cell that starts with ``= + - @``, a tab or a carriage return gets a ``'`` in front; so does a
+    cell that already starts with ``'`` followed by one of those or by another ``'`` — so that
+    :func:`csv_unescape` can tell the two apart and the round trip is exact.
+    """
+    if text and (text[0] in FORMULA_START or (text[0] == "'" and len(text) > 1
+                                              and (text[1] in FORMULA_START or text[1] == "'"))):
+        return "'" + text
+    return text
+
+
+def csv_unescape(text: str) -> str:
+    """The value of a CSV text cell: one leading ``'`` before a formula character or ``'`` removed."""
+    if len(text) > 1 and text[0] == "'" and (text[1] in FORMULA_START or text[1] == "'"):
+        return text[1:]
+    return text
+
+
 # --------------------------------------------------------------------------- reading files
 
-def read_rows(data: bytes | str, *, fmt: str, source: str) -> list[tuple[int, dict[str, Any]]]:
-    """Rows of a CSV or JSON card file as (row number, raw fields). Unreadable files raise."""
+def _decode(data: bytes | str, source: str) -> str:
     if isinstance(data, bytes):
+        if len(data) > MAX_FILE_BYTES:
+            raise ImportError_(tr("transfer.file_too_big", source=source, size=len(data) // (1024 * 1024),
+                                  max=MAX_FILE_BYTES // (1024 * 1024)))
         try:
-            data = data.decode("utf-8-sig")
+            return data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ImportError_(f"{source}: not UTF-8 text (byte {exc.start}) — save the file as UTF-8") from None
-    if fmt == "json":
-        try:
-            doc = json.loads(data)
-        except json.JSONDecodeError as exc:
-            raise ImportError_(f"{source}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-        if isinstance(doc, dict) and "cards" in doc:
-            doc = doc["cards"]
-        if not isinstance(doc, list) or not all(isinstance(r, dict) for r in doc):
-            raise ImportError_(f"{source}: expected a JSON list of card objects (or {{\"cards\": [...]}})")
-        rows = [(i, r) for i, r in enumerate(doc, start=1)]
-    elif fmt == "csv":
-        reader = csv.DictReader(io.StringIO(data, newline=""))
-        if not reader.fieldnames:
-            raise ImportError_(f"{source}: the file is empty — the first line must name the columns")
-        header = [h.strip() if h else "" for h in reader.fieldnames]
-        reader.fieldnames = header
-        problems = []
-        for col, name in enumerate(header, start=1):
-            if name not in COLUMNS:
-                problems.append(Problem("unknown-column", f"unknown column {name!r}",
-                                        f"use the columns {', '.join(COLUMNS)}", f"{source} row 1 column {col}"))
-        for name in REQUIRED:
-            if name not in header:
-                problems.append(Problem("missing-column", f"column {name!r} is missing",
-                                        f"add a {name} column", f"{source} row 1"))
-        if problems:
-            raise ImportError_(f"{source}: the header has {len(problems)} problem(s); nothing was imported", problems)
-        rows = []
-        try:
-            for i, raw in enumerate(reader, start=2):
-                if None in raw:
-                    raise ImportError_(f"{source} row {i}: more values than columns — quote values that contain commas")
-                rows.append((i, {k: v for k, v in raw.items()}))
-        except csv.Error as exc:
-            raise ImportError_(f"{source}: malformed CSV near row {reader.line_num}: {exc}") from None
-    else:
-        raise ImportError_(f"{source}: unknown format {fmt!r} — use a .csv or .json file")
-    if len(rows) > MAX_ROWS:
-        raise ImportError_(f"{source}: {len(rows)} rows is more than {MAX_ROWS} — split the file")
+            raise ImportError_(tr("transfer.not_utf8", source=source, byte=exc.start)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise ImportError_(tr("transfer.file_too_big", source=source, size=len(data) // (1024 * 1024),
+                              max=MAX_FILE_BYTES // (1024 * 1024)))
+    return data
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (0 for a plain value), without recursion."""
+    deepest = 0
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            items = item.values()
+        elif isinstance(item, list):
+            items = item
+        else:
+            continue
+        level += 1
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((v, level) for v in items)
+    return deepest
+
+
+def _open_quote_line(text: str, start_line: int) -> int | None:
+    """The line of the quote still open at the end of ``text`` (which starts at ``start_line``)."""
+    line = start_line
+    opened = None
+    inside = False
+    for ch in text:
+        if ch == '"':
+            inside = not inside
+            if inside:
+                opened = line
+        elif ch == "\n":
+            line += 1
+    return opened if inside else None
+
+
+def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    try:
+        header = next(reader, None)
+    except csv.Error as exc:
+        header = None
+        raise ImportError_(tr("transfer.csv_malformed", source=source, line=1, error=exc)) from None
+    if not header:
+        raise ImportError_(tr("transfer.csv_empty", source=source))
+    header = [h.strip() for h in header]
+    problems = []
+    for col, name in enumerate(header, start=1):
+        if name not in COLUMNS:
+            problems.append(Problem("unknown-column", tr("transfer.unknown_column", column=repr(name)),
+                                    tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
+                                    tr("transfer.where_header_column", source=source, column=col)))
+    for name in REQUIRED:
+        if name not in header:
+            problems.append(Problem("missing-column", tr("transfer.missing_column", column=repr(name)),
+                                    tr("transfer.fix_missing_column", column=name),
+                                    tr("transfer.where_header", source=source)))
+    if problems:
+        raise ImportError_(tr("transfer.header_problems", source=source, count=len(problems)), problems)
+    escaped = [name not in NUMERIC for name in header]
+    width = len(header)
+    rows: list[tuple[int, dict[str, Any]]] = []
+    start = reader.line_num + 1
+    try:
+        for record in reader:
+            if not record or record == [""]:
+                start = reader.line_num + 1
+                continue
+            if len(record) > width:
+                problems.append(Problem("extra-values", tr("transfer.extra_values", count=len(record), width=width),
+                                        tr("transfer.fix_extra_values"), _where(source, "line", start)))
+            else:
+                rows.append((start, {name: (csv_unescape(value) if esc else value)
+                                     for name, value, esc in zip(header, record, escaped)}))
+            if len(rows) > MAX_ROWS:
+                raise ImportError_(tr("transfer.too_many_rows", source=source, max=MAX_ROWS))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        rest = "\n".join(text.split("\n")[start - 1:])
+        opened = _open_quote_line(rest, start)
+        if opened is not None:
+            raise ImportError_(tr("transfer.csv_open_quote", source=source, line=opened)) from None
+        raise ImportError_(tr("transfer.csv_malformed", source=source, line=reader.line_num, error=exc)) from None
+    if problems:
+        raise ImportError_(tr("transfer.read_problems", source=source, count=len(problems)), problems)
     return rows
+
+
+def _read_json(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportError_(tr("transfer.json_invalid", source=source, line=exc.lineno, column=exc.colno,
+                              error=exc.msg)) from None
+    except RecursionError:
+        raise ImportError_(tr("transfer.json_too_deep", source=source, max=MAX_DEPTH)) from None
+    except ValueError as exc:  # an integer of thousands of digits
+        raise ImportError_(tr("transfer.json_number", source=source, error=exc)) from None
+    if isinstance(doc, dict) and "cards" in doc:
+        doc = doc["cards"]
+    if not isinstance(doc, list) or not all(isinstance(r, dict) for r in doc):
+        raise ImportError_(tr("transfer.json_shape", source=source))
+    if len(doc) > MAX_ROWS:
+        raise ImportError_(tr("transfer.too_many_rows", source=source, max=MAX_ROWS))
+    return list(enumerate(doc, start=1))
+
+
+def read_rows(data: bytes | str, *, fmt: str, source: str) -> list[tuple[int, dict[str, Any]]]:
+    """Rows of a CSV or JSON card file as (line or item number, raw fields). Unreadable files raise.
+
+    A CSV row is numbered by the line it starts on (line 1 is the header); a JSON item by its
+    position in the list, from 1.
+    """
+    if fmt not in ("csv", "json"):
+        raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
+    text = _decode(data, source)
+    return _read_json(text, source) if fmt == "json" else _read_csv(text, source)
 
 
 def _format_of(path: Path) -> str:
     suffix = path.suffix.lower().lstrip(".")
     if suffix not in ("csv", "json"):
-        raise ImportError_(f"{path}: unknown file type .{suffix} — use .csv or .json")
+        raise ImportError_(tr("transfer.unknown_suffix", source=path, suffix=suffix))
     return suffix
 
 
@@ -146,89 +304,161 @@ def _decode_csv_value(key: str, value: Any, where: str, problems: list[Problem])
             return {}
         try:
             return json.loads(value)
-        except json.JSONDecodeError:
-            problems.append(Problem("invalid-field", f"stats {value!r} is not JSON",
-                                    'write e.g. {"damage": 40}', where))
+        except RecursionError:
+            problems.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
+                                    tr("transfer.fix_stats"), where))
+            return None
+        except ValueError:
+            problems.append(Problem("invalid-field", tr("transfer.stats_not_json", value=_short(value)),
+                                    tr("transfer.fix_stats"), where))
             return None
     if key == "keywords":
         return [k.strip() for k in value.split(";") if k.strip()]
     return value
 
 
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
 def _version_number(value: Any) -> int | None:
-    """A row's version: a whole number from 1 up, as an int or as digits; anything else is None."""
+    """A row's version: a whole number from 1 up, as an int or as digits 0-9; anything else is None."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str):
+        digits = value.strip()
+        if not (digits.isascii() and digits.isdigit() and len(digits) <= 10):
+            return None
+        value = int(digits)
     if isinstance(value, int) and 1 <= value < 2**31:
         return value
     return None
 
 
+def _number_problem(key: str, value: Any, where: str) -> Problem | None:
+    """Numbers must be written with the digits 0-9 (not ², ٣ or other scripts' digits)."""
+    if isinstance(value, str) and not value.isascii():
+        return Problem("invalid-field", tr("transfer.not_ascii_number", value=_short(value)),
+                       tr("transfer.fix_ascii_number"), where)
+    return None
+
+
+@dataclass(slots=True)
+class _Checked:
+    row: int
+    edition: Edition
+    number: int
+    clean: dict[str, Any]
+    expected: int | None
+
+
 def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, source: str,
-                row_label: str = "row") -> ImportPlan:
-    """Check every row against the database and work out what would change; writes nothing."""
+                row_label: str = "line") -> ImportPlan:
+    """Check every row against the database and work out what would change; writes nothing.
+
+    ``row_label`` is ``"line"`` for CSV files and ``"item"`` for JSON lists.
+    """
+    label = "item" if row_label == "item" else "line"
     plan = ImportPlan(source=source)
     editions = {e.code.upper(): e for e in session.exec(select(Edition)).all()}
     games = {g.id: g for g in session.exec(select(Game)).all()}
     seen: dict[tuple[str, int], int] = {}
+    effects: dict[tuple[str, str], tuple[Any, list[Problem], str | None]] = {}
+    checked: list[_Checked] = []
     for row_no, raw in rows:
-        where = f"{source} {row_label} {row_no}"
         probs: list[Problem] = []
-        raw = {k: v for k, v in raw.items() if k is not None}
-        unknown = [k for k in raw if k not in COLUMNS]
-        for k in unknown:
-            probs.append(Problem("unknown-column", f"unknown field {k!r}", f"use {', '.join(COLUMNS)}", where))
-        code = str(raw.get("edition") or "").strip().upper()
+        for k in raw:
+            if k not in COLUMNS:
+                probs.append(Problem("unknown-column", tr("transfer.unknown_field", field=_short(k)),
+                                     tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
+                                     _where(source, label, row_no)))
+        code_raw = raw.get("edition")
+        code = code_raw.strip().upper() if isinstance(code_raw, str) else str(code_raw or "").strip().upper()
         edition = editions.get(code)
         if not code:
-            probs.append(Problem("missing", "no edition", "write the edition code, e.g. NP1", f"{where} column edition"))
+            probs.append(Problem("missing", tr("transfer.no_edition"), tr("transfer.fix_no_edition"),
+                                 _where(source, label, row_no, "edition")))
         elif edition is None:
-            probs.append(Problem("unknown-edition", f"unknown edition {code!r}",
-                                 f"create it first or use one of {', '.join(sorted(editions))}",
-                                 f"{where} column edition"))
+            probs.append(Problem("unknown-edition", tr("transfer.unknown_edition", code=_short(code)),
+                                 tr("transfer.fix_unknown_edition", codes=", ".join(sorted(editions))),
+                                 _where(source, label, row_no, "edition")))
         fields: dict[str, Any] = {}
+        flagged: set[str] = set()
         for key in COLUMNS:
             if key in ("edition", "version") or key not in raw:
                 continue
-            fields[catalog.FILE_TO_MODEL.get(key, key)] = _decode_csv_value(key, raw[key], f"{where} column {key}", probs)
-        clean, field_probs = catalog.validate_card_fields(fields, where=where)
-        probs += field_probs
+            value = raw[key]
+            where = _where(source, label, row_no, key)
+            if key in NUMERIC:
+                bad = _number_problem(key, value, where)
+                if bad is not None:
+                    probs.append(bad)
+                    flagged.add(key)
+                    continue
+            if _depth(value) > MAX_DEPTH:
+                probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
+                                     tr("transfer.fix_stats"), where))
+                continue
+            value = _decode_csv_value(key, value, where, probs)
+            if key == "stats" and _depth(value) > MAX_DEPTH:
+                probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
+                                     tr("transfer.fix_stats"), where))
+                continue
+            fields[catalog.FILE_TO_MODEL.get(key, key)] = value
+        clean, field_probs = catalog.validate_card_fields(fields)
+        if flagged:  # a value refused here is not also "missing" for the catalog
+            field_probs = [p for p in field_probs
+                           if not any(m.group(1) in flagged for m in [_FIELD_IN_WHERE.search(p.where or "")] if m)]
+        probs += _relocate(field_probs, source, label, row_no)
         version = raw.get("version")
         expected = None
         if version not in (None, ""):
             expected = _version_number(version)
             if expected is None:
-                probs.append(Problem("invalid-field", f"version {version!r} is not a whole number",
-                                     "leave it empty or copy it from an export", f"{where} column version"))
-        if edition is not None and "effect" in clean:
-            effect_obj, eprobs = catalog.check_effect(games[edition.game_id].code, clean.get("effect"), where=where)
-            probs += eprobs
+                probs.append(Problem("invalid-field", tr("transfer.bad_version", value=_short(version)),
+                                     tr("transfer.fix_version"), _where(source, label, row_no, "version")))
+        if edition is not None and "effect" in clean and clean["effect"]:
+            game_code = games[edition.game_id].code
+            key = (game_code, clean["effect"])
+            if key not in effects:
+                effect_obj, eprobs = catalog.check_effect(game_code, clean["effect"])
+                effects[key] = (effect_obj, eprobs, catalog.french_text(effect_obj) if effect_obj else None)
+            effect_obj, eprobs, french = effects[key]
+            probs += _relocate(eprobs, source, label, row_no)
             if effect_obj is not None and not clean.get("effect_text"):
-                clean["effect_text"] = catalog.french_text(effect_obj)
+                clean["effect_text"] = french
         number = clean.get("number")
         if edition is not None and isinstance(number, int):
-            key = (edition.code, number)
-            if key in seen:
-                probs.append(Problem("duplicate-row", f"{card_ref(*key)} appears twice (first at {row_label} {seen[key]})",
-                                     "keep one row per card", f"{where} column number"))
-            seen[key] = row_no
+            ref_key = (edition.code, number)
+            if ref_key in seen:
+                probs.append(Problem("duplicate-row",
+                                     tr(f"transfer.duplicate_{label}", ref=card_ref(*ref_key), first=seen[ref_key]),
+                                     tr("transfer.fix_duplicate"), _where(source, label, row_no, "number")))
+            else:
+                seen[ref_key] = row_no
         if probs:
             plan.problems += probs
             continue
-        existing = session.exec(select(Card).where(Card.edition_id == edition.id, Card.number == number)).first()
+        checked.append(_Checked(row_no, edition, number, clean, expected))
+    if plan.problems:
+        return plan
+
+    existing = _existing_cards(session, checked)
+    for item in checked:
+        edition, number, clean = item.edition, item.number, item.clean
         ref = card_ref(edition.code, number)
-        if existing is None:
-            plan.rows.append(RowChange(row_no, ref, clean["name"], "new"))
-            plan._writes.append(("new", edition.code, clean, 0))
+        card = existing.get((edition.id, number))
+        if card is None:
+            plan.rows.append(RowChange(item.row, ref, clean["name"], "new"))
+            plan._writes.append(("new", edition.id, clean))
             continue
-        if expected is not None and expected != existing.version:
+        if item.expected is not None and item.expected != card.version:
             plan.problems.append(Problem(
-                "stale", f"{ref} is at version {existing.version} but this row was exported at version {expected}",
-                "export again, re-apply your changes, and import that file", f"{where} column version"))
+                "stale", tr("transfer.stale", ref=ref, version=card.version, expected=item.expected),
+                tr("transfer.fix_stale"), _where(source, label, item.row, "version")))
             continue
-        before = catalog.card_to_dict(existing, edition, games[edition.game_id])
+        before = catalog.card_to_dict(card, edition, games[edition.game_id])
         changes = {}
         for key, new in clean.items():
             old = before.get(catalog.MODEL_TO_FILE.get(key, key))
@@ -237,11 +467,87 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
             if old != new:
                 changes[catalog.MODEL_TO_FILE.get(key, key)] = (old, new)
         if changes:
-            plan.rows.append(RowChange(row_no, ref, clean["name"], "updated", changes))
-            plan._writes.append(("update", existing.id, clean, existing.version))
+            plan.rows.append(RowChange(item.row, ref, clean["name"], "updated", changes))
+            plan._writes.append(("update", card.id, _updated_values(card, clean), card.version))
         else:
-            plan.rows.append(RowChange(row_no, ref, clean["name"], "unchanged"))
+            plan.rows.append(RowChange(item.row, ref, clean["name"], "unchanged"))
     return plan
+
+
+def _existing_cards(session: Session, checked: list[_Checked]) -> dict[tuple[int, int], Any]:
+    """The cards the rows name, by (edition id, number), read in a few queries."""
+    table = Card.__table__
+    wanted: dict[int, set[int]] = {}
+    for item in checked:
+        wanted.setdefault(item.edition.id, set()).add(item.number)
+    out: dict[tuple[int, int], Any] = {}
+    for edition_id, numbers in wanted.items():
+        ordered = sorted(numbers)
+        for i in range(0, len(ordered), BATCH):
+            chunk = ordered[i:i + BATCH]
+            stmt = sa_select(*table.c).where(table.c.edition_id == edition_id, table.c.number.in_(chunk))
+            for row in session.execute(stmt):
+                out[(row.edition_id, row.number)] = row
+    return out
+
+
+_WRITTEN = [c.name for c in Card.__table__.c if c.name not in ("id", "version", "edition_id")]
+_NEW_DEFAULTS: dict[str, Any] = {
+    "value": None, "colour": None, "banner": None, "rarity": None, "card_type": None, "effect": None,
+    "effect_text": None, "flavour": None, "art": None, "copies": 1, "sample": False,
+}
+
+
+def _keyed(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with the derived search columns filled, as the catalog fills them."""
+    ns = SimpleNamespace(**values)
+    catalog.apply_keys(ns)
+    return vars(ns)
+
+
+def _new_values(edition_id: int, clean: dict[str, Any], now: Any) -> dict[str, Any]:
+    values = dict(_NEW_DEFAULTS)
+    values["keywords"] = []
+    values["stats"] = {}
+    values.update(clean)
+    if values.get("copies") is None:
+        values["copies"] = 1
+    values = _keyed(values)
+    return {"edition_id": edition_id, "version": 1, "updated_at": now,
+            **{k: values[k] for k in _WRITTEN if k != "updated_at"}}
+
+
+def _updated_values(card: Any, clean: dict[str, Any]) -> dict[str, Any]:
+    values = {k: getattr(card, k) for k in _WRITTEN}
+    values.update(clean)
+    if values.get("copies") is None:
+        values["copies"] = 1
+    return _keyed(values)
+
+
+def _batches(items: list[Any]) -> Iterator[list[Any]]:
+    for i in range(0, len(items), BATCH):
+        yield items[i:i + BATCH]
+
+
+def _apply(session: Session, plan: ImportPlan) -> None:
+    """Write the plan's rows in batches; refuse (all of it) when a card changed meanwhile."""
+    table = Card.__table__
+    now = catalog._now()
+    new = [w for w in plan._writes if w[0] == "new"]
+    updates = [w for w in plan._writes if w[0] == "update"]
+    for batch in _batches(new):
+        session.execute(insert(table), [_new_values(edition_id, clean, now) for _, edition_id, clean in batch])
+    if updates:
+        stmt = (update(table)
+                .where(and_(table.c.id == bindparam("_id"), table.c.version == bindparam("_expected")))
+                .values(**{k: bindparam(k) for k in _WRITTEN}, version=bindparam("_next")))
+        for batch in _batches(updates):
+            params = [{**values, "updated_at": now, "_id": card_id, "_expected": version, "_next": version + 1}
+                      for _, card_id, values, version in batch]
+            result = session.connection().execute(stmt, params)
+            if result.rowcount != len(params):
+                raise ImportError_(tr("transfer.changed_meanwhile", source=plan.source))
 
 
 def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str = "<upload>",
@@ -250,19 +556,20 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
     if not dry_run:
         require_editor(action="import cards")
     rows = read_rows(data, fmt=fmt, source=source)
-    plan = plan_import(session, rows, source=source, row_label="row" if fmt == "csv" else "item")
+    plan = plan_import(session, rows, source=source, row_label="line" if fmt == "csv" else "item")
+    del rows
     if plan.problems:
         if dry_run:
             return plan
-        raise ImportError_(f"{source}: {len(plan.problems)} problem(s); nothing was imported", plan.problems)
+        raise ImportError_(tr("transfer.refused", source=source, count=len(plan.problems)), plan.problems)
     if dry_run:
         return plan
-    with session.begin_nested():
-        for action, target, clean, version in plan._writes:
-            if action == "new":
-                catalog.create_card(session, edition=target, fields=clean)
-            else:
-                catalog.update_card(session, target, expected_version=version, changes=clean)
+    try:
+        with session.begin_nested():
+            _apply(session, plan)
+    except IntegrityError:
+        raise ImportError_(tr("transfer.changed_meanwhile", source=source)) from None
+    plan._writes.clear()
     return plan
 
 
@@ -270,9 +577,16 @@ def import_file(session: Session, path: Path, *, dry_run: bool = False) -> Impor
     path = Path(path)
     fmt = _format_of(path)
     try:
-        data = path.read_bytes()
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ImportError_(tr("transfer.file_too_big", source=path.name, size=size // (1024 * 1024),
+                                  max=MAX_FILE_BYTES // (1024 * 1024)))
+        with path.open("rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except IsADirectoryError:
+        raise ImportError_(tr("transfer.cannot_read", source=path, error=tr("transfer.is_directory"))) from None
     except OSError as exc:
-        raise ImportError_(f"{path}: cannot read the file ({exc.strerror})") from None
+        raise ImportError_(tr("transfer.cannot_read", source=path, error=exc.strerror or exc)) from None
     return import_cards(session, data, fmt=fmt, source=path.name, dry_run=dry_run)
 
 
@@ -287,17 +601,34 @@ def export_records(session: Session, *, query: str | None = None, edition: str |
 
 
 def export_text(records: list[dict[str, Any]], fmt: str) -> str:
+    """Records as a card file. In CSV, text cells are neutralised against spreadsheet formulas
+    (:func:`csv_escape`); numbers stay numbers."""
     if fmt == "json":
         return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
+    writer = csv.writer(buf, lineterminator="\n")
+    # Lines end in "\n", so the minimal quoting would leave a carriage return inside a cell bare
+    # (and a reader would cut the row there): such rows are written with every cell quoted.
+    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
+    writer.writerow(COLUMNS)
     for rec in records:
         row = dict(rec)
         row["keywords"] = "; ".join(rec.get("keywords") or [])
         row["stats"] = json.dumps(rec["stats"], ensure_ascii=False, sort_keys=True) if rec.get("stats") else ""
         row["sample"] = "true" if rec.get("sample") else ""
-        writer.writerow({k: "" if v is None else v for k, v in row.items()})
+        cells = []
+        for key in COLUMNS:
+            value = row.get(key)
+            if value is None:
+                cells.append("")
+            elif key in NUMERIC or not isinstance(value, str):
+                cells.append(value)
+            else:
+                cells.append(csv_escape(value))
+        if any(isinstance(c, str) and "\r" in c for c in cells):
+            quoted.writerow(cells)
+        else:
+            writer.writerow(cells)
     return buf.getvalue()
 
 
@@ -308,6 +639,5 @@ def export_file(session: Session, path: Path, *, query: str | None = None, editi
     try:
         path.write_text(export_text(records, fmt), encoding="utf-8")
     except OSError as exc:
-        raise CardbaseError(f"{path}: cannot write the file ({exc.strerror})") from None
+        raise CardbaseError(tr("transfer.cannot_write", path=path, error=exc.strerror or exc)) from None
     return len(records)
-

@@ -291,7 +291,7 @@ with access.editor_context(common.editor_token()):
     assert "rien ne sera importé" in body
     frames = [df.value for df in at.dataframe]
     problems = frames[0].to_string()
-    assert "row 2 column value" in problems and "ZZZ" in problems
+    assert "ligne 2, colonne value" in problems and "ZZZ" in problems
     assert not [b for b in at.button if b.key == "ed_import_go"]
 
 

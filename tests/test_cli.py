@@ -47,7 +47,7 @@ def test_import_problems_exit_nonzero(cli_env, tmp_path):
     bad.write_text("edition,number,name\nNOPE,1,x\n", encoding="utf-8")
     result = runner.invoke(app, ["cards", "import", str(bad)])
     assert result.exit_code == 2
-    assert "row 2 column edition" in result.output
+    assert "ligne 2, colonne edition" in result.output
 
 
 def test_edit_and_stale_edit(cli_env):

@@ -87,12 +87,14 @@ def import_command(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Import cards: checked whole first, then written all at once or not at all."""
+    from cardbase.i18n import tr
+
     with session() as s:
         plan = transfer.import_file(s, file, dry_run=dry_run)
     if json_out:
         print_json(plan.as_dict() | {"dry_run": dry_run})
     else:
-        typer.echo(("DRY RUN — nothing written\n" if dry_run else "") + plan.summary())
+        typer.echo((tr("transfer.dry_run") + "\n" if dry_run else "") + plan.summary())
     if plan.problems:
         raise typer.Exit(1)
 
@@ -105,6 +107,8 @@ def export_command(
     edition: str | None = typer.Option(None, "--edition", "-e", help="Only this edition."),
 ) -> None:
     """Export cards to CSV or JSON (the import format)."""
+    from cardbase.i18n import tr
+
     with session() as s:
         n = transfer.export_file(s, file, query=query, edition=edition)
-    typer.echo(f"wrote {n} card(s) to {file}")
+    typer.echo(tr("transfer.exported", count=n, path=file))

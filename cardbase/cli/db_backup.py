@@ -8,6 +8,7 @@ import typer
 
 from cardbase import backup, db
 from cardbase.cli.common import handle_errors, print_json
+from cardbase.i18n import tr
 
 ART_DIR = typer.Option(None, "--art-dir",
                        help="Art folder to include / restore into (default: CARDBASE_ART_DIR or data/art).")
@@ -21,16 +22,17 @@ def _report(report: backup.BackupReport, verb: str, json_out: bool) -> None:
         print_json({"file": str(report.path), "schema_revision": report.schema_revision,
                     "rows": report.rows, "art_files": report.art_files, "bytes": report.bytes})
     else:
-        typer.echo(f"{verb} {report.summary()}")
+        typer.echo(f"{tr(verb)} {report.summary()}")
 
 
 @handle_errors
 def db_dump(file: Path = DUMP_FILE,
-            art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT) -> None:
-    """Write the whole database and the art folder to one portable archive."""
+            art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT,
+            force: bool = typer.Option(False, "--force", help="Replace FILE if it already exists.")) -> None:
+    """Write the whole database and the art folder to one portable archive (written atomically)."""
     engine = db.get_engine(init=False)
-    report = backup.dump_database(engine, file, art_dir=art_dir or backup.default_art_dir())
-    _report(report, "dumped", json_out)
+    report = backup.dump_database(engine, file, art_dir=art_dir or backup.default_art_dir(), force=force)
+    _report(report, "backup.dumped", json_out)
 
 
 @handle_errors
@@ -39,7 +41,7 @@ def db_restore(file: Path = RESTORE_FILE,
     """Restore an archive into an EMPTY database (DATABASE_URL); a database with data is refused."""
     engine = db.get_engine(init=False)
     report = backup.restore_database(engine, file, art_dir=art_dir)
-    _report(report, "restored", json_out)
+    _report(report, "backup.restored", json_out)
 
 
 def register(db_app: typer.Typer) -> None:
