@@ -9,9 +9,9 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from cardbase import db
+from cardbase import db, i18n
 from cardbase.catalog import apply_keys
-from cardbase.cli.deck import app
+from cardbase.cli import app as root_app
 from cardbase.models import Card, Edition, Game
 
 # Names no real edition uses, so the test cards never mix with the seeded ones.
@@ -44,6 +44,23 @@ LEGAL = """\
 runner = CliRunner()
 
 
+class _Deck:
+    """``cardbase --lang <lang> deck …`` through the real command line (English unless told)."""
+
+    def invoke(self, args: list[str], lang: str | None = "en"):
+        return runner.invoke(root_app, (["--lang", lang] if lang else []) + ["deck", *args])
+
+
+app = _Deck()
+
+
+@pytest.fixture(autouse=True)
+def _language_restored():
+    """``--lang`` sets the language of the thread: put it back after each test."""
+    with i18n.use_language(i18n.DEFAULT):
+        yield
+
+
 @pytest.fixture
 def cli_db(cli_env: str) -> str:
     engine = db.make_engine(cli_env)
@@ -68,7 +85,7 @@ def _write(tmp_path: Path, text: str, name: str = "deck.txt") -> Path:
 
 def test_validate_illegal_json(cli_db: str, tmp_path: Path) -> None:
     path = _write(tmp_path, LEGAL)
-    result = runner.invoke(app, ["validate", str(path), "--json"])
+    result = app.invoke(["validate", str(path), "--json"])
     assert result.exit_code == 1, result.output
     data = json.loads(result.stdout)
     assert data["legal"] is False and data["count"] == 20
@@ -79,70 +96,70 @@ def test_validate_illegal_json(cli_db: str, tmp_path: Path) -> None:
 
 def test_validate_legal_and_text(cli_db: str, tmp_path: Path) -> None:
     path = _write(tmp_path, LEGAL)
-    result = runner.invoke(app, ["validate", str(path)])
+    result = app.invoke(["validate", str(path)])
     assert result.exit_code == 1 and "NOT legal" in result.stdout and "fix:" in result.stdout
     legal = LEGAL.replace("2 Zeta Deux   # again: 4 Zeta Deux in all\n", "2 Zeta Neuf\n")
-    result = runner.invoke(app, ["validate", str(_write(tmp_path, legal))])
+    result = app.invoke(["validate", str(_write(tmp_path, legal))])
     assert result.exit_code == 0 and "legal (20 cards)" in result.stdout
-    result = runner.invoke(app, ["validate", str(_write(tmp_path, legal)), "--json"])
+    result = app.invoke(["validate", str(_write(tmp_path, legal)), "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"legal": True, "count": 20, "problems": []}
+    assert json.loads(result.stdout) == {"legal": True, "count": 20, "problems": [], "warnings": []}
 
 
 def test_validate_unreadable_exit_2(cli_db: str, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["validate", str(tmp_path / "missing.txt")])
+    result = app.invoke(["validate", str(tmp_path / "missing.txt")])
     assert result.exit_code == 2 and "no such file" in result.stderr
     path = _write(tmp_path, "2 Zeta Deux\n0 Zeta Trois\n")
-    result = runner.invoke(app, ["validate", str(path), "--json"])
+    result = app.invoke(["validate", str(path), "--json"])
     assert result.exit_code == 2
     assert "line 2 column 1" in result.stderr
     assert json.loads(result.stdout)["problems"][0]["code"] == "bad-count"
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("2 Épée".encode("latin-1"))
-    assert runner.invoke(app, ["validate", str(bad)]).exit_code == 2
+    assert app.invoke(["validate", str(bad)]).exit_code == 2
 
 
 def test_stats(cli_db: str, tmp_path: Path) -> None:
     path = _write(tmp_path, LEGAL)
-    result = runner.invoke(app, ["stats", str(path), "--json"])
+    result = app.invoke(["stats", str(path), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["count"] == 20 and data["seen_by_turn"] == [5, 6, 7, 8, 9, 10]
     foule = next(o for o in data["draw_odds"] if o["name"] == "Zeta Foule Un")
     assert foule["copies"] == 4 and foule["by_turn"][0] == pytest.approx(1 - 4368 / 15504)
-    text = runner.invoke(app, ["stats", str(path)])
+    text = app.invoke(["stats", str(path)])
     assert text.exit_code == 0 and "Value curve" in text.stdout and "hand" in text.stdout
 
 
 def test_code_decode_round_trip(cli_db: str, tmp_path: Path) -> None:
     path = _write(tmp_path, LEGAL)
-    result = runner.invoke(app, ["code", str(path)])
+    result = app.invoke(["code", str(path)])
     assert result.exit_code == 0, result.output
     code = result.stdout.strip()
-    decoded = runner.invoke(app, ["decode", code, "--json"])
+    decoded = app.invoke(["decode", code, "--json"])
     assert decoded.exit_code == 0, decoded.output
     data = json.loads(decoded.stdout)
     assert data["game"] == "nespanini" and data["count"] == 20 and data["same_data"]
     assert {c["ref"]: c["count"] for c in data["cards"]}["TST-002"] == 4
-    text = runner.invoke(app, ["decode", code])
+    text = app.invoke(["decode", code])
     back = _write(tmp_path, text.stdout, "back.txt")
-    again = runner.invoke(app, ["code", str(back)])
+    again = app.invoke(["code", str(back)])
     assert again.stdout.strip() == code
-    broken = runner.invoke(app, ["decode", code[:-4] + "AAAA"])
+    broken = app.invoke(["decode", code[:-4] + "AAAA"])
     assert broken.exit_code == 2 and "checksum" in broken.stderr
 
 
 def test_save_list_history(cli_db: str, tmp_path: Path) -> None:
     path = _write(tmp_path, LEGAL)
-    assert runner.invoke(app, ["save", str(path), "--note", "first"]).exit_code == 0
-    refused = runner.invoke(app, ["save", str(path)])
+    assert app.invoke(["save", str(path), "--note", "first"]).exit_code == 0
+    refused = app.invoke(["save", str(path)])
     assert refused.exit_code == 2 and "expected version 1" in refused.stderr
     path2 = _write(tmp_path, LEGAL + "1 Zeta Cinq\n", "deck2.txt")
-    ok = runner.invoke(app, ["save", str(path2), "--name", "Zeta", "--expected-version", "1"])
+    ok = app.invoke(["save", str(path2), "--name", "Zeta", "--expected-version", "1"])
     assert ok.exit_code == 0 and "version 2" in ok.stdout
-    listed = json.loads(runner.invoke(app, ["list", "--json"]).stdout)
+    listed = json.loads(app.invoke(["list", "--json"]).stdout)
     zeta = next(d for d in listed if d["name"] == "Zeta")
     assert zeta["version"] == 2 and zeta["count"] == 21
-    hist = runner.invoke(app, ["history", "Zeta"])
+    hist = app.invoke(["history", "Zeta"])
     assert hist.exit_code == 0 and "v1" in hist.stdout and "Zeta Cinq (2 → 3)" in hist.stdout
-    assert runner.invoke(app, ["history", "Nope"]).exit_code == 2
+    assert app.invoke(["history", "Nope"]).exit_code == 2

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from cardbase import db
+from cardbase import db, i18n
 from cardbase.catalog import apply_keys
 from cardbase.decks import (
     DeckList,
@@ -34,6 +34,15 @@ from cardbase.decks import (
 from cardbase.errors import DeckListError, StaleEditError
 from cardbase.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game
 from cardbase.text import fold
+
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Most tests here read the English wording; the French ones say ``use_language("fr")``."""
+    with i18n.use_language("en"):
+        yield
+
 
 # 12 NesPanini-like cards: (number, name, value, colour, rarity, keywords)
 CARDS = [
