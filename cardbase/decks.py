@@ -1101,8 +1101,9 @@ def save_deck(
                     description=description if description is not None else deck.description)
         )
         if result.rowcount != 1:
-            raise StaleEditError(tr("decks.saving.saved_meanwhile", name=name),
-                                 attempted={"version": expected_version})
+            raise StaleEditError(
+                tr("decks.saving.saved_meanwhile", name=name, version=expected_version),
+                attempted={"version": expected_version})
         session.refresh(deck)
         for old in session.exec(select(DeckEntry).where(DeckEntry.deck_id == deck.id)).all():
             session.delete(old)

@@ -163,3 +163,69 @@ def test_save_list_history(cli_db: str, tmp_path: Path) -> None:
     hist = app.invoke(["history", "Zeta"])
     assert hist.exit_code == 0 and "v1" in hist.stdout and "Zeta Cinq (2 → 3)" in hist.stdout
     assert app.invoke(["history", "Nope"]).exit_code == 2
+
+
+# --------------------------------------------------------------------------- one language
+
+
+def test_french_by_default_english_with_lang_and_the_same_json(cli_db: str, tmp_path: Path) -> None:
+    path = _write(tmp_path, LEGAL)
+    fr = app.invoke(["validate", str(path)], lang=None)
+    assert fr.exit_code == 1
+    assert "Zeta : PAS légal (20 cartes, problèmes : 1)" in fr.stdout
+    assert "correction : réduisez « Zeta Deux » à 2 exemplaires" in fr.stdout
+    assert "deck.txt lignes 4, 11 : « Zeta Deux » est 4 fois dans le deck" in fr.stdout
+    assert "legal" not in fr.stdout and "fix:" not in fr.stdout
+    en = app.invoke(["validate", str(path)], lang="en")
+    assert "Zeta: NOT legal (20 cards, problems: 1)" in en.stdout and "fix: lower" in en.stdout
+    assert "légal" not in en.stdout
+    json_fr = json.loads(app.invoke(["validate", str(path), "--json"], lang=None).stdout)
+    json_en = json.loads(app.invoke(["validate", str(path), "--json"], lang="en").stdout)
+    assert set(json_fr) == set(json_en) == {"legal", "count", "problems", "warnings"}
+    assert [p["code"] for p in json_fr["problems"]] == [p["code"] for p in json_en["problems"]]
+    stats = app.invoke(["stats", str(path)], lang=None)
+    assert "Courbe des valeurs" in stats.stdout and "carte" in stats.stdout
+    assert "main" in stats.stdout and "Value curve" not in stats.stdout
+    unreadable = app.invoke(["validate", str(tmp_path / "nope.txt")], lang=None)
+    assert unreadable.exit_code == 2 and "erreur : " in unreadable.stderr
+    assert "fichier introuvable" in unreadable.stderr
+
+
+def test_save_and_history_in_french(cli_db: str, tmp_path: Path) -> None:
+    path = _write(tmp_path, LEGAL)
+    saved = app.invoke(["save", str(path)], lang=None)
+    assert saved.exit_code == 0 and "deck « Zeta » enregistré, version 1" in saved.stdout
+    again = app.invoke(["save", str(path)], lang=None)
+    assert again.exit_code == 2 and "version attendue 1" in again.stderr
+    history = app.invoke(["history", "Braises ardentes"], lang=None)
+    assert history.exit_code == 0 and "20 cartes — deck de départ" in history.stdout
+
+
+# --------------------------------------------------------------------------- odd input
+
+
+def test_odd_input_is_a_clear_error_never_a_traceback(cli_db: str, tmp_path: Path) -> None:
+    def refused(*args: str) -> str:
+        result = app.invoke(list(args))
+        assert result.exit_code == 2, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert "Traceback" not in result.output
+        return result.stderr
+
+    assert "too large" in refused("validate", "/dev/zero")
+    assert "too large" in refused("stats", "/dev/zero")
+    assert "folder" in refused("validate", str(tmp_path))
+    big = _write(tmp_path, "".join(f"1 Zeta {i}\n" for i in range(10_000)), "big.txt")
+    assert "more than 1000 card lines" in refused("validate", str(big))
+    absurd = _write(tmp_path, "99999999999999999999 Zeta Deux\n", "absurd.txt")
+    assert "out of range" in refused("validate", str(absurd))
+    nul = _write(tmp_path, "# game: nespanini\n2 Zeta\x00Deux\n", "nul.txt")
+    assert "control character" in refused("save", str(nul))
+    assert "characters long" in refused("decode", "AQ" + "A" * 200_000)
+    assert "checksum" in refused("decode", "AQ" + "x" * 5_000)
+    path = _write(tmp_path, LEGAL)
+    assert "at most 120" in refused("save", str(path), "--name", "Z" * 500)
+    assert "at most 300" in refused("save", str(path), "--note", "n" * 1000)
+    assert "no deck named" in refused("history", "Z" * 500)
+    # the same deck saves once the name fits
+    assert app.invoke(["save", str(path), "--name", "Z" * 120]).exit_code == 0
