@@ -37,7 +37,6 @@ from cardbase.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game
 from cardbase.text import fold
 
 
-
 @pytest.fixture(autouse=True)
 def english():
     """Most tests here read the English wording; the French ones say ``use_language("fr")``."""
