@@ -154,8 +154,10 @@ class Legality:
 
 _COUNT = re.compile(r"(?P<count>\d+)[xX×]?(?=\s|$)")
 _META = re.compile(r"#\s*(?P<key>[A-Za-z_]+)\s*:\s?(?P<value>.*)$")
-_BAD_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
-_BAD_TEXT_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # text may hold line breaks
+_BAD_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\ud800-\udfff]")
+# a description may hold line breaks
+_BAD_TEXT_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def _split_comment(raw: str) -> tuple[str, int | None]:
@@ -381,9 +383,24 @@ def _names_of_game(session: Session, game: Game | None) -> dict[str, str]:
     return out
 
 
+def _storable(text: str) -> bool:
+    """Whether ``text`` can go into an SQL query: no NUL, no lone surrogate (what Python makes of
+    bytes that are not UTF-8 in a command-line argument)."""
+    return not _UNSTORABLE.search(text)
+
+
+def _shown(text: str) -> str:
+    """``text`` as it can be printed anywhere: a lone surrogate (a byte that was not UTF-8 in a
+    command-line argument or a file name) is written as ``\\udcff``."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8") if _UNSTORABLE.search(
+        text) else text
+
+
 def get_game(session: Session, game: str | Game | None) -> Game | None:
     if game is None or isinstance(game, Game):
         return game
+    if not _storable(game):
+        return None
     found = session.exec(select(Game).where(Game.code == fold(game))).first()
     if found is None:
         found = session.exec(select(Game).where(Game.code == game)).first()
@@ -394,7 +411,7 @@ def _require_game(session: Session, game: str | Game) -> Game:
     found = get_game(session, game)
     if found is None:
         codes = ", ".join(sorted(g.code for g in session.exec(select(Game)).all()))
-        raise NotFoundError(tr("decks.resolve.unknown_game_known", game=game,
+        raise NotFoundError(tr("decks.resolve.unknown_game_known", game=_shown(game),
                                codes=codes or tr("decks.word.none")))
     return found
 
@@ -426,7 +443,7 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
         if target is None:
             codes = ", ".join(sorted(g.code for g in cat.games.values()))
             problems.append(Problem(
-                "unknown-game", tr("decks.resolve.unknown_game", game=requested),
+                "unknown-game", tr("decks.resolve.unknown_game", game=_shown(str(requested))),
                 tr("decks.resolve.use_one_of", codes=codes) if codes
                 else tr("decks.resolve.create_game_first"),
                 f"{deck_list.source}"))
@@ -1149,7 +1166,7 @@ def _check_saved_fields(name: str, note: str | None, description: str | None) ->
                                 tr("decks.saving.note_too_long", length=len(note), max=MAX_NOTE),
                                 tr("decks.saving.shorten"), "note"))
     if problems:
-        raise DeckListError(tr("decks.saving.refused", name=name[:MAX_DECK_NAME]), problems)
+        raise DeckListError(tr("decks.saving.refused", name=_shown(name[:MAX_DECK_NAME])), problems)
 
 
 def is_starter_deck(session: Session, deck: Deck) -> bool:
@@ -1171,12 +1188,14 @@ def _free_name(session: Session, game: Game, name: str) -> str:
 
 
 def get_deck(session: Session, name: str, *, game: str | Game | None = None) -> Deck:
+    if not _storable(name):
+        raise NotFoundError(tr("decks.lookup.no_deck", name=_shown(name)))
     query = select(Deck).where(Deck.name == name)
     if game is not None:
         query = query.where(Deck.game_id == _require_game(session, game).id)
     decks = session.exec(query).all()
     if not decks:
-        raise NotFoundError(tr("decks.lookup.no_deck", name=name))
+        raise NotFoundError(tr("decks.lookup.no_deck", name=_shown(name)))
     if len(decks) > 1:
         raise NotFoundError(tr("decks.lookup.several_games", name=name))
     return decks[0]
@@ -1267,23 +1286,24 @@ def read_deck_file(path: str | Path) -> DeckList:
     pipe that never ends) is refused instead of filling the memory.
     """
     p = Path(path)
+    shown = _shown(str(p))
     try:
         with p.open("rb") as fh:
             raw = fh.read(MAX_LIST_CHARS + 1)
     except FileNotFoundError:
-        raise DeckListError(tr("decks.file.missing", path=p)) from None
+        raise DeckListError(tr("decks.file.missing", path=shown)) from None
     except IsADirectoryError:
-        raise DeckListError(tr("decks.file.directory", path=p)) from None
+        raise DeckListError(tr("decks.file.directory", path=shown)) from None
     except OSError as exc:
-        raise DeckListError(tr("decks.file.unreadable", path=p,
+        raise DeckListError(tr("decks.file.unreadable", path=shown,
                                error=exc.strerror or type(exc).__name__)) from None
     if len(raw) > MAX_LIST_CHARS:
-        raise DeckListError(tr("decks.file.too_big", path=p, max=MAX_LIST_CHARS // 1024))
+        raise DeckListError(tr("decks.file.too_big", path=shown, max=MAX_LIST_CHARS // 1024))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise DeckListError(tr("decks.file.not_utf8", path=p, byte=exc.start)) from None
-    return parse_deck_list(text, source=p.name)
+        raise DeckListError(tr("decks.file.not_utf8", path=shown, byte=exc.start)) from None
+    return parse_deck_list(text, source=_shown(p.name))
 
 
 def load_deck_file(session: Session, path: str | Path, *, game: str | Game | None = None

@@ -220,7 +220,7 @@ def test_odd_input_is_a_clear_error_never_a_traceback(cli_db: str, tmp_path: Pat
     absurd = _write(tmp_path, "99999999999999999999 Zeta Deux\n", "absurd.txt")
     assert "out of range" in refused("validate", str(absurd))
     nul = _write(tmp_path, "# game: nespanini\n2 Zeta\x00Deux\n", "nul.txt")
-    assert "control character" in refused("save", str(nul))
+    assert "character not allowed" in refused("save", str(nul))
     assert "characters long" in refused("decode", "AQ" + "A" * 200_000)
     assert "checksum" in refused("decode", "AQ" + "x" * 5_000)
     path = _write(tmp_path, LEGAL)
@@ -229,3 +229,29 @@ def test_odd_input_is_a_clear_error_never_a_traceback(cli_db: str, tmp_path: Pat
     assert "no deck named" in refused("history", "Z" * 500)
     # the same deck saves once the name fits
     assert app.invoke(["save", str(path), "--name", "Z" * 120]).exit_code == 0
+
+
+def test_arguments_that_are_not_utf8_are_clear_errors(cli_db: str, tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 on a command line reach Python as lone surrogates (\\udcff),
+    which no database driver can send: a clear refusal, not an encoding traceback."""
+    path = _write(tmp_path, LEGAL)
+    odd = "Mon\udcffdeck"
+    cases = [
+        (["save", str(path), "--name", odd], "character not allowed"),
+        (["save", str(path), "--name", "Ok", "--note", odd], "character not allowed"),
+        (["history", odd], "no deck named"),
+        (["delete", odd], "no deck named"),
+        (["list", "--game", odd], "unknown game"),
+        (["history", "Zeta", "--game", odd], "unknown game"),
+    ]
+    for args, needle in cases:
+        result = app.invoke(args)
+        assert result.exit_code == 2 and needle in result.stderr, (args, result.output)
+    result = app.invoke(["validate", str(path), "--game", odd, "--json"])
+    assert result.exit_code == 1
+    assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["unknown-game"]
+    odd_file = tmp_path / "f\udcff.txt"  # a file name with the byte 0xff
+    odd_file.write_text("2 Zeta Deux\n", encoding="utf-8")
+    result = app.invoke(["validate", str(odd_file), "--json"])
+    assert result.exit_code == 1, result.output
+    assert json.loads(result.stdout)["problems"][0]["where"].startswith("f\\udcff.txt")
