@@ -25,13 +25,52 @@ from sqlalchemy import and_, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from cardbase.errors import DeckListError, NotFoundError, Problem, StaleEditError
+from cardbase.errors import DeckListError, NotFoundError, PermissionDenied, Problem, StaleEditError
+from cardbase.i18n import current_language, tr
 from cardbase.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game, _now
 from cardbase.text import card_ref, fold, parse_card_ref
 
 MAX_COUNT = 99
-MAX_NAME = 120
+MAX_NAME = 120  # a card name, as the card table stores it
+MAX_DECK_NAME = 120  # the deck table's name column
+MAX_NOTE = 300  # the deck_version table's note column
+MAX_LINES = 1000  # card lines in one deck list
+MAX_LIST_CHARS = 256 * 1024  # a deck list (file or pasted text)
+MAX_CODE_CHARS = 10_000  # a deck code
 METADATA_KEYS = ("name", "game", "description")
+STARTER_NOTE = "starter deck"  # the note of the first version of a shipped starter deck
+
+
+# --------------------------------------------------------------------------- wording
+
+
+def _one(n: int) -> bool:
+    """Whether ``n`` takes the singular in the current language (French: 0 and 1)."""
+    return abs(n) < 2 if current_language() == "fr" else n == 1
+
+
+def n_cards(n: int) -> str:
+    return tr("decks.unit.card", n=n) if _one(n) else tr("decks.unit.cards", n=n)
+
+
+def n_copies(n: int) -> str:
+    return tr("decks.unit.copy", n=n) if _one(n) else tr("decks.unit.copies", n=n)
+
+
+def _at(source: str, line: int, column: int) -> str:
+    return tr("decks.where.line_column", source=source, line=line, column=column)
+
+
+def _or(names: Iterable[str]) -> str:
+    return tr("decks.word.or").join(names)
+
+
+def _meta_label(key: str) -> str:
+    if key == "name":
+        return tr("decks.meta.name")
+    if key == "game":
+        return tr("decks.meta.game")
+    return tr("decks.meta.description")
 
 # --------------------------------------------------------------------------- values
 
@@ -115,7 +154,10 @@ class Legality:
 
 _COUNT = re.compile(r"(?P<count>\d+)[xX×]?(?=\s|$)")
 _META = re.compile(r"#\s*(?P<key>[A-Za-z_]+)\s*:\s?(?P<value>.*)$")
-_BAD_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029]")
+_BAD_CHARS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\u2028\u2029\ud800-\udfff]")
+# a description may hold line breaks
+_BAD_TEXT_CHARS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+_UNSTORABLE = re.compile(r"[\x00\ud800-\udfff]")
 
 
 def _split_comment(raw: str) -> tuple[str, int | None]:
@@ -137,7 +179,12 @@ def parse_deck_list(text: str, *, source: str = "<deck>") -> DeckList:
     ``#`` starts a comment; ``# name:``, ``# game:`` and ``# description:`` set the metadata.
     """
     if not isinstance(text, str):
-        raise DeckListError(f"{source}: a deck list must be text, not {type(text).__name__}")
+        raise DeckListError(tr("decks.parse.not_text", source=source, kind=type(text).__name__))
+    if len(text) > MAX_LIST_CHARS:
+        raise DeckListError(tr("decks.parse.too_big", source=source, size=len(text),
+                               max=MAX_LIST_CHARS), [Problem(
+            "too-big", tr("decks.parse.too_big_problem", size=len(text), max=MAX_LIST_CHARS),
+            tr("decks.parse.too_big_fix"), source)])
     text = text.removeprefix("\ufeff")
     problems: list[Problem] = []
     lines: list[DeckLine] = []
@@ -145,7 +192,7 @@ def parse_deck_list(text: str, *, source: str = "<deck>") -> DeckList:
     meta_line: dict[str, int] = {}
 
     def bad(lineno: int, col: int, code: str, message: str, fix: str) -> None:
-        problems.append(Problem(code, message, fix, f"{source} line {lineno} column {col}"))
+        problems.append(Problem(code, message, fix, _at(source, lineno, col)))
 
     for lineno, raw in enumerate(text.split("\n"), start=1):
         raw = raw.rstrip("\r")
@@ -159,15 +206,17 @@ def parse_deck_list(text: str, *, source: str = "<deck>") -> DeckList:
                 if bad_char:
                     col = comment_at + m.start("value") + bad_char.start() + 1
                     bad(lineno, col, "bad-character",
-                        f"control character {bad_char.group()!r} in the deck {key}",
-                        "remove it")
+                        tr("decks.parse.bad_char_meta", char=repr(bad_char.group()),
+                           field=_meta_label(key)),
+                        tr("decks.parse.bad_char_fix"))
                 elif key in meta:
                     bad(lineno, comment_at + 1, "duplicate-metadata",
-                        f"« # {key}: » is given twice (first on line {meta_line[key]})",
-                        "keep only one of the two lines")
+                        tr("decks.parse.duplicate_meta", key=key, first=meta_line[key]),
+                        tr("decks.parse.duplicate_meta_fix"))
                 elif not value:
-                    bad(lineno, comment_at + 1, "empty-metadata", f"« # {key}: » has no value",
-                        f"write the deck {key} after the colon or remove the line")
+                    bad(lineno, comment_at + 1, "empty-metadata",
+                        tr("decks.parse.empty_meta", key=key),
+                        tr("decks.parse.empty_meta_fix", field=_meta_label(key)))
                 else:
                     meta[key] = value
                     meta_line[key] = lineno
@@ -187,36 +236,43 @@ def parse_deck_list(text: str, *, source: str = "<deck>") -> DeckList:
             while name_start < len(body) and body[name_start].isspace():
                 name_start += 1
             if count < 1 or count > MAX_COUNT:
+                shown = digits if len(digits) <= 12 else digits[:12] + "…"
                 bad(lineno, col, "bad-count",
-                    f"the count {digits} is out of range",
-                    f"write a count from 1 to {MAX_COUNT} before the card name")
+                    tr("decks.parse.bad_count", count=shown),
+                    tr("decks.parse.bad_count_fix", max=MAX_COUNT))
                 continue
         name = body[name_start:].strip()
         name_col = name_start + 1
         if not name:
-            bad(lineno, col, "missing-name", f"« {stripped} » has a count but no card name",
-                "write the card name or its reference (NP1-012) after the count")
+            bad(lineno, col, "missing-name", tr("decks.parse.missing_name", text=stripped),
+                tr("decks.parse.missing_name_fix"))
             continue
         bad_char = _BAD_CHARS.search(name)
         if bad_char:
             bad(lineno, name_start + bad_char.start() + 1, "bad-character",
-                f"control character {bad_char.group()!r} in the card name",
-                "remove it")
+                tr("decks.parse.bad_char_card", char=repr(bad_char.group())),
+                tr("decks.parse.bad_char_fix"))
             continue
         if len(name) > MAX_NAME:
             bad(lineno, name_col, "name-too-long",
-                f"the card name is {len(name)} characters long (at most {MAX_NAME})",
-                "check the line: a card name is shorter")
+                tr("decks.parse.name_too_long", length=len(name), max=MAX_NAME),
+                tr("decks.parse.name_too_long_fix"))
             continue
         if not m and name[0].isdigit() and " " not in name and parse_card_ref(name) is None:
             # "3" or "3Foo": a count glued to nothing or to the name.
-            bad(lineno, col, "bad-count", f"« {name} » is not a count followed by a card name",
-                "write « 2 Nom de la carte » with a space after the count")
+            bad(lineno, col, "bad-count", tr("decks.parse.glued_count", text=name),
+                tr("decks.parse.glued_count_fix"))
             continue
         lines.append(DeckLine(lineno, count, name, name_col, parse_card_ref(name)))
+        if len(lines) > MAX_LINES:
+            problems.append(Problem("too-many-lines", tr("decks.parse.too_many_lines",
+                                                         max=MAX_LINES),
+                                    tr("decks.parse.too_many_lines_fix"),
+                                    _at(source, lineno, 1)))
+            break
 
     if problems:
-        raise DeckListError(f"{source}: the deck list cannot be read", problems)
+        raise DeckListError(tr("decks.parse.unreadable", source=source), problems)
     return DeckList(
         lines=tuple(lines),
         name=meta.get("name"),
@@ -327,9 +383,24 @@ def _names_of_game(session: Session, game: Game | None) -> dict[str, str]:
     return out
 
 
+def _storable(text: str) -> bool:
+    """Whether ``text`` can go into an SQL query: no NUL, no lone surrogate (what Python makes of
+    bytes that are not UTF-8 in a command-line argument)."""
+    return not _UNSTORABLE.search(text)
+
+
+def _shown(text: str) -> str:
+    """``text`` as it can be printed anywhere: a lone surrogate (a byte that was not UTF-8 in a
+    command-line argument or a file name) is written as ``\\udcff``."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8") if _UNSTORABLE.search(
+        text) else text
+
+
 def get_game(session: Session, game: str | Game | None) -> Game | None:
     if game is None or isinstance(game, Game):
         return game
+    if not _storable(game):
+        return None
     found = session.exec(select(Game).where(Game.code == fold(game))).first()
     if found is None:
         found = session.exec(select(Game).where(Game.code == game)).first()
@@ -340,7 +411,8 @@ def _require_game(session: Session, game: str | Game) -> Game:
     found = get_game(session, game)
     if found is None:
         codes = ", ".join(sorted(g.code for g in session.exec(select(Game)).all()))
-        raise NotFoundError(f"unknown game « {game} »; known games: {codes or 'none'}")
+        raise NotFoundError(tr("decks.resolve.unknown_game_known", game=_shown(game),
+                               codes=codes or tr("decks.word.none")))
     return found
 
 
@@ -371,8 +443,9 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
         if target is None:
             codes = ", ".join(sorted(g.code for g in cat.games.values()))
             problems.append(Problem(
-                "unknown-game", f"unknown game « {requested} »",
-                f"use one of: {codes}" if codes else "create the game first",
+                "unknown-game", tr("decks.resolve.unknown_game", game=_shown(str(requested))),
+                tr("decks.resolve.use_one_of", codes=codes) if codes
+                else tr("decks.resolve.create_game_first"),
                 f"{deck_list.source}"))
             return ResolvedDeck(None, (), tuple(problems), deck_list.count, deck_list.name,
                                 deck_list.description, deck_list.source)
@@ -396,7 +469,7 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
     found: dict[int, list[Any]] = {}
     order: list[int] = []
     for ln in deck_list.lines:
-        where = f"{deck_list.source} line {ln.line} column {ln.column}"
+        where = _at(deck_list.source, ln.line, ln.column)
         card: Card | None = None
         if ln.ref:
             ref = card_ref(*ln.ref)
@@ -404,11 +477,12 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
             if card is None:
                 edition = cat.by_code.get(ln.ref[0])
                 if edition is None:
-                    fix = "check the edition code; known: " + ", ".join(sorted(cat.by_code))
-                    msg = f"no edition « {ln.ref[0]} » for the reference « {ln.text} »"
+                    fix = tr("decks.resolve.no_edition_fix", codes=", ".join(sorted(cat.by_code)))
+                    msg = tr("decks.resolve.no_edition", edition=ln.ref[0], text=ln.text)
                 else:
-                    fix = f"{edition.code} numbers its cards 1 to {edition.set_size}"
-                    msg = f"no card « {ref} » in the edition {edition.code}"
+                    fix = tr("decks.resolve.no_number_fix", edition=edition.code,
+                             size=edition.set_size)
+                    msg = tr("decks.resolve.no_number", ref=ref, edition=edition.code)
                 problems.append(Problem("unknown-ref", msg, fix, where))
                 continue
         else:
@@ -420,34 +494,33 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
                 if len(games) > 1:
                     names = ", ".join(sorted(cat.games[g].code for g in games))
                     problems.append(Problem(
-                        "ambiguous-card",
-                        f"« {ln.text} » is a card of several games ({names})",
-                        "add « # game: <code> » at the top of the list or use a reference "
-                        "such as NP1-012", where))
+                        "ambiguous-card", tr("decks.resolve.ambiguous", text=ln.text, games=names),
+                        tr("decks.resolve.ambiguous_fix"), where))
                     continue
                 card = in_game[0]
             elif candidates:
                 other = sorted({cat.game_of(c).code for c in candidates})
                 problems.append(Problem(
                     "wrong-game",
-                    f"« {ln.text} » is a card of {', '.join(other)}, not of {target.code}",
-                    f"remove it or replace it with a {target.name} card", where))
+                    tr("decks.resolve.wrong_game", text=ln.text, games=", ".join(other),
+                       game=target.code),
+                    tr("decks.resolve.wrong_game_fix", game=target.name), where))
                 continue
             else:
                 if game_keys is None:
                     game_keys = _names_of_game(session, target)
                 sugg = _suggest(key, game_keys.keys(), game_keys)
-                fix = ("did you mean " + " or ".join(f"« {s} »" for s in sugg) + "?") if sugg \
-                    else "check the spelling or search the cards with `cardbase cards search`"
+                fix = (tr("decks.resolve.did_you_mean", names=_or(f"« {s} »" for s in sugg))
+                       if sugg else tr("decks.resolve.check_spelling"))
                 problems.append(Problem(
-                    "unknown-card", f"no card named « {ln.text} »", fix, where))
+                    "unknown-card", tr("decks.resolve.unknown_card", text=ln.text), fix, where))
                 continue
         if target is not None and cat.game_of(card).id != target.id:
             problems.append(Problem(
                 "wrong-game",
-                f"« {ln.text} » ({card.name}) is a card of {cat.game_of(card).code}, "
-                f"not of {target.code}",
-                f"remove it or replace it with a {target.name} card", where))
+                tr("decks.resolve.wrong_game_named", text=ln.text, name=card.name,
+                   games=cat.game_of(card).code, game=target.code),
+                tr("decks.resolve.wrong_game_fix", game=target.name), where))
             continue
         if card.id not in found:
             found[card.id] = [card, 0, []]
@@ -510,10 +583,6 @@ def copy_limit_for(game: Game, keywords: Iterable[str]) -> int:
     return limit
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" + ("s" if n != 1 else "")
-
-
 def check_deck(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
                game: str | Game | None = None) -> Legality:
     """Check a deck against its game's rules; return every problem with a fix.
@@ -529,22 +598,22 @@ def check_deck(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
     if g is None:
         if not any(p.code == "unknown-game" for p in problems):
             problems.append(Problem(
-                "unknown-game", "the deck does not say which game it is for",
-                "add « # game: nespanini » at the top of the list or pass --game",
+                "unknown-game", tr("decks.check.no_game"), tr("decks.check.no_game_fix"),
                 resolved.source))
         return Legality(False, count, problems)
     if g.deck_size is None:
         problems.append(Problem(
-            "no-deck-rules", f"{g.name} has no constructed decks",
-            "check the game code in « # game: »", resolved.source))
+            "no-deck-rules", tr("decks.check.no_deck_rules", game=g.name),
+            tr("decks.check.no_deck_rules_fix"), resolved.source))
         return Legality(False, count, problems)
 
     if count != g.deck_size:
         diff = count - g.deck_size
-        fix = f"remove {_plural(diff, 'card')}" if diff > 0 else f"add {_plural(-diff, 'card')}"
+        fix = (tr("decks.check.remove", cards=n_cards(diff)) if diff > 0
+               else tr("decks.check.add", cards=n_cards(-diff)))
         problems.append(Problem(
             "deck-size",
-            f"the deck has {_plural(count, 'card')}; a {g.name} deck has exactly {g.deck_size}",
+            tr("decks.check.deck_size", cards=n_cards(count), game=g.name, size=g.deck_size),
             fix, resolved.source))
 
     by_name: dict[str, list[ResolvedEntry]] = {}
@@ -560,21 +629,26 @@ def check_deck(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
             continue
         name = group[0].card.name
         granted = [k for k in keywords if k in overrides and overrides[k] == limit]
-        if granted or base is None:
-            fix = f"lower « {name} » to {_plural(limit, 'copy').replace('copys', 'copies')}"
-        else:
+        fix = tr("decks.check.lower", name=name, copies=n_copies(limit))
+        if not granted and base is not None:
             better = [(v, k) for k, v in overrides.items() if v > limit]
-            fix = f"lower « {name} » to {_plural(limit, 'copy').replace('copys', 'copies')}"
             if better:
                 v, k = max(better)
-                fix += f" or pick a card with {k.capitalize()} (up to {v} copies)"
-        why = f" (a card with {', '.join(k.capitalize() for k in granted)})" if granted else ""
+                fix = tr("decks.check.lower_or_pick", name=name, copies=n_copies(limit),
+                         keyword=k.capitalize(), more=n_copies(v))
         lines = sorted(ln for e in group for ln in e.lines)
-        where = resolved.source + (f" line {', '.join(map(str, lines))}" if lines else "")
-        problems.append(Problem(
-            "too-many-copies",
-            f"« {name} » is in the deck {copies} times; at most {limit}{why}",
-            fix, where))
+        where = resolved.source
+        if len(lines) == 1:
+            where = tr("decks.where.line", source=resolved.source, line=lines[0])
+        elif lines:
+            where = tr("decks.where.lines", source=resolved.source,
+                       lines=", ".join(map(str, lines)))
+        if granted:
+            message = tr("decks.check.too_many_granted", name=name, times=copies, limit=limit,
+                         keywords=", ".join(sorted(k.capitalize() for k in granted)))
+        else:
+            message = tr("decks.check.too_many", name=name, times=copies, limit=limit)
+        problems.append(Problem("too-many-copies", message, fix, where))
     return Legality(not problems, count, problems)
 
 
@@ -740,14 +814,14 @@ class _Reader:
 
     def byte(self, what: str) -> int:
         if self.pos >= len(self.data):
-            raise DeckListError(f"the deck code is cut short (while reading {what})")
+            raise DeckListError(tr("decks.code.cut_short", what=what))
         b = self.data[self.pos]
         self.pos += 1
         return b
 
     def take(self, n: int, what: str) -> bytes:
         if self.pos + n > len(self.data):
-            raise DeckListError(f"the deck code is cut short (while reading {what})")
+            raise DeckListError(tr("decks.code.cut_short", what=what))
         chunk = self.data[self.pos:self.pos + n]
         self.pos += n
         return chunk
@@ -761,17 +835,16 @@ class _Reader:
             if not b & 0x80:
                 return result
             shift += 7
-        raise DeckListError(f"the deck code is damaged (a number in {what} is too long)")
+        raise DeckListError(tr("decks.code.number_too_long", what=what))
 
     def text(self, what: str) -> str:
         n = self.varint(what)
         if n > 40:
-            raise DeckListError(f"the deck code is damaged ({what} is {n} bytes long)")
+            raise DeckListError(tr("decks.code.text_too_long", what=what, n=n))
         raw = self.take(n, what)
-        try:
-            return raw.decode("ascii")
-        except UnicodeDecodeError:
-            raise DeckListError(f"the deck code is damaged ({what} is not text)") from None
+        if not n or any(b < 0x21 or b > 0x7E for b in raw):  # printable ASCII, no space or NUL
+            raise DeckListError(tr("decks.code.not_text", what=what))
+        return raw.decode("ascii")
 
 
 def encode_deck_code(session: Session, entries: DeckList | ResolvedDeck | Sequence[Any],
@@ -785,10 +858,14 @@ def encode_deck_code(session: Session, entries: DeckList | ResolvedDeck | Sequen
     """
     resolved = _as_resolved(session, entries, game)
     if resolved.problems:
-        raise DeckListError("cannot make a deck code: some cards are not found",
-                            list(resolved.problems))
+        raise DeckListError(tr("decks.code.encode_not_found"), list(resolved.problems))
     if resolved.game is None:
-        raise DeckListError("cannot make a deck code: the deck does not say which game it is for")
+        raise DeckListError(tr("decks.code.encode_no_game"))
+    codes = [resolved.game.code] + [e.edition for e in resolved.entries]
+    odd = next((c for c in codes if not c.isascii() or not c.isprintable() or " " in c
+                or not 0 < len(c.encode()) <= 40), None)
+    if odd is not None:
+        raise DeckListError(tr("decks.code.encode_bad_code", code=odd))
     per_edition: dict[str, dict[int, list[Any]]] = {}
     for e in resolved.entries:
         code = e.edition.upper()
@@ -868,50 +945,55 @@ def read_deck_code(code: str) -> tuple[int, str, bytes, list[tuple[str, int, int
     """Decode the bytes of a deck code without a database: version, game, fingerprint and
     (edition, number, count, card hash) items. Raises :class:`DeckListError` on a bad code."""
     if not isinstance(code, str):
-        raise DeckListError("a deck code must be text")
+        raise DeckListError(tr("decks.code.not_str"))
+    if len(code) > 4 * MAX_CODE_CHARS:
+        raise DeckListError(tr("decks.code.too_long", length=len(code), max=MAX_CODE_CHARS))
     text = "".join(code.split())
     if not text:
-        raise DeckListError("the deck code is empty", [
-            Problem("bad-code", "the deck code is empty", "paste the whole code")])
+        raise DeckListError(tr("decks.code.empty"), [
+            Problem("bad-code", tr("decks.code.empty"), tr("decks.code.empty_fix"))])
+    if len(text) > MAX_CODE_CHARS:
+        raise DeckListError(tr("decks.code.too_long", length=len(text), max=MAX_CODE_CHARS))
     bad = re.search(r"[^A-Za-z0-9_-]", text)
     if bad:
-        raise DeckListError(
-            f"the deck code has a character that cannot be in a code, « {bad.group()} » at "
-            f"position {bad.start() + 1}; codes use only letters, digits, - and _")
+        raise DeckListError(tr("decks.code.bad_char", char=repr(bad.group()),
+                               position=bad.start() + 1))
     if len(text) % 4 == 1:
-        raise DeckListError("the deck code has a wrong length: a character is missing or extra")
+        raise DeckListError(tr("decks.code.bad_length"))
     try:
         data = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError) as exc:
-        raise DeckListError(f"the deck code is not valid base64url ({exc})") from None
+        raise DeckListError(tr("decks.code.not_base64", error=exc)) from None
     if len(data) < 3:
-        raise DeckListError("the deck code is too short to be a deck code")
+        raise DeckListError(tr("decks.code.too_short"))
     body, check = data[:-2], data[-2:]
     version = body[0]
     if version != CODE_VERSION:
-        raise DeckListError(
-            f"deck code version {version} is not supported (this cardbase reads version "
-            f"{CODE_VERSION}); update cardbase or ask for a code made by this version")
+        raise DeckListError(tr("decks.code.bad_version", version=version, supported=CODE_VERSION))
     if hashlib.sha256(body).digest()[:2] != check:
-        raise DeckListError("the deck code is damaged (checksum mismatch): copy it again in full")
+        raise DeckListError(tr("decks.code.checksum"))
     r = _Reader(body)
-    r.byte("the version")
-    game = r.text("the game code")
-    fingerprint = r.take(4, "the fingerprint")
-    n_ed = r.varint("the number of editions")
+    r.byte(tr("decks.code.what_version"))
+    game = r.text(tr("decks.code.what_game"))
+    fingerprint = r.take(4, tr("decks.code.what_fingerprint"))
+    n_ed = r.varint(tr("decks.code.what_editions"))
     items: list[tuple[str, int, int, bytes]] = []
+    total = 0
     for _ in range(n_ed):
-        ed = r.text("an edition code")
-        n_cards = r.varint("a number of cards")
-        if n_cards > 10_000:
-            raise DeckListError("the deck code is damaged (too many cards)")
+        ed = r.text(tr("decks.code.what_edition"))
+        n_cards = r.varint(tr("decks.code.what_cards"))
+        if n_cards > MAX_LINES:
+            raise DeckListError(tr("decks.code.too_many_cards"))
         num = 0
         for _ in range(n_cards):
-            num += r.varint("a collector number")
-            count = r.varint("a card count")
-            items.append((ed, num, count, r.take(2, "a card hash")))
+            num += r.varint(tr("decks.code.what_number"))
+            count = r.varint(tr("decks.code.what_count"))
+            total += count
+            if not 1 <= num <= 2**31 - 1 or not 1 <= count or total > MAX_COUNT * MAX_LINES:
+                raise DeckListError(tr("decks.code.bad_card", number=num, count=count))
+            items.append((ed, num, count, r.take(2, tr("decks.code.what_hash"))))
     if r.pos != len(body):
-        raise DeckListError("the deck code is damaged (extra bytes at the end)")
+        raise DeckListError(tr("decks.code.extra_bytes"))
     return version, game, fingerprint, items
 
 
@@ -922,9 +1004,8 @@ def decode_deck_code(session: Session, code: str) -> DecodedDeck:
     problems: list[Problem] = []
     game = get_game(session, game_code)
     if game is None:
-        problems.append(Problem("unknown-game", f"the code is for a game « {game_code} » "
-                                "that this database does not have",
-                                "seed the database with that game's data"))
+        problems.append(Problem("unknown-game", tr("decks.code.unknown_game", game=game_code),
+                                tr("decks.code.unknown_game_fix")))
     entries: list[DecodedEntry] = []
     current: list[tuple[str, str, int | None]] = []
     for ed, num, count, chash in items:
@@ -932,22 +1013,23 @@ def decode_deck_code(session: Session, code: str) -> DecodedDeck:
         card = cat.by_ref.get((ed.upper(), num))
         if card is None:
             entries.append(DecodedEntry(ref, count, "unknown"))
-            problems.append(Problem("unknown-card", f"{ref} is not a card of this database",
-                                    "the code was made with other card data; import that "
-                                    "edition or replace the card", ref))
+            problems.append(Problem("unknown-card", tr("decks.code.unknown_card", ref=ref),
+                                    tr("decks.code.unknown_card_fix"), ref))
             continue
         current.append((ref, card.name, card.value))
         if _card_hash(ref, card.name, card.value) != chash:
             entries.append(DecodedEntry(ref, count, "changed", card))
             problems.append(Problem(
                 "changed-card",
-                f"{ref} is « {card.name} » (value {card.value}) here, but its name or value "
-                "was different when the code was made",
-                "check that this is the card you meant", ref))
+                tr("decks.code.changed_card", ref=ref, name=card.name,
+                   value="—" if card.value is None else card.value),
+                tr("decks.code.changed_card_fix"), ref))
             continue
         if game is not None and cat.game_of(card).id != game.id:
-            problems.append(Problem("wrong-game", f"{ref} is a card of {cat.game_of(card).code}, "
-                                    f"not of {game.code}", "the code is damaged", ref))
+            problems.append(Problem("wrong-game",
+                                    tr("decks.code.wrong_game", ref=ref,
+                                       games=cat.game_of(card).code, game=game.code),
+                                    tr("decks.code.wrong_game_fix"), ref))
         entries.append(DecodedEntry(ref, count, "ok", card))
     same = len(current) == len(items) and _deck_fingerprint(current) == fingerprint
     return DecodedDeck(version, game_code, fingerprint.hex(), tuple(entries), tuple(problems), same)
@@ -973,35 +1055,43 @@ def save_deck(
     note: str | None = None,
     description: str | None = None,
     require_legal: bool = False,
+    editor: str | None = None,
 ) -> Deck:
     """Create the deck ``name`` of ``game`` or replace its list; keep the list in history.
 
     Creating needs ``expected_version=None``; replacing an existing deck needs the version the
     caller read (``deck.version``), else :class:`StaleEditError`. Every save writes a
     :class:`DeckVersion` with self-contained entries (card id, ref, name, count). The deck's cards
-    must all exist; with ``require_legal`` an illegal deck is refused too.
+    must all exist; with ``require_legal`` an illegal deck is refused too. The name, note and
+    description are checked against their columns before anything is written.
+
+    A shipped starter deck (see :func:`is_starter_deck`) is replaced only in editor mode
+    (:func:`cardbase.access.has_editor`, with ``editor`` or the current editor context): a viewer
+    of the app gets :class:`~cardbase.errors.PermissionDenied` with a free name to use instead.
     """
     g = _require_game(session, game)
     name = " ".join((name or "").split())
-    if not name:
-        raise DeckListError("a deck needs a name", [Problem(
-            "missing-name", "the deck has no name", "add « # name: … » or pass a name")])
+    _check_saved_fields(name, note, description)
     resolved = _as_resolved(session, entries, g)
     if resolved.problems:
-        raise DeckListError(f"deck « {name} » not saved: some cards are not found",
-                            list(resolved.problems))
+        raise DeckListError(tr("decks.saving.not_found", name=name), list(resolved.problems))
     if require_legal:
         legality = check_deck(session, resolved, g)
         if not legality.legal:
-            raise DeckListError(f"deck « {name} » not saved: it is not legal", legality.problems)
+            raise DeckListError(tr("decks.saving.not_legal", name=name), legality.problems)
 
     deck = session.exec(select(Deck).where(Deck.game_id == g.id, Deck.name == name)).first()
     now = _now()
+    if deck is not None and is_starter_deck(session, deck):
+        from cardbase.access import has_editor
+
+        if not has_editor(editor):
+            raise PermissionDenied(tr("decks.saving.starter", name=name,
+                                      suggestion=_free_name(session, g, name)))
     if deck is None:
         if expected_version is not None:
             raise StaleEditError(
-                f"deck « {name} » does not exist (any more), so version {expected_version} "
-                "cannot be replaced; save it again without an expected version to create it",
+                tr("decks.saving.gone", name=name, version=expected_version),
                 attempted={"version": expected_version})
         deck = Deck(game_id=g.id, name=name, description=description or resolved.description,
                     version=1, created_at=now, updated_at=now)
@@ -1009,19 +1099,17 @@ def save_deck(
         try:
             session.flush()
         except IntegrityError:  # another editor created a deck of that name meanwhile
-            raise StaleEditError(
-                f"deck « {name} » was just created by someone else; your list was NOT saved. "
-                "Reload the deck and save your list over its current version (or pick another name)",
-                attempted={"version": None}) from None
+            raise StaleEditError(tr("decks.saving.created_meanwhile", name=name),
+                                 attempted={"version": None}) from None
     else:
         if expected_version is None or expected_version != deck.version:
             session.refresh(deck)
-            what = ("without saying which version it replaces" if expected_version is None
-                    else f"over version {expected_version}")
-            raise StaleEditError(
-                f"deck « {name} » is at version {deck.version}; a save {what} is refused. "
-                f"Reload it, check the changes, and save with expected version {deck.version}",
-                current={"version": deck.version}, attempted={"version": expected_version})
+            message = (tr("decks.saving.stale_no_version", name=name, version=deck.version)
+                       if expected_version is None else
+                       tr("decks.saving.stale", name=name, version=deck.version,
+                          expected=expected_version))
+            raise StaleEditError(message, current={"version": deck.version},
+                                 attempted={"version": expected_version})
         # compare-and-swap: another transaction may have saved in between
         result = session.execute(
             update(Deck)
@@ -1031,7 +1119,7 @@ def save_deck(
         )
         if result.rowcount != 1:
             raise StaleEditError(
-                f"deck « {name} » was saved by someone else just now; reload it and try again",
+                tr("decks.saving.saved_meanwhile", name=name, version=expected_version),
                 attempted={"version": expected_version})
         session.refresh(deck)
         for old in session.exec(select(DeckEntry).where(DeckEntry.deck_id == deck.id)).all():
@@ -1048,22 +1136,68 @@ def save_deck(
     try:
         session.flush()
     except IntegrityError:  # a card of the list was deleted by someone else meanwhile
-        raise StaleEditError(
-            f"deck « {name} » not saved: one of its cards was deleted by someone else meanwhile. "
-            "Reload the deck, check its list, and save again", attempted={"version": expected_version}
-        ) from None
+        raise StaleEditError(tr("decks.saving.card_deleted", name=name),
+                             attempted={"version": expected_version}) from None
     return deck
 
 
+def _check_saved_fields(name: str, note: str | None, description: str | None) -> None:
+    """Every problem of the fields a save writes, before the write (their column sizes on
+    PostgreSQL; no control characters, which PostgreSQL refuses in text)."""
+    problems: list[Problem] = []
+    if not name:
+        problems.append(Problem("missing-name", tr("decks.saving.no_name"),
+                                tr("decks.saving.no_name_fix")))
+    elif len(name) > MAX_DECK_NAME:
+        problems.append(Problem("name-too-long",
+                                tr("decks.saving.name_too_long", length=len(name), max=MAX_DECK_NAME),
+                                tr("decks.saving.shorten")))
+    for field_name, value, pattern in (("name", name, _BAD_CHARS),
+                                       ("note", note, _BAD_CHARS),
+                                       ("description", description, _BAD_TEXT_CHARS)):
+        bad = pattern.search(value) if isinstance(value, str) else None
+        if bad:
+            problems.append(Problem("bad-character",
+                                    tr("decks.saving.bad_char", char=repr(bad.group()),
+                                       position=bad.start() + 1),
+                                    tr("decks.parse.bad_char_fix"), field_name))
+    if note is not None and len(note) > MAX_NOTE:
+        problems.append(Problem("note-too-long",
+                                tr("decks.saving.note_too_long", length=len(note), max=MAX_NOTE),
+                                tr("decks.saving.shorten"), "note"))
+    if problems:
+        raise DeckListError(tr("decks.saving.refused", name=_shown(name[:MAX_DECK_NAME])), problems)
+
+
+def is_starter_deck(session: Session, deck: Deck) -> bool:
+    """Whether ``deck`` is one of the starter decks seeding created (its first version's note)."""
+    first = session.exec(select(DeckVersion.note).where(
+        DeckVersion.deck_id == deck.id).order_by(DeckVersion.number).limit(1)).first()
+    return first == STARTER_NOTE
+
+
+def _free_name(session: Session, game: Game, name: str) -> str:
+    """A deck name of ``game`` like ``name`` that no deck has yet: ``name (2)``, ``name (3)``…"""
+    taken = set(session.exec(select(Deck.name).where(Deck.game_id == game.id)).all())
+    for i in range(2, 1000):
+        suffix = f" ({i})"
+        candidate = name[:MAX_DECK_NAME - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
+    return name
+
+
 def get_deck(session: Session, name: str, *, game: str | Game | None = None) -> Deck:
+    if not _storable(name):
+        raise NotFoundError(tr("decks.lookup.no_deck", name=_shown(name)))
     query = select(Deck).where(Deck.name == name)
     if game is not None:
         query = query.where(Deck.game_id == _require_game(session, game).id)
     decks = session.exec(query).all()
     if not decks:
-        raise NotFoundError(f"no deck named « {name} »; `cardbase deck list` shows the decks")
+        raise NotFoundError(tr("decks.lookup.no_deck", name=_shown(name)))
     if len(decks) > 1:
-        raise NotFoundError(f"several games have a deck named « {name} »; say which game")
+        raise NotFoundError(tr("decks.lookup.several_games", name=name))
     return decks[0]
 
 
@@ -1089,7 +1223,7 @@ def list_decks(session: Session, *, game: str | Game | None = None) -> list[Deck
 def deck_history(session: Session, deck_id: int) -> list[DeckVersion]:
     """Every saved list of a deck, oldest first."""
     if session.get(Deck, deck_id) is None:
-        raise NotFoundError(f"no deck with id {deck_id}")
+        raise NotFoundError(tr("decks.lookup.no_id", id=deck_id))
     return list(session.exec(
         select(DeckVersion).where(DeckVersion.deck_id == deck_id).order_by(DeckVersion.number)
     ).all())
@@ -1146,17 +1280,30 @@ def diff_versions(a: DeckVersion | Sequence[dict[str, Any]],
 
 
 def read_deck_file(path: str | Path) -> DeckList:
-    """Parse a deck-list file; unreadable files are a :class:`DeckListError` too."""
+    """Parse a deck-list file; unreadable files are a :class:`DeckListError` too.
+
+    At most :data:`MAX_LIST_CHARS` bytes are read, so a huge or endless file (``/dev/zero``, a
+    pipe that never ends) is refused instead of filling the memory.
+    """
     p = Path(path)
+    shown = _shown(str(p))
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_LIST_CHARS + 1)
     except FileNotFoundError:
-        raise DeckListError(f"{p}: no such file") from None
-    except UnicodeDecodeError as exc:
-        raise DeckListError(f"{p}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+        raise DeckListError(tr("decks.file.missing", path=shown)) from None
+    except IsADirectoryError:
+        raise DeckListError(tr("decks.file.directory", path=shown)) from None
     except OSError as exc:
-        raise DeckListError(f"{p}: cannot be read ({exc.strerror})") from None
-    return parse_deck_list(text, source=p.name)
+        raise DeckListError(tr("decks.file.unreadable", path=shown,
+                               error=exc.strerror or type(exc).__name__)) from None
+    if len(raw) > MAX_LIST_CHARS:
+        raise DeckListError(tr("decks.file.too_big", path=shown, max=MAX_LIST_CHARS // 1024))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DeckListError(tr("decks.file.not_utf8", path=shown, byte=exc.start)) from None
+    return parse_deck_list(text, source=_shown(p.name))
 
 
 def load_deck_file(session: Session, path: str | Path, *, game: str | Game | None = None
@@ -1188,7 +1335,7 @@ def import_starter_decks(session: Session, data_dir: str | Path) -> int:
             continue
         plans.append((resolved, resolved.name or path.stem, path))
     if problems:
-        raise DeckListError(f"starter decks in {folder} have problems", problems)
+        raise DeckListError(tr("decks.starter.problems", folder=folder), problems)
     for resolved, name, _path in plans:
         assert resolved.game is not None
         exists = session.exec(
@@ -1196,7 +1343,7 @@ def import_starter_decks(session: Session, data_dir: str | Path) -> int:
         if exists is not None:
             continue
         save_deck(session, game=resolved.game, name=name, entries=resolved,
-                  description=resolved.description, note="starter deck")
+                  description=resolved.description, note=STARTER_NOTE)
         created.append(name)
     return len(created)
 
@@ -1212,11 +1359,10 @@ def delete_deck(session: Session, deck_id: int, *, expected_version: int | None 
     require_editor(action="delete a deck")
     deck = session.get(Deck, deck_id)
     if deck is None:
-        raise NotFoundError(f"no saved deck with id {deck_id}; `cardbase deck list` shows the decks")
+        raise NotFoundError(tr("decks.lookup.no_id", id=deck_id))
     if expected_version is not None and deck.version != expected_version:
         raise StaleEditError(
-            f"deck « {deck.name} » was saved again (version {deck.version}, you saw version "
-            f"{expected_version}); it was NOT deleted — reload it and decide again",
+            tr("decks.delete.stale", name=deck.name, version=deck.version, seen=expected_version),
             current={"version": deck.version}, attempted={"version": expected_version})
     name = deck.name
     for model in (DeckEntry, DeckVersion):

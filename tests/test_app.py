@@ -356,7 +356,7 @@ def test_deck_builder_shows_every_problem_of_an_illegal_deck(app_env: str) -> No
     no_exception(at)
     problems = at.error[0].value
     assert "5/20" in problems
-    assert "at most 4" in problems and "add 15 cards" in problems
+    assert "au plus 4" in problems and "ajoutez 15 cartes" in problems
 
 
 @SQLITE

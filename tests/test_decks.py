@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from cardbase import db
+from cardbase import db, i18n
 from cardbase.catalog import apply_keys
 from cardbase.decks import (
     DeckList,
@@ -28,12 +28,21 @@ from cardbase.decks import (
     parse_deck_list,
     prob_at_least_one,
     read_deck_code,
+    read_deck_file,
     resolve_deck,
     save_deck,
 )
 from cardbase.errors import DeckListError, StaleEditError
 from cardbase.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game
 from cardbase.text import fold
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Most tests here read the English wording; the French ones say ``use_language("fr")``."""
+    with i18n.use_language("en"):
+        yield
+
 
 # 12 NesPanini-like cards: (number, name, value, colour, rarity, keywords)
 CARDS = [
@@ -584,3 +593,200 @@ def test_viewer_cannot_delete_a_deck(session, monkeypatch):
             decks.delete_deck(session, deck.id)
     finally:
         access.enforce(False)
+
+
+# --------------------------------------------------------------------------- one language
+
+
+def test_messages_are_french_by_default_and_english_on_request(ws: Session) -> None:
+    text = "# game: nespanini\n3 Reine\n2 Sorciere\n1 Sorcire\n0 Garde\n"
+    with i18n.use_language("fr"):
+        with pytest.raises(DeckListError) as err:
+            parse_deck_list(text, source="d.txt")
+        (bad,) = err.value.problems
+        assert bad.code == "bad-count" and bad.where == "d.txt ligne 5 colonne 1"
+        assert "hors limites" in bad.message and "de 1 à 99" in bad.fix
+        assert "ne peut pas être lue" in str(err.value)
+        fr = check_deck(ws, parse_deck_list(text.replace("0 Garde\n", "")))
+    with i18n.use_language("en"):
+        en = check_deck(ws, parse_deck_list(text.replace("0 Garde\n", "")))
+    # the same problems, by code and place, in two languages
+    assert [p.code for p in fr.problems] == [p.code for p in en.problems] == [
+        "unknown-card", "deck-size", "too-many-copies"]
+    by_code = {p.code: p for p in fr.problems}
+    assert by_code["unknown-card"].message == "aucune carte ne s'appelle « Sorcire »"
+    assert by_code["unknown-card"].fix == "vouliez-vous dire « Sorcière » ?"
+    assert by_code["deck-size"].message == ("le deck a 6 cartes ; un deck de NesPanini en a "
+                                            "exactement 20")
+    assert by_code["deck-size"].fix == "ajoutez 14 cartes"
+    assert by_code["too-many-copies"].fix == ("réduisez « Reine » à 2 exemplaires ou choisissez "
+                                              "une carte avec Foule (jusqu'à 4 exemplaires)")
+    assert by_code["too-many-copies"].where == "<deck> ligne 2"
+    assert {p.code: p for p in en.problems}["deck-size"].fix == "add 14 cards"
+
+
+def test_singular_and_plural_in_both_languages(ws: Session) -> None:
+    nineteen = LEGAL.replace("2 Voleur\n", "1 Voleur\n")
+    with i18n.use_language("fr"):
+        (fr,) = check_deck(ws, parse_deck_list(nineteen)).problems
+        assert fr.fix == "ajoutez 1 carte"
+    (en,) = check_deck(ws, parse_deck_list(nineteen)).problems
+    assert en.fix == "add 1 card" and "19 cards" in en.message
+
+
+def test_deck_code_errors_in_french() -> None:
+    with i18n.use_language("fr"):
+        with pytest.raises(DeckListError, match="somme de contrôle"):
+            read_deck_code("AQAAAAAAAA")
+        with pytest.raises(DeckListError, match="vide"):
+            read_deck_code("  ")
+
+
+# --------------------------------------------------------------------------- odd input
+
+
+def test_absurd_counts_nul_bytes_and_endless_lists_are_clear_problems() -> None:
+    with pytest.raises(DeckListError) as err:
+        parse_deck_list("99999999999999999999 Bouffon du Roi\n2 Rei\x00ne\n", source="d.txt")
+    assert [p.code for p in err.value.problems] == ["bad-count", "bad-character"]
+    assert "999999999999…" in err.value.problems[0].message  # not the whole number
+    with pytest.raises(DeckListError) as err:
+        parse_deck_list("".join(f"1 Carte {i}\n" for i in range(10_000)), source="d.txt")
+    (too_many,) = err.value.problems
+    assert too_many.code == "too-many-lines" and "line 1001" in too_many.where
+    with pytest.raises(DeckListError) as err:
+        parse_deck_list("1 Reine\n" * 40_000)
+    assert [p.code for p in err.value.problems] == ["too-big"]
+
+
+def test_deck_files_are_read_with_a_size_limit(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    with pytest.raises(DeckListError, match="too large"):
+        read_deck_file("/dev/zero")
+    huge = tmp_path / "huge.txt"
+    with huge.open("wb") as fh:  # 2 GB, sparse: costs nothing on disk
+        fh.truncate(2 * 1024**3)
+    with pytest.raises(DeckListError, match="too large"):
+        read_deck_file(huge)
+    with pytest.raises(DeckListError, match="folder"):
+        read_deck_file(tmp_path)
+    fifo = tmp_path / "endless"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def endless_writer() -> None:
+        try:
+            with open(fifo, "wb") as out:
+                while not stop.is_set():
+                    out.write(b"2 Reine\n" * 1000)
+        except (BrokenPipeError, OSError):
+            pass
+
+    writer = threading.Thread(target=endless_writer, daemon=True)
+    writer.start()
+    try:
+        with pytest.raises(DeckListError, match="too large"):
+            read_deck_file(fifo)
+    finally:
+        stop.set()
+        writer.join(timeout=5)
+
+
+def test_malformed_deck_codes_are_clear_errors() -> None:
+    import base64
+    import hashlib
+
+    def checksummed(body: bytes) -> str:
+        data = body + hashlib.sha256(body).digest()[:2]
+        return base64.urlsafe_b64encode(data).decode().rstrip("=")
+
+    with pytest.raises(DeckListError, match="characters long"):
+        read_deck_code("AQ" + "A" * 1_000_000)
+    fingerprint = b"\0\0\0\0"
+    game = b"\x09nespanini"
+    card = b"\x03NP1\x01" + b"\x01" + b"\x00" + b"\0\0"  # one card, count 0
+    with pytest.raises(DeckListError, match="damaged"):
+        read_deck_code(checksummed(b"\x01" + game + fingerprint + b"\x01" + card))
+    with pytest.raises(DeckListError, match="damaged"):  # a NUL inside the game code
+        read_deck_code(checksummed(b"\x01\x03n\x00p" + fingerprint + b"\x00"))
+    big = b"\x03NP1\x01" + b"\xff\xff\xff\xff\x0f" + b"\x02" + b"\0\0"  # number 2**32 - 1
+    with pytest.raises(DeckListError, match="damaged"):
+        read_deck_code(checksummed(b"\x01" + game + fingerprint + b"\x01" + big))
+
+
+def test_saved_fields_are_checked_before_the_write(ws: Session) -> None:
+    """Longer than the column (a DataError on PostgreSQL) or holding a NUL: a clear problem."""
+    dl = parse_deck_list(LEGAL)
+    with pytest.raises(DeckListError) as err:
+        save_deck(ws, game="nespanini", name="N" * 121, entries=dl, note="x" * 301)
+    assert [p.code for p in err.value.problems] == ["name-too-long", "note-too-long"]
+    with pytest.raises(DeckListError) as err:
+        save_deck(ws, game="nespanini", name="A\x00B", entries=dl, description="ok\nyes\x00")
+    assert [(p.code, p.where) for p in err.value.problems] == [
+        ("bad-character", "name"), ("bad-character", "description")]
+    ws.rollback()
+    assert ws.exec(select(Deck)).all() == []
+    deck = save_deck(ws, game="nespanini", name="N" * 120, entries=dl, note="x" * 300)
+    ws.commit()
+    assert deck.version == 1
+
+
+def test_odd_codes_on_the_database(ws: Session) -> None:
+    """Game and edition codes longer than their columns are looked up, not written: no error."""
+    import base64
+    import hashlib
+
+    body = b"\x01\x28" + b"g" * 40 + b"\0\0\0\0" + b"\x01\x28" + b"E" * 40 + b"\x01\x01\x01\0\0"
+    code = base64.urlsafe_b64encode(body + hashlib.sha256(body).digest()[:2]).decode().rstrip("=")
+    decoded = decode_deck_code(ws, code)
+    assert [p.code for p in decoded.problems] == ["unknown-game", "unknown-card"]
+    assert check_deck(ws, parse_deck_list("# game: " + "x" * 300 + "\n2 Reine\n")).problems[
+        0].code == "unknown-game"
+
+
+# --------------------------------------------------------------------------- starter decks
+
+
+def test_a_viewer_cannot_overwrite_a_starter_deck(ws: Session, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardbase import access
+    from cardbase.errors import PermissionDenied
+
+    folder = tmp_path / "data" / "decks"
+    folder.mkdir(parents=True)
+    (folder / "rouge.txt").write_text(LEGAL, encoding="utf-8")
+    assert import_starter_decks(ws, tmp_path / "data") == 1
+    ws.commit()
+    mine = parse_deck_list(LEGAL.replace("2 Voleur\n", "2 Moine\n"))
+    monkeypatch.setenv(access.PASSWORD_ENV, "s3cret")
+    access.enforce(True)
+    try:
+        with access.editor_context(None):
+            with pytest.raises(PermissionDenied) as err:
+                save_deck(ws, game="nespanini", name="Rouge et vert", entries=mine,
+                          expected_version=1)
+            assert "starter deck" in str(err.value) and "« Rouge et vert (2) »" in str(err.value)
+            with i18n.use_language("fr"), pytest.raises(PermissionDenied, match="deck de départ"):
+                save_deck(ws, game="nespanini", name="Rouge et vert", entries=mine)
+            ws.rollback()
+            # the suggested name is free, and a viewer may save there
+            assert save_deck(ws, game="nespanini", name="Rouge et vert (2)", entries=mine).version == 1
+            ws.commit()
+            with pytest.raises(PermissionDenied, match=r"Rouge et vert \(3\)"):
+                save_deck(ws, game="nespanini", name="Rouge et vert", entries=mine,
+                          expected_version=1)
+            ws.rollback()
+        starter = ws.exec(select(Deck).where(Deck.name == "Rouge et vert")).one()
+        assert starter.version == 1
+        assert Counter({e.card.name: e.count for e in deck_entries(ws, starter).entries})["Voleur"] == 2
+        with access.editor_context(access.unlock("s3cret")):  # an editor may update it
+            assert save_deck(ws, game="nespanini", name="Rouge et vert", entries=mine,
+                             expected_version=1).version == 2
+        ws.commit()
+    finally:
+        access.enforce(False)
+    # the command line (no editor mode enforced) may update it too
+    assert save_deck(ws, game="nespanini", name="Rouge et vert", entries=parse_deck_list(LEGAL),
+                     expected_version=2).version == 3

@@ -95,9 +95,7 @@ def test_deck_references_resolve_through_the_database(session, tmp_path):
         deck_defs_from_db(session, "no-such-deck")
     bad = tmp_path / "bad.txt"
     bad.write_text("2 Tisonnier\n3 Carte qui n'existe pas\n", encoding="utf-8")
-    from cardbase import i18n
-
-    with i18n.use_language("en"), pytest.raises(DeckListError, match="line 2"):
+    with pytest.raises(DeckListError, match="ligne 2"):
         deck_defs_from_db(session, str(bad))
 
 

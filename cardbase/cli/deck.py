@@ -9,6 +9,7 @@ import typer
 from cardbase import decks
 from cardbase.cli.common import EXIT_ERROR, handle_errors, print_json, session
 from cardbase.errors import CardbaseError, DeckListError, Problem
+from cardbase.i18n import tr
 
 app = typer.Typer(help="Check, analyse, share and save decks (deck-list format: docs/decks.md).",
                   no_args_is_help=True)
@@ -19,9 +20,13 @@ JSON = typer.Option(False, "--json", help="Print JSON.")
 
 
 def _problem_line(p: Problem) -> str:
-    where = f"{p.where}: " if p.where else ""
-    fix = f"\n      fix: {p.fix}" if p.fix else ""
-    return f"  - [{p.code}] {where}{p.message}{fix}"
+    text = tr("decks.cli.where", where=p.where, message=p.message) if p.where else p.message
+    fix = "\n      " + tr("decks.cli.fix", fix=p.fix) if p.fix else ""
+    return f"  - [{p.code}] {text}{fix}"
+
+
+def _error(exc: Exception) -> None:
+    typer.echo(tr("cli.error", message=str(exc)), err=True)
 
 
 @app.command("validate")
@@ -33,8 +38,8 @@ def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool 
         if json_out:
             problems = exc.problems or [Problem("unreadable", exc.message.splitlines()[0])]
             print_json({"legal": False, "count": 0,
-                        "problems": [p.as_dict() for p in problems]})
-        typer.echo(f"error: {exc}", err=True)
+                        "problems": [p.as_dict() for p in problems], "warnings": []})
+        _error(exc)
         raise typer.Exit(EXIT_ERROR) from None
     try:
         with session() as s:
@@ -42,18 +47,19 @@ def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool 
             from cardbase.games.nespanini.analysis import deck_warnings  # ruling R10
             warnings = deck_warnings(s, deck_list, game)
     except CardbaseError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        _error(exc)
         raise typer.Exit(EXIT_ERROR) from None
+    # Warnings: true things about a deck that do not make it illegal (one sentence each, in the
+    # current language). They are printed after the verdict and given in --json as "warnings".
     if json_out:
-        extra = {"warnings": [w.as_dict() for w in warnings]} if warnings else {}
-        print_json({**result.as_dict(), **extra})
+        print_json({**result.as_dict(), "warnings": [w.as_dict() for w in warnings]})
     else:
         name = deck_list.name or file.name
         if result.legal:
-            typer.echo(f"{name}: legal ({result.count} cards)")
+            typer.echo(tr("decks.cli.legal", name=name, cards=decks.n_cards(result.count)))
         else:
-            typer.echo(f"{name}: NOT legal ({result.count} cards, "
-                       f"{len(result.problems)} problem(s))")
+            typer.echo(tr("decks.cli.not_legal", name=name, cards=decks.n_cards(result.count),
+                          problems=len(result.problems)))
             for p in result.problems:
                 typer.echo(_problem_line(p))
         for w in warnings:  # legal or not, the exit code does not change
@@ -62,7 +68,12 @@ def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool 
 
 
 def _bar(n: int, scale: int = 1) -> str:
-    return "█" * (n * scale)
+    return "█" * min(n * scale, 60)
+
+
+def _decimal(x: float) -> str:
+    text = f"{x:.2f}"
+    return text.replace(".", ",") if tr("decks.cli.decimal_comma") == "," else text
 
 
 @app.command("stats")
@@ -75,14 +86,15 @@ def stats_command(file: Path = FILE, game: str | None = GAME, json_out: bool = J
     if json_out:
         print_json(stats.as_dict())
         return
-    mean = "—" if stats.mean_value is None else f"{stats.mean_value:.2f}"
-    typer.echo(f"{deck_list.name or file.name}: {stats.count} cards, total value "
-               f"{stats.total_value}, mean {mean}")
-    typer.echo("\nValue curve")
+    mean = "—" if stats.mean_value is None else _decimal(stats.mean_value)
+    typer.echo(tr("decks.cli.stats_head", name=deck_list.name or file.name,
+                  cards=decks.n_cards(stats.count), total=stats.total_value, mean=mean))
+    typer.echo("\n" + tr("decks.cli.value_curve"))
     for value, n in stats.value_curve.items():
         typer.echo(f"  {value:>3} │ {_bar(n)} {n}")
-    for title, table in (("Colours", stats.colours), ("Keywords", stats.keywords),
-                         ("Rarities", stats.rarities)):
+    for title, table in ((tr("decks.cli.colours"), stats.colours),
+                         (tr("decks.cli.keywords"), stats.keywords),
+                         (tr("decks.cli.rarities"), stats.rarities)):
         typer.echo(f"\n{title}")
         for key, n in table.items():
             typer.echo(f"  {key:<14} {n}")
@@ -90,10 +102,12 @@ def stats_command(file: Path = FILE, game: str | None = GAME, json_out: bool = J
             typer.echo("  —")
     if stats.draw_plan and stats.draw_odds:
         plan = stats.draw_plan
-        header = "  ".join(f"{'hand' if t == 0 else f'T{t}':>5}" for t in range(plan.turns + 1))
-        typer.echo(f"\nChance of at least one copy seen (cards seen: "
-                   f"{', '.join(str(plan.seen(t)) for t in range(plan.turns + 1))})")
-        typer.echo(f"  {'card':<28} {'n':>2}  {header}")
+        hand = tr("decks.cli.hand")
+        header = "  ".join(f"{hand if t == 0 else tr('decks.cli.turn', n=t):>5}"
+                           for t in range(plan.turns + 1))
+        typer.echo("\n" + tr("decks.cli.odds_title", seen=", ".join(
+            str(plan.seen(t)) for t in range(plan.turns + 1))))
+        typer.echo(f"  {tr('decks.cli.card'):<28} {'n':>2}  {header}")
         for o in sorted(stats.draw_odds, key=lambda o: (-o.copies, o.name)):
             cells = "  ".join(f"{float(p) * 100:>4.0f}%" for p in o.by_turn)
             typer.echo(f"  {o.name[:28]:<28} {o.copies:>2}  {cells}")
@@ -122,11 +136,13 @@ def decode_command(code: str = typer.Argument(..., help="A deck code."),
         else:
             lines = [f"# game: {decoded.game}"]
             if not decoded.same_data:
-                lines.append("# the card data differs from the data the code was made with")
+                lines.append("# " + tr("decks.cli.data_differs"))
             lines.append("")
             for e in decoded.entries:
                 name = e.card.name if e.card is not None else "?"
-                note = "" if e.status == "ok" else f"  # {e.status}"
+                status = (tr("decks.cli.status_unknown") if e.status == "unknown"
+                          else tr("decks.cli.status_changed"))
+                note = "" if e.status == "ok" else f"  # {status}"
                 lines.append(f"{e.count} {e.ref}  # {name}{note}" if e.status == "ok"
                              else f"{e.count} {e.ref}{note}")
             typer.echo("\n".join(lines))
@@ -151,11 +167,11 @@ def save_command(
     with session() as s:
         resolved = decks.resolve_deck(s, deck_list, game=game)
         if resolved.game is None:
-            raise DeckListError(f"{file.name}: say which game with `# game:` or --game",
+            raise DeckListError(tr("decks.cli.which_game", file=file.name),
                                 list(resolved.problems))
         deck = decks.save_deck(s, game=resolved.game, name=name or deck_list.name or file.stem,
                                entries=resolved, expected_version=expected_version, note=note)
-        typer.echo(f"saved « {deck.name} » version {deck.version}")
+        typer.echo(tr("decks.cli.saved", name=deck.name, version=deck.version))
 
 
 @app.command("list")
@@ -172,7 +188,10 @@ def list_command(game: str | None = GAME, json_out: bool = JSON) -> None:
         print_json(rows)
         return
     for r in rows:
-        typer.echo(f"{r['game']:<10} {r['name']:<30} v{r['version']:<3} {r['count']} cards")
+        typer.echo(f"{r['game']:<10} {r['name']:<30} v{r['version']:<3} "
+                   f"{decks.n_cards(r['count'])}")
+    if not rows:
+        typer.echo(tr("decks.cli.no_decks"), err=True)
 
 
 @app.command("history")
@@ -190,8 +209,9 @@ def history_command(name: str = typer.Argument(..., help="Deck name."),
     prev = None
     for v in versions:
         count = sum(int(e["count"]) for e in v.entries)
-        note = f" — {v.note}" if v.note else ""
-        typer.echo(f"v{v.number}  {v.saved_at:%Y-%m-%d %H:%M}  {count} cards{note}")
+        text = tr("decks.cli.starter_note") if v.note == decks.STARTER_NOTE else v.note
+        note = f" — {text}" if text else ""
+        typer.echo(f"v{v.number}  {v.saved_at:%Y-%m-%d %H:%M}  {decks.n_cards(count)}{note}")
         if prev is not None:
             for line in decks.diff_versions(prev, v).lines():
                 typer.echo(f"    {line}")
@@ -207,4 +227,4 @@ def delete_command(name: str = typer.Argument(..., help="Deck name."), game: str
     with session() as s:
         deck = decks.get_deck(s, name, game=game)
         decks.delete_deck(s, deck.id, expected_version=version)
-    typer.echo(f"deleted deck « {name} »")
+    typer.echo(tr("decks.cli.deleted", name=name))
