@@ -341,9 +341,11 @@ def card_rows(session: Session, *, query: str | None = None, edition: str | None
     stmt = select(Card, Edition, Game).join(Edition, Card.edition_id == Edition.id).join(
         Game, Edition.game_id == Game.id)
     if query and query.strip():
-        from cardbase.search import parse_query, to_sql
+        from cardbase.search import check_values, parse_query, to_sql
 
-        stmt = stmt.where(to_sql(parse_query(query)))
+        node = parse_query(query)
+        check_values(session, node, query)
+        stmt = stmt.where(to_sql(node))
     if edition:
         stmt = stmt.where(Edition.id == get_edition(session, edition).id)
     if game:
