@@ -203,7 +203,8 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
                 probs.append(Problem("invalid-field", f"version {version!r} is not a whole number",
                                      "leave it empty or copy it from an export", f"{where} column version"))
         if edition is not None and "effect" in clean:
-            effect_obj, eprobs = catalog.check_effect(games[edition.game_id].code, clean.get("effect"), where=where)
+            effect_obj, eprobs = catalog.check_effect(games[edition.game_id].code, clean.get("effect"), where=where,
+                                                      keywords=clean.get("keywords"))
             probs += eprobs
             if effect_obj is not None and not clean.get("effect_text"):
                 clean["effect_text"] = catalog.french_text(effect_obj)
