@@ -103,10 +103,16 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
                     tr("catalog.not_whole_fix"))
                 continue
             try:
-                as_float = float(value)
-                if as_float != int(as_float):
-                    raise ValueError
-                number = int(as_float)
+                if isinstance(value, int):
+                    number = value
+                elif isinstance(value, str) and value.strip().lstrip("+-").isdigit() \
+                        and value.strip().isascii():
+                    number = int(value.strip()) if len(value.strip()) < 30 else 10**30
+                else:
+                    as_float = float(value)
+                    if as_float != int(as_float):
+                        raise ValueError
+                    number = int(as_float)
             except (TypeError, ValueError, OverflowError):
                 bad(key, tr("catalog.not_whole", field=field_label(key), value=_shown(value)),
                     tr("catalog.not_whole_fix"))
@@ -179,6 +185,19 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
     return clean, problems
 
 
+def _is_text(value: str) -> bool:
+    """Whether ``value`` is storable text: no lone surrogate (undecodable bytes on a command line)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _printable(value: str) -> str:
+    return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _where(where: str, field: str) -> str:
     """Where a field's problem is: "<where> column <field>" in the current language."""
     return tr("catalog.where_column", where=where, column=field).strip()
@@ -247,6 +266,10 @@ def _storage_problems(clean: dict[str, Any], bad: Any) -> None:
     for key, value in list(clean.items()):
         if any("\x00" in text for text in _strings(value)):
             bad(key, tr("catalog.nul", field=field_label(key)), tr("catalog.nul_fix"))
+            clean.pop(key)
+            continue
+        if not all(_is_text(text) for text in _strings(value)):
+            bad(key, tr("catalog.not_utf8", field=field_label(key)), tr("catalog.nul_fix"))
             clean.pop(key)
             continue
         length = getattr(columns[key].type, "length", None) if key in columns else None
@@ -342,7 +365,9 @@ def get_edition(session: Session, code: str) -> Edition:
 
 def get_card(session: Session, ref: str | int) -> Card:
     """A card by id, by collector ref (``NP1-012``) or by exact (folded) name."""
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
+    if isinstance(ref, str) and not _is_text(ref):
+        raise NotFoundError(tr("catalog.no_card_named", name=_printable(ref)))
+    if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
         card = int(ref) < 2**63 and session.get(Card, int(ref))
         if not card:
             raise NotFoundError(tr("catalog.no_card_id", id=ref))

@@ -19,10 +19,11 @@ class Problem:
     where: str = ""  # "file.csv row 3 column value", "line 4", "position 12"…
 
     def __str__(self) -> str:
-        parts = [f"{self.where}: " if self.where else "", self.message]
-        if self.fix:
-            parts.append(f" — {self.fix}")
-        return "".join(parts)
+        from cardbase.i18n import tr
+
+        text = tr("errors.where", where=self.where, message=self.message) if self.where \
+            else self.message
+        return f"{text} — {self.fix}" if self.fix else text
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "fix": self.fix, "where": self.where}

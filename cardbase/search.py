@@ -375,6 +375,10 @@ def parse_query(text: str) -> Node:
                    MAX_QUERY_LENGTH, text[:MAX_QUERY_LENGTH + 20])
     if "\x00" in text:  # no database can compare text holding it (PostgreSQL refuses it)
         raise _err(tr("search.nul"), text.index("\x00"), text.replace("\x00", " "))
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":  # an undecodable byte of a command line
+            shown = text.encode("utf-8", "replace").decode("utf-8")
+            raise _err(tr("search.not_utf8"), i, shown)
     return _Parser(text).parse()
 
 
