@@ -503,6 +503,18 @@ def _fields_of(node: Node) -> list[Field]:
     return sorted(out, key=lambda f: f.position)
 
 
+def _exists(session: Session, item: Field, kind: str) -> bool:
+    """Whether some card (edition, game) has the value of ``item``, asked as its positive form."""
+    op = ":" if kind == "contains" and item.op == ":" else "="
+    clause = _field_sql(Field(item.key, op, item.value))
+    if item.key in {"edition", "game"}:
+        table = Edition if item.key == "edition" else Game
+        stmt = select(table.id).where(clause)
+    else:
+        stmt = select(Card.id).where(clause)
+    return session.exec(stmt.limit(1)).first() is not None
+
+
 def _known(value: str, op: str, kind: str, values: list[str]) -> bool:
     if kind == "contains" and op == ":":
         return any(value in v for v in values)
@@ -521,10 +533,12 @@ def check_values(session: Session, node: Node, query: str) -> None:
     for item in _fields_of(node):
         if item.key not in CLOSED_KEYS or not isinstance(item.value, str):
             continue
+        kind = _FIELDS[item.key][1]
+        if _exists(session, item, kind):  # one indexed or early-stopping lookup: the usual case
+            continue
         if item.key not in cache:
             cache[item.key] = known_values(session, item.key)
         values = cache[item.key]
-        kind = _FIELDS[item.key][1]
         if _known(item.value, item.op, kind, values):
             continue
         typed = query[item.position:item.value_position] if item.value_position > item.position \
