@@ -18,10 +18,12 @@ from sqlmodel import Session, select
 from cardbase.access import require_editor
 from cardbase.domain import CardDef
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
+from cardbase.i18n import tr
 from cardbase.models import Card, Deck, DeckEntry, Edition, Game
 from cardbase.text import canonical_colour, card_ref, fold, parse_card_ref
 
-# Fields a user may set on a card, with their meaning in messages.
+# Fields a user may set on a card, with their meaning in English; messages name them in the
+# current language with ``field_label``.
 CARD_FIELDS: dict[str, str] = {
     "number": "collector number",
     "name": "name",
@@ -39,6 +41,12 @@ CARD_FIELDS: dict[str, str] = {
     "stats": "game-specific figures",
     "sample": "sample-data flag",
 }
+
+
+def field_label(key: str) -> str:
+    """How the card field ``key`` is named to the user, in the current language."""
+    return tr(f"catalog.field.{key}") if key in CARD_FIELDS else key
+
 
 # data-file / CSV names → model attribute names
 FILE_TO_MODEL = {"type": "card_type"}
@@ -69,53 +77,63 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
     clean: dict[str, Any] = {}
     problems: list[Problem] = []
 
-    def bad(field: str, message: str, fix: str) -> None:
-        problems.append(Problem("invalid-field", message, fix, f"{where} column {field}".strip()))
+    def bad(field: str, message: str, fix: str, code: str = "invalid-field") -> None:
+        problems.append(Problem(code, message, fix, _where(where, field)))
 
     for key in data:
         if key not in CARD_FIELDS:
-            bad(key, f"unknown field {key!r}", f"use one of {', '.join(CARD_FIELDS)}")
+            bad(key, tr("catalog.unknown_field", field=key),
+                tr("catalog.unknown_field_fix", fields=", ".join(CARD_FIELDS)))
     if not partial:
         for key in ("number", "name"):
             if key not in data:
-                bad(key, f"the {CARD_FIELDS[key]} is missing", f"give the card a {CARD_FIELDS[key]}")
+                bad(key, tr(f"catalog.missing.{key}"), tr(f"catalog.missing_fix.{key}"))
     for key, value in data.items():
         if key not in CARD_FIELDS:
             continue
         if key in ("number", "value", "copies"):
             if value in (None, "") and key == "number":
-                bad(key, "the collector number is missing", "give the card a collector number")
+                bad(key, tr("catalog.missing.number"), tr("catalog.missing_fix.number"))
                 continue
             if value in (None, ""):
                 clean[key] = None if key == "value" else 1
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, str, float)):
-                bad(key, f"{CARD_FIELDS[key]} {value!r} is not a whole number", "write a whole number such as 3")
+                bad(key, tr("catalog.not_whole", field=field_label(key), value=_shown(value)),
+                    tr("catalog.not_whole_fix"))
                 continue
             try:
-                as_float = float(value)
-                if as_float != int(as_float):
-                    raise ValueError
-                number = int(as_float)
+                if isinstance(value, int):
+                    number = value
+                elif isinstance(value, str) and value.strip().lstrip("+-").isdigit() \
+                        and value.strip().isascii():
+                    number = int(value.strip()) if len(value.strip()) < 30 else 10**30
+                else:
+                    as_float = float(value)
+                    if as_float != int(as_float):
+                        raise ValueError
+                    number = int(as_float)
             except (TypeError, ValueError, OverflowError):
-                bad(key, f"{CARD_FIELDS[key]} {value!r} is not a whole number", "write a whole number such as 3")
+                bad(key, tr("catalog.not_whole", field=field_label(key), value=_shown(value)),
+                    tr("catalog.not_whole_fix"))
                 continue
             if key == "number" and number < 1:
-                bad(key, f"collector number {number} is below 1", "number cards from 1")
+                bad(key, tr("catalog.number_below_1", number=number), tr("catalog.number_below_1_fix"))
                 continue
             if key == "copies" and number < 0:
-                bad(key, f"copies {number} is negative", "write 0 or more")
+                bad(key, tr("catalog.copies_negative", number=number), tr("catalog.copies_negative_fix"))
                 continue
             if abs(number) > 1_000_000:
-                bad(key, f"{CARD_FIELDS[key]} {number} is out of range", "use a number below one million")
+                bad(key, tr("catalog.out_of_range", field=field_label(key), number=number),
+                    tr("catalog.out_of_range_fix"))
                 continue
             clean[key] = number
         elif key == "name":
             name = (value or "").strip() if isinstance(value, str) else value
             if not isinstance(name, str) or not name:
-                bad(key, "the name is empty", "give the card a name")
+                bad(key, tr("catalog.name_empty"), tr("catalog.missing_fix.name"))
             elif len(name) > 120:
-                bad(key, f"the name has {len(name)} characters", "keep names to 120 characters")
+                bad(key, tr("catalog.name_too_long", length=len(name)), tr("catalog.name_too_long_fix"))
             else:
                 clean[key] = name
         elif key == "keywords":
@@ -126,14 +144,15 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
             elif isinstance(value, (list, tuple)) and all(isinstance(k, str) for k in value):
                 clean[key] = [k.strip() for k in value if k.strip()]
             else:
-                bad(key, f"keywords {value!r} are not a list of words", "write them separated by ';'")
+                bad(key, tr("catalog.keywords_not_list", value=_shown(value)),
+                    tr("catalog.keywords_not_list_fix"))
         elif key == "stats":
             if value in (None, ""):
                 clean[key] = {}
             elif isinstance(value, Mapping) and all(isinstance(k, str) for k in value):
                 clean[key] = dict(value)
             else:
-                bad(key, f"stats {value!r} are not a table of figures", 'write e.g. {"damage": 40}')
+                bad(key, tr("catalog.stats_not_table", value=_shown(value)), tr("catalog.stats_fix"))
         elif key == "sample":
             if isinstance(value, bool):
                 clean[key] = value
@@ -144,12 +163,13 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
             elif isinstance(value, int):
                 clean[key] = bool(value)
             else:
-                bad(key, f"sample {value!r} is not true or false", "write true or false")
+                bad(key, tr("catalog.sample_not_bool", value=_shown(value)), tr("catalog.sample_fix"))
         else:  # free text fields
             if value is None or value == "":
                 clean[key] = None
             elif not isinstance(value, str):
-                bad(key, f"{CARD_FIELDS[key]} {value!r} is not text", "write it as text")
+                bad(key, tr("catalog.not_text", field=field_label(key), value=_shown(value)),
+                    tr("catalog.not_text_fix"))
             else:
                 # Multi-line texts are kept exactly (data files round-trip byte for byte).
                 text = value if key in ("effect", "effect_text", "flavour") else value.strip()
@@ -157,7 +177,68 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
     if clean.get("colour"):
         clean["colour"] = canonical_colour(clean["colour"])
     _storage_problems(clean, bad)
+    if clean.get("art"):
+        problem = check_art_name(clean["art"])
+        if problem is not None:
+            problems.append(Problem(problem.code, problem.message, problem.fix, _where(where, "art")))
+            clean.pop("art")
     return clean, problems
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` is storable text: no lone surrogate (undecodable bytes on a command line)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _printable(value: str) -> str:
+    return value.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _where(where: str, field: str) -> str:
+    """Where a field's problem is: "<where> column <field>" in the current language."""
+    return tr("catalog.where_column", where=where, column=field).strip()
+
+
+def _shown(value: Any, limit: int = 60) -> str:
+    """A value as shown in a message: its repr, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def check_art_name(name: str) -> Problem | None:
+    """The problem with an art reference, or None when it is a plain name inside the art folder.
+
+    An art reference names a file inside the art folder (``CARDBASE_ART_DIR``, default
+    ``data/art``), such as ``np1-012.png`` or ``np1/012.png``: absolute paths, drive letters,
+    backslashes, ``..``, hidden names (``.x``), NUL and control characters are refused, and so is a
+    name that leads outside the folder through a symbolic link.
+    """
+    if not isinstance(name, str) or not name.strip():
+        return Problem("unsafe-art", tr("catalog.art_empty"), tr("catalog.art_fix"))
+    if any(ord(c) < 32 or ord(c) == 127 for c in name) or "\\" in name:
+        return Problem("unsafe-art", tr("catalog.art_bad_characters", name=_shown(name)),
+                       tr("catalog.art_fix"))
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":") or "://" in name:
+        return Problem("unsafe-art", tr("catalog.art_absolute", name=_shown(name)),
+                       tr("catalog.art_fix"))
+    parts = name.split("/")
+    if any(part in ("", ".", "..") or part.startswith(".") for part in parts):
+        return Problem("unsafe-art", tr("catalog.art_leaves", name=_shown(name)),
+                       tr("catalog.art_fix"))
+    from cardbase.backup import default_art_dir, safe_art_path
+    from cardbase.errors import ArtError
+
+    try:
+        safe_art_path(default_art_dir(), name)
+    except ArtError:
+        return Problem("unsafe-art", tr("catalog.art_link", name=_shown(name)), tr("catalog.art_fix"))
+    except (OSError, ValueError, RuntimeError):  # a path the system cannot resolve (loops…)
+        return Problem("unsafe-art", tr("catalog.art_link", name=_shown(name)), tr("catalog.art_fix"))
+    return None
 
 
 def _strings(value: Any) -> Iterable[str]:
@@ -184,52 +265,76 @@ def _storage_problems(clean: dict[str, Any], bad: Any) -> None:
     columns = Card.__table__.c
     for key, value in list(clean.items()):
         if any("\x00" in text for text in _strings(value)):
-            bad(key, f"{CARD_FIELDS[key]} contains a NUL character (an invisible control character)",
-                "remove it (retype the text)")
+            bad(key, tr("catalog.nul", field=field_label(key)), tr("catalog.nul_fix"))
+            clean.pop(key)
+            continue
+        if not all(_is_text(text) for text in _strings(value)):
+            bad(key, tr("catalog.not_utf8", field=field_label(key)), tr("catalog.nul_fix"))
             clean.pop(key)
             continue
         length = getattr(columns[key].type, "length", None) if key in columns else None
         if isinstance(value, str) and length and len(value) > length:
-            bad(key, f"{CARD_FIELDS[key]} has {len(value)} characters", f"keep it to {length} characters")
+            bad(key, tr("catalog.too_long", field=field_label(key), length=len(value)),
+                tr("catalog.too_long_fix", limit=length))
             clean.pop(key)
     for field_name, key_col in _KEY_COLUMNS:
         value = clean.get(field_name)
         limit = columns[key_col].type.length
         if isinstance(value, str) and len(fold(value)) > limit:
-            bad(field_name, f"{CARD_FIELDS[field_name]} is too long once written for search "
-                f"({len(fold(value))} characters)", f"keep it to {limit} characters")
+            bad(field_name, tr("catalog.too_long_for_search", field=field_label(field_name),
+                               length=len(fold(value))), tr("catalog.too_long_fix", limit=limit))
             clean.pop(field_name)
     keywords = clean.get("keywords")
     if keywords:
         folded = "|" + "|".join(fold(k) for k in keywords) + "|"
         limit = columns["keywords_key"].type.length
         if len(folded) > limit:
-            bad("keywords", f"the keywords take {len(folded)} characters in all",
-                f"keep them to {limit} characters together")
+            bad("keywords", tr("catalog.keywords_too_long", length=len(folded)),
+                tr("catalog.keywords_too_long_fix", limit=limit))
             clean.pop("keywords")
     stats = clean.get("stats")
     if stats:
         try:
             json.dumps(stats, allow_nan=False)
         except (TypeError, ValueError):
-            bad("stats", f"stats {stats!r} hold a value that is not plain JSON (NaN, infinity…)",
-                'write numbers, text, true/false or lists, e.g. {"damage": 40}')
+            bad("stats", tr("catalog.stats_not_json", value=_shown(stats)), tr("catalog.stats_json_fix"))
             clean.pop("stats")
 
 
-def check_effect(game_code: str, effect: str | None, *, where: str = "") -> tuple[Any, list[Problem]]:
-    """Parse a card's effect source when its game has an effect language; problems, not raises."""
+DISCARD_KEYWORD = "Défausse"
+
+
+def check_effect(game_code: str, effect: str | None, *, where: str = "",
+                 keywords: Iterable[str] | None = None) -> tuple[Any, list[Problem]]:
+    """Parse a card's effect source when its game has an effect language; problems, not raises.
+
+    With ``keywords`` (the card's keywords after the change), an effect with a ``defausse:`` part
+    on a card without the keyword Défausse is refused (code ``missing-keyword``): the rules trigger
+    a Défausse effect only on a card that has the keyword, so card data and engine agree.
+    """
     if not effect or game_code != "nespanini":
         return None, []
     from cardbase.effects import parse_effect
     from cardbase.errors import EffectError
 
     try:
-        return parse_effect(effect), []
+        effect_obj = parse_effect(effect)
     except EffectError as exc:
-        probs = exc.problems or [Problem("effect", str(exc), "fix the effect text", "")]
-        return None, [Problem("effect", p.message, p.fix or "fix the effect text",
-                              f"{where} column effect {p.where}".strip()) for p in probs]
+        probs = exc.problems or [Problem("effect", str(exc), tr("catalog.effect_fix"), "")]
+        return None, [Problem("effect", p.message, p.fix or tr("catalog.effect_fix"),
+                              f"{_where(where, 'effect')} {p.where}".strip()) for p in probs]
+    return effect_obj, discard_keyword_problems(effect_obj, keywords, where=where)
+
+
+def discard_keyword_problems(effect_obj: Any, keywords: Iterable[str] | None, *,
+                             where: str = "") -> list[Problem]:
+    """The problem of a ``defausse:`` effect on a card whose keywords lack Défausse."""
+    if effect_obj is None or keywords is None or not getattr(effect_obj, "on_discard", ()):
+        return []
+    if fold(DISCARD_KEYWORD) in {fold(k) for k in keywords}:
+        return []
+    return [Problem("missing-keyword", tr("catalog.discard_without_keyword"),
+                    tr("catalog.discard_without_keyword_fix"), _where(where, "keywords"))]
 
 
 def french_text(effect_obj: Any) -> str | None:
@@ -246,7 +351,7 @@ def get_game(session: Session, code: str) -> Game:
     game = session.exec(select(Game).where(Game.code == fold(code))).first()
     if game is None:
         codes = ", ".join(session.exec(select(Game.code)).all())
-        raise NotFoundError(f"no game {code!r} — known games: {codes}")
+        raise NotFoundError(tr("catalog.no_game", code=code, codes=codes))
     return game
 
 
@@ -254,16 +359,18 @@ def get_edition(session: Session, code: str) -> Edition:
     edition = session.exec(select(Edition).where(func.upper(Edition.code) == code.upper())).first()
     if edition is None:
         codes = ", ".join(session.exec(select(Edition.code).order_by(Edition.code)).all())
-        raise NotFoundError(f"no edition {code!r} — known editions: {codes}")
+        raise NotFoundError(tr("catalog.no_edition", code=code, codes=codes))
     return edition
 
 
 def get_card(session: Session, ref: str | int) -> Card:
     """A card by id, by collector ref (``NP1-012``) or by exact (folded) name."""
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.isdigit()):
-        card = session.get(Card, int(ref))
-        if card is None:
-            raise NotFoundError(f"no card with id {ref}")
+    if isinstance(ref, str) and not _is_text(ref):
+        raise NotFoundError(tr("catalog.no_card_named", name=_printable(ref)))
+    if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
+        card = int(ref) < 2**63 and session.get(Card, int(ref))
+        if not card:
+            raise NotFoundError(tr("catalog.no_card_id", id=ref))
         return card
     parsed = parse_card_ref(ref)
     if parsed:
@@ -272,14 +379,14 @@ def get_card(session: Session, ref: str | int) -> Card:
             select(Card).join(Edition).where(func.upper(Edition.code) == code, Card.number == number)
         ).first()
         if card is None:
-            raise NotFoundError(f"no card {ref} — edition {code} has no number {number}")
+            raise NotFoundError(tr("catalog.no_card_number", ref=ref, code=code, number=number))
         return card
     cards = session.exec(select(Card).where(Card.name_key == fold(ref))).all()
     if not cards:
-        raise NotFoundError(f"no card named {ref!r} — search with `cardbase cards search`")
+        raise NotFoundError(tr("catalog.no_card_named", name=ref))
     if len(cards) > 1:
         refs = ", ".join(card_ref(session.get(Edition, c.edition_id).code, c.number) for c in cards)
-        raise NotFoundError(f"{len(cards)} cards are named {ref!r} ({refs}) — use a collector ref")
+        raise NotFoundError(tr("catalog.many_cards_named", count=len(cards), name=ref, refs=refs))
     return cards[0]
 
 
@@ -341,9 +448,11 @@ def card_rows(session: Session, *, query: str | None = None, edition: str | None
     stmt = select(Card, Edition, Game).join(Edition, Card.edition_id == Edition.id).join(
         Game, Edition.game_id == Game.id)
     if query and query.strip():
-        from cardbase.search import parse_query, to_sql
+        from cardbase.search import check_values, parse_query, to_sql
 
-        stmt = stmt.where(to_sql(parse_query(query)))
+        node = parse_query(query)
+        check_values(session, node, query)
+        stmt = stmt.where(to_sql(node))
     if edition:
         stmt = stmt.where(Edition.id == get_edition(session, edition).id)
     if game:
@@ -372,8 +481,8 @@ def _number_taken(session: Session, edition: Edition, number: int) -> list[Probl
         select(Card.id).where(Card.edition_id == edition.id, Card.number == number)).first()
     if taken is None:
         return []
-    return [Problem("duplicate-number", f"{edition.code} already has a card number {number}",
-                    "choose a free collector number", "number")]
+    return [Problem("duplicate-number", tr("catalog.duplicate_number", code=edition.code, number=number),
+                    tr("catalog.duplicate_number_fix"), "number")]
 
 
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:
@@ -382,12 +491,13 @@ def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) ->
     ed = get_edition(session, edition)
     game = session.get(Game, ed.game_id)
     clean, problems = validate_card_fields(fields)
-    effect_obj, effect_problems = check_effect(game.code, clean.get("effect"))
+    effect_obj, effect_problems = check_effect(game.code, clean.get("effect"),
+                                               keywords=clean.get("keywords") or [])
     problems += effect_problems
     if "number" in clean:
         problems += _number_taken(session, ed, clean["number"])
     if problems:
-        raise ValidationError(f"card not created: {len(problems)} problem(s)", problems)
+        raise ValidationError(tr("catalog.not_created", count=len(problems)), problems)
     if effect_obj is not None and not clean.get("effect_text"):
         clean["effect_text"] = french_text(effect_obj)
     card = apply_keys(Card(edition_id=ed.id, **clean))
@@ -402,19 +512,25 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
     require_editor(action="change a card")
     card = session.get(Card, card_id)
     if card is None:
-        raise NotFoundError(f"no card with id {card_id}")
+        raise NotFoundError(tr("catalog.no_card_id", id=card_id))
     edition = session.get(Edition, card.edition_id)
     game = session.get(Game, edition.game_id)
     clean, problems = validate_card_fields(changes, partial=True)
+    keywords = clean.get("keywords", card.keywords or []) or []
     if "effect" in clean:
-        effect_obj, effect_problems = check_effect(game.code, clean["effect"])
+        effect_obj, effect_problems = check_effect(game.code, clean["effect"], keywords=keywords)
         problems += effect_problems
         if effect_obj is not None and "effect_text" not in changes:
             clean["effect_text"] = french_text(effect_obj)
+    elif "keywords" in clean and card.effect:
+        # Taking the keyword Défausse off a card whose effect has a defausse: part.
+        effect_obj, _ = check_effect(game.code, card.effect)
+        problems += discard_keyword_problems(effect_obj, keywords)
     if "number" in clean and clean["number"] != card.number:
         problems += _number_taken(session, edition, clean["number"])
     if problems:
-        raise ValidationError(f"card {card_ref(edition.code, card.number)} not saved: {len(problems)} problem(s)", problems)
+        raise ValidationError(tr("catalog.not_saved", ref=card_ref(edition.code, card.number),
+                                 count=len(problems)), problems)
     before = card_to_dict(card, edition, game)
     if card.version != expected_version:
         _refuse_stale(card, edition, game, expected_version, changes, before)
@@ -445,12 +561,12 @@ def _refuse_stale(card: Card, edition: Edition, game: Game, expected: int,
     for key, value in changes.items():
         file_key = MODEL_TO_FILE.get(key, key)
         if current.get(file_key) != value:
-            diffs.append(f"    {key}: saved {current.get(file_key)!r} / yours {value!r}")
+            diffs.append("    " + tr("catalog.stale_diff", field=field_label(key),
+                                     saved=_shown(current.get(file_key)), yours=_shown(value)))
     raise StaleEditError(
-        f"card {ref} « {card.name} » was changed by someone else (version {card.version}, you edited "
-        f"version {expected}); your changes were NOT saved and nothing was overwritten.\n"
-        + ("  Fields that differ:\n" + "\n".join(diffs) + "\n" if diffs else "")
-        + "  Reload the card, re-apply your changes, and save again.",
+        tr("catalog.stale", ref=ref, name=card.name, version=card.version, expected=expected) + "\n"
+        + ("  " + tr("catalog.stale_fields") + "\n" + "\n".join(diffs) + "\n" if diffs else "")
+        + "  " + tr("catalog.stale_fix"),
         current=current,
         attempted=dict(changes),
     )
@@ -468,24 +584,21 @@ def delete_card(session: Session, card_id: int, *, expected_version: int) -> Non
     require_editor(action="delete a card")
     card = session.get(Card, card_id)
     if card is None:
-        raise NotFoundError(f"no card with id {card_id}")
+        raise NotFoundError(tr("catalog.no_card_id", id=card_id))
     edition = session.get(Edition, card.edition_id)
     game = session.get(Game, edition.game_id)
     if card.version != expected_version:
         _refuse_stale(card, edition, game, expected_version, {}, card_to_dict(card, edition, game))
     decks = decks_using_card(session, card_id)
     if decks:
-        raise ValidationError(
-            f"card {card_ref(edition.code, card.number)} « {card.name} » is used by {len(decks)} deck(s): "
-            f"{', '.join(decks)} — remove it from those decks first")
-    label = f"card {card_ref(edition.code, card.number)} « {card.name} »"
+        raise ValidationError(tr("catalog.used_by_decks", ref=card_ref(edition.code, card.number),
+                                 name=card.name, count=len(decks), decks=", ".join(decks)))
+    ref, name = card_ref(edition.code, card.number), card.name
     session.delete(card)
     try:
         session.flush()
     except IntegrityError:  # a deck started using the card while we were deleting it
-        raise ValidationError(
-            f"{label} was just added to a deck "
-            "by someone else; it was NOT deleted — remove it from that deck first") from None
+        raise ValidationError(tr("catalog.just_added_to_deck", ref=ref, name=name)) from None
 
 
 # --------------------------------------------------------------------------- editions
@@ -509,17 +622,23 @@ def _insert_edition(session: Session, *, game: str, code: str, name: str, set_si
     problems = []
     code = (code or "").strip().upper()
     if not code or not code.isalnum() or len(code) > 20:
-        problems.append(Problem("invalid-code", f"edition code {code!r} is not 1–20 letters or digits",
-                                "use a short code such as NP2", "code"))
+        problems.append(Problem("invalid-code", tr("catalog.edition_bad_code", code=_shown(code)),
+                                tr("catalog.edition_bad_code_fix"), "code"))
     elif session.exec(select(Edition.id).where(func.upper(Edition.code) == code)).first():
-        problems.append(Problem("duplicate-code", f"edition {code} already exists", "choose another code", "code"))
-    if not (name or "").strip():
-        problems.append(Problem("missing", "the edition has no name", "give it a name", "name"))
-    if not isinstance(set_size, int) or set_size < 0:
-        problems.append(Problem("invalid-size", f"set size {set_size!r} is not a whole number ≥ 0",
-                                "give the number of cards in the set", "set_size"))
+        problems.append(Problem("duplicate-code", tr("catalog.edition_exists", code=code),
+                                tr("catalog.edition_exists_fix"), "code"))
+    if not isinstance(name, str) or not name.strip():
+        problems.append(Problem("missing", tr("catalog.edition_no_name"),
+                                tr("catalog.edition_no_name_fix"), "name"))
+    elif len(name.strip()) > Edition.__table__.c.name.type.length:
+        problems.append(Problem("too-long", tr("catalog.edition_name_too_long", length=len(name.strip()),
+                                               limit=Edition.__table__.c.name.type.length),
+                                tr("catalog.edition_name_too_long_fix"), "name"))
+    if isinstance(set_size, bool) or not isinstance(set_size, int) or not 0 <= set_size <= 1_000_000:
+        problems.append(Problem("invalid-size", tr("catalog.edition_bad_size", size=_shown(set_size)),
+                                tr("catalog.edition_bad_size_fix"), "set_size"))
     if problems:
-        raise ValidationError("edition not created", problems)
+        raise ValidationError(tr("catalog.edition_not_created"), problems)
     ed = Edition(game_id=g.id, code=code, name=name.strip(), set_size=set_size, release_date=release_date,
                  symbol=symbol, description=description, sample=sample)
     session.add(ed)
@@ -532,16 +651,16 @@ def update_edition(session: Session, code: str, *, expected_version: int, change
     ed = get_edition(session, code)
     unknown = set(changes) - set(EDITION_FIELDS) - {"code"}
     if unknown:
-        raise ValidationError(f"unknown edition field(s) {', '.join(sorted(unknown))} — use {', '.join(EDITION_FIELDS)}")
+        raise ValidationError(tr("catalog.edition_unknown_fields", fields=", ".join(sorted(unknown)),
+                                 known=", ".join(EDITION_FIELDS)))
     if ed.version != expected_version:
-        raise StaleEditError(
-            f"edition {ed.code} was changed by someone else (version {ed.version}, you edited version "
-            f"{expected_version}); nothing was saved — reload and try again")
+        raise StaleEditError(tr("catalog.edition_stale", code=ed.code, version=ed.version,
+                                expected=expected_version))
     result = session.execute(
         update(Edition).where(Edition.id == ed.id, Edition.version == expected_version)
         .values(**dict(changes), version=expected_version + 1).execution_options(synchronize_session=False))
     if result.rowcount != 1:
-        raise StaleEditError(f"edition {ed.code} was changed by someone else; nothing was saved — reload and try again")
+        raise StaleEditError(tr("catalog.edition_stale_race", code=ed.code))
     session.expire(ed)
     session.refresh(ed)
     return ed
@@ -555,12 +674,12 @@ def edition_report(session: Session) -> list[dict[str, Any]]:
         issues = []
         beyond = [n for n in numbers if ed.set_size and n > ed.set_size]
         if beyond:
-            issues.append(f"numbers past the set size {ed.set_size}: {beyond}")
+            issues.append(tr("catalog.numbers_past_size", size=ed.set_size, numbers=beyond))
         if ed.set_size:
             missing = sorted(set(range(1, ed.set_size + 1)) - set(numbers))
             if missing:
                 shown = ", ".join(map(str, missing[:10])) + ("…" if len(missing) > 10 else "")
-                issues.append(f"{len(missing)} number(s) missing: {shown}")
+                issues.append(tr("catalog.numbers_missing", count=len(missing), numbers=shown))
         out.append({"game": game.code, "code": ed.code, "name": ed.name, "set_size": ed.set_size,
                     "cards": len(numbers), "symbol": ed.symbol, "release_date": ed.release_date,
                     "sample": ed.sample, "version": ed.version, "numbering_ok": not issues,
@@ -608,11 +727,11 @@ def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[
     new = []
     for i, raw in enumerate(cards, start=1):
         fields = {FILE_TO_MODEL.get(k, k): v for k, v in raw.items()}
-        clean, probs = validate_card_fields(fields, where=f"{source} card #{i}")
+        clean, probs = validate_card_fields(fields, where=tr("catalog.where_card", source=source, index=i))
         problems += probs
         new.append(apply_keys(Card(edition_id=ed.id, **clean)))
     if problems:
-        raise ValidationError(f"{source}: {len(problems)} problem(s)", problems)
+        raise ValidationError(tr("catalog.file_problems", source=source, count=len(problems)), problems)
     session.add_all(new)
     session.flush()
     return ed

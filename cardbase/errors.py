@@ -19,10 +19,11 @@ class Problem:
     where: str = ""  # "file.csv row 3 column value", "line 4", "position 12"…
 
     def __str__(self) -> str:
-        parts = [f"{self.where}: " if self.where else "", self.message]
-        if self.fix:
-            parts.append(f" — {self.fix}")
-        return "".join(parts)
+        from cardbase.i18n import tr
+
+        text = tr("errors.where", where=self.where, message=self.message) if self.where \
+            else self.message
+        return f"{text} — {self.fix}" if self.fix else text
 
     def as_dict(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message, "fix": self.fix, "where": self.where}
@@ -56,14 +57,28 @@ class StaleEditError(CardbaseError):
         self.attempted = attempted or {}
 
 
+def _pointer(text: str, position: int, width: int = 70) -> str:
+    """Two lines: ``text`` (cut to ``width`` characters around ``position``) and a caret under it."""
+    start = max(0, min(position - width // 2, len(text) - width))
+    shown = text[start:start + width]
+    caret = position - start
+    if start > 0:
+        shown, caret = "…" + shown, caret + 1
+    if start + width < len(text):
+        shown += "…"
+    return f"\n  {shown}\n  {' ' * caret}^"
+
+
 class QueryError(CardbaseError):
     """A card search query that cannot be parsed."""
 
     def __init__(self, message: str, *, position: int, query: str) -> None:
         self.position = position
         self.query = query
-        pointer = f"\n  {query}\n  {' ' * position}^"
-        super().__init__(f"{message} (position {position + 1}){pointer}")
+        from cardbase.i18n import tr
+
+        pointer = _pointer(query, position)
+        super().__init__(tr("errors.at_position", message=message, position=position + 1) + pointer)
 
 
 class StickerError(CardbaseError):

@@ -15,7 +15,14 @@
 Matching uses the folded ``*_key`` columns of ``Card`` (accents and case ignored), so the same
 query runs on SQLite and PostgreSQL. ``parse_query`` gives an AST of frozen dataclasses;
 ``to_sql`` turns it into a boolean clause over ``Card`` joined with ``Edition`` and ``Game``;
-``search_cards`` runs it. Errors are ``QueryError`` with the position of the bad part.
+``search_cards`` runs it. Errors are ``QueryError`` with the position of the bad part, in the
+current language (``cardbase.i18n``).
+
+Keys with a closed set of values (colour, keyword, rarity, edition, game, type, banner) are checked
+against the values the database holds (``check_values``, run by ``search_cards``, ``count_cards``
+and ``catalog.card_rows``): ``c:rouj`` is an error that suggests ``c:rouge`` instead of an empty
+result. A query has at most ``MAX_QUERY_LENGTH`` characters, ``MAX_TERMS`` terms and
+``MAX_DEPTH`` levels of parentheses and negations, so that every query can be parsed and run.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from sqlalchemy import and_, false, func, not_, or_, true
 from sqlmodel import select
 
 from cardbase.errors import QueryError
+from cardbase.i18n import tr
 from cardbase.models import Card, Edition, Game
 from cardbase.text import canonical_colour, fold
 
@@ -38,6 +46,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "KEYS",
+    "MAX_DEPTH",
+    "MAX_QUERY_LENGTH",
+    "MAX_TERMS",
     "All",
     "And",
     "Field",
@@ -45,7 +56,9 @@ __all__ = [
     "Not",
     "Or",
     "Text",
+    "check_values",
     "count_cards",
+    "known_values",
     "parse_query",
     "search_cards",
     "to_query",
@@ -75,6 +88,11 @@ _NUMERIC_OPS = (":", "=", "!=", "<", "<=", ">", ">=")
 _TEXT_OPS = (":", "=", "!=")
 _OR_WORDS = {"or", "ou"}
 
+# Limits that keep every query parseable and runnable (SQLite refuses expressions nested 1,000 deep).
+MAX_QUERY_LENGTH = 2000
+MAX_TERMS = 100
+MAX_DEPTH = 20
+
 # --------------------------------------------------------------------------- AST
 
 
@@ -99,6 +117,7 @@ class Field:
     op: str  # "=", "!=", "<", "<=", ">", ">=", or ":" (contains) for text fields
     value: str | int
     position: int = field(default=0, compare=False)
+    value_position: int = field(default=-1, compare=False)
 
 
 @dataclass(slots=True, frozen=True)
@@ -141,19 +160,17 @@ def _read_quoted(query: str, start: int) -> tuple[str, int]:
     """The text between the quote at ``start`` and the next quote; returns (text, end index)."""
     end = query.find('"', start + 1)
     if end < 0:
-        raise _err('unclosed quote: add the closing "', start, query)
+        raise _err(tr("search.unclosed_quote"), start, query)
     inner = query[start + 1:end]
     if not inner.strip():
-        raise _err('empty quotes: put a word or a phrase between the quotes, or remove them',
-                   start, query)
+        raise _err(tr("search.empty_quotes"), start, query)
     return inner, end + 1
 
 
 def _text(raw: str, position: int, query: str) -> Text:
     folded = fold(raw)
     if not folded:  # e.g. a lone accent or symbol: nothing would be left to search for
-        raise _err(f"{raw!r} has nothing to search for once accents and case are ignored: "
-                   "remove it or write a word", position, query)
+        raise _err(tr("search.nothing_to_search", raw=raw), position, query)
     return Text(folded, position)
 
 
@@ -169,7 +186,7 @@ def _tokens(query: str) -> list[_Tok]:
             i += 1
         elif ch == "-":
             if i + 1 >= n or query[i + 1].isspace() or query[i + 1] == ")":
-                raise _err("'-' negates the term right after it: write -k:foule or -(…)", i, query)
+                raise _err(tr("search.dash_alone"), i, query)
             out.append(_Tok("-", i))
             i += 1
         elif ch == '"':
@@ -188,8 +205,7 @@ def _tokens(query: str) -> list[_Tok]:
             if m is None:
                 if any(c in raw for c in ":<>=!"):
                     op_at = start + min(raw.find(c) for c in ":<>=!" if c in raw)
-                    raise _err(f"{raw!r} is not a search term: write key:value (e.g. c:bleu, "
-                               "v>=3) or quote the text", op_at, query)
+                    raise _err(tr("search.not_a_term", raw=raw), op_at, query)
                 out.append(_Tok("term", start, _text(raw, start, query)))
                 continue
             key, op = m.group("key"), m.group("op")
@@ -199,6 +215,9 @@ def _tokens(query: str) -> list[_Tok]:
                 value, i = _read_quoted(query, i)
                 value_at += 1
             out.append(_Tok("term", start, _field(query, key, op, value, start, value_at)))
+    terms = [tok for tok in out if tok.kind == "term"]
+    if len(terms) > MAX_TERMS:
+        raise _err(tr("search.too_many_terms", limit=MAX_TERMS), terms[MAX_TERMS].position, query)
     out.append(_Tok("end", n))
     return out
 
@@ -207,35 +226,37 @@ def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int
     name = KEYS.get(fold(key))
     if name is None:
         close = difflib.get_close_matches(fold(key), list(KEYS), n=1)
-        hint = f" — did you mean {close[0]}:?" if close else ""
-        raise _err(f"unknown search key {key!r}{hint} (keys: {_keys_help()})", key_at, query)
+        hint = " " + tr("search.did_you_mean", suggestion=f"{close[0]}:") if close else ""
+        raise _err(tr("search.unknown_key", key=key, hint=hint, keys=_keys_help()), key_at, query)
     kind = _FIELDS[name][1]
     allowed = _NUMERIC_OPS if kind == "number" else _TEXT_OPS
     op_at = key_at + len(key)
     if value[:1] in {"<", ">", "=", "!"}:
-        raise _err(f"bad operator {op + value[:2].rstrip('0123456789')!r} after {key!r}: use one "
-                   f"of {' '.join(allowed)}", op_at, query)
+        raise _err(tr("search.bad_operator", op=op + value[:2].rstrip("0123456789"), key=key,
+                      allowed=" ".join(allowed)), op_at, query)
     if op not in allowed:
-        raise _err(f"{key!r} ({name}) cannot be compared with {op!r}: use one of "
-                   f"{' '.join(allowed)}", op_at, query)
+        raise _err(tr("search.cannot_compare", key=key, field=_field_name(name), op=op,
+                      allowed=" ".join(allowed)), op_at, query)
     if not value.strip():
-        raise _err(f"missing value after {key}{op} (e.g. {_example(name)})", value_at, query)
+        raise _err(tr("search.missing_value", key=f"{key}{op}", example=_example(name)),
+                   value_at, query)
     if kind == "number":
         text = value.strip()
         if not re.fullmatch(r"[+-]?\d+", text):
-            raise _err(f"{name} needs a whole number, not {value!r} (e.g. {_example(name)})",
-                       value_at, query)
+            raise _err(tr("search.not_a_number", field=_field_name(name), value=value,
+                          example=_example(name)), value_at, query)
         number = int(text)
         if abs(number) > 1_000_000_000:  # beyond any card figure, and beyond SQL integers
-            raise _err(f"{name} {text} is out of range: use a number between -1000000000 and "
-                       "1000000000", value_at, query)
-        return Field(name, "=" if op == ":" else op, number, key_at)
+            raise _err(tr("search.out_of_range", field=_field_name(name), value=text), value_at,
+                       query)
+        return Field(name, "=" if op == ":" else op, number, key_at, value_at)
     folded = canonical_colour(value) if name == "colour" else fold(value)
     if not folded:
-        raise _err(f"missing value after {key}{op}", value_at, query)
+        raise _err(tr("search.missing_value", key=f"{key}{op}", example=_example(name)),
+                   value_at, query)
     if kind == "exact" and op == ":":
         op = "="
-    return Field(name, op, folded, key_at)
+    return Field(name, op, folded, key_at, value_at)
 
 
 def _example(name: str) -> str:
@@ -243,6 +264,11 @@ def _example(name: str) -> str:
             "edition": "e:NP1", "game": "g:nespanini", "type": "t:personnage",
             "banner": "b:corsaires", "number": "n<=10", "name": "name:loup",
             "text": "o:defausse"}[name]
+
+
+def _field_name(name: str) -> str:
+    """How a canonical key is named to the user ("couleur" in French)."""
+    return tr(f"search.field.{name}")
 
 
 def _keys_help() -> str:
@@ -265,6 +291,7 @@ class _Parser:
         self.query = query
         self.toks = _tokens(query)
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> _Tok:
         return self.toks[self.i]
@@ -280,22 +307,18 @@ class _Parser:
         node = self.or_expr()
         tok = self.peek()
         if tok.kind == ")":
-            raise _err("')' without a matching '(': remove it or add the '('", tok.position,
-                       self.query)
+            raise _err(tr("search.unmatched_close"), tok.position, self.query)
         return node
 
     def or_expr(self) -> Node:
         tok = self.peek()
         if tok.kind == "or":
-            raise _err(f"{tok.text!r} needs a term on its left: write a or b", tok.position,
-                       self.query)
+            raise _err(tr("search.or_left", word=tok.text), tok.position, self.query)
         parts = [self.and_expr()]
         while self.peek().kind == "or":
             or_tok = self.take()
             if self.peek().kind in {"end", ")", "or"}:
-                raise _err(f"{or_tok.text!r} needs a term on its right: write a or b, or "
-                           f'quote it ("{or_tok.text}") to search the word', or_tok.position,
-                           self.query)
+                raise _err(tr("search.or_right", word=or_tok.text), or_tok.position, self.query)
             parts.append(self.and_expr())
         return parts[0] if len(parts) == 1 else Or(_flat(Or, parts))
 
@@ -305,43 +328,57 @@ class _Parser:
             parts.append(self.unary())
         return parts[0] if len(parts) == 1 else And(_flat(And, parts))
 
+    def nest(self, tok: _Tok) -> None:
+        """One more level of parentheses or negation; refused past ``MAX_DEPTH``."""
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _err(tr("search.too_deep", limit=MAX_DEPTH), tok.position, self.query)
+
     def unary(self) -> Node:
         tok = self.take()
         if tok.kind == "-":
             nxt = self.peek()
             if nxt.kind not in {"term", "(", "-"}:
-                raise _err("'-' needs a term or a group to negate", tok.position, self.query)
-            return Not(self.unary())
+                raise _err(tr("search.dash_needs_term"), tok.position, self.query)
+            self.nest(tok)
+            node = Not(self.unary())
+            self.depth -= 1
+            return node
         if tok.kind == "(":
             if self.peek().kind == ")":
-                raise _err("empty parentheses: put terms inside or remove them", tok.position,
-                           self.query)
+                raise _err(tr("search.empty_parentheses"), tok.position, self.query)
             if self.peek().kind == "end":
-                raise _err("unclosed '(': add the ')'", tok.position, self.query)
+                raise _err(tr("search.unclosed_paren"), tok.position, self.query)
+            self.nest(tok)
             node = self.or_expr()
+            self.depth -= 1
             close = self.take()
             if close.kind != ")":
-                raise _err("unclosed '(': add the ')'", tok.position, self.query)
+                raise _err(tr("search.unclosed_paren"), tok.position, self.query)
             return node
         if tok.kind == "term":
             assert tok.node is not None
             return tok.node
         if tok.kind == ")":
-            raise _err("')' without a matching '(': remove it or add the '('", tok.position,
-                       self.query)
+            raise _err(tr("search.unmatched_close"), tok.position, self.query)
         if tok.kind == "or":
-            raise _err(f"{tok.text!r} needs a term on its left: write a or b", tok.position,
-                       self.query)
-        raise _err("the query ends too early", tok.position, self.query)
+            raise _err(tr("search.or_left", word=tok.text), tok.position, self.query)
+        raise _err(tr("search.ends_early"), tok.position, self.query)
 
 
 def parse_query(text: str) -> Node:
     """Parse a query into an AST; the empty query is ``All()``. Raises ``QueryError``."""
     if not isinstance(text, str):
-        raise QueryError(f"a query is text, not {type(text).__name__}", position=0, query="")
+        raise QueryError(tr("search.not_text", kind=type(text).__name__), position=0, query="")
+    if len(text) > MAX_QUERY_LENGTH:
+        raise _err(tr("search.too_long", length=len(text), limit=MAX_QUERY_LENGTH),
+                   MAX_QUERY_LENGTH, text[:MAX_QUERY_LENGTH + 20])
     if "\x00" in text:  # no database can compare text holding it (PostgreSQL refuses it)
-        raise _err("the query contains a NUL character (invisible): retype it", text.index("\x00"),
-                   text.replace("\x00", " "))
+        raise _err(tr("search.nul"), text.index("\x00"), text.replace("\x00", " "))
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":  # an undecodable byte of a command line
+            shown = text.encode("utf-8", "replace").decode("utf-8")
+            raise _err(tr("search.not_utf8"), i, shown)
     return _Parser(text).parse()
 
 
@@ -430,10 +467,111 @@ def to_sql(node: Node) -> ColumnElement[bool]:
     raise TypeError(f"not a query node: {node!r}")
 
 
+# --------------------------------------------------------------------------- known values
+
+# Keys whose values form a closed set: the values the cards (or the editions and games) hold.
+CLOSED_KEYS = ("colour", "keyword", "rarity", "edition", "game", "type", "banner")
+_KEY_COLUMN = {"colour": Card.colour_key, "rarity": Card.rarity_key, "type": Card.type_key,
+               "banner": Card.banner_key, "keyword": Card.keywords_key}
+_SHOWN_VALUES = 12
+
+
+def known_values(session: Session, key: str) -> list[str]:
+    """The folded values the database holds for a closed key, sorted (editions as their codes)."""
+    if key == "edition":
+        return sorted({c.lower() for c in session.exec(select(Edition.code)).all() if c})
+    if key == "game":
+        return sorted({c.lower() for c in session.exec(select(Game.code)).all() if c})
+    column = _KEY_COLUMN[key]
+    values = {v for v in session.exec(select(column).distinct()).all() if v}
+    if key == "keyword":
+        values = {k for v in values for k in v.split("|") if k}
+    return sorted(values)
+
+
+def _fields_of(node: Node) -> list[Field]:
+    out: list[Field] = []
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Field):
+            out.append(item)
+        elif isinstance(item, Not):
+            stack.append(item.node)
+        elif isinstance(item, (And, Or)):
+            stack.extend(reversed(item.nodes))
+    return sorted(out, key=lambda f: f.position)
+
+
+def _exists(session: Session, item: Field, kind: str) -> bool:
+    """Whether some card (edition, game) has the value of ``item``, asked as its positive form."""
+    op = ":" if kind == "contains" and item.op == ":" else "="
+    clause = _field_sql(Field(item.key, op, item.value))
+    if item.key in {"edition", "game"}:
+        table = Edition if item.key == "edition" else Game
+        stmt = select(table.id).where(clause)
+    else:
+        stmt = select(Card.id).where(clause)
+    return session.exec(stmt.limit(1)).first() is not None
+
+
+def _known(value: str, op: str, kind: str, values: list[str]) -> bool:
+    if kind == "contains" and op == ":":
+        return any(value in v for v in values)
+    return value in values
+
+
+def check_values(session: Session, node: Node, query: str) -> None:
+    """Refuse a closed key whose value no card has (``c:rouj``), suggesting the nearest value.
+
+    Raises ``QueryError`` at the first unknown value; its message names every unknown value of the
+    query, each with the nearest known one (accents and case ignored) and the known values.
+    """
+    cache: dict[str, list[str]] = {}
+    messages: list[str] = []
+    first = -1
+    for item in _fields_of(node):
+        if item.key not in CLOSED_KEYS or not isinstance(item.value, str):
+            continue
+        kind = _FIELDS[item.key][1]
+        if _exists(session, item, kind):  # one indexed or early-stopping lookup: the usual case
+            continue
+        if item.key not in cache:
+            cache[item.key] = known_values(session, item.key)
+        values = cache[item.key]
+        if _known(item.value, item.op, kind, values):
+            continue
+        typed = query[item.position:item.value_position] if item.value_position > item.position \
+            else f"{_SHORT[item.key]}:"
+        if typed.endswith('"'):
+            typed = typed[:-1]
+        close = difflib.get_close_matches(item.value, values, n=1, cutoff=0.6)
+        if not close and kind == "contains":
+            close = [v for v in values if item.value in v or v in item.value][:1]
+        shown = [v.upper() if item.key == "edition" else v for v in values]
+        known = ", ".join(shown[:_SHOWN_VALUES]) + ("…" if len(shown) > _SHOWN_VALUES else "")
+        parts = [tr(f"search.unknown_value.{item.key}", value=item.value)]
+        if close:
+            suggestion = close[0].upper() if item.key == "edition" else close[0]
+            parts.append(tr("search.did_you_mean", suggestion=typed + _quote(suggestion)))
+        parts.append(tr("search.known_values", values=known or tr("search.no_values")))
+        messages.append(" ".join(parts))
+        if first < 0:
+            first = item.value_position if item.value_position >= 0 else item.position
+    if messages:
+        raise _err("; ".join(messages), first, query)
+
+
+def _checked(session: Session, query: str) -> Node:
+    node = parse_query(query or "")
+    check_values(session, node, query or "")
+    return node
+
+
 def search_cards(session: Session, query: str, *, limit: int | None = None,
                  offset: int = 0) -> list[Card]:
     """Cards matching ``query`` (every card when empty), by game, edition code and number."""
-    node = parse_query(query or "")
+    node = _checked(session, query)
     stmt = (
         select(Card)
         .join(Edition, Card.edition_id == Edition.id)
@@ -450,7 +588,7 @@ def search_cards(session: Session, query: str, *, limit: int | None = None,
 
 def count_cards(session: Session, query: str) -> int:
     """How many cards match ``query``, counted in SQL (for "n results" and paging)."""
-    node = parse_query(query or "")
+    node = _checked(session, query)
     stmt = (
         select(func.count(Card.id))
         .select_from(Card)

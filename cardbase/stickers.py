@@ -12,8 +12,13 @@ more, then one dot sticker per unit — which is also the shortest possible list
 no sticker at all: ``encode(0) == []`` and ``format_stickers([]) == "aucun sticker"``.
 
 ``decode`` reads any valid combination (not only the canonical one), as a list of ``Sticker`` or
-as text: the rules' French wording ("un carré pointé + un rond pointé + deux points"), digits
-("2 points"), or the compact form ``format_stickers(..., compact=True)`` prints ("C1 R 2P").
+as text: the rules' French wording ("un carré pointé + un rond pointé + deux points"), its English
+form ("one dotted square + one dotted circle + two dots"), digits ("2 points"), or the compact form
+``format_stickers(..., compact=True)`` prints ("C1 R 2P"). ``format_stickers`` writes the current
+language (``cardbase.i18n``): the rules' French by default, English on request.
+
+Values go up to ``MAX_VALUE`` and texts to ``MAX_TEXT`` characters: larger ones are refused with
+a clear error, never a crash.
 
 Colours are coded with symbols (coeur = rouge … carré plein = blanc). The colour → symbol table
 lives in the database (``StickerColour``), seeded from ``data/stickers.toml``, and users may add
@@ -31,6 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import StickerError
+from cardbase.i18n import current_language, tr
 from cardbase.text import canonical_colour, fold
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,6 +46,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = [
     "KINDS",
+    "MAX_TEXT",
+    "MAX_VALUE",
     "SYMBOLS",
     "Sticker",
     "add_colour",
@@ -51,10 +59,13 @@ __all__ = [
     "format_stickers",
     "seed_colours",
     "symbol_key",
+    "symbol_label",
 ]
 
 KINDS = ("dot", "circle", "square")
 _UNIT = {"dot": 1, "circle": 5, "square": 10}
+MAX_VALUE = 1_000_000  # far beyond any card; keeps texts and numbers small
+MAX_TEXT = 1000  # characters of sticker text read by ``decode``
 
 # --------------------------------------------------------------------------- stickers
 
@@ -68,22 +79,17 @@ class Sticker:
 
     def __post_init__(self) -> None:
         if self.kind not in _UNIT:
-            raise StickerError(
-                f"unknown sticker kind {self.kind!r} — use one of {', '.join(KINDS)}"
-            )
+            raise StickerError(tr("stickers.unknown_kind", kind=repr(self.kind), kinds=", ".join(KINDS)))
         if isinstance(self.dots, bool) or not isinstance(self.dots, int):
-            raise StickerError(f"a sticker's dots must be a whole number, not {self.dots!r}")
+            raise StickerError(tr("stickers.dots_not_whole", dots=repr(self.dots)))
         if self.kind == "square":
             if self.dots < 1:
-                raise StickerError(
-                    f"a dotted square carries at least one dot (got {self.dots}) — "
-                    "leave the square out instead"
-                )
+                raise StickerError(tr("stickers.square_needs_dot", dots=self.dots))
+            if self.dots > MAX_VALUE // 10:
+                raise StickerError(tr("stickers.too_large", value=f"{self.dots} × 10",
+                                      limit=MAX_VALUE))
         elif self.dots != 1:
-            name = "a dot" if self.kind == "dot" else "a dotted circle"
-            raise StickerError(
-                f"{name} always carries one dot (got {self.dots}) — only squares carry several"
-            )
+            raise StickerError(tr(f"stickers.one_dot_only.{self.kind}", dots=self.dots))
 
     @classmethod
     def dot(cls) -> Sticker:
@@ -103,28 +109,38 @@ class Sticker:
 
     @property
     def label_fr(self) -> str:
-        return _phrase(self, 1)
+        return _phrase(self, 1, "fr")
+
+    @property
+    def label(self) -> str:
+        """The sticker in words, in the current language ("un rond pointé", "one dotted circle")."""
+        return _phrase(self, 1, current_language())
 
     @property
     def compact(self) -> str:
         return {"dot": "P", "circle": "R"}.get(self.kind) or f"C{self.dots}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "dots": self.dots, "value": self.value, "label": self.label_fr}
+        return {"kind": self.kind, "dots": self.dots, "value": self.value, "label": self.label}
 
 
 def _check_value(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise StickerError(
-            f"cannot sticker-code {value!r} ({type(value).__name__}): a card value must be a "
-            "whole number 0 or more — round it or fix the card's value"
-        )
+        raise StickerError(tr("stickers.not_whole", value=_shown(value), kind=type(value).__name__))
     if value < 0:
-        raise StickerError(
-            f"cannot sticker-code {value}: the sticker code has no negative values — "
-            "give the card a value of 0 or more"
-        )
+        raise StickerError(tr("stickers.negative", value=value))
+    if value > MAX_VALUE:
+        raise StickerError(tr("stickers.too_large", value=_shown(value), limit=MAX_VALUE))
     return value
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    """A value as shown in a message: its repr, cut to ``limit`` characters."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int too long to write out
+        text = "…"
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def encode(value: int) -> list[Sticker]:
@@ -141,43 +157,59 @@ def encode(value: int) -> list[Sticker]:
     return out
 
 
-# --------------------------------------------------------------------------- French text
+# --------------------------------------------------------------------------- text
 
 _WORDS_OUT = {
-    1: "un", 2: "deux", 3: "trois", 4: "quatre", 5: "cinq",
-    6: "six", 7: "sept", 8: "huit", 9: "neuf", 10: "dix",
+    "fr": {1: "un", 2: "deux", 3: "trois", 4: "quatre", 5: "cinq",
+           6: "six", 7: "sept", 8: "huit", 9: "neuf", 10: "dix"},
+    "en": {1: "one", 2: "two", 3: "three", 4: "four", 5: "five",
+           6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"},
 }
+# Nouns of the stickers: (one, several); the square's dots follow ("à 3 points", "with 3 dots").
+_NOUNS = {
+    "fr": {"dot": ("point", "points"), "circle": ("rond pointé", "ronds pointés"),
+           "square": ("carré pointé", "carrés pointés")},
+    "en": {"dot": ("dot", "dots"), "circle": ("dotted circle", "dotted circles"),
+           "square": ("dotted square", "dotted squares")},
+}
+_SQUARE_DOTS = {"fr": " à {dots} points", "en": " with {dots} dots"}
+_NO_STICKER = {"fr": "aucun sticker", "en": "no sticker"}
 _NUMBER_WORDS = {
     "zero": 0, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6,
     "sept": 7, "huit": 8, "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "treize": 13,
     "quatorze": 14, "quinze": 15, "seize": 16, "dix-sept": 17, "dix-huit": 18, "dix-neuf": 19,
     "vingt": 20, "trente": 30, "quarante": 40, "cinquante": 50, "soixante": 60,
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60,
 }
 
 
-def _count_word(n: int) -> str:
-    return _WORDS_OUT.get(n, str(n))
+def _lang(lang: str | None) -> str:
+    lang = lang or current_language()
+    return lang if lang in _NOUNS else "fr"
 
 
-def _phrase(sticker: Sticker, count: int) -> str:
-    """French words for ``count`` identical stickers: "deux ronds pointés"."""
-    many = count > 1
-    if sticker.kind == "dot":
-        noun = "points" if many else "point"
-    elif sticker.kind == "circle":
-        noun = "ronds pointés" if many else "rond pointé"
-    else:
-        noun = "carrés pointés" if many else "carré pointé"
-        if sticker.dots > 1:
-            noun += f" à {sticker.dots} points"
-    return f"{_count_word(count)} {noun}"
+def _count_word(n: int, lang: str = "fr") -> str:
+    return _WORDS_OUT[_lang(lang)].get(n, str(n))
+
+
+def _phrase(sticker: Sticker, count: int, lang: str | None = None) -> str:
+    """Words for ``count`` identical stickers: "deux ronds pointés", "two dotted circles"."""
+    lang = _lang(lang)
+    one, several = _NOUNS[lang][sticker.kind]
+    noun = several if count > 1 else one
+    if sticker.kind == "square" and sticker.dots > 1:
+        noun += _SQUARE_DOTS[lang].format(dots=sticker.dots)
+    return f"{_count_word(count, lang)} {noun}"
 
 
 def _runs(stickers: Iterable[Sticker]) -> list[tuple[Sticker, int]]:
     runs: list[tuple[Sticker, int]] = []
     for s in stickers:
         if not isinstance(s, Sticker):
-            raise StickerError(f"not a sticker: {s!r} — build stickers with Sticker(kind, dots)")
+            raise StickerError(tr("stickers.not_a_sticker", item=_shown(s)))
         if runs and runs[-1][0] == s:
             runs[-1] = (s, runs[-1][1] + 1)
         else:
@@ -185,19 +217,23 @@ def _runs(stickers: Iterable[Sticker]) -> list[tuple[Sticker, int]]:
     return runs
 
 
-def format_stickers(stickers: Iterable[Sticker], *, compact: bool = False) -> str:
-    """French text ("un carré pointé + un rond pointé + deux points"), in the given order.
+def format_stickers(stickers: Iterable[Sticker], *, compact: bool = False,
+                    lang: str | None = None) -> str:
+    """Text of the stickers in the given order, in ``lang`` (default: the current language).
 
-    Neighbouring identical stickers are counted together. ``compact=True`` gives the short form
-    ("C1 R 2P": C*k* a square with *k* dots, R a dotted circle, P a dot). No sticker at all (value 0)
-    reads "aucun sticker" (compact: "0").
+    French: "un carré pointé + un rond pointé + deux points" (the rules' wording); English: "one
+    dotted square + one dotted circle + two dots". Neighbouring identical stickers are counted
+    together. ``compact=True`` gives the short form, the same in every language ("C1 R 2P": C*k* a
+    square with *k* dots, R a dotted circle, P a dot). No sticker at all (value 0) reads "aucun
+    sticker" / "no sticker" (compact: "0").
     """
     runs = _runs(stickers)
+    lang = _lang(lang)
     if not runs:
-        return "0" if compact else "aucun sticker"
+        return "0" if compact else _NO_STICKER[lang]
     if compact:
         return " ".join((f"{n}{s.compact}" if n > 1 else s.compact) for s, n in runs)
-    return " + ".join(_phrase(s, n) for s, n in runs)
+    return " + ".join(_phrase(s, n, lang) for s, n in runs)
 
 
 # --------------------------------------------------------------------------- decoding
@@ -223,55 +259,68 @@ def _fold_with_map(text: str) -> tuple[str, list[int]]:
 
 
 def _error(message: str, text: str, position: int, fix: str = "") -> StickerError:
-    pointer = f"\n  {text}\n  {' ' * position}^"
-    full = f"{message} at position {position + 1}"
+    from cardbase.errors import _pointer
+
+    full = tr("stickers.at_position", message=message, position=position + 1)
     if fix:
         full += f" — {fix}"
-    err = StickerError(full + pointer)
+    err = StickerError(full + _pointer(text, position))
     err.position = position  # type: ignore[attr-defined]
     err.text = text  # type: ignore[attr-defined]
     return err
 
 
 _TOKEN = re.compile(r"[^\s+,=]+|[+,=]")
-_COMPACT = re.compile(r"^(?P<n>\d+)?(?:(?P<kind>[pr])|c(?P<dots>\d+)?)$")
-_DOT_NOUNS = {"point", "points", "pt", "pts"}
-_CIRCLE_NOUNS = {"rond", "ronds", "cercle", "cercles"}
-_SQUARE_NOUNS = {"carre", "carres"}
+_COMPACT = re.compile(r"^(?P<n>[0-9]+)?(?:(?P<kind>[pr])|c(?P<dots>[0-9]+)?)$")
+_DOT_NOUNS = {"point", "points", "pt", "pts", "dot", "dots"}
+_CIRCLE_NOUNS = {"rond", "ronds", "cercle", "cercles", "circle", "circles"}
+_SQUARE_NOUNS = {"carre", "carres", "square", "squares"}
 _POINTE = {"pointe", "pointes", "pointee", "pointees"}
+_DOTTED = {"dotted"}  # English: before the noun
 _PLEIN = {"plein", "pleins", "pleine", "pleines"}
-_ZERO = {"aucun", "aucune", "rien", "0"}
-_HELP = (
-    'write e.g. "un carré pointé + un rond pointé + deux points", '
-    '"carré pointé à 3 points + 4 points" or "C3 R 2P"'
-)
+_FILLED = {"filled", "solid", "full"}  # English: before the noun
+_ZERO = {"aucun", "aucune", "rien", "0", "none", "nothing"}
+_NO = {"aucun", "aucune", "no"}
+_SEPARATORS = {"+", ",", "et", "and"}
+_MAX_DIGITS = 7  # a count or a number of dots above 9,999,999 is beyond MAX_VALUE anyway
+
+
+def _cut(word: str, limit: int = 30) -> str:
+    """A word of the text as shown in a message, cut to ``limit`` characters."""
+    return word if len(word) <= limit else word[:limit - 1] + "…"
+
+
+def _help() -> str:
+    return tr("stickers.help")
 
 
 def _number(word: str) -> int | None:
-    if word.isdigit():
-        return int(word)
+    if re.fullmatch(r"[0-9]+", word):
+        return int(word) if len(word) <= _MAX_DIGITS else MAX_VALUE + 1
     return _NUMBER_WORDS.get(word)
 
 
 def decode(stickers_or_text: Iterable[Sticker] | str) -> int:
     """The value of any valid combination of stickers, given as ``Sticker`` objects or as text."""
     if isinstance(stickers_or_text, str):
-        return _decode_text(stickers_or_text)
-    if isinstance(stickers_or_text, Sticker):
-        return stickers_or_text.value
-    try:
-        items = list(stickers_or_text)
-    except TypeError:
-        raise StickerError(
-            f"cannot decode {stickers_or_text!r}: give a list of stickers or their French text"
-        ) from None
-    total = 0
-    for i, s in enumerate(items):
-        if not isinstance(s, Sticker):
-            raise StickerError(
-                f"item {i + 1} is not a sticker: {s!r} — build stickers with Sticker(kind, dots)"
-            )
-        total += s.value
+        if len(stickers_or_text) > MAX_TEXT:
+            raise StickerError(tr("stickers.text_too_long", length=len(stickers_or_text),
+                                  limit=MAX_TEXT))
+        total = _decode_text(stickers_or_text)
+    elif isinstance(stickers_or_text, Sticker):
+        total = stickers_or_text.value
+    else:
+        try:
+            items = list(stickers_or_text)
+        except TypeError:
+            raise StickerError(tr("stickers.cannot_decode", item=_shown(stickers_or_text))) from None
+        total = 0
+        for i, s in enumerate(items):
+            if not isinstance(s, Sticker):
+                raise StickerError(tr("stickers.item_not_a_sticker", index=i + 1, item=_shown(s)))
+            total += s.value
+    if total > MAX_VALUE:
+        raise StickerError(tr("stickers.too_large", value=total, limit=MAX_VALUE))
     return total
 
 
@@ -292,7 +341,7 @@ def _decode_text(text: str) -> int:
         i = eq[0]
         rest = tokens[i + 1:]
         if len(eq) > 1 or len(rest) != 1 or _number(rest[0][0]) is None:
-            raise _error("after '=' write only the total, e.g. '= 17'", text, pos(i + 1))
+            raise _error(tr("stickers.after_equals"), text, pos(i + 1))
         expected = _number(rest[0][0])
         eq_at = pos(i)
         tokens = tokens[:i]
@@ -301,7 +350,7 @@ def _decode_text(text: str) -> int:
     parts: list[list[int]] = [[]]
     separators: list[int] = []
     for i, (tok, _) in enumerate(tokens):
-        if tok in {"+", ",", "et"}:
+        if tok in _SEPARATORS:
             parts.append([])
             separators.append(i)
         else:
@@ -309,39 +358,42 @@ def _decode_text(text: str) -> int:
 
     if len(parts) == 1 and not parts[0]:
         if expected not in (None, 0):
-            raise _error(f"no sticker here, which is 0, not {expected}", text, 0)
+            raise _error(tr("stickers.none_not_total", expected=expected), text, 0)
         return 0
     for k, part in enumerate(parts):
         if not part:
             at = separators[k] if k < len(separators) else separators[k - 1]
-            raise _error("a sticker is missing next to this separator", text, pos(at), _HELP)
+            raise _error(tr("stickers.missing_next_to_separator"), text, pos(at), _help())
 
     total = 0
     for part in parts:
         total += _decode_part([tokens[i][0] for i in part], [pos(i) for i in part], text)
 
+        if total > MAX_VALUE:
+            raise _error(tr("stickers.too_large", value=total, limit=MAX_VALUE), text, pos(part[0]))
+
     if expected is not None and expected != total:
-        raise _error(
-            f"these stickers are worth {total}, not {expected}", text, eq_at,
-            "check the stickers or the total",
-        )
+        raise _error(tr("stickers.wrong_total", total=total, expected=expected), text, eq_at,
+                     tr("stickers.wrong_total_fix"))
     return total
 
 
 def _decode_part(words: list[str], positions: list[int], text: str) -> int:
-    """One part between separators: "deux carrés pointés à 3 points", "trois points", "C3 2P"."""
+    """One part between separators: "deux carrés pointés à 3 points", "two dotted squares with
+    3 dots", "trois points", "C3 2P"."""
     if len(words) == 1 and words[0] in _ZERO:
         return 0
-    if words[0] in {"aucun", "aucune"} and len(words) == 2 and fold(words[1]).startswith("sticker"):
+    if words[0] in _NO and len(words) == 2 and fold(words[1]).startswith("sticker"):
         return 0
     if _COMPACT.match(words[0]):
         total = 0
         for word, at in zip(words, positions, strict=True):
             m = _COMPACT.match(word)
             if not m:
-                raise _error(f"{word!r} is not a compact sticker", text, at,
-                             "use C<k> for a square with k dots, R for a circle, P for a dot, "
-                             "with an optional count in front (2P)")
+                raise _error(tr("stickers.not_compact", word=_cut(word)), text, at,
+                             tr("stickers.compact_help"))
+            if any(len(g or "") > _MAX_DIGITS for g in (m.group("n"), m.group("dots"))):
+                raise _error(tr("stickers.too_large", value=_cut(word), limit=MAX_VALUE), text, at)
             count = int(m.group("n") or 1)
             if m.group("kind") == "p":
                 total += count
@@ -350,18 +402,29 @@ def _decode_part(words: list[str], positions: list[int], text: str) -> int:
             else:
                 dots = int(m.group("dots") or 1)
                 if dots < 1:
-                    raise _error("a dotted square carries at least one dot", text, at)
+                    raise _error(tr("stickers.square_at_least_one_dot"), text, at)
                 total += 10 * dots * count
         return total
 
     i = 0
     count = 1
     n = _number(words[0])
+    if n is None and words[0] in {"a", "an"} and len(words) > 1:  # English "a dot"
+        n = 1
     if n is not None:
+        if n > MAX_VALUE:
+            raise _error(tr("stickers.too_large", value=_cut(words[0]), limit=MAX_VALUE), text,
+                         positions[0])
         count = n
         i = 1
     if i >= len(words):
-        raise _error(f"{words[0]!r} counts nothing: say which sticker", text, positions[0], _HELP)
+        raise _error(tr("stickers.counts_nothing", word=_cut(words[0])), text, positions[0], _help())
+    filled = words[i] in _FILLED
+    if words[i] in _DOTTED or filled:  # English: the adjective comes first
+        i += 1
+        if i >= len(words):
+            raise _error(tr("stickers.counts_nothing", word=_cut(words[i - 1])), text, positions[i - 1],
+                         _help())
     noun = words[i]
     noun_at = positions[i]
     i += 1
@@ -369,33 +432,39 @@ def _decode_part(words: list[str], positions: list[int], text: str) -> int:
         unit = 1
     elif noun in _CIRCLE_NOUNS or noun in _SQUARE_NOUNS:
         unit = 5 if noun in _CIRCLE_NOUNS else 10
-        if i < len(words) and words[i] in _PLEIN:
-            symbol = "rond plein (orange)" if unit == 5 else "carré plein (blanc)"
-            raise _error(f"{symbol} is a colour symbol, not a number sticker", text, positions[i],
-                         f"write '{'rond' if unit == 5 else 'carré'} pointé' for the value")
+        if filled or (i < len(words) and words[i] in _PLEIN):
+            kind = "circle" if unit == 5 else "square"
+            raise _error(tr(f"stickers.colour_symbol.{kind}"), text,
+                         positions[i - 2] if filled else positions[i],
+                         tr(f"stickers.colour_symbol_fix.{kind}"))
         if i < len(words) and words[i] in _POINTE:
             i += 1
-        if unit == 10 and i < len(words) and words[i] in {"a", "de"}:
+        if unit == 10 and i < len(words) and words[i] in {"a", "de", "with", "of"}:
             if i + 1 >= len(words) or _number(words[i + 1]) is None:
-                raise _error("say how many dots the square carries", text,
+                raise _error(tr("stickers.how_many_dots"), text,
                              positions[i + 1] if i + 1 < len(words) else positions[i] + 1,
-                             "e.g. 'carré pointé à 3 points'")
+                             tr("stickers.how_many_dots_fix"))
             dots = _number(words[i + 1])
+            if dots > MAX_VALUE:
+                raise _error(tr("stickers.too_large", value=_cut(words[i + 1]), limit=MAX_VALUE),
+                             text, positions[i + 1])
             if not dots:
-                raise _error("a dotted square carries at least one dot", text, positions[i + 1])
+                raise _error(tr("stickers.square_at_least_one_dot"), text, positions[i + 1])
             unit = 10 * dots
             i += 2
             if i < len(words) and words[i] in _DOT_NOUNS:
                 i += 1
     else:
-        raise _error(f"{noun!r} is not a sticker", text, noun_at,
-                     "the stickers are 'point' (1), 'rond pointé' (5) and 'carré pointé' (10, "
-                     "or 10 per dot: 'carré pointé à 3 points')")
+        raise _error(tr("stickers.not_a_sticker_word", word=_cut(noun)), text, noun_at,
+                     tr("stickers.not_a_sticker_word_fix"))
     if i < len(words):
-        raise _error(f"unexpected {words[i]!r}", text, positions[i],
-                     "separate stickers with '+', e.g. 'un rond pointé + deux points'")
+        raise _error(tr("stickers.unexpected", word=_cut(words[i])), text, positions[i],
+                     tr("stickers.unexpected_fix"))
     if count == 0:
-        raise _error("zero stickers of a kind: leave the part out", text, positions[0])
+        raise _error(tr("stickers.zero_of_a_kind"), text, positions[0])
+    if count * unit > MAX_VALUE:
+        raise _error(tr("stickers.too_large", value=count * unit, limit=MAX_VALUE), text,
+                     positions[0])
     return count * unit
 
 
@@ -428,12 +497,17 @@ def symbol_key(symbol: str) -> str:
     if key in SYMBOLS:
         return key
     for k, label in SYMBOLS.items():
-        if fold(label) == fold(symbol):
+        if fold(label) == fold(symbol) or fold(symbol_label(k, "en")) == fold(symbol):
             return k
-    raise StickerError(
-        f"unknown sticker symbol {symbol!r} — use one of: "
-        + ", ".join(f"{k} ({v})" for k, v in SYMBOLS.items())
-    )
+    raise StickerError(tr("stickers.unknown_symbol", symbol=_shown(symbol),
+                          symbols=", ".join(f"{k} ({symbol_label(k)})" for k in SYMBOLS)))
+
+
+def symbol_label(symbol: str, lang: str | None = None) -> str:
+    """How a symbol of the rules is named, in ``lang`` (default: the current language)."""
+    from cardbase.i18n import translate
+
+    return translate(_lang(lang), f"stickers.symbol.{symbol}") if symbol in SYMBOLS else symbol
 
 
 def _stickers_file() -> Path:
@@ -452,7 +526,7 @@ def _file_rows(path: Path | None = None) -> list[dict[str, str]]:
     out = []
     for i, row in enumerate(rows, start=1):
         if not row.get("colour") or not row.get("symbol"):
-            raise StickerError(f"{path} colour #{i}: needs both colour and symbol — add them")
+            raise StickerError(tr("stickers.file_row_incomplete", path=str(path), index=i))
         out.append({"colour": canonical_colour(row["colour"]), "symbol": symbol_key(row["symbol"]),
                     "label": row.get("label") or SYMBOLS[symbol_key(row["symbol"])]})
     return out
@@ -472,19 +546,15 @@ def colour_symbol(colour: str, table: Mapping[str, str] | None = None) -> str:
     """The symbol key of ``colour`` ("Rouge", "bleue"…) in ``table`` or the default table."""
     key = canonical_colour(colour)
     if not key:
-        raise StickerError("no colour given — name a colour, e.g. 'rouge'")
+        raise StickerError(tr("stickers.no_colour", example="rouge"))
     source = default_colour_table() if table is None else {
         canonical_colour(c): s for c, s in table.items()
     }
     symbol = source.get(key)
     if symbol is None:
-        known = ", ".join(f"{c} = {s}" for c, s in sorted(source.items())) or "none"
-        raise StickerError(
-            f"the colour {key!r} has no sticker symbol: the colour code of the rules (Overseers, "
-            f"« Adaptation ») only covers {known} — add one with "
-            f"`cardbase sticker colour {key} --symbol KEY` (KEY one of {', '.join(SYMBOLS)}) "
-            "or on the app's sticker page"
-        )
+        known = ", ".join(f"{c} = {s}" for c, s in sorted(source.items())) or tr("stickers.none")
+        raise StickerError(tr("stickers.no_symbol", colour=key, known=known,
+                              symbols=", ".join(SYMBOLS)))
     return symbol
 
 
@@ -519,15 +589,21 @@ def add_colour(session: Session, colour: str, symbol: str, label: str | None = N
     model = _model()
     key = canonical_colour(colour)
     if not key:
-        raise StickerError("no colour given — name a colour, e.g. 'gris'")
+        raise StickerError(tr("stickers.no_colour", example="gris"))
+    texts = [key] if label is None else [key, label]
+    if any("\x00" in t or any("\ud800" <= c <= "\udfff" for c in t) for t in texts):
+        raise StickerError(tr("stickers.nul"))
+    if len(key) > model.__table__.c.colour.type.length:
+        raise StickerError(tr("stickers.colour_too_long", length=len(key),
+                              limit=model.__table__.c.colour.type.length))
+    if label is not None and len(label) > model.__table__.c.label.type.length:
+        raise StickerError(tr("stickers.label_too_long", length=len(label),
+                              limit=model.__table__.c.label.type.length))
     sym = symbol_key(symbol)
     existing = session.exec(select(model).where(model.colour == key)).first()
     if existing is not None:
-        raise StickerError(
-            f"the colour {key!r} already has the symbol {existing.symbol!r} "
-            f"({SYMBOLS.get(existing.symbol, existing.symbol)}) — a colour has one symbol; "
-            "remove or edit that row first"
-        )
+        raise StickerError(tr("stickers.already_has_symbol", colour=key, symbol=existing.symbol,
+                              label=symbol_label(existing.symbol)))
     row = model(colour=key, symbol=sym, label=label or SYMBOLS[sym])
     session.add(row)
     session.flush()

@@ -426,6 +426,9 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
                 effects[key] = (effect_obj, eprobs, catalog.french_text(effect_obj) if effect_obj else None)
             effect_obj, eprobs, french = effects[key]
             probs += _relocate(eprobs, source, label, row_no)
+            # a defausse: part needs the keyword Défausse on this row (the parse is shared, not this)
+            probs += _relocate(catalog.discard_keyword_problems(effect_obj, clean.get("keywords")),
+                               source, label, row_no)
             if effect_obj is not None and not clean.get("effect_text"):
                 clean["effect_text"] = french
         number = clean.get("number")

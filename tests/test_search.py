@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from cardbase.catalog import apply_keys
+from cardbase import i18n
 from cardbase.errors import QueryError
 from cardbase.models import Card, Edition, Game
 from cardbase.search import (
@@ -94,7 +95,7 @@ def test_positions_are_kept():
 @pytest.mark.parametrize(
     ("query", "position", "words"),
     [
-        ("x:3", 0, "unknown search key 'x'"),
+        ("x:3", 0, "unknown search key “x”"),
         ("loup colur:bleu", 5, "did you mean colour:"),
         ("v>=", 3, "missing value"),
         ("c:", 2, "missing value"),
@@ -117,16 +118,38 @@ def test_positions_are_kept():
         ("loup -", 5, "'-' negates"),
         ("()", 0, "empty parentheses"),
         ("10:00", 2, "not a search term"),
+        ("(" * 400 + "a" + ")" * 400, 20, "nests more than 20 levels"),
+        ("-" * 400 + "a", 20, "nests more than 20 levels"),
+        ("-(" * 30 + "a" + ")" * 30, 20, "nests more than 20 levels"),
+        (" ".join(["a"] * 1000), 200, "more than 100 terms"),
+        (" or ".join(["a"] * 101), 500, "more than 100 terms"),
+        ("a " * 1001, 2000, "2002 characters: 2000 at most"),
     ],
+    ids=lambda v: v[:40] if isinstance(v, str) else None,
 )
 def test_errors_point_at_the_problem(query, position, words):
-    with pytest.raises(QueryError) as info:
+    with i18n.use_language("en"), pytest.raises(QueryError) as info:
         parse_query(query)
     err = info.value
     assert words in str(err)
     assert err.position == position
     assert err.query == query
     assert f"position {position + 1}" in str(err)
+
+
+def test_query_errors_are_french_by_default_and_english_on_request():
+    with pytest.raises(QueryError) as info:
+        parse_query("(c:bleu")
+    assert "« ( » non fermée" in str(info.value)
+    with i18n.use_language("en"), pytest.raises(QueryError) as info:
+        parse_query("(c:bleu")
+    assert "unclosed '('" in str(info.value)
+
+
+def test_the_limits_still_allow_big_queries():
+    assert len(parse_query(" ".join(["a"] * 100)).nodes) == 100
+    assert parse_query("(" * 20 + "a" + ")" * 20) == Text("a")
+    assert parse_query("-" * 20 + "a") is not None
 
 
 # --------------------------------------------------------------------------- a database
@@ -222,8 +245,8 @@ SEARCHES = [
         ("%", ["Loup des bois"]),
         ("main_", ["Loup des bois"]),
         ("_", ["Loup des bois"]),
-        ("c:nope", []),
-        ("g:inconnu", []),
+        ("c:rouge -c:rouge", []),
+        ("t:atout t:lieu", []),
 ]
 
 
@@ -256,8 +279,59 @@ def test_limit_and_offset(db):
 
 
 def test_search_errors_reach_the_caller(db):
-    with pytest.raises(QueryError, match="unknown search key"):
+    with i18n.use_language("en"), pytest.raises(QueryError, match="unknown search key"):
         search_cards(db, "zz:1")
+
+
+@pytest.mark.parametrize(
+    ("query", "position", "words"),
+    [
+        ("c:rouj", 2, "“rouj” is no known colour — did you mean c:rouge?"),
+        ("loup couleur:VERTT", 13, "did you mean couleur:vert?"),
+        ("k:fuole", 2, "no known keyword — did you mean k:foule?"),
+        ("k:défose", 2, "did you mean k:defausse?"),
+        ("r:rrae", 2, "no known rarity — did you mean r:rare?"),
+        ('r:"peu comune"', 3, 'did you mean r:"peu commune"?'),
+        ("e:NP2", 2, "no known edition code — did you mean e:NP1?"),
+        ("g:nespanin", 2, "no known game — did you mean g:nespanini?"),
+        ("t:persnnage", 2, "no type or class contains “persnnage” — did you mean t:personnage?"),
+        ("b:druid", 2, None),  # part of a banner: known
+        ("fanion:druuides", 7, "no banner contains “druuides” — did you mean fanion:\"les druides\"?"),
+        ("-c:rouj", 3, "no known colour"),
+        ("c:rouge or (v>1 k:xyzzy)", 18, "“xyzzy” is no known keyword (known values: defausse, "
+         "foule, legendaire)"),
+        ("t!=persnnage", 3, "did you mean t!=personnage?"),
+        ("t=person", 2, "did you mean t=personnage?"),
+    ],
+)
+def test_unknown_values_of_closed_keys_are_refused_with_the_nearest(db, query, position, words):
+    if words is None:
+        assert names(db, query)
+        return
+    with i18n.use_language("en"), pytest.raises(QueryError) as info:
+        search_cards(db, query)
+    assert words in str(info.value)
+    assert info.value.position == position
+    with pytest.raises(QueryError):
+        count_cards(db, query)
+
+
+def test_every_unknown_value_is_named_at_once_and_in_french_by_default(db):
+    with pytest.raises(QueryError) as info:
+        search_cards(db, "c:rouj k:fuole")
+    message = str(info.value)
+    assert "« rouj » n'est pas une couleur connue — vouliez-vous dire c:rouge ?" in message
+    assert "« fuole » n'est pas un mot-clé connu — vouliez-vous dire k:foule ?" in message
+    assert info.value.position == 2
+
+
+def test_catalog_search_checks_values_too(db):
+    from cardbase import catalog
+
+    with pytest.raises(QueryError, match="rouge"):
+        catalog.card_dicts(db, query="c:rouj")
+    assert [c["name"] for c in catalog.card_dicts(db, query="c:rouge")] == ["Roi Écarlate",
+                                                                          "99 rouge"]
 
 
 def test_seeded_database_finds_the_rule_games(session):

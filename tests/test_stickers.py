@@ -11,13 +11,21 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from cardbase import stickers
+from cardbase import i18n, stickers
 from cardbase.cli.sticker import app
 from cardbase.errors import CardbaseError, StickerError
 from cardbase.models import StickerColour
 from cardbase.stickers import Sticker, decode, encode, format_stickers
 
 RULES_SENTENCE = "un carré pointé + un rond pointé + deux points"
+ENGLISH_SENTENCE = "one dotted square + one dotted circle + two dots"
+
+
+@pytest.fixture
+def english():
+    """Messages in English for the block of the test (French is the default)."""
+    with i18n.use_language("en"):
+        yield
 
 
 def _min_count_table(limit: int) -> list[int]:
@@ -85,14 +93,14 @@ def test_every_permutation_of_seventeen_decodes_the_same():
 
 
 @pytest.mark.parametrize("bad", [-1, -100, 2.5, 3.0, True, False, "abc", "3", None, [1]])
-def test_encode_refuses_what_is_not_a_whole_number_zero_or_more(bad):
+def test_encode_refuses_what_is_not_a_whole_number_zero_or_more(bad, english):
     with pytest.raises(StickerError) as info:
         encode(bad)
     assert "cannot sticker-code" in str(info.value)
     assert isinstance(info.value, CardbaseError)
 
 
-def test_sticker_labels_and_shape():
+def test_sticker_labels_and_shape(english):
     assert Sticker.dot().label_fr == "un point"
     assert Sticker.circle().label_fr == "un rond pointé"
     assert Sticker.square().label_fr == "un carré pointé"
@@ -163,7 +171,7 @@ def test_decode_text(text, value):
         ("C3 X", 4, "compact"),
     ],
 )
-def test_decode_errors_point_at_the_bad_part(text, position, words):
+def test_decode_errors_point_at_the_bad_part(text, position, words, english):
     with pytest.raises(StickerError) as info:
         decode(text)
     message = str(info.value)
@@ -172,7 +180,7 @@ def test_decode_errors_point_at_the_bad_part(text, position, words):
     assert info.value.position == position - 1  # type: ignore[attr-defined]
 
 
-def test_decode_refuses_non_stickers():
+def test_decode_refuses_non_stickers(english):
     with pytest.raises(StickerError, match="not a sticker"):
         decode([Sticker.dot(), 3])  # type: ignore[list-item]
     with pytest.raises(StickerError):
@@ -201,7 +209,7 @@ def test_colour_symbol_any_form(colour, symbol):
     assert stickers.colour_symbol(colour) == symbol
 
 
-def test_gris_has_no_symbol():
+def test_gris_has_no_symbol(english):
     with pytest.raises(StickerError) as info:
         stickers.colour_symbol("Grise")
     message = str(info.value)
@@ -209,7 +217,7 @@ def test_gris_has_no_symbol():
     assert "cardbase sticker colour gris --symbol" in message
 
 
-def test_colour_symbol_with_a_given_table():
+def test_colour_symbol_with_a_given_table(english):
     assert stickers.colour_symbol("Gris", {"gris": "lune"}) == "lune"
     with pytest.raises(StickerError):
         stickers.colour_symbol("rouge", {"gris": "lune"})
@@ -217,7 +225,7 @@ def test_colour_symbol_with_a_given_table():
         stickers.colour_symbol("")
 
 
-def test_symbol_key_accepts_labels():
+def test_symbol_key_accepts_labels(english):
     assert stickers.symbol_key("Goutte d'eau") == "goutte"
     assert stickers.symbol_key("croix épaisse") == "croix-epaisse"
     assert stickers.symbol_key("4 carreaux") == "quatre-carreaux"
@@ -225,7 +233,7 @@ def test_symbol_key_accepts_labels():
         stickers.symbol_key("étoile")
 
 
-def test_seed_and_extend_the_database_table(empty_engine):
+def test_seed_and_extend_the_database_table(empty_engine, english):
     with Session(empty_engine) as session:
         assert stickers.colour_table(session) == {}
         assert stickers.seed_colours(session) == 10
@@ -271,17 +279,18 @@ def test_cli_encode_json():
                                    "label": "un carré pointé"}
 
 
-def test_cli_encode_text_and_errors():
+def test_cli_encode_text_and_errors(english):
     result = runner.invoke(app, ["encode", "17"])
     assert result.exit_code == 0
-    assert RULES_SENTENCE in result.stdout
-    for bad in ("-1", "2.5", "abc"):
+    assert ENGLISH_SENTENCE in result.stdout
+    for bad in ("-1", "2.5", "abc", "²", "", "9" * 5000):
         result = runner.invoke(app, ["encode", bad])
         assert result.exit_code == 2, bad
-        assert "cannot sticker-code" in result.stderr
+        assert "cannot sticker-code" in result.stderr or "too large" in result.stderr
+        assert "Traceback" not in result.output
 
 
-def test_cli_decode():
+def test_cli_decode(english):
     result = runner.invoke(app, ["decode", RULES_SENTENCE])
     assert result.exit_code == 0
     assert result.stdout.strip() == "17"
@@ -292,11 +301,14 @@ def test_cli_decode():
     assert "position 7" in result.stderr
 
 
-def test_cli_colour_show_and_add(cli_env):
+def test_cli_colour_show_and_add(cli_env, english):
     result = runner.invoke(app, ["colour", "Rouge", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"colour": "rouge", "symbol": "coeur", "label": "Coeur",
+    assert json.loads(result.stdout) == {"colour": "rouge", "symbol": "coeur", "label": "Heart",
                                          "added": False}
+    with i18n.use_language("fr"):
+        result = runner.invoke(app, ["colour", "Rouge"])
+    assert result.stdout.strip() == "rouge a le symbole Coeur (coeur)"
     result = runner.invoke(app, ["colour", "gris"])
     assert result.exit_code == 2
     assert "no sticker symbol" in result.stderr
@@ -309,3 +321,91 @@ def test_cli_colour_show_and_add(cli_env):
     result = runner.invoke(app, ["colour", "gris", "--symbol", "fleur"])
     assert result.exit_code == 2
     assert "already has the symbol" in result.stderr
+
+
+# --------------------------------------------------------------------------- languages and limits
+
+
+def test_sticker_texts_are_english_in_english_mode(english):
+    assert format_stickers(encode(17)) == ENGLISH_SENTENCE
+    assert format_stickers(encode(34)) == "one dotted square with 3 dots + four dots"
+    assert format_stickers([Sticker.square(2)] * 2) == "two dotted squares with 2 dots"
+    assert format_stickers([]) == "no sticker"
+    assert format_stickers(encode(17), lang="fr") == RULES_SENTENCE
+    assert Sticker.circle().label == "one dotted circle"
+    assert Sticker.circle().label_fr == "un rond pointé"
+    assert Sticker.circle().as_dict()["label"] == "one dotted circle"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        (ENGLISH_SENTENCE, 17),
+        ("a dotted square, a dotted circle and two dots = 17", 17),
+        ("one dotted square with 3 dots + four dots", 34),
+        ("two dotted squares with 2 dots", 40),
+        ("no sticker", 0),
+        ("three dots", 3),
+        ("5 dots + un rond pointé", 10),
+    ],
+)
+def test_decode_reads_english_in_both_languages(text, value):
+    assert decode(text) == value
+    with i18n.use_language("en"):
+        assert decode(text) == value
+
+
+def test_every_value_round_trips_through_the_english_text(english):
+    for value in range(300):
+        assert decode(format_stickers(encode(value))) == value
+    with i18n.use_language("fr"):
+        for value in range(300):
+            assert decode(format_stickers(encode(value), lang="en")) == value
+
+
+def test_sticker_errors_are_french_by_default():
+    with pytest.raises(StickerError) as info:
+        decode("trois trucs")
+    assert "« trucs » n'est pas un sticker à la position 7" in str(info.value)
+    with pytest.raises(StickerError, match="impossible de coder"):
+        encode(-1)
+    with pytest.raises(StickerError, match="filled circle"), i18n.use_language("en"):
+        decode("one filled circle")
+
+
+@pytest.mark.parametrize("text", [
+    "5" * 5000, "9" * 900, "99999999 points", "C99999999", "carré pointé à 99999999 points",
+    "999999 carrés pointés à 999999 points", "P " * 400, "²P", "٣ points + deux points = 99999999999",
+])
+def test_decode_refuses_huge_input_clearly(text, english):
+    try:
+        value = decode(text)
+    except StickerError as exc:
+        message = str(exc)
+        assert len(message) < 600, message[:200]
+    else:
+        assert 0 <= value <= stickers.MAX_VALUE
+
+
+def test_values_beyond_the_limit_are_refused(english):
+    assert decode(format_stickers(encode(stickers.MAX_VALUE))) == stickers.MAX_VALUE
+    with pytest.raises(StickerError, match="too large"):
+        encode(stickers.MAX_VALUE + 1)
+    with pytest.raises(StickerError, match="too large"):
+        decode([Sticker.square(stickers.MAX_VALUE // 10), Sticker.dot()])
+
+
+def test_cli_sticker_language_and_huge_input():
+    from cardbase.cli import app as root
+
+    result = runner.invoke(root, ["--lang", "en", "sticker", "encode", "17"])
+    i18n.set_language("fr")
+    assert result.exit_code == 0, result.output
+    assert ENGLISH_SENTENCE in result.stdout
+    result = runner.invoke(app, ["encode", "17"])
+    assert RULES_SENTENCE in result.stdout
+    result = runner.invoke(app, ["decode", "5" * 5000])
+    assert result.exit_code == 2 and "1000 au plus" in result.stderr
+    assert "Traceback" not in result.output
+    result = runner.invoke(app, ["decode", ENGLISH_SENTENCE])
+    assert result.exit_code == 0 and result.stdout.strip() == "17"

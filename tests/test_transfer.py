@@ -64,7 +64,7 @@ def test_every_problem_reported_with_row_and_column_and_nothing_written(engine, 
         'OVK,62,Stats,1,"{oops"\n'          # row 6: bad stats JSON
         "OVK,60,Doublon,1,\n",              # row 7: duplicate of row 2
         encoding="utf-8")
-    with Session(engine) as s:
+    with Session(engine) as s, i18n.use_language("en"):
         with pytest.raises(ImportError_) as info:
             transfer.import_file(s, path)
         s.rollback()

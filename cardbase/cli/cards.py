@@ -9,6 +9,9 @@ import typer
 
 from cardbase import catalog, transfer
 from cardbase.cli.common import fail, handle_errors, print_json, session
+from cardbase.i18n import tr
+
+MAX_LIMIT = 1_000_000
 
 app = typer.Typer(help="Search, show, import, export and edit cards.", no_args_is_help=True)
 
@@ -23,19 +26,37 @@ def _line(card: dict) -> str:
 @app.command("search")
 @handle_errors
 def search_command(
-    query: str = typer.Argument("", help='Query, e.g. \'c:rouge v>=3 -k:foule\' or \'"bois sacré" or e:OVK\''),
+    query: str = typer.Argument("", help='Query, e.g. \'c:rouge v>=3 -k:foule\' or \'"bois sacré" or e:OVK\'. '
+                                         "A query that starts with '-' needs '--' before it: "
+                                         "cardbase cards search -- '-k:foule'"),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
-    limit: int | None = typer.Option(None, help="At most this many cards."),
+    limit: str | None = typer.Option(None, help=f"At most this many cards (1 to {MAX_LIMIT})."),
 ) -> None:
-    """Find cards with the card query language (see docs/search.md)."""
+    """Find cards with the card query language (see docs/search.md).
+
+    A query that starts with '-' (a negation such as -k:foule) would be read as an option: put
+    '--' before it, e.g. cardbase cards search -- '-k:foule c:rouge'.
+    """
+    count = _limit(limit)
     with session() as s:
-        cards = catalog.card_dicts(s, query=query, limit=limit)
+        cards = catalog.card_dicts(s, query=query, limit=count)
     if json_out:
         print_json(cards)
         return
     for card in cards:
         typer.echo(_line(card))
-    typer.echo(f"{len(cards)} card(s)", err=True)
+    typer.echo(tr("catalog.cli.found", count=len(cards)), err=True)
+
+
+def _limit(text: str | None) -> int | None:
+    """``--limit`` as a whole number from 1 to MAX_LIMIT; anything else is a clear error."""
+    if text is None:
+        return None
+    raw = text.strip()
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9 or not 1 <= int(raw) <= MAX_LIMIT:
+        shown = raw if len(raw) <= 30 else raw[:29] + "…"
+        fail(tr("catalog.cli.bad_limit", value=shown, limit=MAX_LIMIT))
+    return int(raw)
 
 
 @app.command("show")
@@ -50,9 +71,15 @@ def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), 
     if json_out:
         print_json(data)
         return
-    for key, value in data.items():
-        if value not in (None, "", [], {}):
-            typer.echo(f"{key:>12}: {value}")
+    shown = [(tr(f"catalog.show.{key}"), value) for key, value in data.items()
+             if value not in (None, "", [], {})]
+    width = max(len(label) for label, _ in shown)
+    for label, value in shown:
+        if isinstance(value, bool):
+            value = tr("catalog.cli.yes") if value else tr("catalog.cli.no")
+        elif isinstance(value, list):
+            value = ", ".join(map(str, value))
+        typer.echo(f"{label:>{width}} : {value}" if _french() else f"{label:>{width}}: {value}")
 
 
 @app.command("edit")
@@ -64,19 +91,33 @@ def edit_command(
 ) -> None:
     """Change fields of a card; refused if someone saved it since VERSION."""
     changes = {}
+    bad = [item for item in set_ if "=" not in item]
+    if bad:
+        fail("\n".join(tr("catalog.cli.bad_set", item=item) for item in bad))
+    if not set_:
+        fail(tr("catalog.cli.nothing_to_set"))
     for item in set_:
-        if "=" not in item:
-            fail(f"--set {item!r}: write FIELD=VALUE")
         key, raw = item.split("=", 1)
         key = catalog.FILE_TO_MODEL.get(key.strip(), key.strip())
-        try:
-            changes[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            changes[key] = raw
+        changes[key] = _set_value(raw)
     with session() as s:
         c = catalog.get_card(s, card)
         updated = catalog.update_card(s, c.id, expected_version=version, changes=changes)
-        typer.echo(f"saved {card}: version {updated.version}")
+        typer.echo(tr("catalog.cli.saved", card=card, version=updated.version))
+
+
+def _set_value(raw: str):
+    """A ``--set`` value: JSON when it reads as JSON (numbers, lists, tables), else the text."""
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, RecursionError, ValueError):  # ValueError: a huge integer
+        return raw
+
+
+def _french() -> bool:
+    from cardbase.i18n import current_language
+
+    return current_language() == "fr"
 
 
 @app.command("import")

@@ -8,6 +8,7 @@ import typer
 
 from cardbase import catalog, db
 from cardbase.cli.common import handle_errors, print_json, session
+from cardbase.i18n import tr
 
 editions_app = typer.Typer(help="List editions and check their numbering.", no_args_is_help=True)
 data_app = typer.Typer(help="The data files under data/.", no_args_is_help=True)
@@ -38,7 +39,7 @@ def editions_list(json_out: bool = typer.Option(False, "--json")) -> None:
         print_json(rows)
         return
     for r in rows:
-        status = "ok" if r["numbering_ok"] else "; ".join(r["numbering_issues"])
+        status = tr("catalog.cli.numbering_ok") if r["numbering_ok"] else "; ".join(r["numbering_issues"])
         typer.echo(f"{r['code']:<6} {r['game']:<10} {r['cards']:>3}/{r['set_size']:<3} {r['name']}  [{status}]")
 
 

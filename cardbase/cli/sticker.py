@@ -9,6 +9,7 @@ import typer
 from cardbase import stickers
 from cardbase.cli.common import EXIT_ERROR, fail, print_json
 from cardbase.errors import CardbaseError, StickerError
+from cardbase.i18n import tr
 from cardbase.text import canonical_colour
 
 app = typer.Typer(
@@ -21,6 +22,10 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JS
 
 def _fail(exc: CardbaseError) -> None:
     fail(str(exc), EXIT_ERROR)
+
+
+def _cut(text: str, limit: int = 30) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def _emit(data: dict, as_json: bool, text: str) -> None:
@@ -37,12 +42,13 @@ def encode(
 ) -> None:
     """Show the stickers that code VALUE (17 → un carré pointé + un rond pointé + deux points)."""
     try:
-        try:
-            number = int(value.strip())
-        except ValueError:
-            raise StickerError(
-                f"cannot sticker-code {value!r}: a card value must be a whole number 0 or more"
-            ) from None
+        text = value.strip()
+        if not text.lstrip("+-").isascii() or not text.lstrip("+-").isdigit():
+            raise StickerError(tr("stickers.cli.not_a_number", value=_cut(value)))
+        if len(text.lstrip("+-0")) > 12:  # far beyond stickers.MAX_VALUE; int() would be slow
+            raise StickerError(tr("stickers.too_large", value=_cut(text),
+                                  limit=stickers.MAX_VALUE))
+        number = int(text)
         result = stickers.encode(number)
     except CardbaseError as exc:
         _fail(exc)
@@ -52,7 +58,7 @@ def encode(
             "compact": stickers.format_stickers(result, compact=True)}
     lines = [f"{number} = {data['text']}  ({data['compact']})"]
     if len(result) > 0:
-        lines.append(f"{len(result)} sticker(s)")
+        lines.append(tr("stickers.cli.count", count=len(result)))
     _emit(data, as_json, "\n".join(lines))
 
 
@@ -61,7 +67,7 @@ def decode(
     text: Annotated[str, typer.Argument(help='Stickers, e.g. "un carré pointé + deux points".')],
     as_json: JsonOpt = False,
 ) -> None:
-    """Read stickers written in French (or compact: "C1 R 2P") and print their value."""
+    """Read stickers written in French or English (or compact: "C1 R 2P") and print their value."""
     try:
         value = stickers.decode(text)
     except CardbaseError as exc:
@@ -98,8 +104,7 @@ def colour(
                 others = stickers.symbol_users(session, key)
                 row = stickers.add_colour(session, name, key, label)
                 if others:
-                    warning = (f"note: {', '.join(others)} also use(s) {key}; "
-                               "these colours will feel the same under the finger")
+                    warning = tr("stickers.cli.shared_symbol", others=", ".join(others), symbol=key)
                 added = True
             else:
                 added = False
@@ -115,11 +120,13 @@ def colour(
                     select(StickerColour).where(StickerColour.colour == colour_key)).first()
             label_text = (row.label if row is not None and row.label else
                           stickers.SYMBOLS.get(key, key))
+            if label_text == stickers.SYMBOLS.get(key):  # the rules' own name: in the language
+                label_text = stickers.symbol_label(key)
     except CardbaseError as exc:
         _fail(exc)
         return
     if warning:
         typer.echo(warning, err=True)
     data = {"colour": colour_key, "symbol": key, "label": label_text, "added": added}
-    verb = "now has" if added else "has"
-    _emit(data, as_json, f"{colour_key} {verb} the symbol {label_text} ({key})")
+    message = "stickers.cli.now_has_symbol" if added else "stickers.cli.has_symbol"
+    _emit(data, as_json, tr(message, colour=colour_key, label=label_text, symbol=key))
