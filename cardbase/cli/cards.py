@@ -7,7 +7,6 @@ from pathlib import Path
 
 import typer
 
-from cardbase import catalog, transfer
 from cardbase.cli.common import fail, handle_errors, print_json, session
 
 app = typer.Typer(help="Search, show, import, export and edit cards.", no_args_is_help=True)
@@ -28,6 +27,8 @@ def search_command(
     limit: int | None = typer.Option(None, help="At most this many cards."),
 ) -> None:
     """Find cards with the card query language (see docs/search.md)."""
+    from cardbase import catalog
+
     with session() as s:
         cards = catalog.card_dicts(s, query=query, limit=limit)
     if json_out:
@@ -43,6 +44,8 @@ def search_command(
 def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), id or exact name."),
                  json_out: bool = typer.Option(False, "--json")) -> None:
     """Show every field of one card."""
+    from cardbase import catalog
+
     with session() as s:
         c = catalog.get_card(s, card)
         rows = catalog.card_dicts(s, ids=[c.id])
@@ -63,6 +66,8 @@ def edit_command(
     set_: list[str] = typer.Option([], "--set", help="FIELD=VALUE, repeatable; VALUE is JSON or text."),
 ) -> None:
     """Change fields of a card; refused if someone saved it since VERSION."""
+    from cardbase import catalog
+
     changes = {}
     for item in set_:
         if "=" not in item:
@@ -87,6 +92,8 @@ def import_command(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Import cards: checked whole first, then written all at once or not at all."""
+    from cardbase import transfer
+
     with session() as s:
         plan = transfer.import_file(s, file, dry_run=dry_run)
     if json_out:
@@ -105,6 +112,8 @@ def export_command(
     edition: str | None = typer.Option(None, "--edition", "-e", help="Only this edition."),
 ) -> None:
     """Export cards to CSV or JSON (the import format)."""
+    from cardbase import transfer
+
     with session() as s:
         n = transfer.export_file(s, file, query=query, edition=edition)
     typer.echo(f"wrote {n} card(s) to {file}")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cardbase import backup, db
+from cardbase import db
 from cardbase.cli.common import handle_errors, print_json
 
 ART_DIR = typer.Option(None, "--art-dir",
@@ -28,6 +28,8 @@ def _report(report: backup.BackupReport, verb: str, json_out: bool) -> None:
 def db_dump(file: Path = DUMP_FILE,
             art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT) -> None:
     """Write the whole database and the art folder to one portable archive."""
+    from cardbase import backup
+
     engine = db.get_engine(init=False)
     report = backup.dump_database(engine, file, art_dir=art_dir or backup.default_art_dir())
     _report(report, "dumped", json_out)
@@ -37,6 +39,8 @@ def db_dump(file: Path = DUMP_FILE,
 def db_restore(file: Path = RESTORE_FILE,
                art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT) -> None:
     """Restore an archive into an EMPTY database (DATABASE_URL); a database with data is refused."""
+    from cardbase import backup
+
     engine = db.get_engine(init=False)
     report = backup.restore_database(engine, file, art_dir=art_dir)
     _report(report, "restored", json_out)
