@@ -213,6 +213,20 @@ def _localise_rich_words() -> None:
         highlighter.highlights = [*highlighter.highlights, usage]
 
 
+_PLAIN_WORDS = {"required": "cli.frame.required_plain", "env var: {var}": "cli.frame.envvar_plain",
+                "default: {default}": "cli.frame.default_plain", "Aborted!": "cli.frame.aborted"}
+
+
+def _gettext(message: str) -> str:
+    """typer's words in the help without rich (``TYPER_USE_RICH=0``), in the current language."""
+    key = _PLAIN_WORDS.get(message)
+    return i18n.tr(key) if key else message
+
+
+if hasattr(_typer_core, "_"):
+    _typer_core._ = _gettext
+
+
 class CardbaseFormatter(click.HelpFormatter):
     """``Usage:`` and the section headings in the current language."""
 
