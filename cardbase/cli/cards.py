@@ -7,7 +7,6 @@ from pathlib import Path
 
 import typer
 
-from cardbase import catalog, transfer
 from cardbase.cli.common import fail, handle_errors, print_json, session
 from cardbase.i18n import tr
 
@@ -37,6 +36,8 @@ def search_command(
     A query that starts with '-' (a negation such as -k:foule) would be read as an option: put
     '--' before it, e.g. cardbase cards search -- '-k:foule c:rouge'.
     """
+    from cardbase import catalog
+
     count = _limit(limit)
     with session() as s:
         cards = catalog.card_dicts(s, query=query, limit=count)
@@ -64,6 +65,8 @@ def _limit(text: str | None) -> int | None:
 def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), id or exact name."),
                  json_out: bool = typer.Option(False, "--json")) -> None:
     """Show every field of one card."""
+    from cardbase import catalog
+
     with session() as s:
         c = catalog.get_card(s, card)
         rows = catalog.card_dicts(s, ids=[c.id])
@@ -90,6 +93,8 @@ def edit_command(
     set_: list[str] = typer.Option([], "--set", help="FIELD=VALUE, repeatable; VALUE is JSON or text."),
 ) -> None:
     """Change fields of a card; refused if someone saved it since VERSION."""
+    from cardbase import catalog
+
     changes = {}
     bad = [item for item in set_ if "=" not in item]
     if bad:
@@ -128,7 +133,7 @@ def import_command(
     json_out: bool = typer.Option(False, "--json"),
 ) -> None:
     """Import cards: checked whole first, then written all at once or not at all."""
-    from cardbase.i18n import tr
+    from cardbase import transfer
 
     with session() as s:
         plan = transfer.import_file(s, file, dry_run=dry_run)
@@ -148,7 +153,7 @@ def export_command(
     edition: str | None = typer.Option(None, "--edition", "-e", help="Only this edition."),
 ) -> None:
     """Export cards to CSV or JSON (the import format)."""
-    from cardbase.i18n import tr
+    from cardbase import transfer
 
     with session() as s:
         n = transfer.export_file(s, file, query=query, edition=edition)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cardbase import catalog, db
+from cardbase import db
 from cardbase.cli.common import handle_errors, print_json, session
 from cardbase.i18n import tr
 
@@ -33,6 +33,8 @@ def init_command(reset: bool = typer.Option(False, "--reset", help="Drop everyth
 @handle_errors
 def editions_list(json_out: bool = typer.Option(False, "--json")) -> None:
     """Every edition with its card count and numbering check."""
+    from cardbase import catalog
+
     with session() as s:
         rows = catalog.edition_report(s)
     if json_out:
@@ -50,6 +52,8 @@ def data_export(
     out_dir: Path = typer.Option(db.DATA_DIR / "editions", "--out", help="Folder to write CODE.toml files to."),
 ) -> None:
     """Write editions back to their diff-friendly data files."""
+    from cardbase import catalog
+
     with session() as s:
         codes = [edition] if edition else [r["code"] for r in catalog.edition_report(s)]
         out_dir.mkdir(parents=True, exist_ok=True)

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import typer
 
-from cardbase import backup, db
+from cardbase import db
 from cardbase.cli.common import handle_errors, print_json
 from cardbase.i18n import tr
+
+if TYPE_CHECKING:
+    from cardbase import backup
 
 ART_DIR = typer.Option(None, "--art-dir",
                        help="Art folder to include / restore into (default: CARDBASE_ART_DIR or data/art).")
@@ -30,6 +35,8 @@ def db_dump(file: Path = DUMP_FILE,
             art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT,
             force: bool = typer.Option(False, "--force", help="Replace FILE if it already exists.")) -> None:
     """Write the whole database and the art folder to one portable archive (written atomically)."""
+    from cardbase import backup
+
     engine = db.get_engine(init=False)
     report = backup.dump_database(engine, file, art_dir=art_dir or backup.default_art_dir(), force=force)
     _report(report, "backup.dumped", json_out)
@@ -39,6 +46,8 @@ def db_dump(file: Path = DUMP_FILE,
 def db_restore(file: Path = RESTORE_FILE,
                art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT) -> None:
     """Restore an archive into an EMPTY database (DATABASE_URL); a database with data is refused."""
+    from cardbase import backup
+
     engine = db.get_engine(init=False)
     report = backup.restore_database(engine, file, art_dir=art_dir)
     _report(report, "backup.restored", json_out)

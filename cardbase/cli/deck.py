@@ -6,7 +6,6 @@ from pathlib import Path
 
 import typer
 
-from cardbase import decks
 from cardbase.cli.common import EXIT_ERROR, handle_errors, print_json, session
 from cardbase.errors import CardbaseError, DeckListError, Problem
 from cardbase.i18n import tr
@@ -32,6 +31,8 @@ def _error(exc: Exception) -> None:
 @app.command("validate")
 def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool = JSON) -> None:
     """Check a deck against its game's rules. Exit 0 legal, 1 not legal, 2 unreadable."""
+    from cardbase import decks
+
     try:
         deck_list = decks.read_deck_file(file)
     except DeckListError as exc:
@@ -80,6 +81,8 @@ def _decimal(x: float) -> str:
 @handle_errors
 def stats_command(file: Path = FILE, game: str | None = GAME, json_out: bool = JSON) -> None:
     """Value curve, colours, keywords, rarities and exact draw odds by turn."""
+    from cardbase import decks
+
     deck_list = decks.read_deck_file(file)
     with session() as s:
         stats = decks.deck_stats(s, deck_list, game)
@@ -119,6 +122,8 @@ def stats_command(file: Path = FILE, game: str | None = GAME, json_out: bool = J
 @handle_errors
 def code_command(file: Path = FILE, game: str | None = GAME) -> None:
     """Print the shareable deck code of a deck list."""
+    from cardbase import decks
+
     deck_list = decks.read_deck_file(file)
     with session() as s:
         typer.echo(decks.encode_deck_code(s, deck_list, game))
@@ -129,6 +134,8 @@ def code_command(file: Path = FILE, game: str | None = GAME) -> None:
 def decode_command(code: str = typer.Argument(..., help="A deck code."),
                    json_out: bool = JSON) -> None:
     """Turn a deck code back into a deck list; say which cards are unknown or changed."""
+    from cardbase import decks
+
     with session() as s:
         decoded = decks.decode_deck_code(s, code)
         if json_out:
@@ -163,6 +170,8 @@ def save_command(
     note: str | None = typer.Option(None, "--note", help="A note kept with this version."),
 ) -> None:
     """Save a deck list in the database, keeping its previous versions."""
+    from cardbase import decks
+
     deck_list = decks.read_deck_file(file)
     with session() as s:
         resolved = decks.resolve_deck(s, deck_list, game=game)
@@ -178,6 +187,8 @@ def save_command(
 @handle_errors
 def list_command(game: str | None = GAME, json_out: bool = JSON) -> None:
     """List the saved decks."""
+    from cardbase import decks
+
     with session() as s:
         rows = []
         for d in decks.list_decks(s, game=game):
@@ -199,6 +210,8 @@ def list_command(game: str | None = GAME, json_out: bool = JSON) -> None:
 def history_command(name: str = typer.Argument(..., help="Deck name."),
                     game: str | None = GAME, json_out: bool = JSON) -> None:
     """Every saved version of a deck and what changed between them."""
+    from cardbase import decks
+
     with session() as s:
         deck = decks.get_deck(s, name, game=game)
         versions = decks.deck_history(s, deck.id)
@@ -224,6 +237,8 @@ def delete_command(name: str = typer.Argument(..., help="Deck name."), game: str
                    version: int | None = typer.Option(
                        None, "--version", help="Refuse if the deck was saved since this version.")) -> None:
     """Delete a saved deck and its history."""
+    from cardbase import decks
+
     with session() as s:
         deck = decks.get_deck(s, name, game=game)
         decks.delete_deck(s, deck.id, expected_version=version)

@@ -86,10 +86,9 @@ def print_command(
 ) -> None:
     """Print cards to a PDF for home printing or a print shop, or a proof sheet."""
     from cardbase import catalog
+    from cardbase.i18n import tr
     from cardbase.printing import print_cards
     from cardbase.stickers import colour_table
-
-    from cardbase.i18n import tr
 
     chosen = [x for x in (edition, deck, query) if x]
     if len(chosen) != 1:

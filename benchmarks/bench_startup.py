@@ -1,0 +1,76 @@
+"""Start-up time of the ``cardbase`` command against Python with Typer alone.
+
+Each case is a whole process (``python -c …``, the same entry point as the installed ``cardbase``
+script), run several times after one warm-up run; the median and the minimum wall time are printed,
+with their ratios to ``python -c "import typer"``. Targets: ``cardbase --help`` at most 3×, and
+``cardbase sticker encode 17`` at most 4×.
+
+    python benchmarks/bench_startup.py [--runs 15] [--root OTHER_CHECKOUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CARDBASE = "import sys; sys.argv[0] = 'cardbase'; from cardbase.cli import main; sys.exit(main())"
+
+CASES: list[tuple[str, list[str], float | None]] = [
+    ("python -c pass", ["-c", "pass"], None),
+    ('python -c "import typer"', ["-c", "import typer"], None),
+    ("cardbase --help", ["-c", CARDBASE, "--help"], 3.0),
+    ("cardbase sticker encode 17", ["-c", CARDBASE, "sticker", "encode", "17"], 4.0),
+    ("cardbase --lang en sticker encode 17", ["-c", CARDBASE, "--lang", "en", "sticker", "encode", "17"], 4.0),
+    ("cardbase sticker --help", ["-c", CARDBASE, "sticker", "--help"], None),
+    ("cardbase deck --help", ["-c", CARDBASE, "deck", "--help"], None),
+]
+
+
+def _time(args: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, *args], env=env, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, check=False)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed ({done.returncode}): {done.stderr.decode()}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=15, help="runs per case (default 15)")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the checkout to measure (default: this one), to compare two versions")
+    options = parser.parse_args()
+    runs = options.runs
+    env = dict(os.environ, COLUMNS="80",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(options.root), os.environ.get("PYTHONPATH")])))
+    env.pop("CARDBASE_LANG", None)
+    results: dict[str, tuple[float, float]] = {}
+    for name, args, _ in CASES:
+        _time(args, env)  # warm-up: file-system caches and bytecode
+    # Interleave the cases so that a burst of load on the machine hits them all alike.
+    samples: dict[str, list[float]] = {name: [] for name, _, _ in CASES}
+    for _ in range(runs):
+        for name, args, _ in CASES:
+            samples[name].append(_time(args, env))
+    for name, _, _ in CASES:
+        results[name] = (statistics.median(samples[name]), min(samples[name]))
+    base_med, base_min = results['python -c "import typer"']
+    print(f"{'case':<40} {'median ms':>10} {'min ms':>8} {'×typer med':>11} {'×typer min':>11}  target")
+    for name, _, target in CASES:
+        med, low = results[name]
+        goal = "" if target is None else f"≤ {target:g}× {'ok' if med / base_med <= target else 'MISSED'}"
+        print(f"{name:<40} {med * 1000:>10.0f} {low * 1000:>8.0f} {med / base_med:>11.2f} "
+              f"{low / base_min:>11.2f}  {goal}")
+    print(f"({runs} runs per case, {sys.executable}, Python {sys.version.split()[0]})")
+
+
+if __name__ == "__main__":
+    main()

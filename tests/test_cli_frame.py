@@ -1,0 +1,189 @@
+"""The frame of the ``cardbase`` command: light start-up, help and usage errors in French or English."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from cardbase import i18n
+from cardbase.cli import app
+from cardbase.cli.frame import COMMANDS, CardbaseGroup, help_key_candidates, missing_help
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("sqlalchemy", "sqlmodel", "pandas", "numpy", "PIL", "alembic")
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def _keep_language() -> Iterator[None]:
+    """``--lang`` sets the process's language; give the next test the language it had."""
+    with i18n.use_language(i18n.current_language()):
+        yield
+
+
+def _modules_after(*args: str) -> dict:
+    """Run ``cardbase ARGS`` in a fresh interpreter; its exit code and the heavy modules it loaded."""
+    script = (
+        "import json, sys\n"
+        "sys.argv = ['cardbase', *sys.argv[1:]]\n"
+        "from cardbase.cli import main\n"
+        "code = 0\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code or 0\n"
+        f"heavy = sorted(m for m in {HEAVY!r} if m in sys.modules)\n"
+        "sys.stderr.write('\\n' + json.dumps({'code': code, 'heavy': heavy}) + '\\n')\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("CARDBASE_LANG", None)
+    done = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True,
+                          text=True, timeout=120, check=False)
+    return json.loads(done.stderr.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("args", [
+    ("sticker", "encode", "17"),
+    ("--help",),
+    ("--lang", "en", "sticker", "decode", "deux points"),
+    ("sticker", "--help"),
+    ("deck", "validate", "--help"),
+    ("sim", "duel", "--help"),
+])
+def test_small_commands_import_nothing_heavy(args):
+    seen = _modules_after(*args)
+    assert seen["code"] == 0
+    assert seen["heavy"] == [], f"cardbase {' '.join(args)} imported {seen['heavy']}"
+
+
+def test_a_command_that_needs_the_database_still_loads_it():
+    """The check above can fail: the same probe sees the database layer when a command uses it."""
+    seen = _modules_after("db", "--help")
+    assert "sqlalchemy" in seen["heavy"]
+
+
+def _tree() -> list[tuple[str, ...]]:
+    """Every command path of the ``cardbase`` command, groups included."""
+    root = typer.main.get_command(app)
+    assert isinstance(root, CardbaseGroup)
+    paths: list[tuple[str, ...]] = []
+
+    def walk(command, path):
+        paths.append(path)
+        if isinstance(command, CardbaseGroup):
+            subs = {name: command.get_command(None, name) for name in command.list_commands(None)}
+        else:
+            subs = getattr(command, "commands", None) or {}
+        for name, sub in subs.items():
+            walk(sub, (*path, name))
+
+    walk(root, ())
+    return paths
+
+
+def test_the_tree_has_every_command():
+    paths = _tree()
+    assert set(COMMANDS) <= {p[0] for p in paths if p}
+    assert ("deck", "validate") in paths and ("sticker", "encode") in paths and ("sim", "ladder") in paths
+    assert len(paths) > 35
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_command_and_option_has_help_in_both_languages(lang):
+    root = typer.main.get_command(app)
+    assert missing_help(root, lang=lang) == []
+    # ... and no text is shared by the two languages by mistake (a French text in English).
+    fr, en = i18n.table("fr"), i18n.table("en")
+    same = [k for k in fr if k.startswith("cli.help.") and fr[k] == en.get(k)
+            and any(c in fr[k] for c in "éèàçù")]
+    assert same == []
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_help_works_in_both_languages(lang):
+    usage, help_option = (("Utilisation :", "Affiche cette aide") if lang == "fr"
+                          else ("Usage:", "Show this message and exit"))
+    for path in _tree():
+        result = runner.invoke(app, ["--lang", lang, *path, "--help"])
+        where = f"cardbase --lang {lang} {' '.join(path)} --help"
+        assert result.exit_code == 0, f"{where}: {result.output}"
+        assert "Traceback" not in result.output
+        assert usage in result.output and help_option in result.output, where
+        about = i18n.translate(lang, help_key_candidates(path)[0])
+        first_words = " ".join(about.split()[:3])
+        assert first_words in " ".join(result.output.split()), f"{where}: {first_words!r} not shown"
+
+
+def test_english_on_request_french_by_default(monkeypatch):
+    fr = runner.invoke(app, ["deck", "validate", "--help"])
+    assert "Vérifie un deck selon les règles de son jeu" in fr.output
+    assert "Fichier de liste de deck" in fr.output and "Options" in fr.output
+    en = runner.invoke(app, ["--lang", "en", "deck", "validate", "--help"])
+    assert "Check a deck against its game's rules" in en.output
+    assert "Deck-list file" in en.output
+    assert "Vérifie" not in en.output and "Utilisation" not in en.output
+    monkeypatch.setenv("CARDBASE_LANG", "en")
+    env = runner.invoke(app, ["deck", "--help"])
+    assert "Check, analyse, share and save decks" in env.output and "Commands" in env.output
+    flag_wins = runner.invoke(app, ["--lang", "fr", "deck", "--help"])
+    assert "Vérifier, analyser, partager" in flag_wins.output and "Commandes" in flag_wins.output
+
+
+def test_messages_follow_the_language():
+    fr = runner.invoke(app, ["sticker", "encode"])
+    assert fr.exit_code == 2
+    assert "erreur : il manque l'argument VALUE." in fr.stderr
+    assert "Essayez « cardbase sticker encode --help » pour l'aide." in fr.stderr
+    en = runner.invoke(app, ["--lang", "en", "sticker", "encode"])
+    assert en.exit_code == 2
+    assert "error: missing argument VALUE." in en.stderr and "Usage: cardbase sticker encode" in en.stderr
+
+
+def test_without_lang_the_current_language_is_kept():
+    """A process starts in CARDBASE_LANG or French; in-process callers may choose with use_language."""
+    with i18n.use_language("en"):
+        result = runner.invoke(app, ["sticker", "encode"])
+    assert "error: missing argument VALUE." in result.stderr
+
+
+def test_unknown_language_falls_back_to_french_with_a_warning():
+    result = runner.invoke(app, ["--lang", "xx", "sticker", "encode", "17"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("17 = un carré pointé + un rond pointé + deux points")
+    assert "langue « xx » inconnue" in result.stderr and "fr, en" in result.stderr
+    helped = runner.invoke(app, ["--lang", "klingon", "--help"])
+    assert helped.exit_code == 0 and "Utilisation" in helped.output and "Commandes" in helped.output
+
+
+@pytest.mark.parametrize(("args", "fr", "en"), [
+    (["stiker", "encode", "17"], "commande inconnue : stiker. Vouliez-vous dire sticker ?",
+     "no such command: stiker. Did you mean sticker?"),
+    (["deck", "validat", "x"], "commande inconnue : validat. Vouliez-vous dire validate ?",
+     "no such command: validat. Did you mean validate?"),
+    (["sticker", "encode", "17", "--bogus"], None, None),
+    (["sticker", "encode", "3", "4"], "argument(s) en trop : 4.", "unexpected extra argument(s): 4."),
+    (["sim", "duel", "a", "b", "--games", "many"],
+     "valeur invalide pour --games / -n : ce n'est pas un nombre entier.",
+     "invalid value for --games / -n: not a whole number."),
+    (["render", "NP1-001", "--out"], "l'option --out attend une valeur.", "option --out needs a value."),
+    (["cards", "show"], "il manque l'argument CARD.", "missing argument CARD."),
+    (["--bogus"], "option inconnue : --bogus.", "no such option: --bogus."),
+])
+def test_usage_errors_are_one_clear_message_exit_2(args, fr, en):
+    for lang, expected in (("fr", fr), ("en", en)):
+        result = runner.invoke(app, ["--lang", lang, *args])
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output and result.exception is None or \
+            isinstance(result.exception, SystemExit)
+        prefix = "erreur : " if lang == "fr" else "error: "
+        assert prefix in result.stderr
+        if expected is not None:
+            assert prefix + expected in result.stderr
