@@ -58,6 +58,8 @@ def apply_language() -> str:
 # adds its own directives (``:red[…]``, ``:material/icon:``, emoji shortcodes, ``$…$``), all built
 # from these characters too.
 _MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_AUTOLINK = re.compile(r"(?i)(?::/|www\.|@.)")
+WORD_JOINER = "\u2060"
 
 
 def plain(text: Any) -> str:
@@ -66,7 +68,10 @@ def plain(text: Any) -> str:
     Streamlit directive. The one place the app escapes what users wrote; every page uses it."""
     if text is None:
         return ""
-    s = _MD_PUNCT.sub(r"\\\1", str(text))
+    # bare addresses become links after unescaping (GFM autolink literals): an invisible word
+    # joiner breaks ``://``, ``www.`` and ``@``, so they show but never link
+    s = _AUTOLINK.sub(lambda m: m.group(0)[:-1] + WORD_JOINER + m.group(0)[-1], str(text))
+    s = _MD_PUNCT.sub(r"\\\1", s)
     # a line break stays a line break; leading spaces would start a code block
     return "  \n".join(line.lstrip() for line in s.splitlines()) if "\n" in s or s[:1].isspace() else s
 
