@@ -14,13 +14,27 @@ from cardbase.ui.common import t
 
 st.set_page_config(page_title="cardbase", page_icon=":material/style:", layout="wide")
 access.enforce()  # every write in this server needs editor mode, in the services too
+common.apply_language()  # service messages (problems, errors) in the app's language
+HOME = "cards"  # the first page, served at the root and at its own URL
+
+
+def _home_by_its_own_url() -> None:
+    """``/cards`` opens the first page: Streamlit serves the default page only at the root."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        pages = get_script_run_ctx().pages_manager
+        if pages.intended_page_name == HOME and not pages.intended_page_script_hash:
+            pages.set_script_intent("", "")
+    except AttributeError:  # no script context (bare mode) or another Streamlit layout
+        pass
 
 
 def _pages() -> list:
     from cardbase.ui import cards, decks, editions, editor, playtest, printing, stickers
 
     return [
-        st.Page(cards.render, title=t("nav.cards"), icon=":material/search:", url_path="cards", default=True),
+        st.Page(cards.render, title=t("nav.cards"), icon=":material/search:", url_path=HOME, default=True),
         st.Page(editor.render, title=t("nav.editor"), icon=":material/edit:", url_path="editor"),
         st.Page(editions.render, title=t("nav.editions"), icon=":material/library_books:", url_path="editions"),
         st.Page(decks.render, title=t("nav.decks"), icon=":material/style:", url_path="decks"),
@@ -30,6 +44,7 @@ def _pages() -> list:
     ]
 
 
+_home_by_its_own_url()
 page = st.navigation(_pages())
 common.sidebar_controls()
 with access.editor_context(common.editor_token()):

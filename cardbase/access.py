@@ -17,6 +17,13 @@ Two layers use this module:
 
 Tokens are HMAC signatures made with a key that lives only in this process, so a token cannot be
 forged from the outside and dies with the server.
+
+Repeated wrong passwords slow down (:func:`unlock` raises :class:`TooManyAttempts`, saying how long
+to wait, without even looking at the attempt): per client (an app session) after
+:data:`CLIENT_FREE_ATTEMPTS` failures, and for the whole process after :data:`PROCESS_FREE_ATTEMPTS`
+failures from any clients (a new browser tab does not start afresh). Each further failure doubles
+the wait, up to :data:`CLIENT_MAX_WAIT` / :data:`PROCESS_MAX_WAIT` seconds; the right password
+resets the count of its client and of the process.
 """
 
 from __future__ import annotations
@@ -25,15 +32,21 @@ import contextvars
 import hashlib
 import hmac
 import os
+import math
 import secrets
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 from cardbase.errors import PermissionDenied
+from cardbase.i18n import tr
 
 __all__ = [
     "PASSWORD_ENV",
     "EditorToken",
+    "TooManyAttempts",
     "editor_context",
     "enforce",
     "enforced",
@@ -43,6 +56,7 @@ __all__ = [
     "password_source",
     "require_editor",
     "unlock",
+    "wait_before_unlock",
 ]
 
 PASSWORD_ENV = "CARDBASE_EDITOR_PASSWORD"
@@ -90,14 +104,100 @@ def _sign(password: str) -> str:
     return hmac.new(_PROCESS_KEY, _MESSAGE + digest, hashlib.sha256).hexdigest()
 
 
-def unlock(attempt: str) -> EditorToken | None:
-    """A token when ``attempt`` is the editor password (constant-time), else ``None``."""
+# --------------------------------------------------------------------------- slowing down guesses
+
+CLIENT_FREE_ATTEMPTS = 3  # wrong passwords a client may type before waiting
+CLIENT_FIRST_WAIT = 2.0  # seconds after the first counted failure; doubles with each one
+CLIENT_MAX_WAIT = 300.0
+PROCESS_FREE_ATTEMPTS = 10  # wrong passwords from all clients before everyone waits
+PROCESS_FIRST_WAIT = 2.0
+PROCESS_MAX_WAIT = 900.0
+_MAX_CLIENTS = 10_000  # remembered clients; the oldest are forgotten first
+
+_clock = time.monotonic  # replaced in tests
+
+
+class TooManyAttempts(PermissionDenied):
+    """Too many wrong editor passwords: the next attempt is accepted after ``wait_seconds``."""
+
+    def __init__(self, wait_seconds: float) -> None:
+        self.wait_seconds = max(1, math.ceil(wait_seconds))
+        super().__init__(tr("access.too_many_attempts", wait=_duration(self.wait_seconds)))
+
+
+def _duration(seconds: int) -> str:
+    if seconds < 60:
+        return tr("access.seconds", n=seconds)
+    minutes = math.ceil(seconds / 60)
+    return tr("access.minutes", n=minutes)
+
+
+@dataclass(slots=True)
+class _Failures:
+    count: int = 0
+    until: float = 0.0  # clock time before which no attempt is looked at
+
+    def fail(self, now: float, free: int, first: float, cap: float) -> None:
+        self.count += 1
+        if self.count >= free:
+            self.until = now + min(cap, first * 2 ** (self.count - free))
+
+
+_lock = threading.Lock()
+_process = _Failures()
+_clients: dict[str, _Failures] = {}
+
+
+def wait_before_unlock(client: str | None = None) -> float:
+    """Seconds before an unlock attempt from ``client`` will be looked at (0: now)."""
+    now = _clock()
+    with _lock:
+        waits = [_process.until - now]
+        if client is not None and client in _clients:
+            waits.append(_clients[client].until - now)
+    return max(0.0, *waits)
+
+
+def reset_attempts() -> None:
+    """Forget every failed attempt (tests; a server restart does the same)."""
+    global _process
+    with _lock:
+        _process = _Failures()
+        _clients.clear()
+
+
+def _record(client: str | None, ok: bool) -> None:
+    now = _clock()
+    with _lock:
+        if ok:
+            _process.count, _process.until = 0, 0.0
+            if client is not None:
+                _clients.pop(client, None)
+            return
+        _process.fail(now, PROCESS_FREE_ATTEMPTS, PROCESS_FIRST_WAIT, PROCESS_MAX_WAIT)
+        if client is not None:
+            if client not in _clients and len(_clients) >= _MAX_CLIENTS:
+                _clients.pop(next(iter(_clients)))
+            _clients.setdefault(client, _Failures()).fail(now, CLIENT_FREE_ATTEMPTS, CLIENT_FIRST_WAIT,
+                                                          CLIENT_MAX_WAIT)
+
+
+def unlock(attempt: str, *, client: str | None = None) -> EditorToken | None:
+    """A token when ``attempt`` is the editor password (constant-time), else ``None``.
+
+    ``client`` names who is trying (the app passes its session id). After too many wrong
+    passwords from that client, or from everyone in this process, raises :class:`TooManyAttempts`
+    without looking at ``attempt``.
+    """
     password = configured_password()
     if not password or not isinstance(attempt, str):
         return None
-    if not hmac.compare_digest(attempt.encode("utf-8"), password.encode("utf-8")):
-        return None
-    return _sign(password)
+    wait = wait_before_unlock(client)
+    if wait > 0:
+        raise TooManyAttempts(wait)
+    ok = hmac.compare_digest(attempt.encode("utf-8"), password.encode("utf-8"))
+    _record(client, ok)
+    return _sign(password) if ok else None
 
 
 def is_valid(token: object) -> bool:

@@ -23,8 +23,10 @@ SQLITE = pytest.mark.sqlite_only("page rendering does not depend on the database
 def app_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     monkeypatch.setenv("DATABASE_URL", db_url)
     monkeypatch.setenv(access.PASSWORD_ENV, PASSWORD)
+    access.reset_attempts()
     yield db_url
     access.enforce(False)
+    access.reset_attempts()
 
 
 def page_test(page: str, *, editor: bool = False, lang: str = "fr") -> AppTest:
@@ -33,6 +35,7 @@ def page_test(page: str, *, editor: bool = False, lang: str = "fr") -> AppTest:
 from cardbase import access
 from cardbase.ui import common, {page} as page
 access.enforce()
+common.apply_language()
 with access.editor_context(common.editor_token()):
     page.render()
 """
@@ -43,10 +46,15 @@ with access.editor_context(common.editor_token()):
     return at
 
 
+def shown(markdown: str) -> str:
+    """The text a Markdown string shows (user text is backslash-escaped by ``common.plain``)."""
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown).replace("\u2060", "")
+
+
 def texts(at: AppTest) -> str:
     parts = []
     for kind in ("markdown", "caption", "error", "warning", "success", "info", "title", "subheader", "code"):
-        parts += [str(e.value) for e in getattr(at, kind)]
+        parts += [shown(str(e.value)) for e in getattr(at, kind)]
     return "\n".join(parts)
 
 
@@ -152,7 +160,7 @@ def test_cards_filters_and_detail(app_env: str) -> None:
     at.selectbox(key="cards_game").select("nespanini").run()
     at.multiselect(key="cards_colours").select("rouge").run()
     no_exception(at)
-    assert "`c:rouge`" in texts(at)
+    assert "· c:rouge" in texts(at)
     shown = at.selectbox(key="cards_pick")
     assert shown.value is not None
     body = texts(at)
@@ -253,9 +261,9 @@ def test_editor_checks_the_effect_as_you_type(app_env: str) -> None:
     _open_np1_card(at, app_env)
     at.text_area(key="edf_effect").input("score: +1 per card in hand where colour = rouge\nbidule").run()
     no_exception(at)
-    assert any("line 2, column 1" in e.value for e in at.error)
+    assert any(re.search(r"(line|ligne) 2, col", shown(e.value)) for e in at.error)
     at.text_area(key="edf_effect").input("defausse: draw 1").run()
-    assert any("Effet valide" in s.value for s in at.success)
+    assert any("Effet valide" in shown(s.value) for s in at.success)
 
 
 def test_editor_creates_and_duplicates(app_env: str) -> None:
@@ -356,6 +364,7 @@ def test_deck_builder_shows_every_problem_of_an_illegal_deck(app_env: str) -> No
     no_exception(at)
     problems = at.error[0].value
     assert "5/20" in problems
+    assert problems.count("\n- ") >= 2  # every problem at once: too many copies, too few cards
     assert "au plus 4" in problems and "ajoutez 15 cartes" in problems
 
 
@@ -469,3 +478,256 @@ def test_duel_batch_shows_win_rate_with_interval(app_env: str) -> None:
     at.button(key="ptd_go").click().run()
     no_exception(at)
     assert "Intervalle de confiance à 95 %" in texts(at)
+
+
+# --------------------------------------------------------------------------- one language
+
+@SQLITE
+def test_service_messages_follow_the_app_language(app_env: str) -> None:
+    """The language switch sets the services' current language for the whole script run."""
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    for lang, expected in (("en", "Too many wrong passwords"), ("fr", "Trop de mots de passe incorrects")):
+        access.reset_attempts()
+        at.session_state["lang"] = lang
+        at.run()
+        for _ in range(access.CLIENT_FREE_ATTEMPTS + 1):
+            at.text_input(key="editor_password").input("wrong")
+            at.button[0].click().run()
+        no_exception(at)
+        assert expected in texts(at), texts(at)
+    assert i18n.current_language() == "fr"  # the test process itself is left alone
+
+
+def test_field_names_and_table_headers_are_translated(app_env: str) -> None:
+    from cardbase.ui import cards, editor
+
+    rows = [{"ref": "NP1-001", "name": "A", "value": 3, "colour": "rouge", "rarity": None, "keywords": [],
+             "effect_text": None, "game": "nespanini"}]
+    import streamlit as st
+
+    try:
+        for lang, ref, kind in (("fr", "Réf.", "Type"), ("en", "Ref.", "Type")):
+            st.session_state["lang"] = lang
+            assert list(cards.results_frame(rows).columns)[0] == ref
+            assert editor.field_label("card_type") == kind
+            assert editor.field_label("copies") == i18n.translate(lang, "field.copies")
+    finally:
+        st.session_state["lang"] = "fr"
+
+
+# --------------------------------------------------------------------------- user text is text
+
+@pytest.mark.parametrize("text", [
+    "Braisillon _petit_ *rouge*", "![x](http://host.invalid/pixel.png)", "[Clique ici](http://host.invalid/)",
+    "<img src=x onerror=alert(1)>", ":red[rouge] :material/home: $x^2$ `code`", "# titre", "1. liste",
+    "- tiret", "> citation", "a  \\ b", "www.host.invalid http://host.invalid", "&amp; &lt;", "~~barré~~",
+    "| a | b |", "ligne 1\nligne 2",
+])
+def test_plain_shows_user_text_literally(text: str) -> None:
+    from markdown_it import MarkdownIt
+
+    from cardbase.ui.common import plain
+
+    html = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(plain(text))
+    for tag in ("<em", "<strong", "<a ", "<img", "<h1", "<ol", "<ul", "<blockquote", "<code", "<s>", "<del",
+                "<table"):
+        assert tag not in html, (text, html)
+    import html as htmllib
+
+    visible = htmllib.unescape(re.sub(r"<[^>]+>", "", html)).replace("\u2060", "")
+    assert visible.replace("\n", " ").split() == text.replace("\n", " ").split()
+    assert not re.search(r"(?i)(https?://|www\.|@\w)", htmllib.unescape(html))  # GFM would link these
+
+
+def test_safe_file_names_from_deck_names() -> None:
+    from cardbase.ui.common import safe_filename
+
+    assert safe_filename("Braises ardentes") == "Braises-ardentes"
+    assert safe_filename("Été / ../../etc ** « feu »") == "Ete-etc-feu"
+    assert safe_filename("***") == "deck"
+    assert len(safe_filename("x" * 500)) == 80
+
+
+def test_cards_table_has_one_type_per_column() -> None:
+    """The value column mixed text and numbers: pyarrow refused it on every render."""
+    import pyarrow as pa
+
+    from cardbase.ui.cards import results_frame
+
+    rows = [{"ref": f"X-{i}", "name": "A", "value": v, "colour": None, "rarity": None, "keywords": ["Foule"],
+             "effect_text": None, "game": "g"} for i, v in enumerate([3, None, 0])]
+    frame = results_frame(rows)
+    table = pa.Table.from_pandas(frame)  # raised ArrowTypeError / ArrowInvalid with "" next to ints
+    assert pa.types.is_integer(table.schema.field(i18n.translate("fr", "field.value")).type)
+    assert frame[i18n.translate("fr", "field.value")].isna().tolist() == [False, True, False]
+
+
+# --------------------------------------------------------------------------- editor keeps its place
+
+def _away_and_back_script() -> str:
+    return """
+import streamlit as st
+from cardbase import access
+from cardbase.ui import common, editor as page
+access.enforce()
+common.apply_language()
+with access.editor_context(common.editor_token()):
+    if st.session_state.get("away"):
+        st.title("Ailleurs")
+    else:
+        page.render()
+"""
+
+
+def test_editor_opens_on_the_main_game(app_env: str) -> None:
+    at = page_test("editor").run()
+    no_exception(at)
+    assert at.selectbox(key="ed_pick_edition").value == "NP1"
+    assert at.session_state["ed_card"]["game"] == "nespanini"
+    at = page_test("editor", editor=True)
+    at.session_state["ed_mode"] = "new"
+    at.run()
+    assert at.selectbox(key="ed_new_edition").value == "NP1"
+
+
+def test_editor_keeps_the_form_when_the_page_is_left_and_opened_again(app_env: str) -> None:
+    at = AppTest.from_string(_away_and_back_script(), default_timeout=60)
+    at.session_state["lang"] = "fr"
+    at.session_state["editor_token"] = access.unlock(PASSWORD)
+    at.run()
+    _open_np1_card(at, app_env, 5)
+    at.text_input(key="edf_flavour").input("Texte en cours").run()
+    before = {k: at.text_input(key=k).value for k in ("edf_name", "edf_value", "edf_flavour")}
+    at.session_state["away"] = True
+    at.run()  # another page: Streamlit forgets the editor's widgets
+    assert "edf_name" not in at.session_state
+    at.session_state["away"] = False
+    at.run()
+    no_exception(at)
+    assert at.selectbox(key="ed_pick_card").value == _card(app_env, "NP1-005")["id"]
+    assert {k: at.text_input(key=k).value for k in before} == before
+    unsaved = [c.value for c in at.caption if "non enregistrées" in c.value]
+    assert unsaved == ["Modifications non enregistrées : Texte d'ambiance"]
+
+
+def test_editor_unsaved_fields_are_named_in_the_interface_language(app_env: str) -> None:
+    at = page_test("editor", editor=True, lang="en").run()
+    _open_np1_card(at, app_env)
+    at.text_input(key="edf_card_type").input("Autre")
+    at.text_input(key="edf_copies").input("2").run()
+    assert "Unsaved changes: Copies, Type" in texts(at)
+
+
+# --------------------------------------------------------------------------- deck builder
+
+def test_deck_builder_pages_through_search_results(app_env: str) -> None:
+    from cardbase.ui.decks import SEARCH_LIMIT
+
+    at = page_test("decks").run()
+    no_exception(at)
+    caption = next(c.value for c in at.caption if "résultat(s)" in c.value)
+    total = int(caption.split()[0])
+    assert total > SEARCH_LIMIT
+    assert f"1–{SEARCH_LIMIT}, page 1/" in caption
+    first_page = {b.key for b in at.button if b.key and b.key.startswith("add_")}
+    assert len(first_page) == SEARCH_LIMIT
+    at.button(key="deck_next").click().run()
+    no_exception(at)
+    caption = next(c.value for c in at.caption if "résultat(s)" in c.value)
+    assert f"{SEARCH_LIMIT + 1}–" in caption and "page 2/" in caption
+    second_page = {b.key for b in at.button if b.key and b.key.startswith("add_")}
+    assert second_page and not second_page & first_page
+    at.text_input(key="deck_q").input("k:foule").run()  # a new search starts on its first page
+    assert not any("page 2/" in c.value for c in at.caption)
+
+
+def test_deck_builder_confirms_a_save_and_stays_on_its_tab(app_env: str) -> None:
+    at = page_test("decks").run()
+    at.text_area(key="deck_paste").input(STARTER).run()
+    at.button(key="deck_load_list").click().run()
+    save_tab = i18n.translate("fr", "decks.tab_save")
+    at.session_state["deck_tab"] = save_tab
+    at.text_input(key="deck_name").input("Feu *vif* [x](http://host.invalid)").run()
+    at.button(key="deck_save").click().run()
+    no_exception(at)
+    assert at.session_state["deck_tab"] == save_tab
+    confirmed = [shown(s.value) for s in at.success if "enregistré" in s.value]
+    assert confirmed == ["Deck « Feu *vif* [x](http://host.invalid) » enregistré (version 1)."]
+
+
+def test_colour_chart_uses_the_printed_colours(app_env: str) -> None:
+    from cardbase.printing import template_for
+    from cardbase.ui.decks import colour_chart
+
+    spec = colour_chart({"rouge": 5, "bleu": 3}, "nespanini").to_dict()
+    scale = spec["encoding"]["color"]["scale"]
+    template = template_for("nespanini")
+    assert scale["domain"] == ["rouge", "bleu"]
+    assert [c.lower() for c in scale["range"]] == [
+        "#{:02x}{:02x}{:02x}".format(*__import__("PIL.ImageColor").ImageColor.getrgb(template.colour_of(c))[:3])
+        for c in ("rouge", "bleu")]
+    assert scale["range"][0] != scale["range"][1]
+
+
+# --------------------------------------------------------------------------- editor password guesses
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch):
+    now = [1000.0]
+    monkeypatch.setattr(access, "_clock", lambda: now[0])
+    monkeypatch.setenv(access.PASSWORD_ENV, PASSWORD)
+    access.reset_attempts()
+    yield now
+    access.reset_attempts()
+
+
+def test_unlock_slows_down_a_client_after_repeated_failures(clock, monkeypatch) -> None:
+    monkeypatch.setattr(access, "PROCESS_FREE_ATTEMPTS", 1000)  # this test is about one client
+    for _ in range(access.CLIENT_FREE_ATTEMPTS):
+        assert access.unlock("faux", client="a") is None
+    with pytest.raises(access.TooManyAttempts) as err:
+        access.unlock(PASSWORD, client="a")  # not even looked at while waiting
+    assert err.value.wait_seconds == access.CLIENT_FIRST_WAIT
+    assert "réessayez dans 2 s" in str(err.value)
+    assert access.unlock(PASSWORD, client="b")  # another client is not blocked by a's guesses
+    clock[0] += access.CLIENT_FIRST_WAIT
+    assert access.unlock("faux", client="a") is None  # the wait doubles with each failure
+    assert access.wait_before_unlock("a") == 2 * access.CLIENT_FIRST_WAIT
+    clock[0] += 1000
+    for _ in range(20):
+        access.unlock("faux", client="a")
+        clock[0] += access.wait_before_unlock("a")
+    assert access.wait_before_unlock("a") == 0  # waited out
+    access.unlock("faux", client="a")
+    assert access.wait_before_unlock("a") == access.CLIENT_MAX_WAIT
+    with i18n.use_language("en"), pytest.raises(access.TooManyAttempts, match="try again in 5 min"):
+        access.unlock(PASSWORD, client="a")
+    clock[0] += access.CLIENT_MAX_WAIT
+    assert access.unlock(PASSWORD, client="a")  # the right password resets the count
+    assert access.unlock("faux", client="a") is None and access.wait_before_unlock("a") == 0
+
+
+def test_unlock_slows_down_everyone_after_many_failures_from_many_clients(clock) -> None:
+    for i in range(access.PROCESS_FREE_ATTEMPTS):
+        assert access.unlock("faux", client=f"tab-{i}") is None  # a new tab for every guess
+    with pytest.raises(access.TooManyAttempts):
+        access.unlock(PASSWORD, client="new-tab")
+    clock[0] += access.PROCESS_FIRST_WAIT
+    assert access.unlock(PASSWORD, client="new-tab")
+
+
+def test_unlock_in_the_app_says_how_long_to_wait(app_env: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    for _ in range(access.CLIENT_FREE_ATTEMPTS):
+        at.text_input(key="editor_password").input("wrong")
+        at.button[0].click().run()
+    at.text_input(key="editor_password").input(PASSWORD)
+    at.button[0].click().run()
+    no_exception(at)
+    assert "réessayez dans" in texts(at)
+    assert "editor_token" not in at.session_state
+
+
+def test_secrets_file_is_not_committed() -> None:
+    lines = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert "/.streamlit/secrets.toml" in lines

@@ -140,3 +140,93 @@ def test_editor_mode_unlocks_the_card_editor(page, st_server) -> None:  # noqa: 
     page.get_by_role("button", name="Enregistrer").wait_for()
     page.get_by_text("Aperçu de la carte imprimée").wait_for()
     shot(page, "editor")
+
+
+HOSTILE_HOST = "pixel.cardbase.invalid"
+
+
+def _wait_text(pg, text: str) -> None:
+    """Wait until ``text`` is shown literally (invisible word joiners keep addresses from linking)."""
+    pg.wait_for_function("t => document.body.innerText.replace(/\u2060/g, '').includes(t)", arg=text)
+
+
+def _add_hostile_card(server) -> dict[str, str]:
+    """A card whose texts are Markdown that would fetch, link and format if rendered."""
+    from cardbase import access, catalog, db
+
+    fields = {
+        "number": 990, "name": "Braisillon _petit_ *rouge*", "value": 2, "colour": "rouge",
+        "effect_text": f"[Clique ici](http://{HOSTILE_HOST}/lien) :red[rouge] www.{HOSTILE_HOST}",
+        "flavour": f"![x](http://{HOSTILE_HOST}/pixel.png) <img src=http://{HOSTILE_HOST}/b.png>",
+    }
+    engine = db.make_engine(f"sqlite:///{server.db_path}")
+    try:
+        with access.editor_context(None), db.session_scope(engine) as s:
+            if not any(c["number"] == 990 for c in catalog.card_dicts(s, edition="NP1")):
+                catalog.create_card(s, edition="NP1", fields=fields)
+    finally:
+        engine.dispose()
+    return fields
+
+
+def test_what_users_wrote_shows_as_text_and_fetches_nothing(page, st_server) -> None:  # noqa: F811
+    fields = _add_hostile_card(st_server)
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    goto(page, st_server)
+    box = page.locator(".st-key-cards_q input")
+    box.fill("Braisillon petit")
+    box.press("Enter")
+    page.get_by_text(re.compile(r"^1 carte\(s\) en \d+ ms")).wait_for()
+    wait_idle(page)
+    detail = page.locator('[data-testid="stMainBlockContainer"]')
+    detail.get_by_role("heading", name=fields["name"]).wait_for()
+    for text in (fields["name"], fields["effect_text"], fields["flavour"]):
+        _wait_text(page, text)
+    shot(page, "cards-literal")
+
+    goto(page, st_server, "decks")
+    search = page.locator(".st-key-deck_q input")
+    search.fill("Braisillon petit")
+    search.press("Enter")
+    page.get_by_text(re.compile(r"^1 résultat\(s\)")).wait_for()
+    wait_idle(page)
+    page.get_by_text(fields["name"], exact=False).first.wait_for()
+    _wait_text(page, fields["effect_text"])
+
+    for pg_html in (page.content(),):
+        assert f'href="http://{HOSTILE_HOST}' not in pg_html and f'src="http://{HOSTILE_HOST}' not in pg_html
+        assert "<em>petit</em>" not in pg_html
+    fetched = [u for u in requests if HOSTILE_HOST in u]
+    assert not fetched, fetched
+
+
+def test_the_cards_page_answers_at_its_own_url(page, st_server) -> None:  # noqa: F811
+    goto(page, st_server, "cards")
+    page.get_by_text(re.compile(r"\d+ carte\(s\) en \d+ ms")).first.wait_for()
+    assert page.locator("h1").first.inner_text() == "Cartes"
+    page.wait_for_timeout(500)
+    assert not page.get_by_text("Page not found").count()
+    assert not page.get_by_text(re.compile("no corresponding file|Page introuvable")).count()
+
+
+def test_the_editor_keeps_its_place_across_pages(page, st_server) -> None:  # noqa: F811
+    goto(page, st_server, "editor")
+    page.locator(".st-key-editor_password input").fill(PASSWORD)
+    page.get_by_role("button", name="Déverrouiller le mode éditeur").click()
+    page.get_by_text("Mode éditeur actif").wait_for()
+    wait_idle(page)
+    assert page.locator(".st-key-ed_pick_edition input").input_value() == "NP1"  # the main game
+    card = page.locator(".st-key-ed_pick_card")
+    card.click()
+    page.get_by_role("option", name=re.compile("^NP1-007")).click()
+    wait_idle(page)
+    flavour = page.locator(".st-key-edf_flavour input")
+    flavour.fill("Une saisie en cours")
+    flavour.press("Enter")
+    page.get_by_text("Modifications non enregistrées : Texte d'ambiance").wait_for()
+    _sidebar(page, "Cartes")
+    _sidebar(page, "Éditeur de cartes")
+    page.get_by_text("Modifications non enregistrées : Texte d'ambiance").wait_for()
+    assert page.locator(".st-key-ed_pick_card input").input_value().startswith("NP1-007")
+    assert page.locator(".st-key-edf_flavour input").input_value() == "Une saisie en cours"

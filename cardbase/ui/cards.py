@@ -14,7 +14,7 @@ from cardbase import catalog, stickers
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.models import Card, Edition, Game
 from cardbase.text import fold
-from cardbase.ui.common import card_image, session, show_error, t
+from cardbase.ui.common import card_image, plain, session, show_error, t, tp
 
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
@@ -87,12 +87,19 @@ def search_cards(query: str, *, game: str | None = None, edition: str | None = N
 
 
 def results_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    return pd.DataFrame([{
-        "ref": r["ref"], t("field.name"): r["name"], t("field.value"): "" if r["value"] is None else r["value"],
-        t("field.colour"): r["colour"] or "", t("field.rarity"): r["rarity"] or "",
-        t("field.keywords"): ", ".join(r["keywords"]), t("field.effect_text"): r["effect_text"] or "",
-        t("field.game"): r["game"],
-    } for r in rows])
+    """The results table: one type per column (values are whole numbers or empty), headers in the
+    interface language."""
+    text_columns = {
+        t("field.ref"): [r["ref"] for r in rows], t("field.name"): [r["name"] for r in rows],
+    }
+    other_columns = {
+        t("field.colour"): [r["colour"] or "" for r in rows], t("field.rarity"): [r["rarity"] or "" for r in rows],
+        t("field.keywords"): [", ".join(r["keywords"]) for r in rows],
+        t("field.effect_text"): [r["effect_text"] or "" for r in rows], t("field.game"): [r["game"] for r in rows],
+    }
+    values = pd.array([None if r["value"] is None else int(r["value"]) for r in rows], dtype="Int64")
+    frame = pd.DataFrame({**text_columns, t("field.value"): values, **other_columns})
+    return frame.astype({c: "string" for c in [*text_columns, *other_columns]})
 
 
 # --------------------------------------------------------------------------- page
@@ -136,7 +143,7 @@ def render() -> None:
     try:
         rows, seconds = search_cards(full_query, game=game, edition=edition)
     except QueryError as exc:
-        st.error(t("cards.query_error", message=str(exc).split("\n", 1)[0]))
+        st.error(tp("cards.query_error", message=str(exc).split("\n", 1)[0]))
         st.code(f"{exc.query}\n{' ' * exc.position}^", language=None)
         return
     except CardbaseError as exc:
@@ -145,7 +152,7 @@ def render() -> None:
 
     more = t("cards.limited", limit=RESULT_LIMIT) if len(rows) >= RESULT_LIMIT else ""
     st.caption(t("cards.count", count=len(rows), ms=f"{seconds * 1000:.0f}") + more
-               + (f" · `{full_query}`" if full_query else ""))
+               + (f" · {plain(full_query)}" if full_query else ""))
     st.session_state["cards_result_ids"] = [r["id"] for r in rows]
     if not rows:
         st.info(t("cards.none"))
@@ -191,10 +198,10 @@ def _gallery(rows: list[dict[str, Any]]) -> None:
 
 def _text_card(card: dict[str, Any]) -> None:
     with st.container(border=True):
-        value = "" if card["value"] is None else f" · **{card['value']}**"
-        st.markdown(f"**{card['name']}**{value}")
-        st.caption(" · ".join(x for x in (card["colour"], card["rarity"], ", ".join(card["keywords"])) if x)
-                   or card["ref"])
+        value = "" if card["value"] is None else f" · **{plain(card['value'])}**"
+        st.markdown(f"**{plain(card['name'])}**{value}")
+        st.caption(plain(" · ".join(x for x in (card["colour"], card["rarity"], ", ".join(card["keywords"])) if x)
+                         or card["ref"]))
 
 
 def sticker_line(card: dict[str, Any], table: dict[str, str] | None = None) -> str:
@@ -217,8 +224,8 @@ def sticker_line(card: dict[str, Any], table: dict[str, str] | None = None) -> s
 def card_detail(card: dict[str, Any]) -> None:
     """One card: image, fields, sticker code, the decks that use it."""
     with st.container(border=True):
-        st.subheader(f"{card['name']}")
-        st.caption(f"{card['ref']} · {card['numbering']} · {card['game']}"
+        st.subheader(plain(card["name"]), anchor=False)
+        st.caption(plain(f"{card['ref']} · {card['numbering']} · {card['game']}")
                    + (" · " + t("cards.sample") if card.get("sample") else ""))
         png = card_image(card, dpi=110)
         if png:
@@ -228,19 +235,19 @@ def card_detail(card: dict[str, Any]) -> None:
                   (t("field.type"), card["type"]), (t("field.keywords"), ", ".join(card["keywords"])),
                   (t("field.copies"), card["copies"])]
         fields += [(k, v) for k, v in (card.get("stats") or {}).items()]
-        st.markdown("\n".join(f"- **{k}** : {v}" for k, v in fields if v not in (None, "", [])))
+        st.markdown("\n".join(f"- **{plain(k)}** : {plain(v)}" for k, v in fields if v not in (None, "", [])))
         if card.get("effect_text"):
-            st.markdown(f"**{t('field.effect_text')}** — {card['effect_text']}")
+            st.markdown(f"**{t('field.effect_text')}** — {plain(card['effect_text'])}")
         if card.get("effect"):
             st.code(card["effect"], language=None)
         if card.get("flavour"):
-            st.markdown(f"*{card['flavour']}*")
+            st.markdown(f"*{plain(card['flavour'])}*")
         try:
             with session() as s:
                 table = stickers.colour_table(s)
                 decks = catalog.decks_using_card(s, card["id"])
         except CardbaseError:
             table, decks = None, []
-        st.markdown(f"**{t('cards.stickers')}** : {sticker_line(card, table) or '—'}")
-        st.markdown(f"**{t('cards.decks')}** : " + (", ".join(decks) if decks else t("cards.no_decks")))
+        st.markdown(f"**{t('cards.stickers')}** : {plain(sticker_line(card, table) or '—')}")
+        st.markdown(f"**{t('cards.decks')}** : " + (plain(", ".join(decks)) if decks else t("cards.no_decks")))
         st.caption(t("cards.version", version=card["version"]))

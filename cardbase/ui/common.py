@@ -1,4 +1,5 @@
-"""Helpers shared by the pages: language, database, editor mode, messages, card images.
+"""Helpers shared by the pages: language, database, editor mode, messages, card images, and the
+one way to show what users wrote (:func:`plain`).
 
 Nothing stored in ``st.session_state`` is an ORM object or a session: only ids, versions, plain
 dicts and strings. Every page opens a short ``session()`` for each read or write.
@@ -7,6 +8,8 @@ dicts and strings. Every page opens a short ``session()`` for each read or write
 from __future__ import annotations
 
 import io
+import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -20,6 +23,7 @@ from cardbase.errors import CardbaseError
 
 LANG_KEY = "lang"
 TOKEN_KEY = "editor_token"
+MAIN_GAME = "nespanini"  # the game pages open on
 
 
 # --------------------------------------------------------------------------- language
@@ -32,6 +36,66 @@ def lang() -> str:
 def t(key: str, /, **values: Any) -> str:
     """The interface string ``key`` in the current language."""
     return i18n.translate(lang(), key, **values)
+
+
+def tp(key: str, /, **values: Any) -> str:
+    """Like :func:`t` for a string shown as Markdown: every value is user text, shown literally."""
+    return i18n.translate(lang(), key, **{k: plain(v) for k, v in values.items()})
+
+
+def apply_language() -> str:
+    """Make the app's language the services' current language for this script run.
+
+    Called at the start of every run (``streamlit_app.py``), so that messages built by the services
+    (legality problems, import problems, query errors, effect problems) come in the app's language.
+    """
+    return i18n.set_language(lang())
+
+
+# --------------------------------------------------------------------------- user text
+
+# Every ASCII punctuation character may be backslash-escaped in Markdown (CommonMark); Streamlit
+# adds its own directives (``:red[…]``, ``:material/icon:``, emoji shortcodes, ``$…$``), all built
+# from these characters too.
+_MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+_AUTOLINK = re.compile(r"(?i)(?::/|www\.|@.)")
+WORD_JOINER = "\u2060"
+
+
+def plain(text: Any) -> str:
+    """User text (card names, effect and flavour texts, deck names and notes, messages that quote
+    them) as Markdown that shows exactly that text: no emphasis, no link, no image, no HTML, no
+    Streamlit directive. The one place the app escapes what users wrote; every page uses it."""
+    if text is None:
+        return ""
+    # bare addresses become links after unescaping (GFM autolink literals): an invisible word
+    # joiner breaks ``://``, ``www.`` and ``@``, so they show but never link
+    s = _AUTOLINK.sub(lambda m: m.group(0)[:-1] + WORD_JOINER + m.group(0)[-1], str(text))
+    s = _MD_PUNCT.sub(r"\\\1", s)
+    # a line break stays a line break; leading spaces would start a code block
+    return "  \n".join(line.lstrip() for line in s.splitlines()) if "\n" in s or s[:1].isspace() else s
+
+
+def safe_filename(name: Any, default: str = "deck", *, max_length: int = 80) -> str:
+    """A file name (without extension) from user text: accents dropped, one ``-`` between words,
+    only letters, digits, ``-`` and ``_`` (``"Feu & Glace !"`` → ``"Feu-Glace"``)."""
+    folded = unicodedata.normalize("NFKD", str(name or "")).encode("ascii", "ignore").decode("ascii")
+    out = re.sub(r"[^A-Za-z0-9_]+", "-", folded).strip("-_")[:max_length].strip("-_")
+    return out or default
+
+
+def colour_hex(game: str, colour: str | None) -> str:
+    """The hue a card colour prints with (the game's template), as ``#rrggbb``."""
+    from PIL import ImageColor
+
+    try:
+        from cardbase.printing import template_for
+
+        value = template_for(game).colour_of(colour)
+        r, g, b = ImageColor.getrgb(value)[:3]
+    except (CardbaseError, ValueError, OSError, ImportError):
+        return "#5b6b7f"
+    return f"#{r:02x}{g:02x}{b:02x}"
 
 
 # --------------------------------------------------------------------------- database
@@ -63,6 +127,19 @@ def session() -> Iterator[Session]:
 
 
 # --------------------------------------------------------------------------- editor mode
+
+def client_id() -> str:
+    """Who is using the app, for slowing down password guesses: the Streamlit session."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        if ctx is not None and ctx.session_id:
+            return str(ctx.session_id)
+    except ImportError:
+        pass
+    return "app"
+
 
 def editor_token() -> str | None:
     token = st.session_state.get(TOKEN_KEY)
@@ -104,11 +181,14 @@ def sidebar_controls() -> None:
             with st.form("editor_unlock", clear_on_submit=True, border=False):
                 attempt = st.text_input(t("access.password"), type="password", key="editor_password")
                 if st.form_submit_button(t("access.unlock")):
-                    token = access.unlock(attempt or "")
-                    if token:
-                        st.session_state[TOKEN_KEY] = token
-                        st.rerun()
+                    try:
+                        token = access.unlock(attempt or "", client=client_id())
+                    except access.TooManyAttempts as exc:
+                        st.error(str(exc), icon=":material/timer:")
                     else:
+                        if token:
+                            st.session_state[TOKEN_KEY] = token
+                            st.rerun()
                         st.error(t("access.wrong_password"))
 
 
@@ -118,11 +198,11 @@ def show_error(exc: BaseException, *, title: str | None = None) -> None:
     """A cardbase error as a readable box: the message, then each problem with its fix."""
     if isinstance(exc, CardbaseError) and exc.problems:
         head = str(exc).split("\n", 1)[0]
-        lines = [f"**{title or head}**"] + [f"- {p}" for p in exc.problems]
+        lines = [f"**{plain(title or head)}**"] + [f"- {plain(p)}" for p in exc.problems]
         st.error("\n".join(lines))
     else:
-        text = str(exc)
-        st.error(f"**{title}**\n\n{text}" if title else text)
+        text = plain(str(exc))
+        st.error(f"**{plain(title)}**\n\n{text}" if title else text)
 
 
 def problems_table(problems: Sequence[Any]) -> None:

@@ -2,6 +2,9 @@
 with every problem and its fix, statistics as charts, deck list paste/download, deck codes, save
 to the database with the history of every version and a diff.
 
+Search results come a page of :data:`SEARCH_LIMIT` at a time, with the total count. A saved deck
+is confirmed on the page, which stays on the tab it was saved from.
+
 The deck under construction lives in ``st.session_state["deck"]`` as ``{collector ref: count}``;
 every check goes through the deck-list text of those references, so the page uses exactly the
 parser, resolver, legality checker and statistics of the command line.
@@ -17,13 +20,26 @@ from sqlmodel import select
 
 from cardbase import access, catalog, decks
 from cardbase.errors import CardbaseError, QueryError, StaleEditError
-from cardbase.models import Game
-from cardbase.ui.common import editor_gate, is_editor, session, show_error, t
+from cardbase.models import Card, Edition, Game
+from cardbase.ui.common import (
+    MAIN_GAME,
+    colour_hex,
+    editor_gate,
+    is_editor,
+    plain,
+    safe_filename,
+    session,
+    show_error,
+    t,
+    tp,
+)
 
 DECK = "deck"  # {ref: count}
 NAMES = "deck_names"  # {ref: name} for display
 LOADED = "deck_loaded"  # {"id", "name", "version"} of the saved deck being edited
-SEARCH_LIMIT = 40
+SEARCH_LIMIT = 40  # search results on one page
+PAGE = "deck_search_page"  # {"for": (game, query), "page": 0-based page number}
+SAVED_FLASH = "deck_saved_flash"  # confirmation shown on the run after a save
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -90,6 +106,30 @@ def resolve_text(text: str, game: str) -> tuple[dict[str, int], dict[str, str], 
     return entries, names, list(resolved.problems)
 
 
+def count_cards(query: str | None, game: str) -> int:
+    """How many cards of ``game`` match ``query`` (the same filter as ``catalog.card_dicts``)."""
+    from sqlalchemy import func
+
+    stmt = (select(func.count()).select_from(Card).join(Edition, Card.edition_id == Edition.id)
+            .join(Game, Edition.game_id == Game.id).where(Game.code == game))
+    if query and query.strip():
+        from cardbase.search import parse_query, to_sql
+
+        stmt = stmt.where(to_sql(parse_query(query)))
+    with session() as s:
+        return int(s.exec(stmt).one())
+
+
+def search_page(query: str | None, game: str, page: int) -> tuple[list[dict[str, Any]], int]:
+    """The cards of result page ``page`` (0-based) and the total number of results."""
+    total = count_cards(query, game)
+    last = max(0, (total - 1) // SEARCH_LIMIT)
+    page = min(max(0, page), last)
+    with session() as s:
+        rows = catalog.card_dicts(s, query=query or None, game=game, limit=(page + 1) * SEARCH_LIMIT)
+    return rows[page * SEARCH_LIMIT:], total
+
+
 def _set_deck(entries: dict[str, int], names: dict[str, str]) -> None:
     st.session_state[DECK] = dict(entries)
     st.session_state.setdefault(NAMES, {}).update(names)
@@ -130,7 +170,7 @@ def render() -> None:
         return
     _apply_pending()
     if st.session_state.get("deck_game") not in games:
-        st.session_state["deck_game"] = "nespanini" if "nespanini" in games else games[0]
+        st.session_state["deck_game"] = MAIN_GAME if MAIN_GAME in games else games[0]
     top = st.columns([1, 2, 1], vertical_alignment="bottom")
     game = top[0].selectbox(t("field.game"), games, key="deck_game")
     if st.session_state.get("deck_for") != game:  # a deck belongs to one game
@@ -144,7 +184,7 @@ def render() -> None:
         st.session_state.pop(LOADED, None)
         st.rerun()
     if loaded:
-        st.caption(t("decks.editing_saved", name=loaded["name"], version=loaded["version"]))
+        st.caption(tp("decks.editing_saved", name=loaded["name"], version=loaded["version"]))
 
     entries = _entries()
     result = evaluate(entries, game)
@@ -155,9 +195,11 @@ def render() -> None:
         _legality_box(result)
         _deck_panel(entries)
 
-    tabs = st.tabs([t("decks.tab_stats"), t("decks.tab_list"), t("decks.tab_code"), t("decks.tab_save")])
+    # keyed: the open tab stays open when the page is redrawn (after a save, a load…)
+    tabs = st.tabs([t("decks.tab_stats"), t("decks.tab_list"), t("decks.tab_code"), t("decks.tab_save")],
+                   key="deck_tab", on_change="rerun")
     with tabs[0]:
-        _stats(result)
+        _stats(result, game)
     with tabs[1]:
         _list_tab(entries, game)
     with tabs[2]:
@@ -176,23 +218,40 @@ def _legality_box(result: dict[str, Any]) -> None:
         st.success(t("decks.legal", count=count), icon=":material/check_circle:")
         return
     head = t("decks.illegal", count=count, size=size if size else "?")
-    lines = [f"- {p.message}" + (f" — *{p.fix}*" if p.fix else "") for p in result["problems"]]
+    lines = [f"- {plain(p.message)}" + (f" — *{plain(p.fix)}*" if p.fix else "") for p in result["problems"]]
     st.error(head + "\n\n" + "\n".join(lines), icon=":material/warning:")
 
 
 def _search_panel(game: str, entries: dict[str, int]) -> None:
     query = st.text_input(t("decks.search"), key="deck_q", placeholder="k:foule v>=3",
                           help=t("cards.search_help"))
+    state = st.session_state.get(PAGE) or {}
+    if state.get("for") != (game, query):  # a new search starts on its first page
+        state = {"for": (game, query), "page": 0}
     try:
-        with session() as s:
-            rows = catalog.card_dicts(s, query=query or None, game=game, limit=SEARCH_LIMIT)
+        rows, total = search_page(query, game, state["page"])
     except QueryError as exc:
-        st.error(t("cards.query_error", message=str(exc).split("\n", 1)[0]))
+        st.error(tp("cards.query_error", message=str(exc).split("\n", 1)[0]))
         return
     except CardbaseError as exc:
         show_error(exc)
         return
-    st.caption(t("decks.results", n=len(rows), limit=SEARCH_LIMIT))
+    pages = max(1, -(-total // SEARCH_LIMIT))
+    page = min(state["page"], pages - 1)
+    st.session_state[PAGE] = {"for": (game, query), "page": page}
+    first = page * SEARCH_LIMIT
+    c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="center")
+    c1.caption(t("decks.results", n=total) + (" · " + t("decks.results_page", first=first + 1,
+                                                           last=first + len(rows), page=page + 1, pages=pages)
+                                              if total > SEARCH_LIMIT else ""))
+    if c2.button("", icon=":material/chevron_left:", key="deck_prev", disabled=page == 0,
+                 help=t("decks.previous"), width="stretch"):
+        st.session_state[PAGE] = {"for": (game, query), "page": page - 1}
+        st.rerun()
+    if c3.button("", icon=":material/chevron_right:", key="deck_next", disabled=page >= pages - 1,
+                 help=t("decks.next"), width="stretch"):
+        st.session_state[PAGE] = {"for": (game, query), "page": page + 1}
+        st.rerun()
     names = st.session_state.setdefault(NAMES, {})
     with st.container(height=520, border=True):
         for card in rows:
@@ -201,10 +260,10 @@ def _search_panel(game: str, entries: dict[str, int]) -> None:
             in_deck = entries.get(ref, 0)
             c1, c2, c3, c4 = st.columns([5, 1, 1, 1], vertical_alignment="center")
             kws = ", ".join(card["keywords"])
-            value = "" if card["value"] is None else f" **{card['value']}**"
-            c1.markdown(f"{card['name']}{value} · {card['colour'] or ''}"
-                        + (f" · *{kws}*" if kws else "") + f"  \n:gray[{ref}]"
-                        + (f" :gray[— {card['effect_text']}]" if card["effect_text"] else ""))
+            value = "" if card["value"] is None else f" **{plain(card['value'])}**"
+            c1.markdown(f"{plain(card['name'])}{value} · {plain(card['colour'] or '')}"
+                        + (f" · *{plain(kws)}*" if kws else "") + f"  \n:gray[{plain(ref)}]"
+                        + (f" :gray[— {plain(card['effect_text'])}]" if card["effect_text"] else ""))
             c2.markdown(f"**×{in_deck}**" if in_deck else "")
             if c3.button("", icon=":material/add:", key=f"add_{ref}", help=t("decks.add_one")):
                 st.session_state[DECK] = add_card(entries, ref, +1)
@@ -223,7 +282,7 @@ def _deck_panel(entries: dict[str, int]) -> None:
     with st.container(height=360, border=True):
         for ref, count in sorted(entries.items(), key=lambda kv: names.get(kv[0], kv[0])):
             c1, c2, c3 = st.columns([4, 1, 1], vertical_alignment="center")
-            c1.markdown(f"**{count}×** {names.get(ref, ref)} :gray[{ref}]")
+            c1.markdown(f"**{count}×** {plain(names.get(ref, ref))} :gray[{plain(ref)}]")
             if c2.button("", icon=":material/add:", key=f"dadd_{ref}"):
                 st.session_state[DECK] = add_card(entries, ref, +1)
                 st.rerun()
@@ -232,7 +291,23 @@ def _deck_panel(entries: dict[str, int]) -> None:
                 st.rerun()
 
 
-def _stats(result: dict[str, Any]) -> None:
+def colour_chart(colours: dict[str, int], game: str, *, height: int = 220) -> Any:
+    """Cards by colour as horizontal bars, each bar in the colour the cards print with."""
+    import altair as alt
+
+    names = list(colours)
+    frame = pd.DataFrame({"colour": names, "cards": [int(colours[c]) for c in names]})
+    scale = alt.Scale(domain=names, range=[colour_hex(game, c) for c in names])
+    return (alt.Chart(frame, height=height)
+            .mark_bar(stroke="#555555", strokeWidth=0.5)
+            .encode(y=alt.Y("colour:N", sort=names, title=None),
+                    x=alt.X("cards:Q", title=t("decks.cards"), axis=alt.Axis(tickMinStep=1)),
+                    color=alt.Color("colour:N", scale=scale, legend=None),
+                    tooltip=[alt.Tooltip("colour:N", title=t("field.colour")),
+                             alt.Tooltip("cards:Q", title=t("decks.cards"))]))
+
+
+def _stats(result: dict[str, Any], game: str) -> None:
     stats = result["stats"]
     if stats is None or not stats.count:
         st.info(t("decks.no_stats"))
@@ -250,8 +325,7 @@ def _stats(result: dict[str, Any]) -> None:
     with c2:
         st.markdown(f"**{t('field.colour')}**")
         if stats.colours:
-            st.bar_chart(pd.DataFrame({t("field.colour"): list(stats.colours), t("decks.cards"): list(stats.colours.values())}),
-                         x=t("field.colour"), y=t("decks.cards"), height=220, horizontal=True)
+            st.altair_chart(colour_chart(dict(stats.colours), game), width="stretch")
     with c3:
         st.markdown(f"**{t('field.keywords')}**")
         if stats.keywords:
@@ -277,7 +351,7 @@ def _list_tab(entries: dict[str, int], game: str) -> None:
     a, b = st.columns(2, gap="large")
     with a:
         st.code(text, language=None)
-        st.download_button(t("decks.download"), text, file_name=f"{(name or 'deck').replace(' ', '-')}.txt",
+        st.download_button(t("decks.download"), text, file_name=f"{safe_filename(name, 'deck')}.txt",
                            mime="text/plain", key="deck_dl", disabled=not entries)
     with b:
         pasted = st.text_area(t("decks.paste"), key="deck_paste", height=200, placeholder="2 Nom de la carte\n2 NP1-012")
@@ -294,7 +368,7 @@ def _list_tab(entries: dict[str, int], game: str) -> None:
                 st.session_state.pop("deck_paste_problems", None)
             st.rerun()
         for line in st.session_state.get("deck_paste_problems", []):
-            st.warning(line)
+            st.warning(plain(line))
 
 
 def _code_tab(entries: dict[str, int], game: str) -> None:
@@ -326,7 +400,7 @@ def _code_tab(entries: dict[str, int], game: str) -> None:
             st.session_state["deck_code_problems"] = problems
             _pending(game=code_game, entries=new, names=new_names)
         for line in st.session_state.get("deck_code_problems", []):
-            st.warning(line)
+            st.warning(plain(line))
 
 
 def _save_tab(entries: dict[str, int], game: str, result: dict[str, Any]) -> None:
@@ -334,6 +408,10 @@ def _save_tab(entries: dict[str, int], game: str, result: dict[str, Any]) -> Non
     a, b = st.columns(2, gap="large")
     with a:
         st.markdown(f"**{t('decks.save_title')}**")
+        flash = st.session_state.pop(SAVED_FLASH, None)
+        if flash:
+            st.success(tp("decks.saved", name=flash["name"], version=flash["version"]),
+                       icon=":material/check_circle:")
         note = st.text_input(t("decks.note"), key="deck_note")
         name = (st.session_state.get("deck_name") or "").strip()
         if st.button(t("decks.save"), key="deck_save", type="primary", disabled=not (entries and name)):
@@ -344,10 +422,10 @@ def _save_tab(entries: dict[str, int], game: str, result: dict[str, Any]) -> Non
                     saved = decks.save_deck(s, game=game, name=name, entries=decks.parse_deck_list(text),
                                             expected_version=expected, note=note or None)
                     loaded = {"id": saved.id, "name": saved.name, "version": saved.version}
-                st.toast(t("decks.saved", name=name, version=loaded["version"]), icon=":material/check_circle:")
+                st.session_state[SAVED_FLASH] = {"name": name, "version": loaded["version"]}
                 _pending(loaded=loaded)
             except StaleEditError as exc:
-                st.error(t("decks.stale", name=name) + "\n\n" + str(exc))
+                st.error(tp("decks.stale", name=name) + "\n\n" + plain(exc))
             except CardbaseError as exc:
                 show_error(exc)
         if not name:
@@ -400,7 +478,7 @@ def _history(deck_id: int) -> None:
     if not versions:
         return
     st.markdown(f"**{t('decks.history')}**")
-    st.dataframe(pd.DataFrame([{ "version": n, t("decks.saved_at"): at.strftime("%Y-%m-%d %H:%M"),
+    st.dataframe(pd.DataFrame([{t("decks.version"): n, t("decks.saved_at"): at.strftime("%Y-%m-%d %H:%M"),
                                  t("decks.note"): note or "", t("decks.cards"): sum(int(e["count"]) for e in ents)}
                                 for n, at, note, ents in versions]), hide_index=True, width="stretch")
     if len(versions) < 2:

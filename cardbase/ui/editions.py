@@ -12,7 +12,7 @@ from sqlmodel import select
 from cardbase import access, catalog
 from cardbase.errors import CardbaseError
 from cardbase.models import Game
-from cardbase.ui.common import editor_gate, session, show_error, t
+from cardbase.ui.common import editor_gate, plain, session, show_error, t, tp
 
 
 def report_frame(report: list[dict]) -> pd.DataFrame:
@@ -37,7 +37,7 @@ def render() -> None:
     c.metric(t("editions.numbering_problems"), len(bad))
     st.dataframe(report_frame(report), hide_index=True, width="stretch")
     for r in bad:
-        st.warning(f"**{r['code']}** — " + "; ".join(r["numbering_issues"]))
+        st.warning(f"**{plain(r['code'])}** — " + plain("; ".join(r["numbering_issues"])))
 
     codes = [r["code"] for r in report]
     editor = editor_gate()
@@ -74,7 +74,7 @@ def _edit_form(current: dict) -> None:
                 with session() as s:
                     catalog.update_edition(s, current["code"], expected_version=current["version"],
                                            changes=changes)
-                st.toast(t("editions.saved", code=current["code"]), icon=":material/check_circle:")
+                st.toast(tp("editions.saved", code=current["code"]), icon=":material/check_circle:")
                 st.rerun()
             except CardbaseError as exc:
                 show_error(exc)
@@ -95,7 +95,7 @@ def _create_form(games: list[str]) -> None:
                 with session() as s:
                     catalog.create_edition(s, game=game, code=code, name=name, set_size=int(set_size),
                                            symbol=symbol.strip() or None, release_date=dt.date.today())
-                st.toast(t("editions.created", code=code.upper()), icon=":material/check_circle:")
+                st.toast(tp("editions.created", code=code.upper()), icon=":material/check_circle:")
                 st.rerun()
             except CardbaseError as exc:
                 show_error(exc)

@@ -1,8 +1,10 @@
 """Card editor: create, edit, duplicate and delete cards with a live preview and the effect checked
 as you type; CSV/JSON import with a dry-run report first; export.
 
-The form keeps what the user typed in widget state; the card being edited is remembered only by
-its id and the version the edit started from. A save made stale by someone else is refused by
+The form keeps what the user typed in widget state, with a shadow copy in ``ed_shadow`` that puts
+it back when the page is left and opened again (Streamlit forgets the state of widgets that a run
+does not draw); the card being edited is remembered only by its id and the version the edit
+started from. The editor opens on the main game's first edition. A save made stale by someone else is refused by
 ``catalog.update_card`` and shown next to the saved values, with the user's input untouched.
 """
 
@@ -21,13 +23,16 @@ from cardbase.errors import CardbaseError, EffectError, StaleEditError
 from cardbase.models import Card, Edition, Game
 from cardbase.text import canonical_colour
 from cardbase.ui.common import (
+    MAIN_GAME,
     editor_gate,
     is_editor,
+    plain,
     problems_table,
     render_def_png,
     session,
     show_error,
     t,
+    tp,
 )
 
 TEXT_FIELDS = ("name", "colour", "banner", "rarity", "card_type", "keywords", "effect", "effect_text",
@@ -35,6 +40,14 @@ TEXT_FIELDS = ("name", "colour", "banner", "rarity", "card_type", "keywords", "e
 INT_FIELDS = ("number", "value", "copies")
 FORM_FIELDS = INT_FIELDS + TEXT_FIELDS
 K = "edf_"  # widget key prefix of the form fields
+SHADOW = "ed_shadow"  # copy of the page's widget values, kept while other pages are shown
+PAGE_WIDGETS = tuple(K + f for f in FORM_FIELDS) + ("ed_mode", "ed_pick_edition", "ed_pick_card",
+                                                    "ed_new_edition")
+
+
+def field_label(field: str) -> str:
+    """A form field's name in the interface language (``card_type`` → « Type »)."""
+    return t("field.type" if field == "card_type" else f"field.{field}")
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -169,6 +182,24 @@ def _next_number(edition: str) -> int:
 
 # --------------------------------------------------------------------------- form state
 
+def _restore_widgets() -> None:
+    """Put back the values of widgets that Streamlit dropped while another page was shown."""
+    for key, value in (st.session_state.get(SHADOW) or {}).items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def _remember_widgets() -> None:
+    shadow = dict(st.session_state.get(SHADOW) or {})
+    shadow.update({k: st.session_state[k] for k in PAGE_WIDGETS if k in st.session_state})
+    st.session_state[SHADOW] = shadow
+
+
+def _main_edition(editions: list[dict[str, Any]]) -> str:
+    """The first edition of the main game (NesPanini), else the first edition."""
+    return next((e["code"] for e in editions if e["game"] == MAIN_GAME), editions[0]["code"])
+
+
 def _fill_form(values: dict[str, str]) -> None:
     for key in FORM_FIELDS:
         st.session_state[K + key] = values.get(key, "")
@@ -208,9 +239,19 @@ def open_card(card_id: int) -> None:
 
 def render() -> None:
     st.title(t("editor.title"))
+    _restore_widgets()
     _apply_pending()
+    try:
+        _render()
+    finally:
+        _remember_widgets()
+
+
+def _render() -> None:
+    if st.session_state.get("ed_mode") is None:
+        st.session_state["ed_mode"] = "edit"
     mode = st.segmented_control(t("editor.mode"), ["edit", "new", "import", "export"], key="ed_mode",
-                                default="edit", format_func=lambda m: t(f"editor.mode_{m}"),
+                                format_func=lambda m: t(f"editor.mode_{m}"),
                                 label_visibility="collapsed") or "edit"
     if mode == "export":
         _export()
@@ -257,12 +298,12 @@ def _effect_feedback(form: dict[str, str], game: str) -> None:
     except ImportError:
         return
     if result["ok"]:
-        st.success(t("editor.effect_ok", text=result["french"]), icon=":material/check_circle:")
+        st.success(tp("editor.effect_ok", text=result["french"]), icon=":material/check_circle:")
     else:
-        lines = "\n".join(f"- {p}" for p in result["problems"])
+        lines = "\n".join(f"- {plain(p)}" for p in result["problems"])
         st.error(t("editor.effect_bad") + "\n\n" + lines, icon=":material/warning:")
         if result["french"]:
-            st.caption(t("editor.effect_prints", text=result["french"]))
+            st.caption(tp("editor.effect_prints", text=result["french"]))
 
 
 def _preview(form: dict[str, str], *, game: str, edition: str, set_size: int) -> None:
@@ -275,7 +316,7 @@ def _preview(form: dict[str, str], *, game: str, edition: str, set_size: int) ->
             table = stickers.colour_table(s)
         st.image(render_def_png(card, dpi=120, sticker_table=table), width=300)
     except (CardbaseError, ImportError, ValueError) as exc:
-        st.caption(t("editor.no_preview", reason=str(exc).split("\n", 1)[0]))
+        st.caption(tp("editor.no_preview", reason=str(exc).split("\n", 1)[0]))
 
 
 def _pick_card() -> dict[str, Any] | None:
@@ -284,6 +325,8 @@ def _pick_card() -> dict[str, Any] | None:
         st.info(t("editor.no_editions"))
         return None
     codes = [e["code"] for e in editions]
+    if st.session_state.get("ed_pick_edition") not in codes:
+        st.session_state["ed_pick_edition"] = _main_edition(editions)
     a, b = st.columns([1, 3])
     edition = a.selectbox(t("field.edition"), codes, key="ed_pick_edition")
     cards = _cards_of(edition)
@@ -291,6 +334,8 @@ def _pick_card() -> dict[str, Any] | None:
         b.info(t("editor.edition_empty"))
         return None
     labels = dict(cards)
+    if st.session_state.get("ed_pick_card") not in labels:
+        st.session_state.pop("ed_pick_card", None)
     current = st.session_state.get("ed_card")
     pick = b.selectbox(t("editor.card"), list(labels), key="ed_pick_card", format_func=labels.get)
     if not current or current["id"] != pick:
@@ -310,8 +355,8 @@ def _edit() -> None:
         _effect_feedback(form, card["game"])
         changes = changed_fields(card["original"], form)
         if changes:
-            st.caption(t("editor.unsaved", fields=", ".join(sorted(changes))))
-        st.caption(t("editor.editing_version", ref=card["ref"], version=card["version"]))
+            st.caption(t("editor.unsaved", fields=", ".join(field_label(f) for f in FORM_FIELDS if f in changes)))
+        st.caption(tp("editor.editing_version", ref=card["ref"], version=card["version"]))
         if editor:
             _edit_actions(card, form, changes)
     with right:
@@ -330,14 +375,14 @@ def _edit_actions(card: dict[str, Any], form: dict[str, str], changes: dict[str,
     if c.button(t("editor.reload"), key="ed_reload", help=t("editor.reload_help")):
         go_to(card["id"], card["edition"])
     with d.popover(t("common.delete")):
-        st.write(t("editor.delete_confirm", ref=card["ref"]))
+        st.write(tp("editor.delete_confirm", ref=card["ref"]))
         if st.button(t("editor.delete_yes"), key="ed_delete", type="primary"):
             try:
                 access.require_editor(action="delete a card")
                 with session() as s:
                     catalog.delete_card(s, card["id"], expected_version=card["version"])
                 st.session_state.pop("ed_card", None)
-                st.toast(t("editor.deleted", ref=card["ref"]))
+                st.toast(tp("editor.deleted", ref=card["ref"]))
                 st.rerun()
             except StaleEditError as exc:
                 st.session_state["ed_stale"] = {"id": card["id"], "message": str(exc), "current": exc.current}
@@ -360,16 +405,16 @@ def save_changes(card: dict[str, Any], changes: dict[str, Any], *, expected: int
         show_error(exc, title=t("editor.not_saved"))
         return False
     st.session_state.pop("ed_stale", None)
-    st.toast(t("editor.saved", ref=card["ref"], version=new_version), icon=":material/check_circle:")
+    st.toast(tp("editor.saved", ref=card["ref"], version=new_version), icon=":material/check_circle:")
     # reload the saved card (its printed text may have been generated from the effect)
     go_to(card["id"], card["edition"])
     return True
 
 
 def _stale_panel(card: dict[str, Any], form: dict[str, str], stale: dict[str, Any]) -> None:
-    st.error(t("editor.stale", ref=card["ref"]), icon=":material/block:")
+    st.error(tp("editor.stale", ref=card["ref"]), icon=":material/block:")
     current = card_to_form(stale.get("current") or {})
-    rows = [{t("editor.field"): key, t("editor.saved_value"): current.get(key, ""),
+    rows = [{t("editor.field"): field_label(key), t("editor.saved_value"): current.get(key, ""),
              t("editor.your_value"): form.get(key, "")}
             for key in FORM_FIELDS if (current.get(key, "") or "") != (form.get(key, "") or "")]
     if rows:
@@ -410,6 +455,8 @@ def _new() -> None:
         st.info(t("editor.no_editions"))
         return
     by_code = {e["code"]: e for e in editions}
+    if st.session_state.get("ed_new_edition") not in by_code:
+        st.session_state["ed_new_edition"] = _main_edition(editions)
     edition = st.selectbox(t("field.edition"), list(by_code), key="ed_new_edition")
     ed = by_code[edition]
     if st.session_state.get("ed_new_for") != edition:
@@ -464,8 +511,9 @@ def show_import_report(data: bytes, *, fmt: str, source: str) -> None:
     if plan.problems:
         st.error(t("editor.import_blocked", n=len(plan.problems)))
         problems_table(plan.problems)
-    rows = [{t("editor.row"): r.row, "ref": r.ref, t("field.name"): r.name, t("editor.action"): t(f"editor.{r.action}"),
-             t("editor.changes"): "; ".join(f"{k}: {o!r} → {n!r}" for k, (o, n) in r.changes.items())}
+    rows = [{t("editor.row"): r.row, t("field.ref"): r.ref, t("field.name"): r.name,
+             t("editor.action"): t(f"editor.{r.action}"),
+             t("editor.changes"): "; ".join(f"{_label_or_key(k)} : {o!r} → {n!r}" for k, (o, n) in r.changes.items())}
             for r in plan.rows if r.action != "unchanged"]
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
@@ -481,6 +529,17 @@ def show_import_report(data: bytes, *, fmt: str, source: str) -> None:
                 show_error(exc)
     elif not plan.problems:
         st.info(t("editor.nothing_to_import"))
+
+
+def _label_or_key(field: str) -> str:
+    key = "field.type" if field in ("card_type", "type") else f"field.{field}"
+    return t(key) if key in _interface_keys() else field
+
+
+def _interface_keys() -> set[str]:
+    from cardbase import i18n
+
+    return i18n.keys()
 
 
 def _export() -> None:

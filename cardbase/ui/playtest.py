@@ -18,7 +18,7 @@ import streamlit as st
 from cardbase import catalog, db, decks
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import card_png, session, show_error, t
+from cardbase.ui.common import card_png, plain, session, show_error, t, tp
 
 GAME = "nespanini"
 BOTS = ("random", "greedy", "mc", "ismcts")
@@ -234,7 +234,7 @@ def _card_tile(card: CardDef, *, dpi: int = 70) -> None:
     if png:
         st.image(png, width="stretch")
     else:
-        st.markdown(f"**{card.name}** ({card.value})")
+        st.markdown(f"**{plain(card.name)}** ({plain(card.value)})")
 
 
 def _board(state, record: dict[str, Any], key: str) -> None:
@@ -251,7 +251,7 @@ def _board(state, record: dict[str, Any], key: str) -> None:
         st.markdown(f"**{t('playtest.bot_hand')}** " + ":material/crop_portrait: " * obs.hand_sizes[1]
                     + f" — {t('playtest.bot_deck_left', n=obs.deck_sizes[1])}")
         if obs.revealed[1]:
-            st.caption(t("playtest.revealed", cards=", ".join(x.name for x in obs.revealed[1])))
+            st.caption(tp("playtest.revealed", cards=", ".join(x.name for x in obs.revealed[1])))
 
     if state.is_terminal():
         _final(state, n)
@@ -274,7 +274,7 @@ def _board(state, record: dict[str, Any], key: str) -> None:
         with cols[p]:
             who = t("playtest.you") if p == human else t("playtest.bot")
             names = [x.name for x in obs.discards[p]]
-            st.caption(f"{who} : " + (", ".join(names) if names else t("common.none")))
+            st.caption(f"{who} : " + (plain(", ".join(names)) if names else t("common.none")))
     with st.expander(t("playtest.log")):
         st.text("\n".join(event_lines(state, human)))
 
@@ -297,7 +297,7 @@ def _hand(state, obs, legal: list[int], record: dict[str, Any], key: str) -> Non
 
 def _choices(state, legal: list[int], record: dict[str, Any], key: str) -> None:
     for i, action in enumerate(legal):
-        if st.button(state.action_to_string(action), key=f"{key}_choice_{i}"):
+        if st.button(plain(state.action_to_string(action)), key=f"{key}_choice_{i}"):
             st.session_state[key] = play(record, action)
             st.rerun()
 

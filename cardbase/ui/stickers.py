@@ -10,7 +10,7 @@ from PIL import Image
 
 from cardbase import access, stickers
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import editor_gate, session, show_error, t
+from cardbase.ui.common import editor_gate, plain, session, show_error, t, tp
 
 LEGEND = [  # (sticker, value, French name as the rules write it)
     (stickers.Sticker.dot(), 1, "point"),
@@ -61,19 +61,19 @@ def render() -> None:
             try:
                 st.success(t("stickers.decoded", value=stickers.decode(text)))
             except CardbaseError as exc:
-                st.error(str(exc))
+                st.error(plain(exc))
         with session() as s:
             table = stickers.colour_table(s)
         colour = st.text_input(t("stickers.colour"), value="bleu", key="stk_colour")
         if colour.strip():
             try:
                 symbol = stickers.colour_symbol(colour, table)
-                st.success(t("stickers.colour_is", colour=colour, symbol=stickers.SYMBOLS.get(symbol, symbol)))
+                st.success(tp("stickers.colour_is", colour=colour, symbol=stickers.SYMBOLS.get(symbol, symbol)))
                 png = strip_png([], symbol)
                 if png:
                     st.image(png)
             except CardbaseError as exc:
-                st.error(str(exc))
+                st.error(plain(exc))
 
     with legend:
         st.subheader(t("stickers.legend_values"))
@@ -92,7 +92,7 @@ def render() -> None:
             png = strip_png([], symbol, 32)
             if png:
                 c1.image(png)
-            c2.markdown(f"**{colour_key}** — {stickers.SYMBOLS.get(symbol, symbol)}")
+            c2.markdown(f"**{plain(colour_key)}** — {plain(stickers.SYMBOLS.get(symbol, symbol))}")
         st.download_button(t("stickers.download_table"), pd.DataFrame(rows).to_csv(index=False),
                            file_name="stickers-couleurs.csv", mime="text/csv", key="stk_dl")
 
@@ -110,8 +110,8 @@ def render() -> None:
                     with session() as s:
                         stickers.add_colour(s, new_colour, new_symbol)
                         users = stickers.symbol_users(s, new_symbol)
-                    st.success(t("stickers.added", colour=new_colour))
+                    st.success(tp("stickers.added", colour=new_colour))
                     if len(users) > 1:
-                        st.warning(t("stickers.shared_symbol", colours=", ".join(users)))
+                        st.warning(tp("stickers.shared_symbol", colours=", ".join(users)))
                 except CardbaseError as exc:
                     show_error(exc)
