@@ -87,7 +87,7 @@ class State:
     __slots__ = ("game", "rules", "seed", "rng", "scores_", "bet", "round", "round_first",
                  "player", "pile", "lines", "down", "removed", "hands", "active", "objectives",
                  "timers", "passes", "info", "history", "events", "ended_by", "atout_pile",
-                 "round_winners")
+                 "round_winners", "held", "turns")
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
@@ -104,6 +104,8 @@ class State:
         self.events: list[tuple] | None = [] if log else None
         self.ended_by = ""
         self.round_winners: list[int] = []  # per round: the winner's seat, or -1 for a tie
+        self.held: list[set[int]] = [set(), set()]  # every atout dealt to each seat in the game
+        self.turns = 0  # draws and stands (the decisions that pass the turn)
         self._start_round()
 
     # ------------------------------------------------------------------ copying
@@ -135,6 +137,8 @@ class State:
         s.ended_by = self.ended_by
         s.atout_pile = self.atout_pile[:]
         s.round_winners = self.round_winners[:]
+        s.held = [set(self.held[0]), set(self.held[1])]
+        s.turns = self.turns
         return s
 
     # ------------------------------------------------------------------ the interface
@@ -229,6 +233,8 @@ class State:
                                                         for a in self.legal_actions())))
         self.history.append(action)
         self.timers[p] -= 1  # OK3: every decision of the player spends one unit of their timer
+        if action <= PASS:
+            self.turns += 1
         if action == DRAW:
             self.passes = 0
             self._draw(p)
@@ -286,6 +292,8 @@ class State:
                 if atouts:
                     self.hands[p].append(atouts.pop())
         self.atout_pile = atouts  # untouched during the round
+        self.held[0].update(self.hands[0])
+        self.held[1].update(self.hands[1])
         self.active = [[], []]
         self.objectives: list[tuple[int, int]] = []  # (atout, objective) in the order played
         self.timers = [self.rules.timer, self.rules.timer]
@@ -456,6 +464,10 @@ class State:
     def heuristic(self, player: int) -> float:
         """The player's score lead (what a one-step look-ahead compares)."""
         return float(self.scores_[player] - self.scores_[1 - player])
+
+    def held_cards(self, seat: int) -> set[str]:
+        """Refs of the atouts dealt to ``seat`` at any round (for a card's impact)."""
+        return {self.game.atouts[k].ref for k in self.held[seat]}
 
     def winner(self) -> int:
         r = self.returns()

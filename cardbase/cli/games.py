@@ -1,0 +1,91 @@
+"""``cardbase games list`` and ``cardbase sim game``: every game of the registry."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cardbase.cli.common import handle_errors, print_json
+from cardbase.i18n import tr
+
+app = typer.Typer(help="The games in the database and which ones can be played.", no_args_is_help=True)
+
+
+@app.command("list")
+@handle_errors
+def list_command(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Every game: players, whether it has an engine and plays in teams."""
+    from sqlmodel import select
+
+    from cardbase.cli.common import session
+    from cardbase.games import registry
+    from cardbase.models import Game
+
+    with session() as s:
+        games = [(g.code, g.name, g.min_players, g.max_players) for g in s.exec(select(Game).order_by(Game.code))]
+    rows = []
+    for code, name, lo, hi in games:
+        spec = registry.REGISTRY.get(code)
+        rows.append({"code": code, "name": name, "min_players": lo, "max_players": hi,
+                     "engine": bool(spec and spec.engine), "teams": bool(spec and spec.teams)})
+    if json_out:
+        print_json(rows)
+        return
+    for r in rows:
+        typer.echo(tr("games.cli.line", code=r["code"], name=r["name"], min=r["min_players"],
+                      max=r["max_players"],
+                      engine=tr("games.cli.engine_yes") if r["engine"] else tr("games.cli.engine_no"),
+                      teams=tr("games.cli.teams") if r["teams"] else ""))
+
+
+@handle_errors
+def sim_game_command(
+    game: str = typer.Argument(..., help="Game code (cardbase games list)."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
+    bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
+    games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the batch."),
+    workers: int | None = typer.Option(None, "--workers", "-j", help="Worker processes."),
+    records: Path | None = typer.Option(None, "--records", help="Write one JSON line per game."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
+    import json
+
+    from cardbase import catalog
+    from cardbase.cli.common import session
+    from cardbase.games import registry
+    from cardbase.playtest.games import simulate
+
+    spec = registry.playable(game)
+    with session() as s:
+        cards = catalog.card_defs(s, game=spec.code)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    rep, recs = simulate(spec.code, cards, players=players, bots=names, games=games, seed=seed,
+                         workers=workers)
+    if records:
+        with records.open("w", encoding="utf-8") as fh:
+            for i, r in enumerate(recs):
+                fh.write(json.dumps({"game": i, "returns": list(r.returns), "turns": r.turns,
+                                     "rounds": r.rounds, "ended_by": r.ended_by,
+                                     "held": [sorted(h) for h in r.held]}, ensure_ascii=False) + "\n")
+    data = rep.as_dict()
+    if json_out:
+        print_json(data)
+        return
+    typer.echo(tr("games.cli.head", game=spec.code, games=rep.games, players=rep.players, seed=seed))
+    for seat in rep.seats:
+        lo, hi = seat["ci95"]
+        typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], wins=seat["wins"],
+                      rate=f"{100 * seat['win_rate']:.1f}", lo=f"{100 * lo:.1f}", hi=f"{100 * hi:.1f}"))
+    typer.echo(tr("games.cli.summary", ties=rep.ties, turns=f"{rep.mean_turns:.1f}",
+                  rounds=f"{rep.mean_rounds:.2f}"))
+    typer.echo(tr("games.cli.ended", detail=", ".join(f"{k} : {v}" for k, v in rep.ended_by.items())))
+    if rep.cards:
+        typer.echo(tr("games.cli.cards_head"))
+        for c in sorted(rep.cards, key=lambda c: -c["win_rate_held"]):
+            lo, hi = c["ci95_held"]
+            typer.echo(tr("games.cli.card", ref=c["ref"], name=c["name"], held=c["games_held"],
+                          rate=f"{100 * c['win_rate_held']:.1f}", lo=f"{100 * lo:.1f}", hi=f"{100 * hi:.1f}",
+                          other=f"{100 * c['win_rate_not_held']:.1f}"))

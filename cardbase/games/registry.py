@@ -1,0 +1,95 @@
+"""The games cardbase can play, registered in one place (the model is OpenSpiel's ``GameType``).
+
+Each entry says what a game is — players range, teams, how chance and hidden information are
+handled, what its material is — and how to build a playable game from the cards of the database.
+The command line (``cardbase games list``, ``cardbase sim game``) and the Playtest page read this
+registry; none of them names a game in an ``if``.
+
+Chance is *sampled* in every engine: a state owns a seeded ``random.Random`` and draws from it
+(shuffles, deals, random answers), so a seed replays a game and ``resample(player, rng)`` re-deals
+what that player cannot see for search bots. Simultaneous choices become sequential moves whose
+results the observation hides until everyone has chosen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError
+from cardbase.i18n import tr
+
+
+@dataclass(slots=True, frozen=True)
+class GameSpec:
+    code: str  # the game's code in the database (games.toml)
+    min_players: int
+    max_players: int
+    material: str  # "box": the edition's cards with their copies; "decks": one deck a player
+    teams: bool = False
+    chance: str = "sampled"
+    information: str = "imperfect"
+    utility: str = "zero_sum"  # "zero_sum", "general_sum" or "teams"
+    sequential: bool = True
+    bots: tuple[str, ...] = ("random", "greedy")
+    # box games: cards (one edition) + players + options -> a Game whose new_state(seed) deals
+    build: Callable[..., Any] | None = field(default=None, compare=False)
+
+    @property
+    def engine(self) -> bool:
+        return self.build is not None
+
+
+def _overkill(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    from cardbase.games.overkill.material import box_from_cards
+    from cardbase.games.overkill.rules import Rules
+    from cardbase.games.overkill.state import Game
+
+    return Game(box_from_cards(cards), Rules(**options))
+
+
+def _nespanini(decks: Sequence[Sequence[CardDef]], players: int, **options: Any) -> Any:
+    from cardbase.games.nespanini.state import Game
+
+    return Game([list(d) for d in decks], **options)
+
+
+REGISTRY: dict[str, GameSpec] = {
+    spec.code: spec for spec in (
+        GameSpec("nespanini", 1, 2, "decks", bots=("random", "greedy", "mc", "ismcts"), build=_nespanini),
+        GameSpec("overkill", 2, 2, "box", bots=("random", "greedy", "mc", "ismcts"), build=_overkill),
+        GameSpec("pushluck", 1, 6, "box"),
+        GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams"),
+        GameSpec("overseers", 3, 6, "box"),
+    )
+}
+
+
+def get(code: str) -> GameSpec:
+    spec = REGISTRY.get(code.strip().lower())
+    if spec is None:
+        raise CardbaseError(tr("games.unknown", game=code, known=", ".join(sorted(REGISTRY))))
+    return spec
+
+
+def playable(code: str) -> GameSpec:
+    spec = get(code)
+    if not spec.engine:
+        engines = ", ".join(c for c, s in sorted(REGISTRY.items()) if s.engine)
+        raise CardbaseError(tr("games.no_engine", game=code, engines=engines))
+    return spec
+
+
+def check_players(spec: GameSpec, players: int) -> None:
+    if not spec.min_players <= players <= spec.max_players:
+        raise CardbaseError(tr("games.bad_players", game=spec.code, players=players,
+                               min=spec.min_players, max=spec.max_players))
+
+
+def check_bots(spec: GameSpec, bots: Sequence[str]) -> None:
+    bad = [b for b in bots if b not in spec.bots]
+    if bad:
+        raise CardbaseError(tr("games.bad_bots", bots=", ".join(bad), game=spec.code,
+                               known=", ".join(spec.bots)))
