@@ -114,6 +114,11 @@ def test_limit_and_a_query_starting_with_a_dash(cli_env):
     assert result.exit_code == 0, result.output
     assert len(json.loads(result.stdout)) == 3
     assert "'--'" in runner.invoke(app, ["cards", "search", "--help"]).stdout
+    result = runner.invoke(app, ["cards", "search", "-k:foule"])
+    assert result.exit_code == 2
+    assert "cardbase cards search -- '-k:foule'" in result.output
+    result = _english(["cards", "search", "--limit", "2", "-(c:rouge or c:bleu)"])
+    assert result.exit_code == 2 and "goes after '--'" in result.output
 
 
 def test_show_names_fields_in_the_language(cli_env):

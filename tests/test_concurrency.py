@@ -68,9 +68,9 @@ def test_two_editors_same_card_second_save_refused(engine):
     winner = 1 - loser
     message = str(losses[0])
     # The refusal shows both versions: what is saved now, and what this editor tried.
-    assert f"version {start + 1}" in message and f"you edited version {start}" in message
-    assert f"saved 'texte de l'éditeur {winner}'" in message.replace('"', "'")
-    assert f"yours 'texte de l'éditeur {loser}'" in message.replace('"', "'")
+    assert f"version {start + 1}" in message and f"vous modifiiez la version {start}" in message
+    assert f"enregistré 'texte de l'éditeur {winner}'" in message.replace('"', "'")
+    assert f"le vôtre 'texte de l'éditeur {loser}'" in message.replace('"', "'")
     assert losses[0].current["flavour"] == f"texte de l'éditeur {winner}"
     assert losses[0].attempted == {"flavour": f"texte de l'éditeur {loser}"}
     with Session(engine) as s:
@@ -210,7 +210,7 @@ def test_delete_refused_while_a_deck_uses_the_card(session):
     decks.save_deck(session, game="nespanini", name="Utilise", entries=decks.parse_deck_list("1 NP1-901"))
     decks.save_deck(session, game="nespanini", name="Aussi", entries=decks.parse_deck_list("2 NP1-901"))
     session.commit()
-    with pytest.raises(ValidationError, match=r"used by 2 deck\(s\): Aussi, Utilise"):
+    with pytest.raises(ValidationError, match=r"utilisée par 2 deck\(s\) : Aussi, Utilise"):
         catalog.delete_card(session, card.id, expected_version=card.version)
     session.rollback()
     assert session.get(Card, card.id) is not None

@@ -232,23 +232,52 @@ def test_effect_language(source: str) -> None:
 
 STICKER_WORDS = ["un", "une", "deux", "trois", "quatre", "dix", "carré", "carrés", "pointé", "pointés",
                  "rond", "ronds", "point", "points", "plein", "à", "avec", "+", ",", "=", "et", "C3", "R",
-                 "2P", "P", "c", "aucun", "rien", "0", "17", "C", "C0", "C99", "cercle"]
+                 "2P", "P", "c", "aucun", "rien", "0", "17", "C", "C0", "C99", "cercle", "one", "a",
+                 "dotted", "square", "squares", "circle", "dot", "dots", "with", "filled", "and", "no",
+                 "sticker", "²", "٣", "9" * 30]
 STICKER_VALID = ["un carré pointé + un rond pointé + deux points", "carré pointé à 3 points + 4 points",
-                 "C3 R 2P", "aucun", "deux carrés pointés et un rond pointé"]
+                 "C3 R 2P", "aucun", "deux carrés pointés et un rond pointé",
+                 "one dotted square + one dotted circle + two dots", "a dotted square with 3 dots and a dot"]
 
 
 @given(inputs(STICKER_WORDS, STICKER_VALID))
 @example("C99999999999999999999")
 @example("99999999999999999999 points")
+@example("5" * 5000)
+@example("P " * 600)
 def test_sticker_text(text: str) -> None:
     try:
         value = stickers.decode(text)
     except CardbaseError as exc:
         _refused(exc, StickerError)
+        assert len(str(exc)) < 1000, "a message that repeats a huge input"
         return
-    assert isinstance(value, int) and value >= 0
-    if value <= 100_000:
-        assert stickers.decode(stickers.format_stickers(stickers.encode(value))) == value
+    assert isinstance(value, int) and 0 <= value <= stickers.MAX_VALUE
+    assert stickers.decode(stickers.format_stickers(stickers.encode(value))) == value
+    assert stickers.decode(stickers.format_stickers(stickers.encode(value), lang="en")) == value
+
+
+# --------------------------------------------------------------------------- art references
+
+ART_WORDS = ["np1", "012.png", "/", "..", ".", "\\", "C:", "~", "x", "\x00", "art", ".png", "é", " ",
+             "%2e%2e", "//", "file:", "\n"]
+ART_VALID = ["np1-012.png", "np1/012.png", "ovk/atouts/ruse.webp"]
+
+
+@given(inputs(ART_WORDS, ART_VALID, joiners=("", "/", " ")))
+@example("../../x")
+@example("/etc/passwd")
+def test_art_references(name: str) -> None:
+    from cardbase.catalog import check_art_name
+
+    problem = check_art_name(name)
+    if problem is not None:
+        assert problem.code == "unsafe-art" and len(problem.message) >= 10
+        return
+    parts = name.split("/")
+    assert name.strip() and not name.startswith("/") and ".." not in parts and "\\" not in name
+    assert "\x00" not in name and not (len(name) > 1 and name[1] == ":")
+    assert not any(p.startswith(".") or p == "" for p in parts)
 
 
 @given(st.one_of(st.integers(), st.floats(allow_nan=True), st.text(max_size=5), st.none(), st.booleans()))

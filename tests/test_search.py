@@ -7,8 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from cardbase.catalog import apply_keys
 from cardbase import i18n
+from cardbase.catalog import apply_keys
 from cardbase.errors import QueryError
 from cardbase.models import Card, Edition, Game
 from cardbase.search import (

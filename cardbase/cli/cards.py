@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import typer
+from typer.core import TyperCommand
+
+try:  # recent Typer ships its own copy of Click
+    from typer._click.exceptions import NoSuchOption, UsageError
+except ImportError:  # pragma: no cover - Typer on the system's Click
+    from click.exceptions import NoSuchOption, UsageError
 
 from cardbase.cli.common import fail, handle_errors, print_json, session
 from cardbase.i18n import tr
@@ -22,14 +29,28 @@ def _line(card: dict) -> str:
     return f"{card['ref']:<9} {card['name']}{value}{colour}{kw}"
 
 
-@app.command("search")
+class _SearchCommand(TyperCommand):
+    """``cards search``: an unknown short option is most likely a query starting with '-'."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        given = list(args)  # the parser consumes ``args``
+        try:
+            return super().parse_args(ctx, args)
+        except NoSuchOption as exc:
+            if exc.option_name.startswith("--"):
+                raise
+            query = next((a for a in given if a.startswith(exc.option_name)), exc.option_name)
+            raise UsageError(tr("catalog.cli.dash_query", query=query), ctx) from None
+
+
+@app.command("search", cls=_SearchCommand)
 @handle_errors
 def search_command(
     query: str = typer.Argument("", help='Query, e.g. \'c:rouge v>=3 -k:foule\' or \'"bois sacré" or e:OVK\'. '
                                          "A query that starts with '-' needs '--' before it: "
                                          "cardbase cards search -- '-k:foule'"),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
-    limit: str | None = typer.Option(None, help=f"At most this many cards (1 to {MAX_LIMIT})."),
+    limit: str | None = typer.Option(None, metavar="N", help=f"At most N cards (1 to {MAX_LIMIT})."),
 ) -> None:
     """Find cards with the card query language (see docs/search.md).
 
