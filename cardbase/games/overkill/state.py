@@ -194,6 +194,14 @@ class State:
             out.extend(self._atout_actions(p, k))
         return out
 
+    def _is_legal(self, p: int, action: int) -> bool:
+        if action == DRAW:
+            return bool(self.pile)
+        if action == PASS:
+            return True
+        k = (action - PLAY) >> 3
+        return k in self.hands[p] and action in self._atout_actions(p, k)
+
     def _atout_actions(self, p: int, k: int) -> list[int]:
         effect = self.game.atouts[k].effect
         base = PLAY + 8 * k
@@ -226,7 +234,7 @@ class State:
         p = self.player
         if p == TERMINAL:
             raise IllegalActionError(tr("overkill.illegal.over"))
-        if action not in self.legal_actions():
+        if not self._is_legal(p, action):
             raise IllegalActionError(tr("overkill.illegal.action", player=p + 1,
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(a)
@@ -405,6 +413,9 @@ class State:
 
     def _refresh_info(self, p: int) -> None:
         """What the Helpers in play tell their owner now (OK12); drawn again each decision."""
+        if not self.active[p]:
+            self.info[p] = {}
+            return
         info: dict[str, Any] = {}
         game = self.game
         helpers = [game.atouts[k].effect for k in self.active[p] if game.atouts[k].cls == HELPERS]
