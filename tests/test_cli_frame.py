@@ -187,3 +187,16 @@ def test_usage_errors_are_one_clear_message_exit_2(args, fr, en):
         assert prefix in result.stderr
         if expected is not None:
             assert prefix + expected in result.stderr
+
+
+def test_messages_are_found_by_area_without_reading_every_table():
+    """A short command parses its own messages file, not every table (start-up time)."""
+    i18n.table.cache_clear()
+    i18n._area_table.cache_clear()
+    assert i18n.find("en", "cli.frame.usage") == "Usage:"
+    assert i18n.table.cache_info().currsize == 0
+    assert i18n.find("fr", "cli.help.nope", area_only=True) is None
+    assert i18n.table.cache_info().currsize == 0
+    # A key outside the messages files (the app's tables) is still found, through the whole table.
+    assert i18n.find("en", "nav.cards") == "Cards" and i18n.translate("fr", "cli.error", message="x") == "erreur : x"
+    assert i18n.find("xx", "cli.frame.usage") == "Utilisation :"

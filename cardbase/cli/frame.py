@@ -142,10 +142,9 @@ class _HelpValues(dict):
 
 
 def _lookup(keys: list[str], lang: str) -> str | None:
-    table = i18n.table(lang)
     for key in keys:
-        if key in table:
-            text = table[key]
+        text = i18n.find(lang, key, area_only=True)
+        if text is not None:
             return text.format_map(_HelpValues()) if "{" in text else text
     return None
 
