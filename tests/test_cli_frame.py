@@ -99,7 +99,9 @@ def test_the_tree_has_every_command():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_command_and_option_has_help_in_both_languages(lang):
     root = typer.main.get_command(app)
-    assert missing_help(root, lang=lang) == []
+    missing = missing_help(root, lang=lang)
+    assert missing == [], (f"no {lang} help for {missing}: add cli.help.<command path>.about or "
+                           ".opt.<name> (fr and en) to cardbase/i18n/messages/cli.toml")
     # ... and no text is shared by the two languages by mistake (a French text in English).
     fr, en = i18n.table("fr"), i18n.table("en")
     same = [k for k in fr if k.startswith("cli.help.") and fr[k] == en.get(k)
@@ -152,6 +154,16 @@ def test_without_lang_the_current_language_is_kept():
     with i18n.use_language("en"):
         result = runner.invoke(app, ["sticker", "encode"])
     assert "error: missing argument VALUE." in result.stderr
+
+
+def test_lang_after_the_command_name():
+    result = runner.invoke(app, ["sticker", "encode", "--lang", "en"])
+    assert result.exit_code == 2 and "error: missing argument VALUE." in result.stderr
+    helped = runner.invoke(app, ["deck", "stats", "--help", "--lang=en"])
+    assert helped.exit_code == 0 and "Value curve, colours" in helped.output
+    # After "--" nothing is an option: the argument is the sticker text itself.
+    literal = runner.invoke(app, ["--lang", "en", "sticker", "decode", "--", "--lang"])
+    assert literal.exit_code == 2 and "--lang" in literal.stderr and "error:" in literal.stderr
 
 
 def test_unknown_language_falls_back_to_french_with_a_warning():
