@@ -99,7 +99,9 @@ def test_the_tree_has_every_command():
 @pytest.mark.parametrize("lang", ["fr", "en"])
 def test_every_command_and_option_has_help_in_both_languages(lang):
     root = typer.main.get_command(app)
-    assert missing_help(root, lang=lang) == []
+    missing = missing_help(root, lang=lang)
+    assert missing == [], (f"no {lang} help for {missing}: add cli.help.<command path>.about or "
+                           ".opt.<name> (fr and en) to cardbase/i18n/messages/cli.toml")
     # ... and no text is shared by the two languages by mistake (a French text in English).
     fr, en = i18n.table("fr"), i18n.table("en")
     same = [k for k in fr if k.startswith("cli.help.") and fr[k] == en.get(k)
@@ -154,6 +156,16 @@ def test_without_lang_the_current_language_is_kept():
     assert "error: missing argument VALUE." in result.stderr
 
 
+def test_lang_after_the_command_name():
+    result = runner.invoke(app, ["sticker", "encode", "--lang", "en"])
+    assert result.exit_code == 2 and "error: missing argument VALUE." in result.stderr
+    helped = runner.invoke(app, ["deck", "stats", "--help", "--lang=en"])
+    assert helped.exit_code == 0 and "Value curve, colours" in helped.output
+    # After "--" nothing is an option: the argument is the sticker text itself.
+    literal = runner.invoke(app, ["--lang", "en", "sticker", "decode", "--", "--lang"])
+    assert literal.exit_code == 2 and "--lang" in literal.stderr and "error:" in literal.stderr
+
+
 def test_unknown_language_falls_back_to_french_with_a_warning():
     result = runner.invoke(app, ["--lang", "xx", "sticker", "encode", "17"])
     assert result.exit_code == 0
@@ -187,3 +199,16 @@ def test_usage_errors_are_one_clear_message_exit_2(args, fr, en):
         assert prefix in result.stderr
         if expected is not None:
             assert prefix + expected in result.stderr
+
+
+def test_messages_are_found_by_area_without_reading_every_table():
+    """A short command parses its own messages file, not every table (start-up time)."""
+    i18n.table.cache_clear()
+    i18n._area_table.cache_clear()
+    assert i18n.find("en", "cli.frame.usage") == "Usage:"
+    assert i18n.table.cache_info().currsize == 0
+    assert i18n.find("fr", "cli.help.nope", area_only=True) is None
+    assert i18n.table.cache_info().currsize == 0
+    # A key outside the messages files (the app's tables) is still found, through the whole table.
+    assert i18n.find("en", "nav.cards") == "Cards" and i18n.translate("fr", "cli.error", message="x") == "erreur : x"
+    assert i18n.find("xx", "cli.frame.usage") == "Utilisation :"

@@ -6,9 +6,11 @@ imports the database layer, pandas or Pillow. The command modules import heavy l
 their command functions.
 
 **Language.** Every word the command line prints is French by default and English with
-``--lang en`` or ``CARDBASE_LANG=en``; an unknown language (``--lang xx``) falls back to French with
-a warning on stderr. The language is read from the arguments before they are parsed, so that the
-help of every command is already in that language.
+``--lang en`` (before or after the command name) or ``CARDBASE_LANG=en``; an unknown language
+(``--lang xx``) falls back to French with a warning on stderr. The language is read from the
+arguments before they are parsed, so that the help of every command is already in that language.
+A new top-level command goes in :data:`COMMANDS` (a command added to the root Typer directly works
+too, but is imported on every run).
 
 Help texts live in ``cardbase/i18n/messages/cli.toml`` under keys derived from the command path, and
 replace the (English) texts written in the command modules when the command is loaded:
@@ -46,7 +48,7 @@ except ImportError:  # pragma: no cover - older typer uses click itself
 from cardbase import i18n
 
 __all__ = ["COMMANDS", "CardbaseGroup", "help_key_candidates", "load_command", "missing_help",
-           "requested_language"]
+           "requested_language", "split_language"]
 
 # Top-level commands: name -> (module, attribute, kind). "group" is a typer.Typer added under the
 # name, "command" a function registered under the name, "register" a function register(app) that
@@ -87,17 +89,44 @@ def load_command(name: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- language
 
 
-def requested_language(args: Sequence[str]) -> str | None:
-    """The language asked for by ``--lang`` before the command name, else by CARDBASE_LANG."""
-    tokens = iter(args)
-    for token in tokens:
-        if token == "--lang":
-            return next(tokens, None)
-        if token.startswith("--lang="):
-            return token.split("=", 1)[1]
-        if token == "--" or not token.startswith("-"):
+def split_language(args: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The language asked for, and the arguments the root command should parse.
+
+    ``--lang X`` (or ``--lang=X``) is the root's option, but a user may also write it after the
+    command (``cardbase deck stats d.txt --lang en``): there it is taken out of the arguments.
+    Without it, CARDBASE_LANG decides. Nothing after ``--`` is looked at.
+    """
+    lang: str | None = None
+    out: list[str] = []
+    in_command = False
+    i = 0
+    while i < len(args):
+        token = args[i]
+        if token == "--":
+            out.extend(args[i:])
             break
-    return os.environ.get("CARDBASE_LANG") or None
+        if token == "--lang" or token.startswith("--lang="):
+            if "=" in token:
+                value, used = token.split("=", 1)[1], 1
+            elif i + 1 < len(args):
+                value, used = args[i + 1], 2
+            else:  # no value: the root's parser says so
+                out.append(token)
+                break
+            lang = value
+            if not in_command:
+                out.extend(args[i:i + used])
+            i += used
+            continue
+        in_command = in_command or not token.startswith("-")
+        out.append(token)
+        i += 1
+    return (lang if lang is not None else os.environ.get("CARDBASE_LANG") or None), out
+
+
+def requested_language(args: Sequence[str]) -> str | None:
+    """The language asked for by ``--lang``, else by CARDBASE_LANG (None: neither)."""
+    return split_language(args)[0]
 
 
 def choose_language(requested: str | None, *, warn: bool = False) -> str:
@@ -142,10 +171,9 @@ class _HelpValues(dict):
 
 
 def _lookup(keys: list[str], lang: str) -> str | None:
-    table = i18n.table(lang)
     for key in keys:
-        if key in table:
-            text = table[key]
+        text = i18n.find(lang, key, area_only=True)
+        if text is not None:
             return text.format_map(_HelpValues()) if "{" in text else text
     return None
 
@@ -416,7 +444,8 @@ class CardbaseGroup(_typer_core.TyperGroup):
 
     def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
                      **extra: Any) -> Any:
-        lang = choose_language(requested_language(args), warn=True)
+        requested, args = split_language(args)
+        lang = choose_language(requested, warn=True)
         _localise_tree(self, (), lang)
         with _usage_errors():
             return super().make_context(info_name, args, parent=parent, **extra)

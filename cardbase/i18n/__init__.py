@@ -33,7 +33,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT", "LANGUAGES", "current_language", "keys", "set_language", "table", "tr",
+__all__ = ["DEFAULT", "LANGUAGES", "current_language", "find", "keys", "set_language", "table", "tr",
            "translate", "use_language"]
 
 DEFAULT = "fr"
@@ -69,6 +69,34 @@ def _flatten_pairs(data: dict[str, Any], lang: str, prefix: str = "") -> dict[st
 
 
 @cache
+def _read(path: Path) -> dict[str, Any]:
+    """One messages file, parsed once for every language."""
+    with path.open("rb") as fh:
+        return tomllib.load(fh)
+
+
+@cache
+def _area_table(lang: str, area: str) -> dict[str, str]:
+    """The messages of one area, ``messages/<area>.toml`` (keys start with the area's name)."""
+    path = _MESSAGES / f"{area}.toml"
+    if not area.isidentifier() or not path.is_file():
+        return {}
+    return _flatten_pairs(_read(path), lang)
+
+
+def find(lang: str, key: str, *, area_only: bool = False) -> str | None:
+    """The template of ``key`` in ``lang``, or None; reads only the key's area file when it can.
+
+    A command that prints a few messages then parses one small file rather than every table.
+    ``area_only``: look in ``messages/<area>.toml`` only, for callers that try several keys.
+    """
+    if lang not in LANGUAGES:
+        lang = DEFAULT
+    text = _area_table(lang, key.partition(".")[0]).get(key)
+    return text if text is not None or area_only else table(lang).get(key)
+
+
+@cache
 def table(lang: str) -> dict[str, str]:
     """Every string of ``lang`` by dotted key (an unknown language gives the default one)."""
     if lang not in LANGUAGES:
@@ -77,11 +105,10 @@ def table(lang: str) -> dict[str, str]:
         out = _flatten(tomllib.load(fh))
     if _MESSAGES.is_dir():
         for path in sorted(_MESSAGES.glob("*.toml")):
-            with path.open("rb") as fh:
-                for key, value in _flatten_pairs(tomllib.load(fh), lang).items():
-                    if key in out:
-                        raise ValueError(f"i18n: key {key} defined twice ({path.name})")
-                    out[key] = value
+            for key, value in _flatten_pairs(_read(path), lang).items():
+                if key in out:
+                    raise ValueError(f"i18n: key {key} defined twice ({path.name})")
+                out[key] = value
     return out
 
 
@@ -95,11 +122,11 @@ def _strict() -> bool:
 
 def translate(lang: str, key: str, /, **values: Any) -> str:
     """The string ``key`` in ``lang``, formatted with ``values``."""
-    text = table(lang).get(key)
+    text = find(lang, key)
     if text is None:
         if _strict():
             raise KeyError(f"i18n: no translation for {key!r} in {lang!r}")
-        text = table(DEFAULT).get(key, key)
+        text = find(DEFAULT, key) or key
     if values:
         try:
             return text.format(**values)
