@@ -62,6 +62,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "sticker": ("cardbase.cli.sticker", "app", "group"),
     "deck": ("cardbase.cli.deck", "app", "group"),
     "sim": ("cardbase.cli.sim", "app", "group"),
+    "games": ("cardbase.cli.games", "app", "group"),
     "print": ("cardbase.cli.print_cmd", "register", "register"),
     "render": ("cardbase.cli.print_cmd", "register", "register"),
 }

@@ -33,8 +33,10 @@ def list_command(json_out: bool = typer.Option(False, "--json", help="Print JSON
         print_json(rows)
         return
     for r in rows:
-        typer.echo(tr("games.cli.line", code=r["code"], name=r["name"], min=r["min_players"],
-                      max=r["max_players"],
+        lo, hi = r["min_players"], r["max_players"]
+        typer.echo(tr("games.cli.line", code=r["code"], name=r["name"],
+                      players=tr("games.cli.players_one", n=lo) if lo == hi else
+                      tr("games.cli.players_range", min=lo, max=hi),
                       engine=tr("games.cli.engine_yes") if r["engine"] else tr("games.cli.engine_no"),
                       teams=tr("games.cli.teams") if r["teams"] else ""))
 
@@ -52,6 +54,7 @@ def sim_game_command(
 ) -> None:
     """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
     import json
+    import os
 
     from cardbase import catalog
     from cardbase.cli.common import session
@@ -62,6 +65,8 @@ def sim_game_command(
     with session() as s:
         cards = catalog.card_defs(s, game=spec.code)
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    if workers is None:  # one process for small batches, one per core for large ones
+        workers = (os.cpu_count() or 1) if games >= 2000 else 1
     rep, recs = simulate(spec.code, cards, players=players, bots=names, games=games, seed=seed,
                          workers=workers)
     if records:
@@ -78,14 +83,34 @@ def sim_game_command(
     for seat in rep.seats:
         lo, hi = seat["ci95"]
         typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], wins=seat["wins"],
-                      rate=f"{100 * seat['win_rate']:.1f}", lo=f"{100 * lo:.1f}", hi=f"{100 * hi:.1f}"))
-    typer.echo(tr("games.cli.summary", ties=rep.ties, turns=f"{rep.mean_turns:.1f}",
-                  rounds=f"{rep.mean_rounds:.2f}"))
-    typer.echo(tr("games.cli.ended", detail=", ".join(f"{k} : {v}" for k, v in rep.ended_by.items())))
+                      rate=_pct(seat["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+    typer.echo(tr("games.cli.summary", ties=rep.ties, turns=_num(rep.mean_turns, 1),
+                  rounds=_num(rep.mean_rounds, 2)))
+    typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k), n=v)
+                                                      for k, v in rep.ended_by.items())))
     if rep.cards:
         typer.echo(tr("games.cli.cards_head"))
         for c in sorted(rep.cards, key=lambda c: -c["win_rate_held"]):
             lo, hi = c["ci95_held"]
             typer.echo(tr("games.cli.card", ref=c["ref"], name=c["name"], held=c["games_held"],
-                          rate=f"{100 * c['win_rate_held']:.1f}", lo=f"{100 * lo:.1f}", hi=f"{100 * hi:.1f}",
-                          other=f"{100 * c['win_rate_not_held']:.1f}"))
+                          rate=_pct(c["win_rate_held"]), lo=_pct(lo), hi=_pct(hi),
+                          other=_pct(c["win_rate_not_held"])))
+
+
+def _ending(key: str) -> str:
+    """How a game ended, in words (a game's own ending without a text is shown as its code)."""
+    from cardbase.i18n import current_language, find
+
+    return find(current_language(), f"games.ended.{key}") or key
+
+
+def _num(x: float, digits: int) -> str:
+    """A number as the current language writes it (French: decimal comma)."""
+    from cardbase.i18n import current_language
+
+    text = f"{x:.{digits}f}"
+    return text.replace(".", ",") if current_language() == "fr" else text
+
+
+def _pct(x: float) -> str:
+    return _num(100 * x, 1)

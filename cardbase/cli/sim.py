@@ -249,3 +249,9 @@ def ladder_command(
     for _, row in df.iterrows():
         typer.echo(tr("engine.sim.ladder_rung", level=row["level"], against=row["against"]))
         _ended(row["ended_by"], row["games"])
+
+
+# ``cardbase sim game``: every box game of the registry (OVERKILL…), see cardbase/cli/games.py.
+from cardbase.cli.games import sim_game_command as _sim_game_command  # noqa: E402
+
+app.command("game")(_sim_game_command)
