@@ -430,3 +430,24 @@ def test_any_connection_to_an_unreachable_server_raises_the_clear_error():
                 s.exec(select(Game)).all()
     finally:
         engine.dispose()
+
+
+@pytest.mark.sqlite_only("SQLite's foreign keys during schema changes")
+def test_start_up_transaction_checks_foreign_keys_before_commit(backend, tmp_path):
+    """Foreign keys are off while migrating (SQLite's procedure for schema changes), and every
+    one is checked before the commit: a dangling row refuses the whole start-up transaction."""
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'cardbase.db'}")
+    try:
+        db.init_db(engine, seed=False)
+        with pytest.raises(db.DatabaseError, match="edition"):
+            with db._init_connection(engine) as conn:
+                assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 0
+                with Session(bind=conn) as s:
+                    s.add(Game(code="g", name="G"))
+                    s.add(Edition(game_id=999, code="ZZ1", name="orpheline"))
+                    s.flush()
+        with Session(engine) as s:  # rolled back: nothing of it stayed
+            assert s.exec(select(func.count()).select_from(Game)).one() == 0
+            assert s.exec(select(func.count()).select_from(Edition)).one() == 0
+    finally:
+        engine.dispose()
