@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -49,6 +50,8 @@ BUSY_TIMEOUT_MS = 10_000  # an ordinary SQLite write waits this long for another
 INIT_LOCK_KEY = zlib.crc32(b"cardbase start-up") & 0x7FFFFFFF
 
 _engines: dict[str, Engine] = {}
+# How long each engine's connections wait for a lock (seconds), for the "busy" message.
+_waits: "weakref.WeakKeyDictionary[Engine, float]" = weakref.WeakKeyDictionary()
 _init_reports: dict[str, "InitReport"] = {}
 _lock = threading.Lock()
 
@@ -156,6 +159,7 @@ def make_engine(url: str | URL | None = None) -> Engine:
             engine = create_engine(parsed, connect_args={"check_same_thread": False,
                                                          "timeout": BUSY_TIMEOUT_MS / 1000})
             event.listen(engine, "connect", _sqlite_pragmas)
+            _waits[engine] = BUSY_TIMEOUT_MS / 1000
         else:
             connect_args: dict[str, Any] = {}
             if backend == "postgresql" and "connect_timeout" not in parsed.query:
@@ -173,7 +177,8 @@ def _on_db_error(context) -> None:
     wherever they happen (a command, a page, a dump), so none reaches a user as a traceback."""
     if context.is_pre_ping or context.sqlalchemy_exception is None or context.engine is None:
         return
-    friendly = friendly_error(context.sqlalchemy_exception, context.engine.url)
+    friendly = friendly_error(context.sqlalchemy_exception, context.engine.url,
+                              wait=_waits.get(context.engine))
     if friendly is not None:
         raise friendly
 
@@ -222,8 +227,11 @@ def _scrub(message: str, url: URL) -> str:
     return message
 
 
-def friendly_error(exc: BaseException, url: str | URL) -> DatabaseError | None:
-    """The clear message for a database error that is not the user's data (None: a real bug)."""
+def friendly_error(exc: BaseException, url: str | URL, *, wait: float | None = None
+                   ) -> DatabaseError | None:
+    """The clear message for a database error that is not the user's data (None: a real bug).
+
+    ``wait``: how long the connection waited for a lock (default: the start-up wait)."""
     if not isinstance(exc, sa_exc.DBAPIError):
         return None
     u = _parse_url(url)
@@ -234,7 +242,8 @@ def friendly_error(exc: BaseException, url: str | URL) -> DatabaseError | None:
     where = describe(u)
     if u.get_backend_name() == "sqlite":
         if "locked" in low or "busy" in low:
-            return DatabaseBusy(tr("db.busy", where=where, seconds=_fmt_seconds(lock_timeout())))
+            return DatabaseBusy(tr("db.busy", where=where,
+                                   seconds=_fmt_seconds(wait if wait is not None else lock_timeout())))
         if "not a database" in low or "malformed" in low or "disk image" in low:
             return DatabaseUnavailable(tr("db.sqlite_not_a_database", path=where, detail=detail))
         if exc.statement is None or "unable to open" in low or "readonly" in low:
@@ -255,12 +264,12 @@ def _fmt_seconds(value: float) -> str:
 
 
 @contextmanager
-def translate_errors(url: str | URL) -> Iterator[None]:
+def translate_errors(url: str | URL, *, wait: float | None = None) -> Iterator[None]:
     """Turn 'cannot connect', 'locked' and 'not a database' into a :class:`DatabaseError`."""
     try:
         yield
     except sa_exc.DBAPIError as exc:
-        friendly = friendly_error(exc, url)
+        friendly = friendly_error(exc, url, wait=wait)
         if friendly is None:
             raise
         raise friendly from None
@@ -270,7 +279,7 @@ def translate_errors(url: str | URL) -> Iterator[None]:
 def session_scope(engine: Engine | None = None) -> Iterator[Session]:
     """A session in one transaction: committed on success, rolled back on any error."""
     engine = engine or get_engine()
-    with translate_errors(engine.url):
+    with translate_errors(engine.url, wait=_waits.get(engine)):
         with Session(engine, expire_on_commit=False) as session:
             try:
                 yield session
@@ -381,6 +390,7 @@ def _init_connection(engine: Engine) -> Iterator[Connection]:
         event.listen(init_engine, "connect", _sqlite_init_connect)
         event.listen(init_engine, "begin", _sqlite_init_begin)
         event.listen(init_engine, "handle_error", _on_db_error)
+        _waits[init_engine] = lock_timeout()
         try:
             with init_engine.connect() as conn, conn.begin():
                 yield conn

@@ -451,3 +451,19 @@ def test_start_up_transaction_checks_foreign_keys_before_commit(backend, tmp_pat
             assert s.exec(select(func.count()).select_from(Edition)).one() == 0
     finally:
         engine.dispose()
+
+
+@pytest.mark.sqlite_only("SQLite's single writer: a write waits for the lock, then gives up")
+def test_a_write_blocked_by_another_writer_is_a_message(backend, db_url):
+    path = db_url.removeprefix("sqlite:///")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        proc = _cardbase("cards", "edit", "NP1-001", "--version", "1", "--set", "name=Autre nom",
+                         url=db_url)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "occupée par un autre processus depuis plus de 10 s" in proc.stderr
