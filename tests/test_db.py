@@ -177,12 +177,14 @@ def test_broken_data_files_never_block_start_up(backend, make_db, tmp_path):
     (data / "editions" / "ZZ9.toml").write_text("this is = not [toml", encoding="utf-8")
     (data / "games.toml").write_text("[[games]]\ncode = 3\n[[games", encoding="utf-8")
     (data / "decks" / "cassé.txt").write_bytes(b"\xff\xfe 4 Villageois\n")
+    (data / "stickers.toml").write_text("[[colours]]\ncolour = \"rouge\"\n", encoding="utf-8")
     engine = db.make_engine(make_db(backend, seeded=True))
     try:
         report = db.init_db(engine, data_dir=data)
         assert all(v == 0 for v in report.values()), report
         text_ = "\n".join(report.warnings)
         assert "ZZ9.toml" in text_ and "games.toml" in text_ and "cassé.txt" in text_
+        assert "stickers.toml" in text_
         assert "NP1.toml" not in text_
     finally:
         engine.dispose()
