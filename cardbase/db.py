@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
 
 from cardbase.errors import CardbaseError
+from cardbase.i18n import tr
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 PROJECT_DIR = PACKAGE_DIR.parent
@@ -48,6 +50,8 @@ BUSY_TIMEOUT_MS = 10_000  # an ordinary SQLite write waits this long for another
 INIT_LOCK_KEY = zlib.crc32(b"cardbase start-up") & 0x7FFFFFFF
 
 _engines: dict[str, Engine] = {}
+# How long each engine's connections wait for a lock (seconds), for the "busy" message.
+_waits: "weakref.WeakKeyDictionary[Engine, float]" = weakref.WeakKeyDictionary()
 _init_reports: dict[str, "InitReport"] = {}
 _lock = threading.Lock()
 
@@ -72,12 +76,6 @@ class InitReport(dict):
         self.warnings: list[str] = []
         self.migrated_from: str | None = None
         self.migrated: bool = False
-
-
-def _tr(key: str, **values: Any) -> str:
-    from cardbase.i18n import tr
-
-    return tr(key, **values)
 
 
 def lock_timeout() -> float:
@@ -122,7 +120,7 @@ def _parse_url(url: str | URL) -> URL:
         return make_url(url)
     except (sa_exc.ArgumentError, ValueError):
         # The text may hold a password: never repeat it.
-        raise DatabaseUnavailable(_tr("db.bad_url")) from None
+        raise DatabaseUnavailable(tr("db.bad_url")) from None
 
 
 def describe(url: str | URL) -> str:
@@ -156,18 +154,19 @@ def make_engine(url: str | URL | None = None) -> Engine:
                 try:
                     Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
                 except OSError as exc:
-                    raise DatabaseUnavailable(_tr("db.sqlite_cannot_open", path=parsed.database,
+                    raise DatabaseUnavailable(tr("db.sqlite_cannot_open", path=parsed.database,
                                                   detail=exc.strerror or str(exc))) from None
             engine = create_engine(parsed, connect_args={"check_same_thread": False,
                                                          "timeout": BUSY_TIMEOUT_MS / 1000})
             event.listen(engine, "connect", _sqlite_pragmas)
+            _waits[engine] = BUSY_TIMEOUT_MS / 1000
         else:
             connect_args: dict[str, Any] = {}
             if backend == "postgresql" and "connect_timeout" not in parsed.query:
                 connect_args["connect_timeout"] = connect_timeout()
             engine = create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
     except (sa_exc.NoSuchModuleError, ImportError) as exc:
-        raise DatabaseUnavailable(_tr("db.unknown_driver", driver=parsed.drivername,
+        raise DatabaseUnavailable(tr("db.unknown_driver", driver=parsed.drivername,
                                       detail=type(exc).__name__)) from None
     event.listen(engine, "handle_error", _on_db_error)
     return engine
@@ -178,7 +177,8 @@ def _on_db_error(context) -> None:
     wherever they happen (a command, a page, a dump), so none reaches a user as a traceback."""
     if context.is_pre_ping or context.sqlalchemy_exception is None or context.engine is None:
         return
-    friendly = friendly_error(context.sqlalchemy_exception, context.engine.url)
+    friendly = friendly_error(context.sqlalchemy_exception, context.engine.url,
+                              wait=_waits.get(context.engine))
     if friendly is not None:
         raise friendly
 
@@ -227,8 +227,11 @@ def _scrub(message: str, url: URL) -> str:
     return message
 
 
-def friendly_error(exc: BaseException, url: str | URL) -> DatabaseError | None:
-    """The clear message for a database error that is not the user's data (None: a real bug)."""
+def friendly_error(exc: BaseException, url: str | URL, *, wait: float | None = None
+                   ) -> DatabaseError | None:
+    """The clear message for a database error that is not the user's data (None: a real bug).
+
+    ``wait``: how long the connection waited for a lock (default: the start-up wait)."""
     if not isinstance(exc, sa_exc.DBAPIError):
         return None
     u = _parse_url(url)
@@ -239,18 +242,19 @@ def friendly_error(exc: BaseException, url: str | URL) -> DatabaseError | None:
     where = describe(u)
     if u.get_backend_name() == "sqlite":
         if "locked" in low or "busy" in low:
-            return DatabaseBusy(_tr("db.busy", where=where, seconds=_fmt_seconds(lock_timeout())))
+            return DatabaseBusy(tr("db.busy", where=where,
+                                   seconds=_fmt_seconds(wait if wait is not None else lock_timeout())))
         if "not a database" in low or "malformed" in low or "disk image" in low:
-            return DatabaseUnavailable(_tr("db.sqlite_not_a_database", path=where, detail=detail))
+            return DatabaseUnavailable(tr("db.sqlite_not_a_database", path=where, detail=detail))
         if exc.statement is None or "unable to open" in low or "readonly" in low:
-            return DatabaseUnavailable(_tr("db.sqlite_cannot_open", path=where, detail=detail))
+            return DatabaseUnavailable(tr("db.sqlite_cannot_open", path=where, detail=detail))
         return None
     sqlstate = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
     if sqlstate == "55P03" or "lock timeout" in low:
-        return DatabaseBusy(_tr("db.busy", where=where, seconds=_fmt_seconds(lock_timeout())))
+        return DatabaseBusy(tr("db.busy", where=where, seconds=_fmt_seconds(lock_timeout())))
     if exc.statement is None or exc.connection_invalidated or sqlstate in ("28P01", "28000", "3D000"):
         host = f"{u.host or 'localhost'}:{u.port or 5432}"
-        return DatabaseUnavailable(_tr("db.unreachable", host=host, database=u.database or "",
+        return DatabaseUnavailable(tr("db.unreachable", host=host, database=u.database or "",
                                        detail=detail))
     return None
 
@@ -260,12 +264,12 @@ def _fmt_seconds(value: float) -> str:
 
 
 @contextmanager
-def translate_errors(url: str | URL) -> Iterator[None]:
+def translate_errors(url: str | URL, *, wait: float | None = None) -> Iterator[None]:
     """Turn 'cannot connect', 'locked' and 'not a database' into a :class:`DatabaseError`."""
     try:
         yield
     except sa_exc.DBAPIError as exc:
-        friendly = friendly_error(exc, url)
+        friendly = friendly_error(exc, url, wait=wait)
         if friendly is None:
             raise
         raise friendly from None
@@ -275,7 +279,7 @@ def translate_errors(url: str | URL) -> Iterator[None]:
 def session_scope(engine: Engine | None = None) -> Iterator[Session]:
     """A session in one transaction: committed on success, rolled back on any error."""
     engine = engine or get_engine()
-    with translate_errors(engine.url):
+    with translate_errors(engine.url, wait=_waits.get(engine)):
         with Session(engine, expire_on_commit=False) as session:
             try:
                 yield session
@@ -330,7 +334,7 @@ def _revision_of(conn: Connection) -> str | None:
 
 def _check_known(revision: str | None, url: URL) -> None:
     if revision is not None and revision not in _known_revisions():
-        raise DatabaseError(_tr("db.newer_schema", where=describe(url), revision=revision))
+        raise DatabaseError(tr("db.newer_schema", where=describe(url), revision=revision))
 
 
 def _upgrade_on(conn: Connection, revision: str = "head") -> None:
@@ -358,7 +362,10 @@ def _sqlite_init_connect(dbapi_connection, _record) -> None:
     # (see _sqlite_init_begin), so that CREATE TABLE belongs to the transaction.
     dbapi_connection.isolation_level = None
     cur = dbapi_connection.cursor()
-    cur.execute("PRAGMA foreign_keys=ON")
+    # Off while migrating, as SQLite's own procedure for schema changes says (a batch migration
+    # copies and drops tables; the pragma cannot change inside a transaction): every foreign key
+    # is checked before the commit instead (_init_connection).
+    cur.execute("PRAGMA foreign_keys=OFF")
     cur.execute(f"PRAGMA busy_timeout={int(lock_timeout() * 1000)}")
     try:
         cur.execute("PRAGMA journal_mode=WAL")
@@ -383,9 +390,15 @@ def _init_connection(engine: Engine) -> Iterator[Connection]:
         event.listen(init_engine, "connect", _sqlite_init_connect)
         event.listen(init_engine, "begin", _sqlite_init_begin)
         event.listen(init_engine, "handle_error", _on_db_error)
+        _waits[init_engine] = lock_timeout()
         try:
             with init_engine.connect() as conn, conn.begin():
                 yield conn
+                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    tables = ", ".join(sorted({str(row[0]) for row in broken}))
+                    raise DatabaseError(tr("db.foreign_keys_broken", where=describe(engine.url),
+                                           tables=tables, count=len(broken)))
         finally:
             init_engine.dispose()
         return

@@ -86,22 +86,24 @@ def seed_games(session: Session, data_dir: Path, warnings: list[str] | None = No
 
 # --------------------------------------------------------------------------- sticker colours
 
-def _colour_rows(warnings: list[str] | None) -> list[dict[str, str]]:
+def _colour_rows(data_dir: Path, warnings: list[str] | None) -> list[dict[str, str]]:
     from cardbase import stickers
 
+    path = data_dir / "stickers.toml"
     try:
-        return stickers._file_rows()
-    except CardbaseError as exc:
-        _warn(warnings, tr("db.seed.file_unreadable", path="data/stickers.toml", error=exc))
+        return stickers._file_rows(path)
+    except (CardbaseError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        _warn(warnings, tr("db.seed.file_unreadable", path=_rel(path, data_dir), error=exc))
         return []
 
 
-def _missing_colours(session: Session, warnings: list[str] | None) -> list[dict[str, str]]:
+def _missing_colours(session: Session, data_dir: Path, warnings: list[str] | None
+                     ) -> list[dict[str, str]]:
     from cardbase import stickers
 
     present = set(stickers.colour_table(session))
     out, seen = [], set()
-    for row in _colour_rows(warnings):
+    for row in _colour_rows(data_dir, warnings):
         if row["colour"] in present or row["colour"] in seen:
             continue
         seen.add(row["colour"])
@@ -109,10 +111,10 @@ def _missing_colours(session: Session, warnings: list[str] | None) -> list[dict[
     return out
 
 
-def seed_colours(session: Session, warnings: list[str] | None = None) -> int:
+def seed_colours(session: Session, data_dir: Path, warnings: list[str] | None = None) -> int:
     from cardbase.models import StickerColour
 
-    rows = _missing_colours(session, warnings)
+    rows = _missing_colours(session, data_dir, warnings)
     for row in rows:
         session.add(StickerColour(colour=row["colour"], symbol=row["symbol"], label=row["label"]))
     if rows:
@@ -224,7 +226,7 @@ def pending(session: Session, data_dir: Path | None = None, warnings: list[str] 
     """Whether seeding would add anything (a read: nothing is written)."""
     data_dir = data_dir or DATA_DIR
     return bool(_missing_games(session, data_dir, warnings)
-                or _missing_colours(session, warnings)
+                or _missing_colours(session, data_dir, warnings)
                 or _missing_editions(session, data_dir, warnings)
                 or _missing_decks(session, data_dir, warnings))
 
@@ -239,7 +241,7 @@ def seed_database(bind: Engine | Connection, data_dir: Path | None = None) -> Se
     report = SeedReport()
     with Session(bind=bind, expire_on_commit=False) as session:
         report["games"] = seed_games(session, data_dir, report.warnings)
-        report["sticker_colours"] = seed_colours(session, report.warnings)
+        report["sticker_colours"] = seed_colours(session, data_dir, report.warnings)
         report["editions"] = seed_editions(session, data_dir, report.warnings)
         report["decks"] = seed_decks(session, data_dir, report.warnings)
         session.commit()

@@ -177,12 +177,14 @@ def test_broken_data_files_never_block_start_up(backend, make_db, tmp_path):
     (data / "editions" / "ZZ9.toml").write_text("this is = not [toml", encoding="utf-8")
     (data / "games.toml").write_text("[[games]]\ncode = 3\n[[games", encoding="utf-8")
     (data / "decks" / "cassé.txt").write_bytes(b"\xff\xfe 4 Villageois\n")
+    (data / "stickers.toml").write_text("[[colours]]\ncolour = \"rouge\"\n", encoding="utf-8")
     engine = db.make_engine(make_db(backend, seeded=True))
     try:
         report = db.init_db(engine, data_dir=data)
         assert all(v == 0 for v in report.values()), report
         text_ = "\n".join(report.warnings)
         assert "ZZ9.toml" in text_ and "games.toml" in text_ and "cassé.txt" in text_
+        assert "stickers.toml" in text_
         assert "NP1.toml" not in text_
     finally:
         engine.dispose()
@@ -430,3 +432,40 @@ def test_any_connection_to_an_unreachable_server_raises_the_clear_error():
                 s.exec(select(Game)).all()
     finally:
         engine.dispose()
+
+
+@pytest.mark.sqlite_only("SQLite's foreign keys during schema changes")
+def test_start_up_transaction_checks_foreign_keys_before_commit(backend, tmp_path):
+    """Foreign keys are off while migrating (SQLite's procedure for schema changes), and every
+    one is checked before the commit: a dangling row refuses the whole start-up transaction."""
+    engine = db.make_engine(f"sqlite:///{tmp_path / 'cardbase.db'}")
+    try:
+        db.init_db(engine, seed=False)
+        with pytest.raises(db.DatabaseError, match="edition"):
+            with db._init_connection(engine) as conn:
+                assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 0
+                with Session(bind=conn) as s:
+                    s.add(Game(code="g", name="G"))
+                    s.add(Edition(game_id=999, code="ZZ1", name="orpheline"))
+                    s.flush()
+        with Session(engine) as s:  # rolled back: nothing of it stayed
+            assert s.exec(select(func.count()).select_from(Game)).one() == 0
+            assert s.exec(select(func.count()).select_from(Edition)).one() == 0
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.sqlite_only("SQLite's single writer: a write waits for the lock, then gives up")
+def test_a_write_blocked_by_another_writer_is_a_message(backend, db_url):
+    path = db_url.removeprefix("sqlite:///")
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        proc = _cardbase("cards", "edit", "NP1-001", "--version", "1", "--set", "name=Autre nom",
+                         url=db_url)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert "occupée par un autre processus depuis plus de 10 s" in proc.stderr
