@@ -457,7 +457,7 @@ def matrix_table(matrix: dict[str, dict[str, float | None]]) -> pd.DataFrame:
 def _ladder(choices: dict[str, str]) -> None:
     from cardbase.playtest.batch import LADDER, ladder
 
-    a, b, c, d = st.columns([3, 2, 1, 1], vertical_alignment="bottom")
+    a, b, c, d = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
     key = a.selectbox(t("playtest.ladder_deck"), list(choices), format_func=choices.get, key="ptl_deck")
     levels = b.multiselect(t("playtest.ladder_levels"), LADDER, default=list(LADDER[:3]), key="ptl_levels",
                            format_func=lambda x: t(f"playtest.bot_{x}"), placeholder=t("common.choose"))
