@@ -138,8 +138,8 @@ def goldfish_command(
 @app.command("duel", help=tr("engine.help.duel"))
 @handle_errors
 def duel_command(
-    deck_a: str = typer.Argument(..., help="First deck: " + DECK_HELP),
-    deck_b: str = typer.Argument(..., help="Second deck (same kinds of reference)."),
+    deck_a: str = typer.Argument(..., help=tr("engine.help.deck_a", deck=DECK_HELP)),
+    deck_b: str = typer.Argument(..., help=tr("engine.help.deck_b")),
     games: int = GAMES,
     bots: str = typer.Option("greedy,greedy", "--bots", help=tr("engine.help.bots")),
     seed: int = SEED,
