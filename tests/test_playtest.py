@@ -278,3 +278,42 @@ def test_event_log_names_every_event_and_hides_what_the_bot_alone_sees():
     assert {ev[0] for ev in s.events} >= {"forced"}
     assert not any(ln.split(" ")[0] in ("forced", "pick", "give", "bury") for ln in lines)
     assert any("(effet adverse)" in ln or "(votre effet)" in ln for ln in lines)
+
+
+def _page(mode: str):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string("from cardbase.ui import playtest\nplaytest.render()\n", default_timeout=120)
+    at.session_state["lang"] = "fr"
+    at.session_state["pt_mode"] = mode
+    return at.run()
+
+
+def _texts(at) -> str:
+    return "\n".join(str(e.value) for kind in ("markdown", "warning", "caption")
+                     for e in getattr(at, kind))
+
+
+def test_playtest_page_round_robin_and_ladder_say_how_games_ended(cli_env):
+    from cardbase import db, decks
+
+    with db.session_scope() as s:
+        keys = [f"deck:{d.id}" for d in decks.list_decks(s, game="nespanini")][:3]
+    assert len(keys) == 3
+    at = _page("duel")
+    at.multiselect(key="ptd_decks").set_value(keys).run()
+    at.number_input(key="ptd_games").set_value(4).run()
+    at.button(key="ptd_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Fin des parties" in _texts(at) and "12 par le Cimetière" in _texts(at)
+    matrix = at.dataframe[0].value
+    assert all(matrix.iloc[i, i] == "—" for i in range(3))
+    at = _page("ladder")
+    at.multiselect(key="ptl_levels").set_value(["random", "greedy"]).run()
+    at.number_input(key="ptl_games").set_value(4).run()
+    at.number_input(key="ptl_stalemate").set_value(0).run()
+    at.button(key="ptl_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "4 par le Cimetière" in _texts(at)
+    shown = at.dataframe[0].value
+    assert len(shown) == 1 and "fin des parties" in shown.columns
