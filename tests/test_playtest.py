@@ -192,6 +192,8 @@ def test_cli_sim_says_how_games_ended_and_warns(tmp_path):
                                 "--oracle-games", "0", "--swap-games", "0"])
     assert "games ended: 6 Cimetière out of reach (R10)" in r.stdout
     assert "mean points" in r.stdout  # table headers in the current language
+    r = runner.invoke(app, ["goldfish", str(deck), "-n", "3", "-e", NP1, "--stalemate-rounds", "-1"])
+    assert r.exit_code == 2 and "--stalemate-rounds" in r.stderr and "Traceback" not in r.output
     r = runner.invoke(app, ["roundrobin", str(deck), "braises-ardentes", "--games", "4", "-e", NP1])
     assert r.exit_code == 0, r.output
     assert "fin des parties :" in r.stdout and "cote" in r.stdout

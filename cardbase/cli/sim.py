@@ -23,7 +23,7 @@ JSON = typer.Option(False, "--json", help=tr("engine.help.json"))
 RECORDS = typer.Option(None, "--records", help=tr("engine.help.records"))
 WORKERS = typer.Option(None, "--workers", "-j", help=tr("engine.help.workers"))
 EDITIONS = typer.Option(None, "--edition", "-e", help=tr("engine.help.edition"))
-STALEMATE = typer.Option(10, "--stalemate-rounds", min=0, help=tr("engine.help.stalemate"))
+STALEMATE = typer.Option(10, "--stalemate-rounds", help=tr("engine.help.stalemate"))  # checked by Game (R10)
 DECK_HELP = tr("engine.help.deck")
 
 
