@@ -276,7 +276,11 @@ def test_event_log_names_every_event_and_hides_what_the_bot_alone_sees():
     s = Game([pression, pression]).new_state(1)
     while not s.is_terminal():
         s.apply_action(s.greedy_action())
+    k = s.hands[1][0]
+    s.events.extend([("reveal-top", 1, k), ("reveal-top", 0, k)])  # the top card of a deck
     lines = event_lines(s, 0)
+    name = s.table.defs[k].name
+    assert name not in lines[-2] and name in lines[-1]  # only the effect's owner sees it
     assert {ev[0] for ev in s.events} >= {"forced"}
     assert not any(ln.split(" ")[0] in ("forced", "pick", "give", "bury") for ln in lines)
     assert any("(effet adverse)" in ln or "(votre effet)" in ln for ln in lines)

@@ -140,8 +140,9 @@ def event_lines(state, human: int = 0) -> list[str]:
         elif kind == "reveal":
             out.append(t("playtest.ev_reveal_you", cards=", ".join(name(k) for k in ev[2]))
                        if ev[1] == human else t("playtest.ev_reveal_bot"))
-        elif kind == "reveal-top":
-            out.append(t(f"playtest.ev_reveal_top_{who(ev[1])}", card=name(ev[2])))
+        elif kind == "reveal-top":  # shown to the effect's owner only
+            out.append(t("playtest.ev_reveal_top_you", card=name(ev[2])) if ev[1] == human
+                       else t("playtest.ev_reveal_top_bot"))
         elif kind == "pick":
             pile = t("playtest.pile_yours" if ev[3] == human else "playtest.pile_bots")
             out.append(t(f"playtest.ev_pick_{who(ev[1])}", card=name(ev[2]), pile=pile))
