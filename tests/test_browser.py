@@ -187,6 +187,8 @@ def test_what_users_wrote_shows_as_text_and_fetches_nothing(page, st_server) -> 
     detail.get_by_role("heading", name=fields["name"]).wait_for()
     for text in (fields["name"], fields["effect_text"], fields["flavour"]):
         _wait_text(page, text)
+    page.get_by_text(re.compile("^Decks qui l'utilisent")).scroll_into_view_if_needed()
+    wait_idle(page)
     shot(page, "cards-literal")
 
     goto(page, st_server, "decks")
