@@ -730,3 +730,20 @@ def test_unlock_in_the_app_says_how_long_to_wait(app_env: str) -> None:
 def test_secrets_file_is_not_committed() -> None:
     lines = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert "/.streamlit/secrets.toml" in lines
+
+
+@SQLITE
+def test_card_images_are_cached_per_language(app_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A printed face may hold translated figures: never serve one language's image in another."""
+    from cardbase.ui import common
+
+    drawn: list[str] = []
+    real = common.render_def_png
+    monkeypatch.setattr(common, "render_def_png",
+                        lambda *a, **k: drawn.append(i18n.current_language()) or real(*a, **k))
+    common._card_png.clear()
+    assert common.card_png(1, 1, 40, app_env)
+    with i18n.use_language("en"):
+        assert common.card_png(1, 1, 40, app_env)
+    assert common.card_png(1, 1, 40, app_env)
+    assert drawn == ["fr", "en"]

@@ -219,9 +219,14 @@ def render_def_png(card: Any, *, dpi: int = 110, sticker_table: dict[str, str] |
     return buf.getvalue()
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
 def card_png(card_id: int, version: int, dpi: int = 110, url: str = "") -> bytes | None:
-    """The printed face of a saved card as PNG bytes (``None`` when it cannot be drawn)."""
+    """The printed face of a saved card as PNG bytes (``None`` when it cannot be drawn), cached
+    per language: printed figures and texts follow the current language."""
+    return _card_png(card_id, version, dpi, url, i18n.current_language())
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _card_png(card_id: int, version: int, dpi: int, url: str, lang: str) -> bytes | None:
     from cardbase import catalog, stickers
 
     with session() as s:
