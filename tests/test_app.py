@@ -747,3 +747,23 @@ def test_card_images_are_cached_per_language(app_env: str, monkeypatch: pytest.M
         assert common.card_png(1, 1, 40, app_env)
     assert common.card_png(1, 1, 40, app_env)
     assert drawn == ["fr", "en"]
+
+
+@pytest.mark.parametrize("lang, expected", [("fr", "Lecture seule"), ("en", "Read-only")])
+def test_a_refused_write_is_explained_in_the_app_language(app_env: str, lang: str, expected: str) -> None:
+    script = """
+from cardbase import access
+from cardbase.errors import PermissionDenied
+from cardbase.ui import common
+common.apply_language()
+access.enforce()
+try:
+    access.require_editor(action="delete a deck")
+except PermissionDenied as exc:
+    common.show_error(exc)
+"""
+    at = AppTest.from_string(script, default_timeout=60)
+    at.session_state["lang"] = lang
+    at.run()
+    no_exception(at)
+    assert [expected in shown(e.value) for e in at.error] == [True]
