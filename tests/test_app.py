@@ -507,7 +507,7 @@ def test_field_names_and_table_headers_are_translated(app_env: str) -> None:
     try:
         for lang, ref, kind in (("fr", "Réf.", "Type"), ("en", "Ref.", "Type")):
             st.session_state["lang"] = lang
-            assert list(cards.results_frame(rows).columns)[0] == ref
+            assert cards.results_frame(rows).columns[0] == ref
             assert editor.field_label("card_type") == kind
             assert editor.field_label("copies") == i18n.translate(lang, "field.copies")
     finally:
@@ -767,3 +767,20 @@ except PermissionDenied as exc:
     at.run()
     no_exception(at)
     assert [expected in shown(e.value) for e in at.error] == [True]
+
+
+def test_parallel_guesses_cannot_slip_past_the_wait(clock) -> None:
+    """Checking the wait, comparing and counting happen at once: 40 guesses fired together from
+    40 tabs get exactly the free attempts of the process looked at."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def guess(i: int) -> str:
+        try:
+            return "wrong" if access.unlock("faux", client=f"tab-{i}") is None else "token"
+        except access.TooManyAttempts:
+            return "wait"
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(pool.map(guess, range(40)))
+    assert outcomes.count("wrong") == access.PROCESS_FREE_ATTEMPTS
+    assert outcomes.count("wait") == 40 - access.PROCESS_FREE_ATTEMPTS
