@@ -268,13 +268,12 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
             where = f"{card.ref} « {card.name} »"
             art = load_art(resolve_art(card.art, opt.art_dir, where=where), (w, h), where=where)
         else:
-            art = placeholder_art(colour, (w, h))
+            label = card.banner or (card.colour or "").capitalize() or card.card_type or ""
+            art = _labelled_placeholder(colour, (w, h), label, template.base_dir, dpi)
         if art.mode == "RGBA":
             img.paste(art, (x, y), art)
         else:
             img.paste(art, (x, y))
-        if not card.art:
-            _placeholder_label(draw, card, template, (x, y, w, h), dpi, colour)
         draw.rectangle((x, y, x + w - 1, y + h - 1), outline=_shade(colour, -0.35),
                        width=max(1, mm_to_px(0.2, dpi)))
 
@@ -389,21 +388,25 @@ def _effect_growth(card: CardDef, template: Template, region: Region | None,
         return round(art.box[3] * GROW_SHARE, 1), None
 
 
-def _placeholder_label(draw: ImageDraw.ImageDraw, card: CardDef, template: Template,
-                       box: tuple[int, int, int, int], dpi: int, colour: RGB) -> None:
-    """The banner (or colour) written large across a placeholder, so the art slot reads."""
-    label = card.banner or (card.colour or "").capitalize() or card.card_type or ""
+@lru_cache(maxsize=128)
+def _labelled_placeholder(colour: RGB, size: tuple[int, int], label: str, base_dir: Path | None,
+                          dpi: int) -> Image.Image:
+    """The placeholder art with the banner (or colour, or type) written large across it, so the
+    art slot reads; made once per (colour, size, label) — the cards of a banner share it."""
+    img = placeholder_art(colour, size)
     if not label:
-        return
-    x, y, w, h = box
+        return img
+    img = img.copy()
+    w, h = size
     pad = mm_to_px(3, dpi)
     try:
         layout = fit_text([Paragraph(label, "bold")], w - 2 * pad, h * 0.45, size_pt=20,
                           min_size_pt=6, dpi=dpi, align="center", valign="middle",
-                          base_dir=template.base_dir, where=f"{card.ref} art")
+                          base_dir=base_dir)
     except TemplateError:
-        return
-    draw_layout(draw, layout, (x + pad, y + h * 0.275), "#ffffff")
+        return img
+    draw_layout(ImageDraw.Draw(img), layout, (pad, h * 0.275), "#ffffff")
+    return img
 
 
 @lru_cache(maxsize=32)
