@@ -684,3 +684,17 @@ def test_art_inside_the_folder_and_its_subfolders_prints(tmp_path: Path) -> None
                                                   t.regions["art"].box[0] + t.regions["art"].box[2],
                                                   t.regions["art"].box[1] + t.regions["art"].box[3]))
     assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == (10, 200, 30)
+
+
+def test_value_disc_stays_round_on_stretched_layouts() -> None:
+    t = load_template("tarot")
+    x, y, w, h = t.regions["value"].box
+    assert abs(w - h) > 1  # the inherited box is stretched
+    img = render_card(card(colour="bleu"), t, RenderOptions(dpi=150, stickers=False))
+    blue = (0x1f, 0x5f, 0xae)
+    cx, cy = mm_to_px(x + w / 2, 150), mm_to_px(y + h / 2, 150)
+    # the disc's extent across and down its centre, by the card colour: a circle, not an ellipse
+    across = [i for i in range(mm_to_px(x, 150), mm_to_px(x + w, 150)) if img.getpixel((i, cy + 12)) == blue]
+    down = [j for j in range(mm_to_px(y, 150), mm_to_px(y + h, 150)) if img.getpixel((cx + 12, j)) == blue]
+    assert across and down
+    assert abs((across[-1] - across[0]) - (down[-1] - down[0])) <= 2

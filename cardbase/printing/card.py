@@ -100,6 +100,14 @@ def _pennant(x: float, y: float, w: float, h: float) -> list[tuple[float, float]
     return [(x, y), (x + w, y), (x + w - notch, y + h / 2), (x + w, y + h), (x, y + h)]
 
 
+def _disc_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The value disc: a circle as wide as the box's smaller side, centred in it (a box that a
+    change of card size stretched stays a circle)."""
+    x, y, w, h = box
+    d = min(w, h)
+    return x + (w - d) / 2, y + (h - d) / 2, d, d
+
+
 _Mask = tuple[Image.Image, tuple[int, int]]  # an L mask and where its top-left goes
 
 
@@ -151,7 +159,7 @@ def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, ha
         masks["band"] = _aa_mask(bb, lambda d, t, x0, y0: d.polygon(
             _pennant(t(bb[0], x0), t(bb[1], y0), (bb[2] - bb[0]) * SS, (bb[3] - bb[1]) * SS), fill=255))
     if has_value and (r := template.region("value")) is not None:
-        x, y, w, h = r.box
+        x, y, w, h = _disc_box(r.box)
         vb = (P(x), P(y), P(x + w), P(y + h))
         ring = L(0.55)
         masks["disc_ring"] = _aa_mask(vb, lambda d, t, x0, y0: d.ellipse(
@@ -278,7 +286,9 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
                        width=max(1, mm_to_px(0.2, dpi)))
 
     if has_value and (r := template.region("value")) is not None:
-        x, y, w, h = _box_px(r, dpi, off)
+        bx, by, bw, bh = _disc_box(r.box)
+        x, y = off + mm_to_px(bx, dpi), off + mm_to_px(by, dpi)
+        w = h = mm_to_px(bx + bw, dpi) - mm_to_px(bx, dpi)
         inset = round(w * 0.16)
         _text(img, draw, r, [Paragraph(str(card.value), r.font)], dpi=dpi, off=off,
               colour=on_colour, template=template, card=card,
