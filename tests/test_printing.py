@@ -698,3 +698,15 @@ def test_value_disc_stays_round_on_stretched_layouts() -> None:
     down = [j for j in range(mm_to_px(y, 150), mm_to_px(y + h, 150)) if img.getpixel((cx + 12, j)) == blue]
     assert across and down
     assert abs((across[-1] - across[0]) - (down[-1] - down[0])) <= 2
+
+
+def test_odd_back_offsets_and_huge_manifests_are_refused(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    for offset in ((float("nan"), 0.0), (0.0, float("inf")), (1e9, 0.0)):
+        with pytest.raises(PrintError, match="décalage du dos"):
+            print_cards([card()], tmp_path / "x.pdf", backs=True, back_offset_mm=offset)
+    first = print_cards([card()], tmp_path / "a.pdf", dpi=72)
+    monkeypatch.setattr(sheets_mod, "MAX_MANIFEST_BYTES", 10)
+    with pytest.raises(PrintError, match="a.manifest.json"):
+        print_cards([card()], tmp_path / "b.pdf", dpi=72, changed_since=first.manifest)
+    assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "b.pdf").exists()

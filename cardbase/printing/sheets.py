@@ -31,6 +31,8 @@ MIN_MARGIN_MM = 6.0  # room for crop marks around the grid
 CROP_GAP_MM = 1.0
 CROP_LEN_MM = 5.0
 MANIFEST_FORMAT = "cardbase-print-manifest"
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024  # far above any edition's manifest
+MAX_BACK_OFFSET_MM = 20.0
 
 
 class PrintError(CardbaseError):
@@ -128,6 +130,9 @@ def read_manifest(path: Path) -> dict[str, str]:
     if path.suffix.lower() != ".json":
         path = manifest_path(path)
     try:
+        if path.stat().st_size > MAX_MANIFEST_BYTES:
+            raise PrintError(tr("printing.manifest.bad", path=str(path),
+                                reason=f"> {MAX_MANIFEST_BYTES // (1024 * 1024)} MB"))
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise PrintError(tr("printing.manifest.missing", path=str(path))) from None
@@ -214,6 +219,9 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
         raise PrintError(tr("printing.bad_dpi", dpi=dpi))
     if paper.lower() not in PAPERS_MM:
         raise PrintError(tr("printing.bad_paper", paper=paper, papers=", ".join(PAPERS_MM)))
+    for value in back_offset_mm:
+        if not (math.isfinite(value) and abs(value) <= MAX_BACK_OFFSET_MM):
+            raise PrintError(tr("printing.bad_offset", value=value, max=MAX_BACK_OFFSET_MM))
     check_target(out, (".png", ".pdf") if mode == "proof" else (".pdf",))
     previous = read_manifest(changed_since) if changed_since else None
     ctx = _Ctx(RenderOptions(dpi=dpi, bleed=(mode == "shop"), stickers=stickers,
