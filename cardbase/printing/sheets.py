@@ -403,6 +403,8 @@ def render_card_png(card: CardDef, out: Path, *, dpi: int = 300, bleed: bool = F
                     art_dir: Path | None = None, back: bool = False) -> Path:
     """One card face (or its back) as a PNG carrying its DPI; written whole or not at all."""
     out = check_target(Path(out), tuple(IMAGE_FORMATS))
+    if not 72 <= dpi <= 1200:
+        raise PrintError(tr("printing.bad_dpi", dpi=dpi))
     t = (load_template(template, templates_dir) if template
          else template_for(card.game, card.card_type, templates_dir))
     if back:
