@@ -710,3 +710,15 @@ def test_odd_back_offsets_and_huge_manifests_are_refused(tmp_path: Path,
     with pytest.raises(PrintError, match="a.manifest.json"):
         print_cards([card()], tmp_path / "b.pdf", dpi=72, changed_since=first.manifest)
     assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "b.pdf").exists()
+
+
+def test_shop_file_names_stay_in_their_folder(tmp_path: Path) -> None:
+    tpl = tmp_path / "tpl"
+    tpl.mkdir()
+    (tpl / "evil.toml").write_text('extends = "nespanini"\nname = "../../escaped"\n')
+    out = tmp_path / "out" / "s.pdf"
+    out.parent.mkdir()
+    print_cards([card()], out, mode="shop", dpi=72, template="evil", templates_dir=tpl)
+    assert sorted(p.name for p in (tmp_path / "out" / "s-png").iterdir()) == [
+        "TST-012.png", "back-______escaped.png"]
+    assert not list(tmp_path.rglob("*escaped*"))[1:]  # only the one inside the folder

@@ -313,6 +313,11 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
     result.files.append(out)
 
 
+def _file_part(text: str) -> str:
+    """A file name part that stays in its folder whatever a template or card calls itself."""
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text)[:80] or "_"
+
+
 def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
           backs: bool) -> None:
     dpi = ctx.options.dpi
@@ -329,8 +334,9 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             W, H = t.width_mm + 2 * b, t.height_mm + 2 * b
             if fp not in image_ids:
                 img = render_card(card, t, ctx.options, fingerprint=fp)
-                img.save(tmp_dir / f"{card.ref}.png", dpi=(dpi, dpi))
-                pngs.append(png_dir / f"{card.ref}.png")
+                name = f"{_file_part(card.ref)}.png"
+                img.save(tmp_dir / name, dpi=(dpi, dpi))
+                pngs.append(png_dir / name)
                 image_ids[fp] = pdf.add_image(img)
             trim = (mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + t.width_mm), mm_to_pt(b + t.height_mm))
             full = (0.0, 0.0, mm_to_pt(W), mm_to_pt(H))
@@ -340,8 +346,9 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             result.cards += 1
             if id(t) not in back_pngs:
                 back = render_back(t, dpi, True)
-                back.save(tmp_dir / f"back-{t.name}.png", dpi=(dpi, dpi))
-                pngs.append(png_dir / f"back-{t.name}.png")
+                name = f"back-{_file_part(t.name)}.png"
+                back.save(tmp_dir / name, dpi=(dpi, dpi))
+                pngs.append(png_dir / name)
                 back_pngs.add(id(t))
                 if backs:
                     back_ids[id(t)] = pdf.add_image(back)
