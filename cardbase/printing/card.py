@@ -208,7 +208,7 @@ def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraph
     layout = layout or fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                       dpi=dpi, align=region.align, valign=region.valign,
                       line_spacing=region.line_spacing, max_lines=region.max_lines,
-                      base_dir=template.base_dir, where=_where(card, region, template))
+                      base_dir=template.base_dir, where=lambda: _where(card, region, template))
     draw_layout(draw, layout, (x, y), region.colour or colour)
 
 
@@ -392,7 +392,8 @@ def _effect_growth(card: CardDef, template: Template, region: Region | None,
         layout = fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                           dpi=dpi, align=region.align, valign=region.valign,
                           line_spacing=region.line_spacing, max_lines=region.max_lines,
-                          base_dir=template.base_dir, where=_where(card, region, template))
+                          base_dir=template.base_dir,
+                          where=lambda: _where(card, region, template))
         return 0.0, layout
     except TemplateError:  # not at the template's minimum size: the box grows into the art
         return round(art.box[3] * GROW_SHARE, 1), None
