@@ -49,11 +49,7 @@ class PrintResult:
     skipped: int = 0  # unchanged since the previous print
     files: list[Path] = field(default_factory=list)
     manifest: Path | None = None
-
-    @property
-    def nothing_changed(self) -> bool:
-        """True when a ``changed_since`` print found no card to print: no file was written."""
-        return not self.files and self.skipped > 0
+    nothing_changed: bool = False  # a ``changed_since`` print found nothing to print: no file
 
 
 @dataclass(slots=True, frozen=True)
@@ -234,7 +230,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     chosen = _select(cards, previous, ctx, entries, result)
     first = next(chosen, None)  # cards are still pulled one by one, as pages are made
     if first is None and previous is not None:
-        return result  # nothing changed: nothing written
+        result.nothing_changed = True  # nothing written
+        return result
     selected = itertools.chain([first] if first is not None else [], chosen)
     manifest = manifest_path(out)
     with atomic_file(manifest) as manifest_tmp:
