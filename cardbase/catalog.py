@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from sqlalchemy import func, update
@@ -177,24 +178,29 @@ _KEY_COLUMNS = (("name", "name_key"), ("colour", "colour_key"), ("banner", "bann
                 ("rarity", "rarity_key"), ("card_type", "type_key"))
 
 
+@cache
+def _column_lengths() -> dict[str, int | None]:
+    return {c.name: getattr(c.type, "length", None) for c in Card.__table__.c}
+
+
 def _storage_problems(clean: dict[str, Any], bad: Any) -> None:
     """What every database must be able to store: the same limits on SQLite and PostgreSQL."""
     import json
 
-    columns = Card.__table__.c
+    lengths = _column_lengths()
     for key, value in list(clean.items()):
-        if any("\x00" in text for text in _strings(value)):
+        if ("\x00" in value) if isinstance(value, str) else any("\x00" in t for t in _strings(value)):
             bad(key, f"{CARD_FIELDS[key]} contains a NUL character (an invisible control character)",
                 "remove it (retype the text)")
             clean.pop(key)
             continue
-        length = getattr(columns[key].type, "length", None) if key in columns else None
+        length = lengths.get(key)
         if isinstance(value, str) and length and len(value) > length:
             bad(key, f"{CARD_FIELDS[key]} has {len(value)} characters", f"keep it to {length} characters")
             clean.pop(key)
     for field_name, key_col in _KEY_COLUMNS:
         value = clean.get(field_name)
-        limit = columns[key_col].type.length
+        limit = lengths[key_col]
         if isinstance(value, str) and len(fold(value)) > limit:
             bad(field_name, f"{CARD_FIELDS[field_name]} is too long once written for search "
                 f"({len(fold(value))} characters)", f"keep it to {limit} characters")
@@ -202,7 +208,7 @@ def _storage_problems(clean: dict[str, Any], bad: Any) -> None:
     keywords = clean.get("keywords")
     if keywords:
         folded = "|" + "|".join(fold(k) for k in keywords) + "|"
-        limit = columns["keywords_key"].type.length
+        limit = lengths["keywords_key"]
         if len(folded) > limit:
             bad("keywords", f"the keywords take {len(folded)} characters in all",
                 f"keep them to {limit} characters together")

@@ -240,7 +240,7 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
                 problems.append(Problem("extra-values", tr("transfer.extra_values", count=len(record), width=width),
                                         tr("transfer.fix_extra_values"), _where(source, "line", start)))
             else:
-                rows.append((start, {name: (csv_unescape(value) if esc else value)
+                rows.append((start, {name: (csv_unescape(value) if esc and value[:1] == "'" else value)
                                      for name, value, esc in zip(header, record, escaped)}))
             if len(rows) > MAX_ROWS:
                 raise ImportError_(tr("transfer.too_many_rows", source=source, max=MAX_ROWS))
@@ -296,7 +296,12 @@ def _format_of(path: Path) -> str:
 
 # --------------------------------------------------------------------------- planning
 
-def _decode_csv_value(key: str, value: Any, where: str, problems: list[Problem]) -> Any:
+_MODEL_NAME = dict(catalog.FILE_TO_MODEL)
+_COLUMN_SET = frozenset(COLUMNS)
+_FIELD_KEYS = _COLUMN_SET - {"edition", "version"}  # the card's own fields (edition and version apart)
+
+
+def _decode_csv_value(key: str, value: Any, source: str, label: str, row: int, problems: list[Problem]) -> Any:
     if not isinstance(value, str):
         return value
     if key == "stats":
@@ -306,11 +311,11 @@ def _decode_csv_value(key: str, value: Any, where: str, problems: list[Problem])
             return json.loads(value)
         except RecursionError:
             problems.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
-                                    tr("transfer.fix_stats"), where))
+                                    tr("transfer.fix_stats"), _where(source, label, row, key)))
             return None
         except ValueError:
             problems.append(Problem("invalid-field", tr("transfer.stats_not_json", value=_short(value)),
-                                    tr("transfer.fix_stats"), where))
+                                    tr("transfer.fix_stats"), _where(source, label, row, key)))
             return None
     if key == "keywords":
         return [k.strip() for k in value.split(";") if k.strip()]
@@ -336,12 +341,10 @@ def _version_number(value: Any) -> int | None:
     return None
 
 
-def _number_problem(key: str, value: Any, where: str) -> Problem | None:
+def _number_problem(value: str, where: str) -> Problem:
     """Numbers must be written with the digits 0-9 (not ², ٣ or other scripts' digits)."""
-    if isinstance(value, str) and not value.isascii():
-        return Problem("invalid-field", tr("transfer.not_ascii_number", value=_short(value)),
-                       tr("transfer.fix_ascii_number"), where)
-    return None
+    return Problem("invalid-field", tr("transfer.not_ascii_number", value=_short(value)),
+                   tr("transfer.fix_ascii_number"), where)
 
 
 @dataclass(slots=True)
@@ -368,9 +371,8 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
     checked: list[_Checked] = []
     for row_no, raw in rows:
         probs: list[Problem] = []
-        for k in raw:
-            if k not in COLUMNS:
-                probs.append(Problem("unknown-column", tr("transfer.unknown_field", field=_short(k)),
+        for k in ([k for k in raw if k not in _COLUMN_SET] if not raw.keys() <= _COLUMN_SET else ()):
+            probs.append(Problem("unknown-column", tr("transfer.unknown_field", field=_short(k)),
                                      tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
                                      _where(source, label, row_no)))
         code_raw = raw.get("edition")
@@ -385,27 +387,20 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
                                  _where(source, label, row_no, "edition")))
         fields: dict[str, Any] = {}
         flagged: set[str] = set()
-        for key in COLUMNS:
-            if key in ("edition", "version") or key not in raw:
+        for key, value in raw.items():
+            if key not in _FIELD_KEYS:
                 continue
-            value = raw[key]
-            where = _where(source, label, row_no, key)
-            if key in NUMERIC:
-                bad = _number_problem(key, value, where)
-                if bad is not None:
-                    probs.append(bad)
-                    flagged.add(key)
+            if key in NUMERIC and isinstance(value, str) and not value.isascii():
+                probs.append(_number_problem(value, _where(source, label, row_no, key)))
+                flagged.add(key)
+                continue
+            if key in ("stats", "keywords") or isinstance(value, (dict, list)):
+                value = _decode_csv_value(key, value, source, label, row_no, probs)
+                if isinstance(value, (dict, list)) and _depth(value) > MAX_DEPTH:
+                    probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
+                                         tr("transfer.fix_stats"), _where(source, label, row_no, key)))
                     continue
-            if _depth(value) > MAX_DEPTH:
-                probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
-                                     tr("transfer.fix_stats"), where))
-                continue
-            value = _decode_csv_value(key, value, where, probs)
-            if key == "stats" and _depth(value) > MAX_DEPTH:
-                probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
-                                     tr("transfer.fix_stats"), where))
-                continue
-            fields[catalog.FILE_TO_MODEL.get(key, key)] = value
+            fields[_MODEL_NAME.get(key, key)] = value
         clean, field_probs = catalog.validate_card_fields(fields)
         if flagged:  # a value refused here is not also "missing" for the catalog
             field_probs = [p for p in field_probs
@@ -581,8 +576,10 @@ def import_file(session: Session, path: Path, *, dry_run: bool = False) -> Impor
         if size > MAX_FILE_BYTES:
             raise ImportError_(tr("transfer.file_too_big", source=path.name, size=size // (1024 * 1024),
                                   max=MAX_FILE_BYTES // (1024 * 1024)))
-        with path.open("rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+        with path.open("rb") as fh:  # never more than the limit, whatever the file grew to
+            data = fh.read(min(size, MAX_FILE_BYTES) + 1)
+            if len(data) > size:
+                data += fh.read(MAX_FILE_BYTES + 1 - len(data))
     except IsADirectoryError:
         raise ImportError_(tr("transfer.cannot_read", source=path, error=tr("transfer.is_directory"))) from None
     except OSError as exc:
