@@ -98,7 +98,7 @@ def main() -> None:
 
     engine = db.make_engine(src)
     archive = tmp / "dump.zip"
-    dump_s = timed(lambda: backup.dump_database(engine, archive), args.repeat)
+    dump_s = timed(lambda: backup.dump_database(engine, archive, force=True), args.repeat)
     engine.dispose()
     size = archive.stat().st_size
     counts = backup.read_archive(archive).manifest["tables"]
@@ -149,7 +149,7 @@ def main() -> None:
         rp = timed(restore_pg, args.repeat, fresh_pg)
         print(f"restore PostgreSQL {rp:6.2f} s  ({total / rp:,.0f} cards/s; migrated empty database)")
         eng = db.make_engine(urls[-1])
-        dp = timed(lambda: backup.dump_database(eng, tmp / "pg.zip"), args.repeat)
+        dp = timed(lambda: backup.dump_database(eng, tmp / "pg.zip", force=True), args.repeat)
         eng.dispose()
         print(f"dump    PostgreSQL {dp:6.2f} s  ({total / dp:,.0f} cards/s)")
         same = (tmp / "pg.zip").read_bytes() == archive.read_bytes()

@@ -520,6 +520,22 @@ def _updated_values(card: Any, clean: dict[str, Any]) -> dict[str, Any]:
     return _keyed(values)
 
 
+def _raw_insert(dialect: Any) -> tuple[str, list[str], list[Any], bool]:
+    """The card INSERT compiled for ``dialect``: its SQL, the columns in parameter order, their
+    converters and whether parameters are positional.
+
+    The rows go to the driver's ``executemany`` already converted by the column types' own bind
+    processors (JSON, dates…), without per-row statement machinery.
+    """
+    table = Card.__table__
+    columns = [c.name for c in table.c if c.name != "id"]
+    compiled = insert(table).compile(dialect=dialect, column_keys=columns)
+    positional = bool(compiled.positional)
+    order = list(compiled.positiontup) if positional else columns
+    processors = [table.c[c].type._cached_bind_processor(dialect) for c in order]
+    return str(compiled), order, processors, positional
+
+
 def _batches(items: list[Any]) -> Iterator[list[Any]]:
     for i in range(0, len(items), BATCH):
         yield items[i:i + BATCH]
@@ -531,8 +547,17 @@ def _apply(session: Session, plan: ImportPlan) -> None:
     now = catalog._now()
     new = [w for w in plan._writes if w[0] == "new"]
     updates = [w for w in plan._writes if w[0] == "update"]
-    for batch in _batches(new):
-        session.execute(insert(table), [_new_values(edition_id, clean, now) for _, edition_id, clean in batch])
+    if new:
+        conn = session.connection()
+        sql, columns, processors, positional = _raw_insert(conn.dialect)
+        pairs = list(zip(columns, processors))
+        for batch in _batches(new):
+            rows: list[Any] = []
+            for _, edition_id, clean in batch:
+                values = _new_values(edition_id, clean, now)
+                converted = [p(values[c]) if p else values[c] for c, p in pairs]
+                rows.append(tuple(converted) if positional else dict(zip(columns, converted)))
+            conn.exec_driver_sql(sql, rows)
     if updates:
         stmt = (update(table)
                 .where(and_(table.c.id == bindparam("_id"), table.c.version == bindparam("_expected")))
