@@ -20,7 +20,8 @@ import csv
 import io
 import json
 import re
-from collections.abc import Iterator
+import itertools
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -204,7 +205,9 @@ def _open_quote_line(text: str, start_line: int) -> int | None:
     return opened if inside else None
 
 
-def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
+def _iter_csv(text: str, source: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The rows of a CSV text one by one (the header is checked at the first one); raises at the
+    end when some lines could not be read."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
@@ -220,6 +223,12 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
             problems.append(Problem("unknown-column", tr("transfer.unknown_column", column=repr(name)),
                                     tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
                                     tr("transfer.where_header_column", source=source, column=col)))
+    for col, name in enumerate(header, start=1):
+        if name in COLUMNS and header.index(name) + 1 != col:
+            problems.append(Problem("duplicate-column", tr("transfer.duplicate_column", column=repr(name),
+                                                          first=header.index(name) + 1),
+                                    tr("transfer.fix_duplicate_column"),
+                                    tr("transfer.where_header_column", source=source, column=col)))
     for name in REQUIRED:
         if name not in header:
             problems.append(Problem("missing-column", tr("transfer.missing_column", column=repr(name)),
@@ -229,7 +238,7 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
         raise ImportError_(tr("transfer.header_problems", source=source, count=len(problems)), problems)
     escaped = [name not in NUMERIC for name in header]
     width = len(header)
-    rows: list[tuple[int, dict[str, Any]]] = []
+    count = 0
     start = reader.line_num + 1
     try:
         for record in reader:
@@ -240,9 +249,10 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
                 problems.append(Problem("extra-values", tr("transfer.extra_values", count=len(record), width=width),
                                         tr("transfer.fix_extra_values"), _where(source, "line", start)))
             else:
-                rows.append((start, {name: (csv_unescape(value) if esc and value[:1] == "'" else value)
-                                     for name, value, esc in zip(header, record, escaped)}))
-            if len(rows) > MAX_ROWS:
+                count += 1
+                yield start, {name: (csv_unescape(value) if esc and value[:1] == "'" else value)
+                              for name, value, esc in zip(header, record, escaped)}
+            if count > MAX_ROWS:
                 raise ImportError_(tr("transfer.too_many_rows", source=source, max=MAX_ROWS))
             start = reader.line_num + 1
     except csv.Error as exc:
@@ -253,7 +263,6 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
         raise ImportError_(tr("transfer.csv_malformed", source=source, line=reader.line_num, error=exc)) from None
     if problems:
         raise ImportError_(tr("transfer.read_problems", source=source, count=len(problems)), problems)
-    return rows
 
 
 def _read_json(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
@@ -284,7 +293,16 @@ def read_rows(data: bytes | str, *, fmt: str, source: str) -> list[tuple[int, di
     if fmt not in ("csv", "json"):
         raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
     text = _decode(data, source)
-    return _read_json(text, source) if fmt == "json" else _read_csv(text, source)
+    return _read_json(text, source) if fmt == "json" else list(_iter_csv(text, source))
+
+
+def _rows(data: bytes | str, *, fmt: str, source: str) -> Iterable[tuple[int, dict[str, Any]]]:
+    """Like :func:`read_rows`, but CSV rows come one by one (checked, then dropped, by the plan)."""
+    if fmt != "csv":
+        return read_rows(data, fmt=fmt, source=source)
+    rows = _iter_csv(_decode(data, source), source)
+    first = next(rows, None)  # the header's problems are raised here, before any planning
+    return rows if first is None else itertools.chain((first,), rows)
 
 
 def _format_of(path: Path) -> str:
@@ -356,7 +374,7 @@ class _Checked:
     expected: int | None
 
 
-def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, source: str,
+def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *, source: str,
                 row_label: str = "line") -> ImportPlan:
     """Check every row against the database and work out what would change; writes nothing.
 
@@ -575,7 +593,10 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
     """Check then (unless ``dry_run``) apply a card file, all or nothing."""
     if not dry_run:
         require_editor(action="import cards")
-    rows = read_rows(data, fmt=fmt, source=source)
+    if fmt not in ("csv", "json"):
+        raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
+    rows = _rows(data, fmt=fmt, source=source)
+    del data
     plan = plan_import(session, rows, source=source, row_label="line" if fmt == "csv" else "item")
     del rows
     if plan.problems:

@@ -310,3 +310,11 @@ def test_bulk_import_writes_like_the_catalog(engine, tmp_path):
         fresh = catalog.get_card(s, "OVK-200")
         assert fresh.version == 1 and fresh.colour_key == "rouge" and fresh.updated_at is not None
         assert [c["ref"] for c in catalog.card_dicts(s, query="ecume")] == ["OVK-001"]
+
+
+def test_a_column_named_twice_is_refused(session, tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("edition,number,name,value,value\nOVK,70,A,1,2\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as info:
+        transfer.import_file(session, path, dry_run=True)
+    assert [p.where for p in info.value.problems] == ["d.csv, ligne 1 (en-tête), colonne 5"]
