@@ -190,6 +190,14 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def _too_deep(value: dict[str, Any] | list[Any]) -> bool:
+    """Nested more than :data:`MAX_DEPTH` levels (a flat list or object answers at once)."""
+    items = value.values() if isinstance(value, dict) else value
+    if not any(isinstance(v, (dict, list)) for v in items):
+        return False
+    return _depth(value) > MAX_DEPTH
+
+
 def _open_quote_line(text: str, start_line: int) -> int | None:
     """The line of the quote still open at the end of ``text`` (which starts at ``start_line``)."""
     line = start_line
@@ -414,7 +422,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
                 continue
             if key in ("stats", "keywords") or isinstance(value, (dict, list)):
                 value = _decode_csv_value(key, value, source, label, row_no, probs)
-                if isinstance(value, (dict, list)) and _depth(value) > MAX_DEPTH:
+                if isinstance(value, (dict, list)) and _too_deep(value):
                     probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
                                          tr("transfer.fix_stats"), _where(source, label, row_no, key)))
                     continue
