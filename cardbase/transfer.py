@@ -399,8 +399,8 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
         probs: list[Problem] = []
         for k in ([k for k in raw if k not in _COLUMN_SET] if not raw.keys() <= _COLUMN_SET else ()):
             probs.append(Problem("unknown-column", tr("transfer.unknown_field", field=_short(k)),
-                                     tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
-                                     _where(source, label, row_no)))
+                                 tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
+                                 _where(source, label, row_no)))
         code_raw = raw.get("edition")
         code = code_raw.strip().upper() if isinstance(code_raw, str) else str(code_raw or "").strip().upper()
         edition = editions.get(code)
@@ -462,9 +462,9 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
             plan.problems += probs
             continue
         checked.append(_Checked(row_no, edition, number, clean, expected))
-    if plan.problems:
-        return plan
 
+    # The rows without problems are compared with the database even when others have problems:
+    # a dry run shows what they would do, and stale rows are listed with every other problem.
     existing = _existing_cards(session, checked)
     for item in checked:
         edition, number, clean = item.edition, item.number, item.clean

@@ -318,3 +318,17 @@ def test_a_column_named_twice_is_refused(session, tmp_path):
     with pytest.raises(ImportError_) as info:
         transfer.import_file(session, path, dry_run=True)
     assert [p.where for p in info.value.problems] == ["d.csv, ligne 1 (en-tête), colonne 5"]
+
+
+def test_stale_rows_are_listed_with_the_other_problems(engine, tmp_path):
+    with Session(engine) as s:
+        records = transfer.export_records(s, edition="OVK")[:2]
+        card = catalog.get_card(s, "OVK-001")
+        catalog.update_card(s, card.id, expected_version=card.version, changes={"value": 8})
+        s.commit()
+    records[1]["value"] = "x"
+    records.append({"edition": "OVK", "number": 120, "name": "Nouvelle"})
+    with Session(engine) as s:
+        plan = transfer.import_cards(s, json.dumps(records, ensure_ascii=False), fmt="json", dry_run=True)
+    assert sorted(p.code for p in plan.problems) == ["invalid-field", "stale"]
+    assert [(r.ref, r.action) for r in plan.rows] == [("OVK-120", "new")]
