@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cardbase import db, transfer  # noqa: E402
+from cardbase import db, transfer
 
 
 def generate(path: Path, rows: int, template_url: str) -> None:

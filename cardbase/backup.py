@@ -61,7 +61,6 @@ FORMAT = "cardbase-dump"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
-MAX_MEMBER_BYTES = 2 * 1024**3  # a zip member that claims more is refused (zip bomb)
 
 
 class BackupError(CardbaseError):
@@ -375,7 +374,7 @@ def dump_database(engine: Engine, path: str | Path, *, art_dir: Path | None = No
 # --------------------------------------------------------------------------- restore
 
 MAX_MANIFEST_BYTES = 16 * 1024 * 1024
-MAX_ARCHIVE_BYTES = 4 * 1024**3  # total uncompressed budget of one restore, read as it comes
+MAX_ARCHIVE_BYTES = 2 * 1024**3  # total uncompressed budget of one restore, read as it comes
 _INT_RANGE = (-(2**31), 2**31 - 1)  # INTEGER on every backend
 
 

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
-import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, select as sa_select, update
+from sqlalchemy import and_, bindparam, insert, update
+from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
