@@ -435,7 +435,9 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
         probs += _relocate(field_probs, source, label, row_no)
         version = raw.get("version")
         expected = None
-        if version not in (None, ""):
+        if isinstance(version, str) and not version.isascii():
+            probs.append(_number_problem(version, _where(source, label, row_no, "version")))
+        elif version not in (None, ""):
             expected = _version_number(version)
             if expected is None:
                 probs.append(Problem("invalid-field", tr("transfer.bad_version", value=_short(version)),
