@@ -29,7 +29,7 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, insert, update
 from sqlalchemy import select as sa_select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, select
 
 from cardbase import catalog
@@ -621,6 +621,8 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
             _apply(session, plan)
     except IntegrityError:
         raise ImportError_(tr("transfer.changed_meanwhile", source=source)) from None
+    except OperationalError as exc:  # SQLite: another writer committed since this import read
+        raise ImportError_(tr("transfer.busy", source=source, error=str(exc.orig or exc).splitlines()[0])) from None
     plan._writes.clear()
     return plan
 

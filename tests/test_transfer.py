@@ -332,3 +332,31 @@ def test_stale_rows_are_listed_with_the_other_problems(engine, tmp_path):
         plan = transfer.import_cards(s, json.dumps(records, ensure_ascii=False), fmt="json", dry_run=True)
     assert sorted(p.code for p in plan.problems) == ["invalid-field", "stale"]
     assert [(r.ref, r.action) for r in plan.rows] == [("OVK-120", "new")]
+
+
+def test_a_card_saved_during_the_import_refuses_all_of_it(engine, tmp_path, monkeypatch):
+    with Session(engine) as s:
+        records = transfer.export_records(s, edition="OVK")[:3]
+    for r in records:
+        r["flavour"] = "importé"
+    records.append({"edition": "OVK", "number": 130, "name": "Nouvelle"})
+    planned = transfer.plan_import
+
+    def plan_then_someone_saves(session, rows, **kw):
+        plan = planned(session, rows, **kw)
+        with Session(engine) as other:  # another editor saves one of the cards meanwhile
+            card = catalog.get_card(other, "OVK-002")
+            catalog.update_card(other, card.id, expected_version=card.version, changes={"value": 9})
+            other.commit()
+        return plan
+
+    monkeypatch.setattr(transfer, "plan_import", plan_then_someone_saves)
+    before = _count(engine)
+    with Session(engine) as s:
+        with pytest.raises(ImportError_, match="rien n'a été importé"):
+            transfer.import_cards(s, json.dumps(records), fmt="json", source="c.json")
+        s.rollback()
+    assert _count(engine) == before
+    with Session(engine) as s:
+        assert catalog.get_card(s, "OVK-001").flavour != "importé"
+        assert catalog.get_card(s, "OVK-002").value == 9
