@@ -55,6 +55,9 @@ def _ctterror(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
     from cardbase.games.ctterror.rules import Rules
     from cardbase.games.ctterror.state import Game
 
+    unknown = sorted(set(options) - set(Rules.__dataclass_fields__))
+    if unknown:
+        raise CardbaseError(tr("ctterror.rules.bad", options=", ".join(unknown)))
     return Game(box_from_cards(cards), players, Rules(**options))
 
 

@@ -25,11 +25,10 @@ def greedy_action(s: State) -> int:
     if phase == DEFEND:
         return _defence(s, s.player)
     if phase == MASKING:
-        if not s.blinded(s.player):
-            hand = s.hands[s.player]
-            for k in s.game.of[MASK]:
-                if hand[k]:
-                    return (2 + k) * 16
+        hand = s.hands[s.player]
+        for k in s.game.of[MASK]:
+            if hand[k]:
+                return (2 + k) * 16
         return PASS
     return PASS
 
@@ -80,7 +79,7 @@ def _offensive(s: State, p: int) -> int:
 
 def _defence(s: State, p: int) -> int:
     game = s.game
-    a, t, dmg, kind, mode, helper = s.att
+    a, t, dmg, _kind, mode, _helper = s.att
     life = s.life
     lt = life[t]
     hand = s.hands[p]

@@ -22,7 +22,14 @@ from cardbase.i18n import tr
 from cardbase.text import fold
 
 from .rules import (
-    ARMOUR, BOMB, CT, FRIENDLY, NAMED_EFFECTS, RICOCHET, TERROR, WEAPON,
+    ARMOUR,
+    BOMB,
+    CT,
+    FRIENDLY,
+    NAMED_EFFECTS,
+    RICOCHET,
+    TERROR,
+    WEAPON,
 )
 
 TEAM_BANNERS = {"ct": CT, "contre-terroriste": CT, "contre-terroristes": CT, "terroriste": TERROR,

@@ -28,8 +28,24 @@ from cardbase.i18n import tr
 
 from .material import Box
 from .rules import (
-    ARMOUR, BOMB, CT, DEFUSE, DODGE, DRAW, FLASH, FRIENDLY, GAS, HAND, HEADSHOT, MASK, RENFORT,
-    RICOCHET, TEAMS, TERROR, WEAPON, Rules,
+    ARMOUR,
+    BOMB,
+    CT,
+    DEFUSE,
+    DODGE,
+    DRAW,
+    FLASH,
+    FRIENDLY,
+    GAS,
+    HAND,
+    HEADSHOT,
+    MASK,
+    RENFORT,
+    RICOCHET,
+    TEAMS,
+    TERROR,
+    WEAPON,
+    Rules,
 )
 
 PASS = 0
@@ -136,10 +152,34 @@ class Game:
 class State:
     """One CT vs Terror game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
-    __slots__ = ("game", "rules", "seed", "rng", "n", "life", "alive", "hands", "hand_n", "pile",
-                 "discard", "table", "phase", "player", "turn_player", "att", "caller", "asking",
-                 "history", "events", "ended_by", "winner_team", "turns", "round", "held",
-                 "character")
+    __slots__ = (
+        "alive",
+        "asking",
+        "att",
+        "caller",
+        "character",
+        "discard",
+        "ended_by",
+        "events",
+        "game",
+        "hand_n",
+        "hands",
+        "held",
+        "history",
+        "life",
+        "n",
+        "phase",
+        "pile",
+        "player",
+        "rng",
+        "round",
+        "rules",
+        "seed",
+        "table",
+        "turn_player",
+        "turns",
+        "winner_team",
+    )
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
@@ -243,7 +283,7 @@ class State:
         """Blinded by a Grenade flash still on the table (CT14)."""
         bit = 1 << p
         eff = self.game.effect
-        for owner, k, mask in self.table:
+        for _owner, k, mask in self.table:
             if mask & bit and eff[k] == FLASH:
                 return True
         return False
@@ -292,7 +332,7 @@ class State:
                     if hand[k]:
                         out += [(2 + k) * 16 + m for m in self.callable_mates(p)]
         elif phase == DEFEND:
-            a, t, dmg, kind, mode, helper = self.att
+            a, t, _dmg, _kind, mode, helper = self.att
             blind = self.blinded(p)
             if mode == HEADSHOT_MODE:  # CT15: only the Esquive
                 if not blind:
@@ -314,9 +354,8 @@ class State:
                     for k in game.of[RENFORT]:
                         if hand[k]:
                             out += [(2 + k) * 16 + m for m in self.callable_mates(t)]
-        elif phase == MASKING:
-            if not self.blinded(p):
-                out += [(2 + k) * 16 for k in game.of[MASK] if hand[k]]
+        elif phase == MASKING:  # only players not blinded before this Grenade are asked (CT14)
+            out += [(2 + k) * 16 for k in game.of[MASK] if hand[k]]
         return sorted(out)
 
     def apply_action(self, action: int) -> None:
@@ -345,7 +384,6 @@ class State:
     def _begin_turn(self, p: int) -> None:
         """Start ``p``'s turn, or the next possible one (blinded players skip theirs, CT14)."""
         n = self.n
-        game = self.game
         for _ in range(3 * n):
             if self.table:
                 self._expire(p)
@@ -370,7 +408,6 @@ class State:
             if p == 0:
                 self.round += 1  # CT21
         raise AssertionError("no player can play")  # pragma: no cover - both teams have a living player
-        _ = game
 
     def _end_move(self) -> None:
         """The offensive move of the turn is over: the next seat's turn."""
@@ -417,9 +454,7 @@ class State:
             got += 1
         self._log("draw", p, got)
         for k in bombs:  # CT4: both cards are drawn before the Bombe goes off
-            self._bomb(p, k, deal=False)
-            if self.phase == OVER:
-                return
+            self._bomb(p, k, deal=False)  # (a second Bombe still goes to the discard pile)
 
     def _bomb(self, p: int, k: int, *, deal: bool) -> None:
         game = self.game
@@ -487,10 +522,10 @@ class State:
             mask = 0
             for q in asked:
                 mask |= 1 << q
+            # CT20: everyone affected answers in turn; a player already blinded cannot play a Masque
+            self.asking = [q for q in asked if not self.blinded(q)]
             self.table.append([p, k, mask])
             self._log("throw", p, k)
-            # CT20: everyone affected answers in turn; a blinded player cannot play a Masque
-            self.asking = [q for q in asked if not self.blinded(q)]
             self._next_mask()
 
     def _attack(self, a: int, t: int, dmg: int, kind: int, mode: int) -> None:
@@ -518,7 +553,7 @@ class State:
 
     def _defend(self, p: int, action: int) -> None:
         game = self.game
-        a, t, dmg, kind, mode, helper = self.att
+        a, t, dmg, _kind, mode, _helper = self.att
         if action == PASS:
             self._log("no_defence", p)
             if mode == HEADSHOT_MODE:
@@ -722,7 +757,7 @@ class State:
             dmg = game.box.characters[self.character[self.player if self.player >= 0 else 0]].damage
             return tr("ctterror.action.character", target=self.seat_name(arg), damage=dmg)
         k = move - 2
-        if not 0 <= k < game.K or arg >= self.n and arg:
+        if not 0 <= k < game.K or (arg >= self.n and arg):
             return tr("ctterror.action.unknown", action=action)
         card = game.kinds[k].name
         eff = game.effect[k]
@@ -741,7 +776,7 @@ class State:
         kind, *rest = event
         game = self.game
         name = self.seat_name
-        card = lambda k: game.kinds[k].name if k >= 0 else tr("ctterror.event.own_weapon")  # noqa: E731
+        card = lambda k: game.kinds[k].name if k >= 0 else tr("ctterror.event.own_weapon")
         if kind == "deal":
             return tr("ctterror.event.deal", players=self.n)
         if kind in ("turn", "pass", "no_defence", "blind_skip", "death", "headshot"):
