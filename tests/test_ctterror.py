@@ -551,6 +551,7 @@ def test_random_play_invariants() -> None:
                 assert sum(cards_everywhere(s).values()) + len(BOX.characters) + BOX.life_cards == 68
                 assert all(0 <= v <= 100 for v in s.life)
                 assert all(v > 0 for v, a in zip(s.life, s.alive) if a)
+                assert all(v % BOX.life_step == 0 for v in s.life)  # the life card's five levels
                 legal = s.legal_actions()
                 s.apply_action(legal[rng.randrange(len(legal))])
                 steps += 1

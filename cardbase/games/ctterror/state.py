@@ -673,11 +673,13 @@ class State:
         return float(sum(self.life[q] if team[q] == mine else -self.life[q] for q in range(self.n)))
 
     def held_cards(self, seat: int) -> set[str]:
-        """Refs of the cards ``seat`` held at any time, and its character (for a card's impact)."""
+        """Refs of the draw pile's cards ``seat`` held at any time (for a card's impact).
+
+        Characters are left out: they differ only by name, so their "impact" would be their team's.
+        A Bombe is never held (it is resolved when received, CT3/CT4).
+        """
         kinds = self.game.kinds
-        out = {kinds[k].ref for k in range(self.game.K) if self.held[seat] >> k & 1}
-        out.add(self.game.box.characters[self.character[seat]].ref)
-        return out
+        return {kinds[k].ref for k in range(self.game.K) if self.held[seat] >> k & 1}
 
     def card_count(self) -> dict[str, int]:
         """Where the box's cards are (the invariant: they add up to the box)."""
