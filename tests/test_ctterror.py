@@ -193,6 +193,21 @@ def test_bomb_on_the_deal_option_spares_teammates_ct3() -> None:
                 assert s.life[p] == 100
 
 
+def test_a_deal_bomb_can_end_the_game_with_a_small_life_figure_ct3() -> None:
+    defs = [replace(d, stats=(("life", 40), ("life_step", 20))) if d.card_type == "Points de vie"
+            else d for d in DEFS]
+    g = Game(box_from_cards(defs), 2)
+    ended = 0
+    for seed in range(300):
+        s = g.new_state(seed)
+        assert s.life[0] <= 40 and s.life[1] <= 40
+        if any(e[0] == "bomb" for e in s.events[:3]) and s.is_terminal():
+            ended += 1
+            assert s.turns == 0 and s.ended_by == "victory" and s.legal_actions() == []
+            assert not any(e[0] == "turn" for e in s.events)
+    assert ended > 0
+
+
 def test_bomb_on_the_draw_second_card_defuses_ct4() -> None:
     s = setup(hands={0: ["Casque"]}, top=["Bombe", "Désamorçage"], begin=True)
     assert s.life[0] == 100 and s.phase == TURN and s.player == 0

@@ -224,7 +224,8 @@ class State:
         for p in range(n):
             for k in bombs[p]:
                 self._bomb(p, k, deal=True)
-        self._begin_turn(0)
+        if self.phase != OVER:  # with a small life figure the deal's Bombes can end the game
+            self._begin_turn(0)
 
     # ------------------------------------------------------------------ copying
 
