@@ -547,6 +547,23 @@ def test_french_texts_and_english_on_request() -> None:
     assert "gagné" in s.event_to_string(s.events[-1])
 
 
+def test_every_event_has_its_text_in_both_languages() -> None:
+    s = setup()
+    k = kind("Grenade flash")
+    events = [("deal", (0, 1, 2, 3)), ("turn", 0), ("draw", 0, 2), ("reshuffle", 30), ("pass", 1),
+              ("no_defence", 1), ("blind_skip", 2), ("death", 3), ("headshot", 3),
+              ("defuse", 0, kind("Bombe"), kind("Désamorçage")), ("bomb", 0, kind("Bombe"), True),
+              ("attack", 0, 1, -1), ("attack", 0, 1, kind("AK 47")), ("call", 0, 2, kind("Renfort")),
+              ("throw", 0, k), ("mask", 1, kind("Masque")), ("defend", 1, kind("Casque")),
+              ("status_end", 0, k), ("ricochet", 2), ("damage", 1, 20, 80), ("end", "victory", "CT"),
+              ("end", "turn_limit", None)]
+    for lang in ("fr", "en"):
+        with i18n.use_language(lang):
+            texts = [s.event_to_string(e) for e in events]
+            assert all(t and not t.startswith("(") for t in texts)
+            assert len(set(texts)) == len(texts)
+
+
 # --------------------------------------------------------------------------- random play
 
 
