@@ -3,6 +3,10 @@
 Game ``i`` of a batch seeded ``s`` is dealt from ``game_seed(s, i)`` and its bots are seeded from
 it too, so a batch gives the same figures whatever the number of worker processes. Workers get the
 cards as values (no database).
+
+A team game's state says each seat's team (``team_of(seat)``, returns shared by the team): the report
+then gives each seat's ``team`` and ``teams`` — per team its seats, wins, win rate and 95 % interval
+(a team wins a game when one of its seats has a positive return).
 """
 
 from __future__ import annotations
