@@ -491,6 +491,36 @@ def test_flash_option_spares_teammates_and_blinded_cannot_be_called_ct14() -> No
     assert s.callable_mates(2) == [] and not any(a >> 4 == kind("Renfort") + 2 for a in s.legal_actions())
 
 
+def test_answers_are_sequential_decisions_ct20() -> None:
+    s = setup(hands={0: ["Grenade flash", "AK 47"], 2: ["Masque"]})
+    s.apply_action(play("Grenade flash", 0))
+    asked = []
+    while s.phase == MASKING:  # everyone affected is asked in seat order, with or without a Masque
+        asked.append(s.current_player())
+        s.apply_action(s.legal_actions()[-1])
+    assert asked == [1, 2, 3] and kind("Masque") in s.discard
+    assert s.current_player() == 2  # seat 1 is blinded and misses its turn; seat 2 wore the Masque
+    s = setup(hands={0: ["AK 47"], 1: ["Renfort"], 3: ["Casque"]})
+    s.apply_action(play("AK 47", 1))
+    assert s.current_player() == 1 and s.turn_player == 0
+    s.apply_action(play("Renfort", 3))
+    assert s.current_player() == 3 and s.observation(0).attack == (0, 1, 60, kind("AK 47"), 0, 3)
+    s.apply_action(play("Casque"))
+    assert s.life[1] == 60 and s.current_player() == 1 and s.turn_player == 1
+
+
+def test_turns_and_rounds_ct21() -> None:
+    s = setup(hands={1: ["Grenade flash"]}, seat=1)
+    s.turns, s.round = 1, 1
+    s.apply_action(play("Grenade flash", 1))
+    for _ in range(3):
+        s.apply_action(PASS)  # no Masque: seats 2, 3 and 0 are blinded
+    # seats 2, 3, 0 miss their turn (not counted); the order came back to seat 1 once
+    assert s.current_player() == 1 and s.turns == 2 and s.round == 2
+    s.apply_action(PASS)
+    assert s.current_player() == 2 and s.turns == 3 and s.round == 2
+
+
 def test_death_victory_and_team_returns_ct16_ct17() -> None:
     s = setup(hands={0: ["AK 47"], 1: ["Casque"]}, life={1: 40, 3: 0})
     s.apply_action(play("AK 47", 1))

@@ -332,7 +332,7 @@ class State:
                 for k in game.of[RENFORT]:
                     if hand[k]:
                         out += [(2 + k) * 16 + m for m in self.callable_mates(p)]
-        elif phase == DEFEND:
+        elif phase == DEFEND:  # CT6: one answer (or Casque and Gilet together)
             a, t, _dmg, _kind, mode, helper = self.att
             blind = self.blinded(p)
             if mode == HEADSHOT_MODE:  # CT15: only the Esquive
