@@ -672,6 +672,7 @@ def test_resample_keeps_what_the_player_knows() -> None:
                 for viewer in range(n):
                     r = s.resample(viewer, rng)
                     assert r.observation(viewer) == s.observation(viewer)
+                    assert r.information_key(viewer) == s.information_key(viewer)
                     assert cards_everywhere(r) == cards_everywhere(s)
                     assert r.hands[viewer] == s.hands[viewer]
                     assert all(not r.hands[q][k] for q in range(n) for k in range(g.K) if g.is_bomb[k])

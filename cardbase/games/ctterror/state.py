@@ -705,6 +705,10 @@ class State:
             asking=tuple(self.asking), terminal=self.player == TERMINAL, winner=self.winner(),
         )
 
+    def information_key(self, player: int) -> Observation:
+        """What ``player`` knows, hashable (an information set's key for tree search)."""
+        return self.observation(player)
+
     def resample(self, player: int, rng: random.Random) -> State:
         """A clone where what ``player`` cannot see is dealt again at random.
 
