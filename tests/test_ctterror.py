@@ -630,6 +630,23 @@ def test_random_play_invariants() -> None:
     assert limit == 0  # CT18: the safety net is never reached by random play
 
 
+@pytest.mark.parametrize("options", [
+    {"odd_extra": "Terror", "friendly_fire": "attack"},
+    {"ricochet_pool": "others", "flash_teammates": False, "deal_bomb_teammates": False},
+])
+def test_options_keep_the_invariants(options: dict) -> None:
+    for n in (3, 5, 8):
+        g = Game(BOX, n, Rules(**options))
+        for i in range(120):
+            s = g.new_state(i)
+            rng = random.Random(i)
+            while not s.is_terminal():
+                assert s.alive[s.current_player()] and all(0 <= v <= 100 for v in s.life)
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])
+            assert cards_everywhere(s) == Counter(g.deck) and s.ended_by == "victory"
+
+
 def test_cards_are_conserved_by_kind() -> None:
     g = Game(BOX, 5)
     for i in range(200):
