@@ -125,7 +125,7 @@ class State:
     """One Overseers game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
     __slots__ = ("game", "rules", "seed", "rng", "n", "round", "leader", "led", "phase", "player",
-                 "queue", "chars", "offered", "held", "cards", "aside", "hands", "kept", "seen",
+                 "queue", "leaders", "chars", "offered", "held", "cards", "aside", "hands", "kept", "seen",
                  "step", "discard", "known_discard", "top", "bottom", "placed", "peeks",
                  "spy_left", "votes", "accused", "judgment", "shed_left", "revealed", "thief",
                  "victim", "points", "totals", "history", "events", "ended_by", "turns",
@@ -156,6 +156,7 @@ class State:
         self.cards = sorted(cards)
         self.leader = rng.randrange(n)  # OV15: "donnez la carte … de Leader à un joueur aléatoirement"
         self.led: set[int] = set()
+        self.leaders: list[int] = []  # the Leader of each round played
         self.round = 0
         self._log("setup", tuple(self.cards), self.leader)
         self._start_round()
@@ -168,6 +169,7 @@ class State:
         s.rng = random.Random()
         s.rng.setstate(self.rng.getstate())
         s.round, s.leader, s.led = self.round, self.leader, set(self.led)
+        s.leaders = self.leaders[:]
         s.phase, s.player, s.queue = self.phase, self.player, self.queue[:]
         s.chars, s.offered = self.chars[:], self.offered[:]
         s.held = [set(h) for h in self.held]
@@ -396,6 +398,7 @@ class State:
         n, rng, game = self.n, self.rng, self.game
         self.round += 1
         self.led.add(self.leader)
+        self.leaders.append(self.leader)
         self.offered: list[int] = []
         self.chars = [-1] * n
         self.hands = [[] for _ in range(n)]
