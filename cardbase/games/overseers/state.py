@@ -216,8 +216,8 @@ class State:
         return self.game.characters[self.chars[p]]
 
     def cards_of(self, p: int) -> list[int]:
-        """The player's cards on the table (after the placement), else their kept cards."""
-        return self.top[p] + self.bottom[p] if self.placed else self.kept[p]
+        """The player's cards: kept (draft), then placed in the two rows (one of them is empty)."""
+        return self.kept[p] + self.top[p] + self.bottom[p]
 
     def score_cards(self, cards: Sequence[int], ch: int) -> int:
         """Points of ``cards`` for a holder of character ``ch`` (OV8, OV13)."""
@@ -312,6 +312,7 @@ class State:
             cards = sorted(self.kept[p])
             self.bottom[p] = [k for i, k in enumerate(cards) if arg >> i & 1]
             self.top[p] = [k for i, k in enumerate(cards) if not arg >> i & 1]
+            self.kept[p] = []
             self._log("place", p, tuple(self.top[p]), tuple(self.bottom[p]))
             self._next_in_step(self._end_place)
         elif ph == P_SPY:
@@ -411,7 +412,7 @@ class State:
         self.votes = [-1] * n
         self.discard: list[int] = []
         self.known_discard = [set() for _ in range(n)]
-        self.aside: list[int] = []
+        self.aside = list(self.cards)  # gathered, to be shuffled and dealt (OV2)
         self.placed = False
         self.revealed = False
         self.accused = self.thief = self.victim = -1
@@ -479,7 +480,6 @@ class State:
 
     def _end_place(self) -> None:
         self.placed = True  # the top rows are revealed together (OV5)
-        self.kept = [[] for _ in range(self.n)]
         self._log("tops", tuple(tuple(t) for t in self.top))
         spies = [p for p in self.order() if self.character(p).spy > 0]
         for p in spies:
@@ -724,9 +724,8 @@ class State:
         for q in slots_owner:
             if s.placed:
                 hidden.append(s.bottom[q])
-            else:
-                hidden.append(s.hands[q])
-                hidden.append(s.kept[q])
+            else:  # before everyone has placed, a placed row is still hidden
+                hidden.extend((s.hands[q], s.kept[q], s.top[q], s.bottom[q]))
         known = self.known_discard[player]
         slots: list[tuple[list[int], int]] = []
         pool_seen: list[int] = []
