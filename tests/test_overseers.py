@@ -18,10 +18,10 @@ from cardbase.games.overseers.bots import greedy_action
 from cardbase.games.overseers.material import MaterialError, box_from_cards
 from cardbase.games.overseers.rules import COLOURS, SPLIT, Rules
 from cardbase.games.overseers.state import (
-    ADMIT, CHARACTER, CHOOSE, DENY, DISCARD, GIVE, K, P_CHARACTER, P_DISCARD, P_DRAFT, P_END,
+    ADMIT, CHARACTER, CHOOSE, DENY, DISCARD, GIVE, P_CHARACTER, P_DISCARD, P_DRAFT, P_END,
     P_GIVE, P_JUDGE, P_PENALTY, P_PLACE, P_SHED, P_SPY, P_SUCCESSOR, P_TAKE, P_THIEF_TIE,
-    P_VICTIM, P_VOTE, P_VOTE_TIE, PENALIZE, PICK, PLACE, SPARE, SPY_ON, TAKE, TERMINAL, VICTIM,
-    VOTE, Game, IllegalActionError, replay,
+    P_VICTIM, P_VOTE, P_VOTE_TIE, PENALIZE, PICK, SPARE, SPY_ON, TAKE, TERMINAL, VICTIM, VOTE, K,
+    Game, IllegalActionError, replay,
 )
 from cardbase.playtest.cards import load_edition_defs
 from cardbase.playtest.games import simulate
@@ -228,7 +228,7 @@ def test_placement_three_up_two_down_and_the_menteur() -> None:
     s = game(4).new_state(6)
     s.chars = [CH[c] for c in ("Le Menteur", "Le Juge", "Le Saint", "Le Voleur")]
     advance(s, P_PLACE)
-    for p in range(4):
+    for _ in range(4):
         legal = s.legal_actions(s.player)
         n = 20 if s.player == 0 else 10  # C(5,2) placements, + C(5,3) for the Menteur
         assert len(legal) == n
@@ -620,3 +620,18 @@ def test_batch_figures_do_not_depend_on_the_workers() -> None:
     one, _ = simulate("overseers", DEFS, players=5, games=40, seed=3, workers=1)
     two, _ = simulate("overseers", DEFS, players=5, games=40, seed=3, workers=2)
     assert one.as_dict() == two.as_dict()
+
+
+def test_analysis_gives_seats_the_first_leader_rounds_led_and_colours() -> None:
+    from cardbase.games.overseers.analysis import analyse
+
+    a = analyse(DEFS, 4, games=40, seed=5)
+    b = analyse(DEFS, 4, games=40, seed=5)
+    assert a == b and len(a["seats"]) == 4
+    assert sum(x["games"] for x in a["rounds_led"]) == 4 * 40
+    assert a["first_leader"]["fair_share"] == 0.25 and 0 <= a["first_leader"]["wins"] <= 40
+    assert [c["colour"] for c in a["colours"]] == list(COLOURS)
+    # every counted card is one of the game's cards: 3 counts of at most 6 cards each a player
+    assert all(0 < c["per_winner"] + c["per_other"] for c in a["colours"])
+    with pytest.raises(CardbaseError):
+        analyse(DEFS, 7, games=1)

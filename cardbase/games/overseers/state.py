@@ -129,7 +129,7 @@ class State:
                  "step", "discard", "known_discard", "top", "bottom", "placed", "peeks",
                  "spy_left", "votes", "accused", "judgment", "shed_left", "revealed", "thief",
                  "victim", "points", "totals", "history", "events", "ended_by", "turns",
-                 "winners")
+                 "winners", "counted")
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
@@ -147,6 +147,7 @@ class State:
         self.points: list[list[int]] = [[] for _ in range(n)]
         self.totals = [0] * n
         self.held: list[set[int]] = [set() for _ in range(n)]
+        self.counted = [[0] * len(COLOURS) for _ in range(n)]  # cards of each colour counted
         # OV1: the cards of each colour used at this player count, taken once for the game
         cards: list[int] = []
         for col, name in enumerate(COLOURS):
@@ -193,6 +194,7 @@ class State:
         s.history = self.history[:]
         s.events = self.events[:] if (log and self.events is not None) else None
         s.ended_by, s.turns, s.winners = self.ended_by, self.turns, self.winners[:]
+        s.counted = [c[:] for c in self.counted]
         return s
 
     # ------------------------------------------------------------------ the interface
@@ -295,7 +297,7 @@ class State:
                                                         for a in self.legal_actions())))
         self.history.append(action)
         self.turns += 1
-        kind, arg = divmod(action, K)
+        arg = action % K
         ph = self.phase
         if ph == P_DRAFT:
             self.hands[p].remove(arg)
@@ -607,8 +609,12 @@ class State:
     def _count(self) -> None:
         n = self.n
         scores = [self.score(p) for p in range(n)]
+        colour = self.game.colour
         for p in range(n):
             self.points[p].append(scores[p])
+            counted = self.counted[p]
+            for k in self.cards_of(p):
+                counted[colour[k]] += 1
             self.totals[p] += scores[p]
         self._log("count", self.round, tuple(scores))
         low = min(scores)
