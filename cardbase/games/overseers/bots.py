@@ -54,12 +54,22 @@ def greedy_action(s: State) -> int:
     p = s.player
     ph = s.phase
     game = s.game
-    if ph == P_DRAFT:
+    if ph == P_DRAFT:  # the most valuable card; among equals the lowest number
         worth = game.worth[s.chars[p]]
-        return PICK * K + max(sorted(s.hands[p]), key=lambda k: worth[k])
+        best, best_v = -1, -1
+        for k in s.hands[p]:
+            v = worth[k]
+            if v > best_v or (v == best_v and k < best):
+                best, best_v = k, v
+        return PICK * K + best
     if ph == P_DISCARD:
         worth = game.worth[s.chars[p]]
-        return DISCARD * K + min(sorted(s.kept[p]), key=lambda k: worth[k])
+        best, best_v = -1, 1 << 30
+        for k in s.kept[p]:
+            v = worth[k]
+            if v < best_v or (v == best_v and k < best):
+                best, best_v = k, v
+        return DISCARD * K + best
     if ph == P_VOTE:
         best, best_v = -1, -1
         for q in _others(s, p):

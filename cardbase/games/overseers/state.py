@@ -284,6 +284,9 @@ class State:
             return kind == DISCARD and arg in self.kept[p]
         if ph == P_VOTE:
             return kind == VOTE and 0 <= arg < self.n and arg != p
+        if ph == P_PLACE:
+            return (kind == PLACE and arg < 1 << len(self.kept[p])
+                    and arg.bit_count() in ((2, 3) if self.character(p).bottom == 3 else (2,)))
         return action in self.legal_actions()
 
     def apply_action(self, action: int) -> None:
