@@ -138,6 +138,8 @@ def test_three_to_six_players(players) -> None:
 def test_bad_options_are_named() -> None:
     with pytest.raises(CardbaseError, match="split"):
         game(4, split="best")
+    with pytest.raises(CardbaseError, match="direction"):
+        registry.get("overseers").build(DEFS, 4, direction="right")
 
 
 # ------------------------------------------------------------------ setup and the deal (OV1, OV2, OV15)

@@ -55,6 +55,10 @@ def _overseers(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
     from cardbase.games.overseers.rules import Rules
     from cardbase.games.overseers.state import Game
 
+    known = set(Rules.__dataclass_fields__)
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise CardbaseError(tr("overseers.rules.bad", options=", ".join(unknown)))
     rules = Rules(**options)
     return Game(box_from_cards(cards, rules.vol_keyword), players, rules)
 
