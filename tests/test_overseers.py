@@ -234,8 +234,15 @@ def test_placement_three_up_two_down_and_the_menteur() -> None:
         legal = s.legal_actions(s.player)
         n = 20 if s.player == 0 else 10  # C(5,2) placements, + C(5,3) for the Menteur
         assert len(legal) == n
-        assert s.observation((s.player + 1) % 4).tops == (None,) * 4  # OV5: revealed together
+        watcher = (s.player + 1) % 4
+        tops = s.observation(watcher).tops  # OV5: revealed together, once all have placed
+        assert all(t is None for q, t in enumerate(tops) if q != watcher)
+        p = s.player
         s.apply_action(legal[-1])
+        if not s.placed:
+            own = s.observation(p)
+            assert own.tops[p] == tuple(sorted(s.top[p])) and own.bottoms[p] == tuple(sorted(s.bottom[p]))
+            assert all(t is None for q, t in enumerate(own.tops) if q != p)
     assert s.placed and all(len(t) + len(b) == 5 for t, b in zip(s.top, s.bottom, strict=True))
     assert len(s.bottom[0]) == 3 and all(len(s.bottom[p]) == 2 for p in (1, 2, 3))
     assert s.observation(1).tops[0] == tuple(sorted(s.top[0])) and s.observation(1).bottoms[0] == 3

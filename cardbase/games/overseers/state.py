@@ -692,9 +692,10 @@ class State:
             tops = tuple(tuple(sorted(self.top[q])) for q in range(n))
             bottoms = tuple(tuple(sorted(self.bottom[q])) if q == p else len(self.bottom[q])
                             for q in range(n))
-        else:
-            tops = tuple(None for _ in range(n))
-            bottoms = tuple(() if q == p else 0 for q in range(n))
+        else:  # before everyone has placed, only one's own rows are known (OV5)
+            tops = tuple((tuple(sorted(self.top[q])) if self.top[q] else None) if q == p else None
+                         for q in range(n))
+            bottoms = tuple(tuple(sorted(self.bottom[q])) if q == p else 0 for q in range(n))
         everyone_voted = self.phase not in (P_VOTE, P_SPY, P_PLACE, P_DISCARD, P_DRAFT, P_CHARACTER)
         return Observation(
             player=p, current_player=self.player, round=self.round, phase=PHASES[self.phase],
