@@ -377,7 +377,7 @@ STEAL = {0: LOW, 1: (("Grise 1", "Grise 2", "Verte 4"), ("Verte 5", "Verte 6")),
 
 
 def test_the_most_vol_cards_steals_and_the_victim_chooses_the_card() -> None:
-    s = judged(chars=["Le Juge", "Le Saint", "Le Menteur", "L'Ermite"], tables=STEAL)
+    s = judged(chars=["Le Juge", "Le Saint", "L'Ermite", "Le Menteur"], tables=STEAL)
     s.discard = []
     s.apply_action(ADMIT)
     while s.phase == P_SHED:
@@ -389,7 +389,8 @@ def test_the_most_vol_cards_steals_and_the_victim_chooses_the_card() -> None:
     assert s.legal_actions() == sorted(GIVE * K + k for k in s.cards_of(2))
     s.apply_action(GIVE * K + card("Bleue 6"))
     assert ("give", 2, 1, card("Bleue 6")) in s.events
-    assert s.points[1][0] == 1 + 1 + 3 + 3 + 4 + 5 and s.points[2][0] == 1 + 4 + 4 + 6
+    # the Ermite's blue card (worth 5 + 1 to them) is worth its printed 5 to the thief (OV9)
+    assert s.points[1][0] == 1 + 1 + 3 + 3 + 4 + 5 and s.points[2][0] == 1 + 5 + 5 + 6
 
 
 def test_a_tie_in_vol_cards_is_the_leaders_call_and_the_voleur_counts_one_more() -> None:
