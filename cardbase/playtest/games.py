@@ -169,7 +169,10 @@ def report(code: str, players: int, seed: int, bots: Sequence[str], records: Seq
             lo, hi = wilson(wins, n)
             teams[name] = {"seats": [p + 1 for p in mine], "wins": wins,
                            "win_rate": wins / n if n else 0.0, "ci95": [lo, hi]}
-    ties = sum(1 for r in records if not any(x > 0 for x in r.returns))  # nobody won
+    if seat_teams:  # a team game: a tie is a game no team won
+        ties = sum(1 for r in records if not any(x > 0 for x in r.returns))
+    else:  # a tie: nobody won, or a shared win (several seats with +1, as Overseers allows)
+        ties = sum(1 for r in records if sum(1 for x in r.returns if x > 0) != 1)
     ended: dict[str, int] = {}
     for r in records:
         ended[r.ended_by] = ended.get(r.ended_by, 0) + 1
