@@ -51,7 +51,7 @@ from cardbase.text import card_ref, fold, parse_card_ref
 __all__ = [
     "MAX_CELLS", "MAX_FACES_PER_SHEET", "MAX_SIDE_PX", "ExportResult", "ImportedDeck",
     "ImportResult", "TtsError", "TtsSource", "card_index", "cell_size", "deck_source",
-    "edition_source", "export_tts", "grid_for", "read_saved_object", "saved_object_doc",
+    "edition_source", "edition_symbols", "export_tts", "export_zip", "grid_for", "read_saved_object", "saved_object_doc",
 ]
 
 MAX_CELLS = (10, 7)  # columns × rows of a custom deck sheet
@@ -145,6 +145,18 @@ def edition_source(session: Any, code: str) -> TtsSource:
     defs = sorted(catalog.card_defs(session, edition=edition.code), key=lambda c: c.number)
     return TtsSource(edition.name, "edition",
                      tuple(c for c in defs for _ in range(max(1, c.copies or 1))))
+
+
+def edition_symbols(session: Any, cards: Sequence[CardDef]) -> dict[str, str]:
+    """The printed symbol of each edition of ``cards`` (as ``cardbase print`` passes them)."""
+    from cardbase import catalog
+
+    out = {}
+    for code in sorted({c.edition for c in cards}):
+        symbol = getattr(catalog.get_edition(session, code), "symbol", None)
+        if symbol:
+            out[code] = symbol
+    return out
 
 
 # --------------------------------------------------------------------------- layout
@@ -335,6 +347,24 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
         tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     return ExportResult(source.name, obj, sheet_paths, out / back_name, len(source.cards),
                         len(faces), doc)
+
+
+def export_zip(source: TtsSource, *, base_url: str | None = None, url_dir: Path | None = None,
+               **options: Any) -> tuple[bytes, ExportResult]:
+    """The same export as one zip (the saved object and the images in a folder named after the
+    deck), for a download: ``url_dir`` is the folder the images will be unpacked to."""
+    import io
+    import tempfile
+    import zipfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / slug(source.name)
+        result = export_tts(source, folder, base_url=base_url, url_dir=url_dir, **options)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in [result.object, *result.sheets, result.back]:
+                zf.write(path, f"{folder.name}/{path.name}")
+    return buf.getvalue(), result
 
 
 # --------------------------------------------------------------------------- import

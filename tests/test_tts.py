@@ -299,3 +299,38 @@ def test_base_url_and_english_output(cli_env: str, tmp_path: Path) -> None:
                                   str(tmp_path)])
     assert res.exit_code == 0 and "68 card(s), 26 distinct face(s) on 1 sheet(s)" in res.output
     assert "Saved Objects" in res.output
+
+
+@pytest.mark.sqlite_only("page rendering does not depend on the database backend")
+def test_print_page_offers_the_tts_zip(cli_env: str, tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    from streamlit.testing.v1 import AppTest
+
+    script = """
+from cardbase.ui import common, printing
+common.apply_language()
+printing.render()
+"""
+    at = AppTest.from_string(script, default_timeout=60)
+    at.session_state["lang"] = "fr"
+    at.session_state["pr_source"] = "edition"
+    at.session_state["pr_edition"] = "CTT"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    at.text_input(key="pr_tts_dir").set_value(str(tmp_path / "ct")).run()
+    at.button(key="pr_tts_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("68 carte(s), 26 face(s)" in s.value for s in at.success)
+    (button,) = [b for b in at.get("download_button") if "Tabletop" in b.proto.label]
+    # the zip holds what the command writes: the saved object and its images, pointing at the folder
+    data = at.session_state["pr_tts"]["zip"]
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = zf.namelist()
+        assert sorted(n.split("/")[1].split("-faces")[0] for n in names if "-faces-" in n) == ["ct-vs-terror"]
+        doc = json.loads(zf.read("ct-vs-terror/ct-vs-terror.json"))
+    assert len(doc["ObjectStates"][0]["ContainedObjects"]) == 68
+    face = doc["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"]
+    assert face.startswith((tmp_path / "ct").resolve().as_uri() + "/ct-vs-terror-faces-1-")
+    assert "ct-vs-terror/ct-vs-terror-back.png" in names and button is not None

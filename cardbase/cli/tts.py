@@ -23,21 +23,16 @@ def export_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Write the face sheets, the back and the saved object of a deck or an edition."""
-    from cardbase import catalog
     from cardbase.i18n import tr
     from cardbase.stickers import colour_table
-    from cardbase.tts import deck_source, edition_source, export_tts
+    from cardbase.tts import deck_source, edition_source, edition_symbols, export_tts
 
     if (source is None) == (edition is None):
         fail(tr("tts.source.one_source"))
     with session() as s:
         src = edition_source(s, edition) if edition is not None else deck_source(s, source or "")
         table = colour_table(s)
-        symbols = {}
-        for code in {c.edition for c in src.cards}:
-            symbol = getattr(catalog.get_edition(s, code), "symbol", None)
-            if symbol:
-                symbols[code] = symbol
+        symbols = edition_symbols(s, src.cards)
     result = export_tts(src, out, base_url=base_url, stickers=not no_stickers,
                         sticker_table=table, edition_symbols=symbols)
     if json_out:
