@@ -11,7 +11,7 @@ deck's name or a starter slug) or a whole edition with every card's ``copies``
   the hidden-card image), so a sheet holds at most 69 faces; more faces go on further sheets. The
   hash in the name changes when a card on the sheet changes: the game keeps images by address and
   would show an old sheet under an unchanged name;
-- the back (``<slug>-back.png``) drawn from the game's back template at the same size;
+- the back (``<slug>-back-<hash>.png``) drawn from the game's back template at the same size;
 - the saved object (``<slug>.json``): one ``DeckCustom`` whose ``ContainedObjects`` hold one
   ``Card`` per physical card (``Nickname`` its name, ``Description`` its printed effect text,
   ``GMNotes`` its collector reference), ``DeckIDs`` the same ``CardID`` s in the same order and
@@ -21,7 +21,8 @@ deck's name or a starter slug) or a whole edition with every card's ``copies``
 Image addresses are absolute ``file://`` URLs to the written files, or ``base_url`` + file name
 for images put on a web host. Every file is written under a temporary name and moved into place
 when complete (:func:`cardbase.printing.output.atomic_file`); images are written before the saved
-object that points at them.
+object that points at them, and as their names change with their content, a saved object left by
+an export that failed half-way still points at images that exist and match it.
 
 **Import** (:func:`read_saved_object`). A saved object — ours, or one the game saved after cards
 moved between decks — is read with limits on size, nesting and object count; every ``Card`` inside
@@ -322,7 +323,7 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
     back = render_back(back_t, dpi)  # type: ignore[arg-type]
     if back.size != (cw, ch):
         back = back.resize((cw, ch), Image.Resampling.LANCZOS)
-    back_name = f"{base}-back.png"
+    back_name = f"{base}-back-{hashlib.sha256(back.tobytes()).hexdigest()[:8]}.png"
 
     target_dir = Path(url_dir) if url_dir is not None else out
 

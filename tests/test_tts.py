@@ -333,4 +333,31 @@ printing.render()
     assert len(doc["ObjectStates"][0]["ContainedObjects"]) == 68
     face = doc["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"]
     assert face.startswith((tmp_path / "ct").resolve().as_uri() + "/ct-vs-terror-faces-1-")
-    assert "ct-vs-terror/ct-vs-terror-back.png" in names and button is not None
+    assert any(n.startswith("ct-vs-terror/ct-vs-terror-back-") for n in names) and button is not None
+
+
+def test_a_failed_export_keeps_the_previous_files(session, tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardbase.tts as tts
+
+    source = tts.edition_source(session, "P15")
+    first = export_tts(source, tmp_path, sticker_table=colour_table(session))
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full_disk)  # the saved object is written last
+    with pytest.raises(tts.CardbaseError) as err:
+        export_tts(source, tmp_path, sticker_table=colour_table(session))
+    assert str(first.object) in str(err.value) and "No space left" in str(err.value)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # no .part file left
+    monkeypatch.undo()
+    assert len(read_back(first.object)) == 6
+
+
+def test_overseers_sticker_codes_and_no_stickers(cli_env: str, tmp_path: Path) -> None:
+    # grey has no sticker symbol in the rules: the print pipeline's clear error, then --no-stickers
+    _fails(["tts", "export", "--edition", "OVS", "--out", str(tmp_path)], "gris", "--no-stickers")
+    out = _export(["--edition", "OVS", "--out", str(tmp_path), "--no-stickers"])
+    assert out["cards"] == 47
