@@ -319,6 +319,8 @@ printing.render()
     at.session_state["pr_edition"] = "CTT"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
+    # by default, a folder named like the one inside the zip
+    assert at.text_input(key="pr_tts_dir").value.endswith("cardbase-tts/ct-vs-terror")
     at.text_input(key="pr_tts_dir").set_value(str(tmp_path / "ct")).run()
     at.button(key="pr_tts_go").click().run()
     assert not at.exception, [e.value for e in at.exception]
@@ -331,6 +333,7 @@ printing.render()
         assert sorted(n.split("/")[1].split("-faces")[0] for n in names if "-faces-" in n) == ["ct-vs-terror"]
         doc = json.loads(zf.read("ct-vs-terror/ct-vs-terror.json"))
     assert len(doc["ObjectStates"][0]["ContainedObjects"]) == 68
+    assert at.text_input(key="pr_tts_dir").value == str(tmp_path / "ct")
     face = doc["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"]
     assert face.startswith((tmp_path / "ct").resolve().as_uri() + "/ct-vs-terror-faces-1-")
     assert any(n.startswith("ct-vs-terror/ct-vs-terror-back-") for n in names) and button is not None

@@ -218,6 +218,9 @@ def _tts_download(source: str, value: Any, cards: list[CardDef], name: str,
     st.subheader(tr("tts.ui.title"))
     st.caption(tr("tts.ui.help"))
     title = deck_names.get(value, name) if source == "deck" else name
+    if source == "edition":
+        with session() as s:
+            title = catalog.get_edition(s, value).name
     base_url = st.text_input(tr("tts.ui.base_url"), key="pr_tts_url", placeholder="https://…",
                              help=tr("tts.ui.base_url_help"))
     folder = st.text_input(tr("tts.ui.folder"), key="pr_tts_dir",
