@@ -381,6 +381,7 @@ class ImportedEntry:
 class ImportedDeck:
     name: str
     entries: list[ImportedEntry] = field(default_factory=list)
+    shared_names: frozenset[str] = frozenset()  # folded names that several cards of the base share
 
     @property
     def count(self) -> int:
@@ -394,10 +395,8 @@ class ImportedDeck:
     def deck_list(self) -> str:
         from cardbase.decks import format_deck_list
 
-        by_name: dict[str, int] = {}
-        for e in self.entries:
-            by_name[fold(e.card.name)] = by_name.get(fold(e.card.name), 0) + 1
-        pairs = [(e.card.name if by_name[fold(e.card.name)] == 1 else e.card.ref, e.count)
+        # a name that another card shares would not read back to this card: its reference then
+        pairs = [(e.card.ref if fold(e.card.name) in self.shared_names else e.card.name, e.count)
                  for e in self.entries]
         return format_deck_list(pairs, name=self.name, game=self.game)
 
@@ -524,8 +523,9 @@ def read_saved_object(session: Any, path: Path) -> ImportResult:
     matched_by_name: dict[str, str] = {}
     unknown: dict[str, int] = {}
     result_decks: list[ImportedDeck] = []
+    shared = frozenset(k for k, v in by_name.items() if len(v) > 1)
     for name, cards in groups:
-        deck = ImportedDeck(name)
+        deck = ImportedDeck(name, shared_names=shared)
         index: dict[str, ImportedEntry] = {}
         for obj in cards:
             notes, nick = _text(obj.get("GMNotes")), _text(obj.get("Nickname"))

@@ -364,3 +364,47 @@ def test_overseers_sticker_codes_and_no_stickers(cli_env: str, tmp_path: Path) -
     _fails(["tts", "export", "--edition", "OVS", "--out", str(tmp_path)], "gris", "--no-stickers")
     out = _export(["--edition", "OVS", "--out", str(tmp_path), "--no-stickers"])
     assert out["cards"] == 47
+
+
+def test_deck_list_uses_the_reference_of_a_shared_name(session, tmp_path: Path) -> None:
+    from cardbase.tts import ImportedDeck, ImportedEntry
+
+    (d,) = [c for c in catalog.card_defs(session, edition="NP1") if c.number == 27]
+    text = ImportedDeck("D", [ImportedEntry(d, 2, "ref")], frozenset({fold_name(d.name)})).deck_list()
+    assert "2 NP1-027" in text
+    assert "2 Villageois" in ImportedDeck("D", [ImportedEntry(d, 2, "ref")]).deck_list()
+
+
+def fold_name(name: str) -> str:
+    from cardbase.text import fold
+
+    return fold(name)
+
+
+@pytest.mark.sqlite_only("the reader's limits do not depend on the database backend")
+def test_any_json_gives_a_result_or_a_clear_error(session, tmp_path: Path) -> None:
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from cardbase.tts import TtsError, read_saved_object
+
+    leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | \
+        st.sampled_from(["Card", "DeckCustom", "Deck", "Bag", "NP1-027", "Villageois", ""]) | st.text(max_size=8)
+    keys = st.sampled_from(["Name", "Nickname", "GMNotes", "ContainedObjects", "ObjectStates",
+                            "CardID", "x"])
+    values = st.recursive(leaves, lambda kids: st.lists(kids, max_size=4)
+                          | st.dictionaries(keys, kids, max_size=5), max_leaves=30)
+    path = tmp_path / "fuzz.json"
+
+    @settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(values)
+    def check(value) -> None:
+        path.write_text(json.dumps(value), encoding="utf-8")
+        try:
+            result = read_saved_object(session, path)
+        except TtsError as exc:
+            assert str(exc)
+            return
+        assert result.cards > 0 and all(d.deck_list() for d in result.decks)
+
+    check()
