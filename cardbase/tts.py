@@ -551,6 +551,9 @@ def read_saved_object(session: Any, path: Path) -> ImportResult:
             result_decks.append(deck)
     result = ImportResult(result_decks, sorted(matched_by_name.items()), list(unknown.items()),
                           problems)
+    if not result.cards and not result.unknown:
+        raise TtsError(tr("tts.import.no_cards", path=str(path)),
+                       [Problem("bad-object", p) for p in problems[:50]])
     if not result.cards:
         found = [Problem("unknown-card", tr("tts.import.unknown_line", name=n, count=c))
                  for n, c in result.unknown[:50]]

@@ -408,3 +408,19 @@ def test_any_json_gives_a_result_or_a_clear_error(session, tmp_path: Path) -> No
         assert result.cards > 0 and all(d.deck_list() for d in result.decks)
 
     check()
+
+
+def test_one_card_and_no_card(cli_env: str, tmp_path: Path) -> None:
+    one = tmp_path / "one.txt"
+    one.write_text("1 Villageois\n", encoding="utf-8")
+    out = _export([str(one), "--out", str(tmp_path / "o")])
+    doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
+    (card,) = doc["ObjectStates"]
+    assert card["Name"] == "Card" and card["GMNotes"] == "NP1-027" and card["CardID"] == 100
+    assert card["CustomDeck"]["1"]["NumWidth"] == 2 and card["CustomDeck"]["1"]["NumHeight"] == 2
+    res = runner.invoke(app, ["tts", "import", out["object"], "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["decks"][0]["cards"][0]["ref"] == "NP1-027"
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"ObjectStates": [{"Name": "Bag", "ContainedObjects": []}]}', encoding="utf-8")
+    _fails(["tts", "import", str(empty)], "aucune carte", "Save Object")
