@@ -9,8 +9,8 @@ deck's name or a starter slug) or a whole edition with every card's ``copies``
   sticker codes), in cells of exactly the card's proportions (63 × 88 mm → 378 × 528 px), at most
   10 × 7 cells and 4,096 px a side. The last cell of a sheet stays empty (the game's convention for
   the hidden-card image), so a sheet holds at most 69 faces; more faces go on further sheets. The
-  hash in the name changes when a card on the sheet changes: the game keeps images by address and
-  would show an old sheet under an unchanged name;
+  hash in the name is that of the sheet's pixels: the game keeps images by address and would show
+  an old sheet under an unchanged name;
 - the back (``<slug>-back-<hash>.png``) drawn from the game's back template at the same size;
 - the saved object (``<slug>.json``): one ``DeckCustom`` whose ``ContainedObjects`` hold one
   ``Card`` per physical card (``Nickname`` its name, ``Description`` its printed effect text,
@@ -275,7 +275,9 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
     if not source.cards:
         raise TtsError(tr("tts.export.empty", name=source.name))
     prefix = _check_base_url(base_url) if base_url else None
-    out = _out_dir(out)
+    out = Path(out)
+    if out.exists() and not out.is_dir():  # refused before any work
+        raise TtsError(tr("tts.export.not_folder", path=str(out)))
 
     # distinct cards, in order of first appearance
     distinct: dict[str, CardDef] = {}
@@ -306,7 +308,6 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
         chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
         cols, rows = grid_for(len(chunk))
         sheet = Image.new("RGB", (cols * cw, rows * ch), EMPTY_CELL)
-        digest = hashlib.sha256(f"{cw}x{ch}:{stickers}".encode())
         key = s_index + 1
         for cell, card in enumerate(chunk):
             fp = card_fingerprint(card, art_dir=art_dir)
@@ -316,15 +317,15 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
             r, c = divmod(cell, cols)
             sheet.paste(img, (c * cw, r * ch))
             cell_of[card.ref] = key * 100 + cell
-            digest.update(f"{card.ref}:{fp};".encode())
-        sheet_images.append((key, sheet, f"{base}-faces-{key}-{digest.hexdigest()[:8]}.png",
-                             cols, rows))
+        digest = hashlib.sha256(sheet.tobytes()).hexdigest()[:8]  # the name follows the pixels
+        sheet_images.append((key, sheet, f"{base}-faces-{key}-{digest}.png", cols, rows))
     back_t = template_for(faces[0].game)
     back = render_back(back_t, dpi)  # type: ignore[arg-type]
     if back.size != (cw, ch):
         back = back.resize((cw, ch), Image.Resampling.LANCZOS)
     back_name = f"{base}-back-{hashlib.sha256(back.tobytes()).hexdigest()[:8]}.png"
 
+    out = _out_dir(out)  # created only once every image is drawn
     target_dir = Path(url_dir) if url_dir is not None else out
 
     def url(name: str) -> str:
