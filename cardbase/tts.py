@@ -50,9 +50,24 @@ from cardbase.i18n import tr
 from cardbase.text import card_ref, fold, parse_card_ref
 
 __all__ = [
-    "MAX_CELLS", "MAX_FACES_PER_SHEET", "MAX_SIDE_PX", "ExportResult", "ImportedDeck",
-    "ImportResult", "TtsError", "TtsSource", "card_index", "cell_size", "deck_source",
-    "edition_source", "edition_symbols", "export_tts", "export_zip", "grid_for", "read_saved_object", "saved_object_doc",
+    "MAX_CELLS",
+    "MAX_FACES_PER_SHEET",
+    "MAX_SIDE_PX",
+    "ExportResult",
+    "ImportResult",
+    "ImportedDeck",
+    "TtsError",
+    "TtsSource",
+    "card_index",
+    "cell_size",
+    "deck_source",
+    "edition_source",
+    "edition_symbols",
+    "export_tts",
+    "export_zip",
+    "grid_for",
+    "read_saved_object",
+    "saved_object_doc",
 ]
 
 MAX_CELLS = (10, 7)  # columns × rows of a custom deck sheet
