@@ -413,7 +413,17 @@ def card_to_dict(card: Card, edition: Edition, game: Game) -> dict[str, Any]:
         "stats": dict(card.stats or {}),
         "sample": card.sample,
         "version": card.version,
+        **_declared_values(game, card),
     }
+
+
+def _declared_values(game: Game, card: Card) -> dict[str, Any]:
+    """The card's declared fields by name (see cardbase.gamesdata); none for a game without."""
+    if not game.fields:
+        return {}
+    from cardbase.gamesdata import field_values
+
+    return field_values(game, card.stats)
 
 
 def to_card_def(card: Card, edition: Edition, game: Game) -> CardDef:
@@ -488,9 +498,15 @@ def _number_taken(session: Session, edition: Edition, number: int) -> list[Probl
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:
     """Add a card to an edition; every problem with its fields is reported at once."""
     require_editor(action="create a card")
+    from cardbase.gamesdata import card_stats
+
     ed = get_edition(session, edition)
     game = session.get(Game, ed.game_id)
-    clean, problems = validate_card_fields(fields)
+    common, stats, problems = card_stats(game, fields)
+    clean, more = validate_card_fields(common)
+    problems = more + problems
+    if stats is not None:
+        clean["stats"] = stats
     effect_obj, effect_problems = check_effect(game.code, clean.get("effect"),
                                                keywords=clean.get("keywords") or [])
     problems += effect_problems
@@ -513,9 +529,15 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
     card = session.get(Card, card_id)
     if card is None:
         raise NotFoundError(tr("catalog.no_card_id", id=card_id))
+    from cardbase.gamesdata import card_stats
+
     edition = session.get(Edition, card.edition_id)
     game = session.get(Game, edition.game_id)
-    clean, problems = validate_card_fields(changes, partial=True)
+    common, stats, problems = card_stats(game, changes, base=card.stats, partial=True)
+    clean, more = validate_card_fields(common, partial=True)
+    problems = more + problems
+    if stats is not None:
+        clean["stats"] = stats
     keywords = clean.get("keywords", card.keywords or []) or []
     if "effect" in clean:
         effect_obj, effect_problems = check_effect(game.code, clean["effect"], keywords=keywords)
@@ -689,11 +711,20 @@ def edition_report(session: Session) -> list[dict[str, Any]]:
 
 # --------------------------------------------------------------------------- data files
 
-def card_file_dict(card: Card) -> dict[str, Any]:
-    """A card as it is written in an edition data file."""
+def card_file_dict(card: Card, game: Game | None = None) -> dict[str, Any]:
+    """A card as it is written in an edition data file: the game's declared fields as keys of
+    their own, in the game's order; figures it does not declare stay in ``stats``."""
     out: dict[str, Any] = {}
+    names = [f["name"] for f in (game.fields if game is not None else None) or []]
+    stats = dict(card.stats or {})
     for key in ("number", "name", "value", "colour", "banner", "rarity", "card_type", "keywords",
                 "copies", "stats", "effect", "effect_text", "flavour", "art", "sample"):
+        if key == "stats":
+            for name in names:
+                if stats.get(name) is not None:
+                    out[name] = stats.pop(name)
+            out["stats"] = stats
+            continue
         out[MODEL_TO_FILE.get(key, key)] = getattr(card, key)
     return out
 
@@ -710,7 +741,7 @@ def export_edition_text(session: Session, code: str) -> str:
     ed = get_edition(session, code)
     game = session.get(Game, ed.game_id)
     cards = session.exec(select(Card).where(Card.edition_id == ed.id).order_by(Card.number)).all()
-    return dump_edition(edition_file_dict(ed, game), [card_file_dict(c) for c in cards])
+    return dump_edition(edition_file_dict(ed, game), [card_file_dict(c, game) for c in cards])
 
 
 def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[Mapping[str, Any]],
@@ -724,11 +755,18 @@ def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[
                          set_size=edition.get("set_size", len(cards)), release_date=edition.get("date"),
                          symbol=edition.get("symbol"), description=edition.get("description"),
                          sample=edition.get("sample", False))
+    from cardbase.gamesdata import card_stats
+
+    game = session.get(Game, ed.game_id)
     new = []
     for i, raw in enumerate(cards, start=1):
         fields = {FILE_TO_MODEL.get(k, k): v for k, v in raw.items()}
-        clean, probs = validate_card_fields(fields, where=tr("catalog.where_card", source=source, index=i))
-        problems += probs
+        where = tr("catalog.where_card", source=source, index=i)
+        common, stats, more = card_stats(game, fields, where=where)
+        clean, probs = validate_card_fields(common, where=where)
+        problems += probs + more
+        if stats is not None:
+            clean["stats"] = stats
         new.append(apply_keys(Card(edition_id=ed.id, **clean)))
     if problems:
         raise ValidationError(tr("catalog.file_problems", source=source, count=len(problems)), problems)
