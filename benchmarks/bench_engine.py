@@ -8,6 +8,7 @@ Also runs a minimal value-only greedy loop (no rules beyond "discard the lowest 
 the engine's speed as a fraction of it. Greedy games go through ``play_greedy`` (the fast path);
 the step-by-step interface is measured too. Throughputs are measured after warming the per-game
 caches on other seeds; the figures depend on the machine's load (printed first).
+Also prints ruling R10's effect on the 16-Légendaire deck of docs/rulings.md (games/s and turns).
 """
 
 from __future__ import annotations
@@ -107,6 +108,39 @@ def parallel(deck: tuple, n: int) -> tuple[float, float]:
     return one, two
 
 
+LEGENDS = """2 Dragonne des Braises
+2 Le Colosse de Fer
+2 Oracle des marées
+2 Le Grand Chêne
+2 La Liche
+2 La Reine des Ombres
+2 Le Roi Soleil
+2 La Reine Mère
+2 Navigatrice
+2 Kraken
+"""
+
+
+def stalemate_figures(n: int) -> None:
+    """Ruling R10 on the 16-Légendaire deck whose Cimetière cannot reach 10: greedy duels per
+    second and mean turns, with the ruling (ends after 5 turns each) and without (60 turns)."""
+    from pathlib import Path
+
+    from cardbase.playtest.cards import deck_from_text, load_edition_defs
+
+    np1 = Path(__file__).resolve().parent.parent / "data" / "editions" / "NP1.toml"
+    deck = deck_from_text(LEGENDS, load_edition_defs([np1]))
+    parts = []
+    for label, rounds in (("ruling R10", 10), ("R10 off", 0)):
+        game = Game([deck, deck], stalemate_rounds=rounds)
+        turns = 0
+        t = time.perf_counter()
+        for i in range(n):
+            turns += play_greedy(game.new_state(i, log=False)).turn
+        parts.append(f"{label} {n / (time.perf_counter() - t):,.0f} games/s, {turns / n:.0f} turns")
+    print("16 Légendaires vs the same (Cimetière out of reach): " + "; ".join(parts))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20_000)
@@ -115,6 +149,7 @@ def main() -> None:
     starters = starter_decks()
     names = [args.deck] if args.deck else list(starters)
     print(f"cpu count {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}")
+    stalemate_figures(max(200, args.games // 20))
     for name in names:
         deck = load_deck_defs(starters[name])
         values = [int(c.value or 0) for c in deck]

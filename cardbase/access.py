@@ -31,8 +31,8 @@ from __future__ import annotations
 import contextvars
 import hashlib
 import hmac
-import os
 import math
+import os
 import secrets
 import threading
 import time
@@ -148,14 +148,17 @@ _process = _Failures()
 _clients: dict[str, _Failures] = {}
 
 
+def _wait(client: str | None, now: float) -> float:
+    waits = [_process.until - now]
+    if client is not None and client in _clients:
+        waits.append(_clients[client].until - now)
+    return max(0.0, *waits)
+
+
 def wait_before_unlock(client: str | None = None) -> float:
     """Seconds before an unlock attempt from ``client`` will be looked at (0: now)."""
-    now = _clock()
     with _lock:
-        waits = [_process.until - now]
-        if client is not None and client in _clients:
-            waits.append(_clients[client].until - now)
-    return max(0.0, *waits)
+        return _wait(client, _clock())
 
 
 def reset_attempts() -> None:
@@ -166,20 +169,19 @@ def reset_attempts() -> None:
         _clients.clear()
 
 
-def _record(client: str | None, ok: bool) -> None:
-    now = _clock()
-    with _lock:
-        if ok:
-            _process.count, _process.until = 0, 0.0
-            if client is not None:
-                _clients.pop(client, None)
-            return
-        _process.fail(now, PROCESS_FREE_ATTEMPTS, PROCESS_FIRST_WAIT, PROCESS_MAX_WAIT)
+def _record(client: str | None, ok: bool, now: float) -> None:
+    """Count an attempt (the caller holds ``_lock``)."""
+    if ok:
+        _process.count, _process.until = 0, 0.0
         if client is not None:
-            if client not in _clients and len(_clients) >= _MAX_CLIENTS:
-                _clients.pop(next(iter(_clients)))
-            _clients.setdefault(client, _Failures()).fail(now, CLIENT_FREE_ATTEMPTS, CLIENT_FIRST_WAIT,
-                                                          CLIENT_MAX_WAIT)
+            _clients.pop(client, None)
+        return
+    _process.fail(now, PROCESS_FREE_ATTEMPTS, PROCESS_FIRST_WAIT, PROCESS_MAX_WAIT)
+    if client is not None:
+        if client not in _clients and len(_clients) >= _MAX_CLIENTS:
+            _clients.pop(next(iter(_clients)))
+        _clients.setdefault(client, _Failures()).fail(now, CLIENT_FREE_ATTEMPTS, CLIENT_FIRST_WAIT,
+                                                      CLIENT_MAX_WAIT)
 
 
 def unlock(attempt: str, *, client: str | None = None) -> EditorToken | None:
@@ -192,11 +194,14 @@ def unlock(attempt: str, *, client: str | None = None) -> EditorToken | None:
     password = configured_password()
     if not password or not isinstance(attempt, str):
         return None
-    wait = wait_before_unlock(client)
+    with _lock:  # check, compare and count at once: parallel attempts cannot slip past the wait
+        now = _clock()
+        wait = _wait(client, now)
+        if wait <= 0:
+            ok = hmac.compare_digest(attempt.encode("utf-8"), password.encode("utf-8"))
+            _record(client, ok, now)
     if wait > 0:
         raise TooManyAttempts(wait)
-    ok = hmac.compare_digest(attempt.encode("utf-8"), password.encode("utf-8"))
-    _record(client, ok)
     return _sign(password) if ok else None
 
 

@@ -228,3 +228,12 @@ def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     db.dispose_engines()
     yield db_url
     db.dispose_engines()
+
+
+@pytest.fixture(autouse=True)
+def _french_by_default() -> Iterator[None]:
+    """Every test starts in French, the default; a ``--lang`` run in-process does not leak out."""
+    from cardbase import i18n
+
+    with i18n.use_language(i18n.DEFAULT):
+        yield

@@ -508,7 +508,7 @@ def test_field_names_and_table_headers_are_translated(app_env: str) -> None:
     try:
         for lang, ref, kind in (("fr", "Réf.", "Type"), ("en", "Ref.", "Type")):
             st.session_state["lang"] = lang
-            assert list(cards.results_frame(rows).columns)[0] == ref
+            assert cards.results_frame(rows).columns[0] == ref
             assert editor.field_label("card_type") == kind
             assert editor.field_label("copies") == i18n.translate(lang, "field.copies")
     finally:
@@ -731,3 +731,57 @@ def test_unlock_in_the_app_says_how_long_to_wait(app_env: str) -> None:
 def test_secrets_file_is_not_committed() -> None:
     lines = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert "/.streamlit/secrets.toml" in lines
+
+
+@SQLITE
+def test_card_images_are_cached_per_language(app_env: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A printed face may hold translated figures: never serve one language's image in another."""
+    from cardbase.ui import common
+
+    drawn: list[str] = []
+    real = common.render_def_png
+    monkeypatch.setattr(common, "render_def_png",
+                        lambda *a, **k: drawn.append(i18n.current_language()) or real(*a, **k))
+    common._card_png.clear()
+    assert common.card_png(1, 1, 40, app_env)
+    with i18n.use_language("en"):
+        assert common.card_png(1, 1, 40, app_env)
+    assert common.card_png(1, 1, 40, app_env)
+    assert drawn == ["fr", "en"]
+
+
+@pytest.mark.parametrize("lang, expected", [("fr", "Lecture seule"), ("en", "Read-only")])
+def test_a_refused_write_is_explained_in_the_app_language(app_env: str, lang: str, expected: str) -> None:
+    script = """
+from cardbase import access
+from cardbase.errors import PermissionDenied
+from cardbase.ui import common
+common.apply_language()
+access.enforce()
+try:
+    access.require_editor(action="delete a deck")
+except PermissionDenied as exc:
+    common.show_error(exc)
+"""
+    at = AppTest.from_string(script, default_timeout=60)
+    at.session_state["lang"] = lang
+    at.run()
+    no_exception(at)
+    assert [expected in shown(e.value) for e in at.error] == [True]
+
+
+def test_parallel_guesses_cannot_slip_past_the_wait(clock) -> None:
+    """Checking the wait, comparing and counting happen at once: 40 guesses fired together from
+    40 tabs get exactly the free attempts of the process looked at."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def guess(i: int) -> str:
+        try:
+            return "wrong" if access.unlock("faux", client=f"tab-{i}") is None else "token"
+        except access.TooManyAttempts:
+            return "wait"
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        outcomes = list(pool.map(guess, range(40)))
+    assert outcomes.count("wrong") == access.PROCESS_FREE_ATTEMPTS
+    assert outcomes.count("wait") == 40 - access.PROCESS_FREE_ATTEMPTS

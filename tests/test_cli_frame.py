@@ -149,11 +149,14 @@ def test_messages_follow_the_language():
     assert "error: missing argument VALUE." in en.stderr and "Usage: cardbase sticker encode" in en.stderr
 
 
-def test_without_lang_the_current_language_is_kept():
-    """A process starts in CARDBASE_LANG or French; in-process callers may choose with use_language."""
+def test_without_lang_every_run_speaks_french(monkeypatch):
+    """Each run without --lang or CARDBASE_LANG is French, whatever ran before it in the process."""
+    assert runner.invoke(app, ["--lang", "en", "sticker", "encode"]).exit_code == 2
     with i18n.use_language("en"):
         result = runner.invoke(app, ["sticker", "encode"])
-    assert "error: missing argument VALUE." in result.stderr
+    assert "erreur : " in result.stderr and "error:" not in result.stderr
+    monkeypatch.setenv("CARDBASE_LANG", "en")
+    assert "error: missing argument VALUE." in runner.invoke(app, ["sticker", "encode"]).stderr
 
 
 def test_lang_after_the_command_name():

@@ -334,6 +334,7 @@ def test_force_discard_is_chosen_by_the_opponent_and_keeps_hands_at_five():
 
 def _invariants(s, start):
     assert all_cards(s) == start, "cards are conserved"
+    _check_hidden_information(s, random.Random(len(s.history)))  # ruling R9, after every action
 
 
 @settings(max_examples=60, deadline=None)

@@ -190,6 +190,8 @@ def test_cli_sim_says_how_games_ended_and_warns(tmp_path):
                                 "--oracle-games", "0", "--swap-games", "0"])
     assert "games ended: 6 Cimetière out of reach (R10)" in r.stdout
     assert "mean points" in r.stdout  # table headers in the current language
+    r = runner.invoke(app, ["goldfish", str(deck), "-n", "3", "-e", NP1, "--stalemate-rounds", "-1"])
+    assert r.exit_code == 2 and "--stalemate-rounds" in r.stderr and "Traceback" not in r.output
     r = runner.invoke(app, ["roundrobin", str(deck), "braises-ardentes", "--games", "4", "-e", NP1])
     assert r.exit_code == 0, r.output
     assert "fin des parties :" in r.stdout and "cote" in r.stdout
@@ -216,7 +218,7 @@ def test_deck_validate_warns_about_a_deck_that_cannot_reach_the_end(cli_env, tmp
     fine = tmp_path / "fine.txt"
     fine.write_text("# game: nespanini\n" + REVEAL_DECK, encoding="utf-8")
     r = runner.invoke(app, ["deck", "validate", str(fine), "--json"])
-    assert r.exit_code == 0 and "warnings" not in json.loads(r.stdout)
+    assert r.exit_code == 0 and json.loads(r.stdout)["warnings"] == []
 
 
 def test_ending_analysis_counts_cards_that_can_be_discarded():
@@ -272,7 +274,50 @@ def test_event_log_names_every_event_and_hides_what_the_bot_alone_sees():
     s = Game([pression, pression]).new_state(1)
     while not s.is_terminal():
         s.apply_action(s.greedy_action())
+    k = s.hands[1][0]
+    s.events.extend([("reveal-top", 1, k), ("reveal-top", 0, k)])  # the top card of a deck
     lines = event_lines(s, 0)
+    name = s.table.defs[k].name
+    assert name not in lines[-2] and name in lines[-1]  # only the effect's owner sees it
     assert {ev[0] for ev in s.events} >= {"forced"}
     assert not any(ln.split(" ")[0] in ("forced", "pick", "give", "bury") for ln in lines)
     assert any("(effet adverse)" in ln or "(votre effet)" in ln for ln in lines)
+
+
+def _page(mode: str):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_string("from cardbase.ui import playtest\nplaytest.render()\n", default_timeout=120)
+    at.session_state["lang"] = "fr"
+    at.session_state["pt_mode"] = mode
+    return at.run()
+
+
+def _texts(at) -> str:
+    return "\n".join(str(e.value) for kind in ("markdown", "warning", "caption")
+                     for e in getattr(at, kind))
+
+
+def test_playtest_page_round_robin_and_ladder_say_how_games_ended(cli_env):
+    from cardbase import db, decks
+
+    with db.session_scope() as s:
+        keys = [f"deck:{d.id}" for d in decks.list_decks(s, game="nespanini")][:3]
+    assert len(keys) == 3
+    at = _page("duel")
+    at.multiselect(key="ptd_decks").set_value(keys).run()
+    at.number_input(key="ptd_games").set_value(4).run()
+    at.button(key="ptd_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "Fin des parties" in _texts(at) and "12 par le Cimetière" in _texts(at)
+    matrix = at.dataframe[0].value
+    assert all(matrix.iloc[i, i] == "—" for i in range(3))
+    at = _page("ladder")
+    at.multiselect(key="ptl_levels").set_value(["random", "greedy"]).run()
+    at.number_input(key="ptl_games").set_value(4).run()
+    at.number_input(key="ptl_stalemate").set_value(0).run()
+    at.button(key="ptl_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "4 par le Cimetière" in _texts(at)
+    shown = at.dataframe[0].value
+    assert len(shown) == 1 and "fin des parties" in shown.columns

@@ -684,3 +684,41 @@ def test_art_inside_the_folder_and_its_subfolders_prints(tmp_path: Path) -> None
                                                   t.regions["art"].box[0] + t.regions["art"].box[2],
                                                   t.regions["art"].box[1] + t.regions["art"].box[3]))
     assert img.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)) == (10, 200, 30)
+
+
+def test_value_disc_stays_round_on_stretched_layouts() -> None:
+    t = load_template("tarot")
+    x, y, w, h = t.regions["value"].box
+    assert abs(w - h) > 1  # the inherited box is stretched
+    img = render_card(card(colour="bleu"), t, RenderOptions(dpi=150, stickers=False))
+    blue = (0x1f, 0x5f, 0xae)
+    cx, cy = mm_to_px(x + w / 2, 150), mm_to_px(y + h / 2, 150)
+    # the disc's extent across and down its centre, by the card colour: a circle, not an ellipse
+    across = [i for i in range(mm_to_px(x, 150), mm_to_px(x + w, 150)) if img.getpixel((i, cy + 12)) == blue]
+    down = [j for j in range(mm_to_px(y, 150), mm_to_px(y + h, 150)) if img.getpixel((cx + 12, j)) == blue]
+    assert across and down
+    assert abs((across[-1] - across[0]) - (down[-1] - down[0])) <= 2
+
+
+def test_odd_back_offsets_and_huge_manifests_are_refused(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    for offset in ((float("nan"), 0.0), (0.0, float("inf")), (1e9, 0.0)):
+        with pytest.raises(PrintError, match="décalage du dos"):
+            print_cards([card()], tmp_path / "x.pdf", backs=True, back_offset_mm=offset)
+    first = print_cards([card()], tmp_path / "a.pdf", dpi=72)
+    monkeypatch.setattr(sheets_mod, "MAX_MANIFEST_BYTES", 10)
+    with pytest.raises(PrintError, match="a.manifest.json"):
+        print_cards([card()], tmp_path / "b.pdf", dpi=72, changed_since=first.manifest)
+    assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "b.pdf").exists()
+
+
+def test_shop_file_names_stay_in_their_folder(tmp_path: Path) -> None:
+    tpl = tmp_path / "tpl"
+    tpl.mkdir()
+    (tpl / "evil.toml").write_text('extends = "nespanini"\nname = "../../escaped"\n')
+    out = tmp_path / "out" / "s.pdf"
+    out.parent.mkdir()
+    print_cards([card()], out, mode="shop", dpi=72, template="evil", templates_dir=tpl)
+    assert sorted(p.name for p in (tmp_path / "out" / "s-png").iterdir()) == [
+        "TST-012.png", "back-______escaped.png"]
+    assert not list(tmp_path.rglob("*escaped*"))[1:]  # only the one inside the folder

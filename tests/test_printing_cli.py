@@ -93,6 +93,9 @@ def test_output_path_errors_are_clear(cli_env: str, tmp_path: Path,
     res = runner.invoke(app, ["render", "CTT-010", "--out", str(tmp_path / "missing" / "c.png")])
     assert res.exit_code == 2 and "ce dossier n'existe pas" in res.output
     assert res.exception is None or isinstance(res.exception, SystemExit)
+    for dpi in ("0", "-5", "100000"):
+        res = runner.invoke(app, ["render", "CTT-010", "--out", str(tmp_path / "c.png"), "--dpi", dpi])
+        assert res.exit_code == 2 and "DPI" in res.output and not (tmp_path / "c.png").exists()
     res = runner.invoke(app, ["render", "CTT-010", "--out", str(tmp_path / "card")])
     assert res.exit_code == 2 and ".png" in res.output and not (tmp_path / "card").exists()
     res = runner.invoke(app, ["--lang", "en", "render", "CTT-010", "--out", str(tmp_path)])

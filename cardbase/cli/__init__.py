@@ -32,7 +32,7 @@ def _global_options(
     """Cards, decks, printing and playtests for homemade card games."""
     from cardbase import i18n
 
-    if lang:
+    if lang:  # without --lang or CARDBASE_LANG the frame has already chosen French, the default
         i18n.set_language(lang)
 
 

@@ -132,8 +132,8 @@ def requested_language(args: Sequence[str]) -> str | None:
 
 def choose_language(requested: str | None, *, warn: bool = False) -> str:
     """Make ``requested`` the current language; an unknown one gives French (warned on stderr)."""
-    if requested is None:
-        return i18n.current_language()
+    if requested is None:  # every run without --lang or CARDBASE_LANG speaks French, the default
+        return i18n.set_language(None)
     code = i18n.set_language(requested)
     if warn and requested.strip().lower()[:2] != code:
         sys.stderr.write(i18n.tr("cli.frame.unknown_language", lang=requested,

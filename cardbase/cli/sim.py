@@ -23,7 +23,7 @@ JSON = typer.Option(False, "--json", help=tr("engine.help.json"))
 RECORDS = typer.Option(None, "--records", help=tr("engine.help.records"))
 WORKERS = typer.Option(None, "--workers", "-j", help=tr("engine.help.workers"))
 EDITIONS = typer.Option(None, "--edition", "-e", help=tr("engine.help.edition"))
-STALEMATE = typer.Option(10, "--stalemate-rounds", min=0, help=tr("engine.help.stalemate"))
+STALEMATE = typer.Option(10, "--stalemate-rounds", help=tr("engine.help.stalemate"))  # checked by Game (R10)
 DECK_HELP = tr("engine.help.deck")
 
 
@@ -138,8 +138,8 @@ def goldfish_command(
 @app.command("duel", help=tr("engine.help.duel"))
 @handle_errors
 def duel_command(
-    deck_a: str = typer.Argument(..., help="First deck: " + DECK_HELP),
-    deck_b: str = typer.Argument(..., help="Second deck (same kinds of reference)."),
+    deck_a: str = typer.Argument(..., help=tr("engine.help.deck_a", deck=DECK_HELP)),
+    deck_b: str = typer.Argument(..., help=tr("engine.help.deck_b")),
     games: int = GAMES,
     bots: str = typer.Option("greedy,greedy", "--bots", help=tr("engine.help.bots")),
     seed: int = SEED,

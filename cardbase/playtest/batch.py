@@ -26,8 +26,15 @@ import pandas as pd
 from cardbase.bots import make_bot, oracle_search
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
+from cardbase.games.nespanini import (
+    ENDINGS,
+    STALEMATE_ROUNDS,
+    CardTable,
+    Game,
+    blank_card,
+    play_greedy,
+)
 from cardbase.i18n import tr
-from cardbase.games.nespanini import ENDINGS, STALEMATE_ROUNDS, CardTable, Game, blank_card, play_greedy
 
 from .stats import bradley_terry, percentile, wilson
 

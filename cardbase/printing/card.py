@@ -100,6 +100,14 @@ def _pennant(x: float, y: float, w: float, h: float) -> list[tuple[float, float]
     return [(x, y), (x + w, y), (x + w - notch, y + h / 2), (x + w, y + h), (x, y + h)]
 
 
+def _disc_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The value disc: a circle as wide as the box's smaller side, centred in it (a box that a
+    change of card size stretched stays a circle)."""
+    x, y, w, h = box
+    d = min(w, h)
+    return x + (w - d) / 2, y + (h - d) / 2, d, d
+
+
 _Mask = tuple[Image.Image, tuple[int, int]]  # an L mask and where its top-left goes
 
 
@@ -151,7 +159,7 @@ def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, ha
         masks["band"] = _aa_mask(bb, lambda d, t, x0, y0: d.polygon(
             _pennant(t(bb[0], x0), t(bb[1], y0), (bb[2] - bb[0]) * SS, (bb[3] - bb[1]) * SS), fill=255))
     if has_value and (r := template.region("value")) is not None:
-        x, y, w, h = r.box
+        x, y, w, h = _disc_box(r.box)
         vb = (P(x), P(y), P(x + w), P(y + h))
         ring = L(0.55)
         masks["disc_ring"] = _aa_mask(vb, lambda d, t, x0, y0: d.ellipse(
@@ -200,7 +208,7 @@ def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraph
     layout = layout or fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                       dpi=dpi, align=region.align, valign=region.valign,
                       line_spacing=region.line_spacing, max_lines=region.max_lines,
-                      base_dir=template.base_dir, where=_where(card, region, template))
+                      base_dir=template.base_dir, where=lambda: _where(card, region, template))
     draw_layout(draw, layout, (x, y), region.colour or colour)
 
 
@@ -268,18 +276,19 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
             where = f"{card.ref} « {card.name} »"
             art = load_art(resolve_art(card.art, opt.art_dir, where=where), (w, h), where=where)
         else:
-            art = placeholder_art(colour, (w, h))
+            label = card.banner or (card.colour or "").capitalize() or card.card_type or ""
+            art = _labelled_placeholder(colour, (w, h), label, template.base_dir, dpi)
         if art.mode == "RGBA":
             img.paste(art, (x, y), art)
         else:
             img.paste(art, (x, y))
-        if not card.art:
-            _placeholder_label(draw, card, template, (x, y, w, h), dpi, colour)
         draw.rectangle((x, y, x + w - 1, y + h - 1), outline=_shade(colour, -0.35),
                        width=max(1, mm_to_px(0.2, dpi)))
 
     if has_value and (r := template.region("value")) is not None:
-        x, y, w, h = _box_px(r, dpi, off)
+        bx, by, bw, bh = _disc_box(r.box)
+        x, y = off + mm_to_px(bx, dpi), off + mm_to_px(by, dpi)
+        w = h = mm_to_px(bx + bw, dpi) - mm_to_px(bx, dpi)
         inset = round(w * 0.16)
         _text(img, draw, r, [Paragraph(str(card.value), r.font)], dpi=dpi, off=off,
               colour=on_colour, template=template, card=card,
@@ -383,27 +392,32 @@ def _effect_growth(card: CardDef, template: Template, region: Region | None,
         layout = fit_text(paras, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                           dpi=dpi, align=region.align, valign=region.valign,
                           line_spacing=region.line_spacing, max_lines=region.max_lines,
-                          base_dir=template.base_dir, where=_where(card, region, template))
+                          base_dir=template.base_dir,
+                          where=lambda: _where(card, region, template))
         return 0.0, layout
     except TemplateError:  # not at the template's minimum size: the box grows into the art
         return round(art.box[3] * GROW_SHARE, 1), None
 
 
-def _placeholder_label(draw: ImageDraw.ImageDraw, card: CardDef, template: Template,
-                       box: tuple[int, int, int, int], dpi: int, colour: RGB) -> None:
-    """The banner (or colour) written large across a placeholder, so the art slot reads."""
-    label = card.banner or (card.colour or "").capitalize() or card.card_type or ""
+@lru_cache(maxsize=128)
+def _labelled_placeholder(colour: RGB, size: tuple[int, int], label: str, base_dir: Path | None,
+                          dpi: int) -> Image.Image:
+    """The placeholder art with the banner (or colour, or type) written large across it, so the
+    art slot reads; made once per (colour, size, label) — the cards of a banner share it."""
+    img = placeholder_art(colour, size)
     if not label:
-        return
-    x, y, w, h = box
+        return img
+    img = img.copy()
+    w, h = size
     pad = mm_to_px(3, dpi)
     try:
         layout = fit_text([Paragraph(label, "bold")], w - 2 * pad, h * 0.45, size_pt=20,
                           min_size_pt=6, dpi=dpi, align="center", valign="middle",
-                          base_dir=template.base_dir, where=f"{card.ref} art")
+                          base_dir=base_dir)
     except TemplateError:
-        return
-    draw_layout(draw, layout, (x + pad, y + h * 0.275), "#ffffff")
+        return img
+    draw_layout(ImageDraw.Draw(img), layout, (pad, h * 0.275), "#ffffff")
+    return img
 
 
 @lru_cache(maxsize=32)

@@ -31,6 +31,8 @@ MIN_MARGIN_MM = 6.0  # room for crop marks around the grid
 CROP_GAP_MM = 1.0
 CROP_LEN_MM = 5.0
 MANIFEST_FORMAT = "cardbase-print-manifest"
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024  # far above any edition's manifest
+MAX_BACK_OFFSET_MM = 20.0
 
 
 class PrintError(CardbaseError):
@@ -47,11 +49,7 @@ class PrintResult:
     skipped: int = 0  # unchanged since the previous print
     files: list[Path] = field(default_factory=list)
     manifest: Path | None = None
-
-    @property
-    def nothing_changed(self) -> bool:
-        """True when a ``changed_since`` print found no card to print: no file was written."""
-        return not self.files and self.skipped > 0
+    nothing_changed: bool = False  # a ``changed_since`` print found nothing to print: no file
 
 
 @dataclass(slots=True, frozen=True)
@@ -128,6 +126,9 @@ def read_manifest(path: Path) -> dict[str, str]:
     if path.suffix.lower() != ".json":
         path = manifest_path(path)
     try:
+        if path.stat().st_size > MAX_MANIFEST_BYTES:
+            raise PrintError(tr("printing.manifest.bad", path=str(path),
+                                reason=f"> {MAX_MANIFEST_BYTES // (1024 * 1024)} MB"))
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise PrintError(tr("printing.manifest.missing", path=str(path))) from None
@@ -214,6 +215,9 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
         raise PrintError(tr("printing.bad_dpi", dpi=dpi))
     if paper.lower() not in PAPERS_MM:
         raise PrintError(tr("printing.bad_paper", paper=paper, papers=", ".join(PAPERS_MM)))
+    for value in back_offset_mm:
+        if not (math.isfinite(value) and abs(value) <= MAX_BACK_OFFSET_MM):
+            raise PrintError(tr("printing.bad_offset", value=value, max=MAX_BACK_OFFSET_MM))
     check_target(out, (".png", ".pdf") if mode == "proof" else (".pdf",))
     previous = read_manifest(changed_since) if changed_since else None
     ctx = _Ctx(RenderOptions(dpi=dpi, bleed=(mode == "shop"), stickers=stickers,
@@ -226,7 +230,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     chosen = _select(cards, previous, ctx, entries, result)
     first = next(chosen, None)  # cards are still pulled one by one, as pages are made
     if first is None and previous is not None:
-        return result  # nothing changed: nothing written
+        result.nothing_changed = True  # nothing written
+        return result
     selected = itertools.chain([first] if first is not None else [], chosen)
     manifest = manifest_path(out)
     with atomic_file(manifest) as manifest_tmp:
@@ -305,6 +310,11 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
     result.files.append(out)
 
 
+def _file_part(text: str) -> str:
+    """A file name part that stays in its folder whatever a template or card calls itself."""
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text)[:80] or "_"
+
+
 def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
           backs: bool) -> None:
     dpi = ctx.options.dpi
@@ -321,8 +331,9 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             W, H = t.width_mm + 2 * b, t.height_mm + 2 * b
             if fp not in image_ids:
                 img = render_card(card, t, ctx.options, fingerprint=fp)
-                img.save(tmp_dir / f"{card.ref}.png", dpi=(dpi, dpi))
-                pngs.append(png_dir / f"{card.ref}.png")
+                name = f"{_file_part(card.ref)}.png"
+                img.save(tmp_dir / name, dpi=(dpi, dpi))
+                pngs.append(png_dir / name)
                 image_ids[fp] = pdf.add_image(img)
             trim = (mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + t.width_mm), mm_to_pt(b + t.height_mm))
             full = (0.0, 0.0, mm_to_pt(W), mm_to_pt(H))
@@ -332,8 +343,9 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             result.cards += 1
             if id(t) not in back_pngs:
                 back = render_back(t, dpi, True)
-                back.save(tmp_dir / f"back-{t.name}.png", dpi=(dpi, dpi))
-                pngs.append(png_dir / f"back-{t.name}.png")
+                name = f"back-{_file_part(t.name)}.png"
+                back.save(tmp_dir / name, dpi=(dpi, dpi))
+                pngs.append(png_dir / name)
                 back_pngs.add(id(t))
                 if backs:
                     back_ids[id(t)] = pdf.add_image(back)
@@ -395,6 +407,8 @@ def render_card_png(card: CardDef, out: Path, *, dpi: int = 300, bleed: bool = F
                     art_dir: Path | None = None, back: bool = False) -> Path:
     """One card face (or its back) as a PNG carrying its DPI; written whole or not at all."""
     out = check_target(Path(out), tuple(IMAGE_FORMATS))
+    if not 72 <= dpi <= 1200:
+        raise PrintError(tr("printing.bad_dpi", dpi=dpi))
     t = (load_template(template, templates_dir) if template
          else template_for(card.game, card.card_type, templates_dir))
     if back:

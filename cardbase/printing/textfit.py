@@ -11,7 +11,7 @@ text or changes the template. Nothing unreadable is ever printed.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -144,7 +144,7 @@ def _real_widest(rows: list[tuple[str, ImageFont.FreeTypeFont, str | None, float
 def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, size_pt: float,
              min_size_pt: float, dpi: float, align: str = "left", valign: str = "top",
              line_spacing: float = 1.12, max_lines: int = 0, base_dir: Path | None = None,
-             where: str = "") -> Layout:
+             where: str | Callable[[], str] = "") -> Layout:
     """Lay out ``paragraphs`` in a ``width`` × ``height`` pixel box at the largest size that fits,
     never smaller than ``min_size_pt`` (nor :data:`FLOOR_PT`)."""
     hi = max(1, int(pt_to_px(size_pt, dpi)))
@@ -175,6 +175,8 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
             else:
                 top = mid - 1
         if found is None:
+            if callable(where):  # named only when needed: formatting it costs on every card
+                where = where()
             raise TemplateError(tr(
                 "printing.text_too_long", where=where or tr("printing.text_where_unknown"),
                 chars=sum(len(p.text) for p in paragraphs),

@@ -19,7 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from cardbase import access, db, i18n
-from cardbase.errors import CardbaseError
+from cardbase.errors import CardbaseError, PermissionDenied
 
 LANG_KEY = "lang"
 TOKEN_KEY = "editor_token"
@@ -195,7 +195,14 @@ def sidebar_controls() -> None:
 # --------------------------------------------------------------------------- messages
 
 def show_error(exc: BaseException, *, title: str | None = None) -> None:
-    """A cardbase error as a readable box: the message, then each problem with its fix."""
+    """A cardbase error as a readable box: the message, then each problem with its fix.
+
+    A write refused for want of editor mode is said in the app's own words (sidebar unlock)."""
+    if isinstance(exc, PermissionDenied) and not isinstance(exc, access.TooManyAttempts):
+        text = (t("access.locked_hint") if access.is_configured()
+                else t("access.not_configured", env=access.PASSWORD_ENV))
+        st.error(f"**{plain(title)}**\n\n{plain(text)}" if title else plain(text), icon=":material/lock:")
+        return
     if isinstance(exc, CardbaseError) and exc.problems:
         head = str(exc).split("\n", 1)[0]
         lines = [f"**{plain(title or head)}**"] + [f"- {plain(p)}" for p in exc.problems]
@@ -228,9 +235,14 @@ def render_def_png(card: Any, *, dpi: int = 110, sticker_table: dict[str, str] |
     return buf.getvalue()
 
 
-@st.cache_data(show_spinner=False, max_entries=512)
 def card_png(card_id: int, version: int, dpi: int = 110, url: str = "") -> bytes | None:
-    """The printed face of a saved card as PNG bytes (``None`` when it cannot be drawn)."""
+    """The printed face of a saved card as PNG bytes (``None`` when it cannot be drawn), cached
+    per language: printed figures and texts follow the current language."""
+    return _card_png(card_id, version, dpi, url, i18n.current_language())
+
+
+@st.cache_data(show_spinner=False, max_entries=512)
+def _card_png(card_id: int, version: int, dpi: int, url: str, lang: str) -> bytes | None:
     from cardbase import catalog, stickers
 
     with session() as s:

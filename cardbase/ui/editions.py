@@ -21,7 +21,7 @@ def report_frame(report: list[dict]) -> pd.DataFrame:
         t("editions.cards"): r["cards"], t("editions.set_size"): r["set_size"],
         t("editions.numbering"): "OK" if r["numbering_ok"] else "⚠ " + "; ".join(r["numbering_issues"]),
         t("editions.date"): r["release_date"], t("editions.symbol"): r["symbol"] or "",
-        t("editions.sample"): "✓" if r["sample"] else "", "version": r["version"],
+        t("editions.sample"): "✓" if r["sample"] else "", t("editions.version"): r["version"],
     } for r in report])
 
 

@@ -140,8 +140,9 @@ def event_lines(state, human: int = 0) -> list[str]:
         elif kind == "reveal":
             out.append(t("playtest.ev_reveal_you", cards=", ".join(name(k) for k in ev[2]))
                        if ev[1] == human else t("playtest.ev_reveal_bot"))
-        elif kind == "reveal-top":
-            out.append(t(f"playtest.ev_reveal_top_{who(ev[1])}", card=name(ev[2])))
+        elif kind == "reveal-top":  # shown to the effect's owner only
+            out.append(t("playtest.ev_reveal_top_you", card=name(ev[2])) if ev[1] == human
+                       else t("playtest.ev_reveal_top_bot"))
         elif kind == "pick":
             pile = t("playtest.pile_yours" if ev[3] == human else "playtest.pile_bots")
             out.append(t(f"playtest.ev_pick_{who(ev[1])}", card=name(ev[2]), pile=pile))
@@ -309,6 +310,7 @@ def _final(state, n: int) -> None:
     else:
         outcome = "win" if scores[0] > scores[1] else "loss" if scores[0] < scores[1] else "tie"
         st.success(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon=":material/flag:")
+    st.caption(t("playtest.ev_end", reason=ending_label(state.ended_by)))
     cols = st.columns(n)
     for p in range(n):
         with cols[p]:
@@ -334,6 +336,15 @@ def _progress_bar():
     return update
 
 
+def _stalemate_rounds(prefix: str) -> int:
+    """Ruling R10's number of rounds (0: off), in a folded section of a batch form."""
+    from cardbase.games.nespanini import STALEMATE_ROUNDS
+
+    with st.expander(t("playtest.rules_options")):
+        return int(st.number_input(t("playtest.stalemate_rounds"), 0, 60, STALEMATE_ROUNDS, 1,
+                                   key=f"{prefix}_stalemate", help=t("playtest.stalemate_help")))
+
+
 def _goldfish_batch(choices: dict[str, str]) -> None:
     from cardbase.playtest.batch import goldfish
 
@@ -343,11 +354,12 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
     bot = c.selectbox(t("playtest.level"), ("random", "greedy"), index=1, key="ptb_bot",
                       format_func=lambda x: t(f"playtest.bot_{x}"))
     seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptb_seed")
+    rounds = _stalemate_rounds("ptb")
     if st.button(t("playtest.run"), key="ptb_go", type="primary"):
         try:
             report = goldfish(deck_cards(key), games=int(games), bot=bot, seed=int(seed),
                               swap_games=min(200, int(games)), oracle_games=min(10, int(games)),
-                              progress=_progress_bar())
+                              progress=_progress_bar(), stalemate_rounds=rounds)
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -404,17 +416,18 @@ def _duels(choices: dict[str, str]) -> None:
     bot_b = c.selectbox(t("playtest.bot_b"), ("random", "greedy"), index=1, key="ptd_bot_b",
                         format_func=lambda x: t(f"playtest.bot_{x}"))
     seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptd_seed")
+    rounds = _stalemate_rounds("ptd")
     if st.button(t("playtest.run"), key="ptd_go", type="primary", disabled=len(picked) < 2):
         try:
             named = {choices[k]: deck_cards(k) for k in picked}
             if len(named) == 2:
                 (na, da), (nb, dbk) = named.items()
                 rep = duel(da, dbk, games=int(games), bots=(bot_a, bot_b), seed=int(seed), names=(na, nb),
-                           progress=_progress_bar())
+                           progress=_progress_bar(), stalemate_rounds=rounds)
                 st.session_state["ptd_result"] = {"duel": rep.summary}
             else:
                 rr = roundrobin(named, games=int(games), bots=(bot_a, bot_b), seed=int(seed),
-                                progress=_progress_bar())
+                                progress=_progress_bar(), stalemate_rounds=rounds)
                 st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(),
                                                   "ratings": rr.ratings.to_dict(orient="records"),
                                                   "ended_by": rr.ended_by}
@@ -457,17 +470,18 @@ def matrix_table(matrix: dict[str, dict[str, float | None]]) -> pd.DataFrame:
 def _ladder(choices: dict[str, str]) -> None:
     from cardbase.playtest.batch import LADDER, ladder
 
-    a, b, c, d = st.columns([3, 2, 1, 1], vertical_alignment="bottom")
+    a, b, c, d = st.columns([2, 3, 1, 1], vertical_alignment="bottom")
     key = a.selectbox(t("playtest.ladder_deck"), list(choices), format_func=choices.get, key="ptl_deck")
     levels = b.multiselect(t("playtest.ladder_levels"), LADDER, default=list(LADDER[:3]), key="ptl_levels",
                            format_func=lambda x: t(f"playtest.bot_{x}"), placeholder=t("common.choose"))
     games = c.number_input(t("playtest.games_per_rung"), 2, 10_000, 20, 10, key="ptl_games")
     seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptl_seed")
     ordered = [x for x in LADDER if x in levels]
+    rounds = _stalemate_rounds("ptl")
     if st.button(t("playtest.run"), key="ptl_go", type="primary", disabled=len(ordered) < 2):
         try:
             df = ladder(deck_cards(key), games=int(games), seed=int(seed), levels=ordered,
-                        progress=_progress_bar())
+                        progress=_progress_bar(), stalemate_rounds=rounds)
         except CardbaseError as exc:
             show_error(exc)
             return
