@@ -678,9 +678,14 @@ def update_edition(session: Session, code: str, *, expected_version: int, change
     if ed.version != expected_version:
         raise StaleEditError(tr("catalog.edition_stale", code=ed.code, version=ed.version,
                                 expected=expected_version))
+    from cardbase.gamesdata import edition_change_problems
+
+    clean, problems = edition_change_problems(session, ed, changes)
+    if problems:
+        raise ValidationError(tr("gamesdata.edition_not_saved", code=ed.code, count=len(problems)), problems)
     result = session.execute(
         update(Edition).where(Edition.id == ed.id, Edition.version == expected_version)
-        .values(**dict(changes), version=expected_version + 1).execution_options(synchronize_session=False))
+        .values(**clean, version=expected_version + 1).execution_options(synchronize_session=False))
     if result.rowcount != 1:
         raise StaleEditError(tr("catalog.edition_stale_race", code=ed.code))
     session.expire(ed)

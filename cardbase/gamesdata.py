@@ -387,7 +387,7 @@ def field_values(game: Game | None, stats: Mapping[str, Any] | None) -> dict[str
 # --------------------------------------------------------------------------- templates
 
 def known_templates(directory: Any = None) -> list[str]:
-    """The template names a game may choose (card_templates/*.toml|json, not ``<game>-<type>``)."""
+    """The template names a game may choose: the files of card_templates/ (.toml, .json)."""
     from pathlib import Path
 
     from cardbase.printing.templates import default_templates_dir
@@ -572,16 +572,17 @@ def _clean_game(session: Session, game: Game | None, values: dict[str, Any]) -> 
     return clean, problems
 
 
-def create_game(session: Session, *, code: str, name: str, min_players: int | None = None,
-                max_players: int | None = None, deck_size: int | None = None,
-                copy_limit: int | None = None, keyword_limits: Mapping[str, int] | None = None,
-                template: str | None = None, fields: Iterable[Any] = (),
-                rules_file: str | None = None, description: str | None = None) -> Game:
-    """Add a game; ``fields`` are declarations (dicts, ``NAME:TYPE…`` specs or FieldDecl)."""
-    require_editor(action="create a game")
+def new_game_problems(session: Session, *, code: str, name: str, min_players: int | None = None,
+                      max_players: int | None = None, deck_size: int | None = None,
+                      copy_limit: int | None = None, keyword_limits: Mapping[str, int] | None = None,
+                      template: str | None = None, fields: Iterable[Any] = (),
+                      rules_file: str | None = None, description: str | None = None
+                      ) -> tuple[dict[str, Any], list[Problem]]:
+    """The clean values of a new game and every problem with them (nothing is written): a page
+    can show them while the designer types."""
     problems: list[Problem] = []
-    folded = fold(code or "")
-    if not isinstance(code, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", folded):
+    folded = fold(code or "") if isinstance(code, str) else ""
+    if not re.fullmatch(r"[a-z][a-z0-9_-]{0,39}", folded):
         problems.append(Problem("invalid-code", tr("gamesdata.code_bad", code=_shown(code)),
                                 tr("gamesdata.code_fix"), "code"))
     elif session.exec(select(Game.id).where(Game.code == folded)).first() is not None:
@@ -592,10 +593,24 @@ def create_game(session: Session, *, code: str, name: str, min_players: int | No
               "keyword_limits": dict(keyword_limits or {}), "template": template,
               "fields": list(fields or []), "rules_file": rules_file, "description": description}
     clean, more = _clean_game(session, None, values)
-    problems += more
+    clean["code"] = folded
+    return clean, problems + more
+
+
+def create_game(session: Session, *, code: str, name: str, min_players: int | None = None,
+                max_players: int | None = None, deck_size: int | None = None,
+                copy_limit: int | None = None, keyword_limits: Mapping[str, int] | None = None,
+                template: str | None = None, fields: Iterable[Any] = (),
+                rules_file: str | None = None, description: str | None = None) -> Game:
+    """Add a game; ``fields`` are declarations (dicts, ``NAME:TYPE…`` specs or FieldDecl)."""
+    require_editor(action="create a game")
+    clean, problems = new_game_problems(
+        session, code=code, name=name, min_players=min_players, max_players=max_players,
+        deck_size=deck_size, copy_limit=copy_limit, keyword_limits=keyword_limits,
+        template=template, fields=fields, rules_file=rules_file, description=description)
     if problems:
         raise ValidationError(tr("gamesdata.not_created", code=code, count=len(problems)), problems)
-    game = Game(code=folded, **clean)
+    game = Game(**clean)
     session.add(game)
     session.flush()
     return game
@@ -714,3 +729,88 @@ def setting_changes(game: Game, settings: Iterable[str]) -> tuple[dict[str, Any]
     if fields_touched:
         changes["fields"] = fields
     return changes, problems
+
+
+# --------------------------------------------------------------------------- editions
+
+EDITION_SETTINGS = ("code", "name", "set_size", "symbol", "release_date", "description", "sample")
+
+
+def edition_setting_changes(settings: Iterable[str]) -> tuple[dict[str, Any], list[Problem]]:
+    """``["name=…", "set_size=64", "release_date=2026-11-01", …]`` → changes for update_edition."""
+    import datetime as dt
+
+    changes: dict[str, Any] = {}
+    problems: list[Problem] = []
+    fix = tr("gamesdata.edition_set_fix", fields=", ".join(EDITION_SETTINGS))
+    for item in settings:
+        key, sep, text = (item or "").partition("=")
+        key, text = key.strip(), text.strip()
+        if not sep or key not in EDITION_SETTINGS:
+            problems.append(Problem("bad-setting", tr("gamesdata.set_syntax", value=item), fix, key or item))
+            continue
+        if key == "set_size":
+            if not re.fullmatch(r"\d{1,7}", text):
+                problems.append(Problem("not-a-number", tr("gamesdata.set_not_int", field=key, value=text),
+                                        tr("catalog.edition_bad_size_fix"), key))
+                continue
+            changes[key] = int(text)
+        elif key == "release_date":
+            try:
+                changes[key] = dt.date.fromisoformat(text) if text else None
+            except ValueError:
+                problems.append(Problem("bad-date", tr("gamesdata.edition_bad_date", value=text),
+                                        tr("gamesdata.edition_bad_date_fix"), key))
+        elif key == "sample":
+            if fold(text) not in ("true", "false", "oui", "non", "yes", "no", "1", "0"):
+                problems.append(Problem("bad-setting", tr("gamesdata.edition_bad_bool", value=text),
+                                        tr("gamesdata.edition_bad_bool_fix"), key))
+                continue
+            changes[key] = fold(text) in ("true", "oui", "yes", "1")
+        else:
+            changes[key] = text or None
+    return changes, problems
+
+
+def edition_change_problems(session: Session, edition: Edition, changes: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    """The rules of a new edition (catalog.create_edition) applied to a change of ``edition``."""
+    from sqlalchemy import func
+
+    clean = dict(changes)
+    problems: list[Problem] = []
+    if "code" in changes:
+        code = (changes["code"] or "").strip().upper() if isinstance(changes["code"], str) else ""
+        if not code or not code.isalnum() or not code.isascii() or len(code) > 20:
+            problems.append(Problem("invalid-code", tr("catalog.edition_bad_code", code=_shown(changes["code"])),
+                                    tr("catalog.edition_bad_code_fix"), "code"))
+        elif code != edition.code.upper() and session.exec(
+                select(Edition.id).where(func.upper(Edition.code) == code)).first():
+            problems.append(Problem("duplicate-code", tr("catalog.edition_exists", code=code),
+                                    tr("catalog.edition_exists_fix"), "code"))
+        clean["code"] = code
+    if "name" in changes:
+        name = changes["name"]
+        limit = Edition.__table__.c.name.type.length
+        if not isinstance(name, str) or not name.strip():
+            problems.append(Problem("missing", tr("catalog.edition_no_name"), tr("catalog.edition_no_name_fix"), "name"))
+        elif len(name.strip()) > limit:
+            problems.append(Problem("too-long", tr("catalog.edition_name_too_long", length=len(name.strip()), limit=limit),
+                                    tr("catalog.edition_name_too_long_fix"), "name"))
+        else:
+            clean["name"] = name.strip()
+    if "set_size" in changes:
+        size = changes["set_size"]
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 1_000_000:
+            problems.append(Problem("invalid-size", tr("catalog.edition_bad_size", size=_shown(size)),
+                                    tr("catalog.edition_bad_size_fix"), "set_size"))
+    if "symbol" in changes and changes["symbol"] is not None:
+        if not isinstance(changes["symbol"], str) or len(changes["symbol"]) > Edition.__table__.c.symbol.type.length:
+            problems.append(Problem("too-long", tr("gamesdata.edition_bad_symbol", value=_shown(changes["symbol"])),
+                                    tr("gamesdata.edition_bad_symbol_fix"), "symbol"))
+    if "sample" in changes and not isinstance(changes["sample"], bool):
+        problems.append(Problem("bad-setting", tr("gamesdata.edition_bad_bool", value=_shown(changes["sample"])),
+                                tr("gamesdata.edition_bad_bool_fix"), "sample"))
+    if "description" in changes and changes["description"] is not None and not isinstance(changes["description"], str):
+        problems.append(Problem("invalid-field", tr("gamesdata.text_bad", field="description", limit="∞"),
+                                tr("gamesdata.text_fix"), "description"))
+    return clean, problems
