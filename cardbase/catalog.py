@@ -458,9 +458,9 @@ def card_rows(session: Session, *, query: str | None = None, edition: str | None
     stmt = select(Card, Edition, Game).join(Edition, Card.edition_id == Edition.id).join(
         Game, Edition.game_id == Game.id)
     if query and query.strip():
-        from cardbase.search import check_values, parse_query, to_sql
+        from cardbase.search import check_values, declared_keys, parse_query, to_sql
 
-        node = parse_query(query)
+        node = parse_query(query, declared_keys(session))
         check_values(session, node, query)
         stmt = stmt.where(to_sql(node))
     if edition:

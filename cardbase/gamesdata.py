@@ -487,14 +487,14 @@ def _deck_problems(session: Session, game: Game | None, deck_size: Any, copy_lim
     rows = session.exec(select(Card.name_key, Card.keywords).join(Edition).where(Edition.game_id == game.id)).all()
     if not rows:
         return problems
-    limits = {fold(k): v for k, v in keyword_limits.items()}
+    from types import SimpleNamespace
+
+    from cardbase.decks import copy_limit_for
+
+    rules = SimpleNamespace(copy_limit=copy_limit, keyword_limits=keyword_limits)
     by_name: dict[str, int] = {}
-    for name_key, keywords in rows:
-        limit = copy_limit if copy_limit is not None else MAX_DECK
-        for kw in keywords or []:
-            if fold(kw) in limits:
-                limit = limits[fold(kw)]
-        by_name[name_key] = max(by_name.get(name_key, 0), limit)
+    for name_key, keywords in rows:  # as decks.check_deck counts: by name, keywords raise the limit
+        by_name[name_key] = max(by_name.get(name_key, 0), copy_limit_for(rules, keywords or []))
     most = sum(by_name.values())
     if most < deck_size:
         problems.append(Problem("no-legal-deck", tr("gamesdata.no_legal_deck", size=deck_size, most=most,
