@@ -480,7 +480,15 @@ def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
 
 
 def card_defs(session: Session, **filters: Any) -> list[CardDef]:
-    return [to_card_def(c, e, g) for c, e, g in card_rows(session, **filters)]
+    rows = card_rows(session, **filters)
+    from cardbase.printing.templates import GAME_TEMPLATES
+
+    for _, _, g in rows:  # the game's chosen template, for printing these cards
+        if g.template:
+            GAME_TEMPLATES[g.code] = g.template
+        else:
+            GAME_TEMPLATES.pop(g.code, None)
+    return [to_card_def(c, e, g) for c, e, g in rows]
 
 
 # --------------------------------------------------------------------------- writing
