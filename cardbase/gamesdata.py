@@ -342,11 +342,14 @@ def split_card_fields(game: Game | None, fields: Mapping[str, Any]) -> tuple[dic
     A ``stats`` table given with the fields is read as declared values too when the game declares
     fields (older files and imports), so that it is checked the same way.
     """
+    from cardbase.catalog import CARD_FIELDS
+    from cardbase.datafiles import is_field_name
+
     names = {d.name for d in declared_fields(game)}
     common: dict[str, Any] = {}
     declared: dict[str, Any] = {}
     for key, value in fields.items():
-        if key in names:
+        if key in names or (names and key not in CARD_FIELDS and is_field_name(key)):
             declared[key] = value
         elif key == "stats" and names and isinstance(value, Mapping):
             declared.update(value)
