@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from sqlalchemy import func, update
@@ -258,28 +259,34 @@ _KEY_COLUMNS = (("name", "name_key"), ("colour", "colour_key"), ("banner", "bann
                 ("rarity", "rarity_key"), ("card_type", "type_key"))
 
 
+@cache
+def _column_lengths() -> dict[str, int | None]:
+    return {c.name: getattr(c.type, "length", None) for c in Card.__table__.c}
+
+
 def _storage_problems(clean: dict[str, Any], bad: Any) -> None:
     """What every database must be able to store: the same limits on SQLite and PostgreSQL."""
     import json
 
-    columns = Card.__table__.c
+    lengths = _column_lengths()
     for key, value in list(clean.items()):
-        if any("\x00" in text for text in _strings(value)):
+        texts = (value,) if isinstance(value, str) else tuple(_strings(value))
+        if any("\x00" in text for text in texts):
             bad(key, tr("catalog.nul", field=field_label(key)), tr("catalog.nul_fix"))
             clean.pop(key)
             continue
-        if not all(_is_text(text) for text in _strings(value)):
+        if not all(_is_text(text) for text in texts):
             bad(key, tr("catalog.not_utf8", field=field_label(key)), tr("catalog.nul_fix"))
             clean.pop(key)
             continue
-        length = getattr(columns[key].type, "length", None) if key in columns else None
+        length = lengths.get(key)
         if isinstance(value, str) and length and len(value) > length:
             bad(key, tr("catalog.too_long", field=field_label(key), length=len(value)),
                 tr("catalog.too_long_fix", limit=length))
             clean.pop(key)
     for field_name, key_col in _KEY_COLUMNS:
         value = clean.get(field_name)
-        limit = columns[key_col].type.length
+        limit = lengths[key_col]
         if isinstance(value, str) and len(fold(value)) > limit:
             bad(field_name, tr("catalog.too_long_for_search", field=field_label(field_name),
                                length=len(fold(value))), tr("catalog.too_long_fix", limit=limit))
@@ -287,7 +294,7 @@ def _storage_problems(clean: dict[str, Any], bad: Any) -> None:
     keywords = clean.get("keywords")
     if keywords:
         folded = "|" + "|".join(fold(k) for k in keywords) + "|"
-        limit = columns["keywords_key"].type.length
+        limit = lengths["keywords_key"]
         if len(folded) > limit:
             bad("keywords", tr("catalog.keywords_too_long", length=len(folded)),
                 tr("catalog.keywords_too_long_fix", limit=limit))

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
+from itertools import filterfalse
 
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=4096)  # colours, types, keywords and effect texts repeat across cards
 def fold(text: str | None) -> str:
     """Lower-case, accent-free, single-spaced form used for matching ("Légendaire" → "legendaire")."""
     if not text:
         return ""
     decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    stripped = "".join(filterfalse(unicodedata.combining, decomposed))
     stripped = stripped.replace("œ", "oe").replace("Œ", "oe").replace("æ", "ae").replace("Æ", "ae")
     stripped = stripped.replace("’", "'")
     return _SPACES.sub(" ", stripped.casefold()).strip()

@@ -18,16 +18,18 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, insert, select as sa_select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import and_, bindparam, insert, update
+from sqlalchemy import select as sa_select
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, select
 
 from cardbase import catalog
@@ -189,6 +191,14 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+def _too_deep(value: dict[str, Any] | list[Any]) -> bool:
+    """Nested more than :data:`MAX_DEPTH` levels (a flat list or object answers at once)."""
+    items = value.values() if isinstance(value, dict) else value
+    if not any(isinstance(v, (dict, list)) for v in items):
+        return False
+    return _depth(value) > MAX_DEPTH
+
+
 def _open_quote_line(text: str, start_line: int) -> int | None:
     """The line of the quote still open at the end of ``text`` (which starts at ``start_line``)."""
     line = start_line
@@ -204,7 +214,9 @@ def _open_quote_line(text: str, start_line: int) -> int | None:
     return opened if inside else None
 
 
-def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
+def _iter_csv(text: str, source: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The rows of a CSV text one by one (the header is checked at the first one); raises at the
+    end when some lines could not be read."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
@@ -220,6 +232,12 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
             problems.append(Problem("unknown-column", tr("transfer.unknown_column", column=repr(name)),
                                     tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
                                     tr("transfer.where_header_column", source=source, column=col)))
+    for col, name in enumerate(header, start=1):
+        if name in COLUMNS and header.index(name) + 1 != col:
+            problems.append(Problem("duplicate-column", tr("transfer.duplicate_column", column=repr(name),
+                                                          first=header.index(name) + 1),
+                                    tr("transfer.fix_duplicate_column"),
+                                    tr("transfer.where_header_column", source=source, column=col)))
     for name in REQUIRED:
         if name not in header:
             problems.append(Problem("missing-column", tr("transfer.missing_column", column=repr(name)),
@@ -229,7 +247,7 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
         raise ImportError_(tr("transfer.header_problems", source=source, count=len(problems)), problems)
     escaped = [name not in NUMERIC for name in header]
     width = len(header)
-    rows: list[tuple[int, dict[str, Any]]] = []
+    count = 0
     start = reader.line_num + 1
     try:
         for record in reader:
@@ -240,9 +258,10 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
                 problems.append(Problem("extra-values", tr("transfer.extra_values", count=len(record), width=width),
                                         tr("transfer.fix_extra_values"), _where(source, "line", start)))
             else:
-                rows.append((start, {name: (csv_unescape(value) if esc else value)
-                                     for name, value, esc in zip(header, record, escaped)}))
-            if len(rows) > MAX_ROWS:
+                count += 1
+                yield start, {name: (csv_unescape(value) if esc and value[:1] == "'" else value)
+                              for name, value, esc in zip(header, record, escaped)}
+            if count > MAX_ROWS:
                 raise ImportError_(tr("transfer.too_many_rows", source=source, max=MAX_ROWS))
             start = reader.line_num + 1
     except csv.Error as exc:
@@ -253,7 +272,6 @@ def _read_csv(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
         raise ImportError_(tr("transfer.csv_malformed", source=source, line=reader.line_num, error=exc)) from None
     if problems:
         raise ImportError_(tr("transfer.read_problems", source=source, count=len(problems)), problems)
-    return rows
 
 
 def _read_json(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
@@ -284,7 +302,16 @@ def read_rows(data: bytes | str, *, fmt: str, source: str) -> list[tuple[int, di
     if fmt not in ("csv", "json"):
         raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
     text = _decode(data, source)
-    return _read_json(text, source) if fmt == "json" else _read_csv(text, source)
+    return _read_json(text, source) if fmt == "json" else list(_iter_csv(text, source))
+
+
+def _rows(data: bytes | str, *, fmt: str, source: str) -> Iterable[tuple[int, dict[str, Any]]]:
+    """Like :func:`read_rows`, but CSV rows come one by one (checked, then dropped, by the plan)."""
+    if fmt != "csv":
+        return read_rows(data, fmt=fmt, source=source)
+    rows = _iter_csv(_decode(data, source), source)
+    first = next(rows, None)  # the header's problems are raised here, before any planning
+    return rows if first is None else itertools.chain((first,), rows)
 
 
 def _format_of(path: Path) -> str:
@@ -296,7 +323,12 @@ def _format_of(path: Path) -> str:
 
 # --------------------------------------------------------------------------- planning
 
-def _decode_csv_value(key: str, value: Any, where: str, problems: list[Problem]) -> Any:
+_MODEL_NAME = dict(catalog.FILE_TO_MODEL)
+_COLUMN_SET = frozenset(COLUMNS)
+_FIELD_KEYS = _COLUMN_SET - {"edition", "version"}  # the card's own fields (edition and version apart)
+
+
+def _decode_csv_value(key: str, value: Any, source: str, label: str, row: int, problems: list[Problem]) -> Any:
     if not isinstance(value, str):
         return value
     if key == "stats":
@@ -306,11 +338,11 @@ def _decode_csv_value(key: str, value: Any, where: str, problems: list[Problem])
             return json.loads(value)
         except RecursionError:
             problems.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
-                                    tr("transfer.fix_stats"), where))
+                                    tr("transfer.fix_stats"), _where(source, label, row, key)))
             return None
         except ValueError:
             problems.append(Problem("invalid-field", tr("transfer.stats_not_json", value=_short(value)),
-                                    tr("transfer.fix_stats"), where))
+                                    tr("transfer.fix_stats"), _where(source, label, row, key)))
             return None
     if key == "keywords":
         return [k.strip() for k in value.split(";") if k.strip()]
@@ -336,12 +368,10 @@ def _version_number(value: Any) -> int | None:
     return None
 
 
-def _number_problem(key: str, value: Any, where: str) -> Problem | None:
+def _number_problem(value: str, where: str) -> Problem:
     """Numbers must be written with the digits 0-9 (not ², ٣ or other scripts' digits)."""
-    if isinstance(value, str) and not value.isascii():
-        return Problem("invalid-field", tr("transfer.not_ascii_number", value=_short(value)),
-                       tr("transfer.fix_ascii_number"), where)
-    return None
+    return Problem("invalid-field", tr("transfer.not_ascii_number", value=_short(value)),
+                   tr("transfer.fix_ascii_number"), where)
 
 
 @dataclass(slots=True)
@@ -353,7 +383,7 @@ class _Checked:
     expected: int | None
 
 
-def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, source: str,
+def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *, source: str,
                 row_label: str = "line") -> ImportPlan:
     """Check every row against the database and work out what would change; writes nothing.
 
@@ -368,11 +398,10 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
     checked: list[_Checked] = []
     for row_no, raw in rows:
         probs: list[Problem] = []
-        for k in raw:
-            if k not in COLUMNS:
-                probs.append(Problem("unknown-column", tr("transfer.unknown_field", field=_short(k)),
-                                     tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
-                                     _where(source, label, row_no)))
+        for k in ([k for k in raw if k not in _COLUMN_SET] if not raw.keys() <= _COLUMN_SET else ()):
+            probs.append(Problem("unknown-column", tr("transfer.unknown_field", field=_short(k)),
+                                 tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
+                                 _where(source, label, row_no)))
         code_raw = raw.get("edition")
         code = code_raw.strip().upper() if isinstance(code_raw, str) else str(code_raw or "").strip().upper()
         edition = editions.get(code)
@@ -385,27 +414,20 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
                                  _where(source, label, row_no, "edition")))
         fields: dict[str, Any] = {}
         flagged: set[str] = set()
-        for key in COLUMNS:
-            if key in ("edition", "version") or key not in raw:
+        for key, value in raw.items():
+            if key not in _FIELD_KEYS:
                 continue
-            value = raw[key]
-            where = _where(source, label, row_no, key)
-            if key in NUMERIC:
-                bad = _number_problem(key, value, where)
-                if bad is not None:
-                    probs.append(bad)
-                    flagged.add(key)
+            if key in NUMERIC and isinstance(value, str) and not value.isascii():
+                probs.append(_number_problem(value, _where(source, label, row_no, key)))
+                flagged.add(key)
+                continue
+            if key in ("stats", "keywords") or isinstance(value, (dict, list)):
+                value = _decode_csv_value(key, value, source, label, row_no, probs)
+                if isinstance(value, (dict, list)) and _too_deep(value):
+                    probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
+                                         tr("transfer.fix_stats"), _where(source, label, row_no, key)))
                     continue
-            if _depth(value) > MAX_DEPTH:
-                probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
-                                     tr("transfer.fix_stats"), where))
-                continue
-            value = _decode_csv_value(key, value, where, probs)
-            if key == "stats" and _depth(value) > MAX_DEPTH:
-                probs.append(Problem("invalid-field", tr("transfer.too_deep", max=MAX_DEPTH),
-                                     tr("transfer.fix_stats"), where))
-                continue
-            fields[catalog.FILE_TO_MODEL.get(key, key)] = value
+            fields[_MODEL_NAME.get(key, key)] = value
         clean, field_probs = catalog.validate_card_fields(fields)
         if flagged:  # a value refused here is not also "missing" for the catalog
             field_probs = [p for p in field_probs
@@ -413,7 +435,9 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
         probs += _relocate(field_probs, source, label, row_no)
         version = raw.get("version")
         expected = None
-        if version not in (None, ""):
+        if isinstance(version, str) and not version.isascii():
+            probs.append(_number_problem(version, _where(source, label, row_no, "version")))
+        elif version not in (None, ""):
             expected = _version_number(version)
             if expected is None:
                 probs.append(Problem("invalid-field", tr("transfer.bad_version", value=_short(version)),
@@ -444,9 +468,9 @@ def plan_import(session: Session, rows: list[tuple[int, dict[str, Any]]], *, sou
             plan.problems += probs
             continue
         checked.append(_Checked(row_no, edition, number, clean, expected))
-    if plan.problems:
-        return plan
 
+    # The rows without problems are compared with the database even when others have problems:
+    # a dry run shows what they would do, and stale rows are listed with every other problem.
     existing = _existing_cards(session, checked)
     for item in checked:
         edition, number, clean = item.edition, item.number, item.clean
@@ -528,6 +552,22 @@ def _updated_values(card: Any, clean: dict[str, Any]) -> dict[str, Any]:
     return _keyed(values)
 
 
+def _raw_insert(dialect: Any) -> tuple[str, list[str], list[Any], bool]:
+    """The card INSERT compiled for ``dialect``: its SQL, the columns in parameter order, their
+    converters and whether parameters are positional.
+
+    The rows go to the driver's ``executemany`` already converted by the column types' own bind
+    processors (JSON, dates…), without per-row statement machinery.
+    """
+    table = Card.__table__
+    columns = [c.name for c in table.c if c.name != "id"]
+    compiled = insert(table).compile(dialect=dialect, column_keys=columns)
+    positional = bool(compiled.positional)
+    order = list(compiled.positiontup) if positional else columns
+    processors = [table.c[c].type._cached_bind_processor(dialect) for c in order]
+    return str(compiled), order, processors, positional
+
+
 def _batches(items: list[Any]) -> Iterator[list[Any]]:
     for i in range(0, len(items), BATCH):
         yield items[i:i + BATCH]
@@ -539,8 +579,17 @@ def _apply(session: Session, plan: ImportPlan) -> None:
     now = catalog._now()
     new = [w for w in plan._writes if w[0] == "new"]
     updates = [w for w in plan._writes if w[0] == "update"]
-    for batch in _batches(new):
-        session.execute(insert(table), [_new_values(edition_id, clean, now) for _, edition_id, clean in batch])
+    if new:
+        conn = session.connection()
+        sql, columns, processors, positional = _raw_insert(conn.dialect)
+        pairs = list(zip(columns, processors))
+        for batch in _batches(new):
+            rows: list[Any] = []
+            for _, edition_id, clean in batch:
+                values = _new_values(edition_id, clean, now)
+                converted = [p(values[c]) if p else values[c] for c, p in pairs]
+                rows.append(tuple(converted) if positional else dict(zip(columns, converted)))
+            conn.exec_driver_sql(sql, rows)
     if updates:
         stmt = (update(table)
                 .where(and_(table.c.id == bindparam("_id"), table.c.version == bindparam("_expected")))
@@ -558,7 +607,10 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
     """Check then (unless ``dry_run``) apply a card file, all or nothing."""
     if not dry_run:
         require_editor(action="import cards")
-    rows = read_rows(data, fmt=fmt, source=source)
+    if fmt not in ("csv", "json"):
+        raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
+    rows = _rows(data, fmt=fmt, source=source)
+    del data
     plan = plan_import(session, rows, source=source, row_label="line" if fmt == "csv" else "item")
     del rows
     if plan.problems:
@@ -572,6 +624,8 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
             _apply(session, plan)
     except IntegrityError:
         raise ImportError_(tr("transfer.changed_meanwhile", source=source)) from None
+    except OperationalError as exc:  # SQLite: another writer committed since this import read
+        raise ImportError_(tr("transfer.busy", source=source, error=str(exc.orig or exc).splitlines()[0])) from None
     plan._writes.clear()
     return plan
 
@@ -584,8 +638,10 @@ def import_file(session: Session, path: Path, *, dry_run: bool = False) -> Impor
         if size > MAX_FILE_BYTES:
             raise ImportError_(tr("transfer.file_too_big", source=path.name, size=size // (1024 * 1024),
                                   max=MAX_FILE_BYTES // (1024 * 1024)))
-        with path.open("rb") as fh:
-            data = fh.read(MAX_FILE_BYTES + 1)
+        with path.open("rb") as fh:  # never more than the limit, whatever the file grew to
+            data = fh.read(min(size, MAX_FILE_BYTES) + 1)
+            if len(data) > size:
+                data += fh.read(MAX_FILE_BYTES + 1 - len(data))
     except IsADirectoryError:
         raise ImportError_(tr("transfer.cannot_read", source=path, error=tr("transfer.is_directory"))) from None
     except OSError as exc:

@@ -367,6 +367,7 @@ def test_every_problem_of_a_forged_archive_is_listed_at_once(backend, make_db, g
             rows[3]["value"] = 2**40                 # out of INTEGER range
             rows[4]["updated_at"] = "hier"
             rows[5]["edition_id"] = 9999             # refers to nothing
+            rows[6]["flavour"] = "a\x00b"            # PostgreSQL cannot store it
         if name == "deck_entry":
             rows[1]["id"] = rows[0]["id"]            # duplicate primary key
         return rows
@@ -383,6 +384,7 @@ def test_every_problem_of_a_forged_archive_is_listed_at_once(backend, make_db, g
     assert "tables/card.jsonl, ligne 4, colonne value" in wheres
     assert "tables/card.jsonl, ligne 5, colonne updated_at" in wheres
     assert "tables/card.jsonl, ligne 6, colonne edition_id" in wheres
+    assert "tables/card.jsonl, ligne 7, colonne flavour" in wheres
     assert "tables/deck_entry.jsonl, ligne 2, colonne id" in wheres
     assert any(p.code == "missing-table" and "deck" in p.message for p in error.problems)
     assert "art/np1/001.png" in wheres and "art/../evil.png" in wheres and "art/np1/002.jpg" in wheres

@@ -310,3 +310,53 @@ def test_bulk_import_writes_like_the_catalog(engine, tmp_path):
         fresh = catalog.get_card(s, "OVK-200")
         assert fresh.version == 1 and fresh.colour_key == "rouge" and fresh.updated_at is not None
         assert [c["ref"] for c in catalog.card_dicts(s, query="ecume")] == ["OVK-001"]
+
+
+def test_a_column_named_twice_is_refused(session, tmp_path):
+    path = tmp_path / "d.csv"
+    path.write_text("edition,number,name,value,value\nOVK,70,A,1,2\n", encoding="utf-8")
+    with pytest.raises(ImportError_) as info:
+        transfer.import_file(session, path, dry_run=True)
+    assert [p.where for p in info.value.problems] == ["d.csv, ligne 1 (en-tête), colonne 5"]
+
+
+def test_stale_rows_are_listed_with_the_other_problems(engine, tmp_path):
+    with Session(engine) as s:
+        records = transfer.export_records(s, edition="OVK")[:2]
+        card = catalog.get_card(s, "OVK-001")
+        catalog.update_card(s, card.id, expected_version=card.version, changes={"value": 8})
+        s.commit()
+    records[1]["value"] = "x"
+    records.append({"edition": "OVK", "number": 120, "name": "Nouvelle"})
+    with Session(engine) as s:
+        plan = transfer.import_cards(s, json.dumps(records, ensure_ascii=False), fmt="json", dry_run=True)
+    assert sorted(p.code for p in plan.problems) == ["invalid-field", "stale"]
+    assert [(r.ref, r.action) for r in plan.rows] == [("OVK-120", "new")]
+
+
+def test_a_card_saved_during_the_import_refuses_all_of_it(engine, tmp_path, monkeypatch):
+    with Session(engine) as s:
+        records = transfer.export_records(s, edition="OVK")[:3]
+    for r in records:
+        r["flavour"] = "importé"
+    records.append({"edition": "OVK", "number": 130, "name": "Nouvelle"})
+    planned = transfer.plan_import
+
+    def plan_then_someone_saves(session, rows, **kw):
+        plan = planned(session, rows, **kw)
+        with Session(engine) as other:  # another editor saves one of the cards meanwhile
+            card = catalog.get_card(other, "OVK-002")
+            catalog.update_card(other, card.id, expected_version=card.version, changes={"value": 9})
+            other.commit()
+        return plan
+
+    monkeypatch.setattr(transfer, "plan_import", plan_then_someone_saves)
+    before = _count(engine)
+    with Session(engine) as s:
+        with pytest.raises(ImportError_, match="rien n'a été importé"):
+            transfer.import_cards(s, json.dumps(records), fmt="json", source="c.json")
+        s.rollback()
+    assert _count(engine) == before
+    with Session(engine) as s:
+        assert catalog.get_card(s, "OVK-001").flavour != "importé"
+        assert catalog.get_card(s, "OVK-002").value == 9

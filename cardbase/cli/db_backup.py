@@ -27,7 +27,7 @@ def _report(report: backup.BackupReport, verb: str, json_out: bool) -> None:
         print_json({"file": str(report.path), "schema_revision": report.schema_revision,
                     "rows": report.rows, "art_files": report.art_files, "bytes": report.bytes})
     else:
-        typer.echo(f"{tr(verb)} {report.summary()}")
+        typer.echo(f"{verb} {report.summary()}")
 
 
 @handle_errors
@@ -39,7 +39,7 @@ def db_dump(file: Path = DUMP_FILE,
 
     engine = db.get_engine(init=False)
     report = backup.dump_database(engine, file, art_dir=art_dir or backup.default_art_dir(), force=force)
-    _report(report, "backup.dumped", json_out)
+    _report(report, tr("backup.dumped"), json_out)
 
 
 @handle_errors
@@ -50,7 +50,7 @@ def db_restore(file: Path = RESTORE_FILE,
 
     engine = db.get_engine(init=False)
     report = backup.restore_database(engine, file, art_dir=art_dir)
-    _report(report, "backup.restored", json_out)
+    _report(report, tr("backup.restored"), json_out)
 
 
 def register(db_app: typer.Typer) -> None:
