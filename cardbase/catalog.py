@@ -424,6 +424,13 @@ def card_to_dict(card: Card, edition: Edition, game: Game) -> dict[str, Any]:
     }
 
 
+# The keys card_to_dict always gives; a game's declared fields come after them, by name.
+CARD_DICT_KEYS = frozenset((
+    "id", "game", "edition", "number", "ref", "numbering", "name", "value", "colour", "banner",
+    "rarity", "type", "keywords", "effect", "effect_text", "flavour", "art", "copies", "stats",
+    "sample", "version"))
+
+
 def _declared_values(game: Game, card: Card) -> dict[str, Any]:
     """The card's declared fields by name (see cardbase.gamesdata); none for a game without."""
     if not game.fields:

@@ -296,7 +296,8 @@ def _where(where: str, column: str) -> str:
 
 
 def check_field_values(decls: list[FieldDecl], values: Mapping[str, Any], *, base: Mapping[str, Any] | None = None,
-                       where: str = "", partial: bool = False) -> tuple[dict[str, Any], list[Problem]]:
+                       where: str = "", partial: bool = False,
+                       where_of: Any = None) -> tuple[dict[str, Any], list[Problem]]:
     """The card's new ``stats`` from ``values`` (declared field → value) over ``base`` (the
     card's current stats), and every problem with them.
 
@@ -306,6 +307,7 @@ def check_field_values(decls: list[FieldDecl], values: Mapping[str, Any], *, bas
     """
     stats = dict(base or {})
     problems: list[Problem] = []
+    place = where_of or (lambda key: _where(where, key))  # where a field's problem is
     if not decls:
         stats.update(values)
         return stats, problems
@@ -315,9 +317,9 @@ def check_field_values(decls: list[FieldDecl], values: Mapping[str, Any], *, bas
         if decl is None:
             problems.append(Problem("undeclared-field", tr("gamesdata.value_undeclared", field=key),
                                     tr("gamesdata.value_undeclared_fix", fields=", ".join(by_name)),
-                                    _where(where, key)))
+                                    place(key)))
             continue
-        clean, problem = check_value(decl, value, where=_where(where, key))
+        clean, problem = check_value(decl, value, where=place(key))
         if problem is not None:
             problems.append(problem)
         elif clean is None:
@@ -329,7 +331,7 @@ def check_field_values(decls: list[FieldDecl], values: Mapping[str, Any], *, bas
             if decl.required and decl.name not in values and stats.get(decl.name) is None:
                 problems.append(Problem("missing-field", tr("gamesdata.value_missing", field=decl.name),
                                         tr("gamesdata.value_missing_fix", spec=decl.spec),
-                                        _where(where, decl.name)))
+                                        place(decl.name)))
     # keep the declaration order (data files and exports read in that order)
     ordered = {d.name: stats[d.name] for d in decls if d.name in stats}
     ordered.update({k: v for k, v in stats.items() if k not in ordered})
