@@ -28,7 +28,7 @@ from sqlalchemy import update
 from sqlmodel import Session, select
 
 from cardbase.access import require_editor
-from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
+from cardbase.errors import Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
 from cardbase.models import Card, Edition, Game
 from cardbase.text import fold

@@ -36,6 +36,8 @@ from __future__ import annotations
 import contextvars
 import difflib
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
@@ -138,7 +140,9 @@ class Declared:
     choices: tuple[str, ...] = ()
 
 
-_DECLARED: contextvars.ContextVar[dict[str, Declared]] = contextvars.ContextVar("declared", default={})
+_NO_DECLARED: Mapping[str, Declared] = MappingProxyType({})
+_DECLARED: contextvars.ContextVar[Mapping[str, Declared]] = contextvars.ContextVar(
+    "declared", default=_NO_DECLARED)
 
 
 def declared_keys(session: Session) -> dict[str, Declared]:

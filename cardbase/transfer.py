@@ -461,7 +461,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
         declared = None
         if edition is not None:
             declared, dprobs = _declared_values(games[edition.game_id], raw, fields, names,
-                                                lambda k: _where(source, label, row_no, k))
+                                                lambda k, r=row_no: _where(source, label, r, k))
             probs += dprobs
         clean, field_probs = catalog.validate_card_fields(fields)
         if flagged:  # a value refused here is not also "missing" for the catalog
@@ -515,7 +515,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
         if decls and (item.declared or card is None):  # over the card's figures; required ones for a new card
             stats, dprobs = gamesdata.check_field_values(
                 decls, item.declared or {}, base=card.stats if card is not None else {},
-                partial=card is not None, where_of=lambda k: _where(source, label, item.row, k))
+                partial=card is not None, where_of=lambda k, r=item.row: _where(source, label, r, k))
             if dprobs:
                 plan.problems += dprobs
                 continue
