@@ -37,8 +37,8 @@ import contextvars
 import difflib
 import re
 from collections.abc import Mapping
-from types import MappingProxyType
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Union
 
 from sqlalchemy import and_, false, func, not_, or_, true
