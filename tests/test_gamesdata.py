@@ -291,3 +291,26 @@ def test_declarations_read_and_written() -> None:
         assert decl is None and any(part in str(p) for p in problems), (spec, problems)
     _, problems = gamesdata.check_declarations(["a:int", "a:text"])
     assert [p.code for p in problems] == ["bad-field"]
+
+
+def test_a_database_of_the_first_schema_gets_the_declarations(backend, make_db) -> None:
+    """Upgrading keeps the games and gives them the fields data/games.toml declares."""
+    from sqlalchemy import text
+
+    engine = db.make_engine(make_db(backend, seeded=False))
+    try:
+        db.drop_all(engine)
+        db.upgrade(engine, "0001")
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO game (code, name, keyword_limits) VALUES "
+                              "('overkill', 'OVERKILL', '{}'), ('nespanini', 'NesPanini', '{}')"))
+        db.init_db(engine)
+        assert db.current_revision(engine) == db.head_revision()
+        with Session(engine) as s:
+            games = {g.code: g for g in s.exec(select(Game)).all()}
+            assert [f["name"] for f in games["overkill"].fields] == ["objectif", "pari"]
+            assert games["overkill"].version == 1 and games["nespanini"].fields == []
+            assert games["pushluck"].fields[0]["name"] == "multiplier"
+            assert catalog.get_card(s, "OVK-028").stats == {"objectif": 27}
+    finally:
+        engine.dispose()
