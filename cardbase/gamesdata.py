@@ -319,9 +319,9 @@ def check_field_values(decls: list[FieldDecl], values: Mapping[str, Any], *, bas
                                     tr("gamesdata.value_undeclared_fix", fields=", ".join(by_name)),
                                     place(key)))
             continue
-        clean, problem = check_value(decl, value, where=place(key))
-        if problem is not None:
-            problems.append(problem)
+        clean, problem = check_value(decl, value)
+        if problem is not None:  # where it is, named only for a problem (imports check many values)
+            problems.append(Problem(problem.code, problem.message, problem.fix, place(key)))
         elif clean is None:
             stats.pop(key, None)
         else:

@@ -393,12 +393,12 @@ def declared_columns(session: Session) -> frozenset[str]:
     return frozenset(f["name"] for fields in session.exec(select(Game.fields)).all() for f in fields or [])
 
 
-def _declared_values(game: Game | None, raw: dict[str, Any], fields: dict[str, Any], names: frozenset[str],
-                     where: Any) -> tuple[dict[str, Any] | None, list[Problem]]:
+def _declared_values(decls: list[gamesdata.FieldDecl], raw: dict[str, Any], fields: dict[str, Any],
+                     names: frozenset[str], where: Any) -> tuple[dict[str, Any] | None, list[Problem]]:
     """The row's values of its game's declared fields (a ``stats`` table of such a game counts),
-    checked for type, range and choices; None when the row gives none."""
+    checked for type, range and choices: clean values, None for a value emptied; None when the
+    row gives none."""
     given = {k: v for k, v in raw.items() if k in names}
-    decls = gamesdata.declared_fields(game)
     if not decls:  # a column another game declares
         return None, [Problem("undeclared-field", tr("gamesdata.value_undeclared", field=k),
                               tr("gamesdata.value_undeclared_fix", fields="—"), where(k))
@@ -407,8 +407,27 @@ def _declared_values(game: Game | None, raw: dict[str, Any], fields: dict[str, A
         given = {**fields.pop("stats"), **given}
     if not given:
         return None, []
-    _, problems = gamesdata.check_field_values(decls, given, partial=True, where_of=where)
-    return given, problems
+    clean, problems = gamesdata.check_field_values(decls, given, partial=True, where_of=where)
+    return {**{k: None for k in given if k not in clean}, **clean}, problems
+
+
+def _merged_stats(decls: list[gamesdata.FieldDecl], base: dict[str, Any], values: dict[str, Any] | None,
+                  new: bool, where: Any) -> tuple[dict[str, Any], list[Problem]]:
+    """A card's figures with the row's declared values over them; a new card's required ones."""
+    stats = dict(base or {})
+    for key, value in (values or {}).items():
+        if value is None:
+            stats.pop(key, None)
+        else:
+            stats[key] = value
+    problems = []
+    if new:
+        problems = [Problem("missing-field", tr("gamesdata.value_missing", field=d.name),
+                            tr("gamesdata.value_missing_fix", spec=d.spec), where(d.name))
+                    for d in decls if d.required and stats.get(d.name) is None]
+    ordered = {d.name: stats[d.name] for d in decls if d.name in stats}
+    ordered.update({k: v for k, v in stats.items() if k not in ordered})
+    return ordered, problems
 
 
 def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *, source: str,
@@ -422,6 +441,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
     editions = {e.code.upper(): e for e in session.exec(select(Edition)).all()}
     games = {g.id: g for g in session.exec(select(Game)).all()}
     names = frozenset(f["name"] for g in games.values() for f in g.fields or [])
+    decls = {gid: gamesdata.declared_fields(g) for gid, g in games.items()}
     known = _COLUMN_SET | names
     seen: dict[tuple[str, int], int] = {}
     effects: dict[tuple[str, str], tuple[Any, list[Problem], str | None]] = {}
@@ -460,7 +480,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
             fields[_MODEL_NAME.get(key, key)] = value
         declared = None
         if edition is not None:
-            declared, dprobs = _declared_values(games[edition.game_id], raw, fields, names,
+            declared, dprobs = _declared_values(decls[edition.game_id], raw, fields, names,
                                                 lambda k, r=row_no: _where(source, label, r, k))
             probs += dprobs
         clean, field_probs = catalog.validate_card_fields(fields)
@@ -511,11 +531,10 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
         edition, number, clean = item.edition, item.number, item.clean
         ref = card_ref(edition.code, number)
         card = existing.get((edition.id, number))
-        decls = gamesdata.declared_fields(games[edition.game_id])
-        if decls and (item.declared or card is None):  # over the card's figures; required ones for a new card
-            stats, dprobs = gamesdata.check_field_values(
-                decls, item.declared or {}, base=card.stats if card is not None else {},
-                partial=card is not None, where_of=lambda k, r=item.row: _where(source, label, r, k))
+        game_decls = decls[edition.game_id]
+        if game_decls and (item.declared or card is None):  # over the card's figures
+            stats, dprobs = _merged_stats(game_decls, card.stats if card is not None else {}, item.declared,
+                                          card is None, lambda k, r=item.row: _where(source, label, r, k))
             if dprobs:
                 plan.problems += dprobs
                 continue
