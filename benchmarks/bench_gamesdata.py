@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from sqlmodel import Session  # noqa: E402
+from sqlmodel import Session
 
-from cardbase import catalog, db, gamesdata, search, transfer  # noqa: E402
+from cardbase import catalog, db, gamesdata, search, transfer
 
 
 def rows_csv(code: str, n: int, typed: bool) -> str:
