@@ -355,6 +355,8 @@ def split_card_fields(game: Game | None, fields: Mapping[str, Any]) -> tuple[dic
             declared[key] = value
         elif key == "stats" and names and isinstance(value, Mapping):
             declared.update(value)
+        elif key == "stats" and names and value in (None, ""):
+            continue  # every figure taken off: the declarations are checked on nothing
         else:
             common[key] = value
     return common, declared
@@ -371,7 +373,7 @@ def card_stats(game: Game | None, fields: Mapping[str, Any], *, base: Mapping[st
     common, declared = split_card_fields(game, fields)
     if not decls:
         return common, None, []
-    replacing = "stats" in fields and isinstance(fields.get("stats"), Mapping)
+    replacing = "stats" in fields and (isinstance(fields.get("stats"), Mapping) or fields["stats"] in (None, ""))
     if not declared and not replacing:
         if partial:
             return common, None, []

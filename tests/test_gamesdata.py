@@ -77,6 +77,15 @@ def test_new_game_from_the_command_line_to_print(cli_env, tmp_path: Path) -> Non
     exported = {r["name"]: r for r in json.loads(out.read_text(encoding="utf-8"))}
     assert exported["Roi"]["force"] == 10 and exported["Roi"]["titre"] == "Chef"
     assert exported["Roi"]["stats"] == {}
+    again = json.loads(ok("cards", "import", str(out), "--dry-run", "--json").stdout)
+    assert again["counts"] == {"new": 0, "updated": 0, "unchanged": 6}, again
+    csv_out = tmp_path / "out.csv"
+    ok("cards", "export", str(csv_out), "--edition", "DU1")
+    header = csv_out.read_text(encoding="utf-8").splitlines()[0]
+    assert header.endswith(",version,force,camp,titre")
+    assert "\nDU1,6,Roi," in csv_out.read_text(encoding="utf-8")
+    again = json.loads(ok("cards", "import", str(csv_out), "--dry-run", "--json").stdout)
+    assert again["counts"]["unchanged"] == 6, again
 
     # search by a declared field
     found = ok("cards", "search", "force>=7", "--json").stdout
@@ -196,6 +205,9 @@ def test_card_edits_check_declared_fields(session: Session) -> None:
     assert [p.code for p in exc.value.problems] == ["out-of-range", "undeclared-field"]
     with pytest.raises(StaleEditError):
         catalog.update_card(session, card.id, expected_version=1, changes={"force": 7})
+    with pytest.raises(ValidationError) as exc:  # taking every figure off leaves a required one empty
+        catalog.update_card(session, card.id, expected_version=2, changes={"stats": ""})
+    assert [p.code for p in exc.value.problems] == ["missing-field"]
     # a declaration the cards break is refused, naming the cards
     with pytest.raises(ValidationError) as exc:
         gamesdata.update_game(session, code="duel", expected_version=game.version,
