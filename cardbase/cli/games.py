@@ -173,7 +173,7 @@ def sim_game_command(
     if records:
         with records.open("w", encoding="utf-8") as fh:
             for i, r in enumerate(recs):
-                fh.write(json.dumps({"game": i, "returns": list(r.returns), "turns": r.turns,
+                fh.write(json.dumps({"game": i, "returns": list(r.returns), "teams": list(r.teams), "turns": r.turns,
                                      "rounds": r.rounds, "ended_by": r.ended_by,
                                      "held": [sorted(h) for h in r.held]}, ensure_ascii=False) + "\n")
     data = rep.as_dict()
@@ -183,8 +183,13 @@ def sim_game_command(
     typer.echo(tr("games.cli.head", game=spec.code, games=rep.games, players=rep.players, seed=seed))
     for seat in rep.seats:
         lo, hi = seat["ci95"]
-        typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], wins=seat["wins"],
+        team = tr("games.cli.seat_team", team=seat["team"]) if seat.get("team") else ""
+        typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], team=team, wins=seat["wins"],
                       rate=_pct(seat["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+    for name, team in (rep.teams or {}).items():
+        lo, hi = team["ci95"]
+        typer.echo(tr("games.cli.team", team=name, seats=", ".join(map(str, team["seats"])),
+                      wins=team["wins"], rate=_pct(team["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
     typer.echo(tr("games.cli.summary", ties=rep.ties, turns=_num(rep.mean_turns, 1),
                   rounds=_num(rep.mean_rounds, 2)))
     typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k), n=v)
