@@ -561,8 +561,10 @@ def _clean_game(session: Session, game: Game | None, values: dict[str, Any]) -> 
     merged = {k: getattr(game, k) for k in GAME_FIELDS} if game is not None else {}
     merged.update(values)
     problems += _players_problems(merged.get("min_players"), merged.get("max_players"))
-    problems += _deck_problems(session, game, merged.get("deck_size"), merged.get("copy_limit"),
-                               merged.get("keyword_limits") or {})
+    if game is None or {"deck_size", "copy_limit", "keyword_limits"} & set(values):
+        # deck rules are checked when they are set, against the cards the game has then
+        problems += _deck_problems(session, game, merged.get("deck_size"), merged.get("copy_limit"),
+                                   merged.get("keyword_limits") or {})
     if "template" in values:
         problems += _template_problems(values["template"])
     clean = dict(values)

@@ -326,3 +326,19 @@ def test_a_database_of_the_first_schema_gets_the_declarations(backend, make_db) 
             assert catalog.get_card(s, "OVK-028").stats == {"objectif": 27}
     finally:
         engine.dispose()
+
+
+def test_deck_rules_are_checked_when_they_are_set(session: Session) -> None:
+    """A game made before its cards: its deck rules are judged when they change, not on every edit."""
+    gamesdata.create_game(session, code="duel", name="Duel", deck_size=6, copy_limit=1)
+    catalog.create_edition(session, game="duel", code="DU1", name="Un", set_size=2)
+    for n in (1, 2):
+        catalog.create_card(session, edition="DU1", fields={"number": n, "name": f"Carte {n}"})
+    game = gamesdata.update_game(session, code="duel", expected_version=1, changes={"name": "Duel !"})
+    assert game.name == "Duel !" and game.version == 2
+    with pytest.raises(ValidationError) as exc:
+        gamesdata.update_game(session, code="duel", expected_version=2, changes={"copy_limit": 2})
+    assert [p.code for p in exc.value.problems] == ["no-legal-deck"]
+    game = gamesdata.update_game(session, code="duel", expected_version=2,
+                                 changes={"copy_limit": 3, "deck_size": 6})
+    assert game.copy_limit == 3
