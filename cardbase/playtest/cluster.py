@@ -60,7 +60,7 @@ class DaskExecutor:
     def as_completed(self, futures: Sequence[Any]) -> Iterator[Any]:
         from distributed import as_completed
 
-        return iter(as_completed(list(futures)))
+        return iter(as_completed(list(futures), loop=self.client.loop))
 
     def close(self) -> None:
         self.client.close()

@@ -216,6 +216,7 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
             raise CardbaseError(tr("dask.sweep.deck_too_small", values=", ".join(map(str, short)),
                                    need=HAND_SIZE))
     bots = list(bots or ["greedy"])
+    _check_variants(deck_t, against, target, field, vals, stalemate)
     head: dict[str, Any] = {"card": target.ref, "name": target.name, "field": field, "seed": seed,
                             "stalemate_rounds": stalemate}
     if against is None:
@@ -253,6 +254,23 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
     pairs = games // 2
     return run_duel_chunk, args, pairs, finish_duel, {**head, "mode": "duel", "games": pairs * 2,
                                                       "bots": bots[:2]}
+
+
+def _check_variants(deck_t, against, target, field, vals, stalemate) -> None:
+    """Every variant's game is built before the first game: all the bad values at once."""
+    from .batch import _game
+
+    problems = []
+    for v in vals:
+        a = _variant_deck(deck_t, target, field, v)
+        decks = (a,) if against is None else (a, tuple(against) if field == "copies"
+                                              else _variant_deck(tuple(against), target, field, v))
+        try:
+            _game(decks, stalemate)
+        except CardbaseError as exc:
+            problems.append(tr("dask.sweep.bad_variant", value=v, error=str(exc)))
+    if problems:
+        raise CardbaseError("\n".join(problems))
 
 
 def _box_plan(code, cards, card, field, vals, games, seed, bots, players, options):
