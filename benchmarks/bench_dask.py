@@ -65,7 +65,7 @@ def cluster(workers: int):
     from distributed import Client, LocalCluster
 
     t = time.perf_counter()
-    lc = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+    lc = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                       silence_logs=logging.CRITICAL)
     ex = DaskExecutor(Client(lc.scheduler_address, set_as_default=False))
     return lc, ex, time.perf_counter() - t

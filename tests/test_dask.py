@@ -17,7 +17,13 @@ from typer.testing import CliRunner
 from cardbase.errors import CardbaseError, NotFoundError
 from cardbase.playtest.batch import duel, goldfish
 from cardbase.playtest.cards import load_deck_defs, load_edition_defs, starter_decks
-from cardbase.playtest.cluster import SCHEDULER_ENV, connect, open_executor, run_chunks, scheduler_address
+from cardbase.playtest.cluster import (
+    SCHEDULER_ENV,
+    connect,
+    open_executor,
+    run_chunks,
+    scheduler_address,
+)
 from cardbase.playtest.games import simulate
 from cardbase.playtest.sweep import parse_values, sweep
 
@@ -35,7 +41,7 @@ def cluster():
     """A real cluster on this machine: a scheduler and 2 worker processes (one thread each)."""
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as lc:
         yield lc.scheduler_address
 
 
@@ -92,9 +98,21 @@ def test_cli_duel_with_scheduler_prints_the_local_figures(cluster, monkeypatch) 
     assert env.exit_code == 0 and json.loads(env.stdout) == json.loads(local.stdout)
 
 
-def test_sweep_on_the_cluster_is_identical_to_a_local_sweep(executor) -> None:
+def test_sweep_on_the_cluster_is_identical_to_a_local_sweep(cluster) -> None:
     kw = dict(card="NP1-011", field="value", values="4..10/3", against=MAREE, games=60, seed=5)
-    assert sweep(BRAISES, executor=executor, **kw) == sweep(BRAISES, **kw)
+    seen: list[tuple[int, int]] = []
+    remote = sweep(BRAISES, scheduler=cluster, progress=lambda d, n: seen.append((d, n)), **kw)
+    assert remote == sweep(BRAISES, **kw)
+    assert seen[-1] == (180, 180)  # 3 values x 60 games
+
+
+def test_crossing_is_where_the_win_rate_passes_one_half() -> None:
+    from cardbase.playtest.sweep import _crossing
+
+    pts = [{"value": v, "win_rate": w} for v, w in ((1, 0.2), (3, 0.4), (5, 0.6), (7, 0.9))]
+    assert _crossing(pts) == pytest.approx(4.0)
+    assert _crossing(pts[:2]) is None
+    assert _crossing([{"value": 2, "win_rate": None}]) is None
 
 
 def test_sweep_uses_common_random_numbers() -> None:
@@ -181,7 +199,7 @@ def _finishes(fn, seconds: float):
     def target() -> None:
         try:
             out["value"] = fn()
-        except BaseException as exc:  # noqa: BLE001 - the outcome is what the test checks
+        except BaseException as exc:
             out["error"] = exc
 
     t = threading.Thread(target=target, daemon=True)

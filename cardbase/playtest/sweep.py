@@ -28,6 +28,7 @@ submitted at once, so a cluster stays busy. ``progress(done, total)`` counts gam
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 import os
 import re
@@ -116,7 +117,7 @@ def _variant_deck(deck: Sequence[CardDef], card: CardDef, field: str, value: int
 def _crossing(points: Sequence[dict[str, Any]]) -> float | None:
     """The value where ``win_rate`` crosses 0.5, by linear interpolation; None if it never does."""
     pts = [(p["value"], p["win_rate"]) for p in points if p.get("win_rate") is not None]
-    for (v0, w0), (v1, w1) in zip(pts, pts[1:]):
+    for (v0, w0), (v1, w1) in itertools.pairwise(pts):
         if w0 == 0.5:
             return float(v0)
         if (w0 - 0.5) * (w1 - 0.5) < 0:
