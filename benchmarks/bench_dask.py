@@ -1,6 +1,6 @@
 """Batches on a Dask cluster against local processes. Prints figures; asserts nothing.
 
-    python benchmarks/bench_dask.py [--pairs N] [--big-workers 8]
+    python benchmarks/bench_dask.py [--pairs N] [--repeat 3] [--big-workers 8]
 
 Workload: a NesPanini duel (braises-ardentes against maree-et-crypte, greedy bots), N seeds, each
 played twice with seats swapped (``run_duel_chunk``), through the same chunk runner the commands
@@ -48,6 +48,14 @@ def timed(executor, pairs: int, parts: int, seed: int) -> tuple[float, list]:
     return 2 * pairs / dt, [r for p in out for r in p]
 
 
+def best(executor, pairs: int, parts: int, seed: int, repeat: int) -> tuple[float, list]:
+    """The best of ``repeat`` timings, each on new seeds (the machine is shared); first run's rows."""
+    rate, rows = timed(executor, pairs, parts, seed)
+    for k in range(1, repeat):
+        rate = max(rate, timed(executor, pairs, parts, seed + 1000 * k)[0])
+    return rate, rows
+
+
 def warm(executor, pairs: int, parts: int) -> None:
     """Fill the score caches of ``executor``'s processes as a long run would (other seeds)."""
     run_chunks(run_duel_chunk, chunks(pairs, parts), args(999), executor)
@@ -74,6 +82,7 @@ def cluster(workers: int):
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pairs", type=int, default=1500, help="seeds of the duel (2 games each)")
+    ap.add_argument("--repeat", type=int, default=3, help="timings kept: the best of this many")
     ap.add_argument("--big-workers", type=int, default=8, help="workers of the simulated larger cluster")
     a = ap.parse_args()
     n = a.pairs
@@ -81,29 +90,29 @@ def main() -> None:
     print(f"workload: duel braises-ardentes v maree-et-crypte, greedy, {n} seeds = {2 * n} games;")
     print(f"every runner first plays {n} other seeds (warm score caches), then is timed on new seeds")
 
-    print("\n1. throughput (games/s), 8 chunks")
+    print(f"\n1. throughput (games/s, best of {a.repeat}), 8 chunks")
     with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as one:
         warm(one, n, 1)
-        here, _ = timed(one, n, 1, 1)
+        here, _ = best(one, n, 1, 1, a.repeat)
     print(f"   1 process               : {here:8.0f}")
     with ProcessPoolExecutor(max_workers=2, mp_context=get_context("spawn")) as pool:
         warm(pool, n, 8)
-        local, res_local = timed(pool, n, 8, 2)
+        local, res_local = best(pool, n, 8, 2, a.repeat)
     print(f"   2 local processes       : {local:8.0f}")
     lc, ex, start = cluster(2)
     try:
         warm(ex, n, 8)
-        remote, res_dask = timed(ex, n, 8, 2)
+        remote, res_dask = best(ex, n, 8, 2, a.repeat)
         print(f"   LocalCluster, 2 workers : {remote:8.0f}   (cluster start {start:.2f} s)")
         print(f"   overhead ratio (2 processes / cluster): {local / remote:.3f}")
         ref = reference(n, 2)
         print(f"   same rows as a single process: 2 processes {res_local == ref}, cluster {res_dask == ref}")
 
-        print("\n2. chunk size on the 2-worker cluster (each on new seeds)")
+        print(f"\n2. chunk size on the 2-worker cluster (best of {a.repeat}, each on new seeds)")
         print("   seeds/chunk  chunks   games/s  same rows as a single process")
         for k, size in enumerate((5, 25, 100, max(1, n // 8), max(1, n // 2))):
             parts = -(-n // size)
-            rate, res = timed(ex, n, parts, 10 + k)
+            rate, res = best(ex, n, parts, 10 + k, a.repeat)
             print(f"   {size:>11} {parts:>7} {rate:9.0f}  {res == reference(n, 10 + k)}")
     finally:
         ex.close()
