@@ -221,10 +221,12 @@ def test_cli_with_unreachable_scheduler_exits_2(monkeypatch) -> None:
     from cardbase.playtest import cluster
 
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1.0)
-    monkeypatch.setattr(cluster.open_executor, "__kwdefaults__", {"timeout": 1.0})
     r = runner.invoke(app, ["goldfish", "braises-ardentes", "--edition", NP1, "--games", "10",
                             "--scheduler", UNREACHABLE])
     assert r.exit_code == 2 and "ordonnanceur Dask" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["duel", "braises-ardentes", "maree-et-crypte", "--edition", NP1,
+                            "--games", "10", "--scheduler", "http://127.0.0.1:9"])
+    assert r.exit_code == 2 and "Adresse d'ordonnanceur Dask illisible" in r.output
     monkeypatch.setenv(SCHEDULER_ENV, UNREACHABLE)
     assert scheduler_address(None) == UNREACHABLE
     r = runner.invoke(app, ["sweep", "braises-ardentes", "--edition", NP1, "--card", "NP1-011",

@@ -66,12 +66,24 @@ class DaskExecutor:
         self.client.close()
 
 
-def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> DaskExecutor:
-    """A client of the Dask scheduler at ``address``; a clear error when it cannot be reached."""
+def connect(address: str, *, timeout: float | None = None) -> DaskExecutor:
+    """A client of the Dask scheduler at ``address``; a clear error when it cannot be reached
+    within ``timeout`` seconds (default :data:`CONNECT_TIMEOUT`)."""
+    timeout = CONNECT_TIMEOUT if timeout is None else timeout
     try:
         from distributed import Client
+        from distributed.comm.addressing import parse_address, parse_host_port
+        from distributed.comm.registry import backends
     except ImportError as exc:
         raise CardbaseError(tr("dask.not_installed")) from exc
+    try:  # a malformed address is said at once (a client built on it would not close cleanly)
+        scheme, location = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(scheme)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        raise CardbaseError(tr("dask.bad_address", address=address)) from exc
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
     except (OSError, TimeoutError, ValueError) as exc:
@@ -81,7 +93,7 @@ def connect(address: str, *, timeout: float = CONNECT_TIMEOUT) -> DaskExecutor:
 
 
 @contextmanager
-def open_executor(scheduler: str | None = None, *, timeout: float = CONNECT_TIMEOUT) -> Iterator[DaskExecutor | None]:
+def open_executor(scheduler: str | None = None, *, timeout: float | None = None) -> Iterator[DaskExecutor | None]:
     """The Dask executor of ``scheduler`` (or ``CARDBASE_DASK_SCHEDULER``) for the ``with`` block;
     None when no scheduler is named (batches then run on local processes)."""
     address = scheduler_address(scheduler)
