@@ -8,6 +8,7 @@ clear error after the connection timeout, not a hang.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -239,3 +240,23 @@ def test_no_scheduler_means_local_and_run_chunks_keeps_order() -> None:
         assert ex is None
     parts = run_chunks(lambda a, b, k: [k * i for i in range(a, b)], [(0, 2), (2, 5)], (3,), None)
     assert parts == [[0, 3], [6, 9, 12]]
+
+
+def test_a_scheduler_without_workers_is_an_error_not_a_hang() -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=0, processes=True, dashboard_address=":0") as lc:
+        finished, out = _finishes(lambda: connect(lc.scheduler_address, timeout=1), 60)
+    assert finished and isinstance(out.get("error"), CardbaseError)
+    assert "aucun worker" in str(out["error"]) and "dask worker" in str(out["error"])
+
+
+def test_workers_with_another_cardbase_are_named(executor, monkeypatch) -> None:
+    import cardbase
+    from cardbase.playtest.cluster import _check_workers
+
+    _check_workers(executor.client, "here", 5)  # the cluster's workers have this cardbase
+    real = cardbase.__version__
+    monkeypatch.setattr(cardbase, "__version__", "9.9.9")
+    with pytest.raises(CardbaseError, match=r"cardbase 9\.9\.9.*\(" + re.escape(real) + r"\)"):
+        _check_workers(executor.client, "here", 5)

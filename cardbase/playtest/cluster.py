@@ -89,7 +89,35 @@ def connect(address: str, *, timeout: float | None = None) -> DaskExecutor:
     except (OSError, TimeoutError, ValueError) as exc:
         raise CardbaseError(tr("dask.unreachable", address=address, timeout=f"{timeout:g}",
                                detail=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from exc
+    try:
+        _check_workers(client, address, timeout)
+    except BaseException:
+        client.close()
+        raise
     return DaskExecutor(client)
+
+
+def worker_version() -> str:
+    """Run on each worker at connection: the cardbase version it has (fails if it has none)."""
+    import cardbase
+
+    return cardbase.__version__
+
+
+def _check_workers(client: Any, address: str, timeout: float) -> None:
+    """A cluster without workers would wait for ever, and one without cardbase (or with another
+    version) would fail or play other rules: both are said before any game is sent."""
+    import cardbase
+
+    try:
+        client.wait_for_workers(1, timeout=timeout)
+    except (TimeoutError, OSError) as exc:
+        raise CardbaseError(tr("dask.no_workers", address=address, timeout=f"{timeout:g}")) from exc
+    found = client.run(worker_version, on_error="return")
+    bad = sorted(f"{w} ({v if isinstance(v, str) else type(v).__name__})"
+                 for w, v in found.items() if v != cardbase.__version__)
+    if bad:
+        raise CardbaseError(tr("dask.bad_workers", workers=", ".join(bad), version=cardbase.__version__))
 
 
 @contextmanager
