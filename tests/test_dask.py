@@ -260,3 +260,14 @@ def test_workers_with_another_cardbase_are_named(executor, monkeypatch) -> None:
     monkeypatch.setattr(cardbase, "__version__", "9.9.9")
     with pytest.raises(CardbaseError, match=r"cardbase 9\.9\.9.*\(" + re.escape(real) + r"\)"):
         _check_workers(executor.client, "here", 5)
+
+
+@pytest.mark.sqlite_only("the cards are read before the cluster is used; the backend does not matter")
+def test_cli_sim_game_with_scheduler_prints_the_local_figures(cli_env, cluster) -> None:
+    from cardbase.cli import app
+
+    args = ["sim", "game", "overkill", "--games", "30", "--seed", "3", "--bots", "greedy,random", "--json"]
+    local = runner.invoke(app, args)
+    remote = runner.invoke(app, [*args, "--scheduler", cluster])
+    assert local.exit_code == 0 and remote.exit_code == 0, remote.output
+    assert json.loads(remote.stdout) == json.loads(local.stdout)

@@ -2,8 +2,9 @@
 
 Game *i* of a batch with seed *s* is dealt from ``game_seed(s, i)`` and its bots are seeded from it
 too, so every game is reproducible on its own. Work is cut into chunks of consecutive games and
-handed to any ``concurrent.futures``-style executor (an object with ``submit`` returning futures);
-results are put back in game order, so they are identical whatever the executor.
+handed to any ``concurrent.futures``-style executor (an object with ``submit`` returning futures:
+local processes, or a Dask cluster through :class:`cardbase.playtest.cluster.DaskExecutor`);
+results are put back in game order, so they are identical whatever the executor (docs/cluster.md).
 
 Every report counts how its games ended (``ended_by``: one count per ending of
 :data:`cardbase.games.nespanini.ENDINGS`, adding up to the games; ruling R10 of docs/rulings.md):
