@@ -123,10 +123,15 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
                            t("games_page.wins"): s["wins"]} for s in rep["seats"]])
     st.markdown(f"**{t('games_page.seats_title')}**")
     base = alt.Chart(seats).encode(y=alt.Y(f"{seat_col}:N", title=None, sort=None))
-    bars = base.mark_bar(color="#4c78a8").encode(
-        x=alt.X(f"{win_col}:Q", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])))
-    rules = base.mark_rule(color="#222", strokeWidth=2).encode(x=f"{lo_col}:Q", x2=f"{hi_col}:Q")
-    st.altair_chart((bars + rules).properties(height=40 * len(seats) + 30), width="stretch")
+    bars = base.mark_bar(color="#4c78a8", size=22).encode(
+        x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[seat_col, alt.Tooltip(f"{win_col}:Q", format=".1%"), alt.Tooltip(f"{lo_col}:Q", format=".1%"),
+                 alt.Tooltip(f"{hi_col}:Q", format=".1%")])
+    rules = base.mark_rule(color="#222", strokeWidth=2).encode(x=alt.X(f"{lo_col}:Q", title=win_col),
+                                                               x2=f"{hi_col}:Q")
+    fair = alt.Chart(pd.DataFrame({"x": [1 / max(len(seats), 1)]})).mark_rule(
+        color="#888", strokeDash=[4, 4]).encode(x="x:Q")
+    st.altair_chart((bars + rules + fair).properties(height=34 * len(seats) + 40), width="stretch")
     st.caption(t("games_page.seats_caption"))
 
     if rep.get("cards"):
@@ -151,10 +156,10 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
             color=alt.Color(f"{held_col}:N", title=None, legend=alt.Legend(orient="top"),
                             scale=alt.Scale(range=["#e45756", "#9a9a9a"])))
         points = base.mark_point(filled=True, size=60).encode(
-            x=alt.X(f"{win_col}:Q", axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
             tooltip=[name_col, held_col, alt.Tooltip(f"{win_col}:Q", format=".1%"),
                      alt.Tooltip(f"{lo_col}:Q", format=".1%"), alt.Tooltip(f"{hi_col}:Q", format=".1%"), "n"])
-        rules = base.mark_rule().encode(x=f"{lo_col}:Q", x2=f"{hi_col}:Q")
+        rules = base.mark_rule().encode(x=alt.X(f"{lo_col}:Q", title=win_col), x2=f"{hi_col}:Q")
         st.altair_chart((rules + points).properties(height=34 * len(rep["cards"]) + 40), width="stretch")
         st.caption(t("games_page.cards_caption"))
         table = pd.DataFrame([{
