@@ -27,9 +27,15 @@ def game_cards(code: str) -> list:
         return catalog.card_defs(s, game=code)
 
 
-def bot_label(name: str) -> str:
-    found = i18n.find(lang(), f"playtest.bot_{name}")
-    return found or name
+def bot_label(name: str, language: str | None = None) -> str:
+    """A bot's name in words (``language``: the app's by default)."""
+    return i18n.find(language or lang(), f"playtest.bot_{name}") or name
+
+
+def bot_labels():
+    """A ``format_func`` naming bots in the language of this run (it may be called after it)."""
+    language = lang()
+    return lambda name: bot_label(name, language)
 
 
 def ending_label(key: str) -> str:
@@ -86,7 +92,7 @@ def batch(code: str, *, prefix: str) -> None:
         default = spec.bots.index("greedy") if "greedy" in spec.bots else 0
         bots.append(seat_cols[p % len(seat_cols)].selectbox(
             t("games_page.seat_bot", seat=p + 1), spec.bots, index=default, key=f"{prefix}_bot_{p}",
-            format_func=bot_label))
+            format_func=bot_labels()))
     if any(b in ("mc", "ismcts") for b in bots):
         st.caption(t("games_page.slow_bots"))
     if st.button(t("playtest.run"), key=f"{prefix}_go", type="primary"):

@@ -21,7 +21,7 @@ import streamlit as st
 
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import plain, show_error, t, tp
-from cardbase.ui.playtest_box import batch, bot_label, game_cards
+from cardbase.ui.playtest_box import batch, bot_label, bot_labels, game_cards
 
 CODE = "overkill"
 KEY = "ok_game"  # the game in progress: {"seed", "actions", "bot", "options"}
@@ -243,7 +243,7 @@ def table() -> None:
     defaults = Rules()
     cols = st.columns([2, 1, 1, 1], vertical_alignment="bottom")
     level = cols[0].selectbox(t("overkill_page.level"), spec.bots, index=spec.bots.index("greedy"),
-                              key="ok_level", format_func=bot_label)
+                              key="ok_level", format_func=bot_labels())
     score = cols[1].number_input(t("overkill_page.initial_score"), 1, 100, defaults.initial_score, 1,
                                  key="ok_initial_score", help=t("overkill_page.initial_score_help"))
     timer = cols[2].number_input(t("overkill_page.timer"), 1, 60, defaults.timer, 1, key="ok_timer",
