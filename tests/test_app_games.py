@@ -10,7 +10,7 @@ from test_app import SQLITE, app_env, no_exception, page_test, texts  # noqa: F4
 
 from cardbase.games import registry
 
-pytestmark = SQLITE
+pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
 
 
 def _overkill(at, *, mode: str = "table"):
@@ -38,7 +38,7 @@ def _play_to_the_end(at, pick=None) -> int:
     raise AssertionError("the OVERKILL game did not end")
 
 
-def test_the_selector_lists_every_registered_game_and_opens_on_nespanini(app_env: str) -> None:
+def test_the_selector_lists_every_registered_game_and_opens_on_nespanini() -> None:
     at = page_test("playtest").run()
     no_exception(at)
     selector = at.selectbox(key="pt_gamecode")
@@ -49,7 +49,7 @@ def test_the_selector_lists_every_registered_game_and_opens_on_nespanini(app_env
 
 
 @pytest.mark.parametrize("code", [c for c, s in registry.REGISTRY.items() if not s.engine])
-def test_a_game_without_an_engine_says_so_and_links_to_its_cards_and_printing(app_env: str, code: str) -> None:
+def test_a_game_without_an_engine_says_so_and_links_to_its_cards_and_printing(code: str) -> None:
     at = page_test("playtest")
     at.session_state["pt_gamecode"] = code
     at.run()
@@ -74,7 +74,7 @@ def test_views_come_from_one_table_with_a_generic_view_for_box_games(monkeypatch
     assert playtest.view_for("newbox") is playtest_overkill.render
 
 
-def test_an_overkill_game_against_the_greedy_bot_played_to_its_end(app_env: str) -> None:
+def test_an_overkill_game_against_the_greedy_bot_played_to_its_end() -> None:
     at = _overkill(page_test("playtest"))
     no_exception(at)
     assert at.selectbox(key="ok_level").value == "greedy"
@@ -101,7 +101,7 @@ def test_an_overkill_game_against_the_greedy_bot_played_to_its_end(app_env: str)
     assert set(record) == {"seed", "actions", "bot", "options"} and record["bot"] == "greedy"
 
 
-def test_an_atout_is_played_with_its_button_and_shows_in_the_log(app_env: str) -> None:
+def test_an_atout_is_played_with_its_button_and_shows_in_the_log() -> None:
     at = _overkill(page_test("playtest"))
     at.button(key="ok_new").click().run()
 
@@ -122,7 +122,7 @@ def test_an_atout_is_played_with_its_button_and_shows_in_the_log(app_env: str) -
     assert f"Vous : {played}." in _log(at)
 
 
-def test_the_overkill_table_in_english(app_env: str) -> None:
+def test_the_overkill_table_in_english() -> None:
     at = _overkill(page_test("playtest", lang="en"))
     at.button(key="ok_new").click().run()
     no_exception(at)
@@ -132,7 +132,7 @@ def test_the_overkill_table_in_english(app_env: str) -> None:
     assert "Round 1:" in _log(at)
 
 
-def test_an_overkill_batch_draws_seats_cards_endings_and_rounds(app_env: str) -> None:
+def test_an_overkill_batch_draws_seats_cards_endings_and_rounds() -> None:
     at = _overkill(page_test("playtest"), mode="batch")
     no_exception(at)
     at.number_input(key="okb_games").set_value(40).run()
@@ -150,7 +150,7 @@ def test_an_overkill_batch_draws_seats_cards_endings_and_rounds(app_env: str) ->
     assert "Taux de victoire par place" in texts(at)
 
 
-def test_the_round_end_reveal_matches_the_engine(app_env: str) -> None:
+def test_the_round_end_reveal_matches_the_engine() -> None:
     """Every round's face-up lines give the winner the engine logged (overkills, then points),
     whether the round ended by two stands, two overkills or an empty timer (OK3)."""
     from cardbase.bots.base import make_bot
@@ -178,7 +178,7 @@ def test_the_round_end_reveal_matches_the_engine(app_env: str) -> None:
     assert {"passes", "timer"} <= reasons
 
 
-def test_helpers_say_what_they_see_in_words(app_env: str) -> None:
+def test_helpers_say_what_they_see_in_words() -> None:
     from cardbase.games.overkill.rules import OVERSEER, RETRACER, SNAKE_EYE, SPY
     from cardbase.ui import playtest_overkill as ok
 
