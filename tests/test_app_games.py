@@ -84,7 +84,7 @@ def test_an_overkill_game_against_the_greedy_bot_played_to_its_end() -> None:
     for words in ("Vos lignes", "Lignes du bot", "Vos atouts", "cachée"):
         assert words in shown, words
     assert [m.label for m in at.metric][:5] == ["Manche", "Objectif", "Pari", "Scores (vous / bot)",
-                                                "Minuteurs (vous / bot)"]
+                                                "Minuteurs"]
     assert "Carte face cachée du bot" in shown  # its face-down cards are backs
     assert at.button(key="ok_draw").label == "Piocher" and at.button(key="ok_pass").label == "Poser (passer)"
     clicks = _play_to_the_end(at)
@@ -187,3 +187,40 @@ def test_helpers_say_what_they_see_in_words() -> None:
                      "Retracer : cartes que vous n'avez pas vues : 1, 1, 4.",
                      "Snake eye : la prochaine carte est noire.",
                      "Spy : la valeur de la prochaine carte n'est pas dans vos lignes."]
+
+
+def test_a_game_with_an_engine_but_no_view(monkeypatch) -> None:
+    """A box game gets batches at once; a deck game is told to use the command line."""
+    build = registry.REGISTRY["overkill"].build
+    monkeypatch.setitem(registry.REGISTRY, "newbox", registry.GameSpec("newbox", 2, 3, "box", build=build))
+    monkeypatch.setitem(registry.REGISTRY, "newdecks", registry.GameSpec("newdecks", 2, 2, "decks", build=build))
+    at = page_test("playtest")
+    at.session_state["pt_gamecode"] = "newdecks"
+    at.run()
+    no_exception(at)
+    assert "pas encore de vue sur cette page" in at.info[0].value
+    at.selectbox(key="pt_gamecode").select("newbox").run()
+    no_exception(at)
+    assert at.number_input(key="pgb_newbox_players").value == 2  # 2 to 3 players: a choice
+    assert at.button(key="pgb_newbox_go")
+
+
+def test_a_team_report_shows_its_teams() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    def page() -> None:
+        from cardbase.ui.playtest_box import show_report
+
+        seats = [{"seat": i + 1, "bot": "greedy", "team": "AB"[i % 2], "wins": 3, "win_rate": 0.3,
+                  "ci95": [0.1, 0.6]} for i in range(4)]
+        show_report({"games": 10, "ties": 1, "mean_turns": 12.0, "mean_rounds": 1.0, "seats": seats,
+                     "ended_by": {"team": 9, "turn_limit": 1},
+                     "teams": {"A": {"wins": 6, "win_rate": 0.6, "ci95": [0.31, 0.83]},
+                               "B": {"wins": 3, "win_rate": 0.3, "ci95": [0.11, 0.6]}}}, [1] * 10)
+
+    at = AppTest.from_function(page, default_timeout=60).run()
+    no_exception(at)
+    teams = at.dataframe[0].value
+    assert list(teams.iloc[:, 0]) == ["A", "B"] and teams.iloc[0, 2] == "60.0%"
+    assert len(at.get("vega_lite_chart")) == 3  # seats, endings, rounds (no cards)
+    assert "limite de sécurité" in at.warning[0].value

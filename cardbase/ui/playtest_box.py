@@ -55,7 +55,12 @@ def no_engine(code: str) -> None:
 
 
 def render(code: str) -> None:
-    """A box game with an engine but no table of its own: batches of bot games."""
+    """A game with an engine but no view of its own: batches of bot games (box games)."""
+    from cardbase.games import registry
+
+    if registry.get(code).material != "box":
+        st.info(t("games_page.no_view"), icon=":material/construction:")
+        return
     st.caption(t("games_page.no_table"))
     batch(code, prefix=f"pgb_{code}")
 
@@ -139,6 +144,12 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
         color="#888", strokeDash=[4, 4]).encode(x="x:Q")
     st.altair_chart((bars + rules + fair).properties(height=34 * len(seats) + 40), width="stretch")
     st.caption(t("games_page.seats_caption"))
+    if rep.get("teams"):
+        st.markdown(f"**{t('games_page.teams_title')}**")
+        st.dataframe(pd.DataFrame([{t("games_page.team"): name, t("games_page.wins"): v["wins"],
+                                    win_col: f"{v['win_rate']:.1%}",
+                                    t("games_page.ci95"): f"{v['ci95'][0]:.1%} – {v['ci95'][1]:.1%}"}
+                                   for name, v in rep["teams"].items()]), hide_index=True, width="stretch")
 
     if rep.get("cards"):
         per_seat_games = n * len(rep["seats"])
