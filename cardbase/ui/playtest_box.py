@@ -194,9 +194,10 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
         st.markdown(f"**{t('games_page.ended_title')}**")
         how, count = t("games_page.ending"), t("games_page.games")
         ended = pd.DataFrame([{how: ending_label(k), count: v} for k, v in rep["ended_by"].items()])
-        st.altair_chart(alt.Chart(ended).mark_bar(color="#72b7b2").encode(
-            x=alt.X(f"{count}:Q"), y=alt.Y(f"{how}:N", title=None)).properties(height=40 * len(ended) + 30),
-            width="stretch")
+        bars = alt.Chart(ended).encode(x=alt.X(f"{count}:Q"), y=alt.Y(f"{how}:N", title=None))
+        chart = bars.mark_bar(color="#72b7b2", size=26) + bars.mark_text(align="left", dx=4).encode(
+            text=f"{count}:Q")
+        st.altair_chart(chart.properties(height=max(110, 44 * len(ended) + 60)), width="stretch")
         off = sum(v for k, v in rep["ended_by"].items() if k.endswith("_limit"))
         if off:
             st.warning(t("games_page.safety_net", n=off, games=n), icon=":material/warning:")
@@ -206,4 +207,5 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
         counts = pd.Series(rounds).value_counts().sort_index()
         hist = pd.DataFrame({rcol: counts.index.astype(int), count: counts.values})
         st.altair_chart(alt.Chart(hist).mark_bar(color="#f58518").encode(
-            x=alt.X(f"{rcol}:O"), y=alt.Y(f"{count}:Q")).properties(height=220), width="stretch")
+            x=alt.X(f"{rcol}:O", axis=alt.Axis(labelAngle=0)), y=alt.Y(f"{count}:Q")).properties(height=220),
+            width="stretch")
