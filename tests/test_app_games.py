@@ -87,7 +87,23 @@ def test_an_overkill_game_against_the_greedy_bot_played_to_its_end() -> None:
                                                 "Minuteurs"]
     assert "Carte face cachée du bot" in shown  # its face-down cards are backs
     assert at.button(key="ok_draw").label == "Piocher" and at.button(key="ok_pass").label == "Poser (passer)"
-    clicks = _play_to_the_end(at)
+    assert "Vos atouts passifs en jeu" in shown and "Atouts passifs du bot en jeu" in shown
+
+    def backs_match_the_hidden_cards(at):
+        """Every run shows as many backs as the bot has face-down cards, and never their values."""
+        from cardbase.ui import playtest_overkill as ok
+
+        state, _texts, _reveals = ok.replay_table(at.session_state["ok_game"])
+        if not state.is_terminal():
+            values = [m.value for m in at.markdown]
+            head = next(i for i, v in enumerate(values) if v.startswith("**Lignes du bot**"))
+            bot_lines = values[head + 1]
+            assert bot_lines.count("<div") == 2  # its red and black lines
+            backs = bot_lines.count('title="Carte face cachée du bot"')
+            assert backs == sum(state._face_down(1, c) for c in (0, 1))
+        return None
+
+    clicks = _play_to_the_end(at, backs_match_the_hidden_cards)
     assert clicks >= 2
     final = next(s.value for s in at.success if "Partie terminée" in s.value)
     assert any(w in final for w in ("gagné", "perdu", "égalité"))
