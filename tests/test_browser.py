@@ -238,7 +238,7 @@ def test_the_editor_keeps_its_place_across_pages(page, st_server) -> None:  # no
     assert page.locator(".st-key-edf_flavour input").input_value() == "Une saisie en cours"
 
 
-def test_play_an_overkill_game_to_the_end(page, st_server) -> None:  # noqa: F811
+def test_play_an_overkill_game_to_the_end(page, st_server, capsys) -> None:  # noqa: F811
     """The game selector opens OVERKILL's table; a game against the greedy bot is played to its end
     by clicking draw and stand, then a small batch draws its charts."""
     page.set_viewport_size({"width": 1400, "height": 1350})  # the whole table in one screenshot
@@ -254,6 +254,7 @@ def test_play_an_overkill_game_to_the_end(page, st_server) -> None:  # noqa: F81
     played = re.compile(r"(\d+) action\(s\) jouée\(s\)")
     final = re.compile(r"Partie terminée \(.+\) : (gagné|perdu|égalité)")
     took = False
+    clicks: list[float] = []
     for i in range(80):
         if page.get_by_text(final).count():
             break
@@ -262,6 +263,7 @@ def test_play_an_overkill_game_to_the_end(page, st_server) -> None:  # noqa: F81
             shot(page, "overkill")  # the table, the last round's reveal folded
             took = True
         draw = page.locator(".st-key-ok_draw button:not([disabled])")
+        start = time.perf_counter()
         (draw if i % 2 == 0 and draw.count() else page.locator(".st-key-ok_pass button")).click()
         page.wait_for_function(
             """(n) => { const text = document.body.innerText;
@@ -269,6 +271,7 @@ def test_play_an_overkill_game_to_the_end(page, st_server) -> None:  # noqa: F81
                         return /Partie terminée \\(/.test(text) || (m && Number(m[1]) > n); }""", arg=count)
         wait_idle(page)
         page.get_by_text("Lignes du bot").wait_for()
+        clicks.append(time.perf_counter() - start)
         wait_idle(page)
     page.get_by_text(final).wait_for()
     page.get_by_text("Fin de la manche").first.wait_for()
@@ -280,6 +283,11 @@ def test_play_an_overkill_game_to_the_end(page, st_server) -> None:  # noqa: F81
     wait_idle(page)
     page.locator(".vega-embed").nth(3).wait_for()  # seats, cards, endings, rounds
     shot(page, "overkill-batch")
+    clicks.sort()
+    with capsys.disabled():
+        print(f"\n[browser] OVERKILL against the greedy bot: {len(clicks)} clicks to the end, "
+              f"median {clicks[len(clicks) // 2]:.2f} s from click to the table redrawn "
+              f"(max {clicks[-1]:.2f} s)")
 
 
 def test_the_server_log_has_no_errors(st_server) -> None:  # noqa: F811
