@@ -55,7 +55,22 @@ class Preset:
     dpi: int
     canvas_px: tuple[int, int]
     source: str
-    note: str = ""
+    note_text: tuple[tuple[str, str], ...] = ()  # (language, text): a sentence for the user
+    description_text: tuple[tuple[str, str], ...] = ()
+    shop_text: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def shop_label(self) -> str:
+        return _in_language(self.shop_text) or self.shop
+
+    @property
+    def note(self) -> str:
+        return _in_language(self.note_text)
+
+    @property
+    def label(self) -> str:
+        """The description in the current language (else ``description``)."""
+        return _in_language(self.description_text) or self.description
 
     @property
     def trim_mm(self) -> tuple[float, float]:
@@ -87,7 +102,7 @@ class Preset:
         g = self.geometry()
         tw, th = self.trim_mm
         return {
-            "name": self.name, "shop": self.shop, "description": self.description,
+            "name": self.name, "shop": self.shop_label, "description": self.label,
             "canvas_px": list(self.canvas_px), "dpi": self.dpi,
             "trim_mm": [round(tw, 2), round(th, 2)], "bleed_mm": round(self.bleed_mm, 3),
             "safe_mm": round(self.safe_mm, 3),
@@ -116,6 +131,13 @@ def template_preset(template: Template, dpi: int = 300) -> Preset:
 
 
 # --------------------------------------------------------------------------- the presets file
+
+def _in_language(texts: tuple[tuple[str, str], ...], lang: str | None = None) -> str:
+    from cardbase import i18n
+
+    table = dict(texts)
+    return table.get(lang or i18n.current_language()) or table.get("fr") or next(iter(table.values()), "")
+
 
 def presets_path() -> Path:
     env = os.environ.get("CARDBASE_PRESETS")
@@ -166,9 +188,16 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in canvas)):
         bad("shop.preset.bad_canvas", value=repr(canvas))
         canvas = None
+    texts: dict[str, tuple[tuple[str, str], ...]] = {}
     for key in ("shop", "description", "source", "note"):
-        if not isinstance(data.get(key, ""), str):
-            bad("shop.preset.bad_text", key=key, value=repr(data[key]))
+        value = data.get(key, "")
+        if isinstance(value, dict) and key in ("shop", "description", "note") \
+                and value and all(isinstance(v, str) for v in value.values()):
+            texts[key] = tuple(sorted(value.items()))
+        elif isinstance(value, str):
+            texts[key] = (("fr", value), ("en", value)) if value else ()
+        else:
+            bad("shop.preset.bad_text", key=key, value=repr(value))
     if not str(data.get("source", "")).strip():
         bad("shop.preset.no_source")
     if canvas is not None and len(problems) == n:
@@ -182,11 +211,12 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
             bad("shop.preset.safe_too_wide", value=nums["safe"])
     if len(problems) != n:
         return None
-    return Preset(name=name, shop=str(data.get("shop", "")),
-                  description=str(data.get("description", "")), unit=unit,
+    return Preset(name=name, shop=_in_language(texts.get("shop", ()), "fr"),
+                  description=_in_language(texts.get("description", ()), "fr"), unit=unit,
                   trim=(float(trim[0]), float(trim[1])), bleed=nums["bleed"], safe=nums["safe"],
                   dpi=dpi, canvas_px=(canvas[0], canvas[1]), source=str(data.get("source", "")),
-                  note=str(data.get("note", "")))
+                  note_text=texts.get("note", ()), description_text=texts.get("description", ()),
+                  shop_text=texts.get("shop", ()))
 
 
 _CACHE: dict[tuple[str, int], dict[str, Preset]] = {}
