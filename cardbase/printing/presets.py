@@ -164,25 +164,26 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
     for key in data:
         if key not in PRESET_KEYS:
             bad("shop.preset.unknown_key", key=key, keys=", ".join(PRESET_KEYS))
+    geometry_ok = True
     unit = data.get("unit", "mm")
     if unit not in UNITS:
         bad("shop.preset.bad_unit", value=repr(unit))
-        unit = "mm"
+        unit, geometry_ok = "mm", False
     trim = data.get("trim")
     if not (isinstance(trim, list) and len(trim) == 2 and all(_number(v) and v > 0 for v in trim)):
         bad("shop.preset.bad_trim", value=repr(trim))
-        trim = [1.0, 1.0]
+        trim, geometry_ok = [1.0, 1.0], False
     nums = {}
     for key in ("bleed", "safe"):
         value = data.get(key, 0)
         if not (_number(value) and value >= 0):
             bad("shop.preset.bad_length", key=key, value=repr(value))
-            value = 0
+            value, geometry_ok = 0, False
         nums[key] = float(value)
     dpi = data.get("dpi", 300)
     if not (isinstance(dpi, int) and not isinstance(dpi, bool) and 72 <= dpi <= 1200):
         bad("shop.preset.bad_dpi", value=repr(dpi))
-        dpi = 300
+        dpi, geometry_ok = 300, False
     canvas = data.get("canvas_px")
     if not (isinstance(canvas, list) and len(canvas) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in canvas)):
@@ -200,7 +201,7 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
             bad("shop.preset.bad_text", key=key, value=repr(value))
     if not str(data.get("source", "")).strip():
         bad("shop.preset.no_source")
-    if canvas is not None and len(problems) == n:
+    if canvas is not None and geometry_ok:
         k = UNITS[unit]
         for axis, (t, c) in enumerate(zip(trim, canvas)):
             expected = (t + 2 * nums["bleed"]) * k * dpi / MM_PER_INCH
