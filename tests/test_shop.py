@@ -36,6 +36,7 @@ from cardbase.printing.presets import (
 )
 from cardbase.printing.sheets import PROOF_DPI
 
+from test_app import SQLITE, app_env, no_exception, page_test  # noqa: F401 (app_env: a fixture)
 from test_printing import card, edition_defs
 
 runner = CliRunner()
@@ -439,3 +440,35 @@ def test_render_card_is_unchanged_by_presets() -> None:
         shop_face(c, t, preset, RenderOptions(), fingerprint="0" * 8)
     assert render_card(c, t, RenderOptions(dpi=100), fingerprint="0" * 8).tobytes() == before
     assert presets_mod.template_preset(t).canvas_px == (815, 1110)
+
+
+# --------------------------------------------------------------------------- the print page
+
+@SQLITE
+def test_print_page_shop_preset_zip_and_colour_proof(app_env: str) -> None:
+    import io
+    import zipfile
+
+    at = page_test("printing").run()
+    no_exception(at)
+    at.radio(key="pr_mode").set_value("shop").run()
+    at.selectbox(key="pr_preset").set_value("tgc-poker").run()
+    no_exception(at)
+    at.button(key="pr_go").click().run()
+    no_exception(at)
+    zips = [b for b in at.get("download_button") if "zip" in b.proto.label.lower()]
+    assert zips, [b.proto.label for b in at.get("download_button")]
+    data = at.session_state["pr_result"]["zip"]
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = sorted(n.split("/")[-1] for n in zf.namelist())
+        assert len(names) == 128 and names[0] == "back-001-NP1-001.png"
+        with Image.open(io.BytesIO(zf.read(zf.namelist()[0]))) as im:
+            assert im.size == (825, 1125)
+    at.radio(key="pr_mode").set_value("proof").run()
+    at.checkbox(key="pr_overlay").check().run()
+    at.selectbox(key="pr_simulate").set_value("deuteranopia").run()
+    at.button(key="pr_go").click().run()
+    no_exception(at)
+    assert len(at.get("imgs")) >= 1 or len(at.get("image")) >= 2
+    risks = at.dataframe[-1].value
+    assert list(risks.iloc[0])[:3] == ["deutéranopie", "bleu / violet", 3.66]
