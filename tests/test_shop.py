@@ -11,11 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from PIL import Image, ImageChops
+from test_app import SQLITE, app_env, no_exception, page_test  # noqa: F401 (app_env: a fixture)
+from test_printing import card, edition_defs
 from typer.testing import CliRunner
 
 from cardbase import i18n
 from cardbase.cli import app
-from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.printing import RenderOptions, load_template, print_cards, render_card, template_for
 from cardbase.printing import presets as presets_mod
@@ -35,9 +36,6 @@ from cardbase.printing.presets import (
     shop_face,
 )
 from cardbase.printing.sheets import PROOF_DPI
-
-from test_app import SQLITE, app_env, no_exception, page_test  # noqa: F401 (app_env: a fixture)
-from test_printing import card, edition_defs
 
 runner = CliRunner()
 
@@ -130,7 +128,7 @@ def test_every_mode_has_its_exact_size(tmp_path: Path) -> None:
         assert im.size == (815, 1110)
     # proof with a preset: each card on the preset's canvas at screen resolution
     t = template_for(cards[0].game, cards[0].card_type)
-    for name, preset in load_presets().items():
+    for preset in load_presets().values():
         face = shop_face(cards[0], t, preset, RenderOptions(), fingerprint="0" * 8, dpi=PROOF_DPI)
         assert face.size == preset.geometry(PROOF_DPI).canvas == (
             round(preset.canvas_px[0] * PROOF_DPI / 300), round(preset.canvas_px[1] * PROOF_DPI / 300))
@@ -445,7 +443,8 @@ def test_render_card_is_unchanged_by_presets() -> None:
 # --------------------------------------------------------------------------- the print page
 
 @SQLITE
-def test_print_page_shop_preset_zip_and_colour_proof(app_env: str) -> None:
+@pytest.mark.usefixtures("app_env")
+def test_print_page_shop_preset_zip_and_colour_proof() -> None:
     import io
     import zipfile
 

@@ -10,9 +10,9 @@ import itertools
 import json
 import math
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
