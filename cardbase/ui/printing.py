@@ -269,9 +269,8 @@ def _shop_options(mode: str) -> dict[str, Any]:
     if chosen["preset"] and presets[chosen["preset"]].note:
         st.caption(presets[chosen["preset"]].note)
     if mode == "proof":
-        a, b = st.columns(2)
-        chosen["overlay"] = a.checkbox(t("shop.ui.overlay"), value=False, key="pr_overlay")
-        chosen["simulate"] = b.selectbox(t("shop.ui.simulate"), [None, *DEFICIENCIES],
+        chosen["overlay"] = st.checkbox(t("shop.ui.overlay"), value=False, key="pr_overlay")
+        chosen["simulate"] = st.selectbox(t("shop.ui.simulate"), [None, *DEFICIENCIES],
                                          key="pr_simulate",
                                          format_func=lambda d: t("shop.ui.no_simulation") if d is None
                                          else deficiency_label(d))
@@ -305,10 +304,10 @@ def _colour_risks(cards: list[CardDef], table: dict[str, str]) -> None:
                      threshold=f"{report['threshold']:g}"))
         return
     rows = [{t("shop.proof.col_vision"): deficiency_label(p["deficiency"]),
-             t("shop.proof.col_pair"): f"{p['a']} / {p['b']}", "ΔE": p["delta_e"],
+             t("shop.proof.col_pair"): f"{p['a']} / {p['b']}", "ΔE": f"{p['delta_e']:.1f}",
              t("shop.proof.col_cue"): t(f"shop.cvd.cue.{p['cue']}"),
              t("shop.proof.col_fix"): fix_for(p, report.get("symbols"))} for p in risky]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="pr_colour_risks")
+    st.table(pd.DataFrame(rows).set_index(t("shop.proof.col_vision")))
     st.caption(t("shop.ui.colours_method", threshold=f"{report['threshold']:g}"))
 
 
