@@ -372,8 +372,14 @@ def test_proof_colours_json_contract_and_table(cli_env: str) -> None:
     assert "rouge / vert" in lines[first + 3]
     res = runner.invoke(app, ["--lang", "en", "proof", "colours", "--edition", "NP1"])
     assert "deuteranopia" in res.stdout and "Fix to consider" in res.stdout
+    res = runner.invoke(app, ["proof", "colours", "--game", "ctterror"])  # no card colours
+    assert res.exit_code == 0 and "aucune paire" in res.stdout
+    res = runner.invoke(app, ["proof", "colours", "--game", "ctterror", "--json"])
+    assert json.loads(res.stdout)["pairs"] == []
     res = runner.invoke(app, ["proof", "colours"])
     assert res.exit_code == 2 and "--game" in res.stderr
+    res = runner.invoke(app, ["proof", "colours", "--edition", "XYZ"])
+    assert res.exit_code == 2 and "XYZ" in res.stderr and "Traceback" not in res.output
     res = runner.invoke(app, ["proof", "colours", "--edition", "NP1", "--threshold", "-1"])
     assert res.exit_code == 2 and "seuil" in res.stderr
 

@@ -24,8 +24,10 @@ def _table(report: dict) -> str:
     pairs = report["pairs"]
     risky = [p for p in pairs if not p["distinct"]]
     colours = report["colours"]
-    lines = [tr("shop.proof.head", n=len(colours), threshold=f"{report['threshold']:g}"),
-             "  " + ", ".join(f"{name} {hex_}" for name, hex_ in colours.items()), ""]
+    lines = [tr("shop.proof.head", n=len(colours), threshold=f"{report['threshold']:g}")]
+    if colours:
+        lines.append("  " + ", ".join(f"{name} {hex_}" for name, hex_ in colours.items()))
+    lines.append("")
     if len(colours) < 2:
         lines.append(tr("shop.proof.too_few"))
         return "\n".join(lines)
