@@ -8,7 +8,7 @@ Also runs a minimal value-only greedy loop (no rules beyond "discard the lowest 
 the engine's speed as a fraction of it. Greedy games go through ``play_greedy`` (the fast path);
 the step-by-step interface is measured too. Throughputs are measured after warming the per-game
 caches on other seeds; the figures depend on the machine's load (printed first).
-Also prints ruling R10's effect on the 16-Légendaire deck of docs/rulings.md (games/s and turns).
+Also prints ruling R10's effect on the 16-Légendaire deck of docs/rulings/nespanini.md (games/s and turns).
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ def whole_command(runs: int, dpi: int) -> None:
 
 
 def starter_edition():
-    from cardbase.datafiles import load_edition_file
+    from cardbase.datafiles import figures, load_edition_file
     from cardbase.domain import CardDef
 
     ed, cards = load_edition_file(ROOT / "data" / "editions" / "NP1.toml")
@@ -103,7 +103,7 @@ def starter_edition():
                 colour=c.get("colour"), banner=c.get("banner"), rarity=c.get("rarity"),
                 card_type=c.get("type"), keywords=tuple(c.get("keywords", ())),
                 effect=c.get("effect"), effect_text=c.get("effect_text"), flavour=c.get("flavour"),
-                art=c.get("art"), stats=tuple((c.get("stats") or {}).items()))
+                art=c.get("art"), stats=tuple(figures(c).items()))
         for i, c in enumerate(cards, start=1)
     ]
 

@@ -420,7 +420,24 @@ def card_to_dict(card: Card, edition: Edition, game: Game) -> dict[str, Any]:
         "stats": dict(card.stats or {}),
         "sample": card.sample,
         "version": card.version,
+        **_declared_values(game, card),
     }
+
+
+# The keys card_to_dict always gives; a game's declared fields come after them, by name.
+CARD_DICT_KEYS = frozenset((
+    "id", "game", "edition", "number", "ref", "numbering", "name", "value", "colour", "banner",
+    "rarity", "type", "keywords", "effect", "effect_text", "flavour", "art", "copies", "stats",
+    "sample", "version"))
+
+
+def _declared_values(game: Game, card: Card) -> dict[str, Any]:
+    """The card's declared fields by name (see cardbase.gamesdata); none for a game without."""
+    if not game.fields:
+        return {}
+    from cardbase.gamesdata import field_values
+
+    return field_values(game, card.stats)
 
 
 def to_card_def(card: Card, edition: Edition, game: Game) -> CardDef:
@@ -455,9 +472,9 @@ def card_rows(session: Session, *, query: str | None = None, edition: str | None
     stmt = select(Card, Edition, Game).join(Edition, Card.edition_id == Edition.id).join(
         Game, Edition.game_id == Game.id)
     if query and query.strip():
-        from cardbase.search import check_values, parse_query, to_sql
+        from cardbase.search import check_values, declared_keys, parse_query, to_sql
 
-        node = parse_query(query)
+        node = parse_query(query, declared_keys(session))
         check_values(session, node, query)
         stmt = stmt.where(to_sql(node))
     if edition:
@@ -477,7 +494,15 @@ def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
 
 
 def card_defs(session: Session, **filters: Any) -> list[CardDef]:
-    return [to_card_def(c, e, g) for c, e, g in card_rows(session, **filters)]
+    rows = card_rows(session, **filters)
+    from cardbase.printing.templates import GAME_TEMPLATES
+
+    for _, _, g in rows:  # the game's chosen template, for printing these cards
+        if g.template:
+            GAME_TEMPLATES[g.code] = g.template
+        else:
+            GAME_TEMPLATES.pop(g.code, None)
+    return [to_card_def(c, e, g) for c, e, g in rows]
 
 
 # --------------------------------------------------------------------------- writing
@@ -495,9 +520,15 @@ def _number_taken(session: Session, edition: Edition, number: int) -> list[Probl
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:
     """Add a card to an edition; every problem with its fields is reported at once."""
     require_editor(action="create a card")
+    from cardbase.gamesdata import card_stats
+
     ed = get_edition(session, edition)
     game = session.get(Game, ed.game_id)
-    clean, problems = validate_card_fields(fields)
+    common, stats, problems = card_stats(game, fields)
+    clean, more = validate_card_fields(common)
+    problems = more + problems
+    if stats is not None:
+        clean["stats"] = stats
     effect_obj, effect_problems = check_effect(game.code, clean.get("effect"),
                                                keywords=clean.get("keywords") or [])
     problems += effect_problems
@@ -520,9 +551,15 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
     card = session.get(Card, card_id)
     if card is None:
         raise NotFoundError(tr("catalog.no_card_id", id=card_id))
+    from cardbase.gamesdata import card_stats
+
     edition = session.get(Edition, card.edition_id)
     game = session.get(Game, edition.game_id)
-    clean, problems = validate_card_fields(changes, partial=True)
+    common, stats, problems = card_stats(game, changes, base=card.stats, partial=True)
+    clean, more = validate_card_fields(common, partial=True)
+    problems = more + problems
+    if stats is not None:
+        clean["stats"] = stats
     keywords = clean.get("keywords", card.keywords or []) or []
     if "effect" in clean:
         effect_obj, effect_problems = check_effect(game.code, clean["effect"], keywords=keywords)
@@ -663,9 +700,14 @@ def update_edition(session: Session, code: str, *, expected_version: int, change
     if ed.version != expected_version:
         raise StaleEditError(tr("catalog.edition_stale", code=ed.code, version=ed.version,
                                 expected=expected_version))
+    from cardbase.gamesdata import edition_change_problems
+
+    clean, problems = edition_change_problems(session, ed, changes)
+    if problems:
+        raise ValidationError(tr("gamesdata.edition_not_saved", code=ed.code, count=len(problems)), problems)
     result = session.execute(
         update(Edition).where(Edition.id == ed.id, Edition.version == expected_version)
-        .values(**dict(changes), version=expected_version + 1).execution_options(synchronize_session=False))
+        .values(**clean, version=expected_version + 1).execution_options(synchronize_session=False))
     if result.rowcount != 1:
         raise StaleEditError(tr("catalog.edition_stale_race", code=ed.code))
     session.expire(ed)
@@ -696,11 +738,20 @@ def edition_report(session: Session) -> list[dict[str, Any]]:
 
 # --------------------------------------------------------------------------- data files
 
-def card_file_dict(card: Card) -> dict[str, Any]:
-    """A card as it is written in an edition data file."""
+def card_file_dict(card: Card, game: Game | None = None) -> dict[str, Any]:
+    """A card as it is written in an edition data file: the game's declared fields as keys of
+    their own, in the game's order; figures it does not declare stay in ``stats``."""
     out: dict[str, Any] = {}
+    names = [f["name"] for f in (game.fields if game is not None else None) or []]
+    stats = dict(card.stats or {})
     for key in ("number", "name", "value", "colour", "banner", "rarity", "card_type", "keywords",
                 "copies", "stats", "effect", "effect_text", "flavour", "art", "sample"):
+        if key == "stats":
+            for name in names:
+                if stats.get(name) is not None:
+                    out[name] = stats.pop(name)
+            out["stats"] = stats
+            continue
         out[MODEL_TO_FILE.get(key, key)] = getattr(card, key)
     return out
 
@@ -717,7 +768,7 @@ def export_edition_text(session: Session, code: str) -> str:
     ed = get_edition(session, code)
     game = session.get(Game, ed.game_id)
     cards = session.exec(select(Card).where(Card.edition_id == ed.id).order_by(Card.number)).all()
-    return dump_edition(edition_file_dict(ed, game), [card_file_dict(c) for c in cards])
+    return dump_edition(edition_file_dict(ed, game), [card_file_dict(c, game) for c in cards])
 
 
 def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[Mapping[str, Any]],
@@ -731,11 +782,18 @@ def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[
                          set_size=edition.get("set_size", len(cards)), release_date=edition.get("date"),
                          symbol=edition.get("symbol"), description=edition.get("description"),
                          sample=edition.get("sample", False))
+    from cardbase.gamesdata import card_stats
+
+    game = session.get(Game, ed.game_id)
     new = []
     for i, raw in enumerate(cards, start=1):
         fields = {FILE_TO_MODEL.get(k, k): v for k, v in raw.items()}
-        clean, probs = validate_card_fields(fields, where=tr("catalog.where_card", source=source, index=i))
-        problems += probs
+        where = tr("catalog.where_card", source=source, index=i)
+        common, stats, more = card_stats(game, fields, where=where)
+        clean, probs = validate_card_fields(common, where=where)
+        problems += probs + more
+        if stats is not None:
+            clean["stats"] = stats
         new.append(apply_keys(Card(edition_id=ed.id, **clean)))
     if problems:
         raise ValidationError(tr("catalog.file_problems", source=source, count=len(problems)), problems)

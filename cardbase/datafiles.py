@@ -19,6 +19,20 @@ Edition file layout::
     name = "…"
     value = 3
     …
+    damage = 40        # a field the game declares (data/games.toml), where ``stats`` would be
+
+A card's declared fields are keys of their own, written after ``copies`` in the game's order; a
+``stats = { … }`` table remains for figures of a game that declares none. Games file layout::
+
+    [[games]]
+    code = "ctterror"
+    name = "CT vs Terror"
+    …
+    template = "ctterror"
+
+    [games.fields]
+    damage = { type = "int", min = 0 }
+    side = { type = "choice", choices = ["CT", "Terror"], required = true }
 """
 
 from __future__ import annotations
@@ -38,8 +52,9 @@ CARD_KEYS = (
 )
 GAME_KEYS = (
     "code", "name", "min_players", "max_players", "deck_size", "copy_limit", "keyword_limits",
-    "rules_file", "description",
+    "template", "rules_file", "description", "fields",
 )
+FIELD_SPEC_KEYS = ("type", "choices", "min", "max", "required", "label")
 HEADER = "# cardbase data file: one edition. Written by `cardbase data export`; edit freely.\n"
 
 
@@ -94,21 +109,75 @@ def _table(keys: tuple[str, ...], data: dict[str, Any], *, defaults: dict[str, A
     return lines
 
 
+def _card_keys(card: dict[str, Any]) -> tuple[str, ...]:
+    """CARD_KEYS with the card's declared fields (keys of their own) where ``stats`` stands."""
+    extra = tuple(k for k in card if k not in CARD_KEYS)
+    bad = [k for k in extra if not is_field_name(k)]
+    if bad:
+        raise DataFileError(f"unknown field(s) {', '.join(bad)} — use one of {', '.join(CARD_KEYS)}")
+    at = CARD_KEYS.index("stats")
+    return CARD_KEYS[:at] + extra + CARD_KEYS[at:]
+
+
 def dump_edition(edition: dict[str, Any], cards: list[dict[str, Any]]) -> str:
+    """An edition file; a card's keys beyond CARD_KEYS are its declared fields, in their order."""
     out = [HEADER, "[edition]"]
     out += _table(EDITION_KEYS, edition, defaults={"sample": False})
     for card in sorted(cards, key=lambda c: c["number"]):
         out += ["", "[[cards]]"]
-        out += _table(CARD_KEYS, card, defaults={"copies": 1, "sample": False})
+        out += _table(_card_keys(card), card, defaults={"copies": 1, "sample": False})
     return "\n".join(out) + "\n"
 
 
 def dump_games(games: list[dict[str, Any]]) -> str:
-    out = ["# cardbase data file: the games and their deck rules."]
+    """data/games.toml: one ``[[games]]`` block a game, its declared fields as ``[games.fields]``."""
+    out = ["# cardbase data file: the games, their deck rules, card template and card fields."]
     for game in sorted(games, key=lambda g: g["code"]):
         out += ["", "[[games]]"]
-        out += _table(GAME_KEYS, game, defaults={})
+        fields = game.get("fields") or []
+        out += _table(GAME_KEYS, {k: v for k, v in game.items() if k != "fields"}, defaults={})
+        if fields:
+            out += ["", "[games.fields]"]
+            for spec in fields:
+                body = {k: v for k, v in spec.items() if k != "name"}
+                ordered = {k: body[k] for k in FIELD_SPEC_KEYS if k in body}
+                if set(body) - set(FIELD_SPEC_KEYS):
+                    raise DataFileError(f"unknown key(s) in field {spec.get('name')}: "
+                                        f"{', '.join(sorted(set(body) - set(FIELD_SPEC_KEYS)))}")
+                out.append(f"{_toml_key(spec['name'])} = {_toml_value(ordered)}")
     return "\n".join(out) + "\n"
+
+
+def load_games_file(path: Path) -> list[dict[str, Any]]:
+    """The games of data/games.toml, each with ``fields`` as a list of declarations (name first)."""
+    rows = read_toml(path).get("games", [])
+    if not isinstance(rows, list):
+        raise DataFileError(f"{path}: [[games]] expected — write one [[games]] block a game")
+    out = []
+    for row in rows:
+        if not isinstance(row, dict):
+            raise DataFileError(f"{path}: [[games]] expected — write one [[games]] block a game")
+        game = dict(row)
+        fields = game.get("fields")
+        if isinstance(fields, dict):
+            game["fields"] = [{"name": k, **v} if isinstance(v, dict) else {"name": k, "type": v}
+                              for k, v in fields.items()]
+        out.append(game)
+    return out
+
+
+def is_field_name(key: str) -> bool:
+    """Whether ``key`` can be a declared field's name (checked against the game when loaded)."""
+    import re
+
+    return isinstance(key, str) and re.fullmatch(r"[a-z][a-z0-9_]{0,39}", key) is not None
+
+
+def figures(card: dict[str, Any]) -> dict[str, Any]:
+    """A card's figures as read from a file: its ``stats`` table and its declared-field keys."""
+    out = dict(card.get("stats") or {})
+    out.update({k: v for k, v in card.items() if k not in CARD_KEYS})
+    return out
 
 
 # --------------------------------------------------------------------------- reading
@@ -141,7 +210,7 @@ def load_edition_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
     for i, card in enumerate(cards, start=1):
         where = f"{path} card #{i}"
         for key in card:
-            if key not in CARD_KEYS:
+            if key not in CARD_KEYS and not is_field_name(key):  # a declared field: checked on load
                 problems.append(Problem("unknown-field", f"unknown field {key!r}",
                                         f"use one of {', '.join(CARD_KEYS)}", where))
         if not isinstance(card.get("number"), int):

@@ -32,6 +32,12 @@ class Game(SQLModel, table=True):
     keyword_limits: dict[str, int] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     rules_file: str | None = Field(default=None, max_length=200)
     description: str | None = Field(default=None, sa_column=Column(Text))
+    # Card template used to print the game's cards (a name in card_templates/); None: by game code.
+    template: str | None = Field(default=None, max_length=80)
+    # The game's declared card fields, in order: [{"name": "damage", "type": "int", "min": 0}, …]
+    # (see cardbase.gamesdata). Their values are stored in Card.stats under their names.
+    fields: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    version: int = 1
 
 
 class Edition(SQLModel, table=True):

@@ -18,6 +18,12 @@ query runs on SQLite and PostgreSQL. ``parse_query`` gives an AST of frozen data
 ``search_cards`` runs it. Errors are ``QueryError`` with the position of the bad part, in the
 current language (``cardbase.i18n``).
 
+A game's declared card fields (``cardbase.gamesdata``) are keys too, by their name: ``damage>=40``
+(an ``int`` field compares like ``v``), ``camp:rouge`` (a ``choice`` field: one of its values),
+``titre:chef`` (a ``text`` field: contains). A search that knows the database passes them to
+``parse_query(text, fields=declared_keys(session))``; only the cards of the games declaring the
+field match it.
+
 Keys with a closed set of values (colour, keyword, rarity, edition, game, type, banner) are checked
 against the values the database holds (``check_values``, run by ``search_cards``, ``count_cards``
 and ``catalog.card_rows``): ``c:rouj`` is an error that suggests ``c:rouge`` instead of an empty
@@ -27,9 +33,12 @@ result. A query has at most ``MAX_QUERY_LENGTH`` characters, ``MAX_TERMS`` terms
 
 from __future__ import annotations
 
+import contextvars
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Union
 
 from sqlalchemy import and_, false, func, not_, or_, true
@@ -118,6 +127,39 @@ class Field:
     value: str | int
     position: int = field(default=0, compare=False)
     value_position: int = field(default=-1, compare=False)
+    games: tuple[str, ...] = ()  # a declared field ("@name" keys): the games declaring it
+
+
+@dataclass(slots=True, frozen=True)
+class Declared:
+    """A declared card field as a search key: its kind, the games declaring it, its choices."""
+
+    name: str
+    kind: str  # "number" | "exact" (choice) | "contains" (text)
+    games: tuple[str, ...]
+    choices: tuple[str, ...] = ()
+
+
+_NO_DECLARED: Mapping[str, Declared] = MappingProxyType({})
+_DECLARED: contextvars.ContextVar[Mapping[str, Declared]] = contextvars.ContextVar(
+    "declared", default=_NO_DECLARED)
+
+
+def declared_keys(session: Session) -> dict[str, Declared]:
+    """The declared card fields of every game, by name (a name declared by several games with
+    different types is searched as text)."""
+    by_name: dict[str, list[tuple[str, dict]]] = {}
+    for code, fields in session.exec(select(Game.code, Game.fields)).all():
+        for spec in fields or []:
+            by_name.setdefault(spec["name"], []).append((code, spec))
+    out = {}
+    for name, decls in by_name.items():
+        types = {spec["type"] for _, spec in decls}
+        kind = "number" if types == {"int"} else "exact" if types == {"choice"} else "contains"
+        choices = tuple(dict.fromkeys(c for _, spec in decls for c in spec.get("choices") or ()))
+        games = tuple(sorted(code for code, spec in decls if kind != "number" or spec["type"] == "int"))
+        out[name] = Declared(name, kind, games, choices)
+    return out
 
 
 @dataclass(slots=True, frozen=True)
@@ -224,8 +266,11 @@ def _tokens(query: str) -> list[_Tok]:
 
 def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int) -> Field:
     name = KEYS.get(fold(key))
+    declared = _DECLARED.get()
+    if name is None and fold(key) in declared:
+        return _declared_field(query, declared[fold(key)], key, op, value, key_at, value_at)
     if name is None:
-        close = difflib.get_close_matches(fold(key), list(KEYS), n=1)
+        close = difflib.get_close_matches(fold(key), list(KEYS) + list(declared), n=1)
         hint = " " + tr("search.did_you_mean", suggestion=f"{close[0]}:") if close else ""
         raise _err(tr("search.unknown_key", key=key, hint=hint, keys=_keys_help()), key_at, query)
     kind = _FIELDS[name][1]
@@ -259,6 +304,41 @@ def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int
     return Field(name, op, folded, key_at, value_at)
 
 
+def _declared_field(query: str, decl: Declared, key: str, op: str, value: str, key_at: int,
+                    value_at: int) -> Field:
+    """``damage>=40``: a declared field of the cards' games."""
+    allowed = _NUMERIC_OPS if decl.kind == "number" else _TEXT_OPS
+    example = f"{decl.name}>=1" if decl.kind == "number" else f"{decl.name}:x"
+    op_at = key_at + len(key)
+    if value[:1] in {"<", ">", "=", "!"}:
+        raise _err(tr("search.bad_operator", op=op + value[:2].rstrip("0123456789"), key=key,
+                      allowed=" ".join(allowed)), op_at, query)
+    if op not in allowed:
+        raise _err(tr("search.cannot_compare", key=key, field=decl.name, op=op,
+                      allowed=" ".join(allowed)), op_at, query)
+    if not value.strip():
+        raise _err(tr("search.missing_value", key=f"{key}{op}", example=example), value_at, query)
+    if decl.kind == "number":
+        text = value.strip()
+        if not re.fullmatch(r"[+-]?\d+", text):
+            raise _err(tr("search.not_a_number", field=decl.name, value=value, example=example),
+                       value_at, query)
+        number = int(text)
+        if abs(number) > 1_000_000_000:
+            raise _err(tr("search.out_of_range", field=decl.name, value=text), value_at, query)
+        return Field("@" + decl.name, "=" if op == ":" else op, number, key_at, value_at, decl.games)
+    if decl.kind == "exact":
+        by_key = {fold(c): c for c in decl.choices}
+        if fold(value) not in by_key:
+            close = difflib.get_close_matches(fold(value), list(by_key), n=1, cutoff=0.6)
+            hint = " " + tr("search.did_you_mean", suggestion=f"{key}:{by_key[close[0]]}") if close else ""
+            raise _err(tr("gamesdata.search_unknown_choice", field=decl.name, value=value,
+                          values=", ".join(decl.choices)) + hint, value_at, query)
+        return Field("@" + decl.name, "!=" if op == "!=" else "=", by_key[fold(value)], key_at,
+                     value_at, decl.games)
+    return Field("@" + decl.name, op, value.strip().lower(), key_at, value_at, decl.games)
+
+
 def _example(name: str) -> str:
     return {"colour": "c:bleu", "value": "v>=3", "keyword": "k:foule", "rarity": "r:rare",
             "edition": "e:NP1", "game": "g:nespanini", "type": "t:personnage",
@@ -272,7 +352,7 @@ def _field_name(name: str) -> str:
 
 
 def _keys_help() -> str:
-    return ", ".join("/".join(aliases[:2]) for aliases, _ in _FIELDS.values())
+    return ", ".join(["/".join(aliases[:2]) for aliases, _ in _FIELDS.values()] + list(_DECLARED.get()))
 
 
 # --------------------------------------------------------------------------- parser
@@ -366,8 +446,18 @@ class _Parser:
         raise _err(tr("search.ends_early"), tok.position, self.query)
 
 
-def parse_query(text: str) -> Node:
-    """Parse a query into an AST; the empty query is ``All()``. Raises ``QueryError``."""
+def parse_query(text: str, fields: dict[str, Declared] | None = None) -> Node:
+    """Parse a query into an AST; the empty query is ``All()``. Raises ``QueryError``.
+
+    ``fields``: the declared card fields usable as keys (:func:`declared_keys`)."""
+    token = _DECLARED.set(dict(fields or {}))
+    try:
+        return _parse_query(text)
+    finally:
+        _DECLARED.reset(token)
+
+
+def _parse_query(text: str) -> Node:
     if not isinstance(text, str):
         raise QueryError(tr("search.not_text", kind=type(text).__name__), position=0, query="")
     if len(text) > MAX_QUERY_LENGTH:
@@ -398,6 +488,9 @@ def to_query(node: Node) -> str:
         return ""
     if isinstance(node, Text):
         return _quote(node.text)
+    if isinstance(node, Field) and node.key.startswith("@"):
+        value = str(node.value) if isinstance(node.value, int) else _quote(node.value)
+        return f"{node.key[1:]}{node.op}{value}"
     if isinstance(node, Field):
         op = ":" if node.op == "=" and _FIELDS[node.key][1] == "exact" else node.op
         value = str(node.value) if isinstance(node.value, int) else _quote(node.value)
@@ -431,8 +524,27 @@ _COLUMNS = {
 }
 
 
+def _declared_sql(node: Field) -> ColumnElement[bool]:
+    """A declared field, read from ``Card.stats`` for the cards of the games declaring it."""
+    from sqlalchemy import case
+
+    name, op, value = node.key[1:], node.op, node.value
+    stats = Card.__table__.c.stats
+    ours = Game.code.in_(list(node.games))
+    if isinstance(value, int):
+        col = case((ours, stats[name].as_integer()), else_=None)
+        compare = {"=": col == value, "!=": col != value, "<": col < value, "<=": col <= value,
+                   ">": col > value, ">=": col >= value}[op]
+        return and_(ours, col.is_not(None), compare)
+    col = func.lower(case((ours, stats[name].as_string()), else_=None))
+    match = _contains(col, value) if op == ":" else col == func.lower(value)
+    return and_(ours, col.is_not(None), not_(match) if op == "!=" else match)
+
+
 def _field_sql(node: Field) -> ColumnElement[bool]:
     key, op, value = node.key, node.op, node.value
+    if key.startswith("@"):
+        return _declared_sql(node)
     if key in {"value", "number"}:
         col = _COLUMNS[key]
         compare = {"=": col == value, "!=": col != value, "<": col < value, "<=": col <= value,
@@ -563,7 +675,7 @@ def check_values(session: Session, node: Node, query: str) -> None:
 
 
 def _checked(session: Session, query: str) -> Node:
-    node = parse_query(query or "")
+    node = parse_query(query or "", declared_keys(session))
     check_values(session, node, query or "")
     return node
 

@@ -54,11 +54,11 @@ def _game_rows(data_dir: Path, warnings: list[str] | None) -> list[dict[str, Any
     if not path.exists():
         return []
     try:
-        rows = datafiles.read_toml(path).get("games", [])
+        rows = datafiles.load_games_file(path)
     except CardbaseError as exc:
         _warn(warnings, tr("db.seed.file_unreadable", path=_rel(path, data_dir), error=exc))
         return []
-    good = [r for r in rows if isinstance(r, dict) and isinstance(r.get("code"), str) and r["code"]]
+    good = [r for r in rows if isinstance(r.get("code"), str) and r["code"]]
     if len(good) != len(rows):
         _warn(warnings, tr("db.seed.file_unreadable", path=_rel(path, data_dir),
                            error="[[games]] code = …"))
@@ -70,17 +70,50 @@ def _missing_games(session: Session, data_dir: Path, warnings: list[str] | None)
     return [r for r in _game_rows(data_dir, warnings) if r["code"] not in existing]
 
 
+def _undeclared_games(session: Session, data_dir: Path, warnings: list[str] | None
+                      ) -> list[tuple[Game, dict[str, Any]]]:
+    """Games of a database made before games declared fields (never edited since, no fields)
+    whose file declares fields: their declarations are what is missing."""
+    rows = {r["code"]: r for r in _game_rows(data_dir, warnings) if r.get("fields")}
+    if not rows:
+        return []
+    games = session.exec(select(Game).where(Game.code.in_(list(rows)), Game.version == 1)).all()
+    return [(g, rows[g.code]) for g in games if not g.fields]
+
+
+def _game_values(raw: dict[str, Any]) -> tuple[dict[str, Any], list[Any]]:
+    from cardbase.gamesdata import check_declarations
+
+    values = {k: raw.get(k) for k in datafiles.GAME_KEYS if k in raw}
+    decls, problems = check_declarations(values.pop("fields", None) or [])
+    values["fields"] = [d.as_dict() for d in decls]
+    return values, problems
+
+
 def seed_games(session: Session, data_dir: Path, warnings: list[str] | None = None) -> int:
     added = 0
+    path = _rel(data_dir / "games.toml", data_dir)
     for raw in _missing_games(session, data_dir, warnings):
+        values, problems = _game_values(raw)
+        if problems:
+            _warn(warnings, tr("db.seed.file_unreadable", path=path,
+                               error=f"{raw['code']}: " + "; ".join(str(p) for p in problems)))
+            continue
         try:
             with session.begin_nested():
-                session.add(Game(**{k: raw.get(k) for k in datafiles.GAME_KEYS if k in raw}))
+                session.add(Game(**values))
         except Exception as exc:  # a value of the wrong type: leave this game out, keep the rest
-            _warn(warnings, tr("db.seed.file_unreadable", path=_rel(data_dir / "games.toml", data_dir),
+            _warn(warnings, tr("db.seed.file_unreadable", path=path,
                                error=f"{raw['code']}: {type(exc).__name__}"))
             continue
         added += 1
+    for game, raw in _undeclared_games(session, data_dir, warnings):
+        values, problems = _game_values(raw)
+        if not problems:
+            game.fields = values["fields"]
+            if game.template is None and values.get("template"):
+                game.template = values["template"]
+            session.add(game)
     return added
 
 
@@ -226,6 +259,7 @@ def pending(session: Session, data_dir: Path | None = None, warnings: list[str] 
     """Whether seeding would add anything (a read: nothing is written)."""
     data_dir = data_dir or DATA_DIR
     return bool(_missing_games(session, data_dir, warnings)
+                or _undeclared_games(session, data_dir, warnings)
                 or _missing_colours(session, data_dir, warnings)
                 or _missing_editions(session, data_dir, warnings)
                 or _missing_decks(session, data_dir, warnings))

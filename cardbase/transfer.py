@@ -32,7 +32,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlmodel import Session, select
 
-from cardbase import catalog
+from cardbase import catalog, gamesdata
 from cardbase.access import require_editor
 from cardbase.errors import CardbaseError, ImportError_, Problem
 from cardbase.i18n import tr
@@ -214,9 +214,11 @@ def _open_quote_line(text: str, start_line: int) -> int | None:
     return opened if inside else None
 
 
-def _iter_csv(text: str, source: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _iter_csv(text: str, source: str, declared: frozenset[str] = frozenset()
+              ) -> Iterator[tuple[int, dict[str, Any]]]:
     """The rows of a CSV text one by one (the header is checked at the first one); raises at the
-    end when some lines could not be read."""
+    end when some lines could not be read. ``declared``: the card fields games declare, which are
+    columns too (checked against each row's game by the plan)."""
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     try:
         header = next(reader, None)
@@ -228,12 +230,12 @@ def _iter_csv(text: str, source: str) -> Iterator[tuple[int, dict[str, Any]]]:
     header = [h.strip() for h in header]
     problems = []
     for col, name in enumerate(header, start=1):
-        if name not in COLUMNS:
+        if name not in COLUMNS and name not in declared:
             problems.append(Problem("unknown-column", tr("transfer.unknown_column", column=repr(name)),
                                     tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
                                     tr("transfer.where_header_column", source=source, column=col)))
     for col, name in enumerate(header, start=1):
-        if name in COLUMNS and header.index(name) + 1 != col:
+        if (name in COLUMNS or name in declared) and header.index(name) + 1 != col:
             problems.append(Problem("duplicate-column", tr("transfer.duplicate_column", column=repr(name),
                                                           first=header.index(name) + 1),
                                     tr("transfer.fix_duplicate_column"),
@@ -293,7 +295,8 @@ def _read_json(text: str, source: str) -> list[tuple[int, dict[str, Any]]]:
     return list(enumerate(doc, start=1))
 
 
-def read_rows(data: bytes | str, *, fmt: str, source: str) -> list[tuple[int, dict[str, Any]]]:
+def read_rows(data: bytes | str, *, fmt: str, source: str, declared: frozenset[str] = frozenset()
+              ) -> list[tuple[int, dict[str, Any]]]:
     """Rows of a CSV or JSON card file as (line or item number, raw fields). Unreadable files raise.
 
     A CSV row is numbered by the line it starts on (line 1 is the header); a JSON item by its
@@ -302,14 +305,15 @@ def read_rows(data: bytes | str, *, fmt: str, source: str) -> list[tuple[int, di
     if fmt not in ("csv", "json"):
         raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
     text = _decode(data, source)
-    return _read_json(text, source) if fmt == "json" else list(_iter_csv(text, source))
+    return _read_json(text, source) if fmt == "json" else list(_iter_csv(text, source, declared))
 
 
-def _rows(data: bytes | str, *, fmt: str, source: str) -> Iterable[tuple[int, dict[str, Any]]]:
+def _rows(data: bytes | str, *, fmt: str, source: str, declared: frozenset[str] = frozenset()
+          ) -> Iterable[tuple[int, dict[str, Any]]]:
     """Like :func:`read_rows`, but CSV rows come one by one (checked, then dropped, by the plan)."""
     if fmt != "csv":
         return read_rows(data, fmt=fmt, source=source)
-    rows = _iter_csv(_decode(data, source), source)
+    rows = _iter_csv(_decode(data, source), source, declared)
     first = next(rows, None)  # the header's problems are raised here, before any planning
     return rows if first is None else itertools.chain((first,), rows)
 
@@ -381,6 +385,49 @@ class _Checked:
     number: int
     clean: dict[str, Any]
     expected: int | None
+    declared: dict[str, Any] | None = None  # the row's values of its game's declared fields
+
+
+def declared_columns(session: Session) -> frozenset[str]:
+    """The card fields the games declare: columns of their own name in CSV and JSON files."""
+    return frozenset(f["name"] for fields in session.exec(select(Game.fields)).all() for f in fields or [])
+
+
+def _declared_values(decls: list[gamesdata.FieldDecl], raw: dict[str, Any], fields: dict[str, Any],
+                     names: frozenset[str], where: Any) -> tuple[dict[str, Any] | None, list[Problem]]:
+    """The row's values of its game's declared fields (a ``stats`` table of such a game counts),
+    checked for type, range and choices: clean values, None for a value emptied; None when the
+    row gives none."""
+    given = {k: v for k, v in raw.items() if k in names}
+    if not decls:  # a column another game declares
+        return None, [Problem("undeclared-field", tr("gamesdata.value_undeclared", field=k),
+                              tr("gamesdata.value_undeclared_fix", fields="—"), where(k))
+                      for k, v in given.items() if v not in (None, "")]
+    if isinstance(fields.get("stats"), dict):
+        given = {**fields.pop("stats"), **given}
+    if not given:
+        return None, []
+    clean, problems = gamesdata.check_field_values(decls, given, partial=True, where_of=where)
+    return {**{k: None for k in given if k not in clean}, **clean}, problems
+
+
+def _merged_stats(decls: list[gamesdata.FieldDecl], base: dict[str, Any], values: dict[str, Any] | None,
+                  new: bool, where: Any) -> tuple[dict[str, Any], list[Problem]]:
+    """A card's figures with the row's declared values over them; a new card's required ones."""
+    stats = dict(base or {})
+    for key, value in (values or {}).items():
+        if value is None:
+            stats.pop(key, None)
+        else:
+            stats[key] = value
+    problems = []
+    if new:
+        problems = [Problem("missing-field", tr("gamesdata.value_missing", field=d.name),
+                            tr("gamesdata.value_missing_fix", spec=d.spec), where(d.name))
+                    for d in decls if d.required and stats.get(d.name) is None]
+    ordered = {d.name: stats[d.name] for d in decls if d.name in stats}
+    ordered.update({k: v for k, v in stats.items() if k not in ordered})
+    return ordered, problems
 
 
 def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *, source: str,
@@ -393,12 +440,15 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
     plan = ImportPlan(source=source)
     editions = {e.code.upper(): e for e in session.exec(select(Edition)).all()}
     games = {g.id: g for g in session.exec(select(Game)).all()}
+    names = frozenset(f["name"] for g in games.values() for f in g.fields or [])
+    decls = {gid: gamesdata.declared_fields(g) for gid, g in games.items()}
+    known = _COLUMN_SET | names
     seen: dict[tuple[str, int], int] = {}
     effects: dict[tuple[str, str], tuple[Any, list[Problem], str | None]] = {}
     checked: list[_Checked] = []
     for row_no, raw in rows:
         probs: list[Problem] = []
-        for k in ([k for k in raw if k not in _COLUMN_SET] if not raw.keys() <= _COLUMN_SET else ()):
+        for k in ([k for k in raw if k not in known] if not raw.keys() <= _COLUMN_SET else ()):
             probs.append(Problem("unknown-column", tr("transfer.unknown_field", field=_short(k)),
                                  tr("transfer.fix_columns", columns=", ".join(COLUMNS)),
                                  _where(source, label, row_no)))
@@ -428,6 +478,11 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
                                          tr("transfer.fix_stats"), _where(source, label, row_no, key)))
                     continue
             fields[_MODEL_NAME.get(key, key)] = value
+        declared = None
+        if edition is not None:
+            declared, dprobs = _declared_values(decls[edition.game_id], raw, fields, names,
+                                                lambda k, r=row_no: _where(source, label, r, k))
+            probs += dprobs
         clean, field_probs = catalog.validate_card_fields(fields)
         if flagged:  # a value refused here is not also "missing" for the catalog
             field_probs = [p for p in field_probs
@@ -467,7 +522,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
         if probs:
             plan.problems += probs
             continue
-        checked.append(_Checked(row_no, edition, number, clean, expected))
+        checked.append(_Checked(row_no, edition, number, clean, expected, declared))
 
     # The rows without problems are compared with the database even when others have problems:
     # a dry run shows what they would do, and stale rows are listed with every other problem.
@@ -476,6 +531,14 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
         edition, number, clean = item.edition, item.number, item.clean
         ref = card_ref(edition.code, number)
         card = existing.get((edition.id, number))
+        game_decls = decls[edition.game_id]
+        if game_decls and (item.declared or card is None):  # over the card's figures
+            stats, dprobs = _merged_stats(game_decls, card.stats if card is not None else {}, item.declared,
+                                          card is None, lambda k, r=item.row: _where(source, label, r, k))
+            if dprobs:
+                plan.problems += dprobs
+                continue
+            clean["stats"] = stats
         if card is None:
             plan.rows.append(RowChange(item.row, ref, clean["name"], "new"))
             plan._writes.append(("new", edition.id, clean))
@@ -609,7 +672,7 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
         require_editor(action="import cards")
     if fmt not in ("csv", "json"):
         raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
-    rows = _rows(data, fmt=fmt, source=source)
+    rows = _rows(data, fmt=fmt, source=source, declared=declared_columns(session))
     del data
     plan = plan_import(session, rows, source=source, row_label="line" if fmt == "csv" else "item")
     del rows
@@ -655,7 +718,12 @@ def export_records(session: Session, *, query: str | None = None, edition: str |
                    game: str | None = None) -> list[dict[str, Any]]:
     out = []
     for card in catalog.card_dicts(session, query=query, edition=edition, game=game):
-        out.append({k: card.get(k) for k in COLUMNS})
+        record = {k: card.get(k) for k in COLUMNS}
+        if len(card) > len(catalog.CARD_DICT_KEYS):  # the game's declared fields, by name
+            declared = {k: v for k, v in card.items() if k not in catalog.CARD_DICT_KEYS}
+            record["stats"] = {k: v for k, v in record["stats"].items() if k not in declared}
+            record.update(declared)
+        out.append(record)
     return out
 
 
@@ -669,14 +737,16 @@ def export_text(records: list[dict[str, Any]], fmt: str) -> str:
     # Lines end in "\n", so the minimal quoting would leave a carriage return inside a cell bare
     # (and a reader would cut the row there): such rows are written with every cell quoted.
     quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    writer.writerow(COLUMNS)
+    # the games' declared fields: columns of their own after the common ones, in the games' order
+    columns = list(dict.fromkeys([*COLUMNS, *(k for rec in records for k in rec if k not in _COLUMN_SET)]))
+    writer.writerow(columns)
     for rec in records:
         row = dict(rec)
         row["keywords"] = "; ".join(rec.get("keywords") or [])
         row["stats"] = json.dumps(rec["stats"], ensure_ascii=False, sort_keys=True) if rec.get("stats") else ""
         row["sample"] = "true" if rec.get("sample") else ""
         cells = []
-        for key in COLUMNS:
+        for key in columns:
             value = row.get(key)
             if value is None:
                 cells.append("")

@@ -1,4 +1,4 @@
-"""NesPanini rules engine: the rules, the rulings of docs/rulings.md, and invariants on many games."""
+"""NesPanini rules engine: the rules, the rulings of docs/rulings/nespanini.md, and invariants on many games."""
 
 from __future__ import annotations
 
@@ -234,7 +234,7 @@ def test_resample_keeps_what_the_player_sees():
         assert sorted(r.revealed[1 - p]) == sorted(s.revealed[1 - p])
 
 
-# ---------------------------------------------------------------- rulings (docs/rulings.md)
+# ---------------------------------------------------------------- rulings (docs/rulings/nespanini.md)
 
 
 def test_r4_hand_of_only_legendary_cards_puts_one_under_the_deck():

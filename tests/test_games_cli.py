@@ -69,7 +69,8 @@ def test_sim_game_text_is_french_and_english_on_request(cli_env) -> None:
     (["sim", "game", "nosuch"], "overkill"),
     (["sim", "game", "overkill", "--bots", "genius"], "greedy"),
     (["sim", "game", "overkill", "--bots", "greedy,greedy,greedy"], "3"),
-    (["sim", "game", "overseers"], "overkill"),
+    (["sim", "game", "pushluck"], "overkill"),
+    (["sim", "game", "overseers", "--players", "2"], "3"),
     (["sim", "game", "overkill", "--games", "0"], "1"),
 ])
 def test_sim_game_refusals_exit_2_and_say_what_is_allowed(cli_env, args, expected) -> None:

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from cardbase.datafiles import load_edition_file
+from cardbase.datafiles import figures, load_edition_file
 from cardbase.domain import CardDef
 from cardbase import i18n
 from cardbase.errors import ArtError, CardbaseError, StickerError, TemplateError
@@ -47,7 +47,7 @@ def edition_defs(code: str) -> list[CardDef]:
                 colour=c.get("colour"), banner=c.get("banner"), rarity=c.get("rarity"),
                 card_type=c.get("type"), keywords=tuple(c.get("keywords", ())),
                 effect=c.get("effect"), effect_text=c.get("effect_text"), flavour=c.get("flavour"),
-                art=c.get("art"), stats=tuple((c.get("stats") or {}).items()),
+                art=c.get("art"), stats=tuple(figures(c).items()),
                 sample=bool(c.get("sample")))
         for i, c in enumerate(cards, start=1)
     ]

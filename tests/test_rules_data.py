@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cardbase.datafiles import dump_edition, load_edition_file
+from cardbase.datafiles import dump_edition, figures, load_edition_file
 from cardbase.text import canonical_colour
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -56,7 +56,7 @@ def test_colours_are_canonical_and_stats_are_scalars(code: str) -> None:
     for card in cards:
         if "colour" in card:
             assert card["colour"] == canonical_colour(card["colour"]), card["name"]
-        for key, val in card.get("stats", {}).items():
+        for key, val in figures(card).items():
             assert isinstance(val, (int, str)) and not isinstance(val, bool), (card["name"], key)
 
 
@@ -94,9 +94,9 @@ def test_overkill_atouts() -> None:
             assert card["banner"] == klass
             assert "value" not in card
     atout = by_name(atouts)
-    assert {n: atout[n]["stats"]["objectif"] for n in ATOUTS["Challengers"][1]} == {
+    assert {n: atout[n]["objectif"] for n in ATOUTS["Challengers"][1]} == {
         "Minimiser": 17, "Juker": 19, "Rebooter": 24, "Maximiser": 27}
-    assert {n: atout[n]["stats"]["pari"] for n in ATOUTS["Negociaters"][1]} == {
+    assert {n: atout[n]["pari"] for n in ATOUTS["Negociaters"][1]} == {
         "Gambler": 2, "Bettor": 1, "Gard": -2, "Protector": -1}
     assert len(cards) == 18 + 2 + 19
 
@@ -121,11 +121,11 @@ def test_pushluck_cards() -> None:
     box = ["+3 points", "+5 points", "×2 points", "Protection", "Perdre tout"]
     assert [c["name"] for c in cards if copies(c) == 1] == box
     assert card["+3 points"]["value"] == 3 and card["+5 points"]["value"] == 5
-    assert "value" not in card["×2 points"] and card["×2 points"]["stats"] == {"multiplier": 2}
+    assert "value" not in card["×2 points"] and figures(card["×2 points"]) == {"multiplier": 2}
     assert "value" not in card["Protection"] and "value" not in card["Perdre tout"]
     plus_one = card["+1 points"]
     assert plus_one["value"] == 1 and copies(plus_one) == 0
-    assert plus_one["stats"] == {"optional": 1}
+    assert figures(plus_one) == {"optional": 1}
     assert sum(copies(c) for c in cards) == 5
 
 
@@ -159,7 +159,7 @@ def test_ctterror_characters() -> None:
     chars = [c for c in cards if c["type"] == "Personnage"]
     assert Counter(c["banner"] for c in chars for _ in range(copies(c))) == {
         "CT": 4, "Terroriste": 4}
-    assert all(c["sample"] and c["stats"] == {"damage": 20} for c in chars)
+    assert all(c["sample"] and figures(c) == {"damage": 20} for c in chars)
     assert not any(c.get("sample") for c in cards if c["type"] != "Personnage")
 
 
@@ -170,18 +170,18 @@ def test_ctterror_figures() -> None:
                 "Tir à la tête", "Renfort", "Ricochet"}
     assert {c["name"] for c in cards if c["type"] == "Spécial"} == specials
     assert all(copies(card[n]) == 2 for n in specials)
-    assert {n: (copies(card[n]), card[n].get("stats", {}).get("armour"))
+    assert {n: (copies(card[n]), card[n].get("armour"))
             for n in ("Casque", "Gilet", "Masque")} == {
         "Casque": (7, 20), "Gilet": (7, 40), "Masque": (4, None)}
-    assert {n: (copies(card[n]), card[n]["stats"]["damage"])
+    assert {n: (copies(card[n]), card[n]["damage"])
             for n in ("9 mm", "AK 47", "Grenade", "Fusil de sniper", "Uzi")} == {
         "9 mm": (4, 40), "AK 47": (4, 60), "Grenade": (2, 80), "Fusil de sniper": (2, 80),
         "Uzi": (4, 40)}
     assert "Défense" not in card["Grenade"]["keywords"]  # « Granada can not be used defensively »
     life = card["Points de vie"]
-    assert copies(life) == 8 and life["stats"] == {"life": 100, "life_step": 20}
+    assert copies(life) == 8 and figures(life) == {"life": 100, "life_step": 20}
     assert "100, 80, 60, 40 et 20" in life["effect_text"]
-    assert card["Bombe"]["stats"] == {"damage": 40, "team_damage": 20}
+    assert figures(card["Bombe"]) == {"damage": 40, "team_damage": 20}
 
 
 # --------------------------------------------------------------------------- Overseers

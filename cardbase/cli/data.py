@@ -45,23 +45,81 @@ def editions_list(json_out: bool = typer.Option(False, "--json")) -> None:
         typer.echo(f"{r['code']:<6} {r['game']:<10} {r['cards']:>3}/{r['set_size']:<3} {r['name']}  [{status}]")
 
 
+@editions_app.command("add")
+@handle_errors
+def editions_add(
+    game: str = typer.Argument(..., help="Game code (cardbase games list)."),
+    code: str = typer.Argument(..., help="Code of the new edition (letters and digits, e.g. MJ1)."),
+    name: str = typer.Option(..., "--name", help="Name of the edition."),
+    size: int = typer.Option(0, "--size", help="Number of cards in the set (numbering n/size)."),
+    symbol: str | None = typer.Option(None, "--symbol", help="Edition symbol printed on the cards."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Create an edition of a game; cards can be imported into it at once."""
+    from cardbase import catalog
+
+    with session() as s:
+        ed = catalog.create_edition(s, game=game, code=code, name=name, set_size=size, symbol=symbol)
+        data = _edition_data(s, ed.code)
+    if json_out:
+        print_json(data)
+        return
+    typer.echo(tr("gamesdata.cli.edition_created", code=data["code"], game=data["game"],
+                  name=data["name"], version=data["version"]))
+
+
+@editions_app.command("edit")
+@handle_errors
+def editions_edit(
+    code: str = typer.Argument(..., help="Edition code."),
+    version: int = typer.Option(..., "--version", help="Version you start from (editions list --json)."),
+    set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable): code, name, set_size, symbol, release_date, description, sample."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Change an edition; refused if someone saved it since --version."""
+    from cardbase import catalog, gamesdata
+    from cardbase.errors import ValidationError
+
+    changes, problems = gamesdata.edition_setting_changes(set_)
+    if problems:
+        raise ValidationError(tr("gamesdata.edition_not_saved", code=code, count=len(problems)), problems)
+    with session() as s:
+        ed = catalog.update_edition(s, code, expected_version=version, changes=changes)
+        data = _edition_data(s, ed.code)
+    if json_out:
+        print_json(data)
+        return
+    typer.echo(tr("gamesdata.cli.edition_saved", code=data["code"], version=data["version"]))
+
+
+def _edition_data(s, code: str) -> dict:
+    from cardbase import catalog
+
+    return next(r for r in catalog.edition_report(s) if r["code"] == code)
+
+
 @data_app.command("export")
 @handle_errors
 def data_export(
     edition: str | None = typer.Argument(None, help="Edition code; all editions when left out."),
     out_dir: Path = typer.Option(db.DATA_DIR / "editions", "--out", help="Folder to write CODE.toml files to."),
+    games_file: Path | None = typer.Option(None, "--games", help="File to write the games to (default: games.toml beside the editions folder)."),
 ) -> None:
-    """Write editions back to their diff-friendly data files."""
-    from cardbase import catalog
+    """Write the games and the editions back to their diff-friendly data files."""
+    from cardbase import catalog, datafiles, gamesdata
 
     with session() as s:
         codes = [edition] if edition else [r["code"] for r in catalog.edition_report(s)]
         out_dir.mkdir(parents=True, exist_ok=True)
-        for code in codes:
-            text = catalog.export_edition_text(s, code)
-            path = out_dir / f"{catalog.get_edition(s, code).code}.toml"
-            path.write_text(text, encoding="utf-8")
-            typer.echo(f"wrote {path}")
+        texts = [(out_dir / f"{catalog.get_edition(s, code).code}.toml", catalog.export_edition_text(s, code))
+                 for code in codes]
+        if not edition:
+            games = [gamesdata.game_file_dict(g) for g in gamesdata.list_games(s)]
+            target = games_file or out_dir.resolve().parent / "games.toml"
+            texts.insert(0, (target, datafiles.dump_games(games)))
+    for path, text in texts:
+        path.write_text(text, encoding="utf-8")
+        typer.echo(tr("gamesdata.cli.wrote", path=str(path)))
 
 
 @db_app.command("upgrade")

@@ -1,4 +1,4 @@
-"""``cardbase games list`` and ``cardbase sim game``: every game of the registry."""
+"""``cardbase games list|show|add|edit`` and ``cardbase sim game``: the games, as data and as engines."""
 
 from __future__ import annotations
 
@@ -41,6 +41,107 @@ def list_command(json_out: bool = typer.Option(False, "--json", help="Print JSON
                       teams=tr("games.cli.teams") if r["teams"] else ""))
 
 
+@app.command("show")
+@handle_errors
+def show_command(
+    code: str = typer.Argument(..., help="Game code."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """One game: players, deck rules, template, declared card fields and version."""
+    from cardbase import gamesdata
+    from cardbase.cli.common import session
+
+    with session() as s:
+        data = gamesdata.game_dict(gamesdata.get_game(s, code))
+    _print_game(data, json_out)
+
+
+@app.command("add")
+@handle_errors
+def add_command(
+    code: str = typer.Argument(..., help="Code of the new game (lower case, e.g. monjeu)."),
+    name: str = typer.Option(..., "--name", help="Name of the game."),
+    players: str = typer.Option(..., "--players", help="Players, MIN-MAX (2-4) or one number."),
+    deck_size: int | None = typer.Option(None, "--deck-size", help="Cards in a constructed deck."),
+    copy_limit: int | None = typer.Option(None, "--copy-limit", help="Most copies of a card name in a deck."),
+    keyword_limit: list[str] = typer.Option([], "--keyword-limit", help="KEYWORD=N: copy limit of cards with that keyword (repeatable)."),
+    template: str | None = typer.Option(None, "--template", help="Card template (a name in card_templates/)."),
+    field: list[str] = typer.Option([], "--field", help="Declared card field NAME:TYPE[:MIN..MAX][:required] (repeatable)."),
+    description: str | None = typer.Option(None, "--description", help="Description of the game."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Create a game with its deck rules, card template and card fields."""
+    from cardbase import gamesdata
+    from cardbase.cli.common import session
+    from cardbase.errors import ValidationError
+
+    lo, hi, problems = gamesdata.parse_players(players)
+    limits, more = gamesdata.parse_keyword_limits(keyword_limit)
+    problems += more
+    values = {"code": code, "name": name, "min_players": lo, "max_players": hi,
+              "deck_size": deck_size, "copy_limit": copy_limit, "keyword_limits": limits,
+              "template": template, "fields": list(field), "description": description}
+    with session() as s:
+        _, more = gamesdata.new_game_problems(s, **values)
+        problems = [p for p in problems] + [p for p in more if p not in problems]
+        if problems:
+            raise ValidationError(tr("gamesdata.not_created", code=code, count=len(problems)), problems)
+        game = gamesdata.create_game(s, **values)
+        data = gamesdata.game_dict(game)
+    if not json_out:
+        typer.echo(tr("gamesdata.cli.created", code=data["code"], name=data["name"]))
+    _print_game(data, json_out)
+
+
+@app.command("edit")
+@handle_errors
+def edit_command(
+    code: str = typer.Argument(..., help="Game code."),
+    version: int = typer.Option(..., "--version", help="Version you start from (games show CODE)."),
+    set_: list[str] = typer.Option(..., "--set", help="SETTING=VALUE (repeatable): name, players, deck_size, copy_limit, keyword_limits, template, fields, fields+=SPEC, fields-=NAME, rules_file, description."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Change a game; refused if someone saved it since --version."""
+    from cardbase import gamesdata
+    from cardbase.cli.common import session
+    from cardbase.errors import ValidationError
+
+    with session() as s:
+        game = gamesdata.get_game(s, code)
+        changes, problems = gamesdata.setting_changes(game, set_)
+        if problems:
+            raise ValidationError(tr("gamesdata.not_saved", code=game.code, count=len(problems)), problems)
+        game = gamesdata.update_game(s, code=code, expected_version=version, changes=changes)
+        data = gamesdata.game_dict(game)
+    if not json_out:
+        typer.echo(tr("gamesdata.cli.saved", code=data["code"], version=data["version"]))
+    _print_game(data, json_out)
+
+
+def _print_game(data: dict, json_out: bool) -> None:
+    from cardbase.gamesdata import FieldDecl
+
+    if json_out:
+        print_json(data)
+        return
+    lo, hi = data["min_players"], data["max_players"]
+    players = "—" if lo is None else (tr("games.cli.players_one", n=lo) if lo == hi else
+                                      tr("games.cli.players_range", min=lo, max=hi))
+    typer.echo(tr("gamesdata.cli.game", code=data["code"], name=data["name"], players=players,
+                  version=data["version"]))
+    if data["deck_size"] is None:
+        typer.echo("  " + tr("gamesdata.cli.no_deck"))
+    else:
+        limits = ", ".join(f"{k} {v}" for k, v in data["keyword_limits"].items())
+        typer.echo("  " + tr("gamesdata.cli.deck", size=data["deck_size"],
+                             copies=data["copy_limit"] if data["copy_limit"] is not None else "—",
+                             limits=limits or "—"))
+    typer.echo("  " + tr("gamesdata.cli.template", template=data["template"] or data["code"]))
+    for raw in data["fields"]:
+        decl = FieldDecl(**{k: tuple(v) if k == "choices" else v for k, v in raw.items()})
+        typer.echo("  " + tr("gamesdata.cli.field", spec=decl.spec))
+
+
 @handle_errors
 def sim_game_command(
     game: str = typer.Argument(..., help="Game code (cardbase games list)."),
@@ -72,7 +173,7 @@ def sim_game_command(
     if records:
         with records.open("w", encoding="utf-8") as fh:
             for i, r in enumerate(recs):
-                fh.write(json.dumps({"game": i, "returns": list(r.returns), "turns": r.turns,
+                fh.write(json.dumps({"game": i, "returns": list(r.returns), "teams": list(r.teams), "turns": r.turns,
                                      "rounds": r.rounds, "ended_by": r.ended_by,
                                      "held": [sorted(h) for h in r.held]}, ensure_ascii=False) + "\n")
     data = rep.as_dict()
@@ -82,8 +183,13 @@ def sim_game_command(
     typer.echo(tr("games.cli.head", game=spec.code, games=rep.games, players=rep.players, seed=seed))
     for seat in rep.seats:
         lo, hi = seat["ci95"]
-        typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], wins=seat["wins"],
+        team = tr("games.cli.seat_team", team=seat["team"]) if seat.get("team") else ""
+        typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], team=team, wins=seat["wins"],
                       rate=_pct(seat["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+    for name, team in (rep.teams or {}).items():
+        lo, hi = team["ci95"]
+        typer.echo(tr("games.cli.team", team=name, seats=", ".join(map(str, team["seats"])),
+                      wins=team["wins"], rate=_pct(team["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
     typer.echo(tr("games.cli.summary", ties=rep.ties, turns=_num(rep.mean_turns, 1),
                   rounds=_num(rep.mean_rounds, 2)))
     typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k), n=v)

@@ -50,6 +50,30 @@ def _overkill(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
     return Game(box_from_cards(cards), Rules(**options))
 
 
+def _ctterror(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    from cardbase.games.ctterror.material import box_from_cards
+    from cardbase.games.ctterror.rules import Rules
+    from cardbase.games.ctterror.state import Game
+
+    unknown = sorted(set(options) - set(Rules.__dataclass_fields__))
+    if unknown:
+        raise CardbaseError(tr("ctterror.rules.bad", options=", ".join(unknown)))
+    return Game(box_from_cards(cards), players, Rules(**options))
+
+
+def _overseers(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    from cardbase.games.overseers.material import box_from_cards
+    from cardbase.games.overseers.rules import Rules
+    from cardbase.games.overseers.state import Game
+
+    known = set(Rules.__dataclass_fields__)
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise CardbaseError(tr("overseers.rules.bad", options=", ".join(unknown)))
+    rules = Rules(**options)
+    return Game(box_from_cards(cards, rules.vol_keyword), players, rules)
+
+
 def _nespanini(decks: Sequence[Sequence[CardDef]], players: int, **options: Any) -> Any:
     from cardbase.games.nespanini.state import Game
 
@@ -61,8 +85,8 @@ REGISTRY: dict[str, GameSpec] = {
         GameSpec("nespanini", 1, 2, "decks", bots=("random", "greedy", "mc", "ismcts"), build=_nespanini),
         GameSpec("overkill", 2, 2, "box", bots=("random", "greedy", "mc", "ismcts"), build=_overkill),
         GameSpec("pushluck", 1, 6, "box"),
-        GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams"),
-        GameSpec("overseers", 3, 6, "box"),
+        GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams", build=_ctterror),
+        GameSpec("overseers", 3, 6, "box", utility="general_sum", build=_overseers),
     )
 }
 

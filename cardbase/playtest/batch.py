@@ -6,7 +6,7 @@ handed to any ``concurrent.futures``-style executor (an object with ``submit`` r
 results are put back in game order, so they are identical whatever the executor.
 
 Every report counts how its games ended (``ended_by``: one count per ending of
-:data:`cardbase.games.nespanini.ENDINGS`, adding up to the games; ruling R10 of docs/rulings.md):
+:data:`cardbase.games.nespanini.ENDINGS`, adding up to the games; ruling R10 of docs/rulings/nespanini.md):
 figures from games that did not end by the Cimetière are to be read with care.
 """
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cardbase.datafiles import load_edition_file
+from cardbase.datafiles import figures, load_edition_file
 from cardbase.domain import CardDef
 from cardbase.errors import DeckListError, Problem
 from cardbase.i18n import tr
@@ -21,7 +21,7 @@ DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
 def card_def_from_dict(edition: Mapping[str, Any], card: Mapping[str, Any], *, id: int = 0) -> CardDef:
     """The CardDef of one ``[[cards]]`` table of an edition file."""
-    stats = card.get("stats") or {}
+    stats = figures(dict(card))  # the stats table and the game's declared fields
     return CardDef(
         id=id,
         game=str(edition.get("game", "")),

@@ -3,6 +3,10 @@
 Game ``i`` of a batch seeded ``s`` is dealt from ``game_seed(s, i)`` and its bots are seeded from
 it too, so a batch gives the same figures whatever the number of worker processes. Workers get the
 cards as values (no database).
+
+A team game's state says each seat's team (``team_of(seat)``, returns shared by the team): the report
+then gives each seat's ``team`` and ``teams`` — per team its seats, wins, win rate and 95 % interval
+(a team wins a game when one of its seats has a positive return).
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ class Record:
     rounds: int
     ended_by: str
     held: tuple[frozenset[str], ...]
+    teams: tuple[str, ...] = ()  # each seat's team in a team game (``state.team_of``), else empty
 
 
 _GAMES: dict[tuple, Any] = {}
@@ -60,8 +65,10 @@ def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
         state.apply_action(players[state.current_player()].step(state))
     held = tuple(frozenset(state.held_cards(p)) if hasattr(state, "held_cards") else frozenset()
                  for p in range(len(bots)))
+    team_of = getattr(state, "team_of", None)
+    teams = tuple(team_of(p) for p in range(len(bots))) if team_of is not None else ()
     return Record(tuple(state.returns()), getattr(state, "turns", len(state.history)),
-                  getattr(state, "round", 1), state.ended_by, held)
+                  getattr(state, "round", 1), state.ended_by, held, teams)
 
 
 def run_chunk(start: int, stop: int, code: str, cards: tuple[CardDef, ...], players: int,
@@ -146,13 +153,26 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
 def report(code: str, players: int, seed: int, bots: Sequence[str], records: Sequence[Record],
            cards: Sequence[CardDef]) -> GameReport:
     n = len(records)
+    seat_teams = records[0].teams if records and records[0].teams else ()
     seats = []
     for p in range(players):
         wins = sum(1 for r in records if r.returns[p] > 0)
         lo, hi = wilson(wins, n)
-        seats.append({"seat": p + 1, "bot": bots[p], "team": None, "wins": wins,
-                      "win_rate": wins / n if n else 0.0, "ci95": [lo, hi]})
-    ties = sum(1 for r in records if not any(x > 0 for x in r.returns))  # nobody won
+        seats.append({"seat": p + 1, "bot": bots[p], "team": seat_teams[p] if seat_teams else None,
+                      "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi]})
+    teams = None
+    if seat_teams:  # a team game: a team wins a game when one of its seats has a positive return
+        teams = {}
+        for name in sorted(set(seat_teams)):
+            mine = [p for p, t in enumerate(seat_teams) if t == name]
+            wins = sum(1 for r in records if any(r.returns[p] > 0 for p in mine))
+            lo, hi = wilson(wins, n)
+            teams[name] = {"seats": [p + 1 for p in mine], "wins": wins,
+                           "win_rate": wins / n if n else 0.0, "ci95": [lo, hi]}
+    if seat_teams:  # a team game: a tie is a game no team won
+        ties = sum(1 for r in records if not any(x > 0 for x in r.returns))
+    else:  # a tie: nobody won, or a shared win (several seats with +1, as Overseers allows)
+        ties = sum(1 for r in records if sum(1 for x in r.returns if x > 0) != 1)
     ended: dict[str, int] = {}
     for r in records:
         ended[r.ended_by] = ended.get(r.ended_by, 0) + 1
@@ -181,4 +201,4 @@ def report(code: str, players: int, seed: int, bots: Sequence[str], records: Seq
     return GameReport(code, players, n, seed, list(bots), seats, ties,
                       sum(r.turns for r in records) / n if n else 0.0,
                       sum(r.rounds for r in records) / n if n else 0.0,
-                      dict(sorted(ended.items())), card_rows)
+                      dict(sorted(ended.items())), card_rows, teams)

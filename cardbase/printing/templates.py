@@ -474,9 +474,14 @@ def _typed_templates(directory: Path, game: str) -> dict[str, str]:
 _TYPES_CACHE: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
+# Game code → the template the game chose (Game.template), filled by catalog.card_defs.
+GAME_TEMPLATES: dict[str, str] = {}
+
+
 def template_name_for(game: str, card_type: str | None, directory: Path | None = None) -> str:
     """The most specific template for a card: ``<game>-<type>``, then a ``<game>-*`` template
-    whose ``types`` list holds the card's type, then ``<game>``, then ``poker``."""
+    whose ``types`` list holds the card's type, then the template the game chose, then
+    ``<game>``, then ``poker``."""
     directory = directory or default_templates_dir()
     if card_type:
         name = f"{game}-{_slug(card_type)}"
@@ -485,8 +490,8 @@ def template_name_for(game: str, card_type: str | None, directory: Path | None =
         typed = _typed_templates(directory, game).get(fold(card_type))
         if typed:
             return typed
-    for name in (game, "poker"):
-        if _find_file(name, directory):
+    for name in (GAME_TEMPLATES.get(game), game, "poker"):
+        if name and _find_file(name, directory):
             return name
     raise TemplateError(tr("printing.tpl.no_template", game=game, folder=str(directory)))
 

@@ -3,7 +3,7 @@
 The rules end a game when the Cimetière holds 10 cards (5 per player, 5 alone in goldfish). Only
 non-Légendaire cards ever reach a discard pile (ruling R8), so a deck with fewer than 5 of them
 cannot discard its share: alone it never ends by the Cimetière, and against a deck like it the two
-cannot reach 10. Such games end by ruling R10 (docs/rulings.md), and ``cardbase deck validate``
+cannot reach 10. Such games end by ruling R10 (docs/rulings/nespanini.md), and ``cardbase deck validate``
 warns about the deck (:func:`deck_warnings`).
 """
 

@@ -10,7 +10,7 @@ action). Choices inside a Défausse effect are actions as well (see :mod:`.effec
 bot and a replay all drive the game through :meth:`State.apply_action`.
 
 Decks keep their top card at the end of the list (``deck.pop()`` draws). The rulings for what the
-rules leave open are in ``docs/rulings.md``; the constants below name them.
+rules leave open are in ``docs/rulings/nespanini.md``; the constants below name them.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ class Game:
         self.decks: tuple[tuple[int, ...], ...] = tuple(tuple(self.table.kinds(d)) for d in decks)
         self.num_players = len(decks)
         self.end_at = TURNS_PER_PLAYER * self.num_players
-        # ruling R10 (docs/rulings.md): games that cannot, or no longer, end by the Cimetière
+        # ruling R10 (docs/rulings/nespanini.md): games that cannot, or no longer, end by the Cimetière
         if not isinstance(stalemate_rounds, int) or stalemate_rounds < 0:
             raise CardbaseError(tr("engine.error.stalemate_rounds", value=repr(stalemate_rounds)))
         self.stalemate_rounds = stalemate_rounds

@@ -1,0 +1,149 @@
+"""Overseers' greedy heuristic: it reads only what its player sees.
+
+- draft: the card worth most to its own character; discard and give: the one worth least;
+- placement: the cards worth most go face down (a strong top row draws the votes);
+- vote: the other player whose visible top row is worth most (ties: the nearest on its left —
+  every tie-break counts seats from the bot's own, so no seat number is favoured);
+- judgment: from its own belief — its score against the best visible top row of the others plus,
+  for each face-down card, the average of the cards it has not seen: it admits (discarding its
+  cheapest cards) when it believes it has the best score, else it denies;
+- Leader's calls: accuse, among the tied, the other player with the strongest top row; penalise
+  a greedy player who is not itself; among tied Vol counts, choose itself, else the nearest;
+  name as successor the nearest tied player who is not itself (its never-led status, OV11, is a
+  tie-break worth keeping);
+- steal: the victim whose cheapest card is worth most to the thief; spy: the strongest top row;
+- character choice (variant): the character whose colour bonuses are largest.
+"""
+
+from __future__ import annotations
+
+from .state import (
+    ADMIT, CHARACTER, CHOOSE, DENY, DISCARD, GIVE, P_CHARACTER, P_DISCARD, P_DRAFT, P_GIVE,
+    P_JUDGE, P_PENALTY, P_PLACE, P_SHED, P_SPY, P_SUCCESSOR, P_TAKE, P_THIEF_TIE, P_VICTIM,
+    P_VOTE, P_VOTE_TIE, PENALIZE, PICK, PLACE, SHED, SPARE, SPY_ON, TAKE, VICTIM, VOTE, K, State,
+)
+
+
+def _top_worth(s: State, q: int) -> int:
+    worth = s.game.worth[s.chars[q]]
+    return sum(worth[k] for k in s.top[q])
+
+
+def _others(s: State, p: int) -> list[int]:
+    """The other seats clockwise from ``p``'s left: ties go to the nearest (no seat is favoured)."""
+    return [(p + i) % s.n for i in range(1, s.n)]
+
+
+def _first(s: State, p: int, seats) -> int:
+    return min(seats, key=lambda q: (q - p) % s.n)
+
+
+def _unseen_average(s: State, p: int) -> float:
+    """The average printed value of the game's cards ``p`` cannot see on the table or in hand."""
+    seen = set(s.top[p]) | set(s.bottom[p])
+    for q in range(s.n):
+        seen.update(s.top[q])
+    for _, k in s.peeks[p]:
+        seen.add(k)
+    value = s.game.value
+    rest = [value[k] for k in s.cards if k not in seen]
+    return sum(rest) / len(rest) if rest else 0.0
+
+
+def greedy_action(s: State) -> int:
+    p = s.player
+    ph = s.phase
+    game = s.game
+    if ph == P_DRAFT:  # the most valuable card; among equals the lowest number
+        worth = game.worth[s.chars[p]]
+        best, best_v = -1, -1
+        for k in s.hands[p]:
+            v = worth[k]
+            if v > best_v or (v == best_v and k < best):
+                best, best_v = k, v
+        return PICK * K + best
+    if ph == P_DISCARD:
+        worth = game.worth[s.chars[p]]
+        best, best_v = -1, 1 << 30
+        for k in s.kept[p]:
+            v = worth[k]
+            if v < best_v or (v == best_v and k < best):
+                best, best_v = k, v
+        return DISCARD * K + best
+    if ph == P_VOTE:
+        best, best_v = -1, -1
+        for q in _others(s, p):
+            v = _top_worth(s, q)
+            if v > best_v:
+                best, best_v = q, v
+        return VOTE * K + best
+    if ph == P_PLACE:
+        worth = game.worth[s.chars[p]]
+        cards = sorted(s.kept[p])
+        down = sorted(range(len(cards)), key=lambda i: (-worth[cards[i]], i))[:s.character(p).bottom]
+        return PLACE * K + sum(1 << i for i in down)
+    if ph == P_JUDGE:
+        return ADMIT if _believes_best(s, p) else DENY
+    if ph == P_SHED:
+        worth = game.worth[s.chars[p]]
+        return SHED * K + min(sorted(s.cards_of(p)), key=lambda k: worth[k])
+    if ph == P_TAKE:
+        worth = game.worth[s.chars[p]]
+        return TAKE * K + max(sorted(s.discard), key=lambda k: worth[k])
+    if ph == P_GIVE:
+        worth = game.worth[s.chars[p]]
+        return GIVE * K + min(sorted(s.cards_of(p)), key=lambda k: worth[k])
+    if ph == P_VICTIM:
+        worth = game.worth[s.chars[p]]
+        best, best_v = -1, -1
+        for q in _others(s, p):
+            cards = s.cards_of(q)
+            if cards:
+                v = min(worth[k] for k in cards)
+                if v > best_v:
+                    best, best_v = q, v
+        return VICTIM * K + best
+    if ph == P_VOTE_TIE:
+        others = [q for q in _others(s, p) if q in s.offered] or [p]
+        return CHOOSE * K + max(others, key=lambda q: (_top_worth(s, q), -((q - p) % s.n)))
+    if ph == P_THIEF_TIE:
+        return CHOOSE * K + (p if p in s.offered else _first(s, p, s.offered))
+    if ph == P_SUCCESSOR:
+        others = [q for q in s.offered if q != p]
+        return CHOOSE * K + (_first(s, p, others) if others else p)
+    if ph == P_PENALTY:
+        return SPARE if s.accused == p else PENALIZE
+    if ph == P_SPY:
+        targets = [q for q in _others(s, p) if s.bottom[q]]
+        return SPY_ON * K + max(targets, key=lambda q: (_top_worth(s, q), -((q - p) % s.n)))
+    if ph == P_CHARACTER:
+        chars = game.characters
+        return CHARACTER * K + max(sorted(s.offered), key=lambda c: sum(chars[c].bonus))
+    return s.legal_actions()[0]
+
+
+def _believes_best(s: State, p: int) -> bool:
+    mine = s.score(p)
+    avg = _unseen_average(s, p)
+    peeks: dict[int, list[int]] = {}
+    for q, k in s.peeks[p]:
+        if k in s.bottom[q]:
+            peeks.setdefault(q, []).append(k)
+    value = s.game.value
+    for q in range(s.n):
+        if q == p:
+            continue
+        known = peeks.get(q, [])
+        guess = _top_worth(s, q) + sum(value[k] for k in known) + avg * (len(s.bottom[q]) - len(known))
+        if guess >= mine:
+            return False
+    return True
+
+
+class GreedyBot:
+    """Overseers' greedy heuristic as a bot."""
+
+    name = "greedy"
+
+    def step(self, state: State) -> int:
+        return greedy_action(state)

@@ -1,0 +1,647 @@
+"""Overseers' engine: the box and character powers from the data, every phase, every ruling
+(docs/rulings/overseers.md), invariants over many random games, hidden information, determinism."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cardbase import i18n
+from cardbase.bots.base import RandomBot
+from cardbase.errors import CardbaseError
+from cardbase.games import registry
+from cardbase.games.overseers.bots import greedy_action
+from cardbase.games.overseers.material import MaterialError, box_from_cards
+from cardbase.games.overseers.rules import COLOURS, SPLIT, Rules
+from cardbase.games.overseers.state import (
+    ADMIT, CHARACTER, CHOOSE, DENY, DISCARD, GIVE, P_CHARACTER, P_DISCARD, P_DRAFT, P_END,
+    P_GIVE, P_JUDGE, P_PENALTY, P_PLACE, P_SHED, P_SPY, P_SUCCESSOR, P_TAKE, P_THIEF_TIE,
+    P_VICTIM, P_VOTE, P_VOTE_TIE, PENALIZE, PICK, SPARE, SPY_ON, TAKE, TERMINAL, VICTIM, VOTE, K,
+    Game, IllegalActionError, replay,
+)
+from cardbase.playtest.cards import load_edition_defs
+from cardbase.playtest.games import simulate
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "editions" / "OVS.toml"
+DEFS = load_edition_defs([DATA])
+BOX = box_from_cards(DEFS)
+CH = {c.name: i for i, c in enumerate(BOX.characters)}
+NEUTRAL = ["Le Juge", "Le Saint", "Le Menteur", "Le Voleur", "L'Espion", "L'Alchimiste"]
+
+
+def game(players: int = 4, **rules) -> Game:
+    return Game(BOX, players, Rules(**rules))
+
+
+def card(name: str) -> int:
+    return next(i for i, c in enumerate(BOX.cards) if c.name == name)
+
+
+def cards(*names: str) -> list[int]:
+    return [card(n) for n in names]
+
+
+def play_random(g: Game, seed: int, check=None):
+    s = g.new_state(seed)
+    bot = RandomBot(seed)
+    while not s.is_terminal():
+        if check:
+            check(s)
+        s.apply_action(bot.step(s))
+    return s
+
+
+def advance(s, phase: int):
+    """Play the first legal action until ``phase`` (votes: everyone for the lowest other seat)."""
+    while s.phase != phase:
+        assert not s.is_terminal()
+        s.apply_action(s.legal_actions()[0])
+    return s
+
+
+def judged(players: int = 4, chars: list[str] | None = None, tables=None, leader: int = 3):
+    """A state at the judgment with hand-made tables: {seat: (top names, bottom names)}."""
+    g = game(players)
+    s = g.new_state(0)
+    s.chars = [CH[c] for c in (chars or NEUTRAL[:players])]
+    advance(s, P_JUDGE)
+    assert s.accused == 0  # everyone voted for the lowest other seat: seat 1 for seat 2, seat 2 for the rest
+    s.leader = leader
+    s.discard = cards("Verte 7", "Bleue 7")
+    s.known_discard = [set() for _ in range(players)]
+    for p, (top, bottom) in (tables or {}).items():
+        s.top[p], s.bottom[p] = cards(*top), cards(*bottom)
+    return s
+
+
+def revealed(s) -> tuple:
+    """Every player's cards at the last reveal."""
+    return [e for e in s.events if e[0] == "reveal"][-1][1]
+
+
+LOW = (("Verte 1", "Verte 2", "Verte 3"), ("Violette 1", "Bleue 1"))  # 1+2+2+2+2 = 9
+
+
+# ------------------------------------------------------------------ the box and the powers (OV13)
+
+def test_box_and_powers_come_from_the_data() -> None:
+    assert len(BOX.cards) == 36 and len(BOX.characters) == 11
+    by = {c.name: c for c in BOX.characters}
+    assert by["Le Juge"].vote == 2 and by["Le Voleur"].vol == 1
+    assert by["Le Menteur"].bottom == 3 and by["Le Saint"].admit == 1 and by["L'Espion"].spy == 1
+    assert by["L'Ermite"].bonus[COLOURS.index("bleu")] == 1
+    assert by["L'Alchimiste"].fixed[COLOURS.index("gris")] == 3
+    assert sum(c.vol for c in BOX.cards) == 4 and all(c.colour == 5 for c in BOX.cards if c.vol)
+
+
+def test_a_designer_changes_a_power_in_the_data() -> None:
+    defs = [replace(d, stats=(("vote", 3),)) if d.name == "Le Saint" else d for d in DEFS]
+    saint = next(c for c in box_from_cards(defs).characters if c.name == "Le Saint")
+    assert saint.vote == 3 and saint.admit == 2
+
+
+def test_unreadable_powers_and_cards_are_all_listed_with_the_card() -> None:
+    defs = [replace(d, stats=(("vote", "deux"),)) if d.name == "Le Juge" else
+            replace(d, stats=(("voler", 1),)) if d.name == "Le Voleur" else
+            replace(d, stats=(("rangee_bas", 4),)) if d.name == "Le Menteur" else
+            replace(d, value=None) if d.name == "Rouge 1" else d for d in DEFS]
+    with pytest.raises(MaterialError) as err:
+        box_from_cards(defs)
+    wheres = sorted(p.where for p in err.value.problems)
+    assert wheres == sorted(d.ref for d in DEFS if d.name in ("Le Juge", "Le Voleur", "Le Menteur",
+                                                               "Rouge 1"))
+    assert all(p.message and p.fix for p in err.value.problems)
+
+
+def test_a_box_too_small_for_the_split_is_a_clear_error() -> None:
+    small = box_from_cards([d for d in DEFS if d.name != "Rouge 5"])
+    Game(small, 5)  # 4 red cards at 5 players: still fits
+    with pytest.raises(MaterialError) as err, i18n.use_language("en"):
+        Game(small, 6)
+    assert any("rouge" in p.message and "5" in p.message for p in err.value.problems)
+    few = replace(BOX, characters=BOX.characters[:4])
+    Game(few, 4)
+    with pytest.raises(MaterialError):
+        Game(few, 4, Rules(character_choice=True))  # OV12: players + 1 characters
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_three_to_six_players(players) -> None:
+    with pytest.raises(CardbaseError):
+        game(players)
+
+
+def test_bad_options_are_named() -> None:
+    with pytest.raises(CardbaseError, match="split"):
+        game(4, split="best")
+    with pytest.raises(CardbaseError, match="direction"):
+        registry.get("overseers").build(DEFS, 4, direction="right")
+
+
+# ------------------------------------------------------------------ setup and the deal (OV1, OV2, OV15)
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_the_split_by_player_count(players) -> None:
+    g = game(players)
+    for seed in range(5):
+        s = g.new_state(seed)
+        split = Counter(COLOURS[BOX.cards[k].colour] for k in s.cards)
+        assert split == Counter(SPLIT[players])
+        assert all(len(h) == 6 for h in s.hands)
+        assert len(s.aside) == sum(SPLIT[players].values()) - 6 * players
+
+
+def test_split_first_takes_the_lowest_numbers_and_random_varies() -> None:
+    s = game(3, split="first").new_state(1)
+    reds = [k for k in s.cards if BOX.cards[k].colour == 0]
+    assert [BOX.cards[k].name for k in reds] == ["Rouge 1", "Rouge 2", "Rouge 3"]
+    g = game(3)
+    assert len({tuple(g.new_state(seed).cards) for seed in range(10)}) > 1
+
+
+def test_first_leader_is_random_and_every_round_deals_afresh() -> None:
+    g = game(5)
+    assert len({g.new_state(seed).leader for seed in range(40)}) == 5
+    s = g.new_state(3)
+    deals = [e for e in s.play_greedy().events if e[0] == "deal"]
+    assert len(deals) == 3
+    for e in deals:
+        assert sorted(k for h in e[1] for k in h) != [] and len({k for h in e[1] for k in h}) == 30
+
+
+# ------------------------------------------------------------------ the draft (OV3, OV4)
+
+def test_draft_passes_to_the_left_and_the_last_card_is_kept() -> None:
+    s = game(4).new_state(2)
+    before = [list(h) for h in s.hands]
+    picks = {}
+    for _ in range(4):
+        p = s.player
+        a = s.legal_actions()[-1]
+        picks[p] = a - PICK * K
+        s.apply_action(a)
+    for p in range(4):  # seat p now holds what seat p-1 held, without its pick
+        assert sorted(s.hands[p]) == sorted(k for k in before[p - 1] if k != picks[(p - 1) % 4])
+    advance(s, P_DISCARD)
+    assert all(len(k) == 6 for k in s.kept) and all(not h for h in s.hands)
+    assert [len(x) for x in s.seen] == [6] * 4  # hands of 6, 5, 4, 3, 2, 1 cards were seen
+
+
+def test_variant_passes_to_the_right_in_round_two() -> None:
+    s = game(4, alternate_direction=True).new_state(2)
+    while s.round < 2:
+        s.apply_action(greedy_action(s))
+    assert s._direction() == -1
+    before = [list(h) for h in s.hands]
+    picks = {}
+    for _ in range(4):
+        p = s.player
+        picks[p] = s.legal_actions()[0] - PICK * K
+        s.apply_action(s.legal_actions()[0])
+    for p in range(4):
+        assert sorted(s.hands[p]) == sorted(k for k in before[(p + 1) % 4] if k != picks[(p + 1) % 4])
+    while s.round < 3:
+        s.apply_action(greedy_action(s))
+    assert s._direction() == 1
+
+
+def test_simultaneous_decisions_start_from_the_leader() -> None:
+    s = game(5).new_state(4)
+    assert s.queue == [(s.leader + i) % 5 for i in range(5)] and s.player == s.leader
+
+
+def test_discard_goes_face_down_to_the_common_discard() -> None:
+    s = advance(game(4).new_state(5), P_DISCARD)
+    p = s.player
+    a = s.legal_actions()[0]
+    s.apply_action(a)
+    assert s.discard == [a - DISCARD * K] and len(s.kept[p]) == 5
+    assert s.observation(p).known_discard == (a - DISCARD * K,)
+    assert s.observation(s.player).known_discard == () and s.observation(s.player).discard_size == 1
+
+
+# ------------------------------------------------------------------ placement and the spy (OV5, OV14)
+
+def test_placement_three_up_two_down_and_the_menteur() -> None:
+    s = game(4).new_state(6)
+    s.chars = [CH[c] for c in ("Le Menteur", "Le Juge", "Le Saint", "Le Voleur")]
+    advance(s, P_PLACE)
+    for _ in range(4):
+        legal = s.legal_actions(s.player)
+        n = 20 if s.player == 0 else 10  # C(5,2) placements, + C(5,3) for the Menteur
+        assert len(legal) == n
+        watcher = (s.player + 1) % 4
+        tops = s.observation(watcher).tops  # OV5: revealed together, once all have placed
+        assert all(t is None for q, t in enumerate(tops) if q != watcher)
+        p = s.player
+        s.apply_action(legal[-1])
+        if not s.placed:
+            own = s.observation(p)
+            assert own.tops[p] == tuple(sorted(s.top[p])) and own.bottoms[p] == tuple(sorted(s.bottom[p]))
+            assert all(t is None for q, t in enumerate(own.tops) if q != p)
+    assert s.placed and all(len(t) + len(b) == 5 for t, b in zip(s.top, s.bottom, strict=True))
+    assert len(s.bottom[0]) == 3 and all(len(s.bottom[p]) == 2 for p in (1, 2, 3))
+    assert s.observation(1).tops[0] == tuple(sorted(s.top[0])) and s.observation(1).bottoms[0] == 3
+
+
+def test_the_espion_sees_one_bottom_card_only_they_see() -> None:
+    s = game(4).new_state(7)
+    s.chars = [CH[c] for c in ("L'Espion", "Le Juge", "Le Saint", "Le Voleur")]
+    advance(s, P_SPY)
+    assert s.player == 0 and s.legal_actions() == [SPY_ON * K + 1, SPY_ON * K + 2, SPY_ON * K + 3]
+    with pytest.raises(IllegalActionError):
+        s.apply_action(SPY_ON * K + 0)
+    s.apply_action(SPY_ON * K + 2)
+    (target, seen), = s.peeks[0]
+    assert target == 2 and seen in s.bottom[2]
+    assert s.observation(0).peeks == ((2, seen),)
+    assert all(s.observation(p).peeks == () for p in (1, 2, 3))
+    assert s.phase == P_VOTE
+
+
+# ------------------------------------------------------------------ the vote (OV6)
+
+def vote(s, targets: dict[int, int]) -> None:
+    while s.phase == P_VOTE:
+        s.apply_action(VOTE * K + targets[s.player])
+
+
+def test_nobody_votes_for_themself_and_votes_stay_hidden_until_all_voted() -> None:
+    s = advance(game(4).new_state(8), P_VOTE)
+    p = s.player
+    assert VOTE * K + p not in s.legal_actions()
+    with pytest.raises(IllegalActionError):
+        s.apply_action(VOTE * K + p)
+    s.apply_action(VOTE * K + (p + 1) % 4)
+    q = s.player
+    assert s.observation(q).votes is None and s.observation(q).my_vote == -1
+    assert s.observation(p).my_vote == (p + 1) % 4
+
+
+def test_a_vote_tie_is_the_leaders_call_who_may_name_themself() -> None:
+    s = game(4).new_state(8)
+    s.chars = [CH[c] for c in NEUTRAL[1:5]]
+    advance(s, P_VOTE)
+    s.leader = 0
+    vote(s, {0: 1, 1: 0, 2: 1, 3: 0})
+    assert s.phase == P_VOTE_TIE and s.player == 0
+    assert s.legal_actions() == [CHOOSE * K + 0, CHOOSE * K + 1]
+    s.apply_action(CHOOSE * K + 0)
+    assert s.accused == 0 and s.phase == P_JUDGE and s.player == 0
+
+
+def test_the_juges_vote_counts_twice() -> None:
+    s = game(4).new_state(8)
+    s.chars = [CH[c] for c in ("Le Saint", "Le Menteur", "Le Juge", "Le Voleur")]
+    advance(s, P_VOTE)
+    vote(s, {0: 1, 1: 0, 2: 1, 3: 0})
+    assert s.phase == P_JUDGE and s.accused == 1
+
+
+# ------------------------------------------------------------------ judgment and the reveal (OV7, OV8)
+
+def test_admitting_discards_two_cards_of_ones_choice() -> None:
+    s = judged(tables={0: (("Rouge 5", "Rouge 4", "Rouge 3"), ("Orange 1", "Verte 1")),
+                       1: LOW, 2: LOW, 3: LOW})
+    s.chars[0] = CH["Le Juge"]
+    s.apply_action(ADMIT)
+    assert s.phase == P_SHED and s.player == 0
+    s.apply_action(K * 9 + card("Verte 1"))
+    assert s.phase == P_SHED
+    s.apply_action(K * 9 + card("Rouge 5"))  # a top-row card: everyone saw it leave
+    assert s.phase != P_SHED and revealed(s)[0] == tuple(cards("Rouge 3", "Rouge 4", "Orange 1"))
+    assert card("Rouge 5") in s.known_discard[2] and card("Verte 1") not in s.known_discard[2]
+    assert card("Verte 1") in s.known_discard[0]
+
+
+def test_the_saint_discards_one_card_on_admitting() -> None:
+    s = judged(chars=["Le Saint", "Le Juge", "Le Menteur", "Le Voleur"],
+               tables={0: LOW, 1: LOW, 2: LOW, 3: LOW})
+    s.apply_action(ADMIT)
+    s.apply_action(s.legal_actions()[0])
+    assert s.phase != P_SHED and len(revealed(s)[0]) == 4
+
+
+def test_denying_with_the_best_score_loses_the_two_best_cards() -> None:
+    s = judged(tables={0: (("Rouge 5", "Rouge 4", "Rouge 3"), ("Orange 1", "Verte 1")),
+                       1: LOW, 2: LOW, 3: LOW})
+    s.apply_action(DENY)
+    assert sorted(BOX.cards[k].value for k in s.cards_of(0)) == [1, 4, 7]
+    assert {card("Rouge 5")} <= set(s.discard) and len(s.discard) == 4
+    assert all(card("Rouge 5") in s.observation(p).known_discard for p in range(4))  # lost face up
+
+
+def test_a_tie_for_the_best_score_is_the_leaders_call() -> None:
+    best = (("Rouge 5", "Rouge 4", "Rouge 3"), ("Orange 1", "Verte 1"))  # 8+7+7+4+1 = 27
+    same = (("Rouge 1", "Rouge 2", "Orange 6"), ("Orange 5", "Verte 4"))  # 6+6+6+6+3 = 27
+    for choice, left in ((PENALIZE, 3), (SPARE, 5)):
+        s = judged(tables={0: best, 1: same, 2: LOW, 3: LOW}, leader=2)
+        assert s.score(0) == s.score(1) == 27
+        s.apply_action(DENY)
+        assert s.phase == P_PENALTY and s.player == 2
+        s.apply_action(choice)
+        assert len(s.cards_of(0)) == left
+
+
+def test_the_wrongly_accused_takes_a_card_of_their_choice_from_the_discard() -> None:
+    s = judged(tables={0: LOW, 1: (("Rouge 5", "Rouge 4", "Rouge 3"), ("Orange 1", "Verte 1")),
+                       2: LOW, 3: LOW})
+    s.apply_action(DENY)
+    assert s.phase == P_TAKE and s.player == 0
+    assert s.legal_actions() == sorted(TAKE * K + k for k in s.discard)
+    s.apply_action(TAKE * K + card("Bleue 7"))
+    assert card("Bleue 7") in s.cards_of(0) and card("Bleue 7") not in s.discard
+    assert s.observation(0).known_discard == (card("Verte 7"),)  # they looked through it
+
+
+# ------------------------------------------------------------------ the steal (OV9)
+
+def test_no_vol_card_no_steal_even_with_the_voleur() -> None:
+    s = judged(chars=["Le Voleur", "Le Juge", "Le Saint", "Le Menteur"],
+               tables={0: LOW, 1: LOW, 2: LOW,
+                       3: (("Rouge 1", "Verte 4", "Verte 5"), ("Verte 6", "Violette 2"))})
+    s.apply_action(ADMIT)
+    while s.phase == P_SHED:
+        s.apply_action(s.legal_actions()[0])
+    assert s.thief == -1 and not any(e[0] == "thief" for e in s.events)
+    assert s.round == 2 or s.phase == P_SUCCESSOR
+
+
+STEAL = {0: LOW, 1: (("Grise 1", "Grise 2", "Verte 4"), ("Verte 5", "Verte 6")),
+         2: (("Grise 3", "Bleue 6", "Bleue 5"), ("Bleue 4", "Rouge 1")),
+         3: (("Bleue 7", "Verte 7", "Orange 2"), ("Orange 3", "Orange 4"))}
+
+
+def test_the_most_vol_cards_steals_and_the_victim_chooses_the_card() -> None:
+    s = judged(chars=["Le Juge", "Le Saint", "L'Ermite", "Le Menteur"], tables=STEAL)
+    s.discard = []
+    s.apply_action(ADMIT)
+    while s.phase == P_SHED:
+        s.apply_action(s.legal_actions()[0])
+    assert s.phase == P_VICTIM and s.player == 1 and s.thief == 1
+    assert VICTIM * K + 1 not in s.legal_actions()
+    s.apply_action(VICTIM * K + 2)
+    assert s.phase == P_GIVE and s.player == 2
+    assert s.legal_actions() == sorted(GIVE * K + k for k in s.cards_of(2))
+    s.apply_action(GIVE * K + card("Bleue 6"))
+    assert ("give", 2, 1, card("Bleue 6")) in s.events
+    # the Ermite's blue card (worth 5 + 1 to them) is worth its printed 5 to the thief (OV9)
+    assert s.points[1][0] == 1 + 1 + 3 + 3 + 4 + 5 and s.points[2][0] == 1 + 5 + 5 + 6
+
+
+def test_a_tie_in_vol_cards_is_the_leaders_call_and_the_voleur_counts_one_more() -> None:
+    s = judged(chars=["Le Juge", "Le Saint", "Le Voleur", "Le Menteur"], tables=STEAL, leader=3)
+    s.apply_action(ADMIT)
+    while s.phase == P_SHED:
+        s.apply_action(s.legal_actions()[0])
+    assert s.phase == P_THIEF_TIE and s.player == 3  # seat 3: 1 Vol card + 1 (Voleur) = seat 2's 2
+    assert s.legal_actions() == [CHOOSE * K + 1, CHOOSE * K + 2]
+    s.apply_action(CHOOSE * K + 2)
+    assert s.thief == 2 and s.phase == P_VICTIM
+
+
+def test_a_given_card_takes_the_worth_of_its_new_holder() -> None:
+    g = game(4)
+    s = g.new_state(0)
+    ermite, juge = CH["L'Ermite"], CH["Le Juge"]
+    blue = cards("Bleue 7")
+    assert s.score_cards(blue, ermite) == 6 and s.score_cards(blue, juge) == 5
+    alch = CH["L'Alchimiste"]
+    assert s.score_cards(cards("Grise 1", "Grise 2", "Rouge 1"), alch) == 3 + 1 + 6  # OV13 fixe_gris
+    assert s.score_cards(cards("Rouge 1"), alch) == 6
+
+
+# ------------------------------------------------------------------ the count and the end (OV10, OV11)
+
+def test_the_lowest_round_score_leads_next_and_a_tie_is_the_leaders_call() -> None:
+    s = judged(tables={0: (("Rouge 5", "Rouge 4", "Rouge 3"), ("Orange 1", "Verte 1")),
+                       1: (("Verte 1", "Verte 2", "Verte 3"), ("Violette 1", "Bleue 1")),
+                       2: (("Rouge 1", "Rouge 2", "Orange 6"), ("Orange 5", "Verte 3")),
+                       3: (("Verte 4", "Verte 5", "Verte 6"), ("Violette 2", "Bleue 2"))}, leader=3)
+    s.apply_action(ADMIT)
+    while s.phase == P_SHED:
+        s.apply_action(s.legal_actions()[-1])
+    assert s.round == 2 and s.leader == 1 and s.leaders == [s.leaders[0], 1]
+    assert s.observation(2).my_points == (s.points[2][0],) and s.observation(2).totals is None
+    s = judged(tables={0: (("Rouge 5", "Rouge 4", "Rouge 3"), ("Orange 1", "Verte 1")),
+                       1: LOW, 2: LOW, 3: (("Rouge 1", "Rouge 2", "Orange 6"), ("Orange 5", "Verte 3"))},
+               leader=3)
+    s.apply_action(ADMIT)
+    while s.phase == P_SHED:
+        s.apply_action(s.legal_actions()[-1])
+    assert s.phase == P_SUCCESSOR and s.player == 3
+    assert s.legal_actions() == [CHOOSE * K + 1, CHOOSE * K + 2]
+    s.apply_action(CHOOSE * K + 2)
+    assert s.round == 2 and s.leader == 2
+
+
+def test_the_end_highest_total_then_never_leader_then_shared() -> None:
+    s = game(4).new_state(0)
+    s.totals, s.led = [50, 40, 30, 20], {0}
+    s._finish()
+    assert s.returns() == [1.0, 0.0, 0.0, 0.0] and s.phase == P_END and s.is_terminal()
+    s = game(4).new_state(0)
+    s.totals, s.led = [50, 50, 30, 50], {0, 2}
+    s._finish()
+    assert s.returns() == [0.0, 1.0, 0.0, 1.0]  # both never led: they share
+    s = game(4).new_state(0)
+    s.totals, s.led = [50, 50, 30, 20], {0, 1, 2}
+    s._finish()
+    assert s.returns() == [1.0, 1.0, 0.0, 0.0]
+    s = game(4).new_state(0)
+    s.totals, s.led = [50, 50, 30, 20], {1}
+    s._finish()
+    assert s.returns() == [1.0, 0.0, 0.0, 0.0]
+
+
+# ------------------------------------------------------------------ the variant characters (OV12)
+
+def test_character_choice_by_ascending_points() -> None:
+    s = game(4, character_choice=True).new_state(11)
+    while s.round < 2:
+        s.apply_action(greedy_action(s))
+    assert s.phase == P_CHARACTER and len(s.offered) == 5
+    last = [s.points[p][-1] for p in range(4)]
+    order = []
+    while s.phase == P_CHARACTER:
+        order.append(s.player)
+        assert s.legal_actions() == sorted(CHARACTER * K + c for c in s.offered)
+        s.apply_action(s.legal_actions()[0])
+    assert [last[p] for p in order] == sorted(last)
+    assert len(set(s.chars)) == 4 and s.phase == P_DRAFT
+
+
+# ------------------------------------------------------------------ invariants over many games
+
+def _check(s) -> None:
+    everything = sorted([k for h in s.hands for k in h] + [k for h in s.kept for k in h]
+                        + [k for h in s.top for k in h] + [k for h in s.bottom for k in h]
+                        + s.discard + s.aside)
+    assert everything == s.cards, "cards conserved"
+    if s.phase == P_VOTE:
+        assert VOTE * K + s.player not in s.legal_actions()
+    if not s.revealed:
+        for p in range(s.n):
+            o = s.observation(p)
+            assert o.table is None
+            mine = {k for k in o.hand} | set(o.kept) | set(o.known_discard)
+            if s.placed:
+                mine |= {k for t in o.tops for k in t}
+            mine |= {k for _, k in o.peeks}
+            peeked = {k for _, k in s.peeks[p]}
+            for q in range(s.n):
+                if q != p:
+                    hidden = (set(s.bottom[q]) - peeked if s.placed else
+                              set(s.kept[q]) | set(s.hands[q]) | set(s.top[q]) | set(s.bottom[q]))
+                    assert not hidden & mine, "a hidden card in another player's observation"
+                    assert not isinstance(o.bottoms[q], tuple)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_invariants_over_random_games(players) -> None:
+    for seed in range(40):
+        g = game(players, alternate_direction=seed % 2 == 1, character_choice=seed % 3 == 0)
+        s = play_random(g, seed, _check)
+        _check(s)
+        assert s.round == 3 and all(len(pts) == 3 for pts in s.points) and len(s.leaders) == 3
+        assert s.totals == [sum(pts) for pts in s.points]
+        assert sum(s.returns()) >= 1 and s.ended_by == "rounds"
+        for e in s.events:
+            if e[0] == "votes":
+                assert all(v != p for p, v in enumerate(e[1])), "nobody votes for themself"
+
+
+def test_others_hidden_choices_never_change_ones_observation() -> None:
+    for seed in range(15):
+        s = game(5).new_state(seed)
+        bot = RandomBot(seed)
+        while not s.is_terminal():
+            p = s.player
+            mid_step = len(s.queue) > 1 and s.phase in (P_DRAFT, P_DISCARD, P_PLACE, P_VOTE)
+            watchers = {q: s.observation(q) for q in range(5) if q != p}
+            s.apply_action(bot.step(s))
+            if mid_step:
+                for q, o in watchers.items():  # the discard's size is public (OV16)
+                    assert replace(s.observation(q), current_player=o.current_player,
+                                   discard_size=o.discard_size) == o
+
+
+# ------------------------------------------------------------------ determinism, replay, resample
+
+def test_same_seed_same_game_and_replay() -> None:
+    g = game(5, character_choice=True)
+    a, b = play_random(g, 21), play_random(g, 21)
+    assert a.history == b.history and a.events == b.events and a.totals == b.totals
+    r = replay(g, 21, a.history)
+    assert r.events == a.events and r.returns() == a.returns()
+    assert play_random(g, 22).history != a.history
+
+
+def test_clone_is_independent() -> None:
+    s = advance(game(4).new_state(3), P_PLACE)
+    c = s.clone()
+    c.apply_action(c.legal_actions()[0])
+    assert s.phase == P_PLACE and not s.top[s.player] and c.history != s.history
+    c.play_greedy()
+    assert not s.is_terminal()
+
+
+def test_resample_keeps_the_players_observation_and_respects_the_set_aside() -> None:
+    rng = random.Random(5)
+    for seed in range(6):
+        s = game(3 + seed % 4).new_state(seed)
+        bot = RandomBot(seed)
+        i = 0
+        while not s.is_terminal():
+            if i % 7 == 0:
+                for p in range(s.n):
+                    r = s.resample(p, rng)
+                    assert r.observation(p) == s.observation(p)
+                    _check(r)
+                    seen = {k for h in s.seen[p] for k in h}
+                    assert not set(r.aside) & seen
+            s.apply_action(bot.step(s))
+            i += 1
+
+
+def test_the_greedy_bot_reads_only_what_its_player_sees() -> None:
+    rng = random.Random(1)
+    differs = 0
+    for seed in range(8):
+        s = game(5).new_state(seed)
+        while not s.is_terminal():
+            p = s.player
+            a = greedy_action(s)
+            r = s.resample(p, rng)
+            assert greedy_action(r) == a  # OV17
+            differs += r.observation((p + 1) % 5) != s.observation((p + 1) % 5)
+            s.apply_action(a)
+    assert differs > 0  # the resampled states did hide something from the greedy player
+
+
+def test_illegal_actions_are_refused_with_the_legal_ones() -> None:
+    s = game(4).new_state(0)
+    with pytest.raises(IllegalActionError) as err, i18n.use_language("fr"):
+        s.apply_action(DISCARD * K)
+    assert "Garder" in str(err.value)
+    s.play_greedy()
+    with pytest.raises(IllegalActionError):
+        s.apply_action(PICK * K)
+    assert s.legal_actions() == [] and s.current_player() == TERMINAL
+
+
+def test_actions_are_said_in_french_and_in_english() -> None:
+    s = game(4).new_state(0)
+    a = s.legal_actions()[0]
+    with i18n.use_language("fr"):
+        assert s.action_to_string(a).startswith("Garder ")
+        assert s.action_to_string(VOTE * K + 2) == "Voter pour J3"
+        assert s.action_to_string(ADMIT) == "Admettre" and s.action_to_string(DENY) == "Nier"
+    with i18n.use_language("en"):
+        assert s.action_to_string(VOTE * K + 2) == "Vote for P3"
+    advance(s, P_PLACE)
+    with i18n.use_language("fr"):
+        assert s.action_to_string(s.legal_actions()[0]).startswith("Placer en haut")
+
+
+# ------------------------------------------------------------------ the registry and the batch runner
+
+def test_registry_builds_overseers_and_the_batch_runs_at_every_count() -> None:
+    spec = registry.playable("overseers")
+    assert spec.min_players == 3 and spec.max_players == 6 and "greedy" in spec.bots
+    for players in (3, 4, 5, 6):
+        rep, recs = simulate("overseers", DEFS, players=players, bots=["greedy"], games=30, seed=1)
+        assert len(rep.seats) == players and all(r.rounds == 3 for r in recs)
+        wins = sum(s["wins"] for s in rep.seats)
+        shared = sum(1 for r in recs if sum(x > 0 for x in r.returns) > 1)
+        assert rep.ties == shared and wins == 30 + sum(sum(x > 0 for x in r.returns) - 1 for r in recs)
+        names = {row["name"] for row in rep.cards}
+        assert names <= {c.name for c in BOX.characters}  # impact of the characters only
+    rep, _ = simulate("overseers", DEFS, players=4, bots=["random", "greedy", "random", "greedy"],
+                      games=20, seed=2, options={"character_choice": True})
+    assert rep.games == 20
+
+
+def test_batch_figures_do_not_depend_on_the_workers() -> None:
+    one, _ = simulate("overseers", DEFS, players=5, games=40, seed=3, workers=1)
+    two, _ = simulate("overseers", DEFS, players=5, games=40, seed=3, workers=2)
+    assert one.as_dict() == two.as_dict()
+
+
+def test_analysis_gives_seats_the_first_leader_rounds_led_and_colours() -> None:
+    from cardbase.games.overseers.analysis import analyse
+
+    a = analyse(DEFS, 4, games=40, seed=5)
+    b = analyse(DEFS, 4, games=40, seed=5)
+    assert a == b and len(a["seats"]) == 4
+    assert sum(x["games"] for x in a["rounds_led"]) == 4 * 40
+    assert a["first_leader"]["fair_share"] == 0.25 and 0 <= a["first_leader"]["wins"] <= 40
+    assert [c["colour"] for c in a["colours"]] == list(COLOURS)
+    # every counted card is one of the game's cards: 3 counts of at most 6 cards each a player
+    assert all(0 < c["per_winner"] + c["per_other"] for c in a["colours"])
+    with pytest.raises(CardbaseError):
+        analyse(DEFS, 7, games=1)
