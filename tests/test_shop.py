@@ -478,3 +478,27 @@ def test_print_page_shop_preset_zip_and_colour_proof() -> None:
     risks = at.table[-1].value
     assert risks.index[0] == "deutéranopie"
     assert list(risks.iloc[0])[:2] == ["bleu / violet", "3.7"]
+
+
+@pytest.mark.parametrize("card_settings", [{"border_mm": 33}, {"border_mm": 30}, {"safe_mm": 31}])
+def test_extreme_borders_and_safe_zones_still_render(tmp_path: Path, card_settings: dict) -> None:
+    """A border wider than half the card (no panel, no frame lines on the back) or a safe zone
+    that leaves a value disc smaller than its ring: the card and its back still render (found by
+    the template fuzz test)."""
+    from cardbase.printing import render_back
+    from cardbase.printing import templates as tpl
+
+    settings = "\n".join(f"{k} = {v}" for k, v in card_settings.items())
+    (tmp_path / "wide.toml").write_text(f'extends = "poker"\n[card]\n{settings}\n', encoding="utf-8")
+    tpl.clear_cache()
+    t = load_template("wide", tmp_path)
+    size = (round(63 * 40 / 25.4), round(88 * 40 / 25.4))
+    assert render_back(t, 40).size == size
+    try:
+        face = render_card(card(), t, RenderOptions(dpi=40, fingerprint=False))
+    except CardbaseError as exc:  # texts squeezed into 1 mm boxes: refused, with the region named
+        assert "safe_mm" in card_settings and "zone" in str(exc)
+        return
+    assert face.size == size
+    for preset in load_presets().values():
+        assert shop_face(card(), t, preset, RenderOptions(), fingerprint="0" * 8).size == preset.canvas_px
