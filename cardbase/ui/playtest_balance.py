@@ -87,11 +87,12 @@ def _curve(shown: dict[str, Any]) -> None:
     field_label = t(f"balance.field_{shown['field']}")
     y_title = t("balance.mean_score") if alone else t("balance.win_rate")
     axis = alt.Axis(format=".0%") if not alone else alt.Axis()
+    scale = alt.Scale(domain=[0, 1]) if not alone else alt.Scale(zero=False)
     base = alt.Chart(df).encode(x=alt.X("value:Q", title=field_label, axis=alt.Axis(tickMinStep=1)))
-    band = base.mark_area(opacity=0.25, color="#4c78a8").encode(y=alt.Y("lo:Q", title=y_title, axis=axis),
+    band = base.mark_area(opacity=0.25, color="#4c78a8").encode(y=alt.Y("lo:Q", title=y_title, axis=axis, scale=scale),
                                                                  y2="hi:Q")
     line = base.mark_line(point=True, color="#1f4e79").encode(
-        y=alt.Y("y:Q", title=y_title, axis=axis),
+        y=alt.Y("y:Q", title=y_title, axis=axis, scale=scale),
         tooltip=[alt.Tooltip("value:Q", title=field_label),
                  alt.Tooltip("y:Q", title=y_title, format=".1%" if not alone else ".2f"),
                  alt.Tooltip("lo:Q", format=".1%" if not alone else ".2f"),
@@ -107,6 +108,11 @@ def _curve(shown: dict[str, Any]) -> None:
         st.caption(t("balance.crossing", value=f"{crossing:.1f}") if crossing is not None
                    else t("balance.no_crossing"))
     table = df.drop(columns=["mean_score"]) if alone else df  # alone, the figure is the mean score
+    fmt = "%.2f" if alone else "percent"
     st.dataframe(table.rename(columns={"value": field_label, "y": y_title, "lo": t("balance.lo"),
                                        "hi": t("balance.hi"), "mean_score": t("balance.mean_score")}),
-                 hide_index=True, width="stretch")
+                 hide_index=True, width="stretch", column_config={
+                     y_title: st.column_config.NumberColumn(format=fmt),
+                     t("balance.lo"): st.column_config.NumberColumn(format=fmt),
+                     t("balance.hi"): st.column_config.NumberColumn(format=fmt),
+                     t("balance.mean_score"): st.column_config.NumberColumn(format="%.2f")})
