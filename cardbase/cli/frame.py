@@ -60,6 +60,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "sticker": ("cardbase.cli.sticker", "app", "group"),
     "deck": ("cardbase.cli.deck", "app", "group"),
     "sim": ("cardbase.cli.sim", "app", "group"),
+    "solve": ("cardbase.cli.solve", "app", "group"),
     "print": ("cardbase.cli.print_cmd", "register", "register"),
     "render": ("cardbase.cli.print_cmd", "register", "register"),
 }
