@@ -12,12 +12,18 @@ from cardbase.i18n import tr
 app = typer.Typer(help="Exact answers for small games.", no_args_is_help=True)
 
 
+def _dec(text: str) -> str:
+    from cardbase.i18n import current_language
+
+    return text.replace(".", ",") if current_language() == "fr" else text
+
+
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
+    return _dec(f"{100 * x:.1f} %")
 
 
 def _num(x: float, digits: int = 2) -> str:
-    return f"{x:.{digits}f}"
+    return _dec(f"{x:.{digits}f}")
 
 
 def _ranges(ranges: list) -> str:
@@ -79,8 +85,10 @@ def pushluck_command(
             values=" ; ".join(_num(v) for v in solo["by_reshuffles"])))
     echo(tr("pushluck.cli.policy_head", k=reshuffles))
     for row in solo["policy"]:
-        echo(tr("pushluck.cli.policy_row", cards=row["face_down"], protection=row["protection"],
-                go=_ranges(row["go_on"])))
+        if row["go_on"] == [[0, None]]:
+            continue
+        echo(tr("pushluck.cli.policy_row", left=row["reshuffles_left"], cards=row["face_down"],
+                protection=row["protection"], go=_ranges(row["go_on"])))
     if "seats_error" in data:
         echo(data["seats_error"])
     for n, seats in data["seats"].items():

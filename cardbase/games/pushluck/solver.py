@@ -575,7 +575,7 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
             "capped_expected_points": float(solo.values[-1]),
             "capped_expected_points_exact": _frac(solo.values[-1]),
             "by_reshuffles": [float(v) for v in solo.values],
-            "policy": solo.table(),
+            "policy": [row for k in range(reshuffles, -1, -1) for row in solo.table(level=k)],
         },
         "seats": {},
     }
@@ -592,7 +592,7 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
                     "advantage_first_seat": seats.win[0] - 1.0 / n,
                     "expected_rounds": 1.0 / (1.0 - seats.q) if seats.q < 1 else None,
                     "policies": [{"seat": j + 1, "stop_from": seats.stop_from(j),
-                                  "stop_from_if_beaten": {str(v): seats.stop_from(j, v)
+                                  "stop_from_given_best": {str(v): seats.stop_from(j, v)
                                                           for v in range(target, target + 6)}
                                   if j < n - 1 else None}
                                  for j in range(n)],

@@ -311,10 +311,26 @@ class State:
         return greedy_action(self)
 
     def play_greedy(self) -> State:
-        from .bots import greedy_action
-
+        """Play to the end with the greedy rule for every seat, in place (the moves of
+        :func:`.bots.greedy_action`, applied without the legality check: they are legal)."""
+        target = self.rules.target
+        history = self.history
         while self.player != TERMINAL:
-            self.apply_action(greedy_action(self))
+            if self.full:
+                if self.points < target:
+                    history.append(RESHUFFLE)
+                    self._reshuffle()
+                else:
+                    history.append(STOP)
+                    self._log("stop", self.player, self.points)
+                    self._end_turn(self.points)
+            elif self.turn_flips and self.points >= target:
+                history.append(STOP)
+                self._log("stop", self.player, self.points)
+                self._end_turn(self.points)
+            else:
+                history.append(FLIP)
+                self._flip(0)
         return self
 
     def heuristic(self, player: int) -> float:
