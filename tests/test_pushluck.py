@@ -484,3 +484,11 @@ def test_cli_solve_box_and_text_output() -> None:
 def test_solve_function_players_range() -> None:
     data = solve(BOX, players=1)
     assert data["seats"] == {}
+
+
+def test_reach_for_every_target_from_the_peak_distribution() -> None:
+    """The seats use P(reach T) for many T from one forward computation; it matches the exact one."""
+    for box in (BOX, parse_box("+1,+3,+5,x2,protection,protection,perdre-tout")):
+        s = Solver(box)
+        for t in (1, 5, 15, 16, 31, 70, 200):
+            assert abs(s.reach_float(t) - float(s.reach(t)[0])) < 1e-12

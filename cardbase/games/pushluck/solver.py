@@ -86,6 +86,8 @@ class Solver:
         self.n_lose = sum(self.full[i] for i in self.lose_idx)
         self._moves: dict[tuple[int, ...], list[tuple[int, int, str, int, tuple[int, ...]]]] = {}
         self._reach: dict[int, dict] = {}
+        self._tail: list[float] | None = None
+        self._tail_cap = 0
         self._seat_cache: dict[int, _Seats] = {}
         self._solo_cache: dict[int, _Solo] = {}
 
@@ -189,7 +191,73 @@ class Solver:
             return f(0, full, 0)
 
     def reach_float(self, target: int) -> float:
-        """P(reach ``target``) as a float (the same induction, faster), cached by target."""
+        """P(reach ``target``) as a float, for any target, from one forward computation.
+
+        Going on below the target and never stopping follow the same path until the target is
+        reached, and the points never go down before a loss: P(reach T) = P(peak >= T), where the
+        peak is the points held when the never-stopping player finally loses. The peak's
+        distribution is computed forward, pass by pass (start points in increasing order: a pass
+        that survives ends strictly higher, PL11), up to a cap doubled when a larger target comes.
+        """
+        if target <= 0:
+            return 1.0
+        if self._tail is None or target > self._tail_cap:
+            cap = max(64, self._tail_cap * 2)
+            while cap < target:
+                cap *= 2
+            self._tail = self._peak_tail(cap)
+            self._tail_cap = cap
+        return self._tail[target]
+
+    def _peak_tail(self, cap: int) -> list[float]:
+        """tail[T] = P(peak >= T) for 0 <= T <= cap (peaks at cap or more counted at cap)."""
+        import heapq
+
+        mass = [0.0] * (cap + 1)  # mass[x]: P(peak == x), x = cap meaning >= cap
+        starts: dict[int, float] = {0: 1.0}
+        heap = [0]
+        full = self.full
+        while heap:
+            p0 = heapq.heappop(heap)
+            m0 = starts.pop(p0)
+            level: dict[tuple, float] = {(p0, full, 0): m0}
+            while level:
+                nxt: dict[tuple, float] = {}
+                for (p, rem, sh), m in level.items():
+                    if p >= cap:
+                        mass[cap] += m
+                        continue
+                    if not any(rem):
+                        if p in starts:
+                            starts[p] += m
+                        else:
+                            starts[p] = m
+                            heapq.heappush(heap, p)
+                        continue
+                    for cnt, total, kind, fig, r2 in self.moves(rem):
+                        w = m * cnt / total
+                        if kind == ADD:
+                            key = (p + fig, r2, sh)
+                        elif kind == MUL:
+                            key = (p * fig, r2, sh)
+                        elif kind == PROTECTION:
+                            key = (p, r2, sh + 1)
+                        elif sh:
+                            key = (p, r2, sh - 1)
+                        else:
+                            mass[p] += w  # the loss: the peak is the points held
+                            continue
+                        nxt[key] = nxt.get(key, 0.0) + w
+                level = nxt
+        tail = [0.0] * (cap + 2)
+        acc = 0.0
+        for x in range(cap, -1, -1):
+            acc += mass[x]
+            tail[x] = acc
+        return tail[: cap + 1]
+
+    def reach_float_slow(self, target: int) -> float:
+        """P(reach ``target``) by backward induction (floats), to check :meth:`reach_float`."""
         got = self._reach.get(target)
         if got is not None:
             return got["p"]
