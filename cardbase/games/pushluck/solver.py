@@ -317,53 +317,116 @@ class Solver:
         return got
 
 
+Line = tuple[Fraction, Fraction]  # slope, intercept
+Convex = tuple[Line, ...]  # the upper envelope of its lines on [0, ∞), slopes increasing
+_ZERO: Convex = ((Fraction(0), Fraction(0)),)
+_STOP: Convex = ((Fraction(1), Fraction(0)),)  # stopping with P points is worth P
+
+
+def _env(lines: list[Line] | tuple[Line, ...]) -> Convex:
+    """The upper envelope on [0, ∞) of some lines (exact)."""
+    best: dict[Fraction, Fraction] = {}
+    for a, b in lines:
+        if a not in best or b > best[a]:
+            best[a] = b
+    hull: list[Line] = []
+    for a, b in sorted(best.items()):
+        while len(hull) >= 2:
+            (a1, b1), (a2, b2) = hull[-2], hull[-1]
+            if (b1 - b) * (a2 - a1) <= (b1 - b2) * (a - a1):  # the middle line is never on top
+                hull.pop()
+            else:
+                break
+        hull.append((a, b))
+    while len(hull) >= 2 and hull[0][1] <= hull[1][1]:  # on top only for P < 0
+        hull.pop(0)
+    return tuple(hull)
+
+
+def _at(f: Convex, x: Fraction | int) -> Fraction:
+    return max(a * x + b for a, b in f)
+
+
+def _breaks(f: Convex) -> list[Fraction]:
+    return [(f[i][1] - f[i + 1][1]) / (f[i + 1][0] - f[i][0]) for i in range(len(f) - 1)]
+
+
+def _line_at(f: Convex, x: Fraction) -> Line:
+    return max(f, key=lambda ln: (ln[0] * x + ln[1], ln[0]))
+
+
+def _sum(terms: list[tuple[Fraction, Convex]]) -> Convex:
+    """Σ w·f of convex piecewise-linear functions: one line per piece between all breakpoints."""
+    xs = sorted({x for _, f in terms for x in _breaks(f) if x > 0})
+    starts = [Fraction(0), *xs]
+    out: list[Line] = []
+    for i, x0 in enumerate(starts):
+        mid = (x0 + starts[i + 1]) / 2 if i + 1 < len(starts) else x0 + 1
+        a = b = Fraction(0)
+        for w, f in terms:
+            la, lb = _line_at(f, mid)
+            a += w * la
+            b += w * lb
+        out.append((a, b))
+    return _env(out)
+
+
 class _Solo:
-    """Risk-neutral expected points of a solo turn with at most ``K`` reshuffles (exact)."""
+    """Risk-neutral expected points of a solo turn with at most ``K`` reshuffles (exact).
+
+    The value of a state as a function of the turn's points P is convex and piecewise linear
+    (stopping is P; an expectation of such functions of P + v or m·P is one; so is a maximum), so
+    each (reshuffles left, face-down cards, Protections) has one exact function of P, whatever P.
+    """
 
     def __init__(self, solver: Solver, reshuffles: int) -> None:
         self.s = solver
         self.K = reshuffles
-        self.memo: dict[tuple, tuple[Fraction, bool]] = {}
+        self.memo: dict[tuple, tuple[Convex, Convex]] = {}
         with _deep():
-            self.values = [self.value(k, 0, solver.full, 0)[0] for k in range(reshuffles + 1)]
-        stats = solver.pass_stats()
-        self.stats = stats
+            self.values = [_at(self.fn(k, solver.full, 0)[0], 0) for k in range(reshuffles + 1)]
+        self.stats = solver.pass_stats()
 
-    def value(self, k: int, p: int, rem: tuple[int, ...], sh: int) -> tuple[Fraction, bool]:
-        """(value, go on?) with ``k`` reshuffles left; at the end of a pass 'go on' = reshuffle."""
-        key = (k, p, rem, sh)
+    def fn(self, k: int, rem: tuple[int, ...], sh: int) -> tuple[Convex, Convex]:
+        """(value, value of going on) as functions of P, with ``k`` reshuffles left."""
+        key = (k, rem, sh)
         got = self.memo.get(key)
         if got is not None:
             return got
         s = self.s
         if not any(rem):
-            if k == 0:
-                out = (Fraction(p), False)
-            else:
-                v = self.value(k - 1, p, s.full, 0)[0]
-                out = (v, True) if v > p else (Fraction(p), False)
+            cont = self.fn(k - 1, s.full, 0)[0] if k > 0 else _ZERO
+            out = (_env(_STOP + cont), cont) if k > 0 else (_STOP, _ZERO)
         else:
-            cont = Fraction(0)
+            terms: list[tuple[Fraction, Convex]] = []
             for cnt, total, kind, fig, r2 in s.moves(rem):
                 w = Fraction(cnt, total)
                 if kind == ADD:
-                    v = self.value(k, p + fig, r2, sh)[0]
+                    f = self.fn(k, r2, sh)[0]
+                    terms.append((w, _env([(a, a * fig + b) for a, b in f])))
                 elif kind == MUL:
-                    v = self.value(k, p * fig, r2, sh)[0]
+                    f = self.fn(k, r2, sh)[0]
+                    terms.append((w, _env([(a * fig, b) for a, b in f])))
                 elif kind == PROTECTION:
-                    v = self.value(k, p, r2, sh + 1)[0]
+                    terms.append((w, self.fn(k, r2, sh + 1)[0]))
                 elif sh:
-                    v = self.value(k, p, r2, sh - 1)[0]
-                else:
-                    continue
-                cont += w * v
-            out = (cont, True) if cont > p else (Fraction(p), False)
+                    terms.append((w, self.fn(k, r2, sh - 1)[0]))
+            cont = _sum(terms) if terms else _ZERO
+            out = (_env(_STOP + cont), cont)
         self.memo[key] = out
         return out
 
-    def decide(self, reshuffles_left: int, p: int, rem: tuple[int, ...], sh: int) -> bool:
+    def value(self, k: int, p: int, rem: tuple[int, ...], sh: int) -> tuple[Fraction, bool]:
+        """(value, go on?) with ``k`` reshuffles left; at the end of a pass 'go on' = reshuffle."""
         with _deep():
-            return self.value(max(0, reshuffles_left), p, rem, sh)[1]
+            v, cont = self.fn(k, rem, sh)
+        if not any(rem) and k == 0:
+            return Fraction(p), False
+        c = _at(cont, p)
+        return (c, True) if c > p else (Fraction(p), False)
+
+    def decide(self, reshuffles_left: int, p: int, rem: tuple[int, ...], sh: int) -> bool:
+        return self.value(max(0, reshuffles_left), p, rem, sh)[1]
 
     def bound(self) -> dict[str, Any]:
         """How the value with at most K reshuffles compares with unbounded reshuffles (PL12)."""
@@ -447,13 +510,13 @@ class _Seats:
             # The game's value W is the fixed point of "one round, then W again if nobody made
             # the target": with the policies of a guess w, one round gives r + q w exactly, so
             # W = r / (1 - q) for those policies; solve again until the policies agree.
-            w: Vec = (0.0,) * n
+            w: Vec = (1.0 / n,) * n
             for self.iterations in range(1, 101):
                 u0 = self._none_problems(w)[0]
                 q = u0[n + 1]
                 r = [u0[i] - q * w[i] for i in range(n)]
                 new = tuple(x / (1.0 - q) for x in r) if q < 1 else tuple(r)
-                done = max(abs(a - b) for a, b in zip(new, w, strict=True)) < 1e-14
+                done = max(abs(a - b) for a, b in zip(new, w, strict=True)) < 1e-13
                 w = new
                 if done:
                     break
