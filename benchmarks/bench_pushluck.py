@@ -6,7 +6,9 @@ Targets (one core): the solver answers in under 1 s for any box of up to 8 cards
 flips, the solo table with 3 reshuffles, and the 2-player seats); the batch runner plays at least
 20,000 greedy games/s (2 players, through ``cardbase.playtest.games.simulate``). Seats for 3 or
 more players are timed too (they nest one search per later seat). The figures depend on the
-machine's load (printed first).
+machine's load (printed first); solver times are CPU seconds of this process
+(``time.process_time``), throughputs are games per CPU second, so that a busy machine does not
+inflate them.
 """
 
 from __future__ import annotations
@@ -39,25 +41,25 @@ def main() -> None:
     args = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
 
-    print("\nsolver: P(15) exact + expected flips + solo table (K = 3), then 2-player seats, seconds:")
+    print("\nsolver: P(15) exact + expected flips + solo table (K = 3), then 2-player seats, CPU seconds:")
     for box in BOXES:
         b = parse_box(box)
-        t = time.perf_counter()
+        t = time.process_time()
         data = solve(b, players=1, reshuffles=3)
-        core = time.perf_counter() - t
-        t = time.perf_counter()
+        core = time.process_time() - t
+        t = time.process_time()
         win = Solver(b).seats(2).win
-        seats = time.perf_counter() - t
+        seats = time.process_time() - t
         print(f"  {box:52s} {core:6.3f} s + seats {seats:7.3f} s   P(15) = {data['p_reach_15']:.4f}"
               f"   seats {win[0]:.3f}/{win[1]:.3f}   solo {data['solo']['status']}")
 
-    print("\nseats alone, by number of players (default box and +1 reading), seconds:")
+    print("\nseats alone, by number of players (default box and +1 reading), CPU seconds:")
     for box in BOXES[:2]:
         for n in range(2, args.seats + 1):
             s = Solver(parse_box(box))
-            t = time.perf_counter()
+            t = time.process_time()
             win = s.seats(n).win
-            print(f"  {box:34s} {n} players {time.perf_counter() - t:7.3f} s   "
+            print(f"  {box:34s} {n} players {time.process_time() - t:7.3f} s   "
                   + " ".join(f"{x:.3f}" for x in win))
 
     defs = load_edition_defs([DATA_DIR / "editions" / "P15.toml"])
@@ -65,9 +67,9 @@ def main() -> None:
     print("\nbatch runner, one core:")
     for players, bots in ((2, ["greedy"]), (4, ["greedy"]), (2, ["random"]), (2, ["optimal"])):
         n = args.games if bots == ["greedy"] else args.games // 5
-        t = time.perf_counter()
+        t = time.process_time()
         simulate("pushluck", defs, players=players, bots=bots, games=n, seed=1, workers=1)
-        dt = time.perf_counter() - t
+        dt = time.process_time() - t
         print(f"  {bots[0]:8s} {players} players: {n / dt:9.0f} games/s")
 
 

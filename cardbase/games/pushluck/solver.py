@@ -347,24 +347,39 @@ def _at(f: Convex, x: Fraction | int) -> Fraction:
     return max(a * x + b for a, b in f)
 
 
+def _at_many(f: Convex, top: int) -> list[Fraction]:
+    """f(0), f(1), … f(top), walking the lines once."""
+    br = _breaks(f)
+    out, i = [], 0
+    for x in range(top + 1):
+        while i < len(br) and br[i] <= x:
+            i += 1
+        a, b = f[i]
+        out.append(a * x + b)
+    return out
+
+
 def _breaks(f: Convex) -> list[Fraction]:
     return [(f[i][1] - f[i + 1][1]) / (f[i + 1][0] - f[i][0]) for i in range(len(f) - 1)]
 
 
-def _line_at(f: Convex, x: Fraction) -> Line:
-    return max(f, key=lambda ln: (ln[0] * x + ln[1], ln[0]))
-
-
 def _sum(terms: list[tuple[Fraction, Convex]]) -> Convex:
-    """Σ w·f of convex piecewise-linear functions: one line per piece between all breakpoints."""
-    xs = sorted({x for _, f in terms for x in _breaks(f) if x > 0})
-    starts = [Fraction(0), *xs]
+    """Σ w·f of convex piecewise-linear functions: one line per piece between all breakpoints.
+
+    Every breakpoint of an envelope is > 0 (``_env``), so on the piece starting at x0 the line of
+    ``f`` on top is its line number "breakpoints of f at or below x0"."""
+    breaks = [_breaks(f) for _, f in terms]
+    starts = [Fraction(0), *sorted({x for b in breaks for x in b})]
+    idx = [0] * len(terms)
     out: list[Line] = []
-    for i, x0 in enumerate(starts):
-        mid = (x0 + starts[i + 1]) / 2 if i + 1 < len(starts) else x0 + 1
+    for x0 in starts:
         a = b = Fraction(0)
-        for w, f in terms:
-            la, lb = _line_at(f, mid)
+        for t, (w, f) in enumerate(terms):
+            bt, i = breaks[t], idx[t]
+            while i < len(bt) and bt[i] <= x0:
+                i += 1
+            idx[t] = i
+            la, lb = f[i]
             a += w * la
             b += w * lb
         out.append((a, b))
@@ -453,7 +468,12 @@ class _Solo:
         states = _pass_states(s)
         with _deep():
             for rem, sh in states:
-                go = [p for p in range(p_max + 1) if self.value(k, p, rem, sh)[1]]
+                if not any(rem) and k == 0:
+                    go: list[int] = []
+                else:
+                    cont = self.fn(k, rem, sh)[1]
+                    go = [p for p, c in zip(range(p_max + 1), _at_many(cont, p_max), strict=True)
+                          if c > p]
                 rows.append({"reshuffles_left": k, "face_down": s.describe(rem), "protection": sh,
                              "go_on": _ranges(go, p_max)})
         return rows
