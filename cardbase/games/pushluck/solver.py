@@ -743,6 +743,7 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
                     "advantage_first_seat": seats.win[0] - 1.0 / n,
                     "expected_rounds": 1.0 / (1.0 - seats.q) if seats.q < 1 else None,
                     "policies": [{"seat": j + 1, "stop_from": seats.stop_from(j),
+                                  "table": seats.policy(j, None, p_span=25),
                                   "stop_from_given_best": {str(v): seats.stop_from(j, v)
                                                           for v in range(target, target + 6)}
                                   if j < n - 1 else None}
