@@ -36,6 +36,13 @@ PLUS_ONE = "+1,+3,x2,protection,perdre-tout"  # the effect list's reading: +1 in
 runner = CliRunner()
 
 
+@pytest.fixture(autouse=True)
+def _keep_language():
+    """``--lang`` sets the process's language; give the next test the language it had."""
+    with i18n.use_language(i18n.current_language()):
+        yield
+
+
 def game(players: int = 2, box=BOX, **rules) -> Game:
     return Game(box, Rules(**rules), players)
 
@@ -492,3 +499,17 @@ def test_reach_for_every_target_from_the_peak_distribution() -> None:
         s = Solver(box)
         for t in (1, 5, 15, 16, 31, 70, 200):
             assert abs(s.reach_float(t) - float(s.reach(t)[0])) < 1e-12
+
+
+def test_batches_are_deterministic_with_every_bot() -> None:
+    for bots in (["random"], ["optimal"], ["greedy", "optimal", "random"]):
+        players = len(bots) if len(bots) > 1 else 2
+        a = simulate("pushluck", DEFS, players=players, bots=bots, games=200, seed=7)[1]
+        b = simulate("pushluck", DEFS, players=players, bots=bots, games=200, seed=7)[1]
+        assert a == b
+
+
+def test_the_game_makes_only_its_own_bots() -> None:
+    g = game(2)
+    assert g.make_bot("optimal").name == "optimal"
+    assert g.make_bot("greedy") is None  # the generic greedy calls state.greedy_action()
