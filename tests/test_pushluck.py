@@ -17,13 +17,20 @@ from cardbase import i18n
 from cardbase.bots.greedy import GreedyBot
 from cardbase.cli import app
 from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError
 from cardbase.games import registry
 from cardbase.games.pushluck.bots import greedy_action
 from cardbase.games.pushluck.material import MaterialError, box_from_cards, parse_box
-from cardbase.games.pushluck.rules import ADD, LOSE, MUL, PROTECTION, Rules
-from cardbase.games.pushluck.solver import Solver, solve
+from cardbase.games.pushluck.rules import ADD, MUL, PROTECTION, Rules
+from cardbase.games.pushluck.solver import Solver, SolverError, solve
 from cardbase.games.pushluck.state import (
-    FLIP, RESHUFFLE, STOP, TERMINAL, Game, IllegalActionError, replay,
+    FLIP,
+    RESHUFFLE,
+    STOP,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    replay,
 )
 from cardbase.playtest.cards import load_edition_defs
 from cardbase.playtest.games import simulate
@@ -258,9 +265,9 @@ def test_round_limit_is_reported_pl10() -> None:
 
 
 def test_rules_options_are_checked() -> None:
-    with pytest.raises(Exception, match="tie"):
+    with pytest.raises(CardbaseError, match="tie"):
         game(tie="both")
-    with pytest.raises(Exception):
+    with pytest.raises(CardbaseError):
         game(7)
 
 
@@ -454,8 +461,10 @@ def test_solo_one_pass_value_by_hand() -> None:
 
 
 def test_seats_need_a_perdre_tout() -> None:
-    with pytest.raises(Exception):
+    with pytest.raises(SolverError):
         Solver(parse_box("+3,+5")).seats(2)
+    data = solve(parse_box("+3,+5"), players=2)
+    assert data["seats"] == {} and "Perdre tout" in data["seats_error"]
 
 
 # --------------------------------------------------------------------------- registry and CLI

@@ -434,7 +434,7 @@ class _Solo:
     def value(self, k: int, p: int, rem: tuple[int, ...], sh: int) -> tuple[Fraction, bool]:
         """(value, go on?) with ``k`` reshuffles left; at the end of a pass 'go on' = reshuffle."""
         with _deep():
-            v, cont = self.fn(k, rem, sh)
+            cont = self.fn(k, rem, sh)[1]
         if not any(rem) and k == 0:
             return Fraction(p), False
         c = _at(cont, p)

@@ -92,9 +92,30 @@ class Game:
 class State:
     """One game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
-    __slots__ = ("game", "rules", "seed", "rng", "n", "player", "round", "turns", "flips",
-                 "points", "shields", "down", "flipped", "reshuffles", "full", "turn_flips",
-                 "round_scores", "totals", "winners", "history", "events", "ended_by")
+    __slots__ = (
+        "down",
+        "ended_by",
+        "events",
+        "flipped",
+        "flips",
+        "full",
+        "game",
+        "history",
+        "n",
+        "player",
+        "points",
+        "reshuffles",
+        "rng",
+        "round",
+        "round_scores",
+        "rules",
+        "seed",
+        "shields",
+        "totals",
+        "turn_flips",
+        "turns",
+        "winners",
+    )
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
