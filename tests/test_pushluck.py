@@ -450,9 +450,14 @@ def test_solo_exact_without_full_pass_and_bounded_otherwise_pl12() -> None:
     s = Solver(parse_box("+3,+5,x2,perdre-tout"))
     assert s.solo(2).bound()["status"] == "exact"
     assert s.solo(0).values[0] == s.solo(2).values[-1]
-    b = Solver(parse_box("+3,+5,protection,perdre-tout")).solo(4).bound()
-    assert b["status"] == "bounded" and b["value"] <= b["upper"]
-    assert Solver(parse_box("+3,+5,protection,perdre-tout")).solo(5).values[-1] <= b["upper"]
+    # rho = 1/2 and one reshuffle is all that ever pays: the value iteration stops, exactly
+    b = Solver(parse_box("+3,+5,protection,perdre-tout")).solo(2).bound()
+    assert b["status"] == "exact" and b["value"] == Fraction(11, 2) and b["reshuffles"] == 1
+    # rho = 2/3 with a multiplier: a proven upper bound above the capped value
+    box = parse_box("+3,+5,x2,protection,protection,perdre-tout,perdre-tout")
+    b = Solver(box).solo(2).bound()
+    assert b["status"] == "bounded" and b["value"] < b["upper"]
+    assert Solver(box).solo(4).values[-1] <= b["upper"]
 
 
 def test_solo_one_pass_value_by_hand() -> None:

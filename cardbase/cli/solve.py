@@ -74,8 +74,11 @@ def pushluck_command(
     echo(tr("pushluck.cli.pass", survive=fp["survive"], multiplier=fp["multiplier"],
             growth=fp["growth"]))
     solo = data["solo"]
-    if solo["status"] == "exact":
+    if solo["status"] == "exact" and data["full_pass"]["survive"] == "0":
         echo(tr("pushluck.cli.solo_exact", value=_num(solo["expected_points_per_round"])))
+    elif solo["status"] == "exact":
+        echo(tr("pushluck.cli.solo_converged", value=_num(solo["expected_points_per_round"]),
+                exact=solo["expected_points_per_round_exact"], k=solo["exact_from_reshuffles"]))
     elif solo["status"] == "bounded":
         echo(tr("pushluck.cli.solo_bounded", k=reshuffles, value=_num(solo["capped_expected_points"]),
                 upper=_num(solo["upper_bound"])))

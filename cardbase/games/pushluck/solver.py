@@ -449,10 +449,21 @@ class _Solo:
         rho, s, h = st["rho"], st["survive"], st["H"]
         vk = self.values[-1]
         if s == 0:
-            return {"status": "exact", "value": vk, "upper": vk}
+            return {"status": "exact", "value": vk, "upper": vk, "reshuffles": 0}
         if rho >= 1 and h > 0:
             return {"status": "unbounded", "value": None, "upper": None}
-        # rho < 1: the part of any policy's value beyond K reshuffles is at most
+        # rho < 1. If one more reshuffle changes nothing (the whole value function of P of a
+        # fresh pass is the same with k and k - 1 reshuffles left), every later level is the same:
+        # the value iteration has reached its limit, which is the value without a limit.
+        full = self.s.full
+        with _deep():
+            for k in range(1, self.K + 31):
+                if len(self.fn(k, full, 0)[0]) > 400:
+                    break
+                if self.fn(k, full, 0)[0] == self.fn(k - 1, full, 0)[0]:
+                    exact = _at(self.fn(k, full, 0)[0], 0)
+                    return {"status": "exact", "value": exact, "upper": exact, "reshuffles": k - 1}
+        # Otherwise the part of any policy's value beyond K reshuffles is at most
         # A_max * sum_{k > K} (k+1) rho^k, A_max = M * (sum of the points cards).
         adds = sum(c.figure for c in self.s.box.cards if c.kind == ADD)
         a_max = st["multiplier"] * adds
@@ -722,6 +733,7 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
             else float(b["value"]),
             "expected_points_per_round_exact": None if b["status"] != "exact" else _frac(b["value"]),
             "upper_bound": None if b["upper"] is None else float(b["upper"]),
+            "exact_from_reshuffles": b.get("reshuffles"),
             "max_reshuffles": reshuffles,
             "capped_expected_points": float(solo.values[-1]),
             "capped_expected_points_exact": _frac(solo.values[-1]),
