@@ -527,3 +527,12 @@ def test_the_game_makes_only_its_own_bots() -> None:
     g = game(2)
     assert g.make_bot("optimal").name == "optimal"
     assert g.make_bot("greedy") is None  # the generic greedy calls state.greedy_action()
+
+
+def test_three_player_seats_agree_with_simulation() -> None:
+    win = Solver(BOX).seats(3).win
+    assert abs(sum(win) - 1) < 1e-9 and win[0] < win[1] < win[2]
+    rep, _ = simulate("pushluck", DEFS, players=3, bots=["optimal"], games=2500, seed=11)
+    for seat in rep.seats:
+        lo, hi = wilson(seat["wins"], rep.games, z=3.0)
+        assert lo <= win[seat["seat"] - 1] <= hi

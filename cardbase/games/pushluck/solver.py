@@ -535,6 +535,7 @@ class _Seats:
         self.n = players
         self.t = solver.target
         self.L: dict[tuple[int, int], Vec] = {}
+        self.aboves: dict[int, _Problem] = {}
         self.problems: dict[tuple[int, int | None], _Problem] = {}
         n = players
         with _deep():
@@ -576,18 +577,70 @@ class _Seats:
         if j == n - 1:
             out = self._last(v)
         else:
-            keep = self.Lvec(j + 1, v)
-
-            def payoff(x: int, j: int = j, v: int = v, keep: Vec = keep) -> Vec:
-                if x > v:
-                    return _lead(self.Lvec(j + 1, x), j, n)
-                return keep
-
-            prob = _Problem(self.s, payoff, keep, j, 0.0)
-            self.problems[(j, v)] = prob
-            out = prob.start()
+            out = self._beat(j, v)
         self.L[key] = out
         return out
+
+    def above(self, j: int) -> _Problem:
+        """Seat ``j`` once its points are above the best score, whatever that score was.
+
+        Its decisions there do not depend on the score it beat (every stop is a lead, a loss is
+        worth 0 to it): one search per seat serves every best score. Its vectors carry one more
+        slot, the probability of losing the turn after all; the old leader's vector fills it in.
+        """
+        got = self.aboves.get(j)
+        if got is None:
+            n = self.n
+
+            def payoff(x: int, j: int = j) -> Vec:
+                return _lead(self.Lvec(j + 1, x), j, n) + (0.0,)
+
+            got = self.aboves[j] = _Problem(self.s, payoff, (0.0,) * (n + 2) + (1.0,), j, 0.0)
+        return got
+
+    def _beat(self, j: int, v: int) -> Vec:
+        """Win vector of seat ``j`` (not the last) facing the best score ``v``.
+
+        Up to ``v`` the seat goes on (stopping there is worth what losing is worth to every seat:
+        the old leader keeps the lead); above ``v`` it plays :meth:`above`.
+        """
+        keep = self.Lvec(j + 1, v)
+        up = self.above(j)
+        full = self.s.full
+        moves = self.s.moves
+        memo: dict[tuple, Vec] = {}
+        size = len(keep)
+
+        def val(p: int, rem: tuple[int, ...], sh: int) -> Vec:
+            if p > v:
+                a = up.value(p, rem, sh)[0]
+                lost = a[size]
+                return tuple(a[i] + lost * keep[i] for i in range(size))
+            if not any(rem):
+                rem, sh = full, 0
+            key = (p, rem, sh)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            acc = [0.0] * size
+            for cnt, total, kind, fig, r2 in moves(rem):
+                w = cnt / total
+                if kind == ADD:
+                    x = val(p + fig, r2, sh)
+                elif kind == MUL:
+                    x = val(p * fig, r2, sh)
+                elif kind == PROTECTION:
+                    x = val(p, r2, sh + 1)
+                elif sh:
+                    x = val(p, r2, sh - 1)
+                else:
+                    x = keep
+                for i in range(size):
+                    acc[i] += w * x[i]
+            out = memo[key] = tuple(acc)
+            return out
+
+        return val(0, full, 0)
 
     def _none_problems(self, w: Vec) -> list[Vec]:
         n, t = self.n, self.t
@@ -611,10 +664,10 @@ class _Seats:
         with _deep():
             if best is None:
                 pass  # solved with the fixed point's values
-            elif seat == self.n - 1:
-                return p <= best  # the last seat: go until the best score is beaten
+            elif seat == self.n - 1 or p <= best:
+                return p <= best  # below the best score: go on; the last seat stops above it
             else:
-                self.Lvec(seat, best)
+                return self.above(seat).decide(p, rem, sh)
             return self.problems[(seat, best)].decide(p, rem, sh)
 
     def policy(self, seat: int, best: int | None = None, p_span: int = 40) -> list[dict[str, Any]]:
