@@ -63,6 +63,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "deck": ("cardbase.cli.deck", "app", "group"),
     "sim": ("cardbase.cli.sim", "app", "group"),
     "games": ("cardbase.cli.games", "app", "group"),
+    "solve": ("cardbase.cli.solve", "app", "group"),
     "print": ("cardbase.cli.print_cmd", "register", "register"),
     "render": ("cardbase.cli.print_cmd", "register", "register"),
     "tts": ("cardbase.cli.tts", "app", "group"),

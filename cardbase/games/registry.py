@@ -72,6 +72,12 @@ def _overseers(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
         raise CardbaseError(tr("overseers.rules.bad", options=", ".join(unknown)))
     rules = Rules(**options)
     return Game(box_from_cards(cards, rules.vol_keyword), players, rules)
+def _pushluck(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    from cardbase.games.pushluck.material import box_from_cards
+    from cardbase.games.pushluck.rules import Rules
+    from cardbase.games.pushluck.state import Game
+
+    return Game(box_from_cards(cards), Rules(**options), players)
 
 
 def _nespanini(decks: Sequence[Sequence[CardDef]], players: int, **options: Any) -> Any:
@@ -84,7 +90,8 @@ REGISTRY: dict[str, GameSpec] = {
     spec.code: spec for spec in (
         GameSpec("nespanini", 1, 2, "decks", bots=("random", "greedy", "mc", "ismcts"), build=_nespanini),
         GameSpec("overkill", 2, 2, "box", bots=("random", "greedy", "mc", "ismcts"), build=_overkill),
-        GameSpec("pushluck", 1, 6, "box"),
+        GameSpec("pushluck", 1, 6, "box", information="perfect", utility="general_sum",
+                 bots=("random", "greedy", "optimal"), build=_pushluck),
         GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams", build=_ctterror),
         GameSpec("overseers", 3, 6, "box", utility="general_sum", build=_overseers),
     )

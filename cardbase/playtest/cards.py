@@ -39,7 +39,7 @@ def card_def_from_dict(edition: Mapping[str, Any], card: Mapping[str, Any], *, i
         effect_text=card.get("effect_text"),
         flavour=card.get("flavour"),
         art=card.get("art"),
-        copies=int(card.get("copies") or 1),
+        copies=int(card["copies"]) if card.get("copies") is not None else 1,  # 0 stays 0
         stats=tuple(sorted(stats.items())),
         sample=bool(card.get("sample", False)),
     )

@@ -53,7 +53,13 @@ def _game(code: str, cards: tuple[CardDef, ...], players: int, options: tuple) -
     return g
 
 
-def _bot(name: str, seed: int) -> Any:
+def _bot(name: str, seed: int, game: Any = None) -> Any:
+    """A game's own bot when it makes one (``Game.make_bot(name, seed)``), else a generic one."""
+    own = getattr(game, "make_bot", None)
+    if own is not None:
+        bot = own(name, seed)
+        if bot is not None:
+            return bot
     from cardbase.bots.base import make_bot
 
     return make_bot(name, seed=seed)
@@ -61,9 +67,13 @@ def _bot(name: str, seed: int) -> Any:
 
 def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
     state = game.new_state(seed, log=False)
-    players = [_bot(b, seed * 31 + i) for i, b in enumerate(bots)]
-    while not state.is_terminal():
-        state.apply_action(players[state.current_player()].step(state))
+    fast = getattr(state, "play_greedy", None)
+    if fast is not None and all(b == "greedy" for b in bots):
+        fast()  # the game's own greedy play-out: the moves of GreedyBot, without the bot calls
+    else:
+        players = [_bot(b, seed * 31 + i, game) for i, b in enumerate(bots)]
+        while not state.is_terminal():
+            state.apply_action(players[state.current_player()].step(state))
     held = tuple(frozenset(state.held_cards(p)) if hasattr(state, "held_cards") else frozenset()
                  for p in range(len(bots)))
     team_of = getattr(state, "team_of", None)

@@ -1,0 +1,105 @@
+"""``cardbase solve``: exact answers for games small enough to be solved (15 en un tour)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cardbase.cli.common import handle_errors, print_json
+from cardbase.i18n import tr
+
+app = typer.Typer(help="Exact answers for small games.", no_args_is_help=True)
+
+
+def _dec(text: str) -> str:
+    from cardbase.i18n import current_language
+
+    return text.replace(".", ",") if current_language() == "fr" else text
+
+
+def _pct(x: float) -> str:
+    return _dec(f"{100 * x:.1f} %")
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return _dec(f"{x:.{digits}f}")
+
+
+def _ranges(ranges: list) -> str:
+    if not ranges:
+        return tr("pushluck.cli.never")
+    parts = []
+    for lo, hi in ranges:
+        parts.append(f"{lo}+" if hi is None else (str(lo) if lo == hi else f"{lo}–{hi}"))
+    return ", ".join(parts)
+
+
+@app.command("pushluck")
+@handle_errors
+def pushluck_command(
+    box: str | None = typer.Option(None, "--box", help="Cards of the box, comma-separated."),
+    players: int = typer.Option(2, "--players", "-p", help="Seats: 2 to N players."),
+    reshuffles: int = typer.Option(3, "--reshuffles", help="Solo: reshuffles allowed in the table."),
+    edition: Path | None = typer.Option(None, "--edition", "-e", help="Edition file of the box."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """15 en un tour: P(15) in one turn, solo expectation, each seat's chance (exact)."""
+    from cardbase.errors import CardbaseError
+    from cardbase.games.pushluck.material import box_from_cards, parse_box
+    from cardbase.games.pushluck.solver import solve
+
+    if not 1 <= players <= 6:
+        raise CardbaseError(tr("pushluck.cli.bad_players", players=players))
+    if not 0 <= reshuffles <= 6:
+        raise CardbaseError(tr("pushluck.cli.bad_reshuffles", reshuffles=reshuffles))
+    if box is not None:
+        the_box = parse_box(box)
+    else:
+        from cardbase.playtest.cards import DATA_DIR, load_edition_defs
+
+        path = edition or DATA_DIR / "editions" / "P15.toml"
+        if not path.is_file():
+            raise CardbaseError(tr("pushluck.cli.no_edition", path=str(path)))
+        the_box = box_from_cards(load_edition_defs([path]))
+    data = solve(the_box, players=players, reshuffles=reshuffles)
+    if json_out:
+        print_json(data)
+        return
+    echo = typer.echo
+    echo(tr("pushluck.cli.head", box=", ".join(data["box"]), target=data["target"]))
+    echo(tr("pushluck.cli.reach", p=_pct(data["p_reach_15"]), exact=data["p_reach_15_exact"],
+            flips=_num(data["expected_flips"])))
+    fp = data["full_pass"]
+    echo(tr("pushluck.cli.pass", survive=fp["survive"], multiplier=fp["multiplier"],
+            growth=fp["growth"]))
+    solo = data["solo"]
+    if solo["status"] == "exact" and data["full_pass"]["survive"] == "0":
+        echo(tr("pushluck.cli.solo_exact", value=_num(solo["expected_points_per_round"])))
+    elif solo["status"] == "exact":
+        echo(tr("pushluck.cli.solo_converged", value=_num(solo["expected_points_per_round"]),
+                exact=solo["expected_points_per_round_exact"], k=solo["exact_from_reshuffles"]))
+    elif solo["status"] == "bounded":
+        echo(tr("pushluck.cli.solo_bounded", k=reshuffles, value=_num(solo["capped_expected_points"]),
+                upper=_num(solo["upper_bound"])))
+    else:
+        echo(tr("pushluck.cli.solo_unbounded", growth=fp["growth"], added=fp["points_added"]))
+    echo(tr("pushluck.cli.solo_capped", k=reshuffles,
+            values=" ; ".join(_num(v) for v in solo["by_reshuffles"])))
+    echo(tr("pushluck.cli.policy_head", k=reshuffles))
+    for row in solo["policy"]:
+        if row["go_on"] == [[0, None]]:
+            continue
+        echo(tr("pushluck.cli.policy_row", left=row["reshuffles_left"], cards=row["face_down"],
+                protection=row["protection"], go=_ranges(row["go_on"])))
+    if "seats_error" in data:
+        echo(data["seats_error"])
+    for n, seats in data["seats"].items():
+        wins = ", ".join(tr("pushluck.cli.seat", seat=i + 1, p=_pct(w)) for i, w in enumerate(seats["win"]))
+        rounds = seats["expected_rounds"]
+        echo(tr("pushluck.cli.seats", players=n, wins=wins,
+                rounds=_num(rounds) if rounds is not None else "∞"))
+        for pol in seats["policies"]:
+            stop = pol["stop_from"]
+            echo(tr("pushluck.cli.seat_policy", seat=pol["seat"],
+                    stop=stop if stop is not None else tr("pushluck.cli.never")))

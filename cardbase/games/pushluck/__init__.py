@@ -1,0 +1,11 @@
+"""15 en un tour: a push-your-luck game — flip face-down cards, reach 15 points in one turn.
+
+- ``rules``: constants and options (each default a ruling of ``docs/rulings/pushluck.md``);
+- ``material``: the box (points cards, multipliers, Protection, Perdre tout) built from the
+  edition's cards or from a short list such as ``+3,+5,x2,protection,perdre-tout``;
+- ``state``: the game state (legal actions, apply, observation, resample, clone, replay);
+- ``solver``: exact backward induction over a turn (reach 15, solo expectation, seats);
+- ``bots``: greedy (go until 15, then stop) and optimal (the solver's policy).
+"""
+
+from __future__ import annotations
