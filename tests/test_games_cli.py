@@ -69,7 +69,7 @@ def test_sim_game_text_is_french_and_english_on_request(cli_env) -> None:
     (["sim", "game", "nosuch"], "overkill"),
     (["sim", "game", "overkill", "--bots", "genius"], "greedy"),
     (["sim", "game", "overkill", "--bots", "greedy,greedy,greedy"], "3"),
-    (["sim", "game", "pushluck"], "overkill"),
+    (["sim", "game", "nespanini"], "duel"),
     (["sim", "game", "overseers", "--players", "2"], "3"),
     (["sim", "game", "overkill", "--games", "0"], "1"),
 ])
