@@ -176,8 +176,11 @@ def _first_card(code: str) -> CardDef | None:
 
     if not code:
         return None
-    with session() as s:
-        defs = catalog.card_defs(s, game=code, limit=1)
+    try:
+        with session() as s:
+            defs = catalog.card_defs(s, game=code, limit=1)
+    except CardbaseError:  # a game not created yet
+        return None
     return defs[0] if defs else None
 
 

@@ -1,0 +1,144 @@
+"""Games as data in the app: the Jeux page creates and edits games, the card editor shows a game's
+declared fields as typed inputs, and a game without deck rules offers its box on the Decks page."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from cardbase import access
+from tests.test_app import PASSWORD, app_env, no_exception, page_test, texts  # noqa: F401 (fixture)
+
+
+@contextmanager
+def _db(db_url: str):
+    from cardbase import db
+
+    eng = db.make_engine(db_url)
+    try:
+        with access.editor_context(access.unlock(PASSWORD)), db.session_scope(eng) as s:
+            yield s
+    finally:
+        eng.dispose()
+
+
+def _game(db_url: str, code: str) -> dict | None:
+    from cardbase import gamesdata
+    from cardbase.models import Game
+    from sqlmodel import select
+
+    with _db(db_url) as s:
+        game = s.exec(select(Game).where(Game.code == code)).first()
+        return gamesdata.game_dict(game) if game else None
+
+
+def _new_game_page(db_url: str) -> AppTest:
+    at = page_test("games_admin", editor=True)
+    at.session_state["ga_mode"] = "new"
+    return at.run()
+
+
+# --------------------------------------------------------------------------- Jeux page
+
+def test_games_page_lists_the_games_read_only_without_editor_mode(app_env: str) -> None:
+    at = page_test("games_admin").run()
+    no_exception(at)
+    table = at.dataframe[0].value
+    assert {"nespanini", "ctterror", "pushluck"} <= set(table["Code"])
+    row = table.set_index("Code").loc["nespanini"]
+    assert row["Règles de deck"] == "20 cartes, 2 exemplaires max, foule ≤ 4"
+    assert row["Moteur"] == "✓"
+    assert table.set_index("Code").loc["ctterror"]["Règles de deck"] == "boîte fixe (pas de deck)"
+    assert "damage:int:0..1000" in table.set_index("Code").loc["ctterror"]["Champs de carte"]
+    assert "Lecture seule" in texts(at)
+    assert not [b for b in at.button if b.key in ("ga_create", "ga_save")]
+
+
+def test_create_a_game_from_the_games_page(app_env: str) -> None:
+    at = _new_game_page(app_env)
+    no_exception(at)
+    at.text_input(key="gan_code").input("duel")
+    at.text_input(key="gan_name").input("Duel de sorciers")
+    at.number_input(key="gan_min_players").set_value(2)
+    at.number_input(key="gan_max_players").set_value(2)
+    at.selectbox(key="gan_template").select("poker")
+    at.checkbox(key="gan_has_deck").check()
+    # the declared fields start from these rows of the table editor
+    at.session_state["gan_rows"] = [
+        {"name": "force", "type": "int", "min": 0, "max": 10, "choices": "", "required": True, "label": ""},
+        {"name": "ecole", "type": "choice", "min": None, "max": None, "choices": "feu | glace",
+         "required": False, "label": "École"},
+    ]
+    at.run()
+    no_exception(at)
+    assert "Modèle : poker" in texts(at)  # the preview follows the chosen template
+    assert at.get("image"), "no preview image"
+    at.number_input(key="gan_deck_size").set_value(30)
+    at.number_input(key="gan_copy_limit").set_value(3).run()
+    at.button(key="ga_create").click().run()
+    no_exception(at)
+    game = _game(app_env, "duel")
+    assert game is not None
+    assert (game["name"], game["min_players"], game["max_players"]) == ("Duel de sorciers", 2, 2)
+    assert (game["deck_size"], game["copy_limit"], game["template"]) == (30, 3, "poker")
+    assert game["fields"] == [{"name": "force", "type": "int", "min": 0, "max": 10, "required": True},
+                              {"name": "ecole", "type": "choice", "choices": ["feu", "glace"], "label": "École"}]
+    # the page now edits the new game, and lists it
+    assert at.session_state["ga_pick"] == "duel"
+    assert "duel" in set(at.dataframe[0].value["Code"])
+
+
+def test_a_bad_declaration_is_refused_with_every_problem(app_env: str) -> None:
+    at = _new_game_page(app_env)
+    at.text_input(key="gan_code").input("nespanini")  # taken
+    at.text_input(key="gan_name").input("Encore")
+    at.number_input(key="gan_min_players").set_value(5)
+    at.number_input(key="gan_max_players").set_value(2)
+    at.session_state["gan_rows"] = [
+        {"name": "Force!", "type": "int", "min": 5, "max": 1, "choices": "", "required": False, "label": ""},
+        {"name": "camp", "type": "choice", "min": None, "max": None, "choices": "", "required": False,
+         "label": ""},
+    ]
+    at.run()
+    at.button(key="ga_create").click().run()
+    no_exception(at)
+    assert at.error, "no refusal shown"
+    box = at.error[0].value
+    assert "Jeu non créé" in box
+    # every problem at once: the taken code, the players, the field name, its range, the choices
+    assert box.count("\n- ") >= 5, box
+    assert "nespanini" in box
+    assert _game(app_env, "nespanini")["name"] == "NesPanini"
+    assert at.text_input(key="gan_name").value == "Encore"  # the input is kept
+
+
+def test_edit_a_game_and_a_stale_edit_is_refused_keeping_the_input(app_env: str) -> None:
+    from cardbase import gamesdata
+
+    at = page_test("games_admin", editor=True)
+    at.session_state["ga_mode"] = "edit"
+    at.run()
+    at.selectbox(key="ga_pick").select("pushluck").run()
+    version = _game(app_env, "pushluck")["version"]
+    at.text_input(key="gae_name").input("15 en un tour").run()
+    assert "Modifications non enregistrées : Nom" in texts(at)
+    at.button(key="ga_save").click().run()
+    no_exception(at)
+    assert _game(app_env, "pushluck")["name"] == "15 en un tour"
+    assert _game(app_env, "pushluck")["version"] == version + 1
+    # someone else saves the same game meanwhile
+    at.text_area(key="gae_description").input("Ma description").run()
+    with _db(app_env) as s:
+        gamesdata.update_game(s, code="pushluck", expected_version=version + 1, changes={"max_players": 5})
+    at.button(key="ga_save").click().run()
+    no_exception(at)
+    assert "modifié par quelqu'un d'autre" in texts(at)
+    assert at.text_area(key="gae_description").value == "Ma description"  # nothing typed is lost
+    saved = _game(app_env, "pushluck")
+    assert saved["max_players"] == 5 and saved["description"] != "Ma description"
+    at.button(key="ga_stale_mine").click().run()  # knowingly apply mine on top of theirs
+    no_exception(at)
+    saved = _game(app_env, "pushluck")
+    assert saved["description"] == "Ma description" and saved["max_players"] == 5
