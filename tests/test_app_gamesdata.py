@@ -142,3 +142,83 @@ def test_edit_a_game_and_a_stale_edit_is_refused_keeping_the_input(app_env: str)
     no_exception(at)
     saved = _game(app_env, "pushluck")
     assert saved["description"] == "Ma description" and saved["max_players"] == 5
+
+
+# --------------------------------------------------------------------------- card editor
+
+def _card(db_url: str, ref: str) -> dict:
+    from cardbase import catalog
+
+    with _db(db_url) as s:
+        c = catalog.get_card(s, ref)
+        return catalog.card_dicts(s, ids=[c.id])[0]
+
+
+def _open(at: AppTest, db_url: str, ref: str) -> dict:
+    card = _card(db_url, ref)
+    at.selectbox(key="ed_pick_edition").select(card["edition"]).run()
+    at.selectbox(key="ed_pick_card").select(card["id"]).run()
+    return card
+
+
+def test_editor_shows_declared_fields_as_typed_inputs_and_saves_them(app_env: str) -> None:
+    at = page_test("editor", editor=True).run()
+    card = _open(at, app_env, "CTT-001")
+    no_exception(at)
+    keys = {w.key for w in at.number_input}
+    assert {"edf_x_damage", "edf_x_armour", "edf_x_life"} <= keys
+    assert not [w for w in at.text_input if w.key == "edf_stats"]  # no raw JSON for a declaring game
+    damage = at.number_input(key="edf_x_damage")
+    assert damage.value == 20 and damage.min == 0 and damage.max == 1000
+    damage.set_value(35).run()
+    assert "Modifications non enregistrées : dégâts" in texts(at)
+    at.button(key="ed_save").click().run()
+    no_exception(at)
+    saved = _card(app_env, "CTT-001")
+    assert saved["stats"]["damage"] == 35 and saved["damage"] == 35
+    assert saved["version"] == card["version"] + 1
+    assert at.number_input(key="edf_x_damage").value == 35
+
+
+def test_editor_offers_a_choice_field_and_the_service_checks_the_value(app_env: str) -> None:
+    from cardbase import catalog, gamesdata
+
+    with _db(app_env) as s:
+        gamesdata.create_game(s, code="duel", name="Duel", min_players=2, max_players=2,
+                              fields=["force:int:0..10:required", "ecole:choice(feu|glace)", "devise:text"])
+        catalog.create_edition(s, game="duel", code="DU1", name="Duel 1", set_size=2)
+        catalog.create_card(s, edition="DU1", fields={"number": 1, "name": "Mage", "force": 4})
+    at = page_test("editor", editor=True).run()
+    _open(at, app_env, "DU1-001")
+    no_exception(at)
+    assert at.selectbox(key="edf_x_ecole").options == ["—", "feu", "glace"]
+    at.selectbox(key="edf_x_ecole").select("glace")
+    at.text_input(key="edf_x_devise").input("Par le givre")
+    at.number_input(key="edf_x_force").set_value(None).run()  # a required field emptied
+    at.button(key="ed_save").click().run()
+    no_exception(at)
+    assert at.error and "force" in at.error[0].value  # refused by the service, every problem shown
+    assert _card(app_env, "DU1-001")["stats"] == {"force": 4}
+    assert at.selectbox(key="edf_x_ecole").value == "glace"  # the input is kept
+    at.number_input(key="edf_x_force").set_value(9).run()
+    at.button(key="ed_save").click().run()
+    no_exception(at)
+    assert _card(app_env, "DU1-001")["stats"] == {"force": 9, "ecole": "glace", "devise": "Par le givre"}
+
+
+def test_editor_stale_edit_of_a_declared_field_keeps_the_input(app_env: str) -> None:
+    from cardbase import catalog
+
+    at = page_test("editor", editor=True).run()
+    card = _open(at, app_env, "CTT-002")
+    with _db(app_env) as s:  # another editor saves the same card meanwhile
+        catalog.update_card(s, card["id"], expected_version=card["version"], changes={"damage": 50})
+    at.number_input(key="edf_x_damage").set_value(25).run()
+    at.button(key="ed_save").click().run()
+    no_exception(at)
+    assert "modifiée par quelqu'un d'autre" in texts(at)
+    assert at.number_input(key="edf_x_damage").value == 25
+    assert _card(app_env, "CTT-002")["damage"] == 50
+    at.button(key="ed_stale_mine").click().run()
+    no_exception(at)
+    assert _card(app_env, "CTT-002")["damage"] == 25

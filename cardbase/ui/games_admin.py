@@ -247,9 +247,9 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
     else:
         values["name"] = st.text_input(t("field.name"), key=prefix + "name", disabled=disabled)
     a, b, c = st.columns(3)
-    values["min_players"] = a.number_input(t("games_admin.min_players"), key=prefix + "min_players",
+    values["min_players"] = a.number_input(t("games_admin.min_players"), key=prefix + "min_players", value=None,
                                            step=1, disabled=disabled)
-    values["max_players"] = b.number_input(t("games_admin.max_players"), key=prefix + "max_players",
+    values["max_players"] = b.number_input(t("games_admin.max_players"), key=prefix + "max_players", value=None,
                                            step=1, disabled=disabled)
     options = ["", *known]
     if st.session_state.get(prefix + "template") not in options:
@@ -264,8 +264,8 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
                            disabled=disabled)
     if has_deck:
         a, b = st.columns(2)
-        size = a.number_input(t("games_admin.deck_size"), key=prefix + "deck_size", step=1, disabled=disabled)
-        copies = b.number_input(t("games_admin.copy_limit"), key=prefix + "copy_limit", step=1,
+        size = a.number_input(t("games_admin.deck_size"), key=prefix + "deck_size", value=None, step=1, disabled=disabled)
+        copies = b.number_input(t("games_admin.copy_limit"), key=prefix + "copy_limit", value=None, step=1,
                                 help=t("games_admin.copy_limit_help"), disabled=disabled)
         st.caption(t("games_admin.keyword_limits_help"))
         kw_rows = _table(prefix, "kw", st.session_state.get(prefix + "kw_rows") or [], KW_COLUMNS, {
