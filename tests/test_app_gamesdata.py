@@ -222,3 +222,23 @@ def test_editor_stale_edit_of_a_declared_field_keeps_the_input(app_env: str) -> 
     at.button(key="ed_stale_mine").click().run()
     no_exception(at)
     assert _card(app_env, "CTT-002")["damage"] == 25
+
+
+# --------------------------------------------------------------------------- decks page
+
+def test_a_game_without_deck_rules_offers_its_box_on_the_decks_page(app_env: str) -> None:
+    at = page_test("decks").run()
+    no_exception(at)
+    picker = at.selectbox(key="deck_game")
+    assert picker.value == "nespanini" and "ctterror" in picker.options
+    picker.select("ctterror").run()
+    no_exception(at)
+    assert "ctterror est une boîte fixe" in texts(at)
+    assert not [w for w in at.text_input if w.key == "deck_q"]  # no deck builder
+    assert at.selectbox(key="deck_box_edition").value == "CTT"
+    at.button(key="deck_box_print").click().run()
+    no_exception(at)
+    assert (at.session_state["pr_source"], at.session_state["pr_edition"]) == ("edition", "CTT")
+    at.selectbox(key="deck_game").select("nespanini").run()
+    assert [w for w in at.text_input if w.key == "deck_q"]  # the deck builder is back
+
