@@ -242,3 +242,20 @@ def test_a_game_without_deck_rules_offers_its_box_on_the_decks_page(app_env: str
     at.selectbox(key="deck_game").select("nespanini").run()
     assert [w for w in at.text_input if w.key == "deck_q"]  # the deck builder is back
 
+
+
+def test_the_games_form_survives_the_other_mode_being_shown(app_env: str) -> None:
+    at = page_test("games_admin", editor=True)
+    at.session_state["ga_mode"] = "edit"
+    at.run()
+    at.selectbox(key="ga_pick").select("overkill").run()
+    at.text_input(key="gae_name").input("OVERKILL !").run()
+    at.session_state["ga_mode"] = "new"
+    at.run()  # Streamlit forgets the widgets a run does not draw
+    assert "gae_name" not in at.session_state
+    at.session_state["ga_mode"] = "edit"
+    at.run()
+    no_exception(at)
+    assert at.text_input(key="gae_name").value == "OVERKILL !"
+    assert at.number_input(key="gae_min_players").value == 2
+    assert "Modifications non enregistrées : Nom" in texts(at)

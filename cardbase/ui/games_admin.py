@@ -9,7 +9,9 @@ refused by ``gamesdata.update_game`` and shown next to the saved values, the inp
 The form is plain widgets (not a ``st.form``) so that the preview follows what is typed. The
 declared fields and keyword limits are small table editors whose starting rows live in
 ``st.session_state[<prefix>rows]`` / ``[<prefix>kw_rows]``; loading a game starts a new editor
-(``<prefix>epoch``), so that its edits never leak into another game's table.
+(``<prefix>epoch``), so that its edits never leak into another game's table. Streamlit forgets the
+state of widgets a run does not draw (the other mode, another page): a shadow copy of the form
+(``<prefix>shadow``, and the tables as last edited) puts what was typed back.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ NEW = "gan_"  # widget key prefix of the new-game form
 EDIT = "gae_"  # widget key prefix of the edit form
 FIELD_COLUMNS = ("name", "type", "min", "max", "choices", "required", "label")
 KW_COLUMNS = ("keyword", "limit")
+WIDGETS = ("code", "name", "min_players", "max_players", "has_deck", "deck_size", "copy_limit", "template",
+           "description")
 BLANK = {"name": "", "code": "", "min_players": 2, "max_players": 4, "deck_size": None, "copy_limit": None,
          "keyword_limits": {}, "template": None, "fields": [], "description": None}
 
@@ -188,10 +192,10 @@ def games_frame(games: list[dict[str, Any]], engines: dict[str, bool]) -> pd.Dat
     return pd.DataFrame([{
         t("games_admin.code"): g["code"], t("field.name"): g["name"],
         t("games_admin.players"): players_text(g), t("games_admin.deck_rules"): deck_rules_text(g),
-        t("games_admin.fields"): fields_text(g, most=5),
         t("games_admin.template"): g["template"] or t("games_admin.template_default"),
         t("games_admin.engine"): "✓" if engines.get(g["code"]) else "—",
         t("editions.version"): g["version"],
+        t("games_admin.fields"): fields_text(g, most=5),
     } for g in games])
 
 
@@ -213,6 +217,24 @@ def _fill(prefix: str, game: dict[str, Any]) -> None:
     st.session_state[prefix + "kw_rows"] = [{"keyword": k, "limit": n}
                                            for k, n in (game.get("keyword_limits") or {}).items()]
     st.session_state[prefix + "epoch"] = st.session_state.get(prefix + "epoch", 0) + 1
+    for name in ("fields", "kw"):
+        st.session_state.pop(f"{prefix}{name}_seen", None)
+    st.session_state[prefix + "shadow"] = {}
+
+
+def _restore(prefix: str) -> None:
+    """Put back the form's widget values Streamlit dropped while they were not drawn."""
+    for key, value in (st.session_state.get(prefix + "shadow") or {}).items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def _remember(prefix: str) -> None:
+    shadow = dict(st.session_state.get(prefix + "shadow") or {})
+    shadow.update({prefix + k: st.session_state[prefix + k] for k in WIDGETS if prefix + k in st.session_state})
+    if prefix == EDIT and "ga_pick" in st.session_state:  # the game being edited
+        shadow["ga_pick"] = st.session_state["ga_pick"]
+    st.session_state[prefix + "shadow"] = shadow
 
 
 def _apply_pending() -> None:
@@ -227,13 +249,18 @@ def _apply_pending() -> None:
         _fill(NEW, BLANK)
 
 
-def _table(prefix: str, name: str, rows: list[dict[str, Any]], columns: tuple[str, ...],
+def _table(prefix: str, name: str, rows_key: str, columns: tuple[str, ...],
            config: dict[str, Any], *, disabled: bool) -> list[dict[str, Any]]:
-    frame = pd.DataFrame(rows, columns=list(columns))
-    edited = st.data_editor(frame, key=f"{prefix}{name}_{st.session_state.get(prefix + 'epoch', 0)}",
-                            num_rows="dynamic", hide_index=True, width="stretch",
+    key = f"{prefix}{name}_{st.session_state.get(prefix + 'epoch', 0)}"
+    seen = st.session_state.get(f"{prefix}{name}_seen")
+    if key not in st.session_state and seen is not None:
+        st.session_state[prefix + rows_key] = seen  # the table as last edited, its editor forgotten
+    frame = pd.DataFrame(st.session_state.get(prefix + rows_key) or [], columns=list(columns))
+    edited = st.data_editor(frame, key=key, num_rows="dynamic", hide_index=True, width="stretch",
                             column_config=config, disabled=disabled)
-    return edited.to_dict("records")
+    rows = edited.to_dict("records")
+    st.session_state[f"{prefix}{name}_seen"] = rows
+    return rows
 
 
 def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str, Any]:
@@ -253,7 +280,7 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
                                            step=1, disabled=disabled)
     options = ["", *known]
     if st.session_state.get(prefix + "template") not in options:
-        options.append(st.session_state[prefix + "template"])
+        st.session_state[prefix + "template"] = ""
     values["template"] = c.selectbox(t("games_admin.template"), options, key=prefix + "template",
                                      format_func=lambda x: x or t("games_admin.template_default"),
                                      disabled=disabled) or None
@@ -268,7 +295,7 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
         copies = b.number_input(t("games_admin.copy_limit"), key=prefix + "copy_limit", value=None, step=1,
                                 help=t("games_admin.copy_limit_help"), disabled=disabled)
         st.caption(t("games_admin.keyword_limits_help"))
-        kw_rows = _table(prefix, "kw", st.session_state.get(prefix + "kw_rows") or [], KW_COLUMNS, {
+        kw_rows = _table(prefix, "kw", "kw_rows", KW_COLUMNS, {
             "keyword": st.column_config.TextColumn(t("games_admin.keyword")),
             "limit": st.column_config.NumberColumn(t("games_admin.limit"), step=1, format="%d"),
         }, disabled=disabled)
@@ -280,7 +307,7 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
         values["keyword_limits"] = {}
     st.markdown(f"**{t('games_admin.fields')}**")
     st.caption(t("games_admin.fields_help"))
-    rows = _table(prefix, "fields", st.session_state.get(prefix + "rows") or [], FIELD_COLUMNS, {
+    rows = _table(prefix, "fields", "rows", FIELD_COLUMNS, {
         "name": st.column_config.TextColumn(t("games_admin.field_name")),
         "type": st.column_config.SelectboxColumn(t("games_admin.field_type"), options=list(gamesdata.FIELD_TYPES),
                                                  default="int"),
@@ -321,7 +348,17 @@ def _preview(code: str, values: dict[str, Any], known: list[str]) -> None:
 
 def render() -> None:
     st.title(t("games_admin.title"))
+    for prefix in (NEW, EDIT):
+        _restore(prefix)
     _apply_pending()
+    try:
+        _render()
+    finally:
+        for prefix in (NEW, EDIT):
+            _remember(prefix)
+
+
+def _render() -> None:
     games = _games()
     engines = _engines()
     st.dataframe(games_frame(games, engines), hide_index=True, width="stretch")
