@@ -374,8 +374,7 @@ def _declared_inputs(decls: Any, *, disabled: bool) -> None:
             inside = value is None or ((d.min is None or value >= d.min) and (d.max is None or value <= d.max))
             if inside:  # a stored value out of range is shown as it is; the service refuses it
                 bounds = {k: v for k, v in (("min_value", d.min), ("max_value", d.max)) if v is not None}
-            if key not in st.session_state:
-                st.session_state[key] = None
+            st.session_state[key] = value  # set again: shown as it is after a run without the widget
             col.number_input(label, key=key, value=None, step=1, disabled=disabled, help=help_text, **bounds)
         elif d.type == "choice":
             current = st.session_state.get(key) or ""
@@ -384,8 +383,7 @@ def _declared_inputs(decls: Any, *, disabled: bool) -> None:
             col.selectbox(label, options, key=key, disabled=disabled, help=help_text,
                           format_func=lambda c: c or t("games_admin.no_choice"))
         else:
-            if key not in st.session_state:
-                st.session_state[key] = ""
+            st.session_state[key] = st.session_state.get(key) or ""
             col.text_input(label, key=key, disabled=disabled, help=help_text)
 
 

@@ -223,10 +223,12 @@ def _fill(prefix: str, game: dict[str, Any]) -> None:
 
 
 def _restore(prefix: str) -> None:
-    """Put back the form's widget values Streamlit dropped while they were not drawn."""
+    """Put back the form's widget values Streamlit dropped while they were not drawn.
+
+    Every value is set again, not only the missing ones: a widget drawn again after a run without
+    it shows its default unless its value is set through the Session State API."""
     for key, value in (st.session_state.get(prefix + "shadow") or {}).items():
-        if key not in st.session_state:
-            st.session_state[key] = value
+        st.session_state[key] = st.session_state[key] if key in st.session_state else value
 
 
 def _remember(prefix: str) -> None:
