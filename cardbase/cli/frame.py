@@ -65,6 +65,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "games": ("cardbase.cli.games", "app", "group"),
     "print": ("cardbase.cli.print_cmd", "register", "register"),
     "render": ("cardbase.cli.print_cmd", "register", "register"),
+    "tts": ("cardbase.cli.tts", "app", "group"),
 }
 
 

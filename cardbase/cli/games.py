@@ -152,6 +152,8 @@ def sim_game_command(
     workers: int | None = typer.Option(None, "--workers", "-j", help="Worker processes."),
     records: Path | None = typer.Option(None, "--records", help="Write one JSON line per game."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    scheduler: str | None = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
+                                         help="Dask scheduler address: run the games on that cluster."),
 ) -> None:
     """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
     import json
@@ -168,8 +170,11 @@ def sim_game_command(
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
-    rep, recs = simulate(spec.code, cards, players=players, bots=names, games=games, seed=seed,
-                         workers=workers)
+    from cardbase.cli.sim import _executor, _progress
+
+    with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
+        rep, recs = simulate(spec.code, cards, players=players, bots=names, games=games, seed=seed,
+                             workers=workers, executor=ex, progress=progress)
     if records:
         with records.open("w", encoding="utf-8") as fh:
             for i, r in enumerate(recs):

@@ -24,7 +24,20 @@ RECORDS = typer.Option(None, "--records", help=tr("engine.help.records"))
 WORKERS = typer.Option(None, "--workers", "-j", help=tr("engine.help.workers"))
 EDITIONS = typer.Option(None, "--edition", "-e", help=tr("engine.help.edition"))
 STALEMATE = typer.Option(10, "--stalemate-rounds", help=tr("engine.help.stalemate"))  # checked by Game (R10)
+SCHEDULER = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
+                         help="Dask scheduler address (tcp://host:8786): run the games on that cluster.")
 DECK_HELP = tr("engine.help.deck")
+
+
+@contextmanager
+def _executor(scheduler: str | None, quiet: bool):
+    """The Dask cluster of ``--scheduler`` for the command (None: local processes)."""
+    from cardbase.playtest.cluster import open_executor
+
+    with open_executor(scheduler) as ex:
+        if ex is not None and not quiet:
+            typer.echo(tr("dask.running_on", address=ex.address, threads=ex.parallelism), err=True)
+        yield ex
 
 
 def _deck(spec: str, editions: list[Path] | None) -> tuple[str, list[Any]]:
@@ -107,15 +120,17 @@ def goldfish_command(
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
+    scheduler: str | None = SCHEDULER,
 ) -> None:
     """Play DECK alone N times: score distribution, oracle gap and per-card figures."""
     from cardbase.playtest.batch import goldfish, save_records
 
     name, cards = _deck(deck, edition)
-    with _progress(tr("engine.sim.progress_goldfish", name=name), not json_out) as progress:
+    with _executor(scheduler, json_out) as ex, \
+            _progress(tr("engine.sim.progress_goldfish", name=name), not json_out) as progress:
         rep = goldfish(cards, games=games, bot=bot, seed=seed, oracle_games=oracle_games,
                        swap_games=swap_games, workers=workers, progress=progress,
-                       stalemate_rounds=stalemate_rounds)
+                       stalemate_rounds=stalemate_rounds, executor=ex)
     if records:
         save_records(rep.records, records)
     if json_out:
@@ -148,6 +163,7 @@ def duel_command(
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
+    scheduler: str | None = SCHEDULER,
 ) -> None:
     """DECK_A against DECK_B, seats swapped on the same seeds, Wilson 95 % intervals."""
     from cardbase.playtest.batch import duel, save_records
@@ -159,9 +175,10 @@ def duel_command(
         raise CardbaseError(tr("engine.sim.bots_format", bots=bots))
     na, a = _deck(deck_a, edition)
     nb, b = _deck(deck_b, edition)
-    with _progress(tr("engine.sim.progress_duel", a=na, b=nb), not json_out) as progress:
+    with _executor(scheduler, json_out) as ex, \
+            _progress(tr("engine.sim.progress_duel", a=na, b=nb), not json_out) as progress:
         rep = duel(a, b, games=games, bots=(parts[0], parts[1]), seed=seed, workers=workers,
-                   names=(na, nb), progress=progress, stalemate_rounds=stalemate_rounds)
+                   names=(na, nb), progress=progress, stalemate_rounds=stalemate_rounds, executor=ex)
     if records:
         save_records(rep.records, records)
     s = rep.summary
@@ -190,6 +207,7 @@ def roundrobin_command(
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
+    scheduler: str | None = SCHEDULER,
 ) -> None:
     """Every deck against every other: win-rate matrix and a rating per deck."""
     from cardbase.playtest.batch import roundrobin
@@ -197,9 +215,10 @@ def roundrobin_command(
 
     specs = list(decks or starter_decks())
     loaded = dict(_deck(d, edition) for d in specs)
-    with _progress(tr("engine.sim.progress_rr"), not json_out) as progress:
+    with _executor(scheduler, json_out) as ex, \
+            _progress(tr("engine.sim.progress_rr"), not json_out) as progress:
         rep = roundrobin(loaded, games=games, bots=(bots, bots), seed=seed, workers=workers,
-                         progress=progress, stalemate_rounds=stalemate_rounds)
+                         progress=progress, stalemate_rounds=stalemate_rounds, executor=ex)
     if json_out:
         print_json(rep.to_dict())
         return
@@ -222,6 +241,7 @@ def ladder_command(
     workers: int | None = WORKERS,
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
+    scheduler: str | None = SCHEDULER,
 ) -> None:
     """Each bot against the one below: random < greedy < mc < ismcts, mirror matches."""
     from cardbase.playtest.batch import ladder
@@ -233,9 +253,10 @@ def ladder_command(
             raise CardbaseError(tr("engine.sim.no_starter"))
         deck = next(iter(starters))
     name, cards = _deck(deck, edition)
-    with _progress(tr("engine.sim.progress_ladder", name=name), not json_out) as progress:
+    with _executor(scheduler, json_out) as ex, \
+            _progress(tr("engine.sim.progress_ladder", name=name), not json_out) as progress:
         df = ladder(cards, games=games, seed=seed, workers=workers, progress=progress,
-                    stalemate_rounds=stalemate_rounds)
+                    stalemate_rounds=stalemate_rounds, executor=ex)
     if json_out:
         from cardbase.playtest.batch import ended_counts
 
@@ -249,6 +270,89 @@ def ladder_command(
     for _, row in df.iterrows():
         typer.echo(tr("engine.sim.ladder_rung", level=row["level"], against=row["against"]))
         _ended(row["ended_by"], row["games"])
+
+
+@app.command("sweep", help="Sweep one field of a card over a range of values, on the same deals.")
+@handle_errors
+def sweep_command(
+    deck: str = typer.Argument(None, help=DECK_HELP),
+    card: str = typer.Option(..., "--card", "-c", help="Card reference or name."),
+    field: str = typer.Option("value", "--field", "-f", help="value, copies, score or a stats figure."),
+    values: str = typer.Option(..., "--values", "-v", help="1..9, 1..9/2 or 1,3,5."),
+    against: str | None = typer.Option(None, "--against", "-a", help="Opposing deck."),
+    goldfish: bool = typer.Option(False, "--goldfish", help="Solitaire games."),
+    game: str | None = typer.Option(None, "--game", "-g", help="A box game code."),
+    games: int = GAMES,
+    seed: int = SEED,
+    bots: str = typer.Option("greedy", "--bots", "-b", help="Bot(s), comma-separated."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Players of a box game."),
+    json_out: bool = JSON,
+    workers: int | None = WORKERS,
+    edition: list[Path] | None = EDITIONS,
+    stalemate_rounds: int = STALEMATE,
+    scheduler: str | None = SCHEDULER,
+) -> None:
+    """One card's field at every value of a range: win rate, its interval and mean score."""
+    from cardbase.playtest.sweep import parse_values, sweep
+
+    vals = parse_values(values)  # a bad range fails before any deck is read
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    kwargs: dict[str, Any] = {}
+    if game is not None:
+        if deck is not None or against is not None or goldfish:
+            raise CardbaseError(tr("dask.sweep.deck_and_game", deck=deck or "--against/--goldfish"))
+        from cardbase.games import registry
+
+        spec = registry.playable(game)
+        if edition:
+            from cardbase.playtest.cards import load_edition_defs
+
+            cards = [c for c in load_edition_defs(edition) if c.game == spec.code]
+        else:
+            from cardbase import catalog
+            from cardbase.cli.common import session
+
+            with session() as s:
+                cards = catalog.card_defs(s, game=spec.code)
+        kwargs = {"game": spec.code, "cards": cards, "players": players}
+        label = {"game": spec.code}
+    else:
+        if deck is None:
+            raise CardbaseError(tr("dask.sweep.no_deck"))
+        if against is not None and goldfish:
+            raise CardbaseError(tr("dask.sweep.against_and_goldfish"))
+        name, cards = _deck(deck, edition)
+        kwargs = {"deck_name": name, "stalemate_rounds": stalemate_rounds}
+        label = {"deck": name}
+        if against is not None:
+            aname, acards = _deck(against, edition)
+            kwargs["against"] = acards
+            label["against"] = aname
+    with _executor(scheduler, json_out) as ex, \
+            _progress(tr("dask.sweep.progress", card=card, field=field), not json_out) as progress:
+        res = sweep(cards if game is None else None, card=card, field=field, values=vals, games=games,
+                    seed=seed, bots=names, executor=ex, workers=workers, progress=progress, **kwargs)
+    res = {**label, **res}
+    if json_out:
+        print_json(res)
+        return
+    head = {"game": "dask.sweep.head_game", "duel": "dask.sweep.head_duel"}.get(res["mode"],
+                                                                            "dask.sweep.head_goldfish")
+    typer.echo(tr(head, name=res["name"], card=res["card"], field=field, deck=label.get("deck", ""),
+                  against=label.get("against", ""), game=res.get("game", ""),
+                  players=res.get("players", ""), games=res["games"], seed=seed))
+    for p in res["points"]:
+        lo, hi = p["ci95"]
+        score = "—" if p["mean_score"] is None else f"{p['mean_score']:.2f}"
+        if p["win_rate"] is None:
+            typer.echo(tr("dask.sweep.point_goldfish", value=p["value"], score=score,
+                          lo=f"{lo:.2f}", hi=f"{hi:.2f}"))
+        else:
+            typer.echo(tr("dask.sweep.point", value=p["value"], rate=_pct(p["win_rate"]), lo=_pct(lo),
+                          hi=_pct(hi), score=score))
+    if res["mode"] != "goldfish":
+        typer.echo(tr("dask.sweep.crossing", value=f"{res['crossing']:.2f}") if res["crossing"] is not None
+                   else tr("dask.sweep.no_crossing"))
 
 
 # ``cardbase sim game``: every box game of the registry (OVERKILL…), see cardbase/cli/games.py.

@@ -2,8 +2,9 @@
 
 Game *i* of a batch with seed *s* is dealt from ``game_seed(s, i)`` and its bots are seeded from it
 too, so every game is reproducible on its own. Work is cut into chunks of consecutive games and
-handed to any ``concurrent.futures``-style executor (an object with ``submit`` returning futures);
-results are put back in game order, so they are identical whatever the executor.
+handed to any ``concurrent.futures``-style executor (an object with ``submit`` returning futures:
+local processes, or a Dask cluster through :class:`cardbase.playtest.cluster.DaskExecutor`);
+results are put back in game order, so they are identical whatever the executor (docs/cluster.md).
 
 Every report counts how its games ended (``ended_by``: one count per ending of
 :data:`cardbase.games.nespanini.ENDINGS`, adding up to the games; ruling R10 of docs/rulings/nespanini.md):
@@ -36,6 +37,7 @@ from cardbase.games.nespanini import (
 )
 from cardbase.i18n import tr
 
+from .cluster import chunks, parallelism, run_chunks
 from .stats import bradley_terry, percentile, wilson
 
 Progress = Callable[[int, int], None]
@@ -157,33 +159,25 @@ def run_duel_chunk(start: int, stop: int, decks: tuple[tuple[CardDef, ...], tupl
 
 
 def _chunks(n: int, parts: int) -> list[tuple[int, int]]:
-    size = max(1, -(-n // parts))
-    return [(i, min(n, i + size)) for i in range(0, n, size)]
+    return chunks(n, parts)
 
 
 def _map(fn: Callable[..., list], args: list[tuple], n: int, *, executor: Any, progress: Progress | None,
          workers: int | None) -> list:
-    """Run ``fn(start, stop, *a)`` over chunks of ``range(n)``; results in order."""
+    """Run ``fn(start, stop, *a)`` over chunks of ``range(n)``; results in order.
+
+    ``executor``: any executor (local processes, :class:`cardbase.playtest.cluster.DaskExecutor`);
+    None runs large batches on a pool of local processes and small ones here."""
     own = None
     if executor is None and n >= PARALLEL_FROM and (workers or os.cpu_count() or 1) > 1:
         own = executor = ProcessPoolExecutor(max_workers=workers or os.cpu_count())
     try:
         if executor is None:
-            out: list = []
-            for start, stop in _chunks(n, max(1, n // 500)):
-                out.extend(fn(start, stop, *args[0]))
-                if progress:
-                    progress(stop, n)
-            return out
-        parts = max(4, (workers or os.cpu_count() or 2) * 4)
-        spans = _chunks(n, parts)
-        futures = [executor.submit(fn, start, stop, *args[0]) for start, stop in spans]
-        out = []
-        for (_, stop), fut in zip(spans, futures):
-            out.extend(fut.result())
-            if progress:
-                progress(stop, n)
-        return out
+            spans = _chunks(n, max(1, n // 500))
+        else:
+            spans = _chunks(n, max(4, parallelism(executor, workers) * 4))
+        parts = run_chunks(fn, spans, args[0], executor, progress=progress, total=n)
+        return [row for part in parts for row in part]
     finally:
         if own is not None:
             own.shutdown()

@@ -22,6 +22,7 @@ from cardbase.errors import CardbaseError
 from cardbase.games import registry
 from cardbase.i18n import tr
 from cardbase.playtest.batch import game_seed
+from cardbase.playtest.cluster import chunks, parallelism, run_chunks
 from cardbase.playtest.stats import wilson
 
 Progress = Callable[[int, int], None]
@@ -104,15 +105,17 @@ class GameReport:
 
 
 def _chunks(n: int, parts: int) -> list[tuple[int, int]]:
-    size = max(1, -(-n // parts))
-    return [(i, min(n, i + size)) for i in range(0, n, size)]
+    return chunks(n, parts)
 
 
 def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
              bots: Sequence[str] | None = None, games: int = 1000, seed: int = 0,
              workers: int | None = None, options: dict[str, Any] | None = None,
-             progress: Progress | None = None) -> tuple[GameReport, list[Record]]:
-    """Play ``games`` games of the box game ``code``; the report and every game's record."""
+             progress: Progress | None = None, executor: Any = None) -> tuple[GameReport, list[Record]]:
+    """Play ``games`` games of the box game ``code``; the report and every game's record.
+
+    ``executor``: where chunks run (a :class:`cardbase.playtest.cluster.DaskExecutor`, any
+    ``concurrent.futures`` executor); without one, ``workers`` local processes (1: here)."""
     spec = registry.playable(code)
     if spec.material != "box":
         raise CardbaseError(tr("games.decks_needed", game=code))
@@ -132,21 +135,18 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
     opts = tuple(sorted((options or {}).items()))
     _game(code, cards_t, players, opts)  # material problems show here, before any worker starts
     jobs = workers if workers is not None else 1
-    records: list[Record] = []
-    if jobs <= 1:
-        for start, stop in _chunks(games, max(1, games // 200)):
-            records += run_chunk(start, stop, code, cards_t, players, tuple(bots), seed, opts)
-            if progress:
-                progress(stop, games)
+    args = (code, cards_t, players, tuple(bots), seed, opts)
+    if executor is not None:  # a given executor (a Dask cluster…): chunks sized to its workers
+        parts = run_chunks(run_chunk, _chunks(games, parallelism(executor, workers) * 4), args, executor,
+                           progress=progress, total=games)
+    elif jobs <= 1:
+        parts = run_chunks(run_chunk, _chunks(games, max(1, games // 200)), args, None,
+                           progress=progress, total=games)
     else:
-        spans = _chunks(games, jobs * 4)
         with ProcessPoolExecutor(max_workers=min(jobs, os.cpu_count() or jobs)) as pool:
-            futures = [pool.submit(run_chunk, a, b, code, cards_t, players, tuple(bots), seed, opts)
-                       for a, b in spans]
-            for (_, stop), fut in zip(spans, futures, strict=True):
-                records += fut.result()
-                if progress:
-                    progress(stop, games)
+            parts = run_chunks(run_chunk, _chunks(games, jobs * 4), args, pool, progress=progress,
+                               total=games)
+    records: list[Record] = [r for part in parts for r in part]
     return report(code, players, seed, bots, records, cards_t), records
 
 

@@ -204,6 +204,48 @@ def render() -> None:
         result = st.session_state.get("pr_result")
         if result and result.get("signature") == signature:
             _downloads(result)
+        _tts_download(source, value, cards, name, {d[0]: d[1] for d in saved}, use_stickers, table)
+
+
+def _tts_download(source: str, value: Any, cards: list[CardDef], name: str,
+                  deck_names: dict[int, str], use_stickers: bool, table: dict[str, str]) -> None:
+    """The same export as ``cardbase tts export``, as one zip: the saved object and the images
+    (an edition counts every card's copies, like a box game)."""
+    from cardbase.i18n import tr
+    from cardbase.tts import TtsSource, edition_source, edition_symbols, export_zip, slug
+
+    st.divider()
+    st.subheader(tr("tts.ui.title"))
+    st.caption(tr("tts.ui.help"))
+    title = deck_names.get(value, name) if source == "deck" else name
+    if source == "edition":
+        with session() as s:
+            title = catalog.get_edition(s, value).name
+    base_url = st.text_input(tr("tts.ui.base_url"), key="pr_tts_url", placeholder="https://…",
+                             help=tr("tts.ui.base_url_help"))
+    folder = st.text_input(tr("tts.ui.folder"), key="pr_tts_dir",
+                           value=str(Path.home() / "cardbase-tts" / slug(title)),
+                           help=tr("tts.ui.folder_help"), disabled=bool(base_url.strip()))
+    signature = repr((source, value, use_stickers, base_url, folder))
+    if st.button(tr("tts.ui.make"), key="pr_tts_go"):
+        try:
+            with session() as s:
+                src = edition_source(s, value) if source == "edition" else \
+                    TtsSource(title, source, tuple(cards))
+                symbols = edition_symbols(s, src.cards)
+            data, result = export_zip(src, base_url=base_url.strip() or None,
+                                      url_dir=Path(folder).expanduser(), stickers=use_stickers,
+                                      sticker_table=table, edition_symbols=symbols)
+            st.session_state["pr_tts"] = {"signature": signature, "zip": data,
+                                          "name": result.object.stem, "cards": result.cards,
+                                          "sheets": len(result.sheets), "faces": result.faces}
+        except CardbaseError as exc:
+            show_error(exc)
+    made = st.session_state.get("pr_tts")
+    if made and made.get("signature") == signature:
+        st.success(tr("tts.ui.done", cards=made["cards"], faces=made["faces"], sheets=made["sheets"]))
+        st.download_button(tr("tts.ui.download"), made["zip"], file_name=f"{made['name']}-tts.zip",
+                           mime="application/zip", key="pr_tts_dl")
 
 
 def safe_file_name(text: str, fallback: str = "cartes") -> str:

@@ -1,0 +1,333 @@
+"""Value sweeps: one card's figure tried at several values, on common random numbers.
+
+:func:`sweep` plays the same batch (same seed, hence the same deals and bot seeds, game by game)
+for every candidate value of one field of one card, so the differences between points are the
+card's and not luck's. Each point gives ``value``, ``win_rate``, ``ci95`` and ``mean_score``;
+the result also gives ``crossing``, the value where the win rate crosses 50 % (linear
+interpolation between the two points around it), or None.
+
+Fields:
+
+- NesPanini (a deck, against another deck or alone): ``value`` (the card's value), ``copies`` (how
+  many copies of the card the deck holds) and ``score`` (the signed number that opens a
+  ``score:`` effect, ``score: +2 per card…``). ``value`` and ``score`` change the card wherever it is,
+  in both decks (it is the same card); ``copies`` changes the swept deck only.
+  Against a deck, ``win_rate`` and its Wilson ``ci95`` are the swept deck's (seats swapped on every
+  seed, as ``duel``) and ``mean_score`` its mean score. Alone (goldfish), ``win_rate`` is None,
+  ``ci95`` is the 95 % interval of the mean score and ``mean_score`` the mean score.
+- A box game (``game=``: OVERKILL, CT vs Terror, Overseers): ``value``, ``copies``, or any figure of
+  the card's ``stats`` (OVERKILL's ``objectif``, ``pari``…). The whole box is simulated with the
+  card changed; ``win_rate``/``ci95`` are those of the seats that held the card (the game's card
+  impact), ``mean_score`` their mean return; a game that does not say which cards a seat held
+  gives seat 1's figures.
+
+Every variant is built (and checked) before the first game; all the chunks of all the values are
+submitted at once, so a cluster stays busy. ``progress(done, total)`` counts games.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import os
+import re
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError, NotFoundError
+from cardbase.i18n import tr
+
+from .cluster import chunks, open_executor, parallelism, run_chunks
+from .stats import wilson
+
+Progress = Callable[[int, int], None]
+NESPANINI_FIELDS = ("value", "copies", "score")
+BOX_FIELDS = ("value", "copies")  # and every figure of the card's stats
+MAX_VALUES = 200
+_SCORE = re.compile(r"^(\s*score:\s*)([+-]?\d+)")
+
+
+def parse_values(text: str) -> list[int]:
+    """``1..9``, ``1..9/2`` (a step), ``1,3,5`` or a mix ``1..3,7``: the values, in order given."""
+    out: list[int] = []
+    raw = (text or "").strip()
+    if not raw:
+        raise CardbaseError(tr("dask.sweep.bad_values", text=text))
+    for part in raw.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)(?:\s*/\s*(\d+))?", part)
+        if m:
+            lo, hi, step = int(m[1]), int(m[2]), int(m[3] or 1)
+            if step < 1 or hi < lo:
+                raise CardbaseError(tr("dask.sweep.bad_range", text=part))
+            out.extend(range(lo, hi + 1, step))
+        elif re.fullmatch(r"-?\d+", part):
+            out.append(int(part))
+        else:
+            raise CardbaseError(tr("dask.sweep.bad_values", text=part))
+        if len(out) > MAX_VALUES:
+            raise CardbaseError(tr("dask.sweep.too_many", count=len(out), max=MAX_VALUES))
+    return out
+
+
+def _find(cards: Sequence[CardDef], ref: str, where: str) -> CardDef:
+    key = ref.strip().casefold()
+    for c in cards:
+        if c.ref.casefold() == key:
+            return c
+    named = [c for c in cards if c.name.casefold() == key]
+    if len({c.ref for c in named}) == 1:
+        return named[0]
+    known = sorted({f"{c.ref} ({c.name})" for c in cards})
+    raise NotFoundError(tr("dask.sweep.unknown_card", ref=ref, where=where,
+                           known=", ".join(known[:40]) + (" …" if len(known) > 40 else "")))
+
+
+def _changed(card: CardDef, field: str, value: int) -> CardDef:
+    """The card with ``field`` set to ``value`` (``value``, ``score`` or a stats figure)."""
+    if field == "value":
+        return dataclasses.replace(card, value=value)
+    if field == "score":
+        return dataclasses.replace(card, effect=_SCORE.sub(lambda m: f"{m[1]}{value:+d}", card.effect or "", count=1))
+    stats = tuple((k, value if k == field else v) for k, v in card.stats)
+    return dataclasses.replace(card, stats=stats)
+
+
+def _check_field(card: CardDef, field: str, fields: Sequence[str], *, box: bool) -> None:
+    stat_names = [k for k, v in card.stats if isinstance(v, int) and not isinstance(v, bool)] if box else []
+    allowed = list(fields) + stat_names
+    if field not in allowed:
+        raise CardbaseError(tr("dask.sweep.unknown_field", field=field, card=card.name,
+                               fields=", ".join(allowed)))
+    if field == "score" and not _SCORE.match(card.effect or ""):
+        raise CardbaseError(tr("dask.sweep.no_score", card=card.name, effect=card.effect or "—"))
+
+
+def _variant_deck(deck: Sequence[CardDef], card: CardDef, field: str, value: int) -> tuple[CardDef, ...]:
+    if field == "copies":
+        kept = [c for c in deck if c.ref != card.ref]
+        return tuple(kept + [card] * value)
+    new = _changed(card, field, value)
+    return tuple(new if c.ref == card.ref else c for c in deck)
+
+
+def _crossing(points: Sequence[dict[str, Any]]) -> float | None:
+    """The value where ``win_rate`` crosses 0.5, by linear interpolation; None if it never does."""
+    pts = [(p["value"], p["win_rate"]) for p in points if p.get("win_rate") is not None]
+    for (v0, w0), (v1, w1) in itertools.pairwise(pts):
+        if w0 == 0.5:
+            return float(v0)
+        if (w0 - 0.5) * (w1 - 0.5) < 0:
+            return v0 + (0.5 - w0) * (v1 - v0) / (w1 - w0)
+    if pts and pts[-1][1] == 0.5:
+        return float(pts[-1][0])
+    return None
+
+
+def _mean_ci(xs: Sequence[float]) -> tuple[float, list[float]]:
+    n = len(xs)
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    half = 1.96 * math.sqrt(var / n)
+    return m, [m - half, m + half]
+
+
+def sweep(deck: Sequence[CardDef] | None = None, *, card: str, field: str = "value",
+          values: Sequence[int] | str, against: Sequence[CardDef] | None = None, game: str | None = None,
+          cards: Sequence[CardDef] | None = None, games: int = 1000, seed: int = 0,
+          bots: Sequence[str] | None = None, players: int | None = None,
+          options: dict[str, Any] | None = None, executor: Any = None, scheduler: str | None = None,
+          workers: int | None = None, progress: Progress | None = None,
+          stalemate_rounds: int | None = None, deck_name: str = "deck") -> dict[str, Any]:
+    """Sweep ``field`` of ``card`` over ``values``; ``{"points": [...], "crossing": …, …}``.
+
+    NesPanini: give ``deck`` (and ``against`` for head-to-head, else goldfish). A box game: give
+    ``game`` (its code) and ``cards`` (the box). Where chunks run: ``executor``, else the Dask
+    cluster ``scheduler`` (or ``CARDBASE_DASK_SCHEDULER``), else local processes (``workers``;
+    one process for small runs).
+    """
+    vals = parse_values(values) if isinstance(values, str) else [int(v) for v in values]
+    if not vals:
+        raise CardbaseError(tr("dask.sweep.bad_values", text=str(values)))
+    if game is not None:
+        plan = _box_plan(game, cards or (), card, field, vals, games, seed, bots, players, options)
+    else:
+        if deck is None:
+            raise CardbaseError(tr("dask.sweep.no_deck"))
+        plan = _nespanini_plan(deck, card, field, vals, against, games, seed, bots,
+                               stalemate_rounds, deck_name)
+    fn, per_value_args, n, finish, head = plan
+    if executor is not None:
+        return _run(fn, per_value_args, n, finish, head, vals, executor, progress, workers)
+    from .cluster import scheduler_address
+
+    if scheduler_address(scheduler):
+        with open_executor(scheduler) as ex:
+            return _run(fn, per_value_args, n, finish, head, vals, ex, progress, workers)
+    total = n * len(vals) * (2 if fn.__name__ == "run_duel_chunk" else 1)
+    jobs = workers if workers is not None else (os.cpu_count() or 1)
+    if jobs > 1 and total >= 4000:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return _run(fn, per_value_args, n, finish, head, vals, pool, progress, jobs)
+    return _run(fn, per_value_args, n, finish, head, vals, None, progress, workers)
+
+
+def _run(fn: Callable[..., list], per_value_args: list[tuple], n: int, finish: Callable[[list], dict],
+         head: dict[str, Any], vals: list[int], executor: Any, progress: Progress | None,
+         workers: int | None) -> dict[str, Any]:
+    if executor is None:
+        per_value = max(1, n // 500)
+    else:
+        per_value = max(1, -(-parallelism(executor, workers) * 4 // len(vals)))
+    spans_one = chunks(n, per_value)
+    spans, args, owner = [], [], []
+    for k, a in enumerate(per_value_args):
+        for s in spans_one:
+            spans.append(s)
+            args.append(a)
+            owner.append(k)
+    scale = 2 if fn.__name__ == "run_duel_chunk" else 1  # a duel chunk plays two games a seed
+    parts = run_chunks(fn, spans, args, executor, progress=progress, total=n * len(vals) * scale,
+                       weights=[(b - a) * scale for a, b in spans])
+    rows: list[list] = [[] for _ in vals]
+    for k, part in zip(owner, parts):
+        rows[k].extend(part)
+    points = [{"value": v, **finish(r)} for v, r in zip(vals, rows)]
+    return {**head, "values": vals, "points": points, "crossing": _crossing(points)}
+
+
+def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalemate_rounds, deck_name):
+    from cardbase.games.nespanini import HAND_SIZE, STALEMATE_ROUNDS
+
+    from .batch import run_duel_chunk, run_goldfish_chunk
+
+    deck_t = tuple(deck)
+    target = _find(deck_t, card, deck_name)
+    _check_field(target, field, NESPANINI_FIELDS, box=False)
+    stalemate = STALEMATE_ROUNDS if stalemate_rounds is None else stalemate_rounds
+    if field == "copies":
+        bad = [v for v in vals if v < 0]
+        if bad:
+            raise CardbaseError(tr("dask.sweep.negative_copies", values=", ".join(map(str, bad))))
+        short = [v for v in vals if len(deck_t) - deck_t.count(target) + v < HAND_SIZE]
+        if short:
+            raise CardbaseError(tr("dask.sweep.deck_too_small", values=", ".join(map(str, short)),
+                                   need=HAND_SIZE))
+    bots = list(bots or ["greedy"])
+    _check_variants(deck_t, against, target, field, vals, stalemate)
+    head: dict[str, Any] = {"card": target.ref, "name": target.name, "field": field, "seed": seed,
+                            "stalemate_rounds": stalemate}
+    if against is None:
+        if games < 1:
+            raise CardbaseError(tr("engine.error.games_positive", games=games))
+        args = [(_variant_deck(deck_t, target, field, v), bots[0], seed, 0, 2_000, stalemate) for v in vals]
+
+        def finish(rows: list) -> dict[str, Any]:
+            scores = [r[0] for r in rows]
+            mean, ci = _mean_ci(scores)
+            return {"win_rate": None, "ci95": ci, "mean_score": mean, "games": len(rows)}
+
+        return run_goldfish_chunk, args, games, finish, {**head, "mode": "goldfish", "games": games,
+                                                         "bots": bots[:1]}
+    if games < 2:
+        raise CardbaseError(tr("engine.error.duel_games", games=games))
+    if len(bots) == 1:
+        bots = bots * 2
+    against_t = tuple(against)
+    args = []
+    for v in vals:
+        a = _variant_deck(deck_t, target, field, v)
+        b = against_t if field == "copies" else _variant_deck(against_t, target, field, v)
+        args.append(((a, b), (bots[0], bots[1]), seed, stalemate))
+
+    def finish_duel(rows: list) -> dict[str, Any]:
+        n = len(rows)
+        wins = sum(1 for r in rows if r[3] > r[4])
+        ties = sum(1 for r in rows if r[3] == r[4])
+        return {"win_rate": wins / n, "ci95": list(wilson(wins, n)),
+                "mean_score": sum(r[3] for r in rows) / n, "games": n, "wins": wins, "ties": ties,
+                "points_rate": (wins + ties / 2) / n,
+                "mean_margin": sum(r[3] - r[4] for r in rows) / n}
+
+    pairs = games // 2
+    return run_duel_chunk, args, pairs, finish_duel, {**head, "mode": "duel", "games": pairs * 2,
+                                                      "bots": bots[:2]}
+
+
+def _check_variants(deck_t, against, target, field, vals, stalemate) -> None:
+    """Every variant's game is built before the first game: all the bad values at once."""
+    from .batch import _game
+
+    problems = []
+    for v in vals:
+        a = _variant_deck(deck_t, target, field, v)
+        decks = (a,) if against is None else (a, tuple(against) if field == "copies"
+                                              else _variant_deck(tuple(against), target, field, v))
+        try:
+            _game(decks, stalemate)
+        except CardbaseError as exc:
+            problems.append(tr("dask.sweep.bad_variant", value=v, error=str(exc)))
+    if problems:
+        raise CardbaseError("\n".join(problems))
+
+
+def _box_plan(code, cards, card, field, vals, games, seed, bots, players, options):
+    from cardbase.games import registry
+
+    from .games import _game, report, run_chunk
+
+    spec = registry.playable(code)
+    if spec.material != "box":
+        raise CardbaseError(tr("games.decks_needed", game=code))
+    cards_t = tuple(cards)
+    if not cards_t:
+        raise CardbaseError(tr("games.no_cards", game=code))
+    target = _find(cards_t, card, spec.code)
+    _check_field(target, field, BOX_FIELDS, box=True)
+    if field == "copies" and any(v < 0 for v in vals):
+        raise CardbaseError(tr("dask.sweep.negative_copies",
+                               values=", ".join(str(v) for v in vals if v < 0)))
+    players = players or spec.min_players
+    registry.check_players(spec, players)
+    bots = list(bots or ["greedy"])
+    if len(bots) == 1:
+        bots = bots * players
+    if len(bots) != players:
+        raise CardbaseError(tr("games.bad_bot_count", count=len(bots), players=players))
+    registry.check_bots(spec, bots)
+    if games < 1:
+        raise CardbaseError(tr("games.bad_count", games=games))
+    opts = tuple(sorted((options or {}).items()))
+    args = []
+    problems = []
+    for v in vals:
+        new = (dataclasses.replace(target, copies=v) if field == "copies" else _changed(target, field, v))
+        box = tuple(new if c.ref == target.ref else c for c in cards_t)
+        try:
+            _game(spec.code, box, players, opts)  # every variant is checked before the first game
+        except CardbaseError as exc:
+            problems.append(tr("dask.sweep.bad_variant", value=v, error=str(exc)))
+        args.append((spec.code, box, players, tuple(bots), seed, opts))
+    if problems:
+        raise CardbaseError("\n".join(problems))
+
+    def finish(records: list) -> dict[str, Any]:
+        rep = report(spec.code, players, seed, bots, records, cards_t)
+        row = next((c for c in rep.cards if c["ref"] == target.ref), None)
+        seats = [{"seat": s["seat"], "win_rate": s["win_rate"]} for s in rep.seats]
+        base = {"games": rep.games, "ties": rep.ties, "mean_turns": rep.mean_turns, "seats": seats}
+        if row is not None:
+            held = [r.returns[p] for r in records for p in range(players) if target.ref in r.held[p]]
+            return {"win_rate": row["win_rate_held"], "ci95": row["ci95_held"],
+                    "mean_score": sum(held) / len(held) if held else None, "basis": "held",
+                    "games_held": row["games_held"], **base}
+        first = rep.seats[0]
+        return {"win_rate": first["win_rate"], "ci95": first["ci95"],
+                "mean_score": sum(r.returns[0] for r in records) / len(records), "basis": "seat1", **base}
+
+    head = {"game": spec.code, "card": target.ref, "name": target.name, "field": field, "seed": seed,
+            "mode": "game", "games": games, "players": players, "bots": bots}
+    return run_chunk, args, games, finish, head

@@ -1,0 +1,579 @@
+"""Tabletop Simulator: a deck or a box game as a custom deck, and a saved deck read back.
+
+**Export** (:func:`export_tts`). A source is a deck (:func:`deck_source`: a deck-list file, a saved
+deck's name or a starter slug) or a whole edition with every card's ``copies``
+(:func:`edition_source`). It becomes, in one folder:
+
+- face sheets (``<slug>-faces-<n>-<hash>.png``): each distinct card drawn once by the print
+  pipeline (:func:`cardbase.printing.render_card`: same templates, text fitting, accents and
+  sticker codes), in cells of exactly the card's proportions (63 × 88 mm → 378 × 528 px), at most
+  10 × 7 cells and 4,096 px a side. The last cell of a sheet stays empty (the game's convention for
+  the hidden-card image), so a sheet holds at most 69 faces; more faces go on further sheets. The
+  hash in the name is that of the sheet's pixels: the game keeps images by address and would show
+  an old sheet under an unchanged name;
+- the back (``<slug>-back-<hash>.png``) drawn from the game's back template at the same size;
+- the saved object (``<slug>.json``): one ``DeckCustom`` whose ``ContainedObjects`` hold one
+  ``Card`` per physical card (``Nickname`` its name, ``Description`` its printed effect text,
+  ``GMNotes`` its collector reference), ``DeckIDs`` the same ``CardID`` s in the same order and
+  ``CustomDeck`` one entry per sheet. ``CardID`` = sheet key × 100 + cell, cells counted row by row
+  from 0. The deck lies face down.
+
+Image addresses are absolute ``file://`` URLs to the written files, or ``base_url`` + file name
+for images put on a web host. Every file is written under a temporary name and moved into place
+when complete (:func:`cardbase.printing.output.atomic_file`); images are written before the saved
+object that points at them, and as their names change with their content, a saved object left by
+an export that failed half-way still points at images that exist and match it.
+
+**Import** (:func:`read_saved_object`). A saved object — ours, or one the game saved after cards
+moved between decks — is read with limits on size, nesting and object count; every ``Card`` inside
+``Deck``/``DeckCustom`` objects (or loose, or in bags) is matched to the database by the collector
+reference in its ``GMNotes``, else by its name (reported), else named as unknown. Nothing matched
+is an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError, DeckListError, NotFoundError, Problem, TemplateError
+from cardbase.i18n import tr
+from cardbase.text import card_ref, fold, parse_card_ref
+
+__all__ = [
+    "MAX_CELLS",
+    "MAX_FACES_PER_SHEET",
+    "MAX_SIDE_PX",
+    "ExportResult",
+    "ImportResult",
+    "ImportedDeck",
+    "TtsError",
+    "TtsSource",
+    "card_index",
+    "cell_size",
+    "deck_source",
+    "edition_source",
+    "edition_symbols",
+    "export_tts",
+    "export_zip",
+    "grid_for",
+    "read_saved_object",
+    "saved_object_doc",
+]
+
+MAX_CELLS = (10, 7)  # columns × rows of a custom deck sheet
+MAX_SIDE_PX = 4096  # the game's advice for custom images
+MAX_FACES_PER_SHEET = MAX_CELLS[0] * MAX_CELLS[1] - 1  # the last cell is the hidden-card image
+MIN_CELLS = 2  # the game's custom deck dialog takes 2 to 10 columns and 2 to 7 rows
+FACE_DOWN = {"posX": 0.0, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
+             "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+EMPTY_CELL = "#202024"
+
+MAX_IMPORT_BYTES = 32 * 1024 * 1024  # a saved object of a few decks is well under 1 MB
+MAX_OBJECTS = 50_000
+MAX_DEPTH = 40
+DECK_NAMES = ("Deck", "DeckCustom")
+CARD_NAMES = ("Card", "CardCustom")
+
+
+class TtsError(CardbaseError):
+    """A source, an output folder or a saved object that cannot be used."""
+
+
+# --------------------------------------------------------------------------- sources
+
+@dataclass(slots=True, frozen=True)
+class TtsSource:
+    """What to export: a name and one CardDef per physical card, in order."""
+
+    name: str
+    kind: str  # "file", "saved", "starter" or "edition"
+    cards: tuple[CardDef, ...]
+
+
+def _defs_of(session: Any, resolved: Any, where: str) -> tuple[CardDef, ...]:
+    from cardbase import catalog
+
+    if resolved.problems:
+        raise DeckListError(tr("tts.source.lines", where=where, n=len(resolved.problems)),
+                            list(resolved.problems))
+    counts: dict[int, int] = {}
+    for e in resolved.entries:
+        counts[e.card.id] = counts.get(e.card.id, 0) + e.count
+    by_id = {c.id: c for c in catalog.card_defs(session, ids=list(counts))} if counts else {}
+    return tuple(by_id[i] for i, n in counts.items() for _ in range(n))
+
+
+def _saved_deck(session: Any, name: str) -> Any:
+    from cardbase import decks
+
+    saved = decks.list_decks(session)
+    exact = [d for d in saved if d.name == name]
+    if len(exact) == 1:
+        return exact[0]
+    folded = [d for d in saved if fold(d.name) == fold(name)]
+    return folded[0] if len(folded) == 1 else None
+
+
+def deck_source(session: Any, ref: str) -> TtsSource:
+    """A deck, resolved as ``cardbase sim`` and ``cardbase print --deck`` take it: a deck-list
+    file, then a saved deck's name (accents and case aside when only one matches), then a starter
+    slug (its saved deck if the database has it, else the file). Any game."""
+    from cardbase import decks
+    from cardbase.playtest.cards import starter_decks
+
+    text = (ref or "").strip()
+    path = Path(text)
+    if text and path.is_file():
+        resolved = decks.resolve_deck(session, decks.read_deck_file(path))
+        return TtsSource(resolved.name or path.stem, "file", _defs_of(session, resolved, str(path)))
+    deck = _saved_deck(session, text) if text else None
+    if deck is not None:
+        return TtsSource(deck.name, "saved",
+                         _defs_of(session, decks.deck_entries(session, deck), deck.name))
+    starters = starter_decks()
+    if text in starters:
+        listed = decks.read_deck_file(starters[text])
+        deck = _saved_deck(session, listed.name) if listed.name else None
+        resolved = (decks.deck_entries(session, deck) if deck is not None
+                    else decks.resolve_deck(session, listed))
+        return TtsSource(listed.name or text, "starter", _defs_of(session, resolved, text))
+    names = [d.name for d in decks.list_decks(session)]
+    raise NotFoundError(tr("tts.source.no_deck", ref=ref,
+                           saved=", ".join(names) or tr("tts.source.none"),
+                           starters=", ".join(starters) or tr("tts.source.none")))
+
+
+def edition_source(session: Any, code: str) -> TtsSource:
+    """A box game: every card of edition ``code`` as many times as its ``copies``."""
+    from cardbase import catalog
+
+    edition = catalog.get_edition(session, code)  # NotFoundError naming the codes
+    defs = sorted(catalog.card_defs(session, edition=edition.code), key=lambda c: c.number)
+    return TtsSource(edition.name, "edition",
+                     tuple(c for c in defs for _ in range(max(1, c.copies or 1))))
+
+
+def edition_symbols(session: Any, cards: Sequence[CardDef]) -> dict[str, str]:
+    """The printed symbol of each edition of ``cards`` (as ``cardbase print`` passes them)."""
+    from cardbase import catalog
+
+    out = {}
+    for code in sorted({c.edition for c in cards}):
+        symbol = getattr(catalog.get_edition(session, code), "symbol", None)
+        if symbol:
+            out[code] = symbol
+    return out
+
+
+# --------------------------------------------------------------------------- layout
+
+def cell_size(width_mm: float, height_mm: float) -> tuple[int, int, float]:
+    """The largest cell of exactly the card's proportions that fits 10 × 7 in 4,096 px, and the
+    resolution that draws the card at that size: 63 × 88 mm → 378 × 528 px (152.4 DPI)."""
+    max_w = MAX_SIDE_PX // MAX_CELLS[0]
+    max_h = MAX_SIDE_PX // MAX_CELLS[1]
+    ratio = Fraction(str(width_mm)) / Fraction(str(height_mm))
+    p, q = ratio.numerator, ratio.denominator
+    k = min(max_w // p, max_h // q)
+    if k >= 1:
+        w, h = k * p, k * q
+    else:  # proportions with no small whole-pixel form: the nearest at the largest size
+        scale = min(max_w / width_mm, max_h / height_mm)
+        w, h = int(width_mm * scale), int(height_mm * scale)
+    return w, h, w * 25.4 / width_mm
+
+
+def grid_for(faces: int) -> tuple[int, int]:
+    """Columns and rows of a sheet holding ``faces`` faces and its empty last cell."""
+    cells = faces + 1
+    cols = min(MAX_CELLS[0], max(MIN_CELLS, cells))
+    rows = max(MIN_CELLS, math.ceil(cells / cols))
+    if rows > MAX_CELLS[1]:
+        raise ValueError(f"{faces} faces do not fit one sheet")
+    return cols, rows
+
+
+def card_index(card_id: int) -> tuple[int, int]:
+    """The sheet key and the cell of a ``CardID``."""
+    return card_id // 100, card_id % 100
+
+
+# --------------------------------------------------------------------------- export
+
+@dataclass(slots=True)
+class ExportResult:
+    name: str
+    object: Path
+    sheets: list[Path]
+    back: Path
+    cards: int  # physical cards
+    faces: int  # distinct cards drawn
+    document: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"object": str(self.object), "sheets": [str(p) for p in self.sheets],
+                "back": str(self.back), "cards": self.cards}
+
+
+def slug(text: str) -> str:
+    """A file-name part made of the name's letters and digits (accents folded)."""
+    s = re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
+    return s[:60].strip("-") or "deck"
+
+
+def _check_base_url(base_url: str) -> str:
+    parts = urlsplit(base_url.strip())
+    if parts.scheme.lower() not in ("http", "https", "file") or not (parts.netloc or parts.scheme == "file"):
+        raise TtsError(tr("tts.export.bad_base_url", url=base_url))
+    return base_url.strip().rstrip("/") + "/"
+
+
+def _out_dir(out: Path) -> Path:
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise TtsError(tr("tts.export.not_folder", path=str(out)))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise TtsError(tr("tts.export.cannot_create", path=str(out),
+                          reason=exc.strerror or str(exc))) from None
+    return out
+
+
+def saved_object_doc(name: str, cards: Sequence[CardDef], card_ids: Sequence[int],
+                     sheets: Mapping[int, tuple[str, int, int]], back_url: str) -> dict[str, Any]:
+    """The saved-object JSON: ``sheets`` maps a sheet key to (face URL, columns, rows)."""
+    custom = {str(k): {"FaceURL": url, "BackURL": back_url, "NumWidth": cols, "NumHeight": rows,
+                       "BackIsHidden": True, "UniqueBack": False, "Type": 0}
+              for k, (url, cols, rows) in sheets.items()}
+    contained = []
+    for card, cid in zip(cards, card_ids, strict=True):
+        key = str(card_index(cid)[0])
+        contained.append({"Name": "Card", "CardID": cid, "Nickname": card.name,
+                          "Description": card.effect_text or card.effect or "",
+                          "GMNotes": card.ref, "Transform": dict(FACE_DOWN),
+                          "CustomDeck": {key: dict(custom[key])}})
+    if len(contained) == 1:  # one card is a card, not a deck
+        return {"SaveName": name, "ObjectStates": contained}
+    deck = {"Name": "DeckCustom", "Nickname": name, "Description": "", "GMNotes": "",
+            "Transform": dict(FACE_DOWN), "ContainedObjects": contained,
+            "DeckIDs": list(card_ids), "CustomDeck": custom}
+    return {"SaveName": name, "ObjectStates": [deck]}
+
+
+def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
+               url_dir: Path | None = None, stickers: bool = True,
+               sticker_table: Mapping[str, str] | None = None,
+               edition_symbols: Mapping[str, str] | None = None,
+               art_dir: Path | None = None) -> ExportResult:
+    """Write the face sheets, the back and the saved object of ``source`` into folder ``out``.
+
+    URLs: ``base_url`` + file name, else ``file://`` URLs of the files in ``url_dir`` (the folder
+    the images will be in, ``out`` by default).
+    """
+    from PIL import Image
+
+    from cardbase.printing import RenderOptions, render_back, render_card, template_for
+    from cardbase.printing.fingerprint import card_fingerprint
+    from cardbase.printing.output import atomic_file
+
+    if not source.cards:
+        raise TtsError(tr("tts.export.empty", name=source.name))
+    prefix = _check_base_url(base_url) if base_url else None
+    out = Path(out)
+    if out.exists() and not out.is_dir():  # refused before any work
+        raise TtsError(tr("tts.export.not_folder", path=str(out)))
+
+    # distinct cards, in order of first appearance
+    distinct: dict[str, CardDef] = {}
+    for card in source.cards:
+        distinct.setdefault(card.ref, card)
+    faces = list(distinct.values())
+    templates = {}
+    for card in faces:
+        key = (card.game, card.card_type)
+        if key not in templates:
+            templates[key] = template_for(card.game, card.card_type)
+    first = templates[(faces[0].game, faces[0].card_type)]
+    for card in faces:
+        t = templates[(card.game, card.card_type)]
+        if (t.width_mm, t.height_mm) != (first.width_mm, first.height_mm):
+            raise TemplateError(tr("tts.export.mixed_sizes", ref=card.ref,
+                                   width=f"{t.width_mm:g}", height=f"{t.height_mm:g}",
+                                   first_width=f"{first.width_mm:g}",
+                                   first_height=f"{first.height_mm:g}"))
+    cw, ch, dpi = cell_size(first.width_mm, first.height_mm)
+    options = RenderOptions(dpi=dpi, stickers=stickers, sticker_table=sticker_table,  # type: ignore[arg-type]
+                            art_dir=art_dir, edition_symbols=edition_symbols)
+
+    base = slug(source.name)
+    cell_of: dict[str, int] = {}
+    sheet_images: list[tuple[int, Image.Image, str, int, int]] = []
+    for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
+        chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
+        cols, rows = grid_for(len(chunk))
+        sheet = Image.new("RGB", (cols * cw, rows * ch), EMPTY_CELL)
+        key = s_index + 1
+        for cell, card in enumerate(chunk):
+            fp = card_fingerprint(card, art_dir=art_dir)
+            img = render_card(card, templates[(card.game, card.card_type)], options, fingerprint=fp)
+            if img.size != (cw, ch):  # a template whose rounding differs: fitted to the cell
+                img = img.resize((cw, ch), Image.Resampling.LANCZOS)
+            r, c = divmod(cell, cols)
+            sheet.paste(img, (c * cw, r * ch))
+            cell_of[card.ref] = key * 100 + cell
+        digest = hashlib.sha256(sheet.tobytes()).hexdigest()[:8]  # the name follows the pixels
+        sheet_images.append((key, sheet, f"{base}-faces-{key}-{digest}.png", cols, rows))
+    back_t = template_for(faces[0].game)
+    back = render_back(back_t, dpi)  # type: ignore[arg-type]
+    if back.size != (cw, ch):
+        back = back.resize((cw, ch), Image.Resampling.LANCZOS)
+    back_name = f"{base}-back-{hashlib.sha256(back.tobytes()).hexdigest()[:8]}.png"
+
+    out = _out_dir(out)  # created only once every image is drawn
+    target_dir = Path(url_dir) if url_dir is not None else out
+
+    def url(name: str) -> str:
+        if prefix:
+            return prefix + quote(name)
+        return (target_dir / name).resolve().as_uri()
+
+    card_ids = [cell_of[c.ref] for c in source.cards]
+    doc = saved_object_doc(source.name, source.cards, card_ids,
+                           {k: (url(n), cols, rows) for k, _, n, cols, rows in sheet_images},
+                           url(back_name))
+    sheet_paths = []
+    for _, img, name, _, _ in sheet_images:
+        with atomic_file(out / name) as tmp:
+            img.save(tmp, format="PNG", compress_level=3)
+        sheet_paths.append(out / name)
+    with atomic_file(out / back_name) as tmp:
+        back.save(tmp, format="PNG")
+    obj = out / f"{base}.json"
+    with atomic_file(obj) as tmp:
+        tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return ExportResult(source.name, obj, sheet_paths, out / back_name, len(source.cards),
+                        len(faces), doc)
+
+
+def export_zip(source: TtsSource, *, base_url: str | None = None, url_dir: Path | None = None,
+               **options: Any) -> tuple[bytes, ExportResult]:
+    """The same export as one zip (the saved object and the images in a folder named after the
+    deck), for a download: ``url_dir`` is the folder the images will be unpacked to."""
+    import io
+    import tempfile
+    import zipfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / slug(source.name)
+        result = export_tts(source, folder, base_url=base_url, url_dir=url_dir, **options)
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+            for path in [result.object, *result.sheets, result.back]:
+                zf.write(path, f"{folder.name}/{path.name}")
+    return buf.getvalue(), result
+
+
+# --------------------------------------------------------------------------- import
+
+@dataclass(slots=True)
+class ImportedEntry:
+    card: CardDef
+    count: int
+    matched_by: str  # "ref" or "name"
+
+
+@dataclass(slots=True)
+class ImportedDeck:
+    name: str
+    entries: list[ImportedEntry] = field(default_factory=list)
+    shared_names: frozenset[str] = frozenset()  # folded names that several cards of the base share
+
+    @property
+    def count(self) -> int:
+        return sum(e.count for e in self.entries)
+
+    @property
+    def game(self) -> str | None:
+        games = {e.card.game for e in self.entries}
+        return games.pop() if len(games) == 1 else None
+
+    def deck_list(self) -> str:
+        from cardbase.decks import format_deck_list
+
+        # a name that another card shares would not read back to this card: its reference then
+        pairs = [(e.card.ref if fold(e.card.name) in self.shared_names else e.card.name, e.count)
+                 for e in self.entries]
+        return format_deck_list(pairs, name=self.name, game=self.game)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "game": self.game, "count": self.count,
+                "cards": [{"ref": e.card.ref, "name": e.card.name, "count": e.count,
+                           "matched_by": e.matched_by} for e in self.entries]}
+
+
+@dataclass(slots=True)
+class ImportResult:
+    decks: list[ImportedDeck]
+    by_name: list[tuple[str, str]]  # (name in the file, ref matched)
+    unknown: list[tuple[str, int]]  # (what the file calls it, count)
+    problems: list[str]
+
+    @property
+    def cards(self) -> int:
+        return sum(d.count for d in self.decks)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"decks": [d.as_dict() for d in self.decks], "cards": self.cards,
+                "matched_by_name": [{"name": n, "ref": r} for n, r in self.by_name],
+                "unknown": [{"name": n, "count": c} for n, c in self.unknown],
+                "problems": list(self.problems)}
+
+
+def _load_json(path: Path) -> Any:
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if path.is_dir():
+            raise TtsError(tr("tts.import.is_folder", path=str(path)))
+        if size > MAX_IMPORT_BYTES:
+            raise TtsError(tr("tts.import.too_big", path=str(path), size=size // (1024 * 1024),
+                              max=MAX_IMPORT_BYTES // (1024 * 1024)))
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise TtsError(tr("tts.import.missing", path=str(path))) from None
+    except OSError as exc:
+        raise TtsError(tr("tts.import.unreadable", path=str(path),
+                          reason=exc.strerror or str(exc))) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise TtsError(tr("tts.import.not_utf8", path=str(path), position=exc.start)) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TtsError(tr("tts.import.not_json", path=str(path), line=exc.lineno, column=exc.colno,
+                          reason=exc.msg)) from None
+    except RecursionError:
+        raise TtsError(tr("tts.import.too_deep", path=str(path), max=MAX_DEPTH)) from None
+    except ValueError as exc:  # e.g. a number too long to convert
+        raise TtsError(tr("tts.import.not_json", path=str(path), line="?", column="?",
+                          reason=str(exc))) from None
+
+
+def _top_objects(data: Any, path: Path) -> list[Any]:
+    if isinstance(data, dict) and "ObjectStates" in data:
+        states = data["ObjectStates"]
+        if not isinstance(states, list):
+            raise TtsError(tr("tts.import.bad_states", path=str(path), kind=type(states).__name__))
+        return states
+    if isinstance(data, dict) and "Name" in data:  # one object on its own
+        return [data]
+    if isinstance(data, list):
+        return data
+    raise TtsError(tr("tts.import.not_saved_object", path=str(path)))
+
+
+def _text(value: Any) -> str | None:
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def read_saved_object(session: Any, path: Path) -> ImportResult:
+    """Every card of a saved object matched to the database (see the module's docstring)."""
+    from cardbase import catalog
+
+    path = Path(path)
+    objects = _top_objects(_load_json(path), path)
+    problems: list[str] = []
+    groups: list[tuple[str, list[dict[str, Any]]]] = []
+    loose: list[dict[str, Any]] = []
+    seen = 0
+    stack: list[tuple[Any, int, list[dict[str, Any]] | None, str]] = [
+        (o, 1, None, f"ObjectStates[{i}]") for i, o in reversed(list(enumerate(objects)))]
+    while stack:
+        obj, depth, deck_cards, where = stack.pop()
+        seen += 1
+        if seen > MAX_OBJECTS:
+            raise TtsError(tr("tts.import.too_many", path=str(path), max=MAX_OBJECTS))
+        if depth > MAX_DEPTH:
+            raise TtsError(tr("tts.import.too_deep", path=str(path), max=MAX_DEPTH))
+        if not isinstance(obj, dict):
+            problems.append(tr("tts.import.not_object", where=where, kind=type(obj).__name__))
+            continue
+        kind = obj.get("Name")
+        contained = obj.get("ContainedObjects")
+        if contained is not None and not isinstance(contained, list):
+            problems.append(tr("tts.import.bad_contained", where=where,
+                               kind=type(contained).__name__))
+            contained = None
+        if kind in CARD_NAMES:
+            (deck_cards if deck_cards is not None else loose).append(obj)
+            continue
+        if kind in DECK_NAMES:
+            cards: list[dict[str, Any]] = []
+            groups.append((_text(obj.get("Nickname")) or tr("tts.import.deck_n", n=len(groups) + 1),
+                           cards))
+            target: list[dict[str, Any]] | None = cards
+        else:
+            target = None  # a bag, a box…: its decks and cards count on their own
+        for i, child in reversed(list(enumerate(contained or []))):
+            stack.append((child, depth + 1, target, f"{where}.ContainedObjects[{i}]"))
+    if loose:
+        groups.append((tr("tts.import.loose"), loose))
+
+    defs = catalog.card_defs(session)
+    by_ref = {c.ref: c for c in defs}
+    by_name: dict[str, list[CardDef]] = {}
+    for c in defs:
+        by_name.setdefault(fold(c.name), []).append(c)
+    matched_by_name: dict[str, str] = {}
+    unknown: dict[str, int] = {}
+    result_decks: list[ImportedDeck] = []
+    shared = frozenset(k for k, v in by_name.items() if len(v) > 1)
+    for name, cards in groups:
+        deck = ImportedDeck(name, shared_names=shared)
+        index: dict[str, ImportedEntry] = {}
+        for obj in cards:
+            notes, nick = _text(obj.get("GMNotes")), _text(obj.get("Nickname"))
+            card, how = None, "ref"
+            parsed = parse_card_ref(notes) if notes and len(notes) <= 40 else None
+            if parsed is not None:
+                card = by_ref.get(card_ref(*parsed))
+            if card is None and nick is not None and len(nick) <= 200:
+                found = by_name.get(fold(nick), [])
+                if len(found) == 1:
+                    card, how = found[0], "name"
+                    matched_by_name[nick] = card.ref
+            if card is None:
+                label = nick or notes or tr("tts.import.card_id", id=str(obj.get("CardID"))[:20])
+                unknown[label[:200]] = unknown.get(label[:200], 0) + 1
+                continue
+            entry = index.get(card.ref)
+            if entry is None:
+                entry = index[card.ref] = ImportedEntry(card, 0, how)
+                deck.entries.append(entry)
+            entry.count += 1
+        if deck.entries:
+            result_decks.append(deck)
+    result = ImportResult(result_decks, sorted(matched_by_name.items()), list(unknown.items()),
+                          problems)
+    if not result.cards and not result.unknown:
+        raise TtsError(tr("tts.import.no_cards", path=str(path)),
+                       [Problem("bad-object", p) for p in problems[:50]])
+    if not result.cards:
+        found = [Problem("unknown-card", tr("tts.import.unknown_line", name=n, count=c))
+                 for n, c in result.unknown[:50]]
+        found += [Problem("bad-object", p) for p in problems[:50]]
+        raise TtsError(tr("tts.import.nothing", path=str(path),
+                          total=sum(c for _, c in result.unknown)), found)
+    return result
