@@ -31,7 +31,16 @@ def _home_by_its_own_url() -> None:
 
 
 def _pages() -> list:
-    from cardbase.ui import cards, decks, editions, editor, games_admin, playtest, printing, stickers
+    from cardbase.ui import (
+        cards,
+        decks,
+        editions,
+        editor,
+        games_admin,
+        playtest,
+        printing,
+        stickers,
+    )
 
     return [
         st.Page(cards.render, title=t("nav.cards"), icon=":material/search:", url_path=HOME, default=True),

@@ -9,7 +9,17 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from cardbase import access
-from tests.test_app import PASSWORD, app_env, no_exception, page_test, texts  # noqa: F401 (fixture)
+from tests.test_app import PASSWORD, no_exception, page_test, texts
+
+
+@pytest.fixture
+def app_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    monkeypatch.setenv(access.PASSWORD_ENV, PASSWORD)
+    access.reset_attempts()
+    yield db_url
+    access.enforce(False)
+    access.reset_attempts()
 
 
 @contextmanager
@@ -25,9 +35,10 @@ def _db(db_url: str):
 
 
 def _game(db_url: str, code: str) -> dict | None:
+    from sqlmodel import select
+
     from cardbase import gamesdata
     from cardbase.models import Game
-    from sqlmodel import select
 
     with _db(db_url) as s:
         game = s.exec(select(Game).where(Game.code == code)).first()
