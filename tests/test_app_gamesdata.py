@@ -272,3 +272,18 @@ def test_the_games_form_survives_the_other_mode_being_shown(app_env: str) -> Non
     assert at.text_input(key="gae_name").value == "OVERKILL !"
     assert at.number_input(key="gae_min_players").value == 2
     assert "Modifications non enregistrées : Nom" in texts(at)
+
+
+def test_the_games_page_in_english(app_env: str) -> None:
+    at = page_test("games_admin", editor=True, lang="en")
+    at.session_state["ga_mode"] = "new"
+    at.run()
+    no_exception(at)
+    assert at.title[0].value == "Games"
+    assert at.selectbox(key="gan_template").value == ""  # shown as "(default)"
+    assert "fixed box (no decks)" in set(at.dataframe[0].value["Deck rules"])
+    at.text_input(key="gan_code").input("ctterror").run()
+    at.button(key="ga_create").click().run()
+    no_exception(at)
+    box = at.error[0].value
+    assert "Game not created" in box and "already taken" in box and "no name" in box

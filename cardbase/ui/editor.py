@@ -380,8 +380,9 @@ def _declared_inputs(decls: Any, *, disabled: bool) -> None:
             current = st.session_state.get(key) or ""
             options = ["", *d.choices] + ([current] if current and current not in d.choices else [])
             st.session_state[key] = current
+            none = t("games_admin.no_choice")
             col.selectbox(label, options, key=key, disabled=disabled, help=help_text,
-                          format_func=lambda c: c or t("games_admin.no_choice"))
+                          format_func=lambda c, none=none: c or none)
         else:
             st.session_state[key] = st.session_state.get(key) or ""
             col.text_input(label, key=key, disabled=disabled, help=help_text)

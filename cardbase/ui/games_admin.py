@@ -283,8 +283,9 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
     options = ["", *known]
     if st.session_state.get(prefix + "template") not in options:
         st.session_state[prefix + "template"] = ""
+    default = t("games_admin.template_default")  # labels made in the run, in its language
     values["template"] = c.selectbox(t("games_admin.template"), options, key=prefix + "template",
-                                     format_func=lambda x: x or t("games_admin.template_default"),
+                                     format_func=lambda x: x or default,
                                      disabled=disabled) or None
     for key in ("min_players", "max_players"):
         if values[key] is not None:
@@ -372,8 +373,9 @@ def _render() -> None:
     known = gamesdata.known_templates()
     if st.session_state.get("ga_mode") is None:
         st.session_state["ga_mode"] = "new" if not games else "edit"
+    labels = {"edit": t("games_admin.mode_edit"), "new": t("games_admin.mode_new")}
     mode = st.segmented_control(t("games_admin.mode"), ["edit", "new"], key="ga_mode",
-                                format_func=lambda m: t(f"games_admin.mode_{m}"),
+                                format_func=labels.get,
                                 label_visibility="collapsed") or "edit"
     if mode == "new" or not games:
         _new(known)
