@@ -238,6 +238,58 @@ def test_the_editor_keeps_its_place_across_pages(page, st_server) -> None:  # no
     assert page.locator(".st-key-edf_flavour input").input_value() == "Une saisie en cours"
 
 
+def test_play_an_overkill_game_to_the_end(page, st_server, capsys) -> None:  # noqa: F811
+    """The game selector opens OVERKILL's table; a game against the greedy bot is played to its end
+    by clicking draw and stand, then a small batch draws its charts."""
+    page.set_viewport_size({"width": 1400, "height": 1350})  # the whole table in one screenshot
+    goto(page, st_server, "playtest")
+    game = page.locator(".st-key-pt_gamecode input")
+    game.click()
+    game.fill("OVERK")
+    page.get_by_role("option", name="OVERKILL").click()
+    wait_idle(page)
+    page.locator(".st-key-ok_new button").click()
+    page.get_by_text("Vos lignes").wait_for()
+    wait_idle(page)
+    played = re.compile(r"(\d+) action\(s\) jouée\(s\)")
+    final = re.compile(r"Partie terminée \(.+\) : (gagné|perdu|égalité)")
+    took = False
+    clicks: list[float] = []
+    for i in range(80):
+        if page.get_by_text(final).count():
+            break
+        count = int(played.search(page.get_by_text(played).inner_text()).group(1))
+        if not took and i >= 3 and not page.locator('[data-testid="stExpander"] details[open]').count():
+            shot(page, "overkill")  # the table, the last round's reveal folded
+            took = True
+        draw = page.locator(".st-key-ok_draw button:not([disabled])")
+        start = time.perf_counter()
+        (draw if i % 2 == 0 and draw.count() else page.locator(".st-key-ok_pass button")).click()
+        page.wait_for_function(
+            """(n) => { const text = document.body.innerText;
+                        const m = text.match(/(\\d+) action\\(s\\) jouée\\(s\\)/);
+                        return /Partie terminée \\(/.test(text) || (m && Number(m[1]) > n); }""", arg=count)
+        wait_idle(page)
+        page.get_by_text("Lignes du bot").wait_for()
+        clicks.append(time.perf_counter() - start)
+        wait_idle(page)
+    page.get_by_text(final).wait_for()
+    page.get_by_text("Fin de la manche").first.wait_for()
+    shot(page, "overkill-end")
+    page.get_by_text("Parties en série").click()
+    wait_idle(page)
+    page.locator(".st-key-okb_go button").click()
+    page.get_by_text("Impact de chaque carte").wait_for(timeout=120_000)
+    wait_idle(page)
+    page.locator(".vega-embed").nth(3).wait_for()  # seats, cards, endings, rounds
+    shot(page, "overkill-batch")
+    clicks.sort()
+    with capsys.disabled():
+        print(f"\n[browser] OVERKILL against the greedy bot: {len(clicks)} clicks to the end, "
+              f"median {clicks[len(clicks) // 2]:.2f} s from click to the table redrawn "
+              f"(max {clicks[-1]:.2f} s)")
+
+
 def test_the_server_log_has_no_errors(st_server) -> None:  # noqa: F811
     """Runs last: every page shown above rendered without a conversion error or a traceback
     (the Cards table used to log a pyarrow error on every render)."""

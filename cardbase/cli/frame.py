@@ -66,6 +66,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "print": ("cardbase.cli.print_cmd", "register", "register"),
     "render": ("cardbase.cli.print_cmd", "register", "register"),
     "tts": ("cardbase.cli.tts", "app", "group"),
+    "proof": ("cardbase.cli.proof", "app", "group"),
 }
 
 

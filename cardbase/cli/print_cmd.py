@@ -1,4 +1,9 @@
-"""``cardbase print`` and ``cardbase render``: print-ready sheets and single card images."""
+"""``cardbase print`` and ``cardbase render``: print-ready sheets and single card images.
+
+``print`` is a group that runs the print itself when no subcommand is given
+(``cardbase print --edition NP1 --out np1.pdf``) and lists the print-shop presets with
+``cardbase print presets [--json]``.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ P_EDITION = typer.Option(None, "--edition", "-e", help="Print a whole edition (c
 P_DECK = typer.Option(None, "--deck", "-d",
     help="Print a deck-list file, each card as many times as the deck holds it.")
 P_QUERY = typer.Option(None, "--query", "-q", help="Print the cards a search finds.")
-P_OUT = typer.Option(..., "--out", "-o", help="Output file (.pdf; .png for --mode proof).")
+P_OUT = typer.Option(None, "--out", "-o", help="Output file (.pdf; .png for --mode proof).")
 P_PAPER = typer.Option("a4", "--paper", help="Home sheets: a4 or letter.")
 P_DPI = typer.Option(300, "--dpi", help="Resolution of the card images.")
 P_MODE = typer.Option("home", "--mode",
@@ -32,6 +37,16 @@ P_CHANGED_SINCE = typer.Option(None, "--changed-since",
 P_TEMPLATE = typer.Option(None, "--template",
     help="Use this template (name in card_templates/ or a file) for every card.")
 P_ART_DIR = typer.Option(None, "--art-dir", help="Folder the cards' art paths are relative to.")
+P_PRESET = typer.Option(None, "--preset",
+    help="Print-shop preset (cardbase print presets): shop files on exactly its canvas.")
+P_OVERLAY = typer.Option(False, "--proof-overlay",
+    help="Proof: draw the trim and safe lines over the cards.")
+P_SIMULATE = typer.Option(None, "--simulate",
+    help="Proof: show it as seen with protanopia, deuteranopia or tritanopia.")
+PR_JSON = typer.Option(False, "--json", help="Print machine-readable JSON.")
+
+print_app = typer.Typer(help="Print cards to a PDF for home printing or a print shop, or a proof sheet.",
+                        add_completion=False)
 R_CARD = typer.Argument(..., help="Card reference (NP1-012), id or exact name.")
 R_OUT = typer.Option(..., "--out", "-o", help="PNG file to write.")
 R_DPI = typer.Option(300, "--dpi", help="Resolution.")
@@ -69,6 +84,7 @@ def _deck_cards(s, path: Path) -> list[CardDef]:
 
 
 def print_command(
+    ctx: typer.Context,
     edition: str | None = P_EDITION,
     deck: Path | None = P_DECK,
     query: str | None = P_QUERY,
@@ -83,8 +99,13 @@ def print_command(
     changed_since: Path | None = P_CHANGED_SINCE,
     template: str | None = P_TEMPLATE,
     art_dir: Path | None = P_ART_DIR,
+    preset: str | None = P_PRESET,
+    proof_overlay: bool = P_OVERLAY,
+    simulate: str | None = P_SIMULATE,
 ) -> None:
     """Print cards to a PDF for home printing or a print shop, or a proof sheet."""
+    if ctx.invoked_subcommand is not None:
+        return
     from cardbase import catalog
     from cardbase.i18n import tr
     from cardbase.printing import print_cards
@@ -93,6 +114,16 @@ def print_command(
     chosen = [x for x in (edition, deck, query) if x]
     if len(chosen) != 1:
         fail(tr("printing.cli.one_source"))
+    if out is None:
+        fail(tr("shop.cli.no_out"))
+    if preset is not None:
+        from cardbase.printing.presets import get_preset
+
+        get_preset(preset)  # an unknown preset fails before the database is opened
+    if simulate is not None:
+        from cardbase.printing.colourblind import check_deficiency
+
+        check_deficiency(simulate)
     with session() as s:
         if deck is not None:
             cards = _deck_cards(s, deck)
@@ -106,8 +137,10 @@ def print_command(
         cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
         back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,
         sticker_table=table, changed_since=changed_since, template=template, art_dir=art_dir,
-        edition_symbols=symbols,
+        edition_symbols=symbols, preset=preset, proof_overlay=proof_overlay, simulate=simulate,
     )
+    for note in result.notes:
+        typer.echo(tr("shop.cli.note", note=note))
     if result.nothing_changed:
         typer.echo(tr("printing.cli.nothing_changed", skipped=result.skipped,
                       previous=str(changed_since)))
@@ -117,9 +150,18 @@ def print_command(
     if changed_since:
         line += tr("printing.cli.skipped", skipped=result.skipped)
     typer.echo(line)
-    if mode == "shop":
+    if mode == "shop" and preset is not None:
+        from cardbase.printing.presets import get_preset
+
+        p = get_preset(preset)
+        typer.echo(tr("shop.cli.preset_done", n=(len(result.files) - 1) // 2, preset=p.name,
+                      width=p.canvas_px[0], height=p.canvas_px[1], dpi=p.dpi,
+                      folder=str(out.with_name(out.stem + "-png"))))
+    elif mode == "shop":
         typer.echo(tr("printing.cli.pngs", n=len(result.files) - 1,
                       folder=str(out.with_name(out.stem + "-png"))))
+    if simulate is not None:
+        typer.echo(tr("shop.cli.simulated", deficiency=simulate))
     typer.echo(tr("printing.cli.manifest", path=str(result.manifest)))
 
 
@@ -151,7 +193,33 @@ def render_command(
     typer.echo(tr("printing.cli.rendered", path=str(out), ref=defs[0].ref, name=defs[0].name))
 
 
+def presets_command(as_json: bool = PR_JSON) -> None:
+    """List the print-shop presets: canvas in pixels, trim, bleed, safe margin, source."""
+    from cardbase.cli.common import print_json
+    from cardbase.i18n import tr
+    from cardbase.printing.presets import load_presets, presets_path
+
+    presets = load_presets()
+    if as_json:
+        print_json({"file": str(presets_path()), "presets": [p.as_dict() for p in presets.values()]})
+        return
+    typer.echo(tr("shop.cli.presets_head", file=str(presets_path())))
+    for p in presets.values():
+        d = p.as_dict()
+        typer.echo(tr("shop.cli.preset_line", name=p.name, shop=p.shop_label, description=p.label,
+                      width=p.canvas_px[0], height=p.canvas_px[1], dpi=p.dpi,
+                      trim_width=f"{d['trim_mm'][0]:g}", trim_height=f"{d['trim_mm'][1]:g}",
+                      bleed=f"{d['bleed_mm']:g}", safe=f"{d['safe_mm']:g}"))
+        typer.echo(tr("shop.cli.preset_source", source=p.source))
+        if p.note:
+            typer.echo(tr("shop.cli.preset_note", note=p.note))
+
+
+print_app.callback(invoke_without_command=True)(handle_errors(print_command))
+print_app.command("presets")(handle_errors(presets_command))
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``print`` and ``render`` to the root command."""
-    app.command("print")(handle_errors(print_command))
+    """Add ``print`` (with ``print presets``) and ``render`` to the root command."""
+    app.add_typer(print_app, name="print")
     app.command("render")(handle_errors(render_command))

@@ -2,7 +2,8 @@
 
 Public entry points: ``print_cards`` (home sheets, print-shop files, proof sheets),
 ``render_card`` / ``render_back`` (Pillow images), ``render_card_png``, ``load_template`` /
-``template_for``, ``card_fingerprint`` and ``read_manifest``.
+``template_for``, ``card_fingerprint`` and ``read_manifest``. Print-shop presets (exact canvases) are in
+``cardbase.printing.presets``, colour-blind proofs in ``cardbase.printing.colourblind``.
 """
 
 from __future__ import annotations

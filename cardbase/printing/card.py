@@ -136,9 +136,10 @@ def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, ha
     masks: dict[str, _Mask] = {}
     b = template.border_mm
     box = (P(b), P(b), off + tw - L(b), off + th - L(b))
-    masks["panel"] = _aa_mask(box, lambda d, t, x0, y0: d.rounded_rectangle(
+    if box[2] > box[0] and box[3] > box[1]:  # a border wider than half the card: no panel
+        masks["panel"] = _aa_mask(box, lambda d, t, x0, y0: d.rounded_rectangle(
         (t(box[0], x0), t(box[1], y0), t(box[2], x0), t(box[3], y0)),
-        radius=L(template.corner_mm) * SS, fill=255))
+            radius=L(template.corner_mm) * SS, fill=255))
     if has_effect and (r := template.region("effect")) is not None:
         x, y, w, h = r.box
         y, h = y - grow_mm, h + grow_mm
@@ -164,9 +165,10 @@ def _chrome_masks(template: Template, dpi: int, bleed: bool, has_value: bool, ha
         ring = L(0.55)
         masks["disc_ring"] = _aa_mask(vb, lambda d, t, x0, y0: d.ellipse(
             (t(vb[0], x0), t(vb[1], y0), t(vb[2], x0), t(vb[3], y0)), fill=255))
-        masks["disc"] = _aa_mask(vb, lambda d, t, x0, y0: d.ellipse(
-            (t(vb[0] + ring, x0), t(vb[1] + ring, y0), t(vb[2] - ring, x0), t(vb[3] - ring, y0)),
-            fill=255))
+        if vb[2] - vb[0] > 2 * ring:  # a disc smaller than its ring is all ring
+            masks["disc"] = _aa_mask(vb, lambda d, t, x0, y0: d.ellipse(
+                (t(vb[0] + ring, x0), t(vb[1] + ring, y0), t(vb[2] - ring, x0), t(vb[3] - ring, y0)),
+                fill=255))
     return masks
 
 
@@ -444,11 +446,12 @@ def render_back(template: Template, dpi: int = 300, bleed: bool = False) -> Imag
             d.line((x0, 0, x0 + H * SS, H * SS), fill=faint, width=lw)
             d.line((x0 + H * SS, 0, x0, H * SS), fill=faint, width=lw)
     m = px(template.border_mm + 1.2)
-    d.rounded_rectangle((o + m, o + m, o + tw * SS - m, o + th * SS - m), radius=px(template.corner_mm),
-                        outline=accent, width=round(px(0.6)))
-    m2 = m + px(1.1)
-    d.rounded_rectangle((o + m2, o + m2, o + tw * SS - m2, o + th * SS - m2),
-                        radius=px(template.corner_mm), outline=accent, width=round(px(0.2)))
+    for inset, line in ((m, 0.6), (m + px(1.1), 0.2)):  # no frame lines when the border fills the card
+        frame = (o + inset, o + inset, o + tw * SS - inset, o + th * SS - inset)
+        if frame[2] - frame[0] > 2 * px(line) and frame[3] - frame[1] > 2 * px(line):
+            d.rounded_rectangle(frame, radius=min(px(template.corner_mm), (frame[2] - frame[0]) / 2,
+                                                  (frame[3] - frame[1]) / 2),
+                                outline=accent, width=round(px(line)))
     cx, cy = o + tw * SS / 2, o + th * SS / 2
     rx, ry = tw * SS * 0.36, th * SS * 0.2
     d.ellipse((cx - rx, cy - ry, cx + rx, cy + ry), fill=bg, outline=accent, width=round(px(0.6)))

@@ -1,4 +1,9 @@
-"""Playtest page: an interactive goldfish game, a game against a bot (its hand hidden), and
+"""Playtest page: a game selector, then the chosen game's view.
+
+Views are chosen through :data:`VIEWS` (one line per game, ``"module:function"``); a game of the
+registry without a line gets the generic box view (batches through ``cardbase.playtest.games``) when
+it has an engine, and a note linking to its cards and printing when it has none. This module holds
+NesPanini's view: an interactive goldfish game, a game against a bot (its hand hidden), and
 batches (goldfish, duel, round robin, bot ladder) run by the playtest services; every batch says
 how its games ended (ruling R10).
 
@@ -9,7 +14,9 @@ in the session.
 
 from __future__ import annotations
 
+import importlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
@@ -18,10 +25,20 @@ import streamlit as st
 from cardbase import catalog, db, decks
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import card_png, plain, session, show_error, t, tp
+from cardbase.ui.common import MAIN_GAME, card_png, plain, session, show_error, t, tp
 
 GAME = "nespanini"
 BOTS = ("random", "greedy", "mc", "ismcts")
+
+# The Playtest view of each game: ``"module:function"``, the function taking the game's code.
+# A game of the registry missing here gets GENERIC_VIEW with an engine, NO_ENGINE_VIEW without.
+VIEWS: dict[str, str] = {
+    "nespanini": "cardbase.ui.playtest:nespanini_view",
+    "overkill": "cardbase.ui.playtest_overkill:render",
+}
+GENERIC_VIEW = "cardbase.ui.playtest_box:render"
+NO_ENGINE_VIEW = "cardbase.ui.playtest_box:no_engine"
+GAME_KEY = "pt_gamecode"
 
 
 # --------------------------------------------------------------------------- decks
@@ -176,8 +193,45 @@ def _ended_by(ended_by: dict[str, int] | None, games: int) -> None:
 
 # --------------------------------------------------------------------------- page
 
+def view_for(code: str) -> Callable[[str], None]:
+    """The function that draws the Playtest view of the game ``code`` (through :data:`VIEWS`)."""
+    from cardbase.games import registry
+
+    spec = registry.get(code)
+    target = VIEWS.get(spec.code) or (GENERIC_VIEW if spec.engine else NO_ENGINE_VIEW)
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def game_names() -> dict[str, str]:
+    """Every game of the registry, the main one first, by code → name (from the database)."""
+    from sqlmodel import select
+
+    from cardbase.games import registry
+    from cardbase.models import Game
+
+    with session() as s:
+        names = {g.code: g.name for g in s.exec(select(Game))}
+    codes = sorted(registry.REGISTRY, key=lambda c: (c != MAIN_GAME, names.get(c, c).lower()))
+    return {c: names.get(c, c) for c in codes}
+
+
 def render() -> None:
     st.title(t("playtest.title"))
+    try:
+        games = game_names()
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    codes = list(games)
+    if st.session_state.get(GAME_KEY) not in codes:
+        st.session_state[GAME_KEY] = MAIN_GAME if MAIN_GAME in codes else codes[0]
+    code = st.selectbox(t("games_page.game"), codes, key=GAME_KEY, format_func=games.get)
+    view_for(code)(code)
+
+
+def nespanini_view(code: str = GAME) -> None:
+    """NesPanini: goldfish and bot games, batches, duels and the bot ladder."""
     mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel", "ladder"], key="pt_mode",
                                 default="goldfish", format_func=lambda m: t(f"playtest.mode_{m}"),
                                 label_visibility="collapsed") or "goldfish"

@@ -94,7 +94,8 @@ def first_sheet_png(cards: list[CardDef], paper: str, table: dict[str, str], use
 
 def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: bool,
               offset: tuple[float, float], use_stickers: bool, table: dict[str, str],
-              changed_since: bytes | None, name: str) -> dict[str, Any]:
+              changed_since: bytes | None, name: str, preset: str | None = None,
+              proof_overlay: bool = False) -> dict[str, Any]:
     """Print to a temporary folder; return the PDF bytes, a zip of PNGs (shop) and the figures."""
     from cardbase.printing import print_cards
 
@@ -106,7 +107,7 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
             previous.write_bytes(changed_since)
         result = print_cards(cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
                              back_offset_mm=offset, stickers=use_stickers, sticker_table=table,
-                             changed_since=previous)
+                             changed_since=previous, preset=preset, proof_overlay=proof_overlay)
         pdf = out.read_bytes() if out.exists() else None
         manifest = result.manifest.read_bytes() if result.manifest and result.manifest.exists() else None
         png_zip = None
@@ -123,7 +124,7 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
             proof = target.read_bytes() if target.exists() else None
     return {"pdf": pdf, "zip": png_zip, "proof": proof, "manifest": manifest, "pages": result.pages,
             "cards": result.cards, "unique": result.unique_cards, "skipped": result.skipped,
-            "nothing_changed": result.nothing_changed}
+            "nothing_changed": result.nothing_changed, "notes": list(result.notes)}
 
 
 # --------------------------------------------------------------------------- page
@@ -172,6 +173,7 @@ def render() -> None:
         dpi = st.select_slider(t("print.dpi"), [150, 200, 300, 600], value=300, key="pr_dpi")
         previous = st.file_uploader(t("print.changed_since"), type=["json"], key="pr_prev",
                                     help=t("print.changed_since_help"))
+        shop = _shop_options(mode)
     try:
         cards = cards_for(source, value)
     except CardbaseError as exc:
@@ -190,7 +192,7 @@ def render() -> None:
                 show_error(exc)
         name = _file_name(source, value, {d[0]: d[1] for d in saved})
         signature = repr((source, value, mode, paper, int(dpi), backs, use_stickers, offset,
-                          previous.name if previous else None))
+                          previous.name if previous else None, shop["preset"], shop["overlay"]))
         if st.button(t("print.make"), key="pr_go", type="primary"):
             with st.spinner(t("print.working", n=len(cards))):
                 try:
@@ -198,12 +200,15 @@ def render() -> None:
                         "name": name, "signature": signature, **run_print(cards, mode=mode, paper=paper, dpi=int(dpi), backs=backs,
                                                   offset=offset, use_stickers=use_stickers, table=table,
                                                   changed_since=previous.getvalue() if previous else None,
-                                                  name=name)}
+                                                  name=name, preset=shop["preset"],
+                                                  proof_overlay=shop["overlay"])}
                 except CardbaseError as exc:
                     show_error(exc)
         result = st.session_state.get("pr_result")
         if result and result.get("signature") == signature:
-            _downloads(result)
+            _downloads(result, simulate=shop["simulate"])
+        if mode == "proof":
+            _colour_risks(cards, table)
         _tts_download(source, value, cards, name, {d[0]: d[1] for d in saved}, use_stickers, table)
 
 
@@ -277,7 +282,78 @@ def _file_name(source: str, value: Any, deck_names: dict[int, str] | None = None
     return safe_file_name(t("print.file_query"))
 
 
-def _downloads(result: dict[str, Any]) -> None:
+# --------------------------------------------------------------------------- shop presets, proofs
+
+def _shop_options(mode: str) -> dict[str, Any]:
+    """The print-shop preset (shop and proof), the trim/safe lines and the simulated deficiency
+    (proof) chosen on the page."""
+    from cardbase.printing.colourblind import DEFICIENCIES, deficiency_label
+    from cardbase.printing.presets import load_presets
+
+    chosen: dict[str, Any] = {"preset": None, "overlay": False, "simulate": None}
+    if mode not in ("shop", "proof"):
+        return chosen
+    try:
+        presets = load_presets()
+    except CardbaseError as exc:
+        show_error(exc)
+        return chosen
+    names = [None, *presets]
+
+    def label(name: str | None) -> str:
+        if name is None:
+            return t("shop.ui.no_preset")
+        p = presets[name]
+        return f"{name} — {p.shop_label} ({p.canvas_px[0]} × {p.canvas_px[1]} px)"
+
+    chosen["preset"] = st.selectbox(t("shop.ui.preset"), names, key="pr_preset", format_func=label,
+                                    help=t("shop.ui.preset_help"))
+    if chosen["preset"] and presets[chosen["preset"]].note:
+        st.caption(presets[chosen["preset"]].note)
+    if mode == "proof":
+        chosen["overlay"] = st.checkbox(t("shop.ui.overlay"), value=False, key="pr_overlay")
+        chosen["simulate"] = st.selectbox(t("shop.ui.simulate"), [None, *DEFICIENCIES],
+                                         key="pr_simulate",
+                                         format_func=lambda d: t("shop.ui.no_simulation") if d is None
+                                         else deficiency_label(d))
+    return chosen
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def _simulated_png(proof: bytes, deficiency: str) -> bytes:
+    from cardbase.printing.colourblind import simulate_image
+
+    buf = io.BytesIO()
+    simulate_image(Image.open(io.BytesIO(proof)), deficiency).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def _colour_risks(cards: list[CardDef], table: dict[str, str]) -> None:
+    """The pairs of printed colours a colour-blind player may not tell apart, worst first."""
+    import pandas as pd
+
+    from cardbase.printing.colourblind import colour_report, deficiency_label, fix_for
+
+    try:
+        report = colour_report(cards, sticker_table=table)
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    st.subheader(t("shop.ui.colours_title"))
+    risky = [p for p in report["pairs"] if not p["distinct"]]
+    if not risky:
+        st.success(t("shop.ui.colours_ok", n=len(report["colours"]),
+                     threshold=f"{report['threshold']:g}"))
+        return
+    rows = [{t("shop.proof.col_vision"): deficiency_label(p["deficiency"]),
+             t("shop.proof.col_pair"): f"{p['a']} / {p['b']}", "ΔE": f"{p['delta_e']:.1f}",
+             t("shop.proof.col_cue"): t(f"shop.cvd.cue.{p['cue']}"),
+             t("shop.proof.col_fix"): fix_for(p, report.get("symbols"))} for p in risky]
+    st.table(pd.DataFrame(rows).set_index(t("shop.proof.col_vision")))
+    st.caption(t("shop.ui.colours_method", threshold=f"{report['threshold']:g}"))
+
+
+def _downloads(result: dict[str, Any], simulate: str | None = None) -> None:
     if result.get("nothing_changed"):
         st.info(t("print.nothing_changed", skipped=result["skipped"]))
         return
@@ -289,7 +365,18 @@ def _downloads(result: dict[str, Any]) -> None:
     if result.get("zip"):
         st.download_button(t("print.download_zip"), result["zip"], file_name=f"{name}-png.zip",
                            mime="application/zip", key="pr_dl_zip")
-    if result.get("proof"):
+    for note in result.get("notes") or []:
+        st.info(note)
+    if result.get("proof") and simulate:
+        from cardbase.printing.colourblind import deficiency_label
+
+        plain, simulated = st.columns(2)
+        plain.image(result["proof"], caption=t("shop.ui.proof_plain"))
+        simulated.image(_simulated_png(result["proof"], simulate),
+                        caption=t("shop.ui.proof_simulated", deficiency=deficiency_label(simulate)))
+        st.download_button(t("print.download_proof"), result["proof"], file_name=f"{name}.png",
+                           mime="image/png", key="pr_dl_proof")
+    elif result.get("proof"):
         st.image(result["proof"])
         st.download_button(t("print.download_proof"), result["proof"], file_name=f"{name}.png",
                            mime="image/png", key="pr_dl_proof")

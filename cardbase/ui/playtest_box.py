@@ -1,0 +1,211 @@
+"""Playtest views shared by the box games (OVERKILL, and every box game with an engine).
+
+:func:`render` is the generic view of a box game that has an engine but no table of its own yet:
+batches only. :func:`batch` is that batch form and its charts, for any registered box game, through
+``cardbase.playtest.games.simulate``: win rate per seat with its Wilson 95 % interval, each card's
+impact (win rate of the seats that held it against the others, both with their interval), how the
+games ended and how many rounds they lasted. :func:`no_engine` speaks for a game without an engine.
+
+Only plain values are kept in the session: the report as a dict and the rounds of each game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from cardbase import catalog, i18n
+from cardbase.errors import CardbaseError
+from cardbase.ui.common import lang, session, show_error, t
+
+
+def game_cards(code: str) -> list:
+    """The game's cards from the database (every edition's cards with their copies)."""
+    with session() as s:
+        return catalog.card_defs(s, game=code)
+
+
+def bot_label(name: str, language: str | None = None) -> str:
+    """A bot's name in words (``language``: the app's by default)."""
+    return i18n.find(language or lang(), f"playtest.bot_{name}") or name
+
+
+def bot_labels():
+    """A ``format_func`` naming bots in the language of this run (it may be called after it)."""
+    language = lang()
+    return lambda name: bot_label(name, language)
+
+
+def ending_label(key: str) -> str:
+    """How a game ended, in words (the code itself for an ending without a text)."""
+    return i18n.find(lang(), f"games.ended.{key}") or key
+
+
+def no_engine(code: str) -> None:
+    """A game without an engine: say so, and point at what exists for it."""
+    from cardbase.games import registry
+
+    engines = [c for c, s in registry.REGISTRY.items() if s.engine]
+    st.info(t("games_page.no_engine", engines=", ".join(engines)), icon=":material/construction:")
+    st.markdown(t("games_page.what_exists"))
+    st.markdown(f"- [{t('nav.cards')}](cards) — {t('games_page.link_cards')}\n"
+                f"- [{t('nav.print')}](print) — {t('games_page.link_print')}")
+
+
+def render(code: str) -> None:
+    """A game with an engine but no view of its own: batches of bot games (box games)."""
+    from cardbase.games import registry
+
+    if registry.get(code).material != "box":
+        st.info(t("games_page.no_view"), icon=":material/construction:")
+        return
+    st.caption(t("games_page.no_table"))
+    batch(code, prefix=f"pgb_{code}")
+
+
+# --------------------------------------------------------------------------- batches
+
+def _progress_bar():
+    bar = st.progress(0.0, text=t("playtest.running"))
+
+    def update(done: int, total: int) -> None:
+        bar.progress(min(1.0, done / max(total, 1)), text=t("playtest.progress", done=done, total=total))
+
+    return update
+
+
+def batch(code: str, *, prefix: str) -> None:
+    """The batch form (games, seed, players, a bot per seat), its progress bar and its charts."""
+    from cardbase.games import registry
+    from cardbase.playtest.games import simulate
+
+    spec = registry.playable(code)
+    cols = st.columns(3, vertical_alignment="bottom")
+    games = cols[0].number_input(t("games_page.games"), 1, 100_000, 200, 50, key=f"{prefix}_games")
+    seed = cols[1].number_input(t("playtest.seed"), 0, 10**9, 0, key=f"{prefix}_seed")
+    if spec.max_players > spec.min_players:
+        players = int(cols[2].number_input(t("games_page.players"), spec.min_players, spec.max_players,
+                                           spec.min_players, 1, key=f"{prefix}_players"))
+    else:
+        players = spec.min_players
+        cols[2].metric(t("games_page.players"), players)
+    seat_cols = st.columns(min(players, 4))
+    bots = []
+    for p in range(players):
+        default = spec.bots.index("greedy") if "greedy" in spec.bots else 0
+        bots.append(seat_cols[p % len(seat_cols)].selectbox(
+            t("games_page.seat_bot", seat=p + 1), spec.bots, index=default, key=f"{prefix}_bot_{p}",
+            format_func=bot_labels()))
+    if any(b in ("mc", "ismcts") for b in bots):
+        st.caption(t("games_page.slow_bots"))
+    if st.button(t("playtest.run"), key=f"{prefix}_go", type="primary"):
+        try:
+            rep, records = simulate(code, game_cards(code), players=players, bots=bots, games=int(games),
+                                    seed=int(seed), workers=1, progress=_progress_bar())
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+        st.session_state[f"{prefix}_result"] = {"report": rep.as_dict(),
+                                                "rounds": [r.rounds for r in records]}
+    result = st.session_state.get(f"{prefix}_result")
+    if result:
+        show_report(result["report"], result["rounds"])
+
+
+def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
+    """A batch's figures and charts (plain values: ``GameReport.as_dict()`` and rounds per game)."""
+    import altair as alt
+
+    from cardbase.playtest.stats import wilson
+
+    n = rep["games"]
+    m = st.columns(4)
+    m[0].metric(t("games_page.games"), n)
+    m[1].metric(t("games_page.ties"), rep["ties"])
+    m[2].metric(t("games_page.mean_turns"), f"{rep['mean_turns']:.1f}")
+    m[3].metric(t("games_page.mean_rounds"), f"{rep['mean_rounds']:.2f}")
+
+    seat_col, win_col = t("games_page.seat"), t("games_page.win_rate")
+    lo_col, hi_col = t("games_page.ci_low"), t("games_page.ci_high")
+    seats = pd.DataFrame([{seat_col: t("games_page.seat_label", seat=s["seat"], bot=bot_label(s["bot"])),
+                           win_col: s["win_rate"], lo_col: s["ci95"][0], hi_col: s["ci95"][1],
+                           t("games_page.wins"): s["wins"]} for s in rep["seats"]])
+    st.markdown(f"**{t('games_page.seats_title')}**")
+    base = alt.Chart(seats).encode(y=alt.Y(f"{seat_col}:N", title=None, sort=None))
+    bars = base.mark_bar(color="#4c78a8", size=22).encode(
+        x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[seat_col, alt.Tooltip(f"{win_col}:Q", format=".1%"), alt.Tooltip(f"{lo_col}:Q", format=".1%"),
+                 alt.Tooltip(f"{hi_col}:Q", format=".1%")])
+    rules = base.mark_rule(color="#222", strokeWidth=2).encode(x=alt.X(f"{lo_col}:Q", title=win_col),
+                                                               x2=f"{hi_col}:Q")
+    fair = alt.Chart(pd.DataFrame({"x": [1 / max(len(seats), 1)]})).mark_rule(
+        color="#888", strokeDash=[4, 4]).encode(x="x:Q")
+    st.altair_chart((bars + rules + fair).properties(height=34 * len(seats) + 40), width="stretch")
+    st.caption(t("games_page.seats_caption"))
+    if rep.get("teams"):
+        st.markdown(f"**{t('games_page.teams_title')}**")
+        st.dataframe(pd.DataFrame([{t("games_page.team"): name, t("games_page.wins"): v["wins"],
+                                    win_col: f"{v['win_rate']:.1%}",
+                                    t("games_page.ci95"): f"{v['ci95'][0]:.1%} – {v['ci95'][1]:.1%}"}
+                                   for name, v in rep["teams"].items()]), hide_index=True, width="stretch")
+
+    if rep.get("cards"):
+        per_seat_games = n * len(rep["seats"])
+        rows = []
+        name_col, held_col = t("games_page.card"), t("games_page.held")
+        for c in rep["cards"]:
+            held = c["games_held"]
+            other = per_seat_games - held
+            won_other = round(c["win_rate_not_held"] * other)
+            olo, ohi = wilson(won_other, other)
+            rows.append({name_col: c["name"], held_col: t("games_page.held_yes"), win_col: c["win_rate_held"],
+                         lo_col: c["ci95_held"][0], hi_col: c["ci95_held"][1], "n": held})
+            rows.append({name_col: c["name"], held_col: t("games_page.held_no"), win_col: c["win_rate_not_held"],
+                         lo_col: olo, hi_col: ohi, "n": other})
+        df = pd.DataFrame(rows)
+        order = [c["name"] for c in sorted(rep["cards"], key=lambda c: -(c["win_rate_held"] - c["win_rate_not_held"]))]
+        st.markdown(f"**{t('games_page.cards_title')}**")
+        base = alt.Chart(df).encode(
+            y=alt.Y(f"{name_col}:N", sort=order, title=None),
+            yOffset=alt.YOffset(f"{held_col}:N"),
+            color=alt.Color(f"{held_col}:N", title=None, legend=alt.Legend(orient="top"),
+                            scale=alt.Scale(range=["#e45756", "#9a9a9a"])))
+        points = base.mark_point(filled=True, size=60).encode(
+            x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            tooltip=[name_col, held_col, alt.Tooltip(f"{win_col}:Q", format=".1%"),
+                     alt.Tooltip(f"{lo_col}:Q", format=".1%"), alt.Tooltip(f"{hi_col}:Q", format=".1%"), "n"])
+        rules = base.mark_rule().encode(x=alt.X(f"{lo_col}:Q", title=win_col), x2=f"{hi_col}:Q")
+        st.altair_chart((rules + points).properties(height=34 * len(rep["cards"]) + 40), width="stretch")
+        st.caption(t("games_page.cards_caption"))
+        table = pd.DataFrame([{
+            "ref": c["ref"], name_col: c["name"], held_col: c["games_held"],
+            t("games_page.rate_held"): f"{c['win_rate_held']:.1%}",
+            t("games_page.ci95"): f"{c['ci95_held'][0]:.1%} – {c['ci95_held'][1]:.1%}",
+            t("games_page.rate_not_held"): f"{c['win_rate_not_held']:.1%}",
+            t("games_page.delta"): f"{c['win_rate_held'] - c['win_rate_not_held']:+.1%}"}
+            for c in sorted(rep["cards"], key=lambda c: -(c["win_rate_held"] - c["win_rate_not_held"]))])
+        with st.expander(t("games_page.cards_table")):
+            st.dataframe(table, hide_index=True, width="stretch")
+
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**{t('games_page.ended_title')}**")
+        how, count = t("games_page.ending"), t("games_page.games")
+        ended = pd.DataFrame([{how: ending_label(k), count: v} for k, v in rep["ended_by"].items()])
+        bars = alt.Chart(ended).encode(x=alt.X(f"{count}:Q"), y=alt.Y(f"{how}:N", title=None))
+        chart = bars.mark_bar(color="#72b7b2", size=26) + bars.mark_text(align="left", dx=4).encode(
+            text=f"{count}:Q")
+        st.altair_chart(chart.properties(height=max(110, 44 * len(ended) + 60)), width="stretch")
+        off = sum(v for k, v in rep["ended_by"].items() if k.endswith("_limit"))
+        if off:
+            st.warning(t("games_page.safety_net", n=off, games=n), icon=":material/warning:")
+    with right:
+        st.markdown(f"**{t('games_page.rounds_title')}**")
+        rcol = t("games_page.rounds")
+        counts = pd.Series(rounds).value_counts().sort_index()
+        hist = pd.DataFrame({rcol: counts.index.astype(int), count: counts.values})
+        st.altair_chart(alt.Chart(hist).mark_bar(color="#f58518").encode(
+            x=alt.X(f"{rcol}:O", axis=alt.Axis(labelAngle=0)), y=alt.Y(f"{count}:Q")).properties(height=220),
+            width="stretch")
