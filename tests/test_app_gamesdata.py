@@ -235,6 +235,28 @@ def test_editor_stale_edit_of_a_declared_field_keeps_the_input(app_env: str) -> 
     assert _card(app_env, "CTT-002")["damage"] == 25
 
 
+def test_editor_creates_and_duplicates_a_card_with_declared_fields(app_env: str) -> None:
+    at = page_test("editor", editor=True)
+    at.session_state["ed_mode"] = "new"
+    at.run()
+    at.selectbox(key="ed_new_edition").select("CTT").run()
+    no_exception(at)
+    assert not [w for w in at.text_input if w.key == "edf_stats"]
+    at.text_input(key="edf_name").input("Casque lourd")
+    at.number_input(key="edf_x_armour").set_value(7)
+    at.number_input(key="edf_x_life").set_value(2).run()
+    assert at.number_input(key="edf_x_life").min == 1  # the declared range
+    at.button(key="ed_create").click().run()
+    no_exception(at)
+    assert at.text_input(key="edf_name").value == "Casque lourd"  # now editing the new card
+    card = _card(app_env, at.session_state["ed_card"]["ref"])
+    assert card["stats"] == {"armour": 7, "life": 2}
+    at.button(key="ed_dup").click().run()
+    no_exception(at)
+    copy = _card(app_env, at.session_state["ed_card"]["ref"])
+    assert copy["name"] == "Casque lourd (copie)" and copy["stats"] == {"armour": 7, "life": 2}
+
+
 # --------------------------------------------------------------------------- decks page
 
 def test_a_game_without_deck_rules_offers_its_box_on_the_decks_page(app_env: str) -> None:
