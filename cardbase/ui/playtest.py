@@ -232,7 +232,8 @@ def render() -> None:
 
 def nespanini_view(code: str = GAME) -> None:
     """NesPanini: goldfish and bot games, batches, duels and the bot ladder."""
-    mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel", "ladder"], key="pt_mode",
+    mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel", "ladder", "balance"],
+                                key="pt_mode",
                                 default="goldfish", format_func=lambda m: t(f"playtest.mode_{m}"),
                                 label_visibility="collapsed") or "goldfish"
     try:
@@ -251,6 +252,10 @@ def nespanini_view(code: str = GAME) -> None:
         _goldfish_batch(choices)
     elif mode == "ladder":
         _ladder(choices)
+    elif mode == "balance":
+        from cardbase.ui.playtest_balance import balance_view
+
+        balance_view(choices, deck_cards, _progress_bar)
     else:
         _duels(choices)
 

@@ -1,0 +1,53 @@
+"""The Playtest page's « Équilibre » view: a card's figure swept on common random numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardbase.playtest.sweep import sweep
+from cardbase.ui.playtest_balance import points_frame
+
+from test_app import app_env, no_exception, page_test  # noqa: F401 - fixtures and helpers
+
+SQLITE = pytest.mark.sqlite_only("the page's logic does not depend on the database")
+
+
+@SQLITE
+def test_balance_view_sweeps_a_value_and_draws_the_curve(app_env: str) -> None:
+    at = page_test("playtest")
+    at.session_state["pt_mode"] = "balance"
+    at.run()
+    no_exception(at)
+    at.number_input(key="ptw_lo").set_value(1).run()
+    at.number_input(key="ptw_hi").set_value(4).run()
+    at.number_input(key="ptw_games").set_value(20).run()
+    at.button(key="ptw_go").click().run()
+    no_exception(at)
+    result = at.session_state["ptw_result"]
+    assert [p["value"] for p in result["points"]] == [1, 2, 3, 4]
+    assert result["alone"] is True  # goldfish by default: the mean score and its interval
+    table = at.dataframe[-1].value
+    assert len(table) == 4 and "Score moyen" in table.columns
+
+
+def test_points_frame_reads_win_rates_and_bands() -> None:
+    points = [{"value": 1, "win_rate": 0.4, "ci95": [0.3, 0.5], "mean_score": 20.0},
+              {"value": 2, "win_rate": 0.6, "ci95": [0.5, 0.7], "mean_score": 22.0}]
+    df = points_frame(points, alone=False)
+    assert list(df["y"]) == [0.4, 0.6] and list(df["lo"]) == [0.3, 0.5]
+    alone = points_frame(points, alone=True)
+    assert list(alone["y"]) == [20.0, 22.0]
+
+
+def test_the_view_calls_the_same_sweep_as_the_command_line() -> None:
+    """A goldfish sweep of a card's value: higher value, higher mean score (common random numbers)."""
+    from pathlib import Path
+
+    from cardbase.playtest.cards import load_deck_defs
+
+    root = Path(__file__).resolve().parent.parent / "data"
+    deck = load_deck_defs(root / "decks" / "braises-ardentes.txt", sorted((root / "editions").glob("*.toml")))
+    ref = deck[0].ref
+    res = sweep(deck, card=ref, field="value", values=[0, 9], games=40, seed=2)
+    low, high = (p["mean_score"] for p in res["points"])
+    assert high >= low
