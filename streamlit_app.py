@@ -31,12 +31,22 @@ def _home_by_its_own_url() -> None:
 
 
 def _pages() -> list:
-    from cardbase.ui import cards, decks, editions, editor, playtest, printing, stickers
+    from cardbase.ui import (
+        cards,
+        decks,
+        editions,
+        editor,
+        games_admin,
+        playtest,
+        printing,
+        stickers,
+    )
 
     return [
         st.Page(cards.render, title=t("nav.cards"), icon=":material/search:", url_path=HOME, default=True),
         st.Page(editor.render, title=t("nav.editor"), icon=":material/edit:", url_path="editor"),
         st.Page(editions.render, title=t("nav.editions"), icon=":material/library_books:", url_path="editions"),
+        st.Page(games_admin.render, title=t("games_admin.nav"), icon=":material/extension:", url_path="games"),
         st.Page(decks.render, title=t("nav.decks"), icon=":material/style:", url_path="decks"),
         st.Page(printing.render, title=t("nav.print"), icon=":material/print:", url_path="print"),
         st.Page(playtest.render, title=t("nav.playtest"), icon=":material/casino:", url_path="playtest"),

@@ -81,6 +81,19 @@ def games_with_decks() -> list[str]:
     return with_rules or [code for code, _ in rows]
 
 
+def box_games() -> dict[str, list[str]]:
+    """Games without deck rules (a fixed box: its cards are played as they are) → their editions."""
+    with session() as s:
+        rows = s.exec(select(Game.code, Edition.code).join(Edition, Edition.game_id == Game.id, isouter=True)
+                      .where(Game.deck_size.is_(None)).order_by(Game.code, Edition.code)).all()
+    out: dict[str, list[str]] = {}
+    for game, edition in rows:
+        out.setdefault(game, [])
+        if edition:
+            out[game].append(edition)
+    return out
+
+
 def evaluate(entries: dict[str, int], game: str) -> dict[str, Any]:
     """Legality and statistics of the deck, as plain values."""
     with session() as s:
@@ -169,10 +182,14 @@ def render() -> None:
         st.info(t("decks.no_games"))
         return
     _apply_pending()
-    if st.session_state.get("deck_game") not in games:
+    boxes = {code: eds for code, eds in box_games().items() if code not in games}
+    if st.session_state.get("deck_game") not in [*games, *boxes]:
         st.session_state["deck_game"] = MAIN_GAME if MAIN_GAME in games else games[0]
     top = st.columns([1, 2, 1], vertical_alignment="bottom")
-    game = top[0].selectbox(t("field.game"), games, key="deck_game")
+    game = top[0].selectbox(t("field.game"), [*games, *boxes], key="deck_game")
+    if game in boxes:  # a fixed box: no deck to build, its editions print as they are
+        _box_panel(game, boxes[game])
+        return
     if st.session_state.get("deck_for") != game:  # a deck belongs to one game
         st.session_state["deck_for"] = game
         st.session_state[DECK] = {}
@@ -206,6 +223,24 @@ def render() -> None:
         _code_tab(entries, game)
     with tabs[3]:
         _save_tab(entries, game, result)
+
+
+def _box_panel(game: str, editions: list[str]) -> None:
+    st.info(tp("games_admin.box_game", game=game), icon=":material/inventory_2:")
+    if not editions:
+        return
+    st.caption(tp("games_admin.box_editions", editions=", ".join(editions)))
+    a, b = st.columns([1, 3], vertical_alignment="bottom")
+    edition = a.selectbox(t("field.edition"), editions, key="deck_box_edition")
+    if b.button(t("games_admin.box_print"), key="deck_box_print", icon=":material/print:"):
+        st.session_state["pr_source"] = "edition"
+        st.session_state["pr_edition"] = edition
+        try:  # the Impression page, opened on this edition
+            from cardbase.ui import printing
+
+            st.switch_page(st.Page(printing.render, url_path="print"))
+        except st.errors.StreamlitAPIException:  # the page alone, without the app's navigation
+            st.caption(t("nav.print"))
 
 
 def _legality_box(result: dict[str, Any]) -> None:

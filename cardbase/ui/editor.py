@@ -6,6 +6,11 @@ it back when the page is left and opened again (Streamlit forgets the state of w
 does not draw); the card being edited is remembered only by its id and the version the edit
 started from. The editor opens on the main game's first edition. A save made stale by someone else is refused by
 ``catalog.update_card`` and shown next to the saved values, with the user's input untouched.
+
+A game that declares card fields (:mod:`cardbase.gamesdata`) gets one typed input per field — a
+number input within the field's range, a list of its choices, a text input — in place of the raw
+``stats`` table; their form keys are ``x_<field>`` and they are saved by name, so that the service
+checks every value (type, range, required).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
-from cardbase import access, catalog, transfer
+from cardbase import access, catalog, gamesdata, transfer
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, EffectError, StaleEditError
 from cardbase.models import Card, Edition, Game
@@ -43,21 +48,45 @@ K = "edf_"  # widget key prefix of the form fields
 SHADOW = "ed_shadow"  # copy of the page's widget values, kept while other pages are shown
 PAGE_WIDGETS = tuple(K + f for f in FORM_FIELDS) + ("ed_mode", "ed_pick_edition", "ed_pick_card",
                                                     "ed_new_edition")
+X = "x_"  # form key prefix of a declared card field: ``x_damage``
 
 
-def field_label(field: str) -> str:
-    """A form field's name in the interface language (``card_type`` → « Type »)."""
+def field_label(field: str, decls: Any = ()) -> str:
+    """A form field's name in the interface language (``card_type`` → « Type »); a declared
+    field by its label, else its printed name (``damage`` → « dégâts »)."""
+    name = field[len(X):] if field.startswith(X) else field
+    decl = next((d for d in decls if d.name == name), None)
+    if decl is not None:
+        if decl.label:
+            return decl.label
+        from cardbase.printing.card import stat_label
+
+        return stat_label(name)
     return t("field.type" if field == "card_type" else f"field.{field}")
+
+
+def form_keys(decls: Any = ()) -> tuple[str, ...]:
+    """The form's fields: the common ones, then the game's declared fields (which replace the raw
+    ``stats`` table when the game declares any)."""
+    if not decls:
+        return FORM_FIELDS
+    return tuple(f for f in FORM_FIELDS if f != "stats") + tuple(X + d.name for d in decls)
+
+
+def _service_key(key: str) -> str:
+    return key[len(X):] if key.startswith(X) else key
 
 
 # --------------------------------------------------------------------------- pure helpers
 
-def card_to_form(card: dict[str, Any]) -> dict[str, str]:
+def card_to_form(card: dict[str, Any], decls: Any = ()) -> dict[str, str]:
     """A card dict (``catalog.card_to_dict``) as the text the form widgets show."""
     def text(v: Any) -> str:
         return "" if v is None else str(v)
 
-    return {
+    stats = card.get("stats") or {}
+    declared = {X + d.name: text(stats.get(d.name)) for d in decls}
+    return {**declared,
         "number": text(card.get("number")), "value": text(card.get("value")),
         "copies": text(card.get("copies") if card.get("copies") is not None else 1),
         "name": text(card.get("name")), "colour": text(card.get("colour")),
@@ -70,12 +99,15 @@ def card_to_form(card: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def form_to_fields(form: dict[str, str]) -> dict[str, Any]:
-    """Form text → service field values (``catalog.validate_card_fields`` checks them)."""
+def form_to_fields(form: dict[str, str], decls: Any = ()) -> dict[str, Any]:
+    """Form text → service field values (``catalog.validate_card_fields`` checks them; a declared
+    field goes by its name, checked by ``gamesdata``)."""
     out: dict[str, Any] = {}
-    for key in FORM_FIELDS:
+    for key in form_keys(decls):
         raw = (form.get(key) or "").strip()
-        if key == "stats":
+        if key.startswith(X):
+            out[key[len(X):]] = raw or None
+        elif key == "stats":
             if not raw:
                 out[key] = {}
             else:
@@ -92,15 +124,16 @@ def form_to_fields(form: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def changed_fields(original: dict[str, str], form: dict[str, str]) -> dict[str, Any]:
-    """The fields whose text differs from what was loaded, as service values."""
-    new = form_to_fields(form)
-    return {k: new[k] for k in FORM_FIELDS if (form.get(k) or "").strip() != (original.get(k) or "").strip()}
+def changed_fields(original: dict[str, str], form: dict[str, str], decls: Any = ()) -> dict[str, Any]:
+    """The fields whose text differs from what was loaded, as service values (by service name)."""
+    new = form_to_fields(form, decls)
+    return {_service_key(k): new[_service_key(k)] for k in form_keys(decls)
+            if (form.get(k) or "").strip() != (original.get(k) or "").strip()}
 
 
-def preview_def(form: dict[str, str], *, game: str, edition: str, set_size: int) -> CardDef:
+def preview_def(form: dict[str, str], *, game: str, edition: str, set_size: int, decls: Any = ()) -> CardDef:
     """The card as it would print, from the form text (bad numbers shown as blanks)."""
-    f = form_to_fields(form)
+    f = form_to_fields(form, decls)
 
     def as_int(v: Any, default: int | None) -> int | None:
         try:
@@ -112,6 +145,13 @@ def preview_def(form: dict[str, str], *, game: str, edition: str, set_size: int)
     if not effect_text and f.get("effect") and game == "nespanini":
         effect_text = effect_french(f["effect"])
     stats = f.get("stats") if isinstance(f.get("stats"), dict) else {}
+    if decls:
+        stats = {}
+        for d in decls:
+            value = f.get(d.name)
+            if value is not None:
+                stats[d.name] = as_int(value, None) if d.type == "int" else value
+        stats = {k: v for k, v in stats.items() if v is not None}
     return CardDef(
         id=0, game=game, edition=edition, number=as_int(f.get("number"), 0) or 0, set_size=set_size,
         name=f.get("name") or "?", value=as_int(f.get("value"), None),
@@ -174,6 +214,13 @@ def _known(game: str) -> dict[str, list[str]]:
             "banners": [r[2] for r in rows if r[2]], "keywords": [k for r in rows for k in (r[3] or [])]}
 
 
+def game_decls(game: str) -> list[gamesdata.FieldDecl]:
+    """The card fields ``game`` declares (none for a game that keeps a free table of figures)."""
+    with session() as s:
+        row = s.exec(select(Game).where(Game.code == game)).first()
+        return gamesdata.declared_fields(row)
+
+
 def _next_number(edition: str) -> int:
     with session() as s:
         numbers = s.exec(select(Card.number).join(Edition).where(Edition.code == edition)).all()
@@ -192,6 +239,8 @@ def _restore_widgets() -> None:
 def _remember_widgets() -> None:
     shadow = dict(st.session_state.get(SHADOW) or {})
     shadow.update({k: st.session_state[k] for k in PAGE_WIDGETS if k in st.session_state})
+    shadow.update({k: st.session_state[k] for k in list(st.session_state)
+                   if isinstance(k, str) and k.startswith(K + X)})
     st.session_state[SHADOW] = shadow
 
 
@@ -200,13 +249,26 @@ def _main_edition(editions: list[dict[str, Any]]) -> str:
     return next((e["code"] for e in editions if e["game"] == MAIN_GAME), editions[0]["code"])
 
 
-def _fill_form(values: dict[str, str]) -> None:
+def _fill_form(values: dict[str, str], decls: Any = ()) -> None:
     for key in FORM_FIELDS:
         st.session_state[K + key] = values.get(key, "")
+    for d in decls:
+        raw = values.get(X + d.name, "") or ""
+        if d.type == "int":  # a number input holds a number, or None when empty
+            try:
+                st.session_state[K + X + d.name] = int(raw) if raw.strip() else None
+            except ValueError:
+                st.session_state[K + X + d.name] = None
+        else:
+            st.session_state[K + X + d.name] = raw
 
 
-def _form_values() -> dict[str, str]:
-    return {key: st.session_state.get(K + key, "") or "" for key in FORM_FIELDS}
+def _form_values(decls: Any = ()) -> dict[str, str]:
+    out = {key: st.session_state.get(K + key, "") or "" for key in FORM_FIELDS}
+    for d in decls:
+        value = st.session_state.get(K + X + d.name)
+        out[X + d.name] = "" if value is None else str(value)
+    return out
 
 
 def go_to(card_id: int, edition: str) -> None:
@@ -229,10 +291,12 @@ def open_card(card_id: int) -> None:
     card = _load(card_id)
     if card is None:
         return
+    decls = game_decls(card["game"])
+    form = card_to_form(card, decls)
     st.session_state["ed_card"] = {"id": card["id"], "version": card["version"], "edition": card["edition"],
-                                   "game": card["game"], "ref": card["ref"], "original": card_to_form(card)}
+                                   "game": card["game"], "ref": card["ref"], "original": form}
     st.session_state.pop("ed_stale", None)
-    _fill_form(card_to_form(card))
+    _fill_form(form, decls)
 
 
 # --------------------------------------------------------------------------- page
@@ -266,7 +330,7 @@ def _render() -> None:
         _edit()
 
 
-def _fields(game: str, *, disabled: bool = False) -> dict[str, str]:
+def _fields(game: str, *, disabled: bool = False, decls: Any = ()) -> dict[str, str]:
     a, b, c, d = st.columns([1, 3, 1, 1])
     a.text_input(t("field.number"), key=K + "number", disabled=disabled)
     b.text_input(t("field.name"), key=K + "name", disabled=disabled)
@@ -286,8 +350,42 @@ def _fields(game: str, *, disabled: bool = False) -> dict[str, str]:
     a, b = st.columns(2)
     a.text_input(t("field.flavour"), key=K + "flavour", disabled=disabled)
     b.text_input(t("field.art"), key=K + "art", disabled=disabled)
-    st.text_input(t("field.stats"), key=K + "stats", disabled=disabled, help=t("editor.stats_help"))
-    return _form_values()
+    if decls:
+        _declared_inputs(decls, disabled=disabled)
+    else:
+        st.text_input(t("field.stats"), key=K + "stats", disabled=disabled, help=t("editor.stats_help"))
+    return _form_values(decls)
+
+
+def _declared_inputs(decls: Any, *, disabled: bool) -> None:
+    """One typed input per declared field: a number within its range, one of its choices, a text."""
+    st.markdown(f"**{t('games_admin.declared_fields')}**", help=t("games_admin.declared_fields_help"))
+    columns = st.columns(min(3, len(decls)))
+    for i, d in enumerate(decls):
+        key = K + X + d.name
+        label = field_label(d.name, decls) + (" *" if d.required else "")
+        help_text = d.spec
+        col = columns[i % len(columns)]
+        if d.type == "int":
+            value = st.session_state.get(key)
+            if value is not None and not isinstance(value, int):
+                st.session_state[key] = value = None
+            bounds: dict[str, int] = {}
+            inside = value is None or ((d.min is None or value >= d.min) and (d.max is None or value <= d.max))
+            if inside:  # a stored value out of range is shown as it is; the service refuses it
+                bounds = {k: v for k, v in (("min_value", d.min), ("max_value", d.max)) if v is not None}
+            st.session_state[key] = value  # set again: shown as it is after a run without the widget
+            col.number_input(label, key=key, value=None, step=1, disabled=disabled, help=help_text, **bounds)
+        elif d.type == "choice":
+            current = st.session_state.get(key) or ""
+            options = ["", *d.choices] + ([current] if current and current not in d.choices else [])
+            st.session_state[key] = current
+            none = t("games_admin.no_choice")
+            col.selectbox(label, options, key=key, disabled=disabled, help=help_text,
+                          format_func=lambda c, none=none: c or none)
+        else:
+            st.session_state[key] = st.session_state.get(key) or ""
+            col.text_input(label, key=key, disabled=disabled, help=help_text)
 
 
 def _effect_feedback(form: dict[str, str], game: str) -> None:
@@ -306,10 +404,10 @@ def _effect_feedback(form: dict[str, str], game: str) -> None:
             st.caption(tp("editor.effect_prints", text=result["french"]))
 
 
-def _preview(form: dict[str, str], *, game: str, edition: str, set_size: int) -> None:
+def _preview(form: dict[str, str], *, game: str, edition: str, set_size: int, decls: Any = ()) -> None:
     st.markdown(f"**{t('editor.preview')}**")
     try:
-        card = preview_def(form, game=game, edition=edition, set_size=set_size)
+        card = preview_def(form, game=game, edition=edition, set_size=set_size, decls=decls)
         from cardbase import stickers
 
         with session() as s:
@@ -349,29 +447,31 @@ def _edit() -> None:
         return
     editor = is_editor()
     ed = next(e for e in _editions() if e["code"] == card["edition"])
+    decls = game_decls(card["game"])
     left, right = st.columns([3, 2], gap="large")
     with left:
-        form = _fields(card["game"], disabled=not editor)
+        form = _fields(card["game"], disabled=not editor, decls=decls)
         _effect_feedback(form, card["game"])
-        changes = changed_fields(card["original"], form)
+        changes = changed_fields(card["original"], form, decls)
         if changes:
-            st.caption(t("editor.unsaved", fields=", ".join(field_label(f) for f in FORM_FIELDS if f in changes)))
+            names = [f for f in form_keys(decls) if _service_key(f) in changes]
+            st.caption(t("editor.unsaved", fields=", ".join(field_label(f, decls) for f in names)))
         st.caption(tp("editor.editing_version", ref=card["ref"], version=card["version"]))
         if editor:
-            _edit_actions(card, form, changes)
+            _edit_actions(card, form, changes, decls)
     with right:
-        _preview(form, game=card["game"], edition=card["edition"], set_size=ed["set_size"])
+        _preview(form, game=card["game"], edition=card["edition"], set_size=ed["set_size"], decls=decls)
     stale = st.session_state.get("ed_stale")
     if stale and stale.get("id") == card["id"]:
-        _stale_panel(card, form, stale)
+        _stale_panel(card, form, stale, decls)
 
 
-def _edit_actions(card: dict[str, Any], form: dict[str, str], changes: dict[str, Any]) -> None:
+def _edit_actions(card: dict[str, Any], form: dict[str, str], changes: dict[str, Any], decls: Any = ()) -> None:
     a, b, c, d = st.columns(4)
     if a.button(t("common.save"), key="ed_save", type="primary", disabled=not changes):
         save_changes(card, changes)
     if b.button(t("editor.duplicate"), key="ed_dup"):
-        duplicate(card, form)
+        duplicate(card, form, decls)
     if c.button(t("editor.reload"), key="ed_reload", help=t("editor.reload_help")):
         go_to(card["id"], card["edition"])
     with d.popover(t("common.delete")):
@@ -411,12 +511,12 @@ def save_changes(card: dict[str, Any], changes: dict[str, Any], *, expected: int
     return True
 
 
-def _stale_panel(card: dict[str, Any], form: dict[str, str], stale: dict[str, Any]) -> None:
+def _stale_panel(card: dict[str, Any], form: dict[str, str], stale: dict[str, Any], decls: Any = ()) -> None:
     st.error(tp("editor.stale", ref=card["ref"]), icon=":material/block:")
-    current = card_to_form(stale.get("current") or {})
-    rows = [{t("editor.field"): field_label(key), t("editor.saved_value"): current.get(key, ""),
+    current = card_to_form(stale.get("current") or {}, decls)
+    rows = [{t("editor.field"): field_label(key, decls), t("editor.saved_value"): current.get(key, ""),
              t("editor.your_value"): form.get(key, "")}
-            for key in FORM_FIELDS if (current.get(key, "") or "") != (form.get(key, "") or "")]
+            for key in form_keys(decls) if (current.get(key, "") or "") != (form.get(key, "") or "")]
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     with st.expander(t("editor.stale_details")):
@@ -426,13 +526,13 @@ def _stale_panel(card: dict[str, Any], form: dict[str, str], stale: dict[str, An
                 help=t("editor.stale_mine_help")):
         # only the fields this user changed go on top of the other editor's version
         latest = stale.get("current") or {}
-        save_changes(card, changed_fields(card["original"], form), expected=latest.get("version"))
+        save_changes(card, changed_fields(card["original"], form, decls), expected=latest.get("version"))
     if b.button(t("editor.stale_theirs"), key="ed_stale_theirs"):
         go_to(card["id"], card["edition"])
 
 
-def duplicate(card: dict[str, Any], form: dict[str, str]) -> None:
-    fields = form_to_fields(form)
+def duplicate(card: dict[str, Any], form: dict[str, str], decls: Any = ()) -> None:
+    fields = form_to_fields(form, decls)
     fields["number"] = _next_number(card["edition"])
     fields["name"] = t("editor.copy_name", name=fields.get("name") or "")
     if fields.get("effect"):
@@ -459,15 +559,16 @@ def _new() -> None:
         st.session_state["ed_new_edition"] = _main_edition(editions)
     edition = st.selectbox(t("field.edition"), list(by_code), key="ed_new_edition")
     ed = by_code[edition]
+    decls = game_decls(ed["game"])
     if st.session_state.get("ed_new_for") != edition:
         st.session_state["ed_new_for"] = edition
-        _fill_form({"number": str(_next_number(edition)), "copies": "1"})
+        _fill_form({"number": str(_next_number(edition)), "copies": "1"}, decls)
     left, right = st.columns([3, 2], gap="large")
     with left:
-        form = _fields(ed["game"])
+        form = _fields(ed["game"], decls=decls)
         _effect_feedback(form, ed["game"])
         if st.button(t("editor.create"), key="ed_create", type="primary"):
-            fields = {k: v for k, v in form_to_fields(form).items()
+            fields = {k: v for k, v in form_to_fields(form, decls).items()
                       if v not in (None, "", [], {}) or k in ("number", "name")}
             try:
                 access.require_editor(action="create a card")
@@ -480,7 +581,7 @@ def _new() -> None:
                 st.toast(t("editor.created"), icon=":material/check_circle:")
                 go_to(new_id, edition)
     with right:
-        _preview(form, game=ed["game"], edition=edition, set_size=ed["set_size"])
+        _preview(form, game=ed["game"], edition=edition, set_size=ed["set_size"], decls=decls)
 
 
 def _import() -> None:
