@@ -23,6 +23,7 @@ Start-up (:func:`init_db`) never bricks a database:
 from __future__ import annotations
 
 import os
+import re
 import threading
 import weakref
 import zlib
@@ -308,28 +309,40 @@ def alembic_config(engine: Engine | None = None, *, connection: Connection | Non
     return cfg
 
 
-_HEAD: list[str | None] = []
+_REVISION_LINE = re.compile(r"""^(revision|down_revision)\s*(?::[^=\n]*)?=\s*(?:['"]([^'"]*)['"]|None)""", re.M)
+_GRAPH: dict[str, str | None] = {}
+
+
+def _revision_graph() -> dict[str, str | None]:
+    """Every schema revision cardbase knows → the one before it, read from the revision files.
+
+    Read as text, without importing Alembic, so that a command on a database already at the newest
+    schema starts fast; ``tests/test_db.py`` checks that it agrees with Alembic's own reading.
+    """
+    if not _GRAPH:
+        for path in sorted((MIGRATIONS_DIR / "versions").glob("*.py")):
+            found = {m.group(1): m.group(2) for m in _REVISION_LINE.finditer(path.read_text(encoding="utf-8"))}
+            if found.get("revision"):
+                _GRAPH[found["revision"]] = found.get("down_revision") or None
+    return _GRAPH
 
 
 def head_revision() -> str | None:
     """The newest schema revision this version of cardbase knows."""
-    if not _HEAD:
-        from alembic.script import ScriptDirectory
-
-        _HEAD.append(ScriptDirectory.from_config(alembic_config()).get_current_head())
-    return _HEAD[0]
+    graph = _revision_graph()
+    heads = set(graph) - {down for down in graph.values() if down}
+    return max(heads) if heads else None
 
 
 def _known_revisions() -> set[str]:
-    from alembic.script import ScriptDirectory
-
-    return {s.revision for s in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
+    return set(_revision_graph())
 
 
 def _revision_of(conn: Connection) -> str | None:
-    from alembic.runtime.migration import MigrationContext
-
-    return MigrationContext.configure(conn).get_current_revision()
+    """The schema revision stamped in the database (None for a database without one)."""
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    return conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
 
 
 def _check_known(revision: str | None, url: URL) -> None:

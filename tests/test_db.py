@@ -469,3 +469,12 @@ def test_a_write_blocked_by_another_writer_is_a_message(backend, db_url):
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr
     assert "occupée par un autre processus depuis plus de 10 s" in proc.stderr
+
+
+def test_revisions_read_without_alembic_agree_with_alembic() -> None:
+    """Start-up reads the revision files as text (fast); Alembic must read the same graph."""
+    from alembic.script import ScriptDirectory
+
+    scripts = ScriptDirectory.from_config(db.alembic_config())
+    assert db.head_revision() == scripts.get_current_head()
+    assert db._revision_graph() == {s.revision: s.down_revision for s in scripts.walk_revisions()}
