@@ -108,6 +108,11 @@ def test_a_four_player_game_played_to_its_end_by_clicking() -> None:
         page = _page(at)
         leaked = {name for name in _hidden_names(state, 2) if name in page}
         assert not leaked, (state.observation(2).phase, leaked)
+        backs = sum(str(m.value).count('title="Carte face cachée"') for m in at.markdown)
+        if state.placed and not state.revealed:  # the others' face-down cards, as backs
+            assert backs == sum(len(state.bottom[q]) for q in range(4) if q != 2)
+        else:
+            assert backs == 0
         if state.is_terminal():
             break
         assert state.current_player() == 2  # the bots have played up to your decision
@@ -120,6 +125,7 @@ def test_a_four_player_game_played_to_its_end_by_clicking() -> None:
     final = next(s.value for s in at.success if s.value.startswith("Partie terminée"))
     assert any(w in final for w in ("vous gagnez", "victoire"))
     assert "Totaux :" in texts(at)
+    assert not any('title="Carte face cachée"' in str(m.value) for m in at.markdown)  # all face up
     log = _log(at)
     for words in ("— Manche 1 : Leader", "— Manche 3 :", "Vous gardez", "Votes :", "est accusé",
                   "Révélation : toutes les cartes", "Décompte de la manche 3", "Partie terminée. Totaux"):

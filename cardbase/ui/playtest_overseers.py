@@ -329,7 +329,9 @@ def _seats(state, obs, me: int) -> None:
             marks.append(html.escape(t("overseers_page.voted_for", seat=seat_name(obs.votes[q], me))))
         head = (f'<b>{html.escape(seat_name(q, me))}</b> · {html.escape(name)}'
                 + (" · " + " · ".join(marks) if marks else ""))
-        if q == me:
+        if obs.table is not None:  # after the reveal every card is face up
+            cards = _tiles(state, obs.table[q])
+        elif q == me:
             top = obs.tops[q] or ()
             down = obs.bottoms[q]
             cards = _tiles(state, top) if top or down else "—"
@@ -432,7 +434,7 @@ def _placement(state, obs, legal: list[int], record: dict[str, Any], box) -> Non
 def _final(state, obs, me: int) -> None:
     winners = state.winners
     names = ", ".join(seat_name(q, me) for q in winners)
-    key = "win" if me in winners and len(winners) == 1 else "shared" if me in winners else "loss"
+    key = "win" if winners == [me] else "shared" if len(winners) > 1 else "loss"
     st.success(t(f"overseers_page.final_{key}", winners=names), icon=":material/flag:")
     totals = obs.totals or ()
     st.markdown(tp("overseers_page.totals", totals=", ".join(
