@@ -193,3 +193,53 @@ def test_batches_stay_available_next_to_the_table() -> None:
     no_exception(at)
     assert not [b for b in at.button if b.key == "ovs_new"]
     assert at.button  # the batch form's run button
+
+
+def _record_at(phase: str, *, players: int = 4, seat: int = 0, seeds: int = 60) -> dict:
+    """A game record (bots greedy, you playing the first legal decision) stopped at your first
+    decision of ``phase``."""
+    from cardbase.ui import playtest_overseers as ovs
+
+    for seed in range(seeds):
+        record = ovs.play(ovs.new_game("greedy", players, seat, seed=seed), None)
+        for _ in range(200):
+            state = ovs.replay_state(record)
+            if state.is_terminal():
+                break
+            if state.observation(seat).phase == phase:
+                return record
+            record = ovs.play(record, state.legal_actions(seat)[0])
+    raise AssertionError(f"no game reached {phase}")
+
+
+def test_judgment_offers_admit_and_deny_and_the_game_goes_on() -> None:
+    at = page_test("playtest")
+    at.session_state["ovs_game"] = _record_at("judge")
+    _overseers(at)
+    no_exception(at)
+    labels = [b.label for b in at.button if b.key and b.key.startswith("ovs_a_")]
+    assert labels == ["Admettre", "Nier"]
+    shown = texts(at)
+    assert "Vous êtes accusé : admettez-vous ou niez-vous ?" in shown
+    assert "Nier : à la révélation" in shown
+    row = shown.split("<b>J1 (vous)</b>", 1)[1].split("</div>", 1)[0]
+    assert "accusé</b>" in row  # your row carries the mark
+    before = len(at.session_state["ovs_game"]["actions"])
+    at.button(key="ovs_a_1").click().run()  # deny
+    no_exception(at)
+    assert len(at.session_state["ovs_game"]["actions"]) > before
+    assert "J1 (vous) nie." in _log(at)
+    assert "Révélation : toutes les cartes sont retournées." in _log(at)
+
+
+def test_the_log_hides_the_other_players_picks_and_discards() -> None:
+    from cardbase.ui import playtest_overseers as ovs
+
+    record = _record_at("place")
+    state = ovs.replay_state(record)
+    lines = ovs.event_lines(state, 0)
+    picks = [line for line in lines if line.startswith("Vous gardez")]
+    assert len(picks) == 5  # your five draft picks (the sixth card comes to you alone)
+    assert not any(line.startswith(("J2 garde", "J3 garde", "J4 garde")) for line in lines)
+    assert sum("écarte une carte face cachée" in line for line in lines) == 3
+    assert sum(line.startswith("Vous écartez") for line in lines) == 1
