@@ -195,13 +195,14 @@ def test_batches_stay_available_next_to_the_table() -> None:
     assert at.button  # the batch form's run button
 
 
-def _record_at(phase: str, *, players: int = 4, seat: int = 0, seeds: int = 60) -> dict:
+def _record_at(phase: str, *, players: int = 4, seat: int = 0, seeds: int = 60,
+               options: dict | None = None) -> dict:
     """A game record (bots greedy, you playing the first legal decision) stopped at your first
     decision of ``phase``."""
     from cardbase.ui import playtest_overseers as ovs
 
     for seed in range(seeds):
-        record = ovs.play(ovs.new_game("greedy", players, seat, seed=seed), None)
+        record = ovs.play(ovs.new_game("greedy", players, seat, seed=seed, options=options), None)
         for _ in range(200):
             state = ovs.replay_state(record)
             if state.is_terminal():
@@ -243,3 +244,30 @@ def test_the_log_hides_the_other_players_picks_and_discards() -> None:
     assert not any(line.startswith(("J2 garde", "J3 garde", "J4 garde")) for line in lines)
     assert sum("écarte une carte face cachée" in line for line in lines) == 3
     assert sum(line.startswith("Vous écartez") for line in lines) == 1
+
+
+def test_the_character_choice_variant_offers_characters_with_their_powers() -> None:
+    at = page_test("playtest")
+    at.session_state["ovs_game"] = _record_at("character", players=3, seat=1,
+                                              options={"character_choice": True})
+    _overseers(at)
+    no_exception(at)
+    labels = [b.label for b in at.button if b.key and b.key.startswith("ovs_a_")]
+    assert labels and all(lab.startswith("Prendre le Personnage ") for lab in labels)
+    assert any(" — " in lab for lab in labels)  # the power text from the card data
+    assert "Choisissez votre Personnage" in texts(at)
+    at.button(key="ovs_a_0").click().run()
+    no_exception(at)
+    assert "J2 (vous) prend le Personnage" in _log(at)
+
+
+def test_fewer_players_after_choosing_a_far_seat() -> None:
+    at = _overseers(page_test("playtest"))
+    at.selectbox(key="ovs_players").select(6).run()
+    at.selectbox(key="ovs_seat").select(5).run()
+    at.selectbox(key="ovs_players").select(3).run()
+    no_exception(at)
+    at.button(key="ovs_new").click().run()
+    no_exception(at)
+    record = at.session_state["ovs_game"]
+    assert record["players"] == 3 and 0 <= record["seat"] < 3
