@@ -112,6 +112,68 @@ def rung(a: str, b: str, seeds: int, seed: int, workers: int) -> dict:
             "points_rate": points / n, "ci95": [lo, hi]}
 
 
+def insight(games: int, seed: int, **rules) -> None:
+    """Design figures from greedy-vs-greedy games, round by round: each atout's round win rate
+    when dealt (against the rounds it was not dealt to that seat), how often it is played, the
+    first player's share of rounds, rounds per game and stakes."""
+    from collections import Counter
+
+    from cardbase.games.overkill.rules import Rules
+    from cardbase.playtest.batch import game_seed
+
+    game = Game(box_from_cards(defs()), Rules(**rules))
+    names = [a.name for a in game.atouts]
+    dealt = Counter()
+    won_dealt = Counter()
+    played = Counter()
+    rounds_total = first_won = first_lost = 0
+    lengths = []
+    stakes = []
+    seat1 = 0
+    for i in range(games):
+        s = game.new_state(game_seed(seed, i))
+        while not s.is_terminal():
+            r, hands, first = s.round, [list(h) for h in s.hands], s.round_first
+            s.play_greedy(r)
+            winner = s.round_winners[r - 1]
+            rounds_total += 1
+            first_won += winner == first
+            first_lost += winner == 1 - first
+            for p in (0, 1):
+                for k in hands[p]:
+                    dealt[k] += 1
+                    won_dealt[k] += 1.0 if winner == p else 0.5 if winner < 0 else 0.0
+        for e in s.events:
+            if e[0] == "atout":
+                played[e[2]] += 1
+            elif e[0] == "round_end":
+                stakes.append(e[4])
+        lengths.append(s.round)
+        seat1 += s.returns()[0] > 0
+    lo, hi = wilson(seat1, games)
+    print(f"{games} greedy games {rules or ''}: seat 1 (starts round 1) wins {seat1 / games:.3f} "
+          f"({lo:.3f}-{hi:.3f})")
+    lo, hi = wilson(first_won + (rounds_total - first_won - first_lost) / 2, rounds_total)
+    print(f"rounds: {rounds_total}; the round's first player scores {(first_won + (rounds_total - first_won - first_lost) / 2) / rounds_total:.3f}"
+          f" ({lo:.3f}-{hi:.3f}); ties {(rounds_total - first_won - first_lost) / rounds_total:.3f}")
+    lengths.sort()
+    q = [lengths[int(len(lengths) * x)] for x in (0.1, 0.5, 0.9)]
+    print(f"rounds a game: mean {sum(lengths) / games:.2f}, 10/50/90 % {q}, max {lengths[-1]};"
+          f" mean stake {sum(stakes) / len(stakes):.2f}, last round's bet mean "
+          f"{sum(rules.get('initial_bet', 1) + n - 1 for n in lengths) / games:.2f}")
+    print("atout | rounds dealt | round points when dealt (95 %) | played when dealt")
+    total_points = sum(won_dealt.values())
+    total_dealt = sum(dealt.values())
+    rows = []
+    for k, name in enumerate(names):
+        n = dealt[k]
+        lo, hi = wilson(won_dealt[k], n)
+        other = (total_points - won_dealt[k]) / (total_dealt - n)
+        rows.append((won_dealt[k] / n, name, n, lo, hi, other, played[k] / n))
+    for rate, name, n, lo, hi, other, play in sorted(rows, reverse=True):
+        print(f"{name} | {n} | {rate:.3f} ({lo:.3f}-{hi:.3f}) vs {other:.3f} without | {play:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=3000)
@@ -119,8 +181,13 @@ def main() -> None:
     ap.add_argument("--rungs", default="greedy:random,mc:greedy,ismcts:greedy,ismcts:mc")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--insight", type=int, default=0, help="design figures from N greedy games")
     args = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if args.insight:
+        insight(args.insight, args.seed)
+        insight(args.insight, args.seed, first_player="fixed")
+        return
     if args.ladder:
         for pair in args.rungs.split(","):
             a, b = pair.split(":")
