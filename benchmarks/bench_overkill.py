@@ -126,6 +126,8 @@ def insight(games: int, seed: int, **rules) -> None:
     dealt = Counter()
     won_dealt = Counter()
     played = Counter()
+    gained = Counter()  # score change of the seat in the rounds it was dealt the atout
+    gained_sq = Counter()
     rounds_total = first_won = first_lost = 0
     lengths = []
     stakes = []
@@ -134,7 +136,9 @@ def insight(games: int, seed: int, **rules) -> None:
         s = game.new_state(game_seed(seed, i))
         while not s.is_terminal():
             r, hands, first = s.round, [list(h) for h in s.hands], s.round_first
+            before = s.scores()
             s.play_greedy(r)
+            after = s.scores()
             winner = s.round_winners[r - 1]
             rounds_total += 1
             first_won += winner == first
@@ -143,6 +147,9 @@ def insight(games: int, seed: int, **rules) -> None:
                 for k in hands[p]:
                     dealt[k] += 1
                     won_dealt[k] += 1.0 if winner == p else 0.5 if winner < 0 else 0.0
+                    d = after[p] - before[p]
+                    gained[k] += d
+                    gained_sq[k] += d * d
         for e in s.events:
             if e[0] == "atout":
                 played[e[2]] += 1
@@ -161,7 +168,8 @@ def insight(games: int, seed: int, **rules) -> None:
     print(f"rounds a game: mean {sum(lengths) / games:.2f}, 10/50/90 % {q}, max {lengths[-1]};"
           f" mean stake {sum(stakes) / len(stakes):.2f}, last round's bet mean "
           f"{sum(rules.get('initial_bet', 1) + n - 1 for n in lengths) / games:.2f}")
-    print("atout | rounds dealt | round points when dealt (95 %) | played when dealt")
+    print("atout | rounds dealt | round points when dealt (95 %) | played when dealt"
+          " | mean score change when dealt (95 %)")
     total_points = sum(won_dealt.values())
     total_dealt = sum(dealt.values())
     rows = []
@@ -169,9 +177,12 @@ def insight(games: int, seed: int, **rules) -> None:
         n = dealt[k]
         lo, hi = wilson(won_dealt[k], n)
         other = (total_points - won_dealt[k]) / (total_dealt - n)
-        rows.append((won_dealt[k] / n, name, n, lo, hi, other, played[k] / n))
-    for rate, name, n, lo, hi, other, play in sorted(rows, reverse=True):
-        print(f"{name} | {n} | {rate:.3f} ({lo:.3f}-{hi:.3f}) vs {other:.3f} without | {play:.2f}")
+        mean = gained[k] / n
+        half = 1.96 * max(gained_sq[k] / n - mean * mean, 0.0) ** 0.5 / n ** 0.5
+        rows.append((won_dealt[k] / n, name, n, lo, hi, other, played[k] / n, mean, half))
+    for rate, name, n, lo, hi, other, play, mean, half in sorted(rows, reverse=True):
+        print(f"{name} | {n} | {rate:.3f} ({lo:.3f}-{hi:.3f}) vs {other:.3f} without | {play:.2f}"
+              f" | {mean:+.2f} ({mean - half:+.2f} to {mean + half:+.2f})")
 
 
 def main() -> None:

@@ -130,7 +130,7 @@ class State:
         s.game = self.game
         s.rules = self.rules
         s.seed = self.seed
-        s.rng = random.Random()
+        s.rng = random.Random.__new__(random.Random)  # no seeding from the system: set below
         s.rng.setstate(self.rng.getstate())
         s.scores_ = self.scores_[:]
         s.bet = self.bet
