@@ -3,7 +3,8 @@
 :func:`greedy_action` is the greedy heuristic of :mod:`.bots` written for speed: the player's
 picture of the round (its line sums, the opponent's face-up sums, the cards it has not seen) is
 built from bit masks of the box instead of a view object, the estimates are inlined, and the
-average over the possible next cards is memoised per game on everything it depends on. It reads
+average over the possible next cards is memoised per game on everything it depends on (the
+unseen cards come from per-chunk tables of the box's bit masks). It reads
 exactly what the reference reads (never a hidden card) and returns the same action: the tests
 compare both on every decision of thousands of games.
 
@@ -31,8 +32,8 @@ _LINE = (PATCHER, SAVER, SWITCHER, YOINKER, REWINDER)
 class _Tables:
     """Per game: card values and colours, bits, and the memo of draw averages."""
 
-    __slots__ = ("value", "colour", "n", "bits", "mode", "atouts", "memo", "avg", "cards", "kinds",
-                 "helper")
+    __slots__ = ("value", "colour", "n", "bits", "mode", "atouts", "memo", "kinds",
+                 "helper", "chunks")
 
     def __init__(self, game) -> None:
         self.value = game.value
@@ -42,8 +43,6 @@ class _Tables:
         self.mode = game.rules.points
         self.atouts = game.atouts
         self.memo: dict = {}
-        self.avg: dict[int, tuple[float, float]] = {}
-        self.cards: dict[int, tuple[int, ...]] = {}
         # per atout: 0 helper, 1 objective, 2 line effect, 3 gifter, 4 remover, 5 bet, 6 other
         kinds = []
         for a in game.atouts:
@@ -51,6 +50,20 @@ class _Tables:
             kinds.append(0 if a.cls == HELPERS else 1 if e == OBJECTIVE else 2 if e in _LINE
                          else 3 if e == GIFTER else 4 if e == REMOVER else 5 if e == BET else 6)
         self.kinds = kinds
+        # the box's cards in chunks of 9 bits: per chunk value, its cards and per-colour sums
+        self.chunks = []
+        for start in range(0, self.n, 9):
+            width = min(9, self.n - start)
+            cards, stats = [], []
+            for m in range(1 << width):
+                ks = tuple(start + i for i in range(width) if m >> i & 1)
+                cards.append(ks)
+                st = [0, 0, 0, 0]  # red sum, red count, black sum, black count
+                for k in ks:
+                    st[2 * self.colour[k]] += self.value[k]
+                    st[2 * self.colour[k] + 1] += 1
+                stats.append(tuple(st))
+            self.chunks.append((start, (1 << width) - 1, cards, stats))
         self.helper = [kind == 0 for kind in kinds]
 
 
@@ -126,22 +139,17 @@ def greedy_action(s: State) -> int:
     # the opponent's face-down cards: the average of the unseen cards of their colour
     a0 = a1 = 0.0
     if d0 or d1:
-        avg = t.avg.get(pool_mask)
-        if avg is None:
-            sums = [0, 0]
-            counts = [0, 0]
-            for k in range(n):
-                if pool_mask >> k & 1:
-                    sums[colour[k]] += value[k]
-                    counts[colour[k]] += 1
-            if len(t.avg) > 100_000:
-                t.avg.clear()
-            avg = t.avg[pool_mask] = (round(2 * sums[0] / counts[0]) / 2 if counts[0] else 0.0,
-                                      round(2 * sums[1] / counts[1]) / 2 if counts[1] else 0.0)
-        if d0:
-            a0 = avg[0]
-        if d1:
-            a1 = avg[1]
+        rs = rc = bs = bc = 0
+        for start, width, _, stats in t.chunks:
+            st = stats[pool_mask >> start & width]
+            rs += st[0]
+            rc += st[1]
+            bs += st[2]
+            bc += st[3]
+        if d0 and rc:
+            a0 = round(2 * rs / rc) / 2
+        if d1 and bc:
+            a1 = round(2 * bs / bc) / 2
     o0 = u0 + a0
     o1 = u1 + a1
     op_ok = (o0 > obj) + (o1 > obj)
@@ -300,15 +308,14 @@ def greedy_action(s: State) -> int:
         if len(memo) > 200_000:
             memo.clear()
         memo[key] = each
-    cards = t.cards.get(cand)
-    if cards is None:
-        if len(t.cards) > 200_000:
-            t.cards.clear()
-        cards = t.cards[cand] = tuple(k for k in range(n) if cand >> k & 1)
     total = 0.0
-    for k in cards:
-        total += each[k]
-    draw = total / len(cards)
+    count = 0
+    for start, width, chunk, _ in t.chunks:
+        cards = chunk[cand >> start & width]
+        count += len(cards)
+        for k in cards:
+            total += each[k]
+    draw = total / count
     need = -0.1 if now <= 0 else 0.05
     return DRAW if draw > now + need else PASS
 
