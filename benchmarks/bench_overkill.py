@@ -40,15 +40,19 @@ def defs():
     return load_edition_defs([DATA])
 
 
-def greedy_rate(game: Game, n: int, *, fast: bool = True) -> tuple[float, float]:
-    """Greedy-vs-greedy games per second (wall, cpu), after warming the per-game memos."""
+def greedy_rate(game: Game, n: int, *, fast: bool = True, reference: bool = False) -> tuple[float, float]:
+    """Greedy-vs-greedy games per second (wall, cpu), after warming the per-game memos: the fast
+    path, the step-by-step interface, or the reference heuristic (:mod:`.overkill.bots`) step by step."""
+    from cardbase.games.overkill.bots import greedy_action as reference_action
+
     def play(i: int) -> None:
         s = game.new_state(i, log=False)
         if fast:
             s.play_greedy()
             return
+        choose = reference_action if reference else type(s).greedy_action
         while not s.is_terminal():
-            s.apply_action(s.greedy_action())
+            s.apply_action(choose(s))
 
     for i in range(min(n, 2000)):
         play(1_000_000 + i)
@@ -214,6 +218,8 @@ def main() -> None:
     wall, cpu = greedy_rate(game, max(200, args.games // 10), fast=False)
     print(f"greedy vs greedy, step by step (greedy_action + apply_action): {wall:,.0f} games/s wall,"
           f" {cpu:,.0f} cpu")
+    wall, cpu = greedy_rate(game, max(200, args.games // 10), fast=False, reference=True)
+    print(f"greedy vs greedy, reference heuristic step by step: {wall:,.0f} games/s wall, {cpu:,.0f} cpu")
     n = max(2000, args.games)
     one = command_rate(n, 1)
     two = command_rate(n, 2)

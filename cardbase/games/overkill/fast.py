@@ -83,7 +83,7 @@ def _points(mode: str, a, b, obj):
     return sum([x for x in (a, b) if x <= obj])
 
 
-def _estimate(mode: str, m0, m1, o0, o1, obj) -> float:
+def _estimate_any(mode: str, m0, m1, o0, o1, obj) -> float:
     my_ok = (m0 > obj) + (m1 > obj)
     op_ok = (o0 > obj) + (o1 > obj)
     if my_ok != op_ok:
@@ -92,7 +92,7 @@ def _estimate(mode: str, m0, m1, o0, o1, obj) -> float:
 
 
 def _estimate_under(mode: str, m0, m1, o0, o1, obj) -> float:
-    """:func:`_estimate` for the default points mode (lines under the objective), inlined."""
+    """:func:`_estimate_any` for the default points mode (lines under the objective), inlined."""
     my_ok = (m0 > obj) + (m1 > obj)
     op_ok = (o0 > obj) + (o1 > obj)
     if my_ok != op_ok:
@@ -169,7 +169,7 @@ def greedy_action(s: State) -> int:
     timer = s.timers[p]
     if hand:
         kinds, atouts = t.kinds, t.atouts
-        _est = _estimate_under if under else _estimate
+        _est = _estimate_under if under else _estimate_any
         best, best_gain = -1, MARGIN
         for k in sorted(set(hand)):
             kind = kinds[k]
@@ -328,6 +328,7 @@ def _after_draw(t: _Tables, cand: int, m0, m1, o0, o1, obj, for_opponent: bool) 
     if v is not None:
         return v
     value, colour, mode = t.value, t.colour, t.mode
+    _estimate = _estimate_under if mode == "lines_under" else _estimate_any
     if not cand:
         v = _estimate(mode, m0, m1, o0, o1, obj)
     else:
