@@ -12,7 +12,15 @@ import pytest
 from cardbase.games.overkill.bots import GreedyBot, greedy_action
 from cardbase.games.overkill.material import MaterialError, box_from_cards
 from cardbase.games.overkill.rules import BLACK, RED, Rules
-from cardbase.games.overkill.state import DRAW, PASS, PLAY, TERMINAL, Game, IllegalActionError, replay
+from cardbase.games.overkill.state import (
+    DRAW,
+    PASS,
+    PLAY,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    replay,
+)
 from cardbase.playtest.cards import load_edition_defs
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "editions" / "OVK.toml"

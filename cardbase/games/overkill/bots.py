@@ -12,8 +12,22 @@ from __future__ import annotations
 from math import tanh
 
 from .rules import (
-    BET, BLACK, GIFTER, HELPERS, INITIAL_OBJECTIVE, OBJECTIVE, OVERSEER, PATCHER, RED, REMOVER,
-    REWINDER, SAVER, SNAKE_EYE, SPY, SWITCHER, YOINKER,
+    BET,
+    BLACK,
+    GIFTER,
+    HELPERS,
+    INITIAL_OBJECTIVE,
+    OBJECTIVE,
+    OVERSEER,
+    PATCHER,
+    RED,
+    REMOVER,
+    REWINDER,
+    SAVER,
+    SNAKE_EYE,
+    SPY,
+    SWITCHER,
+    YOINKER,
 )
 from .state import DRAW, PASS, PLAY, State
 
@@ -23,7 +37,7 @@ MARGIN = 0.15  # how much better an atout must make the estimate to be worth pla
 class _View:
     """The greedy player's picture of the round (no hidden card is read)."""
 
-    __slots__ = ("p", "obj", "mine", "opp_up", "opp_down", "pool", "value", "colour", "mode")
+    __slots__ = ("colour", "mine", "mode", "obj", "opp_down", "opp_up", "p", "pool", "value")
 
     def __init__(self, s: State, p: int) -> None:
         game = s.game

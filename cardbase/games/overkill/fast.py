@@ -20,8 +20,19 @@ from __future__ import annotations
 from math import tanh
 
 from .rules import (
-    BET, GIFTER, HELPERS, INITIAL_OBJECTIVE, OBJECTIVE, OVERSEER, PATCHER, REMOVER, REWINDER, SAVER,
-    SNAKE_EYE, SWITCHER, YOINKER,
+    BET,
+    GIFTER,
+    HELPERS,
+    INITIAL_OBJECTIVE,
+    OBJECTIVE,
+    OVERSEER,
+    PATCHER,
+    REMOVER,
+    REWINDER,
+    SAVER,
+    SNAKE_EYE,
+    SWITCHER,
+    YOINKER,
 )
 from .state import DRAW, PASS, PLAY, TERMINAL, State
 
@@ -32,8 +43,18 @@ _LINE = (PATCHER, SAVER, SWITCHER, YOINKER, REWINDER)
 class _Tables:
     """Per game: card values and colours, bits, and the memo of draw averages."""
 
-    __slots__ = ("value", "colour", "n", "bits", "mode", "atouts", "memo", "kinds",
-                 "helper", "chunks")
+    __slots__ = (
+        "atouts",
+        "bits",
+        "chunks",
+        "colour",
+        "helper",
+        "kinds",
+        "memo",
+        "mode",
+        "n",
+        "value",
+    )
 
     def __init__(self, game) -> None:
         self.value = game.value

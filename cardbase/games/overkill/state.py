@@ -22,9 +22,27 @@ from cardbase.i18n import tr
 
 from .material import Box
 from .rules import (
-    BET, BLACK, COLOUR_CHOICE, COLOURS, DEALT_PER_COLOUR, GIFTER, HELPERS, INITIAL_OBJECTIVE,
-    OBJECTIVE, OVERSEER, PATCHER, RED, REMOVER, RETRACER, REWINDER, SAVER, SNAKE_EYE, SPY, SWITCHER,
-    YOINKER, Rules,
+    BET,
+    BLACK,
+    COLOUR_CHOICE,
+    COLOURS,
+    DEALT_PER_COLOUR,
+    GIFTER,
+    HELPERS,
+    INITIAL_OBJECTIVE,
+    OBJECTIVE,
+    OVERSEER,
+    PATCHER,
+    RED,
+    REMOVER,
+    RETRACER,
+    REWINDER,
+    SAVER,
+    SNAKE_EYE,
+    SPY,
+    SWITCHER,
+    YOINKER,
+    Rules,
 )
 
 DRAW, PASS, PLAY = 0, 1, 2
@@ -99,10 +117,34 @@ class Game:
 class State:
     """One OVERKILL game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
-    __slots__ = ("game", "rules", "seed", "rng", "scores_", "bet", "round", "round_first",
-                 "player", "pile", "lines", "down", "removed", "hands", "active", "objectives",
-                 "timers", "passes", "info", "history", "events", "ended_by", "atout_pile",
-                 "round_winners", "held", "turns")
+    __slots__ = (
+        "active",
+        "atout_pile",
+        "bet",
+        "down",
+        "ended_by",
+        "events",
+        "game",
+        "hands",
+        "held",
+        "history",
+        "info",
+        "lines",
+        "objectives",
+        "passes",
+        "pile",
+        "player",
+        "removed",
+        "rng",
+        "round",
+        "round_first",
+        "round_winners",
+        "rules",
+        "scores_",
+        "seed",
+        "timers",
+        "turns",
+    )
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
