@@ -82,3 +82,75 @@ def test_utilities_are_the_returns_plus_a_share_of_the_margin():
         r = s.returns()
         assert utility(s, 0) == pytest.approx(r[0] + 0.02 * (a - b))
         assert utility(s, 1) == pytest.approx(r[1] + 0.02 * (b - a))
+
+
+class _LastStone:
+    """A toy game for N players and teams: take 1 or 2 stones; whoever takes the last one loses.
+
+    Returns: the loser's team -1, every other seat +1 (teams) or +1/(n-1) (no teams). Nothing is
+    hidden (``resample`` is a clone); the greedy choice is "take one"."""
+
+    def __init__(self, stones: int, players: int, teams: list[int] | None = None, player: int = 0):
+        self.stones, self.n, self.teams, self.player = stones, players, teams, player
+        self.loser = -1
+
+    def current_player(self):
+        return -1 if self.loser >= 0 else self.player
+
+    def is_terminal(self):
+        return self.loser >= 0
+
+    def legal_actions(self):
+        return [a for a in (2, 1) if a <= self.stones]  # "take two" first: ties do not help
+
+    def apply_action(self, a):
+        assert a in self.legal_actions()
+        self.stones -= a
+        if self.stones == 0:
+            self.loser = self.player
+        self.player = (self.player + 1) % self.n
+
+    def returns(self):
+        if self.loser < 0:
+            return [0.0] * self.n
+        if self.teams:
+            lost = self.teams[self.loser]
+            return [-1.0 if self.teams[p] == lost else 1.0 for p in range(self.n)]
+        return [-1.0 if p == self.loser else 1.0 / (self.n - 1) for p in range(self.n)]
+
+    def clone(self):
+        c = _LastStone(self.stones, self.n, self.teams, self.player)
+        c.loser = self.loser
+        return c
+
+    def resample(self, player, rng):
+        return self.clone()
+
+    def greedy_action(self):
+        return 1
+
+
+@pytest.mark.parametrize("bot", ["mc", "ismcts"])
+def test_search_bots_play_for_their_team_over_n_players(bot):
+    """Four players in two teams: taking two would give the last stone to a teammate; taking one
+    leads (greedy play after) to an opponent taking it. Three players, no teams: the same."""
+    opts = {"samples": 4} if bot == "mc" else {"iterations": 40}
+    team_game = _LastStone(3, 4, teams=[0, 0, 1, 1])
+    assert make_bot(bot, seed=1, **opts).step(team_game) == 1
+    alone = _LastStone(2, 3)
+    assert make_bot(bot, seed=1, **opts).step(alone) == 1
+    # and a whole game plays to its end with legal moves
+    s = _LastStone(9, 4, teams=[0, 1, 0, 1])
+    bots = [make_bot(bot, seed=i, **opts) for i in range(4)]
+    while not s.is_terminal():
+        s.apply_action(bots[s.current_player()].step(s))
+    r = s.returns()
+    assert sorted(r) == [-1.0, -1.0, 1.0, 1.0] and r[0] == r[2]
+
+
+def test_utilities_default_to_the_returns():
+    from cardbase.bots.base import utilities
+
+    s = _LastStone(1, 3)
+    s.apply_action(1)
+    assert utilities(s) == s.returns() == [-1.0, 0.5, 0.5]

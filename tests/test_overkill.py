@@ -12,7 +12,15 @@ import pytest
 from cardbase.games.overkill.bots import GreedyBot, greedy_action
 from cardbase.games.overkill.material import MaterialError, box_from_cards
 from cardbase.games.overkill.rules import BLACK, RED, Rules
-from cardbase.games.overkill.state import DRAW, PASS, PLAY, TERMINAL, Game, IllegalActionError, replay
+from cardbase.games.overkill.state import (
+    DRAW,
+    PASS,
+    PLAY,
+    TERMINAL,
+    Game,
+    IllegalActionError,
+    replay,
+)
 from cardbase.playtest.cards import load_edition_defs
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "editions" / "OVK.toml"
@@ -458,3 +466,110 @@ def test_rules_options_are_checked() -> None:
     with pytest.raises(Exception) as err:
         Game(BOX, Rules(timer=0, points="nope"))
     assert "timer" in str(err.value) and "points" in str(err.value)
+
+
+# --------------------------------------------------------------------------- fast path, search horizon
+
+@pytest.mark.parametrize("rules", [{}, {"points": "all"}, {"points": "best_line", "reset_keeps": 1},
+                                   {"reset_keeps": 0, "timer": 6, "first_player": "loser"}])
+def test_fast_greedy_plays_exactly_like_the_reference(rules) -> None:
+    """The fast path makes the reference's choice at every decision, and its whole games have
+    the same history, event log, scores and chance draws as the general engine's loop."""
+    from cardbase.games.overkill import fast
+
+    g = game(**rules)
+    for i in range(300):
+        a, b = g.new_state(i), g.new_state(i)
+        while not a.is_terminal():
+            choice = greedy_action(a)
+            assert fast.greedy_action(a) == choice
+            a.apply_action(choice)
+        fast.play_greedy(b)
+        assert (b.history, b.events, b.scores(), b.turns, b.round) == (a.history, a.events, a.scores(), a.turns, a.round)
+        assert b.rng.getstate() == a.rng.getstate()
+
+
+def test_fast_greedy_matches_on_random_positions() -> None:
+    """Random play reaches positions greedy play does not (every atout, Helpers' answers)."""
+    from cardbase.games.overkill import fast
+
+    for s, rng in _random_games(400, seed=3):
+        while not s.is_terminal():
+            assert fast.greedy_action(s) == greedy_action(s)
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+
+
+def test_shuffle_is_pythons() -> None:
+    from cardbase.games.overkill.state import shuffle
+
+    for seed in range(50):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in (0, 1, 2, 18, 19, 40):
+            x, y = list(range(n)), list(range(n))
+            a.shuffle(x)
+            shuffle(b, y)
+            assert x == y
+
+
+def test_search_horizon_is_the_end_of_the_round() -> None:
+    from cardbase.games.overkill.state import game_value
+
+    g = game()
+    s = g.new_state(7)
+    mark = s.search_horizon()
+    assert mark == 1 and s.horizon_utilities(mark) is None
+    s.play_greedy(mark)
+    assert s.round == 2 or s.is_terminal()
+    u = s.horizon_utilities(mark)
+    assert u is not None and u[0] == -u[1]
+    winner = s.round_winners[0]
+    if winner >= 0:
+        assert u[winner] > 0  # the round's winner is ahead
+    # the same moves as the general loop to the end of the round
+    r = g.new_state(7)
+    while r.round == 1:
+        r.apply_action(greedy_action(r))
+    assert r.history == s.history and r.scores() == s.scores()
+    # the value: a half at equal scores, more when ahead, zero-sum
+    assert game_value(10, 20, 1) == pytest.approx(0.5)
+    assert game_value(12, 20, 2) > 0.5 > game_value(8, 20, 2)
+    for bet in (1, 4, 9, 15):
+        assert game_value(12, 20, bet) + game_value(8, 20, bet) == pytest.approx(1.0)
+    assert game_value(0, 20, 3) == 0.0 and game_value(20, 20, 3) == 1.0
+    s.play_greedy()
+    assert s.horizon_utilities(mark) == s.returns()
+
+
+@pytest.mark.parametrize("name", ["mc", "ismcts"])
+def test_search_bots_play_overkill_legally_and_reproducibly(name) -> None:
+    from cardbase.bots import make_bot
+
+    opts = {"samples": 4} if name == "mc" else {"iterations": 40}
+    g = game()
+    logs = []
+    for _ in range(2):
+        s = g.new_state(5)
+        bots = [make_bot(name, seed=1, **opts), make_bot("greedy")]
+        while not s.is_terminal():
+            a = bots[s.current_player()].step(s)
+            assert a in s.legal_actions()
+            s.apply_action(a)
+        logs.append(s.events)
+    assert logs[0] == logs[1]
+
+
+def test_search_bots_never_read_hidden_cards() -> None:
+    """Two states equal from the searcher's side (a re-deal of what it cannot see): same move."""
+    from cardbase.bots import ISMCTSBot, MonteCarloBot
+
+    for s, rng in _random_games(12, seed=4):
+        for _ in range(6):
+            if s.is_terminal():
+                break
+            p = s.current_player()
+            other = s.resample(p, rng)
+            for make in (lambda: MonteCarloBot(samples=4, seed=3), lambda: ISMCTSBot(iterations=30, seed=3)):
+                assert make().step(s) == make().step(other)
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])

@@ -1,8 +1,9 @@
-"""Game-agnostic bots for any state with the OpenSpiel-style interface.
+"""Game-agnostic bots for any state with the OpenSpiel-style interface, any number of players.
 
-A state offers ``current_player()``, ``legal_actions()``, ``apply_action(a)``, ``is_terminal()``,
-``returns()``, ``scores()``, ``clone()`` and ``resample(player, rng)``; optionally
-``greedy_action()`` (a fast game-specific greedy choice) and ``heuristic(player)``.
+What a state must offer (and what is optional) is written down in :mod:`cardbase.bots.base`:
+``current_player``, ``legal_actions``, ``apply_action``, ``is_terminal``, ``returns`` (a team's
+return shared by its seats), ``clone``, ``resample``; optionally ``utilities``, ``greedy_action``,
+``play_greedy``, ``search_horizon`` / ``horizon_utilities``, ``information_key``, ``heuristic``.
 
 Levels: :class:`RandomBot` < :class:`GreedyBot` < :class:`MonteCarloBot` < :class:`ISMCTSBot`;
 :func:`oracle_score` is the clairvoyant upper bound of a goldfish game.

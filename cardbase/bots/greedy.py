@@ -31,16 +31,18 @@ class GreedyBot:
         return greedy_step(state)
 
 
-def greedy_rollout(state: Any) -> Any:
-    """Play ``state`` to the end with the greedy policy for every player (in place)."""
+def greedy_rollout(state: Any, horizon: Any = None) -> Any:
+    """Play ``state`` with the greedy policy for every player (in place): to the end, or until
+    ``horizon`` (a mark from ``state.search_horizon()``) is reached."""
     whole = getattr(state, "play_greedy", None)  # a game's own fast greedy play-out
     if whole is not None:
-        return whole()
+        return whole() if horizon is None else whole(horizon)
     fast = getattr(state, "greedy_action", None)
-    if fast is not None:
+    step = (lambda: state.greedy_action()) if fast is not None else (lambda: greedy_step(state))
+    if horizon is None:
         while not state.is_terminal():
-            state.apply_action(state.greedy_action())
+            state.apply_action(step())
         return state
-    while not state.is_terminal():
-        state.apply_action(greedy_step(state))
+    while not state.is_terminal() and state.horizon_utilities(horizon) is None:
+        state.apply_action(step())
     return state

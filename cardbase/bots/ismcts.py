@@ -3,7 +3,9 @@
 Each iteration deals a determinization of what the searching player cannot see, descends the
 tree choosing among the actions legal in that determinization by UCB1 with availability counts,
 expands one node, plays out with the greedy policy and backs up the utility of the player who
-made each move.
+made each move. Any number of players and teams: each move is credited with the utility of the
+seat that made it (in a team game, its team's). A state with a search horizon is searched and
+played out to it only, and valued there.
 
 Three choices make it stronger than plain SO-ISMCTS in a shallow card game (measured in
 docs/bots.md):
@@ -27,8 +29,7 @@ import random
 import time
 from typing import Any
 
-from .base import utilities
-from .greedy import greedy_rollout
+from .base import horizon_of, playout_utilities
 
 
 class _Edge:
@@ -71,6 +72,7 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         me = state.current_player()
+        horizon = horizon_of(state)
         rng = self.rng
         deadline = None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000
         trees: dict[int, _Edge] = {a: _Edge(me) for a in legal}
@@ -87,7 +89,7 @@ class ISMCTSBot:
                 for a in alive:
                     s = world.clone()
                     s.apply_action(a)
-                    self._iterate(s, trees[a], me)
+                    self._iterate(s, trees[a], me, horizon)
                     left -= 1
             alive.sort(key=lambda a: -trees[a].total / max(trees[a].visits, 1))  # stable: legal order on ties
             alive = alive[: max(1, (len(alive) + 1) // 2)]
@@ -95,7 +97,7 @@ class ISMCTSBot:
                 break
         return alive[0]
 
-    def _iterate(self, s: Any, first: _Edge, me: int) -> None:
+    def _iterate(self, s: Any, first: _Edge, me: int, horizon: Any = None) -> None:
         """One iteration below the root action ``first`` (already applied to ``s``)."""
         rng = self.rng
         c = self.c
@@ -103,12 +105,14 @@ class ISMCTSBot:
         model_opp = self.opponent == "greedy" and hasattr(s, "greedy_action")
         has_greedy = hasattr(s, "greedy_action")
         info = getattr(s, "information_key", None)
+        reached = (lambda: False) if horizon is None else (
+            lambda: s.horizon_utilities(horizon) is not None)
         path = [first]
         edge = first
         while True:
-            while model_opp and not s.is_terminal() and s.current_player() != me:
-                s.apply_action(s.greedy_action())  # the opponent is modelled, not searched
-            if s.is_terminal():
+            while model_opp and not s.is_terminal() and s.current_player() != me and not reached():
+                s.apply_action(s.greedy_action())  # the others are modelled, not searched
+            if s.is_terminal() or reached():
                 break
             mover = s.current_player()
             # the node below ``edge``: the searcher's information set (it sees its own draws),
@@ -153,8 +157,7 @@ class ISMCTSBot:
             s.apply_action(choice)
             path.append(best)
             edge = best
-        greedy_rollout(s)
-        utils = utilities(s.scores())
+        utils = playout_utilities(s, horizon)
         for e in path:
             e.visits += 1
             e.total += utils[e.player]

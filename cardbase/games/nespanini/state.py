@@ -327,6 +327,12 @@ class State:
             return [0.0, 0.0]
         return [1.0, -1.0] if a > b else [-1.0, 1.0]
 
+    def utilities(self) -> list[float]:
+        """What the search bots maximise: the return plus a share of the margin (docs/bots.md)."""
+        from cardbase.bots.base import margin_utilities
+
+        return margin_utilities(self.scores())
+
     def greedy_action(self) -> int:
         """The greedy policy's choice for the player to act (see :mod:`.policy`)."""
         return _greedy_action(self)

@@ -17,7 +17,13 @@ from cardbase.i18n import tr
 from cardbase.text import fold
 
 from .rules import (
-    BET, CHALLENGERS, COLOURS, NAMED_EFFECTS, NEGOCIATERS, OBJECTIVE, PASSIVE_CLASSES,
+    BET,
+    CHALLENGERS,
+    COLOURS,
+    NAMED_EFFECTS,
+    NEGOCIATERS,
+    OBJECTIVE,
+    PASSIVE_CLASSES,
 )
 
 CLASSES = {"helpers": "helpers", "challengers": CHALLENGERS, "negociaters": NEGOCIATERS,

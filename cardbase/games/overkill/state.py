@@ -22,13 +22,45 @@ from cardbase.i18n import tr
 
 from .material import Box
 from .rules import (
-    BET, BLACK, COLOUR_CHOICE, COLOURS, DEALT_PER_COLOUR, GIFTER, HELPERS, INITIAL_OBJECTIVE,
-    OBJECTIVE, OVERSEER, PATCHER, RED, REMOVER, RETRACER, REWINDER, SAVER, SNAKE_EYE, SPY, SWITCHER,
-    YOINKER, Rules,
+    BET,
+    BLACK,
+    COLOUR_CHOICE,
+    COLOURS,
+    DEALT_PER_COLOUR,
+    GIFTER,
+    HELPERS,
+    INITIAL_OBJECTIVE,
+    OBJECTIVE,
+    OVERSEER,
+    PATCHER,
+    RED,
+    REMOVER,
+    RETRACER,
+    REWINDER,
+    SAVER,
+    SNAKE_EYE,
+    SPY,
+    SWITCHER,
+    YOINKER,
+    Rules,
 )
 
 DRAW, PASS, PLAY = 0, 1, 2
 TERMINAL = -1
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """``rng.shuffle(x)`` with its draws inlined: Python's algorithm (from the end, swap with a
+    position drawn by rejection on ``getrandbits``), so the same permutation from the same
+    generator state (a test compares it with :meth:`random.Random.shuffle`)."""
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        m = i + 1
+        k = m.bit_length()
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
 
 
 class IllegalActionError(CardbaseError):
@@ -75,6 +107,7 @@ class Game:
         self.value = [c.value for c in box.numbers] + [c.value for c in box.nines]
         self.colour = [c.colour for c in box.numbers] + [c.colour for c in box.nines]
         self.nines = list(range(n, n + len(box.nines)))
+        self.distinct_values = sorted({c.value for c in box.numbers})  # Overseer's choices (OK12)
         self.atouts = box.atouts
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
@@ -84,10 +117,34 @@ class Game:
 class State:
     """One OVERKILL game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
-    __slots__ = ("game", "rules", "seed", "rng", "scores_", "bet", "round", "round_first",
-                 "player", "pile", "lines", "down", "removed", "hands", "active", "objectives",
-                 "timers", "passes", "info", "history", "events", "ended_by", "atout_pile",
-                 "round_winners", "held", "turns")
+    __slots__ = (
+        "active",
+        "atout_pile",
+        "bet",
+        "down",
+        "ended_by",
+        "events",
+        "game",
+        "hands",
+        "held",
+        "history",
+        "info",
+        "lines",
+        "objectives",
+        "passes",
+        "pile",
+        "player",
+        "removed",
+        "rng",
+        "round",
+        "round_first",
+        "round_winners",
+        "rules",
+        "scores_",
+        "seed",
+        "timers",
+        "turns",
+    )
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
@@ -115,7 +172,7 @@ class State:
         s.game = self.game
         s.rules = self.rules
         s.seed = self.seed
-        s.rng = random.Random()
+        s.rng = random.Random.__new__(random.Random)  # no seeding from the system: set below
         s.rng.setstate(self.rng.getstate())
         s.scores_ = self.scores_[:]
         s.bet = self.bet
@@ -276,7 +333,7 @@ class State:
             if last >= 0:
                 self.round_first = 1 - last
         pile = list(range(game.n_numbers))
-        rng.shuffle(pile)
+        shuffle(rng, pile)
         # The deal (OK10): each player in turn takes the first red and black cards of the
         # shuffled pile, face-down card first; the pile's top is its end.
         lines: list[list[list[int]]] = [[[], []], [[], []]]
@@ -293,7 +350,7 @@ class State:
         self.down = [[True, True], [True, True]]  # is the first card of each line face down?
         self.removed: list[int] = []
         atouts = list(range(len(game.atouts)))
-        rng.shuffle(atouts)
+        shuffle(rng, atouts)
         self.hands = [[], []]
         for _ in range(3):
             for p in (self.round_first, 1 - self.round_first):
@@ -426,7 +483,7 @@ class State:
                 if effect == SNAKE_EYE:
                     info[SNAKE_EYE] = colour
                 elif effect == OVERSEER:
-                    others = sorted({game.value[k] for k in range(game.n_numbers)} - {value})
+                    others = [v for v in game.distinct_values if v != value]
                     extra = self.rng.sample(others, min(2, len(others)))
                     info[OVERSEER] = tuple(sorted([value, *extra]))
                 elif effect == SPY:
@@ -459,18 +516,30 @@ class State:
         return [1.0, -1.0] if a > b else [-1.0, 1.0]
 
     def greedy_action(self) -> int:
-        """The greedy heuristic's choice for the player to act (see :mod:`.bots`)."""
-        from .bots import greedy_action
+        """The greedy heuristic's choice for the player to act (:mod:`.bots`, at speed: :mod:`.fast`)."""
+        return _fast.greedy_action(self)
 
-        return greedy_action(self)
+    def play_greedy(self, horizon: int | None = None) -> State:
+        """Play with the greedy heuristic for both players, in place: to the end, or to the end of
+        round ``horizon`` (a mark of :meth:`search_horizon`)."""
+        return _fast.play_greedy(self, horizon)
 
-    def play_greedy(self) -> State:
-        """Play to the end with the greedy heuristic for both players, in place."""
-        from .bots import greedy_action
+    # ------------------------------------------------------------------ search horizon
 
-        while self.player != TERMINAL:
-            self.apply_action(greedy_action(self))
-        return self
+    def search_horizon(self) -> int:
+        """Search looks as far as the end of the round in play (docs/bots.md): its mark."""
+        return self.round
+
+    def horizon_utilities(self, horizon: int) -> list[float] | None:
+        """``None`` before the end of round ``horizon``; then each player's chance to win the game
+        from the scores and the bet (:func:`game_value`) on a -1 … +1 scale, or the returns when
+        the game is over."""
+        if self.player == TERMINAL:
+            return self.returns()
+        if self.round <= horizon:
+            return None
+        v = 2.0 * game_value(self.scores_[0], self.scores_[0] + self.scores_[1], self.bet) - 1.0
+        return [v, -v]
 
     def heuristic(self, player: int) -> float:
         """The player's score lead (what a one-step look-ahead compares)."""
@@ -600,6 +669,41 @@ class State:
                                for c in (RED, BLACK))
             rows.append(f"J{p + 1}: {lines}")
         return "\n".join(rows)
+
+
+from . import fast as _fast  # noqa: E402 - fast imports this module
+
+TIE_RATE = 0.05  # share of tied rounds between two greedy players, measured (docs/bots.md)
+_VALUES: dict[tuple[int, int, int], float] = {}
+
+
+def game_value(score: int, total: int, bet: int) -> float:
+    """The chance that the player with ``score`` (of ``total`` for both) wins the game when the
+    next round is played for ``bet`` and every round is a coin flip (tied with ``TIE_RATE``).
+
+    Being ahead is worth more when the bet is small: once the bet reaches both scores, the next
+    decided round ends the game whatever the scores (a half).
+    """
+    key = (score, total, bet)
+    v = _VALUES.get(key)
+    if v is not None:
+        return v
+    other = total - score
+    if score <= 0:
+        v = 0.0
+    elif other <= 0:
+        v = 1.0
+    elif bet <= 0:
+        v = game_value(score, total, bet + 1)
+    elif bet >= score and bet >= other:
+        v = 0.5
+    else:
+        v = (TIE_RATE * game_value(score, total, bet + 1) + (1 - TIE_RATE) / 2
+             * (game_value(score + bet, total, bet + 1) + game_value(score - bet, total, bet + 1)))
+    if len(_VALUES) > 100_000:
+        _VALUES.clear()
+    _VALUES[key] = v
+    return v
 
 
 def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
