@@ -93,3 +93,16 @@ def test_registry_describes_every_game() -> None:
         assert spec.code == code and 1 <= spec.min_players <= spec.max_players <= 8
         assert spec.material in ("box", "decks")
     assert registry.get("overkill").engine and not registry.get("overseers").teams
+
+
+@pytest.mark.parametrize(("game", "players", "bots"), [("ctterror", 4, "mc,greedy,ismcts,greedy"),
+                                                       ("overseers", 3, "mc,greedy,ismcts")])
+def test_search_bots_play_team_and_many_player_games(game, players, bots) -> None:
+    """The generic search bots work over teams (CT vs Terror) and 3 to 6 players (Overseers)."""
+    from cardbase.playtest.games import simulate
+
+    root = Path(__file__).resolve().parent.parent / "data" / "editions"
+    cards = load_edition_defs([root / {"ctterror": "CTT.toml", "overseers": "OVS.toml"}[game]])
+    rep, records = simulate(game, cards, players=players, bots=bots.split(","), games=1, seed=4)
+    assert rep.games == 1 and records[0].ended_by
+    assert [s["bot"] for s in rep.seats] == bots.split(",")

@@ -92,8 +92,10 @@ REGISTRY: dict[str, GameSpec] = {
         GameSpec("overkill", 2, 2, "box", bots=("random", "greedy", "mc", "ismcts"), build=_overkill),
         GameSpec("pushluck", 1, 6, "box", information="perfect", utility="general_sum",
                  bots=("random", "greedy", "optimal"), build=_pushluck),
-        GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams", build=_ctterror),
-        GameSpec("overseers", 3, 6, "box", utility="general_sum", build=_overseers),
+        GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams",
+                 bots=("random", "greedy", "mc", "ismcts"), build=_ctterror),
+        GameSpec("overseers", 3, 6, "box", utility="general_sum",
+                 bots=("random", "greedy", "mc", "ismcts"), build=_overseers),
     )
 }
 
