@@ -379,6 +379,31 @@ def _stats(result: dict[str, Any], game: str) -> None:
             c: st.column_config.ProgressColumn(c, format="percent", min_value=0.0, max_value=1.0) for c in cols})
 
 
+def _tts_zip(text: str, name: str, game: str, *, disabled: bool) -> None:
+    """The deck for Tabletop Simulator: the same zip as ``cardbase tts export`` (saved object and
+    face sheets; image addresses are files of the folder the zip is unpacked to)."""
+    from pathlib import Path
+
+    from cardbase import tts
+
+    if st.button(t("decks.tts_make"), key="deck_tts_go", disabled=disabled, help=t("decks.tts_help")):
+        try:
+            with session() as s:
+                resolved = decks.resolve_deck(s, decks.parse_deck_list(text), game=game)
+                source = tts.TtsSource(name, "file", tts._defs_of(s, resolved, name))
+                symbols = tts.edition_symbols(s, source.cards)
+            data, result = tts.export_zip(source, url_dir=Path.home() / "cardbase-tts" / tts.slug(name),
+                                          edition_symbols=symbols)
+            st.session_state["deck_tts"] = {"text": text, "zip": data, "name": result.object.stem,
+                                            "cards": result.cards}
+        except CardbaseError as exc:
+            show_error(exc)
+    made = st.session_state.get("deck_tts")
+    if made and made.get("text") == text:
+        st.download_button(t("decks.tts_download", cards=made["cards"]), made["zip"],
+                           file_name=f"{made['name']}-tts.zip", mime="application/zip", key="deck_tts_dl")
+
+
 def _list_tab(entries: dict[str, int], game: str) -> None:
     names = st.session_state.get(NAMES, {})
     name = st.session_state.get("deck_name") or None
@@ -388,6 +413,7 @@ def _list_tab(entries: dict[str, int], game: str) -> None:
         st.code(text, language=None)
         st.download_button(t("decks.download"), text, file_name=f"{safe_filename(name, 'deck')}.txt",
                            mime="text/plain", key="deck_dl", disabled=not entries)
+        _tts_zip(text, name or t("decks.tts_default_name"), game, disabled=not entries)
     with b:
         pasted = st.text_area(t("decks.paste"), key="deck_paste", height=200, placeholder="2 Nom de la carte\n2 NP1-012")
         if st.button(t("decks.load_list"), key="deck_load_list", disabled=not pasted.strip()):

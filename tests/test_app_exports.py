@@ -1,4 +1,5 @@
-"""The Playtest page's « Équilibre » view: a card's figure swept on common random numbers."""
+"""The Playtest page's « Équilibre » view (a card's figure swept on common random numbers) and the deck
+page's Tabletop Simulator zip."""
 
 from __future__ import annotations
 
@@ -51,3 +52,28 @@ def test_the_view_calls_the_same_sweep_as_the_command_line() -> None:
     res = sweep(deck, card=ref, field="value", values=[0, 9], games=40, seed=2)
     low, high = (p["mean_score"] for p in res["points"])
     assert high >= low
+
+
+@SQLITE
+def test_deck_page_offers_the_tabletop_simulator_zip(app_env: str, tmp_path) -> None:
+    """The deck page gives the same export as ``cardbase tts export``: a zip with the saved object
+    (one card per copy) and the face sheets."""
+    import io
+    import json
+    import zipfile
+
+    from test_app import STARTER
+
+    at = page_test("decks").run()
+    at.text_area(key="deck_paste").input(STARTER).run()
+    at.button(key="deck_load_list").click().run()
+    at.button(key="deck_tts_go").click().run()
+    no_exception(at)
+    made = at.session_state["deck_tts"]
+    assert made["cards"] == 20
+    with zipfile.ZipFile(io.BytesIO(made["zip"])) as zf:
+        names = zf.namelist()
+        saved = json.loads(zf.read(next(n for n in names if n.endswith(".json"))))
+        assert any(n.endswith(".png") or n.endswith(".jpg") for n in names)
+    deck = saved["ObjectStates"][0]
+    assert len(deck["DeckIDs"]) == 20 and len(deck["ContainedObjects"]) == 20
