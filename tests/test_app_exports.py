@@ -4,17 +4,16 @@ page's Tabletop Simulator zip."""
 from __future__ import annotations
 
 import pytest
+from test_app import app_env, no_exception, page_test  # noqa: F401 - fixtures and helpers
 
 from cardbase.playtest.sweep import sweep
 from cardbase.ui.playtest_balance import points_frame
-
-from test_app import app_env, no_exception, page_test  # noqa: F401 - fixtures and helpers
 
 SQLITE = pytest.mark.sqlite_only("the page's logic does not depend on the database")
 
 
 @SQLITE
-def test_balance_view_sweeps_a_value_and_draws_the_curve(app_env: str) -> None:
+def test_balance_view_sweeps_a_value_and_draws_the_curve(app_env: str) -> None:  # noqa: F811
     at = page_test("playtest")
     at.session_state["pt_mode"] = "balance"
     at.run()
@@ -55,7 +54,7 @@ def test_the_view_calls_the_same_sweep_as_the_command_line() -> None:
 
 
 @SQLITE
-def test_deck_page_offers_the_tabletop_simulator_zip(app_env: str, tmp_path) -> None:
+def test_deck_page_offers_the_tabletop_simulator_zip(app_env: str, tmp_path) -> None:  # noqa: F811
     """The deck page gives the same export as ``cardbase tts export``: a zip with the saved object
     (one card per copy) and the face sheets."""
     import io
