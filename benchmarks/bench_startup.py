@@ -62,7 +62,7 @@ def main() -> None:
     # Measure what users get: modules compiled once to bytecode (kept outside the checkout).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="cardbase-bench-pycache-")
-    for name, args, _ in CASES:
+    for _name, args, _ in CASES:
         _time(args, env)  # warm-up: file-system caches and bytecode
     # Interleave the cases so that a burst of load on the machine hits them all alike.
     wall: dict[str, list[float]] = {name: [] for name, _, _ in CASES}

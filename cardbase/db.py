@@ -32,7 +32,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, exc as sa_exc, inspect, text
+from sqlalchemy import event, inspect, text
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import NullPool
 from sqlmodel import Session, create_engine
@@ -52,8 +53,8 @@ INIT_LOCK_KEY = zlib.crc32(b"cardbase start-up") & 0x7FFFFFFF
 
 _engines: dict[str, Engine] = {}
 # How long each engine's connections wait for a lock (seconds), for the "busy" message.
-_waits: "weakref.WeakKeyDictionary[Engine, float]" = weakref.WeakKeyDictionary()
-_init_reports: dict[str, "InitReport"] = {}
+_waits: weakref.WeakKeyDictionary[Engine, float] = weakref.WeakKeyDictionary()
+_init_reports: dict[str, InitReport] = {}
 _lock = threading.Lock()
 
 

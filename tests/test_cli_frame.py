@@ -196,7 +196,7 @@ def test_usage_errors_are_one_clear_message_exit_2(args, fr, en):
     for lang, expected in (("fr", fr), ("en", en)):
         result = runner.invoke(app, ["--lang", lang, *args])
         assert result.exit_code == 2, result.output
-        assert "Traceback" not in result.output and result.exception is None or \
+        assert ("Traceback" not in result.output and result.exception is None) or \
             isinstance(result.exception, SystemExit)
         prefix = "erreur : " if lang == "fr" else "error: "
         assert prefix in result.stderr

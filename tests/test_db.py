@@ -95,20 +95,20 @@ def test_database_url_env(monkeypatch, tmp_path):
 
 # --------------------------------------------------------------------------- start-up never bricks
 
-import os  # noqa: E402
-import shutil  # noqa: E402
-import sqlite3  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
 
-from typer.testing import CliRunner  # noqa: E402
+from conftest import BACKENDS
+from typer.testing import CliRunner
 
-from cardbase import catalog, decks, i18n  # noqa: E402
-from cardbase.cli import app  # noqa: E402
-from cardbase.models import Deck  # noqa: E402
-from conftest import BACKENDS  # noqa: E402
+from cardbase import catalog, decks, i18n
+from cardbase.cli import app
+from cardbase.models import Deck
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDBASE = [sys.executable, "-c", "from cardbase.cli import main; main()"]
@@ -249,7 +249,6 @@ def test_a_lock_that_persists_becomes_a_message(backend, tmp_path, request):
         holder.execute("BEGIN IMMEDIATE")
     else:
         import psycopg
-
         from sqlalchemy.engine import make_url
 
         u = make_url(url)
@@ -385,9 +384,8 @@ def test_a_server_that_never_answers_is_a_message_not_a_hang():
 
 def test_app_page_with_an_unreachable_database_shows_a_message(monkeypatch):
     """Issue 16.4 in the app: the page stops with the one-line message; no traceback, no password."""
-    from streamlit.testing.v1 import AppTest
-
     from pg_support import free_port
+    from streamlit.testing.v1 import AppTest
 
     port = free_port()
     monkeypatch.setenv("DATABASE_URL", f"postgresql+psycopg://moi:Secret-Pw1@127.0.0.1:{port}/cartes")

@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
+from cardbase import i18n
 from cardbase.datafiles import figures, load_edition_file
 from cardbase.domain import CardDef
-from cardbase import i18n
 from cardbase.errors import ArtError, CardbaseError, StickerError, TemplateError
 from cardbase.printing import (
     PrintError,
@@ -570,7 +570,7 @@ def test_region_fill_is_painted_behind_its_text(tmp_path: Path) -> None:
     t = load_template("t", tmp_path)
     img = render_card(card(), t, RenderOptions(dpi=100))
     for region, colour in (("name", (0, 0, 255)), ("number", (255, 0, 255))):
-        x, y, w, h = t.regions[region].box
+        x, y, _w, _h = t.regions[region].box
         corner = (mm_to_px(x + 0.2, 100), mm_to_px(y + 0.2, 100))
         assert img.getpixel(corner) == colour, region
     plain = render_card(card(), load_template("nespanini"), RenderOptions(dpi=100))

@@ -142,7 +142,7 @@ def _initial_language() -> str:
     return env if env in LANGUAGES else DEFAULT
 
 
-_current: ContextVar[str] = ContextVar("cardbase_lang", default=_initial_language())
+_current: ContextVar[str] = ContextVar("cardbase_lang", default=_initial_language())  # noqa: B039 - a str
 
 
 def current_language() -> str:

@@ -288,7 +288,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
                        width=max(1, mm_to_px(0.2, dpi)))
 
     if has_value and (r := template.region("value")) is not None:
-        bx, by, bw, bh = _disc_box(r.box)
+        bx, by, bw, _bh = _disc_box(r.box)
         x, y = off + mm_to_px(bx, dpi), off + mm_to_px(by, dpi)
         w = h = mm_to_px(bx + bw, dpi) - mm_to_px(bx, dpi)
         inset = round(w * 0.16)
