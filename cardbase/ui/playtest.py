@@ -36,6 +36,7 @@ VIEWS: dict[str, str] = {
     "nespanini": "cardbase.ui.playtest:nespanini_view",
     "overkill": "cardbase.ui.playtest_overkill:render",
     "overseers": "cardbase.ui.playtest_overseers:render",
+    "pushluck": "cardbase.ui.playtest_pushluck:render",
 }
 GENERIC_VIEW = "cardbase.ui.playtest_box:render"
 NO_ENGINE_VIEW = "cardbase.ui.playtest_box:no_engine"

@@ -155,6 +155,18 @@ class Solver:
 
     def reach(self, target: int | None = None) -> tuple[Fraction, Fraction]:
         """Exact P(reach ``target`` in one turn) playing for it, and the expected flips of it."""
+        with _deep():
+            return self._reach_fn(target)(0, self.full, 0)
+
+    def reach_from(self, points: int, rem: tuple[int, ...], shields: int,
+                   target: int | None = None) -> tuple[Fraction, Fraction]:
+        """The same from the middle of a turn: ``points`` so far, the cards ``rem`` still face down
+        (an empty pass means a reshuffle, PL4), ``shields`` Protections unspent — the advice
+        « si vous continuez : x % d'atteindre 15 »."""
+        with _deep():
+            return self._reach_fn(target)(points, rem, shields)
+
+    def _reach_fn(self, target: int | None) -> Any:
         t = self.target if target is None else target
         memo: dict[tuple, tuple[Fraction, Fraction]] = {}
         full = self.full
@@ -187,8 +199,7 @@ class Solver:
             memo[key] = (prob, flips)
             return memo[key]
 
-        with _deep():
-            return f(0, full, 0)
+        return f
 
     def reach_float(self, target: int) -> float:
         """P(reach ``target``) as a float, for any target, from one forward computation.

@@ -1,0 +1,212 @@
+"""15 en un tour's Playtest view: your turns against bots, the solver's advice, and a designer view.
+
+- **Table**: you are seat 1; bots take the other seats (random, greedy, or the solver's optimal
+  policy). Click any face-down card to flip it (flips are blind, ruling PL1), stop, or reshuffle
+  after a full pass; on demand the exact solver says « si vous continuez : x % d'atteindre 15 ».
+  A game is kept as plain values (seed, actions, bot, players) and replayed on each run.
+- **Variantes**: boxes compared side by side with exact figures from the solver — P(15) in one
+  turn, expected flips, each seat's chance under optimal play, expected rounds — and a chart.
+- **Batch**: the generic batch view of every box game (``cardbase.ui.playtest_box``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from cardbase.errors import CardbaseError
+from cardbase.ui.common import show_error, t, tp
+from cardbase.ui.playtest_box import batch, bot_labels, game_cards
+
+CODE = "pushluck"
+KEY = "pl_game"  # {"seed", "actions", "bot", "players"}
+HUMAN = 0
+BOTS = ("greedy", "optimal", "random")
+VARIANTS = ("+3,+5,x2,protection,perdre-tout", "+1,+3,x2,protection,perdre-tout",
+            "+1,+3,+5,x2,protection,perdre-tout")
+_GAMES: dict[tuple, Any] = {}
+
+
+def engine_game(players: int):
+    from cardbase.games import registry
+
+    cards = tuple(game_cards(CODE))
+    key = (cards, players)
+    game = _GAMES.get(key)
+    if game is None:
+        if len(_GAMES) > 8:
+            _GAMES.clear()
+        game = _GAMES[key] = registry.playable(CODE).build(cards, players)
+    return game
+
+
+def _bot(game, name: str, seed: int):
+    from cardbase.bots.base import make_bot
+
+    return game.make_bot(name, seed) or make_bot(name, seed=seed)
+
+
+def new_game(bot: str, players: int, *, seed: int | None = None) -> dict[str, Any]:
+    return {"seed": seed if seed is not None else random.randrange(10**9), "actions": [], "bot": bot,
+            "players": players}
+
+
+def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
+    """Your action (None: only let the bots open), then the bots' turns, as a new record."""
+    from cardbase.games.pushluck.state import replay
+
+    game = engine_game(record["players"])
+    state = replay(game, record["seed"], record["actions"])
+    actions = list(record["actions"])
+    if action is not None:
+        state.apply_action(action)
+        actions.append(action)
+    while not state.is_terminal() and state.current_player() != HUMAN:
+        a = _bot(game, record["bot"], record["seed"] + len(actions)).step(state)
+        state.apply_action(a)
+        actions.append(a)
+    return {**record, "actions": actions}
+
+
+def advice(state) -> float:
+    """P(reach the target this turn) if the player goes on for it, exactly (the solver)."""
+    solver = state.game.solver()
+    rem = solver.rem_of(state.remaining_counts()) if state.down else tuple(0 for _ in solver.full)
+    p, _ = solver.reach_from(state.points, rem, state.shields)
+    return float(p)
+
+
+def render(code: str = CODE) -> None:
+    mode = st.segmented_control(t("playtest.mode"), ["table", "variants", "batch"], key="pl_mode",
+                                default="table", format_func=lambda m: t(f"pushluck_page.mode_{m}"),
+                                label_visibility="collapsed") or "table"
+    if mode == "batch":
+        batch(code, prefix="plb")
+    elif mode == "variants":
+        variants()
+    else:
+        table()
+
+
+def table() -> None:
+    from cardbase.games.pushluck.state import FLIP, RESHUFFLE, STOP, replay
+
+    a, b, c = st.columns([1, 2, 1], vertical_alignment="bottom")
+    players = a.number_input(t("pushluck_page.players"), 1, 6, 2, key="pl_players",
+                             help=t("pushluck_page.players_help"))
+    bot = b.selectbox(t("pushluck_page.bots"), BOTS, key="pl_bot", format_func=bot_labels())
+    if c.button(t("pushluck_page.new"), key="pl_new", type="primary") or KEY not in st.session_state:
+        try:
+            st.session_state[KEY] = play(new_game(bot, int(players)), None)
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+    record = st.session_state[KEY]
+    try:
+        game = engine_game(record["players"])
+        state = replay(game, record["seed"], record["actions"])
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    obs = state.observation(HUMAN)
+    m = st.columns(4)
+    m[0].metric(t("pushluck_page.round"), obs.round)
+    m[1].metric(t("pushluck_page.points"), obs.points)
+    m[2].metric(t("pushluck_page.shields"), obs.shields)
+    m[3].metric(t("pushluck_page.face_down"), obs.face_down)
+    scores = [t("pushluck_page.seat_score", seat=i + 1, score="—" if s is None else s,
+                who=t("pushluck_page.you") if i == HUMAN else t("pushluck_page.bot"))
+              for i, s in enumerate(obs.round_scores)]
+    st.caption(" · ".join(scores))
+    if record["players"] == 1:
+        st.caption(t("pushluck_page.totals", total=obs.totals[0]))
+    if obs.flipped:
+        st.markdown(t("pushluck_page.flipped") + " " + " ".join(f"`{tp('{x}', x=n)}`" for n in obs.flipped))
+    if state.is_terminal():
+        winners = [w for w in range(record["players"]) if state.returns()[w] > 0]
+        text = t("pushluck_page.you_won") if HUMAN in winners else t(
+            "pushluck_page.won_by", seats=", ".join(str(w + 1) for w in winners) or "—")
+        st.success(t("pushluck_page.over", result=text))
+    elif state.current_player() == HUMAN:
+        legal = state.legal_actions()
+        flips = [x for x in legal if x >= FLIP]
+        if flips:
+            st.markdown(f"**{t('pushluck_page.pick')}**")
+            cols = st.columns(min(len(flips), 8))
+            for i, act in enumerate(flips):
+                if cols[i % len(cols)].button("🂠", key=f"pl_flip_{i}", help=state.action_to_string(act)):
+                    _act(record, act)
+        row = st.columns(3)
+        if STOP in legal and row[0].button(t("pushluck_page.stop", points=obs.points), key="pl_stop"):
+            _act(record, STOP)
+        if RESHUFFLE in legal and row[1].button(t("pushluck_page.reshuffle"), key="pl_reshuffle"):
+            _act(record, RESHUFFLE)
+        if st.toggle(t("pushluck_page.advice"), key="pl_advice"):
+            try:
+                st.info(t("pushluck_page.advice_text", pct=f"{100 * advice(state):.0f}", target=obs.target))
+            except CardbaseError as exc:
+                show_error(exc)
+    st.markdown(f"**{t('pushluck_page.log')}**")
+    st.text("\n".join(state.log_lines()[-40:]) or "—")
+
+
+def _act(record: dict[str, Any], action: int) -> None:
+    try:
+        st.session_state[KEY] = play(record, action)
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    st.rerun()
+
+
+def compare(boxes: list[str], players: int) -> pd.DataFrame:
+    """Exact figures of each box, side by side (the solver; no simulation)."""
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.solver import solve
+
+    rows = []
+    for text in boxes:
+        data = solve(parse_box(text), players=players, reshuffles=1)
+        seats = data.get("seats", {}).get(str(players), {})
+        win = seats.get("win") or []
+        rows.append({"box": text, "p15": data["p_reach_15"], "flips": data["expected_flips"],
+                     "seat1": win[0] if win else None, "last_seat": win[-1] if win else None,
+                     "rounds": seats.get("expected_rounds")})
+    return pd.DataFrame(rows)
+
+
+def variants() -> None:
+    import altair as alt
+
+    st.caption(t("pushluck_page.variants_help"))
+    text = st.text_area(t("pushluck_page.variants_boxes"), "\n".join(VARIANTS), key="pl_variants", height=110)
+    players = st.number_input(t("pushluck_page.players"), 2, 3, 2, key="pl_var_players")
+    if st.button(t("pushluck_page.compare"), key="pl_compare", type="primary"):
+        boxes = [line.strip() for line in text.splitlines() if line.strip()][:6]
+        try:
+            with st.spinner(t("pushluck_page.solving")):
+                st.session_state["pl_cmp"] = compare(boxes, int(players)).to_dict(orient="records")
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+    rows = st.session_state.get("pl_cmp")
+    if not rows:
+        return
+    df = pd.DataFrame(rows)
+    labels = {"box": t("pushluck_page.col_box"), "p15": t("pushluck_page.col_p15"),
+              "flips": t("pushluck_page.col_flips"), "seat1": t("pushluck_page.col_seat1"),
+              "last_seat": t("pushluck_page.col_last"), "rounds": t("pushluck_page.col_rounds")}
+    chart = alt.Chart(df).mark_bar(color="#4c78a8").encode(
+        x=alt.X("p15:Q", title=labels["p15"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("box:N", title=None, sort=None),
+        tooltip=[alt.Tooltip("box:N"), alt.Tooltip("p15:Q", format=".1%"), alt.Tooltip("flips:Q", format=".2f")])
+    st.altair_chart(chart, width="stretch")
+    st.dataframe(df.rename(columns=labels), hide_index=True, width="stretch", column_config={
+        labels["p15"]: st.column_config.NumberColumn(format="percent"),
+        labels["seat1"]: st.column_config.NumberColumn(format="percent"),
+        labels["last_seat"]: st.column_config.NumberColumn(format="percent"),
+        labels["flips"]: st.column_config.NumberColumn(format="%.2f"),
+        labels["rounds"]: st.column_config.NumberColumn(format="%.2f")})
