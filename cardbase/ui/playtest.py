@@ -35,6 +35,7 @@ BOTS = ("random", "greedy", "mc", "ismcts")
 VIEWS: dict[str, str] = {
     "nespanini": "cardbase.ui.playtest:nespanini_view",
     "overkill": "cardbase.ui.playtest_overkill:render",
+    "ctterror": "cardbase.ui.playtest_ctterror:render",
 }
 GENERIC_VIEW = "cardbase.ui.playtest_box:render"
 NO_ENGINE_VIEW = "cardbase.ui.playtest_box:no_engine"

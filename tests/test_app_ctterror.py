@@ -1,0 +1,150 @@
+"""CT vs Terror's Playtest table: one seat for you, bots in the others, the answers as buttons."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from test_app import SQLITE, app_env, no_exception, page_test  # noqa: F401 - fixture
+
+from cardbase import i18n
+
+pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
+
+
+def _ctterror(at, *, mode: str = "table"):
+    at.session_state["pt_gamecode"] = "ctterror"
+    at.session_state["ctt_mode"] = mode
+    return at.run()
+
+
+def _new_game(at, players: int = 4, seat: int = 0, level: str = "greedy"):
+    at.number_input(key="ctt_players").set_value(players).run()
+    at.selectbox(key="ctt_seat").set_value(seat).run()
+    at.selectbox(key="ctt_level").set_value(level).run()
+    at.button(key="ctt_new").click().run()
+    no_exception(at)
+    return at
+
+
+def _action_buttons(at) -> list:
+    return [b for b in at.button if (b.key or "").startswith("ctt_act_")]
+
+
+def _page_text(at) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [x.value for x in at.text]
+    parts += [b.label for b in at.button] + [i.value for i in at.info] + [s.value for s in at.success]
+    return "\n".join(str(p) for p in parts)
+
+
+def _log(at) -> str:
+    return "\n".join(str(x.value) for x in at.text)
+
+
+def test_the_selector_opens_the_ctterror_table_with_batches_next_to_it() -> None:
+    from cardbase.ui import playtest, playtest_ctterror
+
+    assert playtest.view_for("ctterror") is playtest_ctterror.render
+    at = _ctterror(page_test("playtest"))
+    no_exception(at)
+    assert at.number_input(key="ctt_players").value == 4
+    level = at.selectbox(key="ctt_level")
+    assert level.value == "greedy" and len(level.options) == 2  # the registry's bots: random, greedy
+    assert at.selectbox(key="ctt_seat").options[:2] == ["J1 — Équipe Terroriste", "J2 — Équipe CT"]
+    assert at.button(key="ctt_new")
+    assert "Nouvelle partie" in at.info[0].value
+    batch = _ctterror(page_test("playtest"), mode="batch")
+    no_exception(batch)
+    assert batch.button(key="cttb_go")  # the generic batch form, kept next to the table
+
+
+def test_a_four_player_game_played_to_its_end_by_clicking_the_first_choice() -> None:
+    at = _new_game(_ctterror(page_test("playtest")), players=4, seat=1)
+    seats = [m.value for m in at.markdown if "J1 · " in m.value or "J4 · " in m.value]
+    assert len(seats) == 2  # every player is shown with their character
+    assert len(at.get("progress")) == 4  # one life bar each
+    for clicks in range(400):
+        if at.success or at.warning:
+            break
+        buttons = _action_buttons(at)
+        assert buttons, "it is your decision but no choice is shown"
+        assert at.info and at.info[0].icon == ":material/touch_app:"
+        buttons[0].click().run()
+        no_exception(at)
+    else:
+        raise AssertionError("the game did not end")
+    assert clicks > 0
+    final = (at.success or at.warning)[0].value
+    assert final.startswith("Partie terminée")
+    record = at.session_state["ctt_game"]
+    from cardbase.ui import playtest_ctterror as ctt
+
+    state = ctt.replay_state(record)
+    assert state.is_terminal()
+    if state.winner():  # the winning team is named, in French
+        assert f"l'équipe {state.winner()} a gagné" in final
+    assert not _action_buttons(at)
+    log = _log(at)
+    assert "Distribution : 4 joueurs" in log and "Tour de J1" in log
+    assert re.search(r"subit \d+ dégâts \(reste \d+ PV\)", log)
+    assert "attack" not in log and "damage" not in log  # words, not event codes
+
+
+def test_a_hidden_card_of_another_player_never_appears_on_the_page() -> None:
+    from cardbase.games.ctterror.state import replay
+    from cardbase.ui import playtest_ctterror as ctt
+
+    at = _new_game(_ctterror(page_test("playtest")), players=4, seat=0, level="random")
+    texts = ctt._card_texts()
+    checked = 0
+    for _ in range(12):
+        record = at.session_state["ctt_game"]
+        with i18n.use_language("fr"):
+            state = replay(ctt.engine_game(record["players"]), record["seed"], record["actions"])
+        if state.is_terminal():
+            break
+        kinds = state.game.kinds
+        human = record["human"]
+        public = set(state.discard) | {k for k in range(len(kinds)) if state.hands[human][k]}
+        public |= {entry[1] for entry in state.table}
+        seen_names = {kinds[k].name for k in public}
+        log = _log(at)
+        hidden = {kinds[k].name for q in range(state.n) if q != human
+                  for k in range(len(kinds)) if state.hands[q][k]}
+        hidden = {name for name in hidden - seen_names if name not in log}
+        page = _page_text(at).replace("\\", "")
+        for k in range(len(kinds)):  # your cards' texts may name other cards (a Gilet names the Casque)
+            if state.hands[human][k] and texts.get(kinds[k].ref):
+                page = page.replace(texts[kinds[k].ref], "")
+        for name in sorted(seen_names | {kinds[k].name for k in range(len(kinds)) if kinds[k].name in log},
+                           key=len, reverse=True):
+            page = page.replace(name, "")  # a shown « Grenade flash » is not a hidden « Grenade »
+        for name in hidden:
+            assert name not in page, f"{name}, held by another player, is shown"
+            checked += 1
+        _action_buttons(at)[-1].click().run()
+        no_exception(at)
+    assert checked > 0  # some hidden card was really looked for
+
+
+def test_your_hand_shows_each_card_with_its_text() -> None:
+    from cardbase.ui import playtest_ctterror as ctt
+
+    at = _new_game(_ctterror(page_test("playtest")), players=3, seat=2)
+    record = at.session_state["ctt_game"]
+    state = ctt.replay_state(record)
+    texts = ctt._card_texts()
+    page = _page_text(at)
+    mine = [state.game.kinds[k] for k in range(state.game.K) if state.hands[2][k]]
+    assert mine
+    for kind in mine:
+        assert kind.name in page.replace("\\", "")
+        if texts.get(kind.ref):
+            assert texts[kind.ref][:20] in page.replace("\\", "")
+
+
+def test_the_table_in_english() -> None:
+    at = _new_game(_ctterror(page_test("playtest", lang="en")), players=2)
+    assert at.info[0].value.startswith("Your turn") or _action_buttons(at)
+    assert "Your hand" in _page_text(at)
+    assert "Game log" in [e.label for e in at.expander][0]
