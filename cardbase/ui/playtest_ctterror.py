@@ -137,7 +137,7 @@ def table() -> None:
     from cardbase.games import registry
 
     spec = registry.get(CODE)
-    cols = st.columns([1, 1, 2, 1], vertical_alignment="bottom")
+    cols = st.columns([1, 2, 2, 1], vertical_alignment="bottom")
     players = int(cols[0].number_input(t("ctterror_page.players"), spec.min_players, spec.max_players, 4, 1,
                                        key="ctt_players"))
     try:
@@ -183,6 +183,8 @@ def _act(record: dict[str, Any], action: int) -> None:
 
 
 def _board(state, record: dict[str, Any]) -> None:
+    from cardbase.games.ctterror.state import PASS
+
     human = record["human"]
     obs = state.observation(human)
     m = st.columns(4)
@@ -206,15 +208,16 @@ def _board(state, record: dict[str, Any]) -> None:
 
     if not obs.terminal:
         st.info(situation(state, human), icon=":material/touch_app:")
-    _hand(state, obs)
     if not obs.terminal and obs.current_player == human:
         st.markdown(f"**{t('ctterror_page.your_choice')}**")
         legal = state.legal_actions(human)
+        legal = [a for a in legal if a != PASS] + [a for a in legal if a == PASS]  # doing nothing last
         cols = st.columns(2)
         for i, a in enumerate(legal):
             if cols[i % 2].button(plain(state.action_to_string(a)), key=f"ctt_act_{i}", width="stretch",
-                                  type="primary" if i == 0 else "secondary"):
+                                  icon=":material/block:" if a == PASS else None):
                 _act(record, a)
+    _hand(state, obs)
 
     with st.expander(t("ctterror_page.log"), expanded=obs.terminal):
         lines = event_lines(state)
@@ -232,9 +235,9 @@ def _seats(state, obs, human: int) -> None:
                 team = obs.teams[p]
                 icon = ":material/shield:" if team == "CT" else ":material/local_fire_department:"
                 you = f" — **{t('ctterror_page.you')}**" if p == human else ""
-                acting = " :material/hourglass_top:" if obs.current_player == p and not obs.terminal else ""
-                st.markdown(f"{icon} **{tp('ctterror_page.seat', seat=p + 1, name=obs.characters[p])}**"
-                            f"{you}{acting}")
+                if obs.current_player == p and not obs.terminal:
+                    icon = ":material/hourglass_top:"  # deciding now
+                st.markdown(f"{icon} **{tp('ctterror_page.seat', seat=p + 1, name=obs.characters[p])}**{you}")
                 st.caption(t(f"ctterror_page.team_{team}"))
                 life = obs.life[p]
                 st.progress(max(0.0, min(1.0, life / life_max)) if life_max else 0.0,
@@ -252,7 +255,7 @@ def _hand(state, obs) -> None:
         st.caption(t("ctterror_page.empty_hand"))
         return
     texts = _card_texts()
-    cols = st.columns(max(4, min(len(held), 6)))
+    cols = st.columns(5)
     for i, (k, n) in enumerate(held):
         kind = kinds[k]
         with cols[i % len(cols)].container(border=True):
