@@ -63,16 +63,15 @@ def test_a_four_player_game_played_to_its_end_by_clicking_the_first_choice() -> 
     seats = [m.value for m in at.markdown if "J1 · " in m.value or "J4 · " in m.value]
     assert len(seats) == 2  # every player is shown with their character
     assert len(at.get("progress")) == 4  # one life bar each
-    for clicks in range(400):
-        if at.success or at.warning:
-            break
+    clicks = 0
+    while not (at.success or at.warning):
+        assert clicks < 400, "the game did not end"
         buttons = _action_buttons(at)
         assert buttons, "it is your decision but no choice is shown"
         assert at.info and at.info[0].icon == ":material/touch_app:"
         buttons[0].click().run()
+        clicks += 1
         no_exception(at)
-    else:
-        raise AssertionError("the game did not end")
     assert clicks > 0
     final = (at.success or at.warning)[0].value
     assert final.startswith("Partie terminée")
@@ -147,4 +146,85 @@ def test_the_table_in_english() -> None:
     at = _new_game(_ctterror(page_test("playtest", lang="en")), players=2)
     assert at.info[0].value.startswith("Your turn") or _action_buttons(at)
     assert "Your hand" in _page_text(at)
-    assert "Game log" in [e.label for e in at.expander][0]
+    assert "Game log" in next(e.label for e in at.expander)
+
+
+def _record_where(players: int, human: int, wanted, *, bot: str = "greedy", tries: int = 300) -> dict:
+    """A game record (bots played) whose first decision for ``human`` satisfies ``wanted(state)``."""
+    from cardbase.ui import playtest_ctterror as ctt
+
+    for seed in range(tries):
+        record = ctt.play(ctt.new_game(players, human, bot, seed=seed), None)
+        state = ctt.replay_state(record)
+        for _ in range(60):
+            if state.is_terminal():
+                break
+            if wanted(state):
+                return record
+            legal = state.legal_actions(human)
+            record = ctt.play(record, legal[-1])  # doing nothing: the bots keep the initiative
+            state = ctt.replay_state(record)
+    raise AssertionError("no such game found")
+
+
+def _open(record: dict, lang: str = "fr"):
+    at = page_test("playtest", lang=lang)
+    at.session_state["ctt_game"] = record
+    at.session_state["ctt_players"] = record["players"]
+    at = _ctterror(at)
+    no_exception(at)
+    return at
+
+
+def test_an_attack_on_you_is_answered_with_buttons() -> None:
+    """The defence window (CT6): your armour, counter-attacks and « Ne pas se défendre » as choices."""
+    from cardbase.games.ctterror.state import DEFEND
+
+    record = _record_where(4, 1, lambda s: s.phase == DEFEND)
+    at = _open(record)
+    assert re.search(r"attaque J2 .* dégâts\) : choisissez votre réponse", at.info[0].value)
+    labels = [b.label for b in _action_buttons(at)]
+    assert labels[-1] == "Ne pas se défendre"
+    assert len(labels) >= 1
+    before = len(record["actions"])
+    _action_buttons(at)[0].click().run()
+    no_exception(at)
+    assert len(at.session_state["ctt_game"]["actions"]) > before  # your answer, then the bots'
+    assert "J2" in _log(at)
+
+
+def test_statuses_of_a_grenade_are_shown_in_words() -> None:
+    """A Grenade flash or à gaz on the table (CT13, CT14) shows on the seats it affects."""
+    from cardbase.ui import playtest_ctterror as ctt
+
+    record = _record_where(4, 0, lambda s: bool(s.table))
+    state = ctt.replay_state(record)
+    page = _page_text(_open(record))
+    assert "A lancé Grenade" in page.replace("\\", "")
+    owner = state.table[0][0]
+    affected = [p for p in range(state.n) if state.table[0][2] >> p & 1 and state.alive[p]]
+    if affected:
+        assert "Aveuglé" in page or "Gazé : ne peut pas attaquer" in page
+    assert ctt.statuses(state, owner)
+
+
+@pytest.mark.parametrize("players", [2, 8])
+def test_two_and_eight_seats(players: int) -> None:
+    at = _new_game(_ctterror(page_test("playtest")), players=players, seat=players - 1, level="random")
+    assert len(at.get("progress")) == players
+    assert at.session_state["ctt_game"]["human"] == players - 1
+    assert _action_buttons(at) or at.success or at.warning
+
+
+def test_the_turn_limit_is_said(monkeypatch) -> None:
+    """A game stopped by the turn limit (CT18) says there is no winner."""
+    from cardbase.games.ctterror.rules import Rules
+    from cardbase.ui import playtest_ctterror as ctt
+
+    record = ctt.new_game(2, 0, "greedy", seed=3)
+    game = ctt.engine_game(2)
+    monkeypatch.setattr(game, "rules", Rules(max_turns=1))
+    record = ctt.play(record, None)
+    record = ctt.play(record, ctt.replay_state(record).legal_actions(0)[-1])
+    at = _open(record)
+    assert at.warning and "limite de tours" in at.warning[0].value

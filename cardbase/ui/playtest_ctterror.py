@@ -102,7 +102,7 @@ def statuses(state, p: int) -> list[str]:
     return out
 
 
-def situation(state, human: int) -> str:
+def situation(state) -> str:
     """What you are deciding now, in words (Markdown: card and character names are escaped). The
     bots play until it is your decision, so outside the end of a game the decision is yours."""
     from cardbase.games.ctterror.state import CALLED, DEFEND, MASKING
@@ -207,7 +207,7 @@ def _board(state, record: dict[str, Any]) -> None:
     _seats(state, obs, human)
 
     if not obs.terminal:
-        st.info(situation(state, human), icon=":material/touch_app:")
+        st.info(situation(state), icon=":material/touch_app:")
     if not obs.terminal and obs.current_player == human:
         st.markdown(f"**{t('ctterror_page.your_choice')}**")
         legal = state.legal_actions(human)
