@@ -147,6 +147,9 @@ def test_the_table_in_english() -> None:
     assert at.info[0].value.startswith("Your turn") or _action_buttons(at)
     assert "Your hand" in _page_text(at)
     assert "Game log" in next(e.label for e in at.expander)
+    log = _log(at)
+    assert "Distribution" not in log and "pioche" not in log  # the engine's log follows the language
+    assert at.selectbox(key="ctt_seat").options[:2] == ["P1 — Terrorist team", "P2 — CT team"]
 
 
 def _record_where(players: int, human: int, wanted, *, bot: str = "greedy", tries: int = 300) -> dict:
