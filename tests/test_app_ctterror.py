@@ -231,3 +231,19 @@ def test_the_turn_limit_is_said(monkeypatch) -> None:
     record = ctt.play(record, ctt.replay_state(record).legal_actions(0)[-1])
     at = _open(record)
     assert at.warning and "limite de tours" in at.warning[0].value
+
+
+def test_what_happened_since_your_last_decision_is_shown_above_your_choices() -> None:
+    from cardbase.ui import playtest_ctterror as ctt
+
+    at = _open(ctt.play(ctt.new_game(4, 0, "greedy", seed=1), None))
+    assert not (at.success or at.warning)
+    titles = [m.value for m in at.markdown]
+    assert "**Début de la partie**" in titles
+    _action_buttons(at)[0].click().run()
+    no_exception(at)
+    titles = [m.value for m in at.markdown]
+    assert "**Depuis votre dernière décision**" in titles
+    recent = at.text[0].value
+    assert recent.startswith("J1 ")  # your own move first, then the bots' answers
+    assert recent in _log(at).split("\n", 1)[1] or recent.splitlines()[-1] in _log(at)

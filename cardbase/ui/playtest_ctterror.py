@@ -25,6 +25,7 @@ from cardbase.ui.playtest_box import batch, bot_label, bot_labels, game_cards
 CODE = "ctterror"
 KEY = "ctt_game"  # the game in progress: {"seed", "players", "human", "bot", "actions"}
 _GAMES: dict[tuple, Any] = {}
+RECENT = 14  # lines of « what happened since your last decision » shown above your choices
 
 
 # --------------------------------------------------------------------------- the game
@@ -52,6 +53,17 @@ def replay_state(record: dict[str, Any]):
     from cardbase.games.ctterror.state import replay
 
     return replay(engine_game(record["players"]), record["seed"], record["actions"])
+
+
+def replay_table(record: dict[str, Any]):
+    """The state, and the index of its first event since your last decision (0 before any)."""
+    state = engine_game(record["players"]).new_state(record["seed"])
+    since = 0
+    for a in record["actions"]:
+        if state.current_player() == record["human"]:
+            since = len(state.events or [])
+        state.apply_action(a)
+    return state, since
 
 
 def bot_moves(state, record: dict[str, Any]) -> list[int]:
@@ -166,11 +178,11 @@ def table() -> None:
         st.info(t("ctterror_page.press_new"))
         return
     try:
-        state = replay_state(record)
+        state, since = replay_table(record)
     except CardbaseError as exc:
         show_error(exc)
         return
-    _board(state, record)
+    _board(state, record, since)
 
 
 def _act(record: dict[str, Any], action: int) -> None:
@@ -182,7 +194,7 @@ def _act(record: dict[str, Any], action: int) -> None:
     st.rerun()
 
 
-def _board(state, record: dict[str, Any]) -> None:
+def _board(state, record: dict[str, Any], since: int = 0) -> None:
     from cardbase.games.ctterror.state import PASS
 
     human = record["human"]
@@ -206,6 +218,14 @@ def _board(state, record: dict[str, Any]) -> None:
 
     _seats(state, obs, human)
 
+    recent = event_lines(state)[since:]
+    if recent:
+        with st.container(border=True, key="ctt_recent"):
+            st.markdown(f"**{t('ctterror_page.recent' if since else 'ctterror_page.recent_start')}**")
+            shown = recent[-RECENT:]
+            if len(recent) > RECENT:
+                shown = [t("ctterror_page.recent_more", n=len(recent) - RECENT), *shown]
+            st.text("\n".join(shown))
     if not obs.terminal:
         st.info(situation(state), icon=":material/touch_app:")
     if not obs.terminal and obs.current_player == human:
