@@ -247,3 +247,15 @@ def test_what_happened_since_your_last_decision_is_shown_above_your_choices() ->
     recent = at.text[0].value
     assert recent.startswith("J1 ")  # your own move first, then the bots' answers
     assert recent in _log(at).split("\n", 1)[1] or recent.splitlines()[-1] in _log(at)
+
+
+@pytest.mark.parametrize(("phase", "said", "last"), [
+    ("mask", "jouez-vous un Masque ?", "Ne pas jouer de Masque"),
+    ("called", "Renfort : J", "Ne rien jouer ce tour"),
+])
+def test_the_other_answer_windows_are_choices(phase: str, said: str, last: str) -> None:
+    """A Grenade thrown (Masque, CT20) and a Renfort call (CT10) are your decisions too."""
+    record = _record_where(4, 1, lambda s: s.phase == phase, bot="random")
+    at = _open(record)
+    assert said in at.info[0].value
+    assert [b.label for b in _action_buttons(at)][-1] == last
