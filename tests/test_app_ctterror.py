@@ -37,6 +37,19 @@ def _page_text(at) -> str:
     return "\n".join(str(p) for p in parts)
 
 
+def _template_words() -> list[str]:
+    """The fixed parts of the table's French sentences (they name rules, as « un Masque »)."""
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "cardbase" / "i18n"
+    texts = list(tomllib.loads((root / "fr.toml").read_text("utf-8"))["ctterror_page"].values())
+    engine = tomllib.loads((root / "messages" / "ctterror.toml").read_text("utf-8"))["ctterror"]
+    texts += [v["fr"] for part in ("action", "event") for v in engine[part].values()]
+    chunks = {c for text in texts for c in re.split(r"\{[^}]*\}", text) if len(c.strip()) > 3}
+    return sorted(chunks, key=len, reverse=True)
+
+
 def _log(at) -> str:
     return "\n".join(str(x.value) for x in at.text)
 
@@ -89,14 +102,16 @@ def test_a_four_player_game_played_to_its_end_by_clicking_the_first_choice() -> 
     assert "attack" not in log and "damage" not in log  # words, not event codes
 
 
-def test_a_hidden_card_of_another_player_never_appears_on_the_page() -> None:
+@pytest.mark.parametrize(("players", "seat", "seed"), [(4, 0, 1), (4, 3, 2), (5, 2, 3), (8, 5, 4)])
+def test_a_hidden_card_of_another_player_never_appears_on_the_page(players: int, seat: int, seed: int) -> None:
+    """Checked at each of your decisions (you doing nothing, so the bots keep playing cards)."""
     from cardbase.games.ctterror.state import replay
     from cardbase.ui import playtest_ctterror as ctt
 
-    at = _new_game(_ctterror(page_test("playtest")), players=4, seat=0, level="random")
+    at = _open(ctt.play(ctt.new_game(players, seat, "random", seed=seed), None))
     texts = ctt._card_texts()
     checked = 0
-    for _ in range(12):
+    for _ in range(10):
         record = at.session_state["ctt_game"]
         with i18n.use_language("fr"):
             state = replay(ctt.engine_game(record["players"]), record["seed"], record["actions"])
@@ -118,6 +133,8 @@ def test_a_hidden_card_of_another_player_never_appears_on_the_page() -> None:
         for name in sorted(seen_names | {kinds[k].name for k in range(len(kinds)) if kinds[k].name in log},
                            key=len, reverse=True):
             page = page.replace(name, "")  # a shown « Grenade flash » is not a hidden « Grenade »
+        for chunk in _template_words():  # the page's own words: « jouez-vous un Masque ? »
+            page = page.replace(chunk, "")
         for name in hidden:
             assert name not in page, f"{name}, held by another player, is shown"
             checked += 1
