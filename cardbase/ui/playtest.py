@@ -37,6 +37,7 @@ VIEWS: dict[str, str] = {
     "overkill": "cardbase.ui.playtest_overkill:render",
     "overseers": "cardbase.ui.playtest_overseers:render",
     "pushluck": "cardbase.ui.playtest_pushluck:render",
+    "ctterror": "cardbase.ui.playtest_ctterror:render",
 }
 GENERIC_VIEW = "cardbase.ui.playtest_box:render"
 NO_ENGINE_VIEW = "cardbase.ui.playtest_box:no_engine"
