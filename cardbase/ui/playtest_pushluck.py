@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import show_error, t, tp
+from cardbase.ui.common import plain, show_error, t
 from cardbase.ui.playtest_box import batch, bot_labels, game_cards
 
 CODE = "pushluck"
@@ -124,7 +124,7 @@ def table() -> None:
     if record["players"] == 1:
         st.caption(t("pushluck_page.totals", total=obs.totals[0]))
     if obs.flipped:
-        st.markdown(t("pushluck_page.flipped") + " " + " ".join(f"`{tp('{x}', x=n)}`" for n in obs.flipped))
+        st.markdown(t("pushluck_page.flipped") + " " + " ".join(f"**{plain(n)}**" for n in obs.flipped))
     if state.is_terminal():
         winners = [w for w in range(record["players"]) if state.returns()[w] > 0]
         text = t("pushluck_page.you_won") if HUMAN in winners else t(
@@ -201,7 +201,7 @@ def variants() -> None:
               "last_seat": t("pushluck_page.col_last"), "rounds": t("pushluck_page.col_rounds")}
     chart = alt.Chart(df).mark_bar(color="#4c78a8").encode(
         x=alt.X("p15:Q", title=labels["p15"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("box:N", title=None, sort=None),
+        y=alt.Y("box:N", title=None, sort=None, axis=alt.Axis(labelLimit=320)),
         tooltip=[alt.Tooltip("box:N"), alt.Tooltip("p15:Q", format=".1%"), alt.Tooltip("flips:Q", format=".2f")])
     st.altair_chart(chart, width="stretch")
     st.dataframe(df.rename(columns=labels), hide_index=True, width="stretch", column_config={
