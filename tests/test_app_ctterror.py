@@ -62,7 +62,7 @@ def test_the_selector_opens_the_ctterror_table_with_batches_next_to_it() -> None
     no_exception(at)
     assert at.number_input(key="ctt_players").value == 4
     level = at.selectbox(key="ctt_level")
-    assert level.value == "greedy" and len(level.options) == 2  # the registry's bots: random, greedy
+    assert level.value == "greedy" and len(level.options) == 4  # the registry's bots: random … ismcts
     assert at.selectbox(key="ctt_seat").options[:2] == ["J1 — Équipe Terroriste", "J2 — Équipe CT"]
     assert at.button(key="ctt_new")
     assert "Nouvelle partie" in at.info[0].value

@@ -767,13 +767,17 @@ def test_simulate_reports_teams() -> None:
     assert rep2.as_dict()["teams"]["Terror"]["seats"] == [1, 3]
 
 
-def test_simulate_refuses_search_bots_for_teams() -> None:
+def test_search_bots_play_for_their_team() -> None:
+    """mc and ismcts search over teams: a seat's return is its team's (team-shared returns)."""
     from cardbase.playtest.games import simulate
 
-    with pytest.raises(CardbaseError):
-        simulate("ctterror", DEFS, players=4, bots=["mc"], games=2)
     spec = registry.get("ctterror")
-    assert spec.engine and spec.teams and spec.bots == ("random", "greedy")
+    assert spec.engine and spec.teams and {"mc", "ismcts"} <= set(spec.bots)
+    rep, records = simulate("ctterror", DEFS, players=4, bots=["mc", "greedy", "mc", "greedy"], games=2)
+    for r in records:
+        assert r.returns[0] == r.returns[2] and r.returns[1] == r.returns[3]
+    with pytest.raises(CardbaseError):
+        simulate("ctterror", DEFS, players=4, bots=["genius"], games=2)
 
 
 def test_overkill_report_has_no_teams() -> None:
