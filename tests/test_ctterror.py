@@ -773,7 +773,7 @@ def test_search_bots_play_for_their_team() -> None:
 
     spec = registry.get("ctterror")
     assert spec.engine and spec.teams and {"mc", "ismcts"} <= set(spec.bots)
-    rep, records = simulate("ctterror", DEFS, players=4, bots=["mc", "greedy", "mc", "greedy"], games=2)
+    _rep, records = simulate("ctterror", DEFS, players=4, bots=["mc", "greedy", "mc", "greedy"], games=2)
     for r in records:
         assert r.returns[0] == r.returns[2] and r.returns[1] == r.returns[3]
     with pytest.raises(CardbaseError):
