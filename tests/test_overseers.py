@@ -675,3 +675,56 @@ def test_analysis_gives_seats_the_first_leader_rounds_led_and_colours() -> None:
     assert all(0 < c["per_winner"] + c["per_other"] for c in a["colours"])
     with pytest.raises(CardbaseError):
         analyse(DEFS, 7, games=1)
+
+
+# ------------------------------------------------------------------ belief (OV18)
+
+
+def _where(s, k: int) -> int | None:
+    """The seat whose hidden lists hold card ``k``; -1 in the discard, None when set aside."""
+    for q in range(s.n):
+        if k in s.hands[q] or k in s.kept[q] or k in s.top[q] or k in s.bottom[q]:
+            return q
+    return -1 if k in s.discard else None
+
+
+def test_belief_is_never_wrong_and_resamples_keep_to_it() -> None:
+    rng = random.Random(9)
+    checked = narrowed = 0
+    for seed in range(12):
+        s = game(3 + seed % 4).new_state(seed)
+        bot = RandomBot(seed)
+        i = 0
+        while not s.is_terminal():
+            if i % 3 == 0:
+                for p in range(s.n):
+                    belief = s.belief(p)
+                    for k, seats in belief.items():
+                        assert p not in seats
+                        where = _where(s, k)
+                        assert where == -1 or where in seats  # the truth is a possible world
+                        narrowed += len(seats) < s.n - 1
+                    r = s.resample(p, rng)
+                    assert r.observation(p) == s.observation(p)
+                    _check(r)
+                    for k, seats in belief.items():
+                        where = _where(r, k)
+                        assert where == -1 or where in seats
+                        checked += 1
+            s.apply_action(bot.step(s))
+            i += 1
+    assert checked > 1000 and narrowed > 100
+
+
+def test_a_card_passed_on_is_placed_with_the_next_players_only() -> None:
+    s = game(5).new_state(4)
+    p = s.player
+    while s.step < 2:  # two picks each: what p passed at step 0 is with p+1 or p+2
+        s.apply_action(greedy_action(s))
+    passed = set(s.seen[p][0]) - set(s.kept[p])
+    rng = random.Random(0)
+    for _ in range(50):
+        r = s.resample(p, rng)
+        for k in passed:
+            assert _where(r, k) in ((p + 1) % 5, (p + 2) % 5)
+    assert all(s.belief(p)[k] == {(p + 1) % 5, (p + 2) % 5} for k in passed)
