@@ -728,3 +728,31 @@ def test_a_card_passed_on_is_placed_with_the_next_players_only() -> None:
         for k in passed:
             assert _where(r, k) in ((p + 1) % 5, (p + 2) % 5)
     assert all(s.belief(p)[k] == {(p + 1) % 5, (p + 2) % 5} for k in passed)
+
+
+def test_the_belief_bot_plays_legal_moves_and_runs_in_the_batch_runner() -> None:
+    from cardbase.games.overseers.bots import BeliefBot
+    g = game(4)
+    assert isinstance(g.make_bot("belief", 3), BeliefBot) and g.make_bot("greedy", 3) is None
+    s = g.new_state(2)
+    bots = [BeliefBot(seed=p) for p in range(4)]
+    while not s.is_terminal():
+        a = bots[s.player].step(s)
+        assert a in s.legal_actions()
+        s.apply_action(a)
+    _check(s)
+    rep, records = simulate("overseers", DEFS, players=4, bots=["belief", "greedy", "greedy", "greedy"],
+                            games=8, seed=1)
+    assert rep.games == 8 and rep.seats[0]["bot"] == "belief"
+
+
+def test_the_playtest_table_can_seat_belief_bots() -> None:
+    from cardbase.ui import playtest_overseers as ovs
+
+    record = ovs.play(ovs.new_game("belief", 4, 2, seed=5), None)
+    for _ in range(300):
+        state = ovs.replay_state(record)
+        if state.is_terminal():
+            break
+        record = ovs.play(record, state.legal_actions(2)[0])
+    assert ovs.replay_state(record).is_terminal()

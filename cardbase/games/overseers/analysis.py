@@ -49,7 +49,8 @@ def analyse(cards: Sequence[CardDef], players: int, *, games: int = 1000, seed: 
     for i in range(games):
         s_seed = game_seed(seed, i)
         state = game.new_state(s_seed, log=False)
-        seats = [make_bot(b, seed=s_seed * 31 + j) for j, b in enumerate(names)]
+        seats = [game.make_bot(b, s_seed * 31 + j) or make_bot(b, seed=s_seed * 31 + j)
+                 for j, b in enumerate(names)]
         while not state.is_terminal():
             state.apply_action(seats[state.current_player()].step(state))
         won = state.returns()

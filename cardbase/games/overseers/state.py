@@ -105,6 +105,14 @@ class Game:
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
+    def make_bot(self, name: str, seed: int | None = None) -> Any:
+        """Overseers' own bots: ``belief`` (OV18); ``None`` for the generic ones."""
+        if name.strip().lower() == "belief":
+            from .bots import BeliefBot
+
+            return BeliefBot(seed=seed)
+        return None
+
 
 def _masks(n: int, sizes: tuple[int, ...]) -> list[int]:
     return [m for m in range(1 << n) if bin(m).count("1") in sizes]
