@@ -756,3 +756,43 @@ def test_the_playtest_table_can_seat_belief_bots() -> None:
             break
         record = ovs.play(record, state.legal_actions(2)[0])
     assert ovs.replay_state(record).is_terminal()
+
+
+def test_the_batch_report_adds_the_leader_and_the_colours() -> None:
+    rep, records = simulate("overseers", DEFS, players=4, bots=["greedy"], games=60, seed=2)
+    data = rep.as_dict()
+    lead = data["leader"]
+    assert lead["games"] == 60 and lead["fair_share"] == 0.25
+    first = sum(1 for r in records if r.returns[r.facts[0]] > 0)
+    assert lead["wins"] == first and lead["ci95"][0] <= lead["win_rate"] <= lead["ci95"][1]
+    assert [c["colour"] for c in data["colours"]] == list(COLOURS)
+    held = sum(sum(sum(row) for row in r.facts[1]) for r in records)
+    assert held > 0 and all(c["per_winner"] >= 0 and c["per_other"] >= 0 for c in data["colours"])
+    with i18n.use_language("fr"):
+        rep, _ = simulate("overseers", DEFS, players=4, bots=["greedy"], games=10, seed=2)
+    assert rep.extra_lines[0].startswith("Premier Leader")
+    assert "leader" not in simulate("overkill", load_edition_defs([DATA.parent / "OVK.toml"]),
+                                    games=4, seed=0)[0].as_dict()
+
+
+@pytest.mark.sqlite_only("the command-line output does not depend on the database")
+def test_sim_game_overseers_prints_the_leader_and_the_colours(cli_env) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["sim", "game", "overseers", "--players", "4", "--games", "20",
+                                 "--json", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["leader"]["games"] == 20 and len(data["colours"]) == len(COLOURS)
+    result = runner.invoke(app, ["--lang", "fr", "sim", "game", "overseers", "--players", "4",
+                                 "--games", "20", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Premier Leader" in result.output and "gagnants / autres joueurs" in result.output
+    result = runner.invoke(app, ["--lang", "en", "sim", "game", "overseers", "--players", "4",
+                                 "--games", "20", "--workers", "1"])
+    assert "First Leader" in result.output

@@ -105,6 +105,17 @@ class Game:
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
+    def analytics(self, records: Sequence[Any]) -> dict[str, Any]:
+        """The batch report's Overseers figures: ``leader`` and ``colours`` (see analysis.py)."""
+        from .analysis import batch_figures
+
+        return batch_figures(records, self.num_players)
+
+    def analytics_text(self, figures: dict[str, Any]) -> list[str]:
+        from .analysis import figures_text
+
+        return figures_text(figures)
+
     def make_bot(self, name: str, seed: int | None = None) -> Any:
         """Overseers' own bots: ``belief`` (OV18); ``None`` for the generic ones."""
         if name.strip().lower() == "belief":
@@ -729,6 +740,10 @@ class State:
         """Refs of the characters the seat played, any round (a card's impact is a character's)."""
         chars = self.game.characters
         return {chars[c].ref for c in self.held[seat]}
+
+    def record_facts(self) -> tuple:
+        """What a batch keeps of a finished game: the first Leader and each seat's colour counts."""
+        return (self.leaders[0] if self.leaders else -1, tuple(tuple(c) for c in self.counted))
 
     # ------------------------------------------------------------------ hidden information
 
