@@ -796,3 +796,22 @@ def test_sim_game_overseers_prints_the_leader_and_the_colours(cli_env) -> None:
     result = runner.invoke(app, ["--lang", "en", "sim", "game", "overseers", "--players", "4",
                                  "--games", "20", "--workers", "1"])
     assert "First Leader" in result.output
+
+
+def test_the_taker_keeps_the_discard_it_looks_through() -> None:
+    s = _record_state_at(P_TAKE)
+    p = s.player
+    rng = random.Random(2)
+    for _ in range(20):
+        r = s.resample(p, rng)
+        assert r.discard == s.discard and r.legal_actions() == s.legal_actions()
+
+
+def _record_state_at(phase: int):
+    for seed in range(400):
+        s = game(4).new_state(seed)
+        while not s.is_terminal() and s.phase != phase:
+            s.apply_action(greedy_action(s))
+        if s.phase == phase:
+            return s
+    raise AssertionError("phase not reached")

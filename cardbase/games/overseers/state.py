@@ -836,6 +836,8 @@ class State:
                     owner.append(q)
                     cards.append(k)
         known = self.known_discard[player]
+        if self.phase == P_TAKE and self.player == player:
+            known = set(self.discard)  # the taker is looking through the discard (OV8)
         for i, k in enumerate(s.discard):
             if k not in known:
                 slots.append((s.discard, i))
