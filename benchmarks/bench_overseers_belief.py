@@ -27,7 +27,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100, help="games per seat")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--bot", default="belief")
+    ap.add_argument("--no-belief", action="store_true",
+                    help="ablation: resample ignores what passed in the draft (only the set aside)")
     args = ap.parse_args()
+    if args.no_belief:
+        from cardbase.games.overseers.state import State
+
+        State.belief = lambda self, player: {}
     print(f"load average: {os.getloadavg()[0]:.1f}")
     from cardbase.bots.base import make_bot
     from cardbase.games.overseers.bots import GreedyBot
@@ -54,7 +60,8 @@ def main() -> None:
             wins += s.returns()[seat] > 0
             played += 1
     lo, hi = wilson(wins, played)
-    print(f"{args.bot} (1) vs greedy ({n - 1}), {n} players, {played} games seat-rotated: "
+    label = args.bot + (" without belief" if args.no_belief else "")
+    print(f"{label} (1) vs greedy ({n - 1}), {n} players, {played} games seat-rotated: "
           f"win rate {wins / played:.1%} (95 % {lo:.1%}-{hi:.1%}), fair share {1 / n:.1%}; "
           f"{1000 * spent / decisions:.2f} ms/decision over {decisions} decisions")
 

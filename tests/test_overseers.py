@@ -741,7 +741,7 @@ def test_the_belief_bot_plays_legal_moves_and_runs_in_the_batch_runner() -> None
         assert a in s.legal_actions()
         s.apply_action(a)
     _check(s)
-    rep, records = simulate("overseers", DEFS, players=4, bots=["belief", "greedy", "greedy", "greedy"],
+    rep, _ = simulate("overseers", DEFS, players=4, bots=["belief", "greedy", "greedy", "greedy"],
                             games=8, seed=1)
     assert rep.games == 8 and rep.seats[0]["bot"] == "belief"
 
