@@ -675,3 +675,143 @@ def test_analysis_gives_seats_the_first_leader_rounds_led_and_colours() -> None:
     assert all(0 < c["per_winner"] + c["per_other"] for c in a["colours"])
     with pytest.raises(CardbaseError):
         analyse(DEFS, 7, games=1)
+
+
+# ------------------------------------------------------------------ belief (OV18)
+
+
+def _where(s, k: int) -> int | None:
+    """The seat whose hidden lists hold card ``k``; -1 in the discard, None when set aside."""
+    for q in range(s.n):
+        if k in s.hands[q] or k in s.kept[q] or k in s.top[q] or k in s.bottom[q]:
+            return q
+    return -1 if k in s.discard else None
+
+
+def test_belief_is_never_wrong_and_resamples_keep_to_it() -> None:
+    rng = random.Random(9)
+    checked = narrowed = 0
+    for seed in range(12):
+        s = game(3 + seed % 4).new_state(seed)
+        bot = RandomBot(seed)
+        i = 0
+        while not s.is_terminal():
+            if i % 3 == 0:
+                for p in range(s.n):
+                    belief = s.belief(p)
+                    for k, seats in belief.items():
+                        assert p not in seats
+                        where = _where(s, k)
+                        assert where == -1 or where in seats  # the truth is a possible world
+                        narrowed += len(seats) < s.n - 1
+                    r = s.resample(p, rng)
+                    assert r.observation(p) == s.observation(p)
+                    _check(r)
+                    for k, seats in belief.items():
+                        where = _where(r, k)
+                        assert where == -1 or where in seats
+                        checked += 1
+            s.apply_action(bot.step(s))
+            i += 1
+    assert checked > 1000 and narrowed > 100
+
+
+def test_a_card_passed_on_is_placed_with_the_next_players_only() -> None:
+    s = game(5).new_state(4)
+    p = s.player
+    while s.step < 2:  # two picks each: what p passed at step 0 is with p+1 or p+2
+        s.apply_action(greedy_action(s))
+    passed = set(s.seen[p][0]) - set(s.kept[p])
+    rng = random.Random(0)
+    for _ in range(50):
+        r = s.resample(p, rng)
+        for k in passed:
+            assert _where(r, k) in ((p + 1) % 5, (p + 2) % 5)
+    assert all(s.belief(p)[k] == {(p + 1) % 5, (p + 2) % 5} for k in passed)
+
+
+def test_the_belief_bot_plays_legal_moves_and_runs_in_the_batch_runner() -> None:
+    from cardbase.games.overseers.bots import BeliefBot
+    g = game(4)
+    assert isinstance(g.make_bot("belief", 3), BeliefBot) and g.make_bot("greedy", 3) is None
+    s = g.new_state(2)
+    bots = [BeliefBot(seed=p) for p in range(4)]
+    while not s.is_terminal():
+        a = bots[s.player].step(s)
+        assert a in s.legal_actions()
+        s.apply_action(a)
+    _check(s)
+    rep, _ = simulate("overseers", DEFS, players=4, bots=["belief", "greedy", "greedy", "greedy"],
+                            games=8, seed=1)
+    assert rep.games == 8 and rep.seats[0]["bot"] == "belief"
+
+
+def test_the_playtest_table_can_seat_belief_bots() -> None:
+    from cardbase.ui import playtest_overseers as ovs
+
+    record = ovs.play(ovs.new_game("belief", 4, 2, seed=5), None)
+    for _ in range(300):
+        state = ovs.replay_state(record)
+        if state.is_terminal():
+            break
+        record = ovs.play(record, state.legal_actions(2)[0])
+    assert ovs.replay_state(record).is_terminal()
+
+
+def test_the_batch_report_adds_the_leader_and_the_colours() -> None:
+    rep, records = simulate("overseers", DEFS, players=4, bots=["greedy"], games=60, seed=2)
+    data = rep.as_dict()
+    lead = data["leader"]
+    assert lead["games"] == 60 and lead["fair_share"] == 0.25
+    first = sum(1 for r in records if r.returns[r.facts[0]] > 0)
+    assert lead["wins"] == first and lead["ci95"][0] <= lead["win_rate"] <= lead["ci95"][1]
+    assert [c["colour"] for c in data["colours"]] == list(COLOURS)
+    held = sum(sum(sum(row) for row in r.facts[1]) for r in records)
+    assert held > 0 and all(c["per_winner"] >= 0 and c["per_other"] >= 0 for c in data["colours"])
+    with i18n.use_language("fr"):
+        rep, _ = simulate("overseers", DEFS, players=4, bots=["greedy"], games=10, seed=2)
+    assert rep.extra_lines[0].startswith("Premier Leader")
+    assert "leader" not in simulate("overkill", load_edition_defs([DATA.parent / "OVK.toml"]),
+                                    games=4, seed=0)[0].as_dict()
+
+
+@pytest.mark.sqlite_only("the command-line output does not depend on the database")
+def test_sim_game_overseers_prints_the_leader_and_the_colours(cli_env) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["sim", "game", "overseers", "--players", "4", "--games", "20",
+                                 "--json", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["leader"]["games"] == 20 and len(data["colours"]) == len(COLOURS)
+    result = runner.invoke(app, ["--lang", "fr", "sim", "game", "overseers", "--players", "4",
+                                 "--games", "20", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Premier Leader" in result.output and "gagnants / autres joueurs" in result.output
+    result = runner.invoke(app, ["--lang", "en", "sim", "game", "overseers", "--players", "4",
+                                 "--games", "20", "--workers", "1"])
+    assert "First Leader" in result.output
+
+
+def test_the_taker_keeps_the_discard_it_looks_through() -> None:
+    s = _record_state_at(P_TAKE)
+    p = s.player
+    rng = random.Random(2)
+    for _ in range(20):
+        r = s.resample(p, rng)
+        assert r.discard == s.discard and r.legal_actions() == s.legal_actions()
+
+
+def _record_state_at(phase: int):
+    for seed in range(400):
+        s = game(4).new_state(seed)
+        while not s.is_terminal() and s.phase != phase:
+            s.apply_action(greedy_action(s))
+        if s.phase == phase:
+            return s
+    raise AssertionError("phase not reached")

@@ -206,6 +206,8 @@ def sim_game_command(
             typer.echo(tr("games.cli.card", ref=c["ref"], name=c["name"], held=c["games_held"],
                           rate=_pct(c["win_rate_held"]), lo=_pct(lo), hi=_pct(hi),
                           other=_pct(c["win_rate_not_held"])))
+    for line in rep.extra_lines:  # a game's own figures (Overseers: the Leader, the colours)
+        typer.echo(line)
 
 
 def _ending(key: str) -> str:

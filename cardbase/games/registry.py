@@ -95,7 +95,7 @@ REGISTRY: dict[str, GameSpec] = {
         GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams",
                  bots=("random", "greedy", "mc", "ismcts"), build=_ctterror),
         GameSpec("overseers", 3, 6, "box", utility="general_sum",
-                 bots=("random", "greedy", "mc", "ismcts"), build=_overseers),
+                 bots=("random", "greedy", "belief", "mc", "ismcts"), build=_overseers),
     )
 }
 

@@ -38,6 +38,7 @@ class Record:
     ended_by: str
     held: tuple[frozenset[str], ...]
     teams: tuple[str, ...] = ()  # each seat's team in a team game (``state.team_of``), else empty
+    facts: Any = None  # a game's own figures of the game (``state.record_facts()``), if it has any
 
 
 _GAMES: dict[tuple, Any] = {}
@@ -78,8 +79,10 @@ def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
                  for p in range(len(bots)))
     team_of = getattr(state, "team_of", None)
     teams = tuple(team_of(p) for p in range(len(bots))) if team_of is not None else ()
+    facts = getattr(state, "record_facts", None)
     return Record(tuple(state.returns()), getattr(state, "turns", len(state.history)),
-                  getattr(state, "round", 1), state.ended_by, held, teams)
+                  getattr(state, "round", 1), state.ended_by, held, teams,
+                  facts() if facts is not None else None)
 
 
 def run_chunk(start: int, stop: int, code: str, cards: tuple[CardDef, ...], players: int,
@@ -102,6 +105,10 @@ class GameReport:
     ended_by: dict[str, int]
     cards: list[dict[str, Any]] = field(default_factory=list)
     teams: dict[str, dict[str, Any]] | None = None
+    # a game's own figures (``game.analytics(records)``: JSON keys such as Overseers' ``leader``
+    # and ``colours``) and their text lines in the current language (``game.analytics_text``)
+    extra: dict[str, Any] = field(default_factory=dict)
+    extra_lines: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         out = {"game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
@@ -111,6 +118,7 @@ class GameReport:
             out["teams"] = self.teams
         if self.cards:
             out["cards"] = self.cards
+        out.update(self.extra)
         return out
 
 
@@ -143,7 +151,7 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
     if not cards_t:
         raise CardbaseError(tr("games.no_cards", game=code))
     opts = tuple(sorted((options or {}).items()))
-    _game(code, cards_t, players, opts)  # material problems show here, before any worker starts
+    game = _game(code, cards_t, players, opts)  # material problems show here, before any worker starts
     jobs = workers if workers is not None else 1
     args = (code, cards_t, players, tuple(bots), seed, opts)
     if executor is not None:  # a given executor (a Dask cluster…): chunks sized to its workers
@@ -157,11 +165,11 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
             parts = run_chunks(run_chunk, _chunks(games, jobs * 4), args, pool, progress=progress,
                                total=games)
     records: list[Record] = [r for part in parts for r in part]
-    return report(code, players, seed, bots, records, cards_t), records
+    return report(code, players, seed, bots, records, cards_t, game=game), records
 
 
 def report(code: str, players: int, seed: int, bots: Sequence[str], records: Sequence[Record],
-           cards: Sequence[CardDef]) -> GameReport:
+           cards: Sequence[CardDef], game: Any = None) -> GameReport:
     n = len(records)
     seat_teams = records[0].teams if records and records[0].teams else ()
     seats = []
@@ -208,7 +216,14 @@ def report(code: str, players: int, seed: int, bots: Sequence[str], records: Seq
                               "win_rate_held": won_held / held if held else 0.0,
                               "win_rate_not_held": won_other / other if other else 0.0,
                               "ci95_held": [lo, hi]})
+    extra: dict[str, Any] = {}
+    lines: list[str] = []
+    analytics = getattr(game, "analytics", None)
+    if analytics is not None and records:
+        extra = analytics(records)
+        text = getattr(game, "analytics_text", None)
+        lines = text(extra) if text is not None else []
     return GameReport(code, players, n, seed, list(bots), seats, ties,
                       sum(r.turns for r in records) / n if n else 0.0,
                       sum(r.rounds for r in records) / n if n else 0.0,
-                      dict(sorted(ended.items())), card_rows, teams)
+                      dict(sorted(ended.items())), card_rows, teams, extra, lines)

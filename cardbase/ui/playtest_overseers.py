@@ -68,7 +68,9 @@ def bot_moves(state, record: dict[str, Any]) -> list[int]:
     done: list[int] = []
     n = len(record["actions"])
     while not state.is_terminal() and state.current_player() != record["seat"]:
-        a = make_bot(record["bot"], seed=record["seed"] + n + len(done)).step(state)
+        seed = record["seed"] + n + len(done)
+        bot = state.game.make_bot(record["bot"], seed) or make_bot(record["bot"], seed=seed)
+        a = bot.step(state)
         state.apply_action(a)
         done.append(a)
     return done

@@ -49,7 +49,8 @@ def analyse(cards: Sequence[CardDef], players: int, *, games: int = 1000, seed: 
     for i in range(games):
         s_seed = game_seed(seed, i)
         state = game.new_state(s_seed, log=False)
-        seats = [make_bot(b, seed=s_seed * 31 + j) for j, b in enumerate(names)]
+        seats = [game.make_bot(b, s_seed * 31 + j) or make_bot(b, seed=s_seed * 31 + j)
+                 for j, b in enumerate(names)]
         while not state.is_terminal():
             state.apply_action(seats[state.current_player()].step(state))
         won = state.returns()
@@ -79,3 +80,60 @@ def analyse(cards: Sequence[CardDef], players: int, *, games: int = 1000, seed: 
                      "per_other": colour_other[c] / n_other if n_other else 0.0}
                     for c in range(len(COLOURS))],
     }
+
+
+def batch_figures(records: Sequence[Any], players: int) -> dict[str, Any]:
+    """From a batch's records (``Record.facts`` = first Leader, colour counts): the first Leader's
+    win rate against the fair share and the cards of each colour winners held against others."""
+    first = games = 0
+    colour_win = [0] * len(COLOURS)
+    colour_other = [0] * len(COLOURS)
+    n_win = n_other = 0
+    for r in records:
+        if not r.facts:
+            continue
+        leader, counted = r.facts
+        games += 1
+        first += r.returns[leader] > 0
+        for p in range(players):
+            if r.returns[p] > 0:
+                n_win += 1
+                acc = colour_win
+            else:
+                n_other += 1
+                acc = colour_other
+            for c in range(len(COLOURS)):
+                acc[c] += counted[p][c]
+    if not games:
+        return {}
+    return {
+        "leader": {**_rate(first, games), "fair_share": 1 / players},
+        "colours": [{"colour": COLOURS[c],
+                     "per_winner": colour_win[c] / n_win if n_win else 0.0,
+                     "per_other": colour_other[c] / n_other if n_other else 0.0}
+                    for c in range(len(COLOURS))],
+    }
+
+
+def figures_text(figures: dict[str, Any]) -> list[str]:
+    """The Leader's and the colours' figures as lines in the current language."""
+    from cardbase.i18n import current_language, tr
+
+    if not figures:
+        return []
+    fr = current_language() == "fr"
+
+    def num(x: float, digits: int = 1) -> str:
+        text = f"{x:.{digits}f}"
+        return text.replace(".", ",") if fr else text
+
+    lead = figures["leader"]
+    lo, hi = lead["ci95"]
+    lines = [tr("overseers.figures.leader", wins=lead["wins"], games=lead["games"],
+                rate=num(100 * lead["win_rate"]), lo=num(100 * lo), hi=num(100 * hi),
+                fair=num(100 * lead["fair_share"]))]
+    lines.append(tr("overseers.figures.colours_head"))
+    for c in figures["colours"]:
+        lines.append(tr("overseers.figures.colour", colour=c["colour"], winner=num(c["per_winner"], 2),
+                        other=num(c["per_other"], 2)))
+    return lines

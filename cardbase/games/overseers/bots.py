@@ -176,3 +176,59 @@ class GreedyBot:
 
     def step(self, state: State) -> int:
         return greedy_action(state)
+
+
+# ------------------------------------------------------------------ the belief bot (OV18)
+
+SEARCHED = (P_VOTE, P_JUDGE, P_PENALTY, P_SPY, P_VICTIM, P_TAKE, P_SHED, P_GIVE, P_PLACE)
+
+
+class BeliefBot:
+    """Determinized search over worlds consistent with what passed in the draft (OV18).
+
+    The draft, the discard and the Leader's seat-naming calls are played as the greedy bot plays
+    them. For the decisions where hidden cards matter (placement, spy, vote, judgment, penalty,
+    discards and gifts, the steal's victim, the take), the bot deals ``samples`` worlds with
+    ``state.resample(player, rng)`` — the hidden cards only where its knowledge allows — tries
+    every legal action in each (the same worlds for every action), plays the rest of the round
+    greedily and keeps the action with the best mean margin: its total minus the best other
+    total once the round is counted (the game's end included, a win being worth a bonus).
+    """
+
+    name = "belief"
+
+    def __init__(self, samples: int = 12, seed: int | None = None) -> None:
+        import random
+
+        self.samples = samples
+        self.rng = random.Random(seed)
+
+    def step(self, state: State) -> int:
+        if state.phase not in SEARCHED:
+            return greedy_action(state)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        p = state.player
+        rnd = state.round
+        worlds = [state.resample(p, self.rng) for _ in range(self.samples)]
+        best, best_v = legal[0], None
+        for a in legal:
+            total = 0.0
+            for w in worlds:
+                s = w.clone()
+                s.apply_action(a)
+                while s.round == rnd and not s.is_terminal():
+                    s.apply_action(greedy_action(s))
+                total += _margin(s, p)
+            if best_v is None or total > best_v:
+                best, best_v = a, total
+        return best
+
+
+def _margin(s: State, p: int) -> float:
+    others = max(s.totals[q] for q in range(s.n) if q != p)
+    bonus = 0.0
+    if s.is_terminal():
+        bonus = 20.0 if p in s.winners else -20.0
+    return s.totals[p] - others + bonus

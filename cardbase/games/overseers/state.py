@@ -105,6 +105,25 @@ class Game:
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
+    def analytics(self, records: Sequence[Any]) -> dict[str, Any]:
+        """The batch report's Overseers figures: ``leader`` and ``colours`` (see analysis.py)."""
+        from .analysis import batch_figures
+
+        return batch_figures(records, self.num_players)
+
+    def analytics_text(self, figures: dict[str, Any]) -> list[str]:
+        from .analysis import figures_text
+
+        return figures_text(figures)
+
+    def make_bot(self, name: str, seed: int | None = None) -> Any:
+        """Overseers' own bots: ``belief`` (OV18); ``None`` for the generic ones."""
+        if name.strip().lower() == "belief":
+            from .bots import BeliefBot
+
+            return BeliefBot(seed=seed)
+        return None
+
 
 def _masks(n: int, sizes: tuple[int, ...]) -> list[int]:
     return [m for m in range(1 << n) if bin(m).count("1") in sizes]
@@ -722,6 +741,10 @@ class State:
         chars = self.game.characters
         return {chars[c].ref for c in self.held[seat]}
 
+    def record_facts(self) -> tuple:
+        """What a batch keeps of a finished game: the first Leader and each seat's colour counts."""
+        return (self.leaders[0] if self.leaders else -1, tuple(tuple(c) for c in self.counted))
+
     # ------------------------------------------------------------------ hidden information
 
     def observation(self, player: int) -> Observation:
@@ -752,14 +775,44 @@ class State:
             totals=tuple(self.totals) if terminal else None, terminal=terminal,
         )
 
+    def belief(self, player: int) -> dict[int, frozenset[int]]:
+        """Where ``player`` knows each card it saw in the draft, and does not hold, must be.
+
+        A card last seen in the hand ``player`` passed at step ``t`` went on in that hand: it was
+        picked (or is still held) by the player ``j`` seats further in the passing direction,
+        with ``1 <= j <= min(step - t, n - 1)`` — had it gone round to ``player`` again, it would
+        have been seen again (OV16). The answer maps such a card to the seats that may have
+        drafted it; a seat's drafted cards are its hand, kept cards, rows and what it threw into
+        the discard. Cards never seen are not in the map: they may be anywhere hidden, the set
+        aside included. Empty once everything is revealed.
+        """
+        if self.revealed or self.player == TERMINAL:
+            return {}
+        n, d = self.n, self._direction()
+        last: dict[int, int] = {}
+        for t, hand in enumerate(self.seen[player]):
+            for k in hand:
+                last[k] = t
+        mine = set(self.hands[player]) | set(self.kept[player]) | set(self.top[player])
+        mine |= set(self.bottom[player]) | self.known_discard[player]
+        out: dict[int, frozenset[int]] = {}
+        for k, t in last.items():
+            if k in mine:
+                continue
+            reach = min(self.step - t, n - 1)
+            out[k] = frozenset((player + j * d) % n for j in range(1, reach + 1))
+        return out
+
     def resample(self, player: int, rng: random.Random) -> State:
-        """A clone where what ``player`` cannot see is dealt again at random.
+        """A clone where what ``player`` cannot see is dealt again, consistently with its belief.
 
         Hidden from ``player``: the other players' draft hands and kept cards, their bottom rows
         (except a card seen with a spy power), the cards set aside and the unknown part of the
-        discard. The set-aside cards are redrawn among the cards ``player`` never saw in the
-        draft (a card seen there cannot be set aside). Votes, characters and everything public
-        stay; the clone gets a fresh random generator from ``rng``.
+        discard. A card ``player`` saw in the draft is dealt only to a seat :meth:`belief` allows
+        (or to the unknown discard, where any other seat may have thrown it), never set aside;
+        the cards never seen go anywhere hidden. The deal is a random matching of cards to
+        places, mixed by random allowed swaps. Votes, characters and everything public stay; the
+        clone gets a fresh random generator from ``rng``.
         """
         s = self.clone()
         s.rng = random.Random(rng.getrandbits(64))
@@ -768,35 +821,77 @@ class State:
         else:
             slots_owner = [q for q in range(self.n) if q != player]
         peeked = {k for _, k in self.peeks[player]}
-        seen = {k for hand in self.seen[player] for k in hand}
-        hidden: list[list[int]] = []  # the lists whose hidden cards are dealt again
-        for q in slots_owner:
-            if s.placed:
-                hidden.append(s.bottom[q])
-            else:  # before everyone has placed, a placed row is still hidden
-                hidden.extend((s.hands[q], s.kept[q], s.top[q], s.bottom[q]))
-        known = self.known_discard[player]
+        allowed = self.belief(player)
+        ANY, ASIDE = -1, -2
         slots: list[tuple[list[int], int]] = []
-        pool_seen: list[int] = []
-        pool_unseen: list[int] = list(s.aside)
-        for lst in hidden:
-            for i, k in enumerate(lst):
-                if k in peeked:
-                    continue
-                slots.append((lst, i))
-                (pool_seen if k in seen else pool_unseen).append(k)
+        owner: list[int] = []
+        cards: list[int] = []
+        for q in slots_owner:
+            lists = (s.bottom[q],) if s.placed else (s.hands[q], s.kept[q], s.top[q], s.bottom[q])
+            for lst in lists:
+                for i, k in enumerate(lst):
+                    if k in peeked:
+                        continue
+                    slots.append((lst, i))
+                    owner.append(q)
+                    cards.append(k)
+        known = self.known_discard[player]
+        if self.phase == P_TAKE and self.player == player:
+            known = set(self.discard)  # the taker is looking through the discard (OV8)
         for i, k in enumerate(s.discard):
             if k not in known:
                 slots.append((s.discard, i))
-                (pool_seen if k in seen else pool_unseen).append(k)
-        pool_unseen.sort()
-        rng.shuffle(pool_unseen)
-        n_aside = len(s.aside)
-        s.aside = pool_unseen[:n_aside]
-        pool = sorted(pool_seen + pool_unseen[n_aside:])
-        rng.shuffle(pool)
-        for (lst, i), k in zip(slots, pool, strict=True):
-            lst[i] = k
+                owner.append(ANY)
+                cards.append(k)
+        for i, k in enumerate(s.aside):
+            slots.append((s.aside, i))
+            owner.append(ASIDE)
+            cards.append(k)
+
+        seen = {k for hand in self.seen[player] for k in hand}
+
+        def fits(k: int, o: int) -> bool:
+            if o == ASIDE:
+                return k not in seen  # a card seen in the draft was not set aside
+            a = allowed.get(k)
+            return a is None or o == ANY or o in a
+
+        # the seen cards first, by augmenting paths (a matching exists: the true deal is one)
+        m = len(slots)
+        at: list[int] = [-1] * m  # slot -> index in ``cards``
+        order = list(range(m))
+        rng.shuffle(order)
+        constrained = [c for c in range(len(cards)) if cards[c] in seen]
+        rng.shuffle(constrained)
+
+        def place(c: int, visited: set[int]) -> bool:
+            k = cards[c]
+            for j in order:
+                if j in visited or not fits(k, owner[j]):
+                    continue
+                visited.add(j)
+                if at[j] < 0 or place(at[j], visited):
+                    at[j] = c
+                    return True
+            return False
+
+        for c in constrained:
+            if not place(c, set()):  # pragma: no cover - impossible: the true deal fits
+                raise RuntimeError("inconsistent belief")
+        free = [c for c in range(len(cards)) if cards[c] not in seen]
+        rng.shuffle(free)
+        it = iter(free)
+        for j in range(m):
+            if at[j] < 0:
+                at[j] = next(it)
+        # mix: random swaps that keep every card where it may be
+        for _ in range(2 * m):
+            a, b = rng.randrange(m), rng.randrange(m)
+            ka, kb = cards[at[a]], cards[at[b]]
+            if fits(ka, owner[b]) and fits(kb, owner[a]):
+                at[a], at[b] = at[b], at[a]
+        for j, (lst, i) in enumerate(slots):
+            lst[i] = cards[at[j]]
         return s
 
     # ------------------------------------------------------------------ text
