@@ -126,3 +126,19 @@ def check_bots(spec: GameSpec, bots: Sequence[str]) -> None:
     if bad:
         raise CardbaseError(tr("games.bad_bots", bots=", ".join(bad), game=spec.code,
                                known=", ".join(spec.bots)))
+
+
+def seat_bots(spec: GameSpec, players: int | None, bots: Sequence[str] | None, games: int) -> tuple[int, list[str]]:
+    """The checked set-up of a batch of ``games`` games: the player count (default: the game's
+    minimum) and one bot per seat (one bot name is every seat's; default greedy)."""
+    count = players or spec.min_players
+    check_players(spec, count)
+    names = list(bots or ["greedy"])
+    if len(names) == 1:
+        names = names * count
+    if len(names) != count:
+        raise CardbaseError(tr("games.bad_bot_count", count=len(names), players=count))
+    check_bots(spec, names)
+    if games < 1:
+        raise CardbaseError(tr("games.bad_count", games=games))
+    return count, names

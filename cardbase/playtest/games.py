@@ -137,16 +137,7 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
     spec = registry.playable(code)
     if spec.material != "box":
         raise CardbaseError(tr("games.decks_needed", game=code))
-    players = players or spec.min_players
-    registry.check_players(spec, players)
-    bots = list(bots or ["greedy"])
-    if len(bots) == 1:
-        bots = bots * players
-    if len(bots) != players:
-        raise CardbaseError(tr("games.bad_bot_count", count=len(bots), players=players))
-    registry.check_bots(spec, bots)
-    if games < 1:
-        raise CardbaseError(tr("games.bad_count", games=games))
+    players, bots = registry.seat_bots(spec, players, bots, games)
     cards_t = tuple(cards)
     if not cards_t:
         raise CardbaseError(tr("games.no_cards", game=code))

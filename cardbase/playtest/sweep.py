@@ -290,16 +290,7 @@ def _box_plan(code, cards, card, field, vals, games, seed, bots, players, option
     if field == "copies" and any(v < 0 for v in vals):
         raise CardbaseError(tr("dask.sweep.negative_copies",
                                values=", ".join(str(v) for v in vals if v < 0)))
-    players = players or spec.min_players
-    registry.check_players(spec, players)
-    bots = list(bots or ["greedy"])
-    if len(bots) == 1:
-        bots = bots * players
-    if len(bots) != players:
-        raise CardbaseError(tr("games.bad_bot_count", count=len(bots), players=players))
-    registry.check_bots(spec, bots)
-    if games < 1:
-        raise CardbaseError(tr("games.bad_count", games=games))
+    players, bots = registry.seat_bots(spec, players, bots, games)
     opts = tuple(sorted((options or {}).items()))
     args = []
     problems = []
