@@ -54,7 +54,7 @@ def _game(code: str, cards: tuple[CardDef, ...], players: int, options: tuple) -
     return g
 
 
-def _bot(name: str, seed: int, game: Any = None) -> Any:
+def seat_bot(name: str, seed: int, game: Any = None) -> Any:
     """A game's own bot when it makes one (``Game.make_bot(name, seed)``), else a generic one."""
     own = getattr(game, "make_bot", None)
     if own is not None:
@@ -72,7 +72,7 @@ def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
     if fast is not None and all(b == "greedy" for b in bots):
         fast()  # the game's own greedy play-out: the moves of GreedyBot, without the bot calls
     else:
-        players = [_bot(b, seed * 31 + i, game) for i, b in enumerate(bots)]
+        players = [seat_bot(b, seed * 31 + i, game) for i, b in enumerate(bots)]
         while not state.is_terminal():
             state.apply_action(players[state.current_player()].step(state))
     held = tuple(frozenset(state.held_cards(p)) if hasattr(state, "held_cards") else frozenset()

@@ -27,6 +27,20 @@ def game_cards(code: str) -> list:
         return catalog.card_defs(s, game=code)
 
 
+def bots_until(state, *, human: int, bot: str, seed: int, played: int) -> list[int]:
+    """The bots play until it is seat ``human``'s decision again (or the game is over); their
+    actions. The bot of action ``i`` of the game is seeded ``seed + i`` (``played`` actions were
+    played before), so a replayed record plays the same game."""
+    from cardbase.playtest.games import seat_bot
+
+    done: list[int] = []
+    while not state.is_terminal() and state.current_player() != human:
+        a = seat_bot(bot, seed + played + len(done), state.game).step(state)
+        state.apply_action(a)
+        done.append(a)
+    return done
+
+
 def bot_label(name: str, language: str | None = None) -> str:
     """A bot's name in words (``language``: the app's by default)."""
     return i18n.find(language or lang(), f"playtest.bot_{name}") or name

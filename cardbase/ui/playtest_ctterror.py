@@ -20,7 +20,7 @@ import streamlit as st
 
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import plain, show_error, t, tp
-from cardbase.ui.playtest_box import batch, bot_label, bot_labels, game_cards
+from cardbase.ui.playtest_box import batch, bot_label, bot_labels, bots_until, game_cards
 
 CODE = "ctterror"
 KEY = "ctt_game"  # the game in progress: {"seed", "players", "human", "bot", "actions"}
@@ -66,19 +66,6 @@ def replay_table(record: dict[str, Any]):
     return state, since
 
 
-def bot_moves(state, record: dict[str, Any]) -> list[int]:
-    """The bots play until it is your decision again (or the game is over); their actions."""
-    from cardbase.bots.base import make_bot
-
-    done: list[int] = []
-    n = len(record["actions"])
-    human = record["human"]
-    while not state.is_terminal() and state.current_player() != human:
-        a = make_bot(record["bot"], seed=record["seed"] + n + len(done)).step(state)
-        state.apply_action(a)
-        done.append(a)
-    return done
-
 
 def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     """Your action (None: only let the bots open), then the bots' moves, as a new record."""
@@ -87,7 +74,8 @@ def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     if action is not None:
         state.apply_action(action)
         actions.append(action)
-    actions += bot_moves(state, {**record, "actions": actions})
+    actions += bots_until(state, human=record["human"], bot=record["bot"], seed=record["seed"],
+                          played=len(actions))
     return {**record, "actions": actions}
 
 

@@ -21,7 +21,7 @@ import streamlit as st
 
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import plain, show_error, t, tp
-from cardbase.ui.playtest_box import batch, bot_label, bot_labels, game_cards
+from cardbase.ui.playtest_box import batch, bot_label, bot_labels, bots_until, game_cards
 
 CODE = "overkill"
 KEY = "ok_game"  # the game in progress: {"seed", "actions", "bot", "options"}
@@ -51,18 +51,6 @@ def new_game(bot: str, *, seed: int | None = None, options: dict[str, Any] | Non
             "options": dict(options or {})}
 
 
-def bot_moves(state, record: dict[str, Any]) -> list[int]:
-    """Let the bot play until it is your turn again (or the game is over); its actions."""
-    from cardbase.bots.base import make_bot
-
-    done: list[int] = []
-    n = len(record["actions"])
-    while not state.is_terminal() and state.current_player() == BOT:
-        a = make_bot(record["bot"], seed=record["seed"] + n + len(done)).step(state)
-        state.apply_action(a)
-        done.append(a)
-    return done
-
 
 def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     """Your action (None: only let the bot open), then the bot's answers, as a new record."""
@@ -76,7 +64,8 @@ def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     if not state.is_terminal() and state.current_player() == BOT:
         slow = record["bot"] in ("mc", "ismcts")
         with st.spinner(t("overkill_page.bot_thinking", bot=bot_label(record["bot"])), show_time=slow):
-            actions += bot_moves(state, {**record, "actions": actions})
+            actions += bots_until(state, human=HUMAN, bot=record["bot"], seed=record["seed"],
+                                  played=len(actions))
     return {**record, "actions": actions}
 
 

@@ -24,7 +24,7 @@ import streamlit as st
 from cardbase import i18n
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import lang, plain, show_error, t, tp
-from cardbase.ui.playtest_box import batch, bot_label, bot_labels, game_cards
+from cardbase.ui.playtest_box import batch, bot_label, bot_labels, bots_until, game_cards
 
 CODE = "overseers"
 KEY = "ovs_game"  # {"seed", "actions", "bot", "players", "seat", "options"}
@@ -61,20 +61,6 @@ def replay_state(record: dict[str, Any]):
     return replay(engine_game(record["players"], record.get("options")), record["seed"], record["actions"])
 
 
-def bot_moves(state, record: dict[str, Any]) -> list[int]:
-    """Let the bots play until it is your decision again (or the game is over); their actions."""
-    from cardbase.bots.base import make_bot
-
-    done: list[int] = []
-    n = len(record["actions"])
-    while not state.is_terminal() and state.current_player() != record["seat"]:
-        seed = record["seed"] + n + len(done)
-        bot = state.game.make_bot(record["bot"], seed) or make_bot(record["bot"], seed=seed)
-        a = bot.step(state)
-        state.apply_action(a)
-        done.append(a)
-    return done
-
 
 def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     """Your action (None: only let the bots open), then the bots' decisions, as a new record."""
@@ -83,7 +69,8 @@ def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     if action is not None:
         state.apply_action(action)
         actions.append(action)
-    actions += bot_moves(state, {**record, "actions": actions})
+    actions += bots_until(state, human=record["seat"], bot=record["bot"], seed=record["seed"],
+                          played=len(actions))
     return {**record, "actions": actions}
 
 

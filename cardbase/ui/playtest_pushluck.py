@@ -19,7 +19,7 @@ import streamlit as st
 
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import plain, show_error, t
-from cardbase.ui.playtest_box import batch, bot_labels, game_cards
+from cardbase.ui.playtest_box import batch, bot_labels, bots_until, game_cards
 
 CODE = "pushluck"
 KEY = "pl_game"  # {"seed", "actions", "bot", "players"}
@@ -43,12 +43,6 @@ def engine_game(players: int):
     return game
 
 
-def _bot(game, name: str, seed: int):
-    from cardbase.bots.base import make_bot
-
-    return game.make_bot(name, seed) or make_bot(name, seed=seed)
-
-
 def new_game(bot: str, players: int, *, seed: int | None = None) -> dict[str, Any]:
     return {"seed": seed if seed is not None else random.randrange(10**9), "actions": [], "bot": bot,
             "players": players}
@@ -64,10 +58,7 @@ def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     if action is not None:
         state.apply_action(action)
         actions.append(action)
-    while not state.is_terminal() and state.current_player() != HUMAN:
-        a = _bot(game, record["bot"], record["seed"] + len(actions)).step(state)
-        state.apply_action(a)
-        actions.append(a)
+    actions += bots_until(state, human=HUMAN, bot=record["bot"], seed=record["seed"], played=len(actions))
     return {**record, "actions": actions}
 
 
