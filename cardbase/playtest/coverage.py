@@ -1,0 +1,83 @@
+"""Rule coverage: how often each rule of a game came up, and how often the players used it.
+
+A game's state counts, while it is played (its fast greedy play-out included), for each *rule key*
+— a kind of decision, an answer window, an atout or card effect, an ending — how many times the rule
+*could* be used (``occasions``) and how many times it *was* (``used``)::
+
+    state.coverage() -> {"deny": [occasions, used], "atout:overseer": [12, 3], …}
+
+Keys are the game's own; the game's ``rulings`` module names them in ``COVERAGE`` (a label in each
+language, the occasion it is counted over, and ``rulebook``: whether the rulebook names this rule).
+A batch adds the games' counts up (:func:`merge`), reports them (:func:`as_json`) and warns
+(:func:`warnings`) when a rule the rulebook names is used in under 1 % of its occasions: the
+figures then describe a game played almost without that rule.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from cardbase.i18n import current_language, tr
+
+RARE = 0.01  # a rulebook rule used in under 1 % of its occasions is reported
+
+
+def merge(counts: Iterable[Mapping[str, Any] | None]) -> dict[str, list[int]]:
+    """The sum of several games' ``coverage()`` (None: a game that counted nothing)."""
+    total: dict[str, list[int]] = {}
+    for one in counts:
+        for key, (occasions, used) in (one or {}).items():
+            slot = total.setdefault(key, [0, 0])
+            slot[0] += int(occasions)
+            slot[1] += int(used)
+    return dict(sorted(total.items()))
+
+
+def labels(code: str) -> dict[str, dict[str, Any]]:
+    """The game's ``COVERAGE`` table (empty when it has none)."""
+    try:
+        module = importlib.import_module(f"cardbase.games.{code}.rulings")
+    except ModuleNotFoundError:
+        return {}
+    return dict(getattr(module, "COVERAGE", {}))
+
+
+def _label(meta: Mapping[str, Any], key: str, lang: str) -> str:
+    return meta.get(lang) or meta.get("fr") or key
+
+
+def as_json(code: str, total: Mapping[str, list[int]], games: int) -> dict[str, Any]:
+    """JSON ``coverage``: per key its occasions, uses, rate, uses per game and label."""
+    meta = labels(code)
+    lang = current_language()
+    out: dict[str, Any] = {}
+    for key, (occasions, used) in total.items():
+        m = meta.get(key, {})
+        out[key] = {"label": _label(m, key, lang), "occasions": occasions, "used": used,
+                    "rate": used / occasions if occasions else None,
+                    "per_game": used / games if games else 0.0,
+                    "rulebook": bool(m.get("rulebook", False))}
+    return out
+
+
+def warnings(code: str, total: Mapping[str, list[int]]) -> list[str]:
+    """One line per rulebook rule used in under 1 % of its occasions (current language)."""
+    meta = labels(code)
+    lang = current_language()
+    lines = []
+    for key, (occasions, used) in total.items():
+        m = meta.get(key)
+        if not m or not m.get("rulebook") or occasions <= 0 or used / occasions >= RARE:
+            continue
+        occasion = m.get("occasion", {})
+        lines.append(tr("coverage.rare", rule=_label(m, key, lang), rate=_rate(used / occasions, lang),
+                        occasion=occasion.get(lang) or occasion.get("fr") or "", used=used,
+                        occasions=occasions))
+    return lines
+
+
+def _rate(x: float, lang: str) -> str:
+    text = f"{100 * x:.1f}"
+    return (text.replace(".", ",") if lang == "fr" else text) + " %"
