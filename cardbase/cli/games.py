@@ -154,6 +154,7 @@ def sim_game_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
     scheduler: str | None = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
                                          help="Dask scheduler address: run the games on that cluster."),
+    rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): a ruling's option (cardbase games rulings GAME)."),
 ) -> None:
     """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
     import json
@@ -162,9 +163,11 @@ def sim_game_command(
     from cardbase import catalog
     from cardbase.cli.common import session
     from cardbase.games import registry
+    from cardbase.games.rulings import parse_rules
     from cardbase.playtest.games import simulate
 
     spec = registry.playable(game)
+    options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     with session() as s:
         cards = catalog.card_defs(s, game=spec.code)
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -174,7 +177,7 @@ def sim_game_command(
 
     with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
         rep, recs = simulate(spec.code, cards, players=players, bots=names, games=games, seed=seed,
-                             workers=workers, executor=ex, progress=progress)
+                             workers=workers, executor=ex, progress=progress, options=options)
     if records:
         with records.open("w", encoding="utf-8") as fh:
             for i, r in enumerate(recs):
@@ -186,6 +189,11 @@ def sim_game_command(
         print_json(data)
         return
     typer.echo(tr("games.cli.head", game=spec.code, games=rep.games, players=rep.players, seed=seed))
+    from cardbase.cli.rulings import rules_line
+
+    line = rules_line(rep.rulings)
+    if line:
+        typer.echo(line)
     for seat in rep.seats:
         lo, hi = seat["ci95"]
         team = tr("games.cli.seat_team", team=seat["team"]) if seat.get("team") else ""
@@ -208,6 +216,8 @@ def sim_game_command(
                           other=_pct(c["win_rate_not_held"])))
     for line in rep.extra_lines:  # a game's own figures (Overseers: the Leader, the colours)
         typer.echo(line)
+    for line in rep.coverage_warnings:  # a rulebook rule the bots almost never used
+        typer.echo(line, err=True)
 
 
 def _ending(key: str) -> str:
@@ -227,3 +237,9 @@ def _num(x: float, digits: int) -> str:
 
 def _pct(x: float) -> str:
     return _num(100 * x, 1)
+
+
+# ``cardbase games rulings GAME``: every ruling of a game (cardbase/cli/rulings.py).
+from cardbase.cli.rulings import rulings_command as _rulings_command  # noqa: E402
+
+app.command("rulings")(_rulings_command)

@@ -291,6 +291,7 @@ def sweep_command(
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
     scheduler: str | None = SCHEDULER,
+    rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): a ruling's option of a box game (cardbase games rulings GAME)."),
 ) -> None:
     """One card's field at every value of a range: win rate, its interval and mean score."""
     from cardbase.playtest.sweep import parse_values, sweep
@@ -302,8 +303,10 @@ def sweep_command(
         if deck is not None or against is not None or goldfish:
             raise CardbaseError(tr("dask.sweep.deck_and_game", deck=deck or "--against/--goldfish"))
         from cardbase.games import registry
+        from cardbase.games.rulings import parse_rules
 
         spec = registry.playable(game)
+        options = parse_rules(spec.code, rule)
         if edition:
             from cardbase.playtest.cards import load_edition_defs
 
@@ -314,7 +317,7 @@ def sweep_command(
 
             with session() as s:
                 cards = catalog.card_defs(s, game=spec.code)
-        kwargs = {"game": spec.code, "cards": cards, "players": players}
+        kwargs = {"game": spec.code, "cards": cards, "players": players, "options": options}
         label = {"game": spec.code}
     else:
         if deck is None:
@@ -359,3 +362,8 @@ def sweep_command(
 from cardbase.cli.games import sim_game_command as _sim_game_command  # noqa: E402
 
 app.command("game")(_sim_game_command)
+
+# ``cardbase sim rulings``: each contested ruling's weight (cardbase/cli/rulings.py).
+from cardbase.cli.rulings import sim_rulings_command as _sim_rulings_command  # noqa: E402
+
+app.command("rulings")(_sim_rulings_command)

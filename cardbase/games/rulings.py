@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from cardbase.errors import CardbaseError, ValidationError
+from cardbase.errors import CardbaseError, Problem, ValidationError
 from cardbase.i18n import current_language, tr
 
 
@@ -115,17 +115,18 @@ def parse_rules(code: str, args: Iterable[str] | None) -> dict[str, Any]:
     known = options_of(code)
     by_code = {r.code.lower(): r for r in known.values()}
     out: dict[str, Any] = {}
-    problems: list[str] = []
+    problems: list[Problem] = []
     for arg in args or ():
         name, sep, raw = arg.partition("=")
         name = name.strip()
         if not sep or not name:
-            problems.append(tr("rulings.bad_arg", arg=arg))
+            problems.append(Problem("bad-rule", tr("rulings.bad_arg", arg=arg), where="--rule"))
             continue
         ruling = known.get(name) or by_code.get(name.lower())
         if ruling is None:
             names = ", ".join(sorted(known)) or tr("rulings.none")
-            problems.append(tr("rulings.unknown", name=name, game=code, known=names))
+            problems.append(Problem("unknown-rule", tr("rulings.unknown", name=name, game=code, known=names),
+                                    where="--rule"))
             continue
         try:
             value = _convert(ruling, raw)
@@ -135,8 +136,9 @@ def parse_rules(code: str, args: Iterable[str] | None) -> dict[str, Any]:
         else:
             ok = not ruling.allowed or value in ruling.allowed
         if not ok:
-            problems.append(tr("rulings.bad_value", name=ruling.option, value=raw.strip(),
-                               allowed=_allowed_text(ruling)))
+            problems.append(Problem("bad-rule-value", tr("rulings.bad_value", name=ruling.option,
+                                                         value=raw.strip(), allowed=_allowed_text(ruling)),
+                                    where="--rule"))
             continue
         out[ruling.option] = value
     if problems:

@@ -39,6 +39,7 @@ class Record:
     held: tuple[frozenset[str], ...]
     teams: tuple[str, ...] = ()  # each seat's team in a team game (``state.team_of``), else empty
     facts: Any = None  # a game's own figures of the game (``state.record_facts()``), if it has any
+    coverage: Any = None  # the game's rule coverage (``state.coverage()``: key -> [occasions, used])
 
 
 _GAMES: dict[tuple, Any] = {}
@@ -80,9 +81,11 @@ def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
     team_of = getattr(state, "team_of", None)
     teams = tuple(team_of(p) for p in range(len(bots))) if team_of is not None else ()
     facts = getattr(state, "record_facts", None)
+    coverage = getattr(state, "coverage", None)
     return Record(tuple(state.returns()), getattr(state, "turns", len(state.history)),
                   getattr(state, "round", 1), state.ended_by, held, teams,
-                  facts() if facts is not None else None)
+                  facts() if facts is not None else None,
+                  coverage() if coverage is not None else None)
 
 
 def run_chunk(start: int, stop: int, code: str, cards: tuple[CardDef, ...], players: int,
@@ -109,11 +112,18 @@ class GameReport:
     # and ``colours``) and their text lines in the current language (``game.analytics_text``)
     extra: dict[str, Any] = field(default_factory=dict)
     extra_lines: list[str] = field(default_factory=list)
+    # the options of every ruling in force (``cardbase.games.rulings.in_force``), the rule coverage
+    # (``cardbase.playtest.coverage.as_json``) and its warnings in the current language
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    coverage: dict[str, Any] = field(default_factory=dict)
+    coverage_warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         out = {"game": self.game, "players": self.players, "games": self.games, "seed": self.seed,
                "bots": self.bots, "seats": self.seats, "ties": self.ties,
-               "mean_turns": self.mean_turns, "mean_rounds": self.mean_rounds, "ended_by": self.ended_by}
+               "mean_turns": self.mean_turns, "mean_rounds": self.mean_rounds, "ended_by": self.ended_by,
+               "rulings": self.rulings, "coverage": self.coverage,
+               "coverage_warnings": self.coverage_warnings}
         if self.teams is not None:
             out["teams"] = self.teams
         if self.cards:
@@ -156,11 +166,11 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
             parts = run_chunks(run_chunk, _chunks(games, jobs * 4), args, pool, progress=progress,
                                total=games)
     records: list[Record] = [r for part in parts for r in part]
-    return report(code, players, seed, bots, records, cards_t, game=game), records
+    return report(code, players, seed, bots, records, cards_t, game=game, options=options), records
 
 
 def report(code: str, players: int, seed: int, bots: Sequence[str], records: Sequence[Record],
-           cards: Sequence[CardDef], game: Any = None) -> GameReport:
+           cards: Sequence[CardDef], game: Any = None, options: dict[str, Any] | None = None) -> GameReport:
     n = len(records)
     seat_teams = records[0].teams if records and records[0].teams else ()
     seats = []
@@ -214,7 +224,15 @@ def report(code: str, players: int, seed: int, bots: Sequence[str], records: Seq
         extra = analytics(records)
         text = getattr(game, "analytics_text", None)
         lines = text(extra) if text is not None else []
+    from cardbase.games.rulings import in_force
+    from cardbase.playtest import coverage as cov
+
+    total = cov.merge(r.coverage for r in records)
+    for key, count in ended.items():  # every ending is a rule the games reached (or not)
+        total.setdefault(f"ending:{key}", [n, count])
     return GameReport(code, players, n, seed, list(bots), seats, ties,
                       sum(r.turns for r in records) / n if n else 0.0,
                       sum(r.rounds for r in records) / n if n else 0.0,
-                      dict(sorted(ended.items())), card_rows, teams, extra, lines)
+                      dict(sorted(ended.items())), card_rows, teams, extra, lines,
+                      in_force(code, options), cov.as_json(code, dict(sorted(total.items())), n),
+                      cov.warnings(code, total))

@@ -319,6 +319,9 @@ def _box_plan(code, cards, card, field, vals, games, seed, bots, players, option
         return {"win_rate": first["win_rate"], "ci95": first["ci95"],
                 "mean_score": sum(r.returns[0] for r in records) / len(records), "basis": "seat1", **base}
 
+    from cardbase.games.rulings import in_force
+
     head = {"game": spec.code, "card": target.ref, "name": target.name, "field": field, "seed": seed,
-            "mode": "game", "games": games, "players": players, "bots": bots}
+            "mode": "game", "games": games, "players": players, "bots": bots,
+            "rulings": in_force(spec.code, options)}
     return run_chunk, args, games, finish, head

@@ -114,10 +114,13 @@ def batch(code: str, *, prefix: str) -> None:
             format_func=bot_labels()))
     if any(b in ("mc", "ismcts") for b in bots):
         st.caption(t("games_page.slow_bots"))
+    from cardbase.ui import rulings_view
+
+    options = rulings_view.rule_options(code, prefix)
     if st.button(t("playtest.run"), key=f"{prefix}_go", type="primary"):
         try:
             rep, records = simulate(code, game_cards(code), players=players, bots=bots, games=int(games),
-                                    seed=int(seed), workers=1, progress=_progress_bar())
+                                    seed=int(seed), workers=1, progress=_progress_bar(), options=options)
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -126,6 +129,10 @@ def batch(code: str, *, prefix: str) -> None:
     result = st.session_state.get(f"{prefix}_result")
     if result:
         show_report(result["report"], result["rounds"])
+        rulings_view.rulings_caption(result["report"].get("rulings") or [])
+        rulings_view.show_coverage(result["report"])
+    rulings_view.weights_panel(code, prefix=prefix, players=players, bots=bots, games=int(games),
+                               seed=int(seed), progress_bar=_progress_bar)
 
 
 def show_report(rep: dict[str, Any], rounds: list[int]) -> None:

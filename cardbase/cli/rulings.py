@@ -1,0 +1,127 @@
+"""``cardbase games rulings GAME`` and ``cardbase sim rulings GAME``: the rulings and their weight."""
+
+from __future__ import annotations
+
+import typer
+
+from cardbase.cli.common import handle_errors, print_json
+from cardbase.i18n import current_language, tr
+
+
+def _value(v: object) -> str:
+    if isinstance(v, bool):
+        return tr("rulings.cli.true") if v else tr("rulings.cli.false")
+    if isinstance(v, float):
+        text = f"{v:g}"
+        return text.replace(".", ",") if current_language() == "fr" else text
+    return str(v)
+
+
+def _pct(x: float, digits: int = 1, signed: bool = False) -> str:
+    text = f"{100 * x:+.{digits}f}" if signed else f"{100 * x:.{digits}f}"
+    return (text.replace(".", ",") if current_language() == "fr" else text) + " %"
+
+
+@handle_errors
+def rulings_command(
+    game: str = typer.Argument(..., help="Game code (cardbase games list)."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Every ruling of a game: code, title, text, option, default, allowed values, contested."""
+    from cardbase.games import registry
+    from cardbase.games.rulings import game_rulings
+
+    spec = registry.get(game)
+    rows = [r.as_dict() for r in game_rulings(spec.code)]
+    if json_out:
+        print_json({"game": spec.code, "rulings": rows})
+        return
+    if not rows:
+        typer.echo(tr("rulings.cli.none", game=spec.code))
+        return
+    typer.echo(tr("rulings.cli.head", game=spec.code, count=len(rows),
+                  contested=sum(1 for r in rows if r["contested"])))
+    for r in rows:
+        mark = tr("rulings.cli.contested") if r["contested"] else ""
+        typer.echo(tr("rulings.cli.line", code=r["code"], title=r["title"], mark=mark))
+        typer.echo("    " + r["text"])
+        if r["option"]:
+            allowed = ", ".join(_value(v) for v in r["allowed"]) if r["allowed"] else (
+                f"{r['bounds'][0]}..{r['bounds'][1]}" if r["bounds"] else "—")
+            typer.echo("    " + tr("rulings.cli.option", option=r["option"], default=_value(r["default"]),
+                                   allowed=allowed))
+
+
+def rules_line(rulings: list[dict]) -> str | None:
+    """One line saying which contested or changed rulings a report rests on (None: no option)."""
+    parts = [f"{r['code']} {r['option']}={_value(r['value'])}" + (" *" if r["changed"] else "")
+             for r in rulings if r["contested"] or r["changed"]]
+    if not parts:
+        return None
+    return tr("rulings.cli.in_force", rulings=", ".join(parts))
+
+
+@handle_errors
+def sim_rulings_command(
+    game: str = typer.Argument(..., help="Game code (cardbase games list)."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
+    bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
+    games: int = typer.Option(1000, "--games", "-n", help="Games per reading."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the batch (the same deals for every reading)."),
+    only: str | None = typer.Option(None, "--only", help="Rulings to weigh, by code: OK2,PL6 (default: the contested ones)."),
+    workers: int | None = typer.Option(None, "--workers", "-j", help="Worker processes."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    scheduler: str | None = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
+                                         help="Dask scheduler address: run the games on that cluster."),
+) -> None:
+    """Play the same games under every reading of each contested ruling: how the figures move."""
+    from cardbase import catalog
+    from cardbase.cli.common import session
+    from cardbase.cli.sim import _executor, _progress
+    from cardbase.errors import CardbaseError
+    from cardbase.games import registry
+    from cardbase.games.rulings import contested
+    from cardbase.playtest.weights import weigh
+
+    spec = registry.playable(game)
+    if spec.material != "box":
+        raise CardbaseError(tr("rulings.cli.box_only", game=spec.code))
+    codes = [c for c in (only or "").split(",") if c.strip()] or None
+    weighed = contested(spec.code, codes)  # an unknown code fails before any game is played
+    if not weighed:
+        raise CardbaseError(tr("rulings.cli.nothing", game=spec.code))
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    with session() as s:
+        cards = catalog.card_defs(s, game=spec.code)
+    with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
+        res = weigh(spec.code, cards, players=players, bots=names or None, games=games, seed=seed,
+                    only=codes, workers=workers, executor=ex, progress=progress)
+    if json_out:
+        print_json(res)
+        return
+    typer.echo(tr("rulings.cli.weight_head", game=spec.code, games=res["games"], players=res["players"],
+                  seed=seed, bots=", ".join(res["bots"])))
+    typer.echo(tr("rulings.cli.baseline"))
+    for side in res["baseline"]["seats"]:
+        typer.echo("  " + _side(side, res["teams"]))
+    for v in res["variants"]:
+        mark = tr("rulings.cli.significant") if v["significant"] else tr("rulings.cli.not_significant")
+        typer.echo(tr("rulings.cli.variant", code=v["ruling"], title=v["title"], option=v["option"],
+                      value=_value(v["value"]), default=_value(v["default"]), mark=mark))
+        for side in v["seats"]:
+            lo, hi = side["delta_ci95"]
+            typer.echo("  " + _side(side, res["teams"]) + "  " +
+                       tr("rulings.cli.delta", delta=_pct(side["delta"], signed=True),
+                          lo=_pct(lo, signed=True), hi=_pct(hi, signed=True)))
+        typer.echo("  " + tr("rulings.cli.rounds", rounds=_value(round(v["mean_rounds"], 2)),
+                             delta=_value(round(v["delta_rounds"], 2))))
+        if v["cards"]:
+            typer.echo("  " + tr("rulings.cli.cards", cards=", ".join(
+                f"{c['name']} {_pct(c['delta'], signed=True)}" for c in v["cards"])))
+
+
+def _side(side: dict, teams: bool) -> str:
+    lo, hi = side["ci95"]
+    key = "rulings.cli.team" if teams else "rulings.cli.seat"
+    return tr(key, side=side["side"], wins=side["wins"], rate=_pct(side["win_rate"]), lo=_pct(lo),
+              hi=_pct(hi))

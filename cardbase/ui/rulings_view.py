@@ -1,0 +1,133 @@
+"""The rulings in the app's batch views: choose the readings, see which ones a figure rests on,
+each contested ruling's weight (« Poids des arbitrages ») and the rule coverage of a batch.
+
+The same services as the command line: ``cardbase.games.rulings`` (the rulings and their options),
+``cardbase.playtest.weights.weigh`` (``cardbase sim rulings``) and the report's ``coverage``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from cardbase.errors import CardbaseError
+from cardbase.games.rulings import Ruling, game_rulings
+from cardbase.ui.common import lang, show_error, t
+
+
+def pct(x: float | None, digits: int = 1, signed: bool = False) -> str:
+    """A rate as the interface language writes it (« 3,5 % » in French)."""
+    if x is None:
+        return "—"
+    text = f"{100 * x:+.{digits}f}" if signed else f"{100 * x:.{digits}f}"
+    return (text.replace(".", ",") if lang() == "fr" else text) + " %"
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return t("rulings_view.yes") if v else t("rulings_view.no")
+    return str(v)
+
+
+def _widget(r: Ruling, key: str) -> Any:
+    label = f"{r.code} — {r.title_in(lang())}" + (f" ({t('rulings_view.contested')})" if r.contested else "")
+    if isinstance(r.default, bool):
+        return st.checkbox(label, value=r.default, key=key, help=r.text_in(lang()))
+    if r.allowed:
+        return st.selectbox(label, list(r.allowed), index=list(r.allowed).index(r.default), key=key,
+                            format_func=_value_text, help=r.text_in(lang()))
+    if isinstance(r.default, int):
+        lo, hi = r.bounds or (0, 10**6)
+        return int(st.number_input(label, lo, hi, r.default, key=key, help=r.text_in(lang())))
+    return st.text_input(label, value=str(r.default), key=key, help=r.text_in(lang()))
+
+
+def rule_options(code: str, prefix: str) -> dict[str, Any]:
+    """The rulings' options of a batch, chosen in an expander (contested ones first); only the
+    options that differ from the default are returned."""
+    rulings = [r for r in game_rulings(code) if r.option]
+    if not rulings:
+        return {}
+    rulings.sort(key=lambda r: (not r.contested, r.code))
+    out: dict[str, Any] = {}
+    with st.expander(t("rulings_view.expander", count=len(rulings),
+                       contested=sum(1 for r in rulings if r.contested))):
+        st.caption(t("rulings_view.expander_caption"))
+        for r in rulings:
+            value = _widget(r, f"{prefix}_rule_{r.option}")
+            if value != r.default:
+                out[r.option] = value
+    return out
+
+
+def rulings_caption(rulings: list[dict[str, Any]]) -> None:
+    """Which contested or changed rulings the figures above rest on."""
+    parts = [f"{r['code']} {r['option']} = {_value_text(r['value'])}" + (" *" if r["changed"] else "")
+             for r in rulings if r["contested"] or r["changed"]]
+    if parts:
+        st.caption(t("rulings_view.rests_on", rulings=", ".join(parts)))
+
+
+def show_coverage(rep: dict[str, Any]) -> None:
+    """The batch's rule coverage: a warning per rulebook rule the bots almost never used, and
+    the whole table in an expander."""
+    for line in rep.get("coverage_warnings") or []:
+        st.warning(line, icon=":material/rule:")
+    cov = rep.get("coverage") or {}
+    if not cov:
+        return
+    with st.expander(t("rulings_view.coverage_title")):
+        st.dataframe(pd.DataFrame([{
+            t("rulings_view.rule"): v["label"], t("rulings_view.occasions"): v["occasions"],
+            t("rulings_view.used"): v["used"], t("rulings_view.rate"): pct(v["rate"]),
+            t("rulings_view.per_game"): f"{v['per_game']:.2f}".replace(".", "," if lang() == "fr" else "."),
+            t("rulings_view.rulebook"): t("rulings_view.yes") if v["rulebook"] else ""}
+            for v in cov.values()]), hide_index=True, width="stretch")
+
+
+def weights_panel(code: str, *, prefix: str, players: int, bots: list[str], games: int, seed: int,
+                  progress_bar) -> None:
+    """« Poids des arbitrages »: the same games under every reading of each contested ruling."""
+    from cardbase.games.rulings import contested
+    from cardbase.playtest.weights import weigh
+
+    weighed = contested(code)
+    st.markdown(f"**{t('rulings_view.weights_title')}**")
+    if not weighed:
+        st.caption(t("rulings_view.no_contested"))
+        return
+    runs = sum(len(r.variants()) for r in weighed)
+    st.caption(t("rulings_view.weights_caption", rulings=", ".join(r.code for r in weighed),
+                 games=games * (1 + runs)))
+    if st.button(t("rulings_view.weights_run"), key=f"{prefix}_weigh"):
+        from cardbase.ui.playtest_box import game_cards
+
+        try:
+            res = weigh(code, game_cards(code), players=players, bots=bots, games=games, seed=seed,
+                        workers=1, progress=progress_bar())
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+        st.session_state[f"{prefix}_weights"] = res
+    res = st.session_state.get(f"{prefix}_weights")
+    if not res or res.get("game") != code:
+        return
+    team = res.get("teams")
+    rows = []
+    for v in res["variants"]:
+        for side in v["seats"]:
+            lo, hi = side["delta_ci95"]
+            rows.append({
+                t("rulings_view.ruling"): f"{v['ruling']} — {v['title']}",
+                t("rulings_view.reading"): f"{v['option']} = {_value_text(v['value'])}",
+                t("rulings_view.side"): (t("rulings_view.team", side=side["side"]) if team
+                                         else t("rulings_view.seat", side=side["side"])),
+                t("rulings_view.win_rate"): pct(side["win_rate"]),
+                t("rulings_view.delta"): pct(side["delta"], signed=True),
+                t("rulings_view.ci95"): f"{pct(lo, signed=True)} ; {pct(hi, signed=True)}",
+                t("rulings_view.significant"): t("rulings_view.yes") if v["significant"] else t("rulings_view.no"),
+                t("rulings_view.rounds"): f"{v['mean_rounds']:.2f}".replace(".", "," if lang() == "fr" else ".")})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption(t("rulings_view.weights_note", games=res["games"], seed=res["seed"]))

@@ -1,0 +1,58 @@
+"""The rulings in the app's batch views: readings chosen, the rulings a figure rests on, the rule
+coverage and « Poids des arbitrages » (the same service as ``cardbase sim rulings``)."""
+
+from __future__ import annotations
+
+import pytest
+from test_app import SQLITE, app_env, no_exception, page_test, texts  # noqa: F401 - fixture
+
+from cardbase.games import rulings
+from cardbase.games.rulings import Ruling
+
+pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
+T = {"fr": "Points", "en": "Points"}
+
+
+@pytest.fixture
+def contested_points(monkeypatch):
+    real = rulings.game_rulings
+
+    def fake(code):
+        if code != "overkill":
+            return real(code)
+        return (Ruling("OK5", T, T, option="points", default="lines_under",
+                       allowed=("lines_under", "all", "best_line"), contested=True),)
+
+    monkeypatch.setattr(rulings, "game_rulings", fake)
+
+
+def _batch(at):
+    at.session_state["pt_gamecode"] = "overkill"
+    at.session_state["ok_mode"] = "batch"
+    return at.run()
+
+
+def test_a_batch_under_another_reading_says_so_and_shows_coverage(contested_points) -> None:
+    at = _batch(page_test("playtest"))
+    no_exception(at)
+    at.number_input(key="okb_games").set_value(20).run()
+    at.selectbox(key="okb_rule_points").select("all").run()
+    at.button(key="okb_go").click().run()
+    no_exception(at)
+    report = at.session_state["okb_result"]["report"]
+    assert [r["value"] for r in report["rulings"]] == ["all"]
+    assert "OK5 points = all *" in texts(at)
+    assert sum(v["used"] for k, v in report["coverage"].items() if k.startswith("ending:")) == 20
+
+
+def test_the_weight_of_the_rulings_is_measured_in_the_app(contested_points) -> None:
+    at = _batch(page_test("playtest"))
+    at.number_input(key="okb_games").set_value(20).run()
+    assert "Poids des arbitrages" in texts(at)
+    at.button(key="okb_weigh").click().run()
+    no_exception(at)
+    res = at.session_state["okb_weights"]
+    assert {v["value"] for v in res["variants"]} == {"all", "best_line"}
+    table = at.dataframe[-1].value
+    assert len(table) == 2 * 2  # two readings, two seats
+    assert "Écart" in table.columns and "Significatif" in table.columns
