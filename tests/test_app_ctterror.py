@@ -33,7 +33,7 @@ def _action_buttons(at) -> list:
 
 def _page_text(at) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [x.value for x in at.text]
-    parts += [b.label for b in at.button] + [i.value for i in at.info] + [s.value for s in at.success]
+    parts += [b.label for b in at.button] + [i.value for i in at.info] + [s.value for s in [*at.success, *at.error]]
     return "\n".join(str(p) for p in parts)
 
 
@@ -77,7 +77,7 @@ def test_a_four_player_game_played_to_its_end_by_clicking_the_first_choice() -> 
     assert len(seats) == 2  # every player is shown with their character
     assert len(at.get("progress")) == 4  # one life bar each
     clicks = 0
-    while not (at.success or at.warning):
+    while not (at.success or at.warning or at.error):
         assert clicks < 400, "the game did not end"
         buttons = _action_buttons(at)
         assert buttons, "it is your decision but no choice is shown"
@@ -86,7 +86,7 @@ def test_a_four_player_game_played_to_its_end_by_clicking_the_first_choice() -> 
         clicks += 1
         no_exception(at)
     assert clicks > 0
-    final = (at.success or at.warning)[0].value
+    final = (at.success or at.warning or at.error)[0].value
     assert final.startswith("Partie terminée")
     record = at.session_state["ctt_game"]
     from cardbase.ui import playtest_ctterror as ctt
@@ -233,7 +233,7 @@ def test_two_and_eight_seats(players: int) -> None:
     at = _new_game(_ctterror(page_test("playtest")), players=players, seat=players - 1, level="random")
     assert len(at.get("progress")) == players
     assert at.session_state["ctt_game"]["human"] == players - 1
-    assert _action_buttons(at) or at.success or at.warning
+    assert _action_buttons(at) or at.success or at.warning or at.error
 
 
 def test_the_turn_limit_is_said(monkeypatch) -> None:
@@ -254,7 +254,7 @@ def test_what_happened_since_your_last_decision_is_shown_above_your_choices() ->
     from cardbase.ui import playtest_ctterror as ctt
 
     at = _open(ctt.play(ctt.new_game(4, 0, "greedy", seed=1), None))
-    assert not (at.success or at.warning)
+    assert not (at.success or at.warning or at.error)
     titles = [m.value for m in at.markdown]
     assert "**Début de la partie**" in titles
     _action_buttons(at)[0].click().run()

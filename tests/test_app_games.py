@@ -27,7 +27,7 @@ def _play_to_the_end(at, pick=None) -> int:
     """Click draw or stand (or what ``pick`` chooses) until the game is over; the clicks made."""
     rng = random.Random(5)
     for clicks in range(300):
-        if any("Partie terminée" in s.value for s in at.success):
+        if any("Partie terminée" in s.value for s in [*at.success, *at.error, *at.info]):
             return clicks
         button = pick(at) if pick else None
         if button is None:
@@ -109,7 +109,7 @@ def test_an_overkill_game_against_the_greedy_bot_played_to_its_end() -> None:
 
     clicks = _play_to_the_end(at, backs_match_the_hidden_cards)
     assert clicks >= 2
-    final = next(s.value for s in at.success if "Partie terminée" in s.value)
+    final = next(s.value for s in [*at.success, *at.error, *at.info] if "Partie terminée" in s.value)
     assert any(w in final for w in ("gagné", "perdu", "égalité"))
     log = _log(at)
     assert "— Manche 1 :" in log and "Fin de la manche 1" in log and "Partie terminée : un score à zéro." in log

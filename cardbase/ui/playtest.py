@@ -238,7 +238,7 @@ def nespanini_view(code: str = GAME) -> None:
     mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel", "ladder", "balance"],
                                 key="pt_mode",
                                 default="goldfish", format_func=lambda m: t(f"playtest.mode_{m}"),
-                                label_visibility="collapsed") or "goldfish"
+                                label_visibility="collapsed", required=True) or "goldfish"
     try:
         choices = deck_choices()
     except CardbaseError as exc:
@@ -371,7 +371,8 @@ def _final(state, n: int) -> None:
         st.success(t("playtest.final_goldfish", score=scores[0]), icon=":material/flag:")
     else:
         outcome = "win" if scores[0] > scores[1] else "loss" if scores[0] < scores[1] else "tie"
-        st.success(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon=":material/flag:")
+        box = {"win": st.success, "loss": st.error, "tie": st.info}[outcome]  # a loss is never green
+        box(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon=":material/flag:")
     st.caption(t("playtest.ev_end", reason=ending_label(state.ended_by)))
     cols = st.columns(n)
     for p in range(n):
@@ -389,11 +390,14 @@ def _final(state, n: int) -> None:
 
 # --------------------------------------------------------------------------- batches
 
-def _progress_bar():
+def _progress_bar(per_step: int = 1, unit: str = "progress"):
+    """A progress bar counting games; ``per_step``: games per unit the batch reports (a duel
+    reports pairs of games, each deal played from both seats)."""
     bar = st.progress(0.0, text=t("playtest.running"))
 
     def update(done: int, total: int) -> None:
-        bar.progress(min(1.0, done / max(total, 1)), text=t("playtest.progress", done=done, total=total))
+        bar.progress(min(1.0, done / max(total, 1)),
+                     text=t(f"playtest.{unit}", done=done * per_step, total=total * per_step))
 
     return update
 
@@ -485,11 +489,11 @@ def _duels(choices: dict[str, str]) -> None:
             if len(named) == 2:
                 (na, da), (nb, dbk) = named.items()
                 rep = duel(da, dbk, games=int(games), bots=(bot_a, bot_b), seed=int(seed), names=(na, nb),
-                           progress=_progress_bar(), stalemate_rounds=rounds)
+                           progress=_progress_bar(per_step=2), stalemate_rounds=rounds)
                 st.session_state["ptd_result"] = {"duel": rep.summary}
             else:
                 rr = roundrobin(named, games=int(games), bots=(bot_a, bot_b), seed=int(seed),
-                                progress=_progress_bar(), stalemate_rounds=rounds)
+                                progress=_progress_bar(unit="progress_pairs"), stalemate_rounds=rounds)
                 st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(),
                                                   "ratings": rr.ratings.to_dict(orient="records"),
                                                   "ended_by": rr.ended_by}

@@ -126,7 +126,7 @@ def situation(state) -> str:
 def render(code: str = CODE) -> None:
     mode = st.segmented_control(t("playtest.mode"), ["table", "batch"], key="ctt_mode", default="table",
                                 format_func=lambda m: t(f"ctterror_page.mode_{m}"),
-                                label_visibility="collapsed") or "table"
+                                label_visibility="collapsed", required=True) or "table"
     if mode == "batch":
         batch(code, prefix="cttb")
     else:
@@ -201,8 +201,9 @@ def _board(state, record: dict[str, Any], since: int = 0) -> None:
             st.warning(t("ctterror_page.final_limit"), icon=":material/flag:")
         else:
             won = obs.winner == obs.teams[human]
-            st.success(t("ctterror_page.final_win" if won else "ctterror_page.final_loss", team=obs.winner),
-                       icon=":material/flag:")
+            box = st.success if won else st.error  # a loss is never green
+            box(t("ctterror_page.final_win" if won else "ctterror_page.final_loss", team=obs.winner),
+                icon=":material/flag:")
 
     _seats(state, obs, human)
 

@@ -219,7 +219,7 @@ def render(code: str = CODE) -> None:
     language = lang()  # format functions may be called after this run: its language, fixed
     mode = st.segmented_control(t("playtest.mode"), ["table", "batch"], key="ovs_mode", default="table",
                                 format_func=lambda m: i18n.translate(language, f"overseers_page.mode_{m}"),
-                                label_visibility="collapsed") or "table"
+                                label_visibility="collapsed", required=True) or "table"
     if mode == "batch":
         batch(code, prefix="ovsb")
     else:
@@ -424,7 +424,8 @@ def _final(state, obs, me: int) -> None:
     winners = state.winners
     names = ", ".join(seat_name(q, me) for q in winners)
     key = "win" if winners == [me] else "shared" if len(winners) > 1 else "loss"
-    st.success(t(f"overseers_page.final_{key}", winners=names), icon=":material/flag:")
+    box = {"win": st.success, "shared": st.info, "loss": st.error}[key]  # a loss is never green
+    box(t(f"overseers_page.final_{key}", winners=names), icon=":material/flag:")
     totals = obs.totals or ()
     st.markdown(tp("overseers_page.totals", totals=", ".join(
         f"{seat_name(q, me)} {v}" for q, v in enumerate(totals))))
