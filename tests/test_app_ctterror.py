@@ -276,3 +276,52 @@ def test_the_other_answer_windows_are_choices(phase: str, said: str, last: str) 
     at = _open(record)
     assert said in at.info[0].value
     assert [b.label for b in _action_buttons(at)][-1] == last
+
+
+def _states_until(pred, seeds=range(60), players=4):
+    """States of seeded random games where ``pred(state)`` holds (the engine's own moves)."""
+    import random as _random
+
+    from cardbase.games import registry as _registry
+    from cardbase.playtest.cards import load_edition_defs as _load
+    from pathlib import Path as _Path
+
+    root = _Path(__file__).resolve().parent.parent / "data" / "editions"
+    cards = [c for c in _load(sorted(root.glob("*.toml"))) if c.game == "ctterror"]
+    game = _registry.REGISTRY["ctterror"].build(cards, players)
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = _random.Random(seed)
+        while not state.is_terminal():
+            if pred(state):
+                yield state
+            state.apply_action(rng.choice(state.legal_actions(state.current_player())))
+
+
+def test_a_grenade_whose_masque_window_is_open_does_not_blind_yet() -> None:
+    """Players under a Grenade flash that may still be stopped by a Masque are « visés », not
+    « aveuglés » (CT14): the table says so only once the window is closed."""
+    from cardbase.games.ctterror.rules import FLASH
+    from cardbase.games.ctterror.state import MASKING
+    from cardbase.ui import playtest_ctterror as ctt
+
+    state = next(_states_until(lambda s: s.phase == MASKING and s.table
+                               and s.game.effect[s.table[-1][1]] == FLASH))
+    owner, _k, mask = state.table[-1]
+    hit = [p for p in range(state.n) if mask >> p & 1 and state.alive[p]]
+    assert hit
+    for p in hit:
+        shown = " ".join(ctt.statuses(state, p))
+        assert "Aveuglé (Grenade flash de " + state.seat_name(owner) not in shown
+        assert "un Masque peut encore l'arrêter" in shown
+
+
+def test_a_head_shot_says_that_not_dodging_is_death() -> None:
+    from cardbase.games.ctterror.state import PASS
+    from cardbase.ui import playtest_ctterror as ctt
+
+    state = next(_states_until(ctt._headshot))
+    text = ctt.situation(state)
+    assert "à la tête" in text and "mort" in text and "(0 dégâts)" not in text
+    assert PASS in state.legal_actions(state.current_player())
+    assert ctt.action_label(state, PASS) == "Ne pas esquiver (mort sur le coup)"

@@ -241,6 +241,8 @@ def test_the_log_hides_the_other_players_picks_and_discards() -> None:
     lines = ovs.event_lines(state, 0)
     picks = [line for line in lines if line.startswith("Vous gardez")]
     assert len(picks) == 5  # your five draft picks (the sixth card comes to you alone)
+    last = [line for line in lines if line.startswith("Dernière carte de la main, gardée d'office")]
+    assert len(last) == 1  # the sixth card is logged too, and only yours (OV3)
     assert not any(line.startswith(("J2 garde", "J3 garde", "J4 garde")) for line in lines)
     assert sum("écarte une carte face cachée" in line for line in lines) == 3
     assert sum(line.startswith("Vous écartez") for line in lines) == 1

@@ -112,6 +112,9 @@ def event_lines(state, me: int) -> list[str]:
         elif kind == "pick":
             if ev[1] == me:
                 out.append(t("overseers_page.ev_pick_you", card=name(ev[2])))
+        elif kind == "last_card":  # OV3: the last card of the hand, kept without a choice
+            if ev[1] == me:
+                out.append(t("overseers_page.ev_last_card_you", card=name(ev[2])))
         elif kind == "discard":
             out.append(t("overseers_page.ev_discard_you", card=name(ev[2])) if ev[1] == me
                        else t("overseers_page.ev_discard", seat=who(ev[1])))
@@ -264,7 +267,7 @@ def _board(state, record: dict[str, Any]) -> None:
     me = record["seat"]
     obs = state.observation(me)
     chars = state.game.characters
-    m = st.columns(4)
+    m = st.columns([2, 3, 4, 3])  # the phase gets room for its longest name (« Jugement (à tort) »)
     m[0].metric(t("overseers_page.round"), f"{obs.round}/3")
     m[1].metric(t("overseers_page.leader"), seat_name(obs.leader, me))
     m[2].metric(t("overseers_page.phase"), t(f"overseers_page.phase_{obs.phase}"))
