@@ -281,10 +281,10 @@ def test_the_other_answer_windows_are_choices(phase: str, said: str, last: str) 
 def _states_until(pred, seeds=range(60), players=4):
     """States of seeded random games where ``pred(state)`` holds (the engine's own moves)."""
     import random as _random
+    from pathlib import Path as _Path
 
     from cardbase.games import registry as _registry
     from cardbase.playtest.cards import load_edition_defs as _load
-    from pathlib import Path as _Path
 
     root = _Path(__file__).resolve().parent.parent / "data" / "editions"
     cards = [c for c in _load(sorted(root.glob("*.toml"))) if c.game == "ctterror"]
