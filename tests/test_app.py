@@ -790,3 +790,51 @@ def test_parallel_guesses_cannot_slip_past_the_wait(clock) -> None:
         outcomes = list(pool.map(guess, range(40)))
     assert outcomes.count("wrong") == access.PROCESS_FREE_ATTEMPTS
     assert outcomes.count("wait") == 40 - access.PROCESS_FREE_ATTEMPTS
+
+
+def test_a_deck_saved_under_a_taken_name_offers_save_as_and_replace(app_env: str) -> None:
+    """Saving under the name of a deck you did not open is not « someone else's edit »: the page
+    says the name is taken and offers another name or replacing it, and the replace still refuses
+    to overwrite a version saved since it was shown."""
+    from cardbase import decks as deck_service
+    from cardbase.db import session_scope
+
+    at = page_test("decks").run()
+    at.text_area(key="deck_paste").input(STARTER).run()
+    at.button(key="deck_load_list").click().run()
+    at.text_input(key="deck_name").input("Mon deck partagé").run()
+    at.button(key="deck_save").click().run()
+    no_exception(at)
+
+    fresh = page_test("decks").run()  # a new session: nobody opened the saved deck here
+    fresh.text_area(key="deck_paste").input(STARTER).run()
+    fresh.button(key="deck_load_list").click().run()
+    ref = next(iter(fresh.session_state["deck"]))
+    fresh.button(key=f"dsub_{ref}").click().run()
+    fresh.text_input(key="deck_name").input("Mon deck partagé").run()
+    fresh.button(key="deck_save").click().run()
+    no_exception(fresh)
+    page_text = " ".join(w.value for w in [*fresh.warning, *fresh.error])
+    assert "existe déjà (version 1)" in page_text and "quelqu'un d'autre" not in page_text
+    assert fresh.text_input(key="deck_save_as").value == "Mon deck partagé (2)"
+    fresh.button(key="deck_save_as_go").click().run()
+    no_exception(fresh)
+    assert fresh.session_state["deck_loaded"]["name"] == "Mon deck partagé (2)"
+    assert fresh.session_state["deck_name"] == "Mon deck partagé (2)"
+
+    # replace: from the version shown; a save made since the warning is still refused
+    fresh.text_input(key="deck_name").input("Mon deck partagé").run()
+    fresh.button(key="deck_save").click().run()
+    with session_scope() as s:  # someone saves version 2 meanwhile
+        deck = deck_service.get_deck(s, "Mon deck partagé")
+        deck_service.save_deck(s, game="nespanini", name="Mon deck partagé",
+                               entries=deck_service.parse_deck_list(STARTER), expected_version=deck.version)
+    fresh.button(key="deck_replace").click().run()
+    no_exception(fresh)
+    assert any("rien n'a été écrasé" in e.value for e in fresh.error)
+    fresh.button(key="deck_save").click().run()  # shown again: now version 2
+    assert any("existe déjà (version 2)" in w.value for w in fresh.warning)
+    fresh.button(key="deck_replace").click().run()
+    no_exception(fresh)
+    assert fresh.session_state["deck_loaded"] == {**fresh.session_state["deck_loaded"], "name": "Mon deck partagé",
+                                                  "version": 3}
