@@ -200,14 +200,18 @@ def view_for(code: str) -> Callable[[str], None]:
     """The function that draws the Playtest view of the game ``code`` (through :data:`VIEWS`)."""
     from cardbase.games import registry
 
-    spec = registry.get(code)
-    target = VIEWS.get(spec.code) or (GENERIC_VIEW if spec.engine else NO_ENGINE_VIEW)
+    spec = registry.REGISTRY.get(code)
+    if spec is None:  # a game of the database only (created in the Jeux page): no engine yet
+        target = NO_ENGINE_VIEW
+    else:
+        target = VIEWS.get(spec.code) or (GENERIC_VIEW if spec.engine else NO_ENGINE_VIEW)
     module, _, name = target.partition(":")
     return getattr(importlib.import_module(module), name)
 
 
 def game_names() -> dict[str, str]:
-    """Every game of the registry, the main one first, by code → name (from the database)."""
+    """Every game — of the registry and of the database (a game created in the Jeux page has no
+    engine yet, but it is listed) — the main one first, by code → name."""
     from sqlmodel import select
 
     from cardbase.games import registry
@@ -215,7 +219,8 @@ def game_names() -> dict[str, str]:
 
     with session() as s:
         names = {g.code: g.name for g in s.exec(select(Game))}
-    codes = sorted(registry.REGISTRY, key=lambda c: (c != MAIN_GAME, names.get(c, c).lower()))
+    codes = sorted(set(registry.REGISTRY) | set(names),
+                   key=lambda c: (c != MAIN_GAME, names.get(c, c).lower()))
     return {c: names.get(c, c) for c in codes}
 
 

@@ -58,14 +58,33 @@ def ending_label(key: str) -> str:
 
 
 def no_engine(code: str) -> None:
-    """A game without an engine: say so, and point at what exists for it."""
-    from cardbase.games import registry
+    """A game without an engine: say so, and what it can do today — its cards, editions and
+    decks (with their counts), deck building where it has deck rules, and printing."""
+    from sqlmodel import func, select
 
-    engines = [c for c, s in registry.REGISTRY.items() if s.engine]
+    from cardbase.games import registry
+    from cardbase.models import Card, Deck, Edition, Game
+
+    with session() as s:
+        names = {g.code: g.name for g in s.exec(select(Game))}
+        game = s.exec(select(Game).where(Game.code == code)).first()
+        editions = cards = saved = 0
+        deck_size = None
+        if game is not None:
+            editions = s.exec(select(func.count()).select_from(Edition).where(Edition.game_id == game.id)).one()
+            cards = s.exec(select(func.count()).select_from(Card).join(Edition)
+                           .where(Edition.game_id == game.id)).one()
+            saved = s.exec(select(func.count()).select_from(Deck).where(Deck.game_id == game.id)).one()
+            deck_size = getattr(game, "deck_size", None)
+    engines = [names.get(c, c) for c, spec in registry.REGISTRY.items() if spec.engine]
     st.info(t("games_page.no_engine", engines=", ".join(engines)), icon=":material/construction:")
     st.markdown(t("games_page.what_exists"))
-    st.markdown(f"- [{t('nav.cards')}](cards) — {t('games_page.link_cards')}\n"
-                f"- [{t('nav.print')}](print) — {t('games_page.link_print')}")
+    lines = [f"- [{t('nav.cards')}](cards) — {t('games_page.link_cards_count', cards=cards, editions=editions)}"]
+    if deck_size:
+        lines.append(f"- [{t('nav.decks')}](decks) — {t('games_page.link_decks', size=deck_size, saved=saved)}")
+    lines.append(f"- [{t('nav.print')}](print) — {t('games_page.link_print')}")
+    lines.append(f"- [{t('games_admin.nav')}](games) — {t('games_page.link_games')}")
+    st.markdown("\n".join(lines))
 
 
 def render(code: str) -> None:
