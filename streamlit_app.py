@@ -6,13 +6,18 @@ navigation, the language switch and editor mode, then runs the chosen page.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from cardbase import access
 from cardbase.ui import common
 from cardbase.ui.common import t
 
-st.set_page_config(page_title="cardbase", page_icon=":material/style:", layout="wide")
+# the tab's icon is a file of the app's own: a Material icon here would make every visitor's browser
+# fetch it from an outside font host
+st.set_page_config(page_title="cardbase", page_icon=str(Path(__file__).resolve().parent / "cardbase" / "ui" / "icon.png"),
+                   layout="wide")
 access.enforce()  # every write in this server needs editor mode, in the services too
 common.apply_language()  # service messages (problems, errors) in the app's language
 HOME = "cards"  # the first page, served at the root and at its own URL

@@ -1176,6 +1176,11 @@ def is_starter_deck(session: Session, deck: Deck) -> bool:
     return first == STARTER_NOTE
 
 
+def free_deck_name(session: Session, game: str | Game, name: str) -> str:
+    """A name like ``name`` that no deck of ``game`` has yet (``name (2)``…), to save under."""
+    return _free_name(session, _require_game(session, game), " ".join((name or "").split()))
+
+
 def _free_name(session: Session, game: Game, name: str) -> str:
     """A deck name of ``game`` like ``name`` that no deck has yet: ``name (2)``, ``name (3)``…"""
     taken = set(session.exec(select(Deck.name).where(Deck.game_id == game.id)).all())

@@ -562,12 +562,19 @@ def _field_sql(node: Field) -> ColumnElement[bool]:
     return not_(clause) if op == "!=" else clause
 
 
+_REF = re.compile(r"^([a-z0-9]{1,12})-0*(\d{1,6})$")  # a folded card reference: edition code, number
+
+
 def to_sql(node: Node) -> ColumnElement[bool]:
     """A boolean clause over ``Card`` joined with ``Edition`` and ``Game``."""
     if isinstance(node, All):
         return true()
     if isinstance(node, Text):
-        return or_(_contains(Card.name_key, node.text), _contains(Card.text_key, node.text))
+        clause = or_(_contains(Card.name_key, node.text), _contains(Card.text_key, node.text))
+        ref = _REF.match(node.text)
+        if ref:  # a card's reference (NP1-003) finds that card
+            clause = or_(clause, and_(func.lower(Edition.code) == ref.group(1), Card.number == int(ref.group(2))))
+        return clause
     if isinstance(node, Field):
         return _field_sql(node)
     if isinstance(node, Not):

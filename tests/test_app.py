@@ -374,7 +374,7 @@ def test_deck_builder_paste_a_legal_list_stats_and_code(app_env: str) -> None:
     at.text_area(key="deck_paste").input(STARTER).run()
     at.button(key="deck_load_list").click().run()
     no_exception(at)
-    assert any("Deck légal : 20 cartes" in s.value for s in at.success)
+    assert any("Deck légal : 20 cartes" in s.value for s in [*at.success, *at.error, *at.info])
     assert next(m.value for m in at.metric) == "20"  # statistics tab
     code = next(c.value for c in at.code if len(c.value) > 40 and " " not in c.value.strip())
     at.button(key="deck_clear").click().run()
@@ -435,7 +435,7 @@ def test_goldfish_game_to_the_end_with_the_score_breakdown(app_env: str) -> None
     no_exception(at)
     at.button(key="pt_game_new").click().run()
     _play_to_the_end(at, "pt_game")
-    assert any("Partie terminée" in s.value for s in at.success)
+    assert any("Partie terminée" in s.value for s in [*at.success, *at.error, *at.info])
     breakdown = at.dataframe[0].value
     assert len(breakdown) == 6  # five cards and the total
     assert breakdown.iloc[-1, -1] == breakdown.iloc[:5, -1].sum()
@@ -449,7 +449,12 @@ def test_game_against_a_bot_hides_its_hand(app_env: str) -> None:
     no_exception(at)
     assert ":material/crop_portrait:" in texts(at)
     _play_to_the_end(at, "pt_bot_game")
-    assert any(w in s.value for s in at.success for w in ("Gagné", "Perdu", "Égalité"))
+    finals = [(kind, s.value) for kind, box in (("success", at.success), ("error", at.error), ("info", at.info))
+              for s in box if any(w in s.value for w in ("Gagné", "Perdu", "Égalité"))]
+    assert finals
+    for kind, text in finals:  # a lost game is never shown in a green box
+        expected = "success" if text.startswith("Gagné") else "error" if text.startswith("Perdu") else "info"
+        assert kind == expected, (kind, text)
     log = "\n".join(str(x.value) for x in at.text)
     bot_draws = [ln for ln in log.splitlines() if ln.startswith("Le bot pioche")]
     assert bot_draws and all(ln == "Le bot pioche une carte." for ln in bot_draws)
@@ -651,7 +656,7 @@ def test_deck_builder_confirms_a_save_and_stays_on_its_tab(app_env: str) -> None
     at.button(key="deck_save").click().run()
     no_exception(at)
     assert at.session_state["deck_tab"] == save_tab
-    confirmed = [shown(s.value) for s in at.success if "enregistré" in s.value]
+    confirmed = [shown(s.value) for s in [*at.success, *at.error, *at.info] if "enregistré" in s.value]
     assert confirmed == ["Deck « Feu *vif* [x](http://host.invalid) » enregistré (version 1)."]
 
 
@@ -785,3 +790,51 @@ def test_parallel_guesses_cannot_slip_past_the_wait(clock) -> None:
         outcomes = list(pool.map(guess, range(40)))
     assert outcomes.count("wrong") == access.PROCESS_FREE_ATTEMPTS
     assert outcomes.count("wait") == 40 - access.PROCESS_FREE_ATTEMPTS
+
+
+def test_a_deck_saved_under_a_taken_name_offers_save_as_and_replace(app_env: str) -> None:
+    """Saving under the name of a deck you did not open is not « someone else's edit »: the page
+    says the name is taken and offers another name or replacing it, and the replace still refuses
+    to overwrite a version saved since it was shown."""
+    from cardbase import decks as deck_service
+    from cardbase.db import session_scope
+
+    at = page_test("decks").run()
+    at.text_area(key="deck_paste").input(STARTER).run()
+    at.button(key="deck_load_list").click().run()
+    at.text_input(key="deck_name").input("Mon deck partagé").run()
+    at.button(key="deck_save").click().run()
+    no_exception(at)
+
+    fresh = page_test("decks").run()  # a new session: nobody opened the saved deck here
+    fresh.text_area(key="deck_paste").input(STARTER).run()
+    fresh.button(key="deck_load_list").click().run()
+    ref = next(iter(fresh.session_state["deck"]))
+    fresh.button(key=f"dsub_{ref}").click().run()
+    fresh.text_input(key="deck_name").input("Mon deck partagé").run()
+    fresh.button(key="deck_save").click().run()
+    no_exception(fresh)
+    page_text = " ".join(w.value for w in [*fresh.warning, *fresh.error])
+    assert "existe déjà (version 1)" in page_text and "quelqu'un d'autre" not in page_text
+    assert fresh.text_input(key="deck_save_as").value == "Mon deck partagé (2)"
+    fresh.button(key="deck_save_as_go").click().run()
+    no_exception(fresh)
+    assert fresh.session_state["deck_loaded"]["name"] == "Mon deck partagé (2)"
+    assert fresh.session_state["deck_name"] == "Mon deck partagé (2)"
+
+    # replace: from the version shown; a save made since the warning is still refused
+    fresh.text_input(key="deck_name").input("Mon deck partagé").run()
+    fresh.button(key="deck_save").click().run()
+    with session_scope() as s:  # someone saves version 2 meanwhile
+        deck = deck_service.get_deck(s, "Mon deck partagé")
+        deck_service.save_deck(s, game="nespanini", name="Mon deck partagé",
+                               entries=deck_service.parse_deck_list(STARTER), expected_version=deck.version)
+    fresh.button(key="deck_replace").click().run()
+    no_exception(fresh)
+    assert any("rien n'a été écrasé" in e.value for e in fresh.error)
+    fresh.button(key="deck_save").click().run()  # shown again: now version 2
+    assert any("existe déjà (version 2)" in w.value for w in fresh.warning)
+    fresh.button(key="deck_replace").click().run()
+    no_exception(fresh)
+    assert fresh.session_state["deck_loaded"] == {**fresh.session_state["deck_loaded"], "name": "Mon deck partagé",
+                                                  "version": 3}

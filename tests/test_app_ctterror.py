@@ -33,7 +33,7 @@ def _action_buttons(at) -> list:
 
 def _page_text(at) -> str:
     parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [x.value for x in at.text]
-    parts += [b.label for b in at.button] + [i.value for i in at.info] + [s.value for s in at.success]
+    parts += [b.label for b in at.button] + [i.value for i in at.info] + [s.value for s in [*at.success, *at.error]]
     return "\n".join(str(p) for p in parts)
 
 
@@ -77,7 +77,7 @@ def test_a_four_player_game_played_to_its_end_by_clicking_the_first_choice() -> 
     assert len(seats) == 2  # every player is shown with their character
     assert len(at.get("progress")) == 4  # one life bar each
     clicks = 0
-    while not (at.success or at.warning):
+    while not (at.success or at.warning or at.error):
         assert clicks < 400, "the game did not end"
         buttons = _action_buttons(at)
         assert buttons, "it is your decision but no choice is shown"
@@ -86,7 +86,7 @@ def test_a_four_player_game_played_to_its_end_by_clicking_the_first_choice() -> 
         clicks += 1
         no_exception(at)
     assert clicks > 0
-    final = (at.success or at.warning)[0].value
+    final = (at.success or at.warning or at.error)[0].value
     assert final.startswith("Partie terminée")
     record = at.session_state["ctt_game"]
     from cardbase.ui import playtest_ctterror as ctt
@@ -233,7 +233,7 @@ def test_two_and_eight_seats(players: int) -> None:
     at = _new_game(_ctterror(page_test("playtest")), players=players, seat=players - 1, level="random")
     assert len(at.get("progress")) == players
     assert at.session_state["ctt_game"]["human"] == players - 1
-    assert _action_buttons(at) or at.success or at.warning
+    assert _action_buttons(at) or at.success or at.warning or at.error
 
 
 def test_the_turn_limit_is_said(monkeypatch) -> None:
@@ -254,7 +254,7 @@ def test_what_happened_since_your_last_decision_is_shown_above_your_choices() ->
     from cardbase.ui import playtest_ctterror as ctt
 
     at = _open(ctt.play(ctt.new_game(4, 0, "greedy", seed=1), None))
-    assert not (at.success or at.warning)
+    assert not (at.success or at.warning or at.error)
     titles = [m.value for m in at.markdown]
     assert "**Début de la partie**" in titles
     _action_buttons(at)[0].click().run()
@@ -276,3 +276,52 @@ def test_the_other_answer_windows_are_choices(phase: str, said: str, last: str) 
     at = _open(record)
     assert said in at.info[0].value
     assert [b.label for b in _action_buttons(at)][-1] == last
+
+
+def _states_until(pred, seeds=range(60), players=4):
+    """States of seeded random games where ``pred(state)`` holds (the engine's own moves)."""
+    import random as _random
+    from pathlib import Path as _Path
+
+    from cardbase.games import registry as _registry
+    from cardbase.playtest.cards import load_edition_defs as _load
+
+    root = _Path(__file__).resolve().parent.parent / "data" / "editions"
+    cards = [c for c in _load(sorted(root.glob("*.toml"))) if c.game == "ctterror"]
+    game = _registry.REGISTRY["ctterror"].build(cards, players)
+    for seed in seeds:
+        state = game.new_state(seed)
+        rng = _random.Random(seed)
+        while not state.is_terminal():
+            if pred(state):
+                yield state
+            state.apply_action(rng.choice(state.legal_actions(state.current_player())))
+
+
+def test_a_grenade_whose_masque_window_is_open_does_not_blind_yet() -> None:
+    """Players under a Grenade flash that may still be stopped by a Masque are « visés », not
+    « aveuglés » (CT14): the table says so only once the window is closed."""
+    from cardbase.games.ctterror.rules import FLASH
+    from cardbase.games.ctterror.state import MASKING
+    from cardbase.ui import playtest_ctterror as ctt
+
+    state = next(_states_until(lambda s: s.phase == MASKING and s.table
+                               and s.game.effect[s.table[-1][1]] == FLASH))
+    owner, _k, mask = state.table[-1]
+    hit = [p for p in range(state.n) if mask >> p & 1 and state.alive[p]]
+    assert hit
+    for p in hit:
+        shown = " ".join(ctt.statuses(state, p))
+        assert "Aveuglé (Grenade flash de " + state.seat_name(owner) not in shown
+        assert "un Masque peut encore l'arrêter" in shown
+
+
+def test_a_head_shot_says_that_not_dodging_is_death() -> None:
+    from cardbase.games.ctterror.state import PASS
+    from cardbase.ui import playtest_ctterror as ctt
+
+    state = next(_states_until(ctt._headshot))
+    text = ctt.situation(state)
+    assert "à la tête" in text and "mort" in text and "(0 dégâts)" not in text
+    assert PASS in state.legal_actions(state.current_player())
+    assert ctt.action_label(state, PASS) == "Ne pas esquiver (mort sur le coup)"

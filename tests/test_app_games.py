@@ -27,7 +27,7 @@ def _play_to_the_end(at, pick=None) -> int:
     """Click draw or stand (or what ``pick`` chooses) until the game is over; the clicks made."""
     rng = random.Random(5)
     for clicks in range(300):
-        if any("Partie terminée" in s.value for s in at.success):
+        if any("Partie terminée" in s.value for s in [*at.success, *at.error, *at.info]):
             return clicks
         button = pick(at) if pick else None
         if button is None:
@@ -109,7 +109,7 @@ def test_an_overkill_game_against_the_greedy_bot_played_to_its_end() -> None:
 
     clicks = _play_to_the_end(at, backs_match_the_hidden_cards)
     assert clicks >= 2
-    final = next(s.value for s in at.success if "Partie terminée" in s.value)
+    final = next(s.value for s in [*at.success, *at.error, *at.info] if "Partie terminée" in s.value)
     assert any(w in final for w in ("gagné", "perdu", "égalité"))
     log = _log(at)
     assert "— Manche 1 :" in log and "Fin de la manche 1" in log and "Partie terminée : un score à zéro." in log
@@ -244,3 +244,24 @@ def test_a_team_report_shows_its_teams() -> None:
     assert list(teams.iloc[:, 0]) == ["A", "B"] and teams.iloc[0, 2] == "60.0%"
     assert len(at.get("vega_lite_chart")) == 3  # seats, endings, rounds (no cards)
     assert "limite de sécurité" in at.warning[0].value
+
+
+def test_a_game_created_in_the_app_is_listed_with_what_it_can_do() -> None:
+    """A game of the database without an engine (as the Jeux page creates) is in the Playtest
+    selector, and its page says what works for it today."""
+    from cardbase import gamesdata
+    from cardbase.db import session_scope
+
+    with session_scope() as s:
+        gamesdata.create_game(s, code="tarotique", name="Tarotique", min_players=3, max_players=5,
+                              deck_size=30)
+    at = page_test("playtest").run()
+    assert "tarotique" in at.selectbox(key="pt_gamecode").options or \
+        "Tarotique" in at.selectbox(key="pt_gamecode").options
+    at.selectbox(key="pt_gamecode").set_value("tarotique").run()
+    no_exception(at)
+    assert "Ce jeu n'a pas encore de moteur" in at.info[0].value
+    assert "nespanini" not in at.info[0].value and "NesPanini" in at.info[0].value  # names, not codes
+    links = "\n".join(m.value for m in at.markdown)
+    assert "0 carte(s) en 0 édition(s)" in links and "decks de 30 cartes" in links
+    assert "](cards)" in links and "](print)" in links and "](decks)" in links

@@ -122,7 +122,7 @@ def test_a_four_player_game_played_to_its_end_by_clicking() -> None:
     else:
         raise AssertionError("the Overseers game did not end")
     assert {"draft", "discard", "place", "vote"} <= phases
-    final = next(s.value for s in at.success if s.value.startswith("Partie terminée"))
+    final = next(s.value for s in [*at.success, *at.error, *at.info] if s.value.startswith("Partie terminée"))
     assert any(w in final for w in ("vous gagnez", "victoire"))
     assert "Totaux :" in texts(at)
     assert not any('title="Carte face cachée"' in str(m.value) for m in at.markdown)  # all face up
@@ -241,6 +241,8 @@ def test_the_log_hides_the_other_players_picks_and_discards() -> None:
     lines = ovs.event_lines(state, 0)
     picks = [line for line in lines if line.startswith("Vous gardez")]
     assert len(picks) == 5  # your five draft picks (the sixth card comes to you alone)
+    last = [line for line in lines if line.startswith("Dernière carte de la main, gardée d'office")]
+    assert len(last) == 1  # the sixth card is logged too, and only yours (OV3)
     assert not any(line.startswith(("J2 garde", "J3 garde", "J4 garde")) for line in lines)
     assert sum("écarte une carte face cachée" in line for line in lines) == 3
     assert sum(line.startswith("Vous écartez") for line in lines) == 1

@@ -308,3 +308,22 @@ def test_the_server_log_has_no_errors(st_server) -> None:  # noqa: F811
     bad = [line for line in log.splitlines()
            if re.search(r"Arrow|Traceback|Error|Exception", line) and "ScriptRunContext" not in line]
     assert not bad, "\n".join(bad[:20])
+
+
+def test_the_app_loads_nothing_from_outside_its_server(page, st_server) -> None:  # noqa: F811
+    """A team's private app: every request of every page goes to its own server (the tab's icon,
+    fonts and icons included)."""
+    from urllib.parse import urlparse
+
+    requests: list[str] = []
+    page.on("request", lambda req: requests.append(req.url))
+    for path in ("", "decks", "playtest", "games", "print", "stickers"):
+        goto(page, st_server, path)
+        wait_idle(page)
+    assert requests
+    outside = sorted({u for u in requests
+                      if urlparse(u).scheme not in ("data", "blob")
+                      and urlparse(u).hostname not in ("127.0.0.1", "localhost", "::1")})
+    assert not outside, outside
+    icon = page.locator('link[rel="shortcut icon"], link[rel="icon"]').first.get_attribute("href")
+    assert icon and "gstatic" not in icon

@@ -410,3 +410,17 @@ def test_sql_agrees_with_the_reference(db, query):
     assert sorted(c.id for c in search_cards(db, query)) == expected
     # The normalised text form parses back to the same query.
     assert parse_query(to_query(node)) == node
+
+
+def test_a_card_reference_finds_its_card(session) -> None:
+    """A reference typed in the search box (NP1-003, np1-3) finds that card."""
+    from cardbase.search import search_cards
+
+    def refs(q):
+        return [(c.edition_id, c.number, c.name) for c in search_cards(session, q)]
+
+    one = refs("NP1-003")
+    assert len(one) == 1 and one[0][1] == 3
+    assert refs("np1-3") == one
+    both = refs("NP1-003 or NP1-004")
+    assert [r[1] for r in both] == [3, 4] and both[0] == one[0]

@@ -160,7 +160,7 @@ def render() -> None:
 
     view = st.segmented_control(t("cards.view"), ["table", "gallery"], key="cards_view",
                                 default="table", format_func=lambda v: t(f"cards.view_{v}"),
-                                label_visibility="collapsed") or "table"
+                                label_visibility="collapsed", required=True) or "table"
     left, right = st.columns([3, 2], gap="large")
     with left:
         if view == "gallery":

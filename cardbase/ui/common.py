@@ -167,7 +167,7 @@ def sidebar_controls() -> None:
         st.segmented_control(
             t("app.language"), options=list(i18n.LANGUAGES), key=LANG_KEY,
             format_func=lambda code: i18n.LANGUAGES[code], default=lang(),
-            selection_mode="single", label_visibility="collapsed")
+            selection_mode="single", label_visibility="collapsed", required=True)
         if st.session_state.get(LANG_KEY) is None:  # a click on the selected option clears it
             st.session_state[LANG_KEY] = i18n.DEFAULT
         if is_editor():

@@ -40,6 +40,7 @@ LOADED = "deck_loaded"  # {"id", "name", "version"} of the saved deck being edit
 SEARCH_LIMIT = 40  # search results on one page
 PAGE = "deck_search_page"  # {"for": (game, query), "page": 0-based page number}
 SAVED_FLASH = "deck_saved_flash"  # confirmation shown on the run after a save
+CONFLICT = "deck_name_conflict"  # {"name", "version", "suggestion"}: the name is another deck's
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -477,18 +478,9 @@ def _save_tab(entries: dict[str, int], game: str, result: dict[str, Any]) -> Non
         name = (st.session_state.get("deck_name") or "").strip()
         if st.button(t("decks.save"), key="deck_save", type="primary", disabled=not (entries and name)):
             expected = loaded["version"] if loaded and loaded["name"] == name else None
-            try:
-                with session() as s:
-                    text = deck_text(entries, name=name, game=game)
-                    saved = decks.save_deck(s, game=game, name=name, entries=decks.parse_deck_list(text),
-                                            expected_version=expected, note=note or None)
-                    loaded = {"id": saved.id, "name": saved.name, "version": saved.version}
-                st.session_state[SAVED_FLASH] = {"name": name, "version": loaded["version"]}
-                _pending(loaded=loaded)
-            except StaleEditError as exc:
-                st.error(tp("decks.stale", name=name) + "\n\n" + plain(exc))
-            except CardbaseError as exc:
-                show_error(exc)
+            st.session_state.pop(CONFLICT, None)
+            _save(entries, game, name, expected, note)
+        _conflict(entries, game, note)
         if not name:
             st.caption(t("decks.need_name"))
         if not result["legal"] and entries:
@@ -518,6 +510,49 @@ def _save_tab(entries: dict[str, int], game: str, result: dict[str, Any]) -> Non
     if not is_editor():
         with st.expander(t("decks.delete_needs_editor")):
             editor_gate()
+
+
+def _save(entries: dict[str, int], game: str, name: str, expected: int | None, note: str) -> None:
+    """Save the deck as ``name`` from version ``expected`` (None: a new deck). A name that another
+    deck already has, and that you did not open, is a conflict to settle: save under another name
+    or replace it (from the version shown to you, so a save made since is still refused)."""
+    try:
+        with session() as s:
+            text = deck_text(entries, name=name, game=game)
+            saved = decks.save_deck(s, game=game, name=name, entries=decks.parse_deck_list(text),
+                                    expected_version=expected, note=note or None)
+            loaded = {"id": saved.id, "name": saved.name, "version": saved.version}
+        st.session_state.pop(CONFLICT, None)
+        st.session_state[SAVED_FLASH] = {"name": name, "version": loaded["version"]}
+        _pending(loaded=loaded, name=name)
+    except StaleEditError as exc:
+        current = exc.current.get("version")
+        if expected is None and current is not None:  # the name is taken: not a stale edit
+            with session() as s:
+                suggestion = decks.free_deck_name(s, game, name)
+            st.session_state[CONFLICT] = {"name": name, "version": current, "suggestion": suggestion}
+        else:
+            st.session_state.pop(CONFLICT, None)
+            st.error(tp("decks.stale", name=name) + "\n\n" + plain(exc))
+    except CardbaseError as exc:
+        show_error(exc)
+
+
+def _conflict(entries: dict[str, int], game: str, note: str) -> None:
+    """« Ce nom est déjà pris » : save under another name, or replace the deck of that name."""
+    c = st.session_state.get(CONFLICT)
+    if not c:
+        return
+    st.warning(tp("decks.name_taken", name=c["name"], version=c["version"]), icon=":material/warning:")
+    if st.session_state.get("deck_save_as_for") != c["name"]:
+        st.session_state["deck_save_as"] = c["suggestion"]
+        st.session_state["deck_save_as_for"] = c["name"]
+    other = st.text_input(t("decks.save_as_name"), key="deck_save_as").strip()
+    left, right = st.columns(2)
+    if left.button(t("decks.save_as"), key="deck_save_as_go", disabled=not other or other == c["name"]):
+        _save(entries, game, other, None, note)
+    if right.button(tp("decks.replace", name=c["name"]), key="deck_replace"):
+        _save(entries, game, c["name"], c["version"], note)
 
 
 def open_saved(deck_id: int) -> None:

@@ -314,9 +314,9 @@ def render() -> None:
 def _render() -> None:
     if st.session_state.get("ed_mode") is None:
         st.session_state["ed_mode"] = "edit"
-    mode = st.segmented_control(t("editor.mode"), ["edit", "new", "import", "export"], key="ed_mode",
+    mode = st.segmented_control(t("editor.mode"), ["edit", "new", "import", "export"], key="ed_mode", default="edit",
                                 format_func=lambda m: t(f"editor.mode_{m}"),
-                                label_visibility="collapsed") or "edit"
+                                label_visibility="collapsed", required=True) or "edit"
     if mode == "export":
         _export()
         return

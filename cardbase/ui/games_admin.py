@@ -374,9 +374,9 @@ def _render() -> None:
     if st.session_state.get("ga_mode") is None:
         st.session_state["ga_mode"] = "new" if not games else "edit"
     labels = {"edit": t("games_admin.mode_edit"), "new": t("games_admin.mode_new")}
-    mode = st.segmented_control(t("games_admin.mode"), ["edit", "new"], key="ga_mode",
+    mode = st.segmented_control(t("games_admin.mode"), ["edit", "new"], key="ga_mode", default="edit",
                                 format_func=labels.get,
-                                label_visibility="collapsed") or "edit"
+                                label_visibility="collapsed", required=True) or "edit"
     if mode == "new" or not games:
         _new(known)
     else:

@@ -200,14 +200,18 @@ def view_for(code: str) -> Callable[[str], None]:
     """The function that draws the Playtest view of the game ``code`` (through :data:`VIEWS`)."""
     from cardbase.games import registry
 
-    spec = registry.get(code)
-    target = VIEWS.get(spec.code) or (GENERIC_VIEW if spec.engine else NO_ENGINE_VIEW)
+    spec = registry.REGISTRY.get(code)
+    if spec is None:  # a game of the database only (created in the Jeux page): no engine yet
+        target = NO_ENGINE_VIEW
+    else:
+        target = VIEWS.get(spec.code) or (GENERIC_VIEW if spec.engine else NO_ENGINE_VIEW)
     module, _, name = target.partition(":")
     return getattr(importlib.import_module(module), name)
 
 
 def game_names() -> dict[str, str]:
-    """Every game of the registry, the main one first, by code → name (from the database)."""
+    """Every game — of the registry and of the database (a game created in the Jeux page has no
+    engine yet, but it is listed) — the main one first, by code → name."""
     from sqlmodel import select
 
     from cardbase.games import registry
@@ -215,7 +219,8 @@ def game_names() -> dict[str, str]:
 
     with session() as s:
         names = {g.code: g.name for g in s.exec(select(Game))}
-    codes = sorted(registry.REGISTRY, key=lambda c: (c != MAIN_GAME, names.get(c, c).lower()))
+    codes = sorted(set(registry.REGISTRY) | set(names),
+                   key=lambda c: (c != MAIN_GAME, names.get(c, c).lower()))
     return {c: names.get(c, c) for c in codes}
 
 
@@ -238,7 +243,7 @@ def nespanini_view(code: str = GAME) -> None:
     mode = st.segmented_control(t("playtest.mode"), ["goldfish", "bot", "batch", "duel", "ladder", "balance"],
                                 key="pt_mode",
                                 default="goldfish", format_func=lambda m: t(f"playtest.mode_{m}"),
-                                label_visibility="collapsed") or "goldfish"
+                                label_visibility="collapsed", required=True) or "goldfish"
     try:
         choices = deck_choices()
     except CardbaseError as exc:
@@ -371,7 +376,8 @@ def _final(state, n: int) -> None:
         st.success(t("playtest.final_goldfish", score=scores[0]), icon=":material/flag:")
     else:
         outcome = "win" if scores[0] > scores[1] else "loss" if scores[0] < scores[1] else "tie"
-        st.success(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon=":material/flag:")
+        box = {"win": st.success, "loss": st.error, "tie": st.info}[outcome]  # a loss is never green
+        box(t(f"playtest.final_{outcome}", me=scores[0], bot=scores[1]), icon=":material/flag:")
     st.caption(t("playtest.ev_end", reason=ending_label(state.ended_by)))
     cols = st.columns(n)
     for p in range(n):
@@ -389,11 +395,14 @@ def _final(state, n: int) -> None:
 
 # --------------------------------------------------------------------------- batches
 
-def _progress_bar():
+def _progress_bar(per_step: int = 1, unit: str = "progress"):
+    """A progress bar counting games; ``per_step``: games per unit the batch reports (a duel
+    reports pairs of games, each deal played from both seats)."""
     bar = st.progress(0.0, text=t("playtest.running"))
 
     def update(done: int, total: int) -> None:
-        bar.progress(min(1.0, done / max(total, 1)), text=t("playtest.progress", done=done, total=total))
+        bar.progress(min(1.0, done / max(total, 1)),
+                     text=t(f"playtest.{unit}", done=done * per_step, total=total * per_step))
 
     return update
 
@@ -485,11 +494,11 @@ def _duels(choices: dict[str, str]) -> None:
             if len(named) == 2:
                 (na, da), (nb, dbk) = named.items()
                 rep = duel(da, dbk, games=int(games), bots=(bot_a, bot_b), seed=int(seed), names=(na, nb),
-                           progress=_progress_bar(), stalemate_rounds=rounds)
+                           progress=_progress_bar(per_step=2), stalemate_rounds=rounds)
                 st.session_state["ptd_result"] = {"duel": rep.summary}
             else:
                 rr = roundrobin(named, games=int(games), bots=(bot_a, bot_b), seed=int(seed),
-                                progress=_progress_bar(), stalemate_rounds=rounds)
+                                progress=_progress_bar(unit="progress_pairs"), stalemate_rounds=rounds)
                 st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(),
                                                   "ratings": rr.ratings.to_dict(orient="records"),
                                                   "ended_by": rr.ended_by}

@@ -58,14 +58,33 @@ def ending_label(key: str) -> str:
 
 
 def no_engine(code: str) -> None:
-    """A game without an engine: say so, and point at what exists for it."""
-    from cardbase.games import registry
+    """A game without an engine: say so, and what it can do today — its cards, editions and
+    decks (with their counts), deck building where it has deck rules, and printing."""
+    from sqlmodel import func, select
 
-    engines = [c for c, s in registry.REGISTRY.items() if s.engine]
+    from cardbase.games import registry
+    from cardbase.models import Card, Deck, Edition, Game
+
+    with session() as s:
+        names = {g.code: g.name for g in s.exec(select(Game))}
+        game = s.exec(select(Game).where(Game.code == code)).first()
+        editions = cards = saved = 0
+        deck_size = None
+        if game is not None:
+            editions = s.exec(select(func.count()).select_from(Edition).where(Edition.game_id == game.id)).one()
+            cards = s.exec(select(func.count()).select_from(Card).join(Edition)
+                           .where(Edition.game_id == game.id)).one()
+            saved = s.exec(select(func.count()).select_from(Deck).where(Deck.game_id == game.id)).one()
+            deck_size = getattr(game, "deck_size", None)
+    engines = [names.get(c, c) for c, spec in registry.REGISTRY.items() if spec.engine]
     st.info(t("games_page.no_engine", engines=", ".join(engines)), icon=":material/construction:")
     st.markdown(t("games_page.what_exists"))
-    st.markdown(f"- [{t('nav.cards')}](cards) — {t('games_page.link_cards')}\n"
-                f"- [{t('nav.print')}](print) — {t('games_page.link_print')}")
+    lines = [f"- [{t('nav.cards')}](cards) — {t('games_page.link_cards_count', cards=cards, editions=editions)}"]
+    if deck_size:
+        lines.append(f"- [{t('nav.decks')}](decks) — {t('games_page.link_decks', size=deck_size, saved=saved)}")
+    lines.append(f"- [{t('nav.print')}](print) — {t('games_page.link_print')}")
+    lines.append(f"- [{t('games_admin.nav')}](games) — {t('games_page.link_games')}")
+    st.markdown("\n".join(lines))
 
 
 def render(code: str) -> None:
@@ -100,8 +119,9 @@ def batch(code: str, *, prefix: str) -> None:
     games = cols[0].number_input(t("games_page.games"), 1, 100_000, 200, 50, key=f"{prefix}_games")
     seed = cols[1].number_input(t("playtest.seed"), 0, 10**9, 0, key=f"{prefix}_seed")
     if spec.max_players > spec.min_players:
+        default = getattr(spec, "default_players", None) or spec.min_players
         players = int(cols[2].number_input(t("games_page.players"), spec.min_players, spec.max_players,
-                                           spec.min_players, 1, key=f"{prefix}_players"))
+                                           default, 1, key=f"{prefix}_players"))
     else:
         players = spec.min_players
         cols[2].metric(t("games_page.players"), players)
@@ -154,17 +174,22 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
                            win_col: s["win_rate"], lo_col: s["ci95"][0], hi_col: s["ci95"][1],
                            t("games_page.wins"): s["wins"]} for s in rep["seats"]])
     st.markdown(f"**{t('games_page.seats_title')}**")
-    base = alt.Chart(seats).encode(y=alt.Y(f"{seat_col}:N", title=None, sort=None))
-    bars = base.mark_bar(color="#4c78a8", size=22).encode(
+    # one band per seat, with room between them: two seats never merge into one block
+    base = alt.Chart(seats).encode(y=alt.Y(f"{seat_col}:N", title=None, sort=None,
+                                           scale=alt.Scale(paddingInner=0.35, paddingOuter=0.2),
+                                           axis=alt.Axis(labelLimit=260)))
+    bars = base.mark_bar(color="#4c78a8").encode(
         x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
         tooltip=[seat_col, alt.Tooltip(f"{win_col}:Q", format=".1%"), alt.Tooltip(f"{lo_col}:Q", format=".1%"),
                  alt.Tooltip(f"{hi_col}:Q", format=".1%")])
     rules = base.mark_rule(color="#222", strokeWidth=2).encode(x=alt.X(f"{lo_col}:Q", title=win_col),
                                                                x2=f"{hi_col}:Q")
-    fair = alt.Chart(pd.DataFrame({"x": [1 / max(len(seats), 1)]})).mark_rule(
+    # the fair share: a seat of a team game wins with its team, so its share is one team's
+    sides = len(rep["teams"]) if rep.get("teams") else len(seats)
+    fair = alt.Chart(pd.DataFrame({"x": [1 / max(sides, 1)]})).mark_rule(
         color="#888", strokeDash=[4, 4]).encode(x="x:Q")
-    st.altair_chart((bars + rules + fair).properties(height=34 * len(seats) + 40), width="stretch")
-    st.caption(t("games_page.seats_caption"))
+    st.altair_chart((bars + rules + fair).properties(height=48 * len(seats) + 50), width="stretch")
+    st.caption(t("games_page.seats_caption_teams" if rep.get("teams") else "games_page.seats_caption"))
     if rep.get("teams"):
         st.markdown(f"**{t('games_page.teams_title')}**")
         st.dataframe(pd.DataFrame([{t("games_page.team"): name, t("games_page.wins"): v["wins"],
@@ -225,8 +250,10 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
     with right:
         st.markdown(f"**{t('games_page.rounds_title')}**")
         rcol = t("games_page.rounds")
-        counts = pd.Series(rounds).value_counts().sort_index()
-        hist = pd.DataFrame({rcol: counts.index.astype(int), count: counts.values})
+        counts = pd.Series(rounds).value_counts()
+        # every value between the shortest and the longest game, empty ones included
+        span = range(int(min(rounds)), int(max(rounds)) + 1) if rounds else range(0)
+        hist = pd.DataFrame({rcol: list(span), count: [int(counts.get(r, 0)) for r in span]})
         st.altair_chart(alt.Chart(hist).mark_bar(color="#f58518").encode(
             x=alt.X(f"{rcol}:O", axis=alt.Axis(labelAngle=0)), y=alt.Y(f"{count}:Q")).properties(height=220),
             width="stretch")

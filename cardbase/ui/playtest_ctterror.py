@@ -91,15 +91,37 @@ def statuses(state, p: int) -> list[str]:
     if not state.alive[p]:
         return [t("ctterror_page.status_dead")]
     out = []
+    from cardbase.games.ctterror.state import MASKING
+
     effect = state.game.effect
-    for owner, k, mask in state.table:
-        if mask >> p & 1 and effect[k] == FLASH:
+    last = len(state.table) - 1
+    for i, (owner, k, mask) in enumerate(state.table):
+        if mask >> p & 1 and state.phase == MASKING and i == last:  # the Masque window is still open
+            out.append(t("ctterror_page.status_threatened", owner=state.seat_name(owner),
+                         card=state.game.kinds[k].name))
+        elif mask >> p & 1 and effect[k] == FLASH:
             out.append(t("ctterror_page.status_blinded", owner=state.seat_name(owner)))
         elif mask >> p & 1 and effect[k] == GAS:
             out.append(t("ctterror_page.status_gassed", owner=state.seat_name(owner)))
         if owner == p:
             out.append(t("ctterror_page.status_thrown", card=state.game.kinds[k].name))
     return out
+
+
+def _headshot(state) -> bool:
+    """A head shot is waiting for its answer (CT15: only the Esquive saves the target)."""
+    from cardbase.games.ctterror.state import DEFEND, HEADSHOT_MODE
+
+    return state.phase == DEFEND and state.att is not None and state.att[4] == HEADSHOT_MODE
+
+
+def action_label(state, action: int) -> str:
+    """An action's button text: the engine's, except where it would hide what it means."""
+    from cardbase.games.ctterror.state import PASS
+
+    if action == PASS and _headshot(state):  # not defending a head shot is death, say so
+        return t("ctterror_page.pass_headshot")
+    return state.action_to_string(action)
 
 
 def situation(state) -> str:
@@ -110,6 +132,9 @@ def situation(state) -> str:
     if state.phase == DEFEND and state.att is not None:
         a, target, dmg, kind, _mode, helper = state.att
         card = state.game.kinds[kind].name if kind >= 0 else t("ctterror_page.own_weapon")
+        if _headshot(state):
+            return tp("ctterror_page.sit_headshot", attacker=state.seat_name(a), target=state.seat_name(target),
+                      card=card)
         key = "ctterror_page.sit_defend_helper" if helper >= 0 else "ctterror_page.sit_defend"
         return tp(key, attacker=state.seat_name(a), target=state.seat_name(target), card=card,
                   damage=dmg)
@@ -126,7 +151,7 @@ def situation(state) -> str:
 def render(code: str = CODE) -> None:
     mode = st.segmented_control(t("playtest.mode"), ["table", "batch"], key="ctt_mode", default="table",
                                 format_func=lambda m: t(f"ctterror_page.mode_{m}"),
-                                label_visibility="collapsed") or "table"
+                                label_visibility="collapsed", required=True) or "table"
     if mode == "batch":
         batch(code, prefix="cttb")
     else:
@@ -201,8 +226,9 @@ def _board(state, record: dict[str, Any], since: int = 0) -> None:
             st.warning(t("ctterror_page.final_limit"), icon=":material/flag:")
         else:
             won = obs.winner == obs.teams[human]
-            st.success(t("ctterror_page.final_win" if won else "ctterror_page.final_loss", team=obs.winner),
-                       icon=":material/flag:")
+            box = st.success if won else st.error  # a loss is never green
+            box(t("ctterror_page.final_win" if won else "ctterror_page.final_loss", team=obs.winner),
+                icon=":material/flag:")
 
     _seats(state, obs, human)
 
@@ -222,7 +248,7 @@ def _board(state, record: dict[str, Any], since: int = 0) -> None:
         legal = [a for a in legal if a != PASS] + [a for a in legal if a == PASS]  # doing nothing last
         cols = st.columns(2)
         for i, a in enumerate(legal):
-            if cols[i % 2].button(plain(state.action_to_string(a)), key=f"ctt_act_{i}", width="stretch",
+            if cols[i % 2].button(plain(action_label(state, a)), key=f"ctt_act_{i}", width="stretch",
                                   icon=":material/block:" if a == PASS else None):
                 _act(record, a)
     _hand(state, obs)

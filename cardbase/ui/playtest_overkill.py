@@ -138,9 +138,11 @@ def _line_html(values, colour: int, *, down_mine: bool, objective: int, mine: bo
     over = not hidden and known > objective
     label = t(f"overkill_page.line_{'red' if colour == 0 else 'black'}")
     flag = (f' <span style="color:#fff;background:#b00020;border-radius:4px;padding:0 .35em;'
-            f'font-size:.8em">{html.escape(t("overkill_page.overkill"))}</span>') if over else ""
-    return (f'<div style="margin:.1em 0"><span style="display:inline-block;width:6.5em;'
-            f'font-weight:600">{html.escape(label)}</span>{tiles or "—"}'
+            f'font-size:.8em;white-space:nowrap">{html.escape(t("overkill_page.overkill"))}</span>') if over else ""
+    # one line a colour, never wrapped: a badge that wrapped would sit above the next colour's line
+    # as if it were that line's (a narrow column scrolls sideways instead)
+    return (f'<div style="margin:.1em 0;white-space:nowrap;overflow-x:auto"><span style="display:inline-block;'
+            f'width:6.5em;font-weight:600">{html.escape(label)}</span>{tiles or "—"}'
             f' <span style="margin-left:.6em">= <b>{html.escape(total)}</b></span>{flag}</div>')
 
 
@@ -217,7 +219,7 @@ def _ending(key: str) -> str:
 def render(code: str = CODE) -> None:
     mode = st.segmented_control(t("playtest.mode"), ["table", "batch"], key="ok_mode", default="table",
                                 format_func=lambda m: t(f"overkill_page.mode_{m}"),
-                                label_visibility="collapsed") or "table"
+                                label_visibility="collapsed", required=True) or "table"
     if mode == "batch":
         batch(code, prefix="okb")
     else:
@@ -290,8 +292,9 @@ def _board(state, texts: list[str], reveals: list[dict[str, Any]], record: dict[
     if state.is_terminal():
         you, bot = obs.scores[HUMAN], obs.scores[BOT]
         outcome = "win" if you > bot else "loss" if you < bot else "tie"
-        st.success(t(f"overkill_page.final_{outcome}", you=you, bot=bot, reason=_ending(state.ended_by)),
-                   icon=":material/flag:")
+        box = {"win": st.success, "loss": st.error, "tie": st.info}[outcome]  # a loss is never green
+        box(t(f"overkill_page.final_{outcome}", you=you, bot=bot, reason=_ending(state.ended_by)),
+            icon=":material/flag:")
     if reveals:
         _reveal(reveals[-1], expanded=state.is_terminal() or _fresh_round(state))
 

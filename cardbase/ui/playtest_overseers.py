@@ -112,6 +112,9 @@ def event_lines(state, me: int) -> list[str]:
         elif kind == "pick":
             if ev[1] == me:
                 out.append(t("overseers_page.ev_pick_you", card=name(ev[2])))
+        elif kind == "last_card":  # OV3: the last card of the hand, kept without a choice
+            if ev[1] == me:
+                out.append(t("overseers_page.ev_last_card_you", card=name(ev[2])))
         elif kind == "discard":
             out.append(t("overseers_page.ev_discard_you", card=name(ev[2])) if ev[1] == me
                        else t("overseers_page.ev_discard", seat=who(ev[1])))
@@ -219,7 +222,7 @@ def render(code: str = CODE) -> None:
     language = lang()  # format functions may be called after this run: its language, fixed
     mode = st.segmented_control(t("playtest.mode"), ["table", "batch"], key="ovs_mode", default="table",
                                 format_func=lambda m: i18n.translate(language, f"overseers_page.mode_{m}"),
-                                label_visibility="collapsed") or "table"
+                                label_visibility="collapsed", required=True) or "table"
     if mode == "batch":
         batch(code, prefix="ovsb")
     else:
@@ -264,7 +267,7 @@ def _board(state, record: dict[str, Any]) -> None:
     me = record["seat"]
     obs = state.observation(me)
     chars = state.game.characters
-    m = st.columns(4)
+    m = st.columns([2, 3, 4, 3])  # the phase gets room for its longest name (« Jugement (à tort) »)
     m[0].metric(t("overseers_page.round"), f"{obs.round}/3")
     m[1].metric(t("overseers_page.leader"), seat_name(obs.leader, me))
     m[2].metric(t("overseers_page.phase"), t(f"overseers_page.phase_{obs.phase}"))
@@ -424,7 +427,8 @@ def _final(state, obs, me: int) -> None:
     winners = state.winners
     names = ", ".join(seat_name(q, me) for q in winners)
     key = "win" if winners == [me] else "shared" if len(winners) > 1 else "loss"
-    st.success(t(f"overseers_page.final_{key}", winners=names), icon=":material/flag:")
+    box = {"win": st.success, "shared": st.info, "loss": st.error}[key]  # a loss is never green
+    box(t(f"overseers_page.final_{key}", winners=names), icon=":material/flag:")
     totals = obs.totals or ()
     st.markdown(tp("overseers_page.totals", totals=", ".join(
         f"{seat_name(q, me)} {v}" for q, v in enumerate(totals))))

@@ -73,7 +73,7 @@ def advice(state) -> float:
 def render(code: str = CODE) -> None:
     mode = st.segmented_control(t("playtest.mode"), ["table", "variants", "batch"], key="pl_mode",
                                 default="table", format_func=lambda m: t(f"pushluck_page.mode_{m}"),
-                                label_visibility="collapsed") or "table"
+                                label_visibility="collapsed", required=True) or "table"
     if mode == "batch":
         batch(code, prefix="plb")
     elif mode == "variants":

@@ -514,6 +514,7 @@ class State:
         if len(self.hands[0]) == 1:  # OV3: the last card of a hand goes to its holder
             for p in range(self.n):
                 self.kept[p].append(self.hands[p].pop())
+                self._log("last_card", p, self.kept[p][-1])
             self.phase = P_DISCARD
             self.queue = self.order()
             self.player = self.queue[0]
