@@ -838,3 +838,15 @@ def test_a_deck_saved_under_a_taken_name_offers_save_as_and_replace(app_env: str
     no_exception(fresh)
     assert fresh.session_state["deck_loaded"] == {**fresh.session_state["deck_loaded"], "name": "Mon deck partagé",
                                                   "version": 3}
+
+
+def test_the_preview_never_prints_an_invalid_effect_raw(app_env: str) -> None:
+    from cardbase.ui.editor import preview_def
+
+    card = preview_def({"name": "Essai", "effect": "score: +2 per carde in hand", "value": "3", "colour": "rouge"},
+                       game="nespanini", edition="NP1", set_size=64)
+    assert "carde" not in (card.effect_text or "")
+    assert card.effect_text.startswith("(effet à corriger")
+    good = preview_def({"name": "Essai", "effect": "score: +1", "value": "3", "colour": "rouge"},
+                       game="nespanini", edition="NP1", set_size=64)
+    assert good.effect_text and "score:" not in good.effect_text
