@@ -850,3 +850,19 @@ def test_the_preview_never_prints_an_invalid_effect_raw(app_env: str) -> None:
     good = preview_def({"name": "Essai", "effect": "score: +1", "value": "3", "colour": "rouge"},
                        game="nespanini", edition="NP1", set_size=64)
     assert good.effect_text and "score:" not in good.effect_text
+
+
+def test_the_cards_page_speaks_in_names_and_labels(app_env: str) -> None:
+    """The page opens on the main game; a game by its name, not its code; no column of blanks
+    (CT vs Terror cards have no value); a declared field by its printed label (« dégâts »)."""
+    at = page_test("cards").run()
+    no_exception(at)
+    assert at.selectbox(key="cards_game").value == "nespanini"
+    at.selectbox(key="cards_game").set_value("ctterror").run()
+    no_exception(at)
+    table = at.dataframe[0].value
+    assert "Valeur" not in table.columns
+    assert set(table["Jeu"]) == {"CT vs Terror"}
+    detail = "\n".join(m.value for m in at.markdown)
+    assert "**dégâts**" in detail and "**damage**" not in detail
+    assert all(" · ctterror" not in c.value for c in at.caption)
