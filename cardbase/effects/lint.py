@@ -18,8 +18,8 @@ from cardbase.effects.ast import (
     Zone,
 )
 from cardbase.errors import Problem
-from cardbase.text import canonical_colour, fold
 from cardbase.i18n import tr
+from cardbase.text import canonical_colour, fold
 
 HAND_SIZE = 5  # cards in a hand when the game is scored
 
