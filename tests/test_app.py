@@ -838,3 +838,31 @@ def test_a_deck_saved_under_a_taken_name_offers_save_as_and_replace(app_env: str
     no_exception(fresh)
     assert fresh.session_state["deck_loaded"] == {**fresh.session_state["deck_loaded"], "name": "Mon deck partagé",
                                                   "version": 3}
+
+
+def test_the_preview_never_prints_an_invalid_effect_raw(app_env: str) -> None:
+    from cardbase.ui.editor import preview_def
+
+    card = preview_def({"name": "Essai", "effect": "score: +2 per carde in hand", "value": "3", "colour": "rouge"},
+                       game="nespanini", edition="NP1", set_size=64)
+    assert "carde" not in (card.effect_text or "")
+    assert card.effect_text.startswith("(effet à corriger")
+    good = preview_def({"name": "Essai", "effect": "score: +1", "value": "3", "colour": "rouge"},
+                       game="nespanini", edition="NP1", set_size=64)
+    assert good.effect_text and "score:" not in good.effect_text
+
+
+def test_the_cards_page_speaks_in_names_and_labels(app_env: str) -> None:
+    """The page opens on the main game; a game by its name, not its code; no column of blanks
+    (CT vs Terror cards have no value); a declared field by its printed label (« dégâts »)."""
+    at = page_test("cards").run()
+    no_exception(at)
+    assert at.selectbox(key="cards_game").value == "nespanini"
+    at.selectbox(key="cards_game").set_value("ctterror").run()
+    no_exception(at)
+    table = at.dataframe[0].value
+    assert "Valeur" not in table.columns
+    assert set(table["Jeu"]) == {"CT vs Terror"}
+    detail = "\n".join(m.value for m in at.markdown)
+    assert "**dégâts**" in detail and "**damage**" not in detail
+    assert all(" · ctterror" not in c.value for c in at.caption)

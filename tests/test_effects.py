@@ -34,6 +34,14 @@ from cardbase.effects import (
     score_bonus,
 )
 from cardbase.errors import EffectError
+from cardbase.i18n import use_language
+
+
+@pytest.fixture
+def english():
+    """The messages in English (the tests below were written against them; French is the default)."""
+    with use_language("en"):
+        yield
 
 _ids = iter(range(1, 10**9))
 
@@ -94,7 +102,7 @@ def test_empty_source_is_empty_effect():
     assert parse_effect("  # nothing\n\n") == Effect()
 
 
-def test_errors_point_at_line_and_column_and_list_every_problem():
+def test_errors_point_at_line_and_column_and_list_every_problem(english):
     src = ("score: +2 per card in hand where colur = rouge\n"
            "# fine\n"
            "defausse: drow 1\n"
@@ -118,7 +126,7 @@ def test_errors_point_at_line_and_column_and_list_every_problem():
     assert "write draw 2 instead" in text
     assert "unterminated string" in text
     assert "recover works on a discard pile" in text
-    assert "9 problems" in text
+    assert "9 problem(s)" in text
 
 
 @pytest.mark.parametrize("src, message", [
@@ -131,7 +139,7 @@ def test_errors_point_at_line_and_column_and_list_every_problem():
     ("score: +1 if count(hand) >= -2", "cannot be negative"),
     ("defausse: draw 0", "must be at least 1"),
 ])
-def test_error_messages(src, message):
+def test_error_messages(src, message, english):
     with pytest.raises(EffectError, match="problem") as info:
         parse_effect(src)
     assert message in str(info.value)
@@ -267,7 +275,7 @@ def test_french(src, french):
 
 # --------------------------------------------------------------------------- linter
 
-def test_lint_clean_and_problems():
+def test_lint_clean_and_problems(english):
     names, colours, banners, kws = ["Goule"], ["rouge", "bleu"], ["La Cour"], ["Foule"]
     clean = parse_effect("score: +1 per card in hand where other and name = goule\n"
                          "defausse: recover from cimetiere where colour = Bleue")
@@ -360,3 +368,23 @@ pool_cards = st.sampled_from(POOL)
 def test_compiled_equals_interpreted(effect, rest, disc, opp, deck, me):
     z = Z(hand=[me, *rest], discards=disc, opponent_discards=opp, cimetiere=disc + opp, deck=deck)
     assert compile_score(effect)(me, z) == score_bonus(effect, me, z)
+
+
+def test_effect_messages_are_french_in_the_french_app():
+    """The default language writes every part of a problem in French: where, what and the fix;
+    the problem codes stay the same, and « did you mean » never suggests the word written."""
+    src = "score: +2 per card in hand where colur = rouge\ndefausse: drow 1\nscore: +1 per carde in hand"
+    with pytest.raises(EffectError) as info:
+        parse_effect(src)
+    text = str(info.value)
+    assert text.startswith("le texte d'effet a 3 problème(s)")
+    assert "ligne 1, colonne 34" in text and "vouliez-vous écrire « colour » ?" in text
+    assert "ligne 2, colonne 11" in text and "« draw »" in text
+    assert "attendu : « card », « cards », « colour » ou « colours » ; trouvé : « carde »" in text
+    for english_word in ("line ", "column", "expected", "found", "did you mean", "write "):
+        assert english_word not in text, english_word
+    assert {p.code for p in info.value.problems} == {"effect-syntax"}
+    with use_language("en"):
+        with pytest.raises(EffectError) as en:
+            parse_effect("defausse: draw 1 card")
+    assert "did you mean" not in str(en.value)  # 'card' after a complete rule: nothing to suggest

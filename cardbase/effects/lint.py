@@ -18,6 +18,7 @@ from cardbase.effects.ast import (
     Zone,
 )
 from cardbase.errors import Problem
+from cardbase.i18n import tr
 from cardbase.text import canonical_colour, fold
 
 HAND_SIZE = 5  # cards in a hand when the game is scored
@@ -52,8 +53,8 @@ def lint_effect(
             if isinstance(term, ValueTerm):
                 if term.min is not None and term.max is not None and term.min > term.max:
                     problems.append(Problem(
-                        "impossible-filter", f"value from {term.min} to {term.max}: no value fits",
-                        "put the smaller number first", where))
+                        "impossible-filter", tr("effects.lint.reversed", lo=term.min, hi=term.max),
+                        tr("effects.lint.reversed_fix"), where))
                 if term.min is not None:
                     lo = term.min if lo is None else max(lo, term.min)
                 if term.max is not None:
@@ -65,7 +66,7 @@ def lint_effect(
                 key = fold(value)
                 if kn is not None and key not in kn:
                     problems.append(Problem(
-                        f"unknown-{term.attr}", f"unknown {term.attr} {value!r}",
+                        f"unknown-{term.attr}", tr("effects.lint.unknown", attr=term.attr, value=value),
                         _hint(key, kn, term.attr), where))
             if term.negated:
                 negatives.setdefault(term.attr, set()).update(term.keys)
@@ -74,9 +75,9 @@ def lint_effect(
                 if not both:
                     problems.append(Problem(
                         "impossible-filter",
-                        f"a card has one {term.attr}: {term.attr} cannot be all of "
-                        f"{sorted(positives[term.attr] | term.keys)}",
-                        f"use {term.attr} in (…) for « one of »", where))
+                        tr("effects.lint.one_only", attr=term.attr,
+                           values=", ".join(sorted(positives[term.attr] | term.keys))),
+                        tr("effects.lint.one_only_fix", attr=term.attr), where))
                 positives[term.attr] = both
             else:
                 positives.setdefault(term.attr, set()).update(term.keys)
@@ -84,17 +85,18 @@ def lint_effect(
                              and t.min > t.max for t in filt.terms)
         if lo is not None and hi is not None and lo > hi and not reversed_range:
             problems.append(Problem("impossible-filter",
-                                    f"no value is both ≥ {lo} and ≤ {hi}",
-                                    "fix the value bounds", where))
+                                    tr("effects.lint.no_value", lo=lo, hi=hi),
+                                    tr("effects.lint.no_value_fix"), where))
         for attr, pos in positives.items():
             if pos and pos <= negatives.get(attr, set()):
                 problems.append(Problem("impossible-filter",
-                                        f"{attr} both required and excluded ({', '.join(sorted(pos))})",
-                                        "remove one of the two terms", where))
+                                        tr("effects.lint.required_excluded", attr=attr,
+                                           values=", ".join(sorted(pos))),
+                                        tr("effects.lint.required_excluded_fix"), where))
         if filt.other and zone is not Zone.HAND:
             problems.append(Problem(
-                "no-effect", f"'other' has no effect in {zone.value if zone else 'this action'}",
-                "'other' only excludes the card itself from its own hand; remove it", where))
+                "no-effect", tr("effects.lint.other_useless", zone=zone.value if zone else tr("effects.lint.this_action")),
+                tr("effects.lint.other_useless_fix"), where))
 
     def check_count(count: Count, where: str) -> None:
         check_filter(count.filter, where, count.zone)
@@ -110,19 +112,19 @@ def lint_effect(
             never = True
         if never:
             problems.append(Problem("impossible-condition",
-                                    f"{op} {n} can never hold here", "change the number", where))
+                                    tr("effects.lint.never", op=op, n=n), tr("effects.lint.never_fix"), where))
         if (op == ">=" and n <= 0) or (op == ">" and n < 0):
-            problems.append(Problem("always-true", f"{op} {n} always holds",
-                                    "remove the condition or change the number", where))
+            problems.append(Problem("always-true", tr("effects.lint.always", op=op, n=n),
+                                    tr("effects.lint.always_fix"), where))
 
     for i, rule in enumerate(effect.score, start=1):
-        where = f"score rule {i}"
+        where = tr("effects.lint.score_rule", n=i)
         if rule.per is not None:
             check_count(rule.per, where)
         for cond in rule.conditions:
             check_comparison(cond, where)
     for i, action in enumerate(effect.on_discard, start=1):
-        where = f"défausse action {i}"
+        where = tr("effects.lint.discard_action", n=i)
         if isinstance(action, (Recover, Swap)):
             check_filter(action.filter, where, None if action.filter.other else action.zone)
     return problems
@@ -131,5 +133,5 @@ def lint_effect(
 def _hint(key: str, known: frozenset[str], attr: str) -> str:
     close = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
     if close:
-        return f"did you mean {close[0]!r}?"
-    return f"use a {attr} that exists in the edition"
+        return tr("effects.parse.did_you_mean", word=close[0])
+    return tr("effects.lint.use_existing", attr=attr)

@@ -35,6 +35,7 @@ from cardbase.effects.ast import (
     Zone,
 )
 from cardbase.errors import EffectError, Problem
+from cardbase.i18n import tr
 from cardbase.text import canonical_colour, fold
 
 # --------------------------------------------------------------------------- tokens
@@ -88,7 +89,7 @@ class Token:
 
     @property
     def shown(self) -> str:
-        return "end of line" if self.kind == "end" else repr(self.text)
+        return tr("effects.parse.end_of_line") if self.kind == "end" else quoted(self.text)
 
 
 class _Fail(Exception):
@@ -96,8 +97,13 @@ class _Fail(Exception):
         self.problem = problem
 
 
+def quoted(text: str) -> str:
+    """A word of the effect text as the current language quotes it (« x », 'x')."""
+    return tr("effects.parse.quoted", text=text)
+
+
 def _where(line: int, col: int) -> str:
-    return f"line {line}, column {col + 1}"
+    return tr("effects.parse.where", line=line, column=col + 1)
 
 
 def _unescape(body: str) -> str:
@@ -112,11 +118,11 @@ def _tokenize(text: str, line: int) -> list[Token]:
         if kind in ("ws", "comment"):
             continue
         if kind == "badstring":
-            raise _Fail(Problem("effect-syntax", "unterminated string",
-                                'close it with a " (write \\" for a quote inside)', _where(line, col)))
+            raise _Fail(Problem("effect-syntax", tr("effects.parse.unterminated"),
+                                tr("effects.parse.unterminated_fix"), _where(line, col)))
         if kind == "bad":
-            raise _Fail(Problem("effect-syntax", f"unexpected character {m.group()!r}",
-                                "remove it; quote names that contain it", _where(line, col)))
+            raise _Fail(Problem("effect-syntax", tr("effects.parse.bad_char", char=m.group()),
+                                tr("effects.parse.bad_char_fix"), _where(line, col)))
         if kind == "string":
             tokens.append(Token("string", _unescape(m.group()[1:-1]), col))
         elif kind == "word":
@@ -161,35 +167,36 @@ class _Line:
 
     def expect_word(self, *words: str) -> Token:
         if not self.is_word(*words):
-            raise self.fail(f"expected {' or '.join(repr(w) for w in words)}, found {self.tok.shown}",
+            raise self.fail(tr("effects.parse.expected", expected=_either(words), found=self.tok.shown),
                             _suggest(self.tok, words))
         return self.advance()
 
     def expect_punct(self, char: str) -> Token:
         if not (self.tok.kind in ("punct", "range") and self.tok.text == char):
-            raise self.fail(f"expected {char!r}, found {self.tok.shown}")
+            raise self.fail(tr("effects.parse.expected", expected=quoted(char), found=self.tok.shown))
         return self.advance()
 
     def expect_int(self, what: str, *, signed: bool = False) -> tuple[int, Token]:
         tok = self.tok
         if tok.kind != "number":
-            raise self.fail(f"expected {what} (a whole number), found {tok.shown}")
+            raise self.fail(tr("effects.parse.expected_int", what=tr(f"effects.what.{what}"), found=tok.shown))
         self.advance()
         value = int(tok.text)
         if not signed and value < 0:
-            self.note(f"{what} cannot be negative", "write a number 0 or more", tok)
+            self.note(tr("effects.parse.negative", what=tr(f"effects.what.{what}")),
+                      tr("effects.parse.negative_fix"), tok)
         return value, tok
 
     def positive(self, what: str) -> int:
         value, tok = self.expect_int(what)
         if value < 1:
-            self.note(f"{what} must be at least 1, not {value}", "write 1 or more", tok)
+            self.note(tr("effects.parse.at_least_one", what=tr(f"effects.what.{what}"), value=value),
+                      tr("effects.parse.at_least_one_fix"), tok)
         return value
 
     def end(self) -> None:
         if self.tok.kind != "end":
-            raise self.fail(f"unexpected {self.tok.shown} after a complete rule",
-                            "remove it, or put each rule on its own line")
+            raise self.fail(tr("effects.parse.trailing", found=self.tok.shown), tr("effects.parse.trailing_fix"))
 
     # -- grammar
     def zone(self) -> Zone:
@@ -197,16 +204,16 @@ class _Line:
         if tok.kind == "word" and tok.key in ZONE_WORDS:
             self.advance()
             return ZONE_WORDS[tok.key]
-        raise self.fail(f"expected a zone, found {tok.shown}",
-                        "write one of " + ", ".join(z.value for z in Zone))
+        raise self.fail(tr("effects.parse.expected_zone", found=tok.shown),
+                        _suggest(tok, tuple(ZONE_WORDS)) or tr("effects.parse.one_of",
+                                                                words=", ".join(z.value for z in Zone)))
 
     def value_word(self) -> str:
         tok = self.tok
         if tok.kind in ("word", "string"):
             self.advance()
             return tok.text
-        raise self.fail(f"expected a value, found {tok.shown}",
-                        'write a word, or a text in quotes ("Le Grand Chef")')
+        raise self.fail(tr("effects.parse.expected_value", found=tok.shown), tr("effects.parse.expected_value_fix"))
 
     def filter(self) -> Filter:
         terms: list[Term] = []
@@ -216,7 +223,7 @@ class _Line:
             if self.is_word("other", "autre"):
                 self.advance()
                 if other:
-                    self.note("'other' written twice", "write it once", tok)
+                    self.note(tr("effects.parse.other_twice"), tr("effects.parse.other_twice_fix"), tok)
                 other = True
             elif self.is_word("value", "valeur"):
                 self.advance()
@@ -225,9 +232,8 @@ class _Line:
                 self.advance()
                 terms.append(self.attr_term(ATTR_WORDS[tok.key]))
             else:
-                raise self.fail(f"expected a filter (colour, banner, keyword, name, value, other), "
-                                f"found {tok.shown}", _suggest(tok, ("colour", "banner", "keyword",
-                                                                     "name", "value", "other")))
+                raise self.fail(tr("effects.parse.expected_filter", found=tok.shown),
+                                _suggest(tok, ("colour", "banner", "keyword", "name", "value", "other")))
             if not self.is_word("and"):
                 return Filter(tuple(terms), other)
             self.advance()
@@ -242,8 +248,8 @@ class _Line:
                 self.advance()
                 negated = True
             if not self.is_word("in"):
-                raise self.fail(f"expected '=', '!=', 'in' or 'not in' after {attr}, "
-                                f"found {self.tok.shown}", f"e.g. {attr} = … or {attr} in (…, …)")
+                raise self.fail(tr("effects.parse.expected_attr_op", attr=attr, found=self.tok.shown),
+                                tr("effects.parse.expected_attr_op_fix", attr=attr))
             self.advance()
             self.expect_punct("(")
             values = [self.value_word()]
@@ -261,15 +267,15 @@ class _Line:
         tok = self.tok
         if self.is_word("in"):
             self.advance()
-            lo, _ = self.expect_int("the lowest value", signed=True)
+            lo, _ = self.expect_int("lowest", signed=True)
             self.expect_punct("..")
-            hi, _ = self.expect_int("the highest value", signed=True)
+            hi, _ = self.expect_int("highest", signed=True)
             return ValueTerm(lo, hi)
         if tok.kind != "op":
-            raise self.fail(f"expected a comparison after value, found {tok.shown}",
-                            "e.g. value >= 3, value <= 2, value = 4 or value in 2..5")
+            raise self.fail(tr("effects.parse.expected_value_op", found=tok.shown),
+                            tr("effects.parse.expected_value_op_fix"))
         op = self.advance().text
-        n, _ = self.expect_int("a value", signed=True)
+        n, _ = self.expect_int("value", signed=True)
         if op == "=":
             return ValueTerm(n, n)
         if op == ">=":
@@ -280,7 +286,7 @@ class _Line:
             return ValueTerm(None, n)
         if op == "<":
             return ValueTerm(None, n - 1)
-        raise self.fail("value != … is not supported", "use value <= … or value >= …", tok)
+        raise self.fail(tr("effects.parse.value_ne"), tr("effects.parse.value_ne_fix"), tok)
 
     def selection(self) -> tuple[Zone, Filter]:
         zone = self.zone()
@@ -301,15 +307,15 @@ class _Line:
         count = self.count()
         tok = self.tok
         if tok.kind != "op" or tok.text not in COMPARISONS:
-            raise self.fail(f"expected a comparison ({' '.join(COMPARISONS)}), found {tok.shown}")
+            raise self.fail(tr("effects.parse.expected_comparison", ops=" ".join(COMPARISONS), found=tok.shown))
         self.advance()
-        value, _ = self.expect_int("the number compared with")
+        value, _ = self.expect_int("compared")
         return Comparison(count, tok.text, value)
 
     def score_rule(self) -> ScoreRule:
-        amount, atok = self.expect_int("the bonus (+2) or malus (-3)", signed=True)
+        amount, atok = self.expect_int("bonus", signed=True)
         if amount == 0:
-            self.note("a bonus of 0 does nothing", "write +1 or more, or -1 or less", atok)
+            self.note(tr("effects.parse.zero_bonus"), tr("effects.parse.zero_bonus_fix"), atok)
         per = None
         cap = None
         conditions: list[Comparison] = []
@@ -322,7 +328,7 @@ class _Line:
             per = Count(kind, zone, filt)
             if self.is_word("max"):
                 self.advance()
-                cap = self.positive("the maximum count")
+                cap = self.positive("maximum")
         if self.is_word("if"):
             self.advance()
             conditions.append(self.comparison())
@@ -335,38 +341,37 @@ class _Line:
     def action(self) -> Action:
         tok = self.tok
         if not (tok.kind == "word" and tok.key in ACTION_WORDS):
-            raise self.fail(f"expected an action, found {tok.shown}",
-                            _suggest(tok, ACTION_WORDS) or "write one of " + ", ".join(ACTION_WORDS))
+            raise self.fail(tr("effects.parse.expected_action", found=tok.shown),
+                            _suggest(tok, ACTION_WORDS) or tr("effects.parse.one_of", words=", ".join(ACTION_WORDS)))
         self.advance()
         key = tok.key
         result: Action
         if key == "draw":
-            result = Draw(self.positive("the number of cards"))
+            result = Draw(self.positive("cards"))
         elif key == "look":
-            n, ntok = self.expect_int("the number of cards looked at")
+            n, ntok = self.expect_int("looked")
             self.expect_word("take")
-            take, ttok = self.expect_int("the number of cards taken")
+            take, ttok = self.expect_int("taken")
             if take < 1:
-                self.note("take must be at least 1", "write take 1 or more", ttok)
+                self.note(tr("effects.parse.take_zero"), tr("effects.parse.take_zero_fix"), ttok)
             elif take >= n:
-                self.note(f"look {n} take {take} takes every card looked at",
-                          f"write draw {n} instead, or take fewer than {n}", ntok)
+                self.note(tr("effects.parse.take_all", n=n, take=take), tr("effects.parse.take_all_fix", n=n), ntok)
             result = Look(n, take)
         elif key in ("recover", "swap"):
             self.expect_word("from" if key == "recover" else "with")
             ztok = self.tok
             zone, filt = self.selection()
             if zone not in PILE_ZONES:
-                self.note(f"{key} works on a discard pile, not on {zone.value}",
-                          "write discards, opponent_discards or cimetiere", ztok)
+                self.note(tr("effects.parse.not_a_pile", action=key, zone=zone.value),
+                          tr("effects.parse.not_a_pile_fix"), ztok)
             result = Recover(zone, filt) if key == "recover" else Swap(zone, filt)
         elif key == "force_discard":
-            result = ForceDiscard(self.positive("the number of cards"))
+            result = ForceDiscard(self.positive("cards"))
         elif key == "reveal":
             ttok = self.expect_word(*REVEAL_TARGETS)
             result = Reveal(ttok.key)
         else:
-            n = self.positive("the number of cards")
+            n = self.positive("cards")
             opponent = False
             if self.is_word("opponent"):
                 self.advance()
@@ -380,7 +385,9 @@ def _suggest(tok: Token, words: tuple[str, ...] | list[str]) -> str:
     if tok.kind != "word":
         return ""
     close = difflib.get_close_matches(tok.key, list(words), n=1, cutoff=0.6)
-    return f"did you mean {close[0]!r}?" if close else ""
+    if not close or close[0] == tok.key:  # never "did you mean" the word that was written
+        return ""
+    return tr("effects.parse.did_you_mean", word=close[0])
 
 
 def parse_effect(src: str | None) -> Effect:
@@ -398,7 +405,7 @@ def parse_effect(src: str | None) -> Effect:
             p = _Line(tokens, lineno, problems)
             trig = p.tok
             if not (trig.kind == "word" and trig.key in ("score", "defausse")):
-                raise p.fail(f"a rule starts with 'score:' or 'defausse:', found {trig.shown}",
+                raise p.fail(tr("effects.parse.rule_start", found=trig.shown),
                              _suggest(trig, ("score", "defausse")))
             p.advance()
             p.expect_punct(":")
@@ -411,10 +418,18 @@ def parse_effect(src: str | None) -> Effect:
     if problems:
         problems.sort(key=lambda pr: _position(pr.where))
         n = len(problems)
-        raise EffectError(f"the effect text has {n} problem{'s' if n > 1 else ''}", problems)
+        raise EffectError(tr("effects.parse.problems", count=n), problems)
     return Effect(tuple(score), tuple(actions))
 
 
 def _position(where: str) -> tuple[int, int]:
-    m = re.match(r"line (\d+), column (\d+)", where)
-    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    numbers = re.findall(r"\d+", where)  # "ligne 2, colonne 7" / "line 2, column 7"
+    return (int(numbers[0]), int(numbers[1])) if len(numbers) >= 2 else (0, 0)
+
+
+def _either(words: tuple[str, ...] | list[str]) -> str:
+    """« a », « b » ou « c » in the current language."""
+    shown = [quoted(w) for w in words]
+    if len(shown) == 1:
+        return shown[0]
+    return tr("effects.parse.either", first=", ".join(shown[:-1]), last=shown[-1])

@@ -10,11 +10,11 @@ import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
-from cardbase import catalog, stickers
+from cardbase import catalog, gamesdata, stickers
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.models import Card, Edition, Game
 from cardbase.text import fold
-from cardbase.ui.common import card_image, plain, session, show_error, t, tp
+from cardbase.ui.common import MAIN_GAME, card_image, plain, session, show_error, t, tp
 
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
@@ -57,7 +57,10 @@ def combine_queries(text: str, extra: str) -> str:
 def facets(game: str | None, url: str) -> dict[str, list[str]]:
     """Games, editions, colours, rarities and keywords present in the database (for the filters)."""
     with session() as s:
-        games = [g for g in s.exec(select(Game.code).order_by(Game.code)).all()]
+        game_rows = s.exec(select(Game).order_by(Game.code)).all()
+        games = [g.code for g in game_rows]
+        names = {g.code: g.name for g in game_rows}
+        labels = {g.code: {d.name: d.label for d in gamesdata.declared_fields(g) if d.label} for g in game_rows}
         ed_stmt = select(Edition.code, Game.code).join(Game).order_by(Edition.code)
         editions = [e for e, g in s.exec(ed_stmt).all() if not game or g == game]
         stmt = select(Card.colour, Card.rarity, Card.keywords).join(Edition).join(Game)
@@ -73,7 +76,8 @@ def facets(game: str | None, url: str) -> dict[str, list[str]]:
                 rarities.setdefault(fold(rarity), rarity)
             for k in kws or []:
                 keywords.setdefault(fold(k), k)
-    return {"games": games, "editions": editions, "colours": sorted(colours.values(), key=fold),
+    return {"games": games, "names": names, "labels": labels, "editions": editions,
+            "colours": sorted(colours.values(), key=fold),
             "rarities": sorted(rarities.values(), key=fold), "keywords": sorted(keywords.values(), key=fold)}
 
 
@@ -86,33 +90,43 @@ def search_cards(query: str, *, game: str | None = None, edition: str | None = N
     return rows, time.perf_counter() - start
 
 
-def results_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
+def results_frame(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> pd.DataFrame:
     """The results table: one type per column (values are whole numbers or empty), headers in the
-    interface language."""
+    interface language, games by name; no value column when none of the cards has a value (a
+    game such as CT vs Terror has none: a column of blanks says nothing)."""
+    names = names or {}
     text_columns = {
         t("field.ref"): [r["ref"] for r in rows], t("field.name"): [r["name"] for r in rows],
     }
     other_columns = {
         t("field.colour"): [r["colour"] or "" for r in rows], t("field.rarity"): [r["rarity"] or "" for r in rows],
         t("field.keywords"): [", ".join(r["keywords"]) for r in rows],
-        t("field.effect_text"): [r["effect_text"] or "" for r in rows], t("field.game"): [r["game"] for r in rows],
+        t("field.effect_text"): [r["effect_text"] or "" for r in rows],
+        t("field.game"): [names.get(r["game"], r["game"]) for r in rows],
     }
-    values = pd.array([None if r["value"] is None else int(r["value"]) for r in rows], dtype="Int64")
-    frame = pd.DataFrame({**text_columns, t("field.value"): values, **other_columns})
+    if any(r["value"] is not None for r in rows):
+        values = pd.array([None if r["value"] is None else int(r["value"]) for r in rows], dtype="Int64")
+        frame = pd.DataFrame({**text_columns, t("field.value"): values, **other_columns})
+    else:
+        frame = pd.DataFrame({**text_columns, **other_columns})
     return frame.astype({c: "string" for c in [*text_columns, *other_columns]})
 
 
 # --------------------------------------------------------------------------- page
 
 def _pick_from_table() -> None:
+    """A click on a row, or on any cell of it (its name…), shows that card."""
     state = st.session_state.get("cards_table")
     rows = st.session_state.get("cards_result_ids") or []
-    try:
-        selected = state.selection.rows if state else []
-    except AttributeError:
-        selected = (state or {}).get("selection", {}).get("rows", [])
-    if selected and selected[0] < len(rows):
-        st.session_state["cards_pick"] = rows[selected[0]]
+    selection = getattr(state, "selection", None) or (state or {}).get("selection", {})
+    picked = list(_get(selection, "rows") or [])
+    picked += [cell[0] for cell in (_get(selection, "cells") or [])]
+    if picked and picked[0] < len(rows):
+        st.session_state["cards_pick"] = rows[picked[0]]
+
+
+def _get(selection: Any, key: str) -> Any:
+    return selection.get(key) if isinstance(selection, dict) else getattr(selection, key, None)
 
 
 def render() -> None:
@@ -126,8 +140,11 @@ def render() -> None:
     url = db.database_url()
     f1, f2, f3, f4, f5 = st.columns([1, 1, 1.2, 1.2, 1.4])
     all_facets = facets(None, url)
+    names = all_facets["names"]
+    if "cards_game" not in st.session_state and MAIN_GAME in all_facets["games"]:
+        st.session_state["cards_game"] = MAIN_GAME  # the page opens on the game designers work on
     game = f1.selectbox(t("field.game"), [None, *all_facets["games"]], key="cards_game",
-                        format_func=lambda g: t("common.all") if g is None else g)
+                        format_func=lambda g: t("common.all") if g is None else names.get(g, g))
     fac = facets(game, url)
     edition = f2.selectbox(t("field.edition"), [None, *fac["editions"]], key="cards_edition",
                            format_func=lambda e: t("common.all") if e is None else e)
@@ -166,8 +183,9 @@ def render() -> None:
         if view == "gallery":
             _gallery(rows)
         else:
-            st.dataframe(results_frame(rows), hide_index=True, width="stretch", height=520,
-                         key="cards_table", on_select=_pick_from_table, selection_mode="single-row",
+            st.dataframe(results_frame(rows, names), hide_index=True, width="stretch", height=520,
+                         key="cards_table", on_select=_pick_from_table,
+                         selection_mode=["single-row", "single-cell"],
                          column_config={t("field.effect_text"): st.column_config.TextColumn(width="large")})
     with right:
         by_id = {r["id"]: r for r in rows}
@@ -176,7 +194,7 @@ def render() -> None:
             st.session_state["cards_pick"] = ids[0]
         pick = st.selectbox(t("cards.show"), ids, key="cards_pick",
                             format_func=lambda i: f"{by_id[i]['ref']} — {by_id[i]['name']}")
-        card_detail(by_id[pick])
+        card_detail(by_id[pick], names=names, labels=all_facets["labels"])
 
 
 def _gallery(rows: list[dict[str, Any]]) -> None:
@@ -221,11 +239,16 @@ def sticker_line(card: dict[str, Any], table: dict[str, str] | None = None) -> s
     return " · ".join(parts)
 
 
-def card_detail(card: dict[str, Any]) -> None:
-    """One card: image, fields, sticker code, the decks that use it."""
+def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
+                labels: dict[str, dict[str, str]] | None = None) -> None:
+    """One card: image, fields (declared ones by their label, as printed), sticker code, the
+    decks that use it."""
+    from cardbase.printing.card import stat_label
+
+    own = (labels or {}).get(card["game"], {})
     with st.container(border=True):
         st.subheader(plain(card["name"]), anchor=False)
-        st.caption(plain(f"{card['ref']} · {card['numbering']} · {card['game']}")
+        st.caption(plain(f"{card['ref']} · {card['numbering']} · {(names or {}).get(card['game'], card['game'])}")
                    + (" · " + t("cards.sample") if card.get("sample") else ""))
         png = card_image(card, dpi=110)
         if png:
@@ -234,7 +257,7 @@ def card_detail(card: dict[str, Any]) -> None:
                   (t("field.banner"), card["banner"]), (t("field.rarity"), card["rarity"]),
                   (t("field.type"), card["type"]), (t("field.keywords"), ", ".join(card["keywords"])),
                   (t("field.copies"), card["copies"])]
-        fields += [(k, v) for k, v in (card.get("stats") or {}).items()]
+        fields += [(own.get(k) or stat_label(k), v) for k, v in (card.get("stats") or {}).items()]
         st.markdown("\n".join(f"- **{plain(k)}** : {plain(v)}" for k, v in fields if v not in (None, "", [])))
         if card.get("effect_text"):
             st.markdown(f"**{t('field.effect_text')}** — {plain(card['effect_text'])}")

@@ -143,7 +143,8 @@ def preview_def(form: dict[str, str], *, game: str, edition: str, set_size: int,
 
     effect_text = f.get("effect_text")
     if not effect_text and f.get("effect") and game == "nespanini":
-        effect_text = effect_french(f["effect"])
+        # an effect that does not parse is never printed raw on the preview: say it needs fixing
+        effect_text = effect_french(f["effect"]) or t("editor.effect_preview_invalid")
     stats = f.get("stats") if isinstance(f.get("stats"), dict) else {}
     if decls:
         stats = {}
