@@ -302,6 +302,22 @@ def test_editor_edit_with_a_number_outside_the_range_is_refused_not_dropped(app_
     assert at.number_input(key="edf_x_damage").value == 5000
 
 
+def test_editions_page_refuses_a_negative_set_size_instead_of_saving_zero(app_env: str) -> None:
+    """A set size typed below 0 reaches the service and is refused; nothing is created."""
+    from cardbase import catalog
+    from cardbase.errors import NotFoundError
+
+    at = page_test("editions", editor=True).run()
+    [ti for ti in at.text_input if ti.label == "Code"][0].input("NP7")
+    [ti for ti in at.text_input if ti.label == "Nom"][-1].input("Septième")
+    [n for n in at.number_input if n.label == "Taille du set"][-1].set_value(-5)
+    next(b for b in at.button if b.label == "Créer l'édition").click().run()
+    no_exception(at)
+    assert at.error and "-5" in texts(at)
+    with _db(app_env) as s, pytest.raises(NotFoundError):
+        catalog.get_edition(s, "NP7")
+
+
 # --------------------------------------------------------------------------- decks page
 
 def test_a_game_without_deck_rules_offers_its_box_on_the_decks_page(app_env: str) -> None:
