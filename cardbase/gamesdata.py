@@ -736,12 +736,24 @@ def parse_keyword_limits(items: Iterable[str]) -> tuple[dict[str, int], list[Pro
     return out, problems
 
 
+def _first_time(key: str, given: set[str], problems: list[Problem]) -> bool:
+    """Whether ``key`` is set for the first time in one command; a second value is refused (the
+    first would be lost without a word). ``players`` counts as both of its bounds."""
+    keys = {"min_players", "max_players"} if key in ("players", "min_players", "max_players") else {key}
+    if keys & given:
+        problems.append(Problem("set-twice", tr("writes.set_twice", field=key), tr("writes.set_twice_fix", field=key), key))
+        return False
+    given.update(keys)
+    return True
+
+
 def setting_changes(game: Game, settings: Iterable[str]) -> tuple[dict[str, Any], list[Problem]]:
     """``["name=…", "players=2-4", "fields+=force:int:0..10", …]`` → changes for update_game."""
     changes: dict[str, Any] = {}
     problems: list[Problem] = []
     fields = [dict(f) for f in game.fields or []]
     fields_touched = False
+    given: set[str] = set()
     for item in settings:
         match = re.fullmatch(r"\s*([a-z_]+)\s*(\+=|-=|=)(.*)", item or "", re.S)
         if not match:
@@ -749,6 +761,8 @@ def setting_changes(game: Game, settings: Iterable[str]) -> tuple[dict[str, Any]
                                     tr("gamesdata.set_fix", fields=", ".join(GAME_FIELDS + ("players",))), item))
             continue
         key, op, text = match.group(1), match.group(2), match.group(3)
+        if op == "=" and not _first_time(key, given, problems):
+            continue
         if key == "players" and op == "=":
             lo, hi, probs = parse_players(text)
             problems += probs
@@ -792,12 +806,15 @@ def edition_setting_changes(settings: Iterable[str]) -> tuple[dict[str, Any], li
 
     changes: dict[str, Any] = {}
     problems: list[Problem] = []
+    given: set[str] = set()
     fix = tr("gamesdata.edition_set_fix", fields=", ".join(EDITION_SETTINGS))
     for item in settings:
         key, sep, text = (item or "").partition("=")
         key, text = key.strip(), text.strip()
         if not sep or key not in EDITION_SETTINGS:
             problems.append(Problem("bad-setting", tr("gamesdata.set_syntax", value=item), fix, key or item))
+            continue
+        if not _first_time(key, given, problems):
             continue
         if key == "set_size":
             if not re.fullmatch(r"\d{1,7}", text):

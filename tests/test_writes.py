@@ -344,3 +344,35 @@ def test_games_edit_overkill_players_on_the_command_line(cli_env):
     assert result.exit_code == 2, result.output
     assert "le moteur du jeu overkill accepte de 2 à 2 joueurs" in result.output
     assert "choisissez un nombre de joueurs entre 2 et 2" in result.output
+
+
+def test_a_setting_given_twice_is_refused_not_half_lost(cli_env):
+    """--set NAME=a --set NAME=b kept b and dropped a without a word; now both are refused."""
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    runner = CliRunner()
+    shown = json.loads(runner.invoke(app, ["games", "show", "pushluck", "--json"]).output)
+    result = runner.invoke(app, ["games", "edit", "pushluck", "--version", str(shown["version"]),
+                                 "--set", "name=Un", "--set", "max_players=5", "--set", "players=2-4",
+                                 "--set", "name=Deux"])
+    assert result.exit_code == 2, result.output
+    assert "name est donné deux fois dans la même commande" in result.output
+    assert "players est donné deux fois" in result.output
+    after = json.loads(runner.invoke(app, ["games", "show", "pushluck", "--json"]).output)
+    assert after == shown
+    # fields+= may be repeated: each adds one declaration
+    result = runner.invoke(app, ["games", "edit", "pushluck", "--version", str(shown["version"]),
+                                 "--set", "fields+=bonus:int", "--set", "fields+=malus:int"])
+    assert result.exit_code == 0, result.output
+    editions = json.loads(runner.invoke(app, ["editions", "list", "--json"]).output)
+    version = next(e["version"] for e in editions if e["code"] == "NP1")
+    result = runner.invoke(app, ["editions", "edit", "NP1", "--version", str(version),
+                                 "--set", "symbol=★", "--set", "symbol=☆"])
+    assert result.exit_code == 2 and "symbol est donné deux fois" in result.output
+    card = json.loads(runner.invoke(app, ["cards", "show", "NP1-001", "--json"]).output)
+    result = runner.invoke(app, ["cards", "edit", "NP1-001", "--version", str(card["version"]),
+                                 "--set", "value=3", "--set", "value=4"])
+    assert result.exit_code == 2 and "value est donné deux fois" in result.output
+    assert json.loads(runner.invoke(app, ["cards", "show", "NP1-001", "--json"]).output) == card
