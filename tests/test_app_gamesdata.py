@@ -308,7 +308,7 @@ def test_editions_page_refuses_a_negative_set_size_instead_of_saving_zero(app_en
     from cardbase.errors import NotFoundError
 
     at = page_test("editions", editor=True).run()
-    [ti for ti in at.text_input if ti.label == "Code"][0].input("NP7")
+    next(ti for ti in at.text_input if ti.label == "Code").input("NP7")
     [ti for ti in at.text_input if ti.label == "Nom"][-1].input("Septième")
     [n for n in at.number_input if n.label == "Taille du set"][-1].set_value(-5)
     next(b for b in at.button if b.label == "Créer l'édition").click().run()
