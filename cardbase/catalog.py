@@ -520,10 +520,12 @@ def _number_taken(session: Session, edition: Edition, number: int) -> list[Probl
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:
     """Add a card to an edition; every problem with its fields is reported at once."""
     require_editor(action="create a card")
+    from cardbase import writelock
     from cardbase.gamesdata import card_stats
 
     ed = get_edition(session, edition)
-    game = session.get(Game, ed.game_id)
+    # the game's declared fields as they are now, and kept so until this card is saved
+    game = writelock.locked_game(session, ed.game_id)
     common, stats, problems = card_stats(game, fields)
     clean, more = validate_card_fields(common)
     problems = more + problems
@@ -538,9 +540,15 @@ def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) ->
         raise ValidationError(tr("catalog.not_created", count=len(problems)), problems)
     if effect_obj is not None and not clean.get("effect_text"):
         clean["effect_text"] = french_text(effect_obj)
+    writelock.before_write("new-card")
     card = apply_keys(Card(edition_id=ed.id, **clean))
     session.add(card)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # the same number saved by someone else since the check
+        raise ValidationError(tr("catalog.not_created", count=1), [
+            Problem("duplicate-number", tr("catalog.duplicate_number", code=ed.code, number=clean["number"]),
+                    tr("catalog.duplicate_number_fix"), "number")]) from None
     return card
 
 
@@ -548,13 +556,18 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
                 changes: Mapping[str, Any]) -> Card:
     """Apply ``changes`` if the card is still at ``expected_version``; otherwise refuse."""
     require_editor(action="change a card")
+    from cardbase import writelock
+    from cardbase.gamesdata import card_stats
+
     card = session.get(Card, card_id)
     if card is None:
         raise NotFoundError(tr("catalog.no_card_id", id=card_id))
-    from cardbase.gamesdata import card_stats
-
     edition = session.get(Edition, card.edition_id)
-    game = session.get(Game, edition.game_id)
+    # the game's declared fields and the card as they are now, and kept so until the write
+    game = writelock.locked_game(session, edition.game_id)
+    card = session.get(Card, card_id, populate_existing=True)
+    if card is None:
+        raise NotFoundError(tr("catalog.no_card_id", id=card_id))
     common, stats, problems = card_stats(game, changes, base=card.stats, partial=True)
     clean, more = validate_card_fields(common, partial=True)
     problems = more + problems
@@ -585,10 +598,16 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
     values = {k: getattr(draft, k) for k in Card.model_fields if k not in ("id", "version", "edition_id")}
     values["updated_at"] = _now()
     values["version"] = expected_version + 1
-    result = session.execute(
-        update(Card).where(Card.id == card_id, Card.version == expected_version).values(**values)
-        .execution_options(synchronize_session=False)
-    )
+    writelock.before_write("card")
+    try:
+        result = session.execute(
+            update(Card).where(Card.id == card_id, Card.version == expected_version).values(**values)
+            .execution_options(synchronize_session=False)
+        )
+    except IntegrityError:  # the new number given to another card since the check
+        raise ValidationError(tr("catalog.not_saved", ref=card_ref(edition.code, card.number), count=1), [
+            Problem("duplicate-number", tr("catalog.duplicate_number", code=edition.code, number=values["number"]),
+                    tr("catalog.duplicate_number_fix"), "number")]) from None
     if result.rowcount != 1:  # someone saved between our read and our write
         session.expire(card)
         session.refresh(card)
@@ -654,6 +673,9 @@ def create_edition(session: Session, *, game: str, code: str, name: str, set_siz
                    release_date: dt.date | None = None, symbol: str | None = None,
                    description: str | None = None, sample: bool = False) -> Edition:
     require_editor(action="create an edition")
+    from cardbase import writelock
+
+    writelock.lock_for_create(session)
     return _insert_edition(session, game=game, code=code, name=name, set_size=set_size,
                            release_date=release_date, symbol=symbol, description=description,
                            sample=sample)
@@ -662,37 +684,35 @@ def create_edition(session: Session, *, game: str, code: str, name: str, set_siz
 def _insert_edition(session: Session, *, game: str, code: str, name: str, set_size: int,
                     release_date: dt.date | None, symbol: str | None, description: str | None,
                     sample: bool) -> Edition:
+    """Check a new edition with the rules ``editions edit`` applies too, then insert it."""
+    from cardbase import writelock
+    from cardbase.gamesdata import edition_change_problems
+
     g = get_game(session, game)
-    problems = []
-    code = (code or "").strip().upper()
-    if not code or not code.isalnum() or len(code) > 20:
-        problems.append(Problem("invalid-code", tr("catalog.edition_bad_code", code=_shown(code)),
-                                tr("catalog.edition_bad_code_fix"), "code"))
-    elif session.exec(select(Edition.id).where(func.upper(Edition.code) == code)).first():
-        problems.append(Problem("duplicate-code", tr("catalog.edition_exists", code=code),
-                                tr("catalog.edition_exists_fix"), "code"))
-    if not isinstance(name, str) or not name.strip():
-        problems.append(Problem("missing", tr("catalog.edition_no_name"),
-                                tr("catalog.edition_no_name_fix"), "name"))
-    elif len(name.strip()) > Edition.__table__.c.name.type.length:
-        problems.append(Problem("too-long", tr("catalog.edition_name_too_long", length=len(name.strip()),
-                                               limit=Edition.__table__.c.name.type.length),
-                                tr("catalog.edition_name_too_long_fix"), "name"))
-    if isinstance(set_size, bool) or not isinstance(set_size, int) or not 0 <= set_size <= 1_000_000:
-        problems.append(Problem("invalid-size", tr("catalog.edition_bad_size", size=_shown(set_size)),
-                                tr("catalog.edition_bad_size_fix"), "set_size"))
+    clean, problems = edition_change_problems(session, None, {
+        "code": code, "name": name, "set_size": set_size, "release_date": release_date,
+        "symbol": symbol, "description": description, "sample": sample})
     if problems:
         raise ValidationError(tr("catalog.edition_not_created"), problems)
-    ed = Edition(game_id=g.id, code=code, name=name.strip(), set_size=set_size, release_date=release_date,
-                 symbol=symbol, description=description, sample=sample)
+    writelock.before_write("new-edition")
+    ed = Edition(game_id=g.id, **clean)
     session.add(ed)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # the same code saved by someone else since the check
+        raise ValidationError(tr("catalog.edition_not_created"), [
+            Problem("duplicate-code", tr("catalog.edition_exists", code=clean["code"]),
+                    tr("catalog.edition_exists_fix"), "code")]) from None
     return ed
 
 
 def update_edition(session: Session, code: str, *, expected_version: int, changes: Mapping[str, Any]) -> Edition:
     require_editor(action="change an edition")
+    from cardbase import writelock
+
     ed = get_edition(session, code)
+    writelock.lock_games(session, [ed.game_id], exclusive=True)
+    ed = session.get(Edition, ed.id, populate_existing=True)
     unknown = set(changes) - set(EDITION_FIELDS) - {"code"}
     if unknown:
         raise ValidationError(tr("catalog.edition_unknown_fields", fields=", ".join(sorted(unknown)),
@@ -705,9 +725,15 @@ def update_edition(session: Session, code: str, *, expected_version: int, change
     clean, problems = edition_change_problems(session, ed, changes)
     if problems:
         raise ValidationError(tr("gamesdata.edition_not_saved", code=ed.code, count=len(problems)), problems)
-    result = session.execute(
-        update(Edition).where(Edition.id == ed.id, Edition.version == expected_version)
-        .values(**clean, version=expected_version + 1).execution_options(synchronize_session=False))
+    writelock.before_write("edition")
+    try:
+        result = session.execute(
+            update(Edition).where(Edition.id == ed.id, Edition.version == expected_version)
+            .values(**clean, version=expected_version + 1).execution_options(synchronize_session=False))
+    except IntegrityError:  # a new edition took the code since the check
+        raise ValidationError(tr("gamesdata.edition_not_saved", code=ed.code, count=1), [
+            Problem("duplicate-code", tr("catalog.edition_exists", code=clean.get("code")),
+                    tr("catalog.edition_exists_fix"), "code")]) from None
     if result.rowcount != 1:
         raise StaleEditError(tr("catalog.edition_stale_race", code=ed.code))
     session.expire(ed)

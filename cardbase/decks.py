@@ -1069,19 +1069,27 @@ def save_deck(
     (:func:`cardbase.access.has_editor`, with ``editor`` or the current editor context): a viewer
     of the app gets :class:`~cardbase.errors.PermissionDenied` with a free name to use instead.
     """
+    from cardbase import writelock
+
     g = _require_game(session, game)
     name = " ".join((name or "").split())
     _check_saved_fields(name, note, description)
+    # the game's deck rules as they are now, kept so until the deck is saved
+    g = writelock.locked_game(session, g.id)
     resolved = _as_resolved(session, entries, g)
     if resolved.problems:
         raise DeckListError(tr("decks.saving.not_found", name=name), list(resolved.problems))
     if require_legal:
+        # the cards' names and keywords (copy limits) as they are now, kept so until the save
+        writelock.lock_cards(session, [e.card.id for e in resolved.entries])
         legality = check_deck(session, resolved, g)
         if not legality.legal:
             raise DeckListError(tr("decks.saving.not_legal", name=name), legality.problems)
 
-    deck = session.exec(select(Deck).where(Deck.game_id == g.id, Deck.name == name)).first()
+    deck = session.exec(select(Deck).where(Deck.game_id == g.id, Deck.name == name)
+                        .execution_options(populate_existing=True)).first()
     now = _now()
+    writelock.before_write("deck")
     if deck is not None and is_starter_deck(session, deck):
         from cardbase.access import has_editor
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cardbase.access import require_editor
@@ -40,6 +41,7 @@ MAX_FIGURE = 1_000_000  # as catalog.validate_card_fields bounds value and copie
 MAX_TEXT = 300
 MAX_PLAYERS = 100
 MAX_DECK = 1000
+MAX_CHOICES = 200  # values a choice field may list (see docs/shared-use.md, "Limits")
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,39}")
 # Names a declared field may not take: the card's own fields, the names data files, CSV and JSON
 # use for them, and the search keys.
@@ -179,10 +181,20 @@ def field_from_dict(raw: Mapping[str, Any], *, where: str = "") -> tuple[FieldDe
                 not all(isinstance(c, str) and c.strip() for c in choices):
             bad(tr("gamesdata.field_choices_bad"), tr("gamesdata.field_choices_fix"))
             choices = []
+        elif len(choices) > MAX_CHOICES:  # counted before anything is read in them
+            bad(tr("writes.too_many_choices", count=len(choices), limit=MAX_CHOICES),
+                tr("writes.too_many_choices_fix", limit=MAX_CHOICES))
+            choices = []
         else:
             choices = [c.strip() for c in choices]
-            folded = [fold(c) for c in choices]
-            twice = sorted({c for c, f in zip(choices, folded) if folded.count(f) > 1})
+            too_long = [c for c in choices if len(c) > MAX_TEXT or "\x00" in c]
+            if too_long:  # a card could never hold it (a declared value is MAX_TEXT at most)
+                bad(tr("writes.choice_too_long", choice=_shown(too_long[0]), count=len(too_long), limit=MAX_TEXT),
+                    tr("writes.choice_too_long_fix", limit=MAX_TEXT))
+            seen: dict[str, int] = {}
+            for c in choices:  # one pass: each choice's folded form counted once
+                seen[fold(c)] = seen.get(fold(c), 0) + 1
+            twice = sorted({c for c in choices if seen[fold(c)] > 1})
             if twice:
                 bad(tr("gamesdata.field_choices_twice", choices=", ".join(twice)),
                     tr("gamesdata.field_choices_fix"))
@@ -436,7 +448,8 @@ def list_games(session: Session) -> list[Game]:
     return list(session.exec(select(Game).order_by(Game.code)).all())
 
 
-def _players_problems(lo: Any, hi: Any) -> list[Problem]:
+def _players_problems(lo: Any, hi: Any, code: str | None = None) -> list[Problem]:
+    """Players of a game: 1–100, min ≤ max, and within its engine's range when it has one."""
     problems = []
     fix = tr("gamesdata.players_fix")
     for key, value in (("min_players", lo), ("max_players", hi)):
@@ -450,6 +463,15 @@ def _players_problems(lo: Any, hi: Any) -> list[Problem]:
     elif lo is not None and lo > hi:
         problems.append(Problem("bad-players", tr("gamesdata.players_reversed", min=lo, max=hi),
                                 tr("gamesdata.players_reversed_fix", min=hi, max=lo), "players"))
+    elif lo is not None and code:
+        from cardbase.games.registry import REGISTRY
+
+        spec = REGISTRY.get(code)
+        if spec is not None and spec.engine and not spec.min_players <= lo <= hi <= spec.max_players:
+            problems.append(Problem("bad-players", tr("writes.players_engine", code=code, min=lo, max=hi,
+                                                      engine_min=spec.min_players, engine_max=spec.max_players),
+                                    tr("writes.players_engine_fix", engine_min=spec.min_players,
+                                       engine_max=spec.max_players), "players"))
     return problems
 
 
@@ -461,7 +483,7 @@ def parse_players(text: str) -> tuple[int | None, int | None, list[Problem]]:
                                     tr("gamesdata.players_fix"), "players")]
     lo = int(match.group(1))
     hi = int(match.group(2)) if match.group(2) else lo
-    return lo, hi, _players_problems(lo, hi)
+    return lo, hi, _players_problems(lo, hi)  # the engine's range: checked with the game (_clean_game)
 
 
 def _deck_problems(session: Session, game: Game | None, deck_size: Any, copy_limit: Any,
@@ -555,12 +577,16 @@ def _fields_in_use(session: Session, game: Game, decls: list[FieldDecl]) -> list
     return problems
 
 
-def _clean_game(session: Session, game: Game | None, values: dict[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
-    """Check a game's values (merged over ``game`` for an edit); every problem at once."""
+def _clean_game(session: Session, game: Game | None, values: dict[str, Any], *,
+                code: str | None = None) -> tuple[dict[str, Any], list[Problem]]:
+    """Check a game's values (merged over ``game`` for an edit, a new game named ``code``
+    otherwise): the one set of rules of ``games add`` and ``games edit``; every problem at once."""
     problems = _text_problems(values)
     merged = {k: getattr(game, k) for k in GAME_FIELDS} if game is not None else {}
     merged.update(values)
-    problems += _players_problems(merged.get("min_players"), merged.get("max_players"))
+    # the engine's range is checked when the players are set (a stored range is not re-judged)
+    engine_code = code if game is None else (game.code if {"min_players", "max_players"} & set(values) else None)
+    problems += _players_problems(merged.get("min_players"), merged.get("max_players"), engine_code)
     if game is None or {"deck_size", "copy_limit", "keyword_limits"} & set(values):
         # deck rules are checked when they are set, against the cards the game has then
         problems += _deck_problems(session, game, merged.get("deck_size"), merged.get("copy_limit"),
@@ -601,7 +627,7 @@ def new_game_problems(session: Session, *, code: str, name: str, min_players: in
               "deck_size": deck_size, "copy_limit": copy_limit,
               "keyword_limits": dict(keyword_limits or {}), "template": template,
               "fields": list(fields or []), "rules_file": rules_file, "description": description}
-    clean, more = _clean_game(session, None, values)
+    clean, more = _clean_game(session, None, values, code=folded)
     clean["code"] = folded
     return clean, problems + more
 
@@ -613,22 +639,36 @@ def create_game(session: Session, *, code: str, name: str, min_players: int | No
                 rules_file: str | None = None, description: str | None = None) -> Game:
     """Add a game; ``fields`` are declarations (dicts, ``NAME:TYPE…`` specs or FieldDecl)."""
     require_editor(action="create a game")
+    from cardbase import writelock
+
+    writelock.lock_for_create(session)
     clean, problems = new_game_problems(
         session, code=code, name=name, min_players=min_players, max_players=max_players,
         deck_size=deck_size, copy_limit=copy_limit, keyword_limits=keyword_limits,
         template=template, fields=fields, rules_file=rules_file, description=description)
     if problems:
         raise ValidationError(tr("gamesdata.not_created", code=code, count=len(problems)), problems)
+    writelock.before_write("new-game")
     game = Game(**clean)
     session.add(game)
-    session.flush()
+    try:
+        session.flush()
+    except IntegrityError:  # the same code saved by someone else since the check
+        raise ValidationError(tr("gamesdata.not_created", code=code, count=1),
+                              [Problem("duplicate-code", tr("gamesdata.code_taken", code=clean["code"]),
+                                       tr("gamesdata.code_taken_fix"), "code")]) from None
     return game
 
 
 def update_game(session: Session, *, code: str, expected_version: int, changes: Mapping[str, Any]) -> Game:
     """Apply ``changes`` (keys of :data:`GAME_FIELDS`) if the game is still at ``expected_version``."""
     require_editor(action="change a game")
+    from cardbase import writelock
+
     game = get_game(session, code)
+    # The checks below (version, cards against the new declarations, deck rules) read under the
+    # lock: no card is written against the old declarations while this change is decided.
+    game = writelock.locked_game(session, game.id, exclusive=True)
     unknown = sorted(set(changes) - set(GAME_FIELDS))
     if unknown:
         raise ValidationError(tr("gamesdata.unknown_fields", fields=", ".join(unknown),
@@ -642,6 +682,7 @@ def update_game(session: Session, *, code: str, expected_version: int, changes: 
     clean, problems = _clean_game(session, game, dict(changes))
     if problems:
         raise ValidationError(tr("gamesdata.not_saved", code=game.code, count=len(problems)), problems)
+    writelock.before_write("game")
     result = session.execute(
         update(Game).where(Game.id == game.id, Game.version == expected_version)
         .values(**clean, version=expected_version + 1).execution_options(synchronize_session=False))
@@ -695,12 +736,24 @@ def parse_keyword_limits(items: Iterable[str]) -> tuple[dict[str, int], list[Pro
     return out, problems
 
 
+def _first_time(key: str, given: set[str], problems: list[Problem]) -> bool:
+    """Whether ``key`` is set for the first time in one command; a second value is refused (the
+    first would be lost without a word). ``players`` counts as both of its bounds."""
+    keys = {"min_players", "max_players"} if key in ("players", "min_players", "max_players") else {key}
+    if keys & given:
+        problems.append(Problem("set-twice", tr("writes.set_twice", field=key), tr("writes.set_twice_fix", field=key), key))
+        return False
+    given.update(keys)
+    return True
+
+
 def setting_changes(game: Game, settings: Iterable[str]) -> tuple[dict[str, Any], list[Problem]]:
     """``["name=…", "players=2-4", "fields+=force:int:0..10", …]`` → changes for update_game."""
     changes: dict[str, Any] = {}
     problems: list[Problem] = []
     fields = [dict(f) for f in game.fields or []]
     fields_touched = False
+    given: set[str] = set()
     for item in settings:
         match = re.fullmatch(r"\s*([a-z_]+)\s*(\+=|-=|=)(.*)", item or "", re.S)
         if not match:
@@ -708,6 +761,8 @@ def setting_changes(game: Game, settings: Iterable[str]) -> tuple[dict[str, Any]
                                     tr("gamesdata.set_fix", fields=", ".join(GAME_FIELDS + ("players",))), item))
             continue
         key, op, text = match.group(1), match.group(2), match.group(3)
+        if op == "=" and not _first_time(key, given, problems):
+            continue
         if key == "players" and op == "=":
             lo, hi, probs = parse_players(text)
             problems += probs
@@ -751,12 +806,15 @@ def edition_setting_changes(settings: Iterable[str]) -> tuple[dict[str, Any], li
 
     changes: dict[str, Any] = {}
     problems: list[Problem] = []
+    given: set[str] = set()
     fix = tr("gamesdata.edition_set_fix", fields=", ".join(EDITION_SETTINGS))
     for item in settings:
         key, sep, text = (item or "").partition("=")
         key, text = key.strip(), text.strip()
         if not sep or key not in EDITION_SETTINGS:
             problems.append(Problem("bad-setting", tr("gamesdata.set_syntax", value=item), fix, key or item))
+            continue
+        if not _first_time(key, given, problems):
             continue
         if key == "set_size":
             if not re.fullmatch(r"\d{1,7}", text):
@@ -781,27 +839,42 @@ def edition_setting_changes(settings: Iterable[str]) -> tuple[dict[str, Any], li
     return changes, problems
 
 
-def edition_change_problems(session: Session, edition: Edition, changes: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
-    """The rules of a new edition (catalog.create_edition) applied to a change of ``edition``."""
+MAX_SET_SIZE = 1_000_000  # cards an edition may announce (its set size)
+MAX_EDITION_CODE = 20  # the column's length; letters A-Z and digits only
+
+
+def edition_change_problems(session: Session, edition: Edition | None, changes: Mapping[str, Any]
+                            ) -> tuple[dict[str, Any], list[Problem]]:
+    """The rules of an edition, one place for both ``editions add`` (``edition`` None: a new
+    edition, code and name required) and ``editions edit`` (only the values given are checked).
+
+    Code: 1–20 letters A–Z or digits (upper-cased), not another edition's; name: 1–120
+    characters; set size: 0–1,000,000; symbol: 40 characters at most, no control character;
+    description: text without NUL; release date: a date; sample: yes or no."""
     from sqlalchemy import func
 
     clean = dict(changes)
     problems: list[Problem] = []
-    if "code" in changes:
-        code = (changes["code"] or "").strip().upper() if isinstance(changes["code"], str) else ""
-        if not code or not code.isalnum() or not code.isascii() or len(code) > 20:
-            problems.append(Problem("invalid-code", tr("catalog.edition_bad_code", code=_shown(changes["code"])),
+    new = edition is None
+    if new or "code" in changes:
+        raw = changes.get("code")
+        code = raw.strip().upper() if isinstance(raw, str) else ""
+        if not code or not (code.isascii() and code.isalnum()) or len(code) > MAX_EDITION_CODE:
+            problems.append(Problem("invalid-code", tr("catalog.edition_bad_code", code=_shown(raw)),
                                     tr("catalog.edition_bad_code_fix"), "code"))
-        elif code != edition.code.upper() and session.exec(
+        elif (new or code != edition.code.upper()) and session.exec(
                 select(Edition.id).where(func.upper(Edition.code) == code)).first():
             problems.append(Problem("duplicate-code", tr("catalog.edition_exists", code=code),
                                     tr("catalog.edition_exists_fix"), "code"))
         clean["code"] = code
-    if "name" in changes:
-        name = changes["name"]
+    if new or "name" in changes:
+        name = changes.get("name")
         limit = Edition.__table__.c.name.type.length
         if not isinstance(name, str) or not name.strip():
             problems.append(Problem("missing", tr("catalog.edition_no_name"), tr("catalog.edition_no_name_fix"), "name"))
+        elif "\x00" in name:
+            problems.append(Problem("invalid-field", tr("gamesdata.text_bad", field="name", limit=limit),
+                                    tr("gamesdata.text_fix"), "name"))
         elif len(name.strip()) > limit:
             problems.append(Problem("too-long", tr("catalog.edition_name_too_long", length=len(name.strip()), limit=limit),
                                     tr("catalog.edition_name_too_long_fix"), "name"))
@@ -809,17 +882,31 @@ def edition_change_problems(session: Session, edition: Edition, changes: Mapping
             clean["name"] = name.strip()
     if "set_size" in changes:
         size = changes["set_size"]
-        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= 1_000_000:
+        if isinstance(size, bool) or not isinstance(size, int) or not 0 <= size <= MAX_SET_SIZE:
             problems.append(Problem("invalid-size", tr("catalog.edition_bad_size", size=_shown(size)),
                                     tr("catalog.edition_bad_size_fix"), "set_size"))
-    if "symbol" in changes and changes["symbol"] is not None:
-        if not isinstance(changes["symbol"], str) or len(changes["symbol"]) > Edition.__table__.c.symbol.type.length:
+    if "symbol" in changes:
+        symbol = changes["symbol"]
+        if isinstance(symbol, str):
+            symbol = symbol.strip() or None
+        limit = Edition.__table__.c.symbol.type.length
+        if symbol is not None and (not isinstance(symbol, str) or len(symbol) > limit
+                                   or any(ord(c) < 32 or ord(c) == 127 for c in symbol)):
             problems.append(Problem("too-long", tr("gamesdata.edition_bad_symbol", value=_shown(changes["symbol"])),
                                     tr("gamesdata.edition_bad_symbol_fix"), "symbol"))
+        clean["symbol"] = symbol
+    if "release_date" in changes:
+        import datetime as dt
+
+        date = changes["release_date"]
+        if date is not None and (not isinstance(date, dt.date) or isinstance(date, dt.datetime)):
+            problems.append(Problem("bad-date", tr("gamesdata.edition_bad_date", value=_shown(date)),
+                                    tr("gamesdata.edition_bad_date_fix"), "release_date"))
     if "sample" in changes and not isinstance(changes["sample"], bool):
         problems.append(Problem("bad-setting", tr("gamesdata.edition_bad_bool", value=_shown(changes["sample"])),
                                 tr("gamesdata.edition_bad_bool_fix"), "sample"))
-    if "description" in changes and changes["description"] is not None and not isinstance(changes["description"], str):
+    if "description" in changes and changes["description"] is not None and (
+            not isinstance(changes["description"], str) or "\x00" in changes["description"]):
         problems.append(Problem("invalid-field", tr("gamesdata.text_bad", field="description", limit="∞"),
                                 tr("gamesdata.text_fix"), "description"))
     return clean, problems

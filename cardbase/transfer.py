@@ -438,8 +438,9 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
     """
     label = "item" if row_label == "item" else "line"
     plan = ImportPlan(source=source)
-    editions = {e.code.upper(): e for e in session.exec(select(Edition)).all()}
-    games = {g.id: g for g in session.exec(select(Game)).all()}
+    editions = {e.code.upper(): e for e in session.exec(
+        select(Edition).execution_options(populate_existing=True)).all()}
+    games = {g.id: g for g in session.exec(select(Game).execution_options(populate_existing=True)).all()}
     names = frozenset(f["name"] for g in games.values() for f in g.fields or [])
     decls = {gid: gamesdata.declared_fields(g) for gid, g in games.items()}
     known = _COLUMN_SET | names
@@ -672,6 +673,12 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
         require_editor(action="import cards")
     if fmt not in ("csv", "json"):
         raise ImportError_(tr("transfer.unknown_format", source=source, format=repr(fmt)))
+    if not dry_run:
+        # the games' declared fields and the cards are read, checked and written under one lock:
+        # no game changes its declarations between this import's checks and its write
+        from cardbase import writelock
+
+        writelock.lock_games(session)
     rows = _rows(data, fmt=fmt, source=source, declared=declared_columns(session))
     del data
     plan = plan_import(session, rows, source=source, row_label="line" if fmt == "csv" else "item")
@@ -682,6 +689,9 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
         raise ImportError_(tr("transfer.refused", source=source, count=len(plan.problems)), plan.problems)
     if dry_run:
         return plan
+    from cardbase import writelock
+
+    writelock.before_write("import")
     try:
         with session.begin_nested():
             _apply(session, plan)

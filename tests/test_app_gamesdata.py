@@ -180,7 +180,8 @@ def test_editor_shows_declared_fields_as_typed_inputs_and_saves_them(app_env: st
     assert {"edf_x_damage", "edf_x_armour", "edf_x_life"} <= keys
     assert not [w for w in at.text_input if w.key == "edf_stats"]  # no raw JSON for a declaring game
     damage = at.number_input(key="edf_x_damage")
-    assert damage.value == 20 and damage.min == 0 and damage.max == 1000
+    # the declared range is told, not put on the widget (which would turn 1001 into no value)
+    assert damage.value == 20 and "de 0 à 1000" in damage.help
     damage.set_value(35).run()
     assert "Modifications non enregistrées : dégâts" in texts(at)
     at.button(key="ed_save").click().run()
@@ -245,7 +246,7 @@ def test_editor_creates_and_duplicates_a_card_with_declared_fields(app_env: str)
     at.text_input(key="edf_name").input("Casque lourd")
     at.number_input(key="edf_x_armour").set_value(7)
     at.number_input(key="edf_x_life").set_value(2).run()
-    assert at.number_input(key="edf_x_life").min == 1  # the declared range
+    assert "de 1 à" in at.number_input(key="edf_x_life").help  # the declared range
     at.button(key="ed_create").click().run()
     no_exception(at)
     assert at.text_input(key="edf_name").value == "Casque lourd"  # now editing the new card
@@ -255,6 +256,66 @@ def test_editor_creates_and_duplicates_a_card_with_declared_fields(app_env: str)
     no_exception(at)
     copy = _card(app_env, at.session_state["ed_card"]["ref"])
     assert copy["name"] == "Casque lourd (copie)" and copy["stats"] == {"armour": 7, "life": 2}
+
+
+def test_editor_new_card_with_a_number_outside_the_range_is_refused_not_dropped(app_env: str) -> None:
+    """Éditeur → Nouvelle carte, force 12 in a game declaring force:int:0..10: the card is not
+    created without its force; the message says why, the input stays, and 7 then saves."""
+    from sqlmodel import select
+
+    from cardbase import catalog, gamesdata
+    from cardbase.models import Card, Edition
+
+    with _db(app_env) as s:
+        gamesdata.create_game(s, code="duel", name="Duel", min_players=2, max_players=2,
+                              fields=["force:int:0..10"])
+        catalog.create_edition(s, game="duel", code="DU1", name="Duel 1", set_size=5)
+    at = page_test("editor", editor=True)
+    at.session_state["ed_mode"] = "new"
+    at.run()
+    at.selectbox(key="ed_new_edition").select("DU1").run()
+    at.text_input(key="edf_name").input("Colosse")
+    at.number_input(key="edf_x_force").set_value(12).run()
+    assert at.number_input(key="edf_x_force").value == 12  # kept as typed, not emptied
+    at.button(key="ed_create").click().run()
+    no_exception(at)
+    assert "Carte créée." not in [str(t.value) for t in at.toast]
+    assert at.error and "force vaut 12, hors de 0..10" in texts(at)
+    with _db(app_env) as s:
+        assert not s.exec(select(Card).join(Edition).where(Edition.code == "DU1")).all()
+    assert at.number_input(key="edf_x_force").value == 12 and at.text_input(key="edf_name").value == "Colosse"
+    at.number_input(key="edf_x_force").set_value(7).run()
+    at.button(key="ed_create").click().run()
+    no_exception(at)
+    assert _card(app_env, "DU1-001")["stats"] == {"force": 7}
+
+
+def test_editor_edit_with_a_number_outside_the_range_is_refused_not_dropped(app_env: str) -> None:
+    at = page_test("editor", editor=True).run()
+    card = _open(at, app_env, "CTT-001")
+    at.number_input(key="edf_x_damage").set_value(5000).run()
+    assert "Modifications non enregistrées : dégâts" in texts(at)
+    at.button(key="ed_save").click().run()
+    no_exception(at)
+    assert "damage vaut 5000, hors de 0..1000" in texts(at)
+    assert _card(app_env, "CTT-001")["damage"] == card["damage"]
+    assert at.number_input(key="edf_x_damage").value == 5000
+
+
+def test_editions_page_refuses_a_negative_set_size_instead_of_saving_zero(app_env: str) -> None:
+    """A set size typed below 0 reaches the service and is refused; nothing is created."""
+    from cardbase import catalog
+    from cardbase.errors import NotFoundError
+
+    at = page_test("editions", editor=True).run()
+    next(ti for ti in at.text_input if ti.label == "Code").input("NP7")
+    [ti for ti in at.text_input if ti.label == "Nom"][-1].input("Septième")
+    [n for n in at.number_input if n.label == "Taille du set"][-1].set_value(-5)
+    next(b for b in at.button if b.label == "Créer l'édition").click().run()
+    no_exception(at)
+    assert at.error and "-5" in texts(at)
+    with _db(app_env) as s, pytest.raises(NotFoundError):
+        catalog.get_edition(s, "NP7")
 
 
 # --------------------------------------------------------------------------- decks page

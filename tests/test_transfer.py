@@ -335,28 +335,59 @@ def test_stale_rows_are_listed_with_the_other_problems(engine, tmp_path):
 
 
 def test_a_card_saved_during_the_import_refuses_all_of_it(engine, tmp_path, monkeypatch):
+    """Another editor saves a card the import changes, between the import's checks and its write:
+    never both. On PostgreSQL the save lands (cards are locked by their version, not by the
+    import) and the import is refused whole; on SQLite the import holds the write lock from its
+    first check, so the save waits and is then refused as stale."""
+    import threading
+
+    from cardbase.errors import StaleEditError
+
     with Session(engine) as s:
         records = transfer.export_records(s, edition="OVK")[:3]
     for r in records:
         r["flavour"] = "importé"
     records.append({"edition": "OVK", "number": 130, "name": "Nouvelle"})
     planned = transfer.plan_import
+    other: dict[str, object] = {}
+
+    def save_value_9() -> None:
+        try:
+            with Session(engine) as s:
+                card = catalog.get_card(s, "OVK-002")
+                catalog.update_card(s, card.id, expected_version=card.version, changes={"value": 9})
+                s.commit()
+            other["result"] = "saved"
+        except Exception as exc:  # looked at below
+            other["result"] = exc
 
     def plan_then_someone_saves(session, rows, **kw):
         plan = planned(session, rows, **kw)
-        with Session(engine) as other:  # another editor saves one of the cards meanwhile
-            card = catalog.get_card(other, "OVK-002")
-            catalog.update_card(other, card.id, expected_version=card.version, changes={"value": 9})
-            other.commit()
+        thread = threading.Thread(target=save_value_9)  # another editor saves one of the cards meanwhile
+        other["thread"] = thread
+        thread.start()
+        thread.join(1.5)  # done, or waiting for this import's lock
         return plan
 
     monkeypatch.setattr(transfer, "plan_import", plan_then_someone_saves)
     before = _count(engine)
     with Session(engine) as s:
-        with pytest.raises(ImportError_, match="rien n'a été importé"):
+        try:
             transfer.import_cards(s, json.dumps(records), fmt="json", source="c.json")
-        s.rollback()
-    assert _count(engine) == before
+            s.commit()
+            imported = True
+        except ImportError_ as exc:
+            assert "rien n'a été importé" in str(exc)
+            s.rollback()
+            imported = False
+    other["thread"].join(30)
     with Session(engine) as s:
-        assert catalog.get_card(s, "OVK-001").flavour != "importé"
-        assert catalog.get_card(s, "OVK-002").value == 9
+        flavour = catalog.get_card(s, "OVK-001").flavour
+        value = catalog.get_card(s, "OVK-002").value
+    if imported:
+        assert isinstance(other["result"], StaleEditError), other["result"]
+        assert engine.dialect.name == "sqlite"
+        assert _count(engine) == before + 1 and flavour == "importé" and value != 9
+    else:
+        assert other["result"] == "saved"
+        assert _count(engine) == before and flavour != "importé" and value == 9

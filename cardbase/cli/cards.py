@@ -122,10 +122,17 @@ def edit_command(
         fail("\n".join(tr("catalog.cli.bad_set", item=item) for item in bad))
     if not set_:
         fail(tr("catalog.cli.nothing_to_set"))
+    twice = []
     for item in set_:
         key, raw = item.split("=", 1)
         key = catalog.FILE_TO_MODEL.get(key.strip(), key.strip())
+        if key in changes:  # the first value would be lost without a word
+            twice.append(key)
         changes[key] = _set_value(raw)
+    if twice:
+        names = [catalog.MODEL_TO_FILE.get(k, k) for k in dict.fromkeys(twice)]
+        fail("\n".join(tr("writes.set_twice", field=n) + " — " + tr("writes.set_twice_fix", field=n)
+                       for n in names))
     with session() as s:
         c = catalog.get_card(s, card)
         updated = catalog.update_card(s, c.id, expected_version=version, changes=changes)

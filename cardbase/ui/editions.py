@@ -63,7 +63,9 @@ def _edit_form(current: dict) -> None:
     with st.form(f"edn_edit_{current['code']}"):
         name = st.text_input(t("field.name"), value=current["name"])
         a, b, c = st.columns(3)
-        set_size = a.number_input(t("editions.set_size"), min_value=0, value=int(current["set_size"]), step=1)
+        # no min_value: Streamlit would turn a number below it into the default, saved silently;
+        # the service refuses it with a message instead
+        set_size = a.number_input(t("editions.set_size"), value=int(current["set_size"]), step=1)
         symbol = b.text_input(t("editions.symbol"), value=current["symbol"] or "")
         date = c.date_input(t("editions.date"), value=current["release_date"], format="YYYY-MM-DD")
         if st.form_submit_button(t("common.save"), type="primary"):
@@ -87,7 +89,7 @@ def _create_form(games: list[str]) -> None:
         code = b.text_input(t("editions.code"), placeholder="NP2")
         name = st.text_input(t("field.name"))
         c, d = st.columns(2)
-        set_size = c.number_input(t("editions.set_size"), min_value=0, value=0, step=1)
+        set_size = c.number_input(t("editions.set_size"), value=0, step=1)  # checked by the service
         symbol = d.text_input(t("editions.symbol"))
         if st.form_submit_button(t("editions.create"), type="primary"):
             try:

@@ -371,12 +371,12 @@ def _declared_inputs(decls: Any, *, disabled: bool) -> None:
             value = st.session_state.get(key)
             if value is not None and not isinstance(value, int):
                 st.session_state[key] = value = None
-            bounds: dict[str, int] = {}
-            inside = value is None or ((d.min is None or value >= d.min) and (d.max is None or value <= d.max))
-            if inside:  # a stored value out of range is shown as it is; the service refuses it
-                bounds = {k: v for k, v in (("min_value", d.min), ("max_value", d.max)) if v is not None}
             st.session_state[key] = value  # set again: shown as it is after a run without the widget
-            col.number_input(label, key=key, value=None, step=1, disabled=disabled, help=help_text, **bounds)
+            # No min_value/max_value on the widget: Streamlit turns a number outside them into "no
+            # value", and the card would be saved without it. The declared range is shown in the
+            # help; a number outside it reaches the service, which refuses it with a message.
+            col.number_input(label, key=key, value=None, step=1, disabled=disabled,
+                             help=_range_help(d, help_text))
         elif d.type == "choice":
             current = st.session_state.get(key) or ""
             options = ["", *d.choices] + ([current] if current and current not in d.choices else [])
@@ -387,6 +387,15 @@ def _declared_inputs(decls: Any, *, disabled: bool) -> None:
         else:
             st.session_state[key] = st.session_state.get(key) or ""
             col.text_input(label, key=key, disabled=disabled, help=help_text)
+
+
+def _range_help(decl: Any, spec: str) -> str:
+    """The help of a declared number: its declaration and, when it has one, its range in words."""
+    if decl.min is None and decl.max is None:
+        return spec
+    low = "−∞" if decl.min is None else str(decl.min)
+    high = "+∞" if decl.max is None else str(decl.max)
+    return f"{spec} — {t('writes.editor_range', min=low, max=high)}"
 
 
 def _effect_feedback(form: dict[str, str], game: str) -> None:
