@@ -34,10 +34,15 @@ def bots_until(state, *, human: int, bot: str, seed: int, played: int) -> list[i
     from cardbase.playtest.games import seat_bot
 
     done: list[int] = []
-    while not state.is_terminal() and state.current_player() != human:
-        a = seat_bot(bot, seed + played + len(done), state.game).step(state)
-        state.apply_action(a)
-        done.append(a)
+    if state.is_terminal() or state.current_player() == human:
+        return done
+    # the search bots may think for a while at large tables: the page says so, with the time spent,
+    # rather than stay grey (Streamlit's stop button cancels the run)
+    with st.spinner(t("playtest.bots_thinking", bot=bot_label(bot)), show_time=True):
+        while not state.is_terminal() and state.current_player() != human:
+            a = seat_bot(bot, seed + played + len(done), state.game).step(state)
+            state.apply_action(a)
+            done.append(a)
     return done
 
 
