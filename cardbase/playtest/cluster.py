@@ -99,7 +99,7 @@ def connect(address: str, *, timeout: float | None = None) -> DaskExecutor:
     probe(host, port, address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
-    except Exception as exc:
+    except Exception as exc:  # whatever the client meets: one line for the user
         raise CardbaseError(tr("dask.unreachable", address=address, timeout=f"{timeout:g}",
                                detail=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from exc
     try:
@@ -126,7 +126,7 @@ def probe(host: str, port: int, address: str, timeout: float) -> None:
         try:
             _probe(host, port, address, timeout)
             outcome["error"] = None
-        except BaseException as exc:
+        except BaseException as exc:  # handed back to the caller's thread
             outcome["error"] = exc
 
     thread = threading.Thread(target=run, name="cardbase-dask-probe", daemon=True)
