@@ -136,15 +136,6 @@ def test_sim_game_refuses_a_trillion_games_and_bad_seats_at_once(cli_env, no_gam
     assert time.monotonic() - started < 10 and "rien n'a été joué" in out
 
 
-@pytest.mark.sqlite_only("a short real batch; the backend does not matter")
-def test_sim_game_at_the_limit_still_runs(cli_env) -> None:
-    from cardbase.cli import app
-
-    r = runner.invoke(app, ["sim", "game", "overkill", "--games", "4", "--players", "2", "--workers", "1",
-                            "--bots", "greedy,random", "--json"])
-    assert r.exit_code == 0, r.output
-
-
 def test_goldfish_and_duel_limits(no_games) -> None:
     refused(sim("goldfish", "braises-ardentes", "--edition", NP1, "--games", "100001"),
             f"100{NBSP}001 parties", "--games 100000 au plus")
@@ -209,10 +200,26 @@ def test_an_existing_records_file_is_left_as_it_is_until_written(tmp_path) -> No
 def test_sim_game_records_is_checked_before_any_game(cli_env, tmp_path, no_games) -> None:
     from cardbase.cli import app
 
-    refused(runner.invoke(app, ["sim", "game", "overkill", "--games", "10", "--records", str(tmp_path)]),
+    out = tmp_path / "out"
+    out.mkdir()
+    refused(runner.invoke(app, ["sim", "game", "overkill", "--games", "10", "--records", str(out)]),
             "est un dossier")
     refused(runner.invoke(app, ["sim", "game", "overkill", "--games", "10",
-                                "--records", str(tmp_path / "no" / "r.jsonl")]), "n'existe pas")
+                                "--records", str(out / "no" / "r.jsonl")]), "n'existe pas")
+    assert list(out.iterdir()) == []
+
+
+@pytest.mark.sqlite_only("a short real batch; the backend does not matter")
+def test_sim_game_within_the_limits_writes_its_records(cli_env, tmp_path) -> None:
+    from cardbase.cli import app
+
+    target = tmp_path / "r.jsonl"
+    r = runner.invoke(app, ["sim", "game", "overkill", "--games", "4", "--players", "2", "--workers", "1",
+                            "--bots", "greedy,random", "--records", str(target), "--json"])
+    assert r.exit_code == 0, r.output
+    assert len(target.read_text(encoding="utf-8").splitlines()) == 4
+    r = runner.invoke(app, ["sim", "game", "overkill", "--games", "4", "--bots", "greedy,"])
+    refused(r, "nom de bot vide")  # a trailing comma used to be dropped silently
 
 
 # ----------------------------------------------------------------------------- Dask addresses
@@ -310,10 +317,14 @@ def test_a_server_speaking_another_protocol_is_named(chatty_server) -> None:
 
 
 def test_a_closed_port_is_unreachable_at_once() -> None:
+    import distributed  # noqa: F401 - imported before the clock starts
+
     address = _closed_port()
-    took, err = _bounded(lambda: connect(address, timeout=1))
-    assert isinstance(err, CardbaseError) and took < 5
+    took, err = _bounded(lambda: connect(address, timeout=4))
+    assert isinstance(err, CardbaseError)
     assert "Impossible de joindre l'ordonnanceur Dask" in str(err) and address in str(err)
+    # refused is said at once, with the reason, instead of retrying until the timeout
+    assert took < 3 and "Connection refused" in str(err)
 
 
 @pytest.mark.parametrize("address", ["tls://127.0.0.1:8786", "ucx://127.0.0.1:8786", "ws://127.0.0.1:8786"])
