@@ -345,3 +345,11 @@ def test_cli_scheduler_at_a_web_server_or_tls_is_one_line(http_server, monkeypat
         out = refused(r, says)
         assert time.monotonic() - started < 10
         assert len(out.strip().splitlines()) == 1
+
+
+def test_edition_folders_and_missing_files_are_said_before_any_deck(tmp_path, no_games) -> None:
+    missing = tmp_path / "nope.toml"
+    for args in (["goldfish", "braises-ardentes"], ["ladder", "braises-ardentes"],
+                 ["sweep", "braises-ardentes", "--card", "NP1-011", "--values", "1..2"]):
+        refused(sim(*args, "--edition", str(tmp_path), "--edition", str(missing)), "2 problème(s)",
+                f"« {tmp_path} » est un dossier", f"« {missing} » n'existe pas")

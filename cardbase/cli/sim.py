@@ -128,7 +128,7 @@ def goldfish_command(
 
     check_sim(games=games, counts={"--oracle-games": oracle_games, "--swap-games": swap_games},
               workers=workers, records=records, bots=bot, bots_option="--bot", single_bot=True,
-              nespanini_bots=True)
+              nespanini_bots=True, editions=edition)
     name, cards = _deck(deck, edition)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_goldfish", name=name), not json_out) as progress:
@@ -174,7 +174,7 @@ def duel_command(
     from cardbase.playtest.limits import check_sim
 
     parts = check_sim(games=games, min_games=2, workers=workers, records=records, bots=bots,
-                      nespanini_bots=True)
+                      nespanini_bots=True, editions=edition)
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2:
@@ -222,7 +222,8 @@ def roundrobin_command(
 
     specs = list(decks or starter_decks())
     check_sim(games=games, min_games=2, runs=len(specs) * (len(specs) - 1) // 2, unit="limits.unit.pairs",
-              workers=workers, bots=bots, bots_option="--bot", single_bot=True, nespanini_bots=True)
+              workers=workers, bots=bots, bots_option="--bot", single_bot=True, nespanini_bots=True,
+              editions=edition)
     loaded = dict(_deck(d, edition) for d in specs)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_rr"), not json_out) as progress:
@@ -257,7 +258,8 @@ def ladder_command(
     from cardbase.playtest.cards import starter_decks
     from cardbase.playtest.limits import check_sim
 
-    check_sim(games=games, min_games=2, runs=len(LADDER) - 1, unit="limits.unit.rungs", workers=workers)
+    check_sim(games=games, min_games=2, runs=len(LADDER) - 1, unit="limits.unit.rungs", workers=workers,
+              editions=edition)
     if deck is None:
         starters = starter_decks()
         if not starters:
@@ -313,7 +315,7 @@ def sweep_command(
     names = check_sim(games=games, min_games=2 if against is not None else 1, runs=len(vals),
                       unit="limits.unit.values", workers=workers, bots=bots, nespanini_bots=game is None,
                       players=players, spec=spec, players_allowed=game is not None,
-                      copies=vals if field == "copies" else None)
+                      copies=vals if field == "copies" else None, editions=edition)
     kwargs: dict[str, Any] = {}
     if spec is not None:
         if deck is not None or against is not None or goldfish:

@@ -161,6 +161,21 @@ def records_problems(path: Path | str | None, option: str = "--records") -> list
     return []
 
 
+def editions_problems(paths: Iterable[Path | str] | None) -> list[Problem]:
+    """``--edition`` files: each must be a file that exists (a folder or a missing path is said
+    before any deck is read)."""
+    out = []
+    for path in paths or ():
+        p = Path(path)
+        if p.is_dir():
+            out.append(Problem("edition_folder", tr("limits.edition_folder", path=p),
+                               tr("limits.edition_fix"), f"--edition {p}"))
+        elif not p.is_file():
+            out.append(Problem("edition_missing", tr("limits.edition_missing", path=p),
+                               tr("limits.edition_fix"), f"--edition {p}"))
+    return out
+
+
 def raise_problems(problems: list[Problem]) -> None:
     if problems:
         raise ValidationError(tr("limits.refused", count=len(problems)), problems)
@@ -171,7 +186,8 @@ def check_sim(*, games: int | None = None, min_games: int = 1, runs: int = 1, un
               records: Path | str | None = None, bots: str | None = None, bots_option: str = "--bots",
               single_bot: bool = False, nespanini_bots: bool = False, players: int | None = None,
               spec: Any = None, players_allowed: bool = True,
-              copies: Sequence[int] | None = None) -> list[str]:
+              copies: Sequence[int] | None = None,
+              editions: Iterable[Path | str] | None = None) -> list[str]:
     """Every check of a simulation command, before any deck is read or game played; raises a
     :class:`ValidationError` listing every problem. Returns the bot names of ``bots``."""
     problems: list[Problem] = []
@@ -187,5 +203,6 @@ def check_sim(*, games: int | None = None, min_games: int = 1, runs: int = 1, un
     if copies is not None:
         problems += copies_problems(copies)
     problems += records_problems(records)
+    problems += editions_problems(editions)
     raise_problems(problems)
     return names
