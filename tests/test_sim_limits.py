@@ -353,3 +353,10 @@ def test_edition_folders_and_missing_files_are_said_before_any_deck(tmp_path, no
                  ["sweep", "braises-ardentes", "--card", "NP1-011", "--values", "1..2"]):
         refused(sim(*args, "--edition", str(tmp_path), "--edition", str(missing)), "2 problème(s)",
                 f"« {tmp_path} » est un dossier", f"« {missing} » n'existe pas")
+
+
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:99999", "tcp://127.0.0.1:0"])
+def test_a_port_out_of_range_is_an_unreadable_address(address) -> None:
+    took, err = _bounded(lambda: connect(address, timeout=1))
+    assert isinstance(err, CardbaseError) and took < 5
+    assert "Adresse d'ordonnanceur Dask illisible" in str(err)

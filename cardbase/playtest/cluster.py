@@ -92,6 +92,8 @@ def connect(address: str, *, timeout: float | None = None) -> DaskExecutor:
             raise ValueError(scheme)
         if scheme in SUPPORTED_SCHEMES:
             host, port = parse_host_port(location)
+            if not 0 < int(port) < 65536:
+                raise ValueError(port)
     except (ValueError, TypeError) as exc:
         raise CardbaseError(tr("dask.bad_address", address=address)) from exc
     if scheme not in SUPPORTED_SCHEMES:
@@ -135,8 +137,12 @@ def probe(host: str, port: int, address: str, timeout: float) -> None:
     if "error" not in outcome:
         raise CardbaseError(tr("dask.unreachable", address=address, timeout=f"{timeout:g}",
                                detail=tr("dask.probe_timeout")))
-    if outcome["error"] is not None:
-        raise outcome["error"]
+    error = outcome["error"]
+    if isinstance(error, CardbaseError):
+        raise error
+    if error is not None:  # anything else the socket layer raised: still one line
+        raise CardbaseError(tr("dask.unreachable", address=address, timeout=f"{timeout:g}",
+                               detail=str(error) or type(error).__name__)) from error
 
 
 def _probe(host: str, port: int, address: str, timeout: float) -> None:
