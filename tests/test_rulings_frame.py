@@ -165,3 +165,11 @@ def test_sim_rulings_and_games_rulings_commands(cli_env, monkeypatch) -> None:
     rows = json.loads(listed.stdout)["rulings"]
     assert rows[0]["code"] == "OK5" and rows[0]["contested"] is True
     assert set(rows[0]) >= {"code", "title", "text", "option", "default", "allowed", "contested"}
+
+
+@SQLITE
+def test_sim_rulings_refuses_a_batch_over_the_limit_before_playing(cli_env, monkeypatch) -> None:
+    _contested_overkill(monkeypatch)
+    res = runner.invoke(app, ["sim", "rulings", "overkill", "--games", "60000"])
+    assert res.exit_code == 2
+    assert "60000 parties × 3 lectures des arbitrages = 180000 parties" in res.output.replace("\u202f", "").replace(" ", " ")

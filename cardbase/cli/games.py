@@ -165,12 +165,13 @@ def sim_game_command(
     from cardbase.games import registry
     from cardbase.games.rulings import parse_rules
     from cardbase.playtest.games import simulate
+    from cardbase.playtest.limits import check_sim
 
     spec = registry.playable(game)
+    names = check_sim(games=games, workers=workers, records=records, bots=bots, players=players, spec=spec)
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     with session() as s:
         cards = catalog.card_defs(s, game=spec.code)
-    names = [b.strip() for b in bots.split(",") if b.strip()]
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
     from cardbase.cli.sim import _executor, _progress

@@ -90,7 +90,11 @@ def sim_rulings_command(
     weighed = contested(spec.code, codes)  # an unknown code fails before any game is played
     if not weighed:
         raise CardbaseError(tr("rulings.cli.nothing", game=spec.code))
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    from cardbase.playtest.limits import check_sim
+
+    readings = 1 + sum(len(r.variants()) for r in weighed)  # every reading plays the whole batch
+    names = check_sim(games=games, runs=readings, unit="limits.unit.readings", workers=workers, bots=bots,
+                      players=players, spec=spec)
     with session() as s:
         cards = catalog.card_defs(s, game=spec.code)
     with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:

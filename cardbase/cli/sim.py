@@ -124,7 +124,11 @@ def goldfish_command(
 ) -> None:
     """Play DECK alone N times: score distribution, oracle gap and per-card figures."""
     from cardbase.playtest.batch import goldfish, save_records
+    from cardbase.playtest.limits import check_sim
 
+    check_sim(games=games, counts={"--oracle-games": oracle_games, "--swap-games": swap_games},
+              workers=workers, records=records, bots=bot, bots_option="--bot", single_bot=True,
+              nespanini_bots=True, editions=edition)
     name, cards = _deck(deck, edition)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_goldfish", name=name), not json_out) as progress:
@@ -167,8 +171,10 @@ def duel_command(
 ) -> None:
     """DECK_A against DECK_B, seats swapped on the same seeds, Wilson 95 % intervals."""
     from cardbase.playtest.batch import duel, save_records
+    from cardbase.playtest.limits import check_sim
 
-    parts = [b.strip() for b in bots.split(",")]
+    parts = check_sim(games=games, min_games=2, workers=workers, records=records, bots=bots,
+                      nespanini_bots=True, editions=edition)
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2:
@@ -212,8 +218,12 @@ def roundrobin_command(
     """Every deck against every other: win-rate matrix and a rating per deck."""
     from cardbase.playtest.batch import roundrobin
     from cardbase.playtest.cards import starter_decks
+    from cardbase.playtest.limits import check_sim
 
     specs = list(decks or starter_decks())
+    check_sim(games=games, min_games=2, runs=len(specs) * (len(specs) - 1) // 2, unit="limits.unit.pairs",
+              workers=workers, bots=bots, bots_option="--bot", single_bot=True, nespanini_bots=True,
+              editions=edition)
     loaded = dict(_deck(d, edition) for d in specs)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_rr"), not json_out) as progress:
@@ -244,9 +254,12 @@ def ladder_command(
     scheduler: str | None = SCHEDULER,
 ) -> None:
     """Each bot against the one below: random < greedy < mc < ismcts, mirror matches."""
-    from cardbase.playtest.batch import ladder
+    from cardbase.playtest.batch import LADDER, ladder
     from cardbase.playtest.cards import starter_decks
+    from cardbase.playtest.limits import check_sim
 
+    check_sim(games=games, min_games=2, runs=len(LADDER) - 1, unit="limits.unit.rungs", workers=workers,
+              editions=edition)
     if deck is None:
         starters = starter_decks()
         if not starters:
@@ -294,18 +307,22 @@ def sweep_command(
     rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): a ruling's option of a box game (cardbase games rulings GAME)."),
 ) -> None:
     """One card's field at every value of a range: win rate, its interval and mean score."""
+    from cardbase.games import registry
+    from cardbase.playtest.limits import check_sim
     from cardbase.playtest.sweep import parse_values, sweep
 
     vals = parse_values(values)  # a bad range fails before any deck is read
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    spec = registry.playable(game) if game is not None else None
+    names = check_sim(games=games, min_games=2 if against is not None else 1, runs=len(vals),
+                      unit="limits.unit.values", workers=workers, bots=bots, nespanini_bots=game is None,
+                      players=players, spec=spec, players_allowed=game is not None,
+                      copies=vals if field == "copies" else None, editions=edition)
     kwargs: dict[str, Any] = {}
-    if game is not None:
+    if spec is not None:
         if deck is not None or against is not None or goldfish:
             raise CardbaseError(tr("dask.sweep.deck_and_game", deck=deck or "--against/--goldfish"))
-        from cardbase.games import registry
         from cardbase.games.rulings import parse_rules
 
-        spec = registry.playable(game)
         options = parse_rules(spec.code, rule)
         if edition:
             from cardbase.playtest.cards import load_edition_defs

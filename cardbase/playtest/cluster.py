@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -66,9 +67,18 @@ class DaskExecutor:
         self.client.close()
 
 
+SUPPORTED_SCHEMES = ("tcp",)  # tls:// needs certificates given to the client, ucx:// its own stack
+HANDSHAKE_MAX = 64 * 1024  # a scheduler's first message is well under 1 KiB
+
+
 def connect(address: str, *, timeout: float | None = None) -> DaskExecutor:
     """A client of the Dask scheduler at ``address``; a clear error when it cannot be reached
-    within ``timeout`` seconds (default :data:`CONNECT_TIMEOUT`)."""
+    within ``timeout`` seconds (default :data:`CONNECT_TIMEOUT`).
+
+    Only ``tcp://`` addresses are taken (a bare ``host:port`` is tcp). Before the Dask client is
+    built, :func:`probe` checks that a Dask scheduler answers there, connection *and* first
+    message within ``timeout``: a web server, a silent socket or a closed port is one clear line.
+    """
     timeout = CONNECT_TIMEOUT if timeout is None else timeout
     try:
         from distributed import Client
@@ -80,13 +90,18 @@ def connect(address: str, *, timeout: float | None = None) -> DaskExecutor:
         scheme, location = parse_address(address)
         if scheme not in backends:
             raise ValueError(scheme)
-        if scheme in ("tcp", "tls"):
-            parse_host_port(location)
+        if scheme in SUPPORTED_SCHEMES:
+            host, port = parse_host_port(location)
+            if not 0 < int(port) < 65536:
+                raise ValueError(port)
     except (ValueError, TypeError) as exc:
         raise CardbaseError(tr("dask.bad_address", address=address)) from exc
+    if scheme not in SUPPORTED_SCHEMES:
+        raise CardbaseError(tr("dask.unsupported_scheme", address=address, scheme=scheme))
+    probe(host, port, address, timeout)
     try:
         client = Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as exc:
+    except Exception as exc:  # whatever the client meets: one line for the user
         raise CardbaseError(tr("dask.unreachable", address=address, timeout=f"{timeout:g}",
                                detail=str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from exc
     try:
@@ -95,6 +110,100 @@ def connect(address: str, *, timeout: float | None = None) -> DaskExecutor:
         client.close()
         raise
     return DaskExecutor(client)
+
+
+def probe(host: str, port: int, address: str, timeout: float) -> None:
+    """Check, within ``timeout`` seconds in all, that a Dask scheduler listens at ``host:port``.
+
+    A Dask peer speaks first: on a new connection it sends its handshake (Dask's TCP framing: the
+    byte length of the frames as a little-endian 64-bit number, the frame count and lengths, then
+    one msgpack frame: a map with ``compression``, ``python`` and ``pickle-protocol``). The probe
+    connects, reads that first message with a deadline and checks it; it sends nothing, so a
+    scheduler only sees a connection closed before its handshake. The work runs in a daemon thread
+    joined with the deadline, so even a name lookup that hangs does not hold the command.
+    """
+    outcome: dict[str, BaseException | None] = {}
+
+    def run() -> None:
+        try:
+            _probe(host, port, address, timeout)
+            outcome["error"] = None
+        except BaseException as exc:  # handed back to the caller's thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="cardbase-dask-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + 0.5)
+    if "error" not in outcome:
+        raise CardbaseError(tr("dask.unreachable", address=address, timeout=f"{timeout:g}",
+                               detail=tr("dask.probe_timeout")))
+    error = outcome["error"]
+    if isinstance(error, CardbaseError):
+        raise error
+    if error is not None:  # anything else the socket layer raised: still one line
+        raise CardbaseError(tr("dask.unreachable", address=address, timeout=f"{timeout:g}",
+                               detail=str(error) or type(error).__name__)) from error
+
+
+def _probe(host: str, port: int, address: str, timeout: float) -> None:
+    import socket
+    import struct
+    import time
+
+    deadline = time.monotonic() + timeout
+    left = f"{timeout:g}"
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError as exc:
+        detail = tr("dask.probe_timeout") if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise CardbaseError(tr("dask.unreachable", address=address, timeout=left, detail=detail)) from exc
+    try:
+        def read(n: int) -> bytes:
+            data = bytearray()
+            while len(data) < n:
+                rest = deadline - time.monotonic()
+                if rest <= 0:
+                    raise TimeoutError
+                sock.settimeout(rest)
+                got = sock.recv(min(n - len(data), 65536))
+                if not got:
+                    raise ConnectionError
+                data += got
+            return bytes(data)
+
+        try:
+            (size,) = struct.unpack("<Q", read(8))
+            if not 16 <= size <= HANDSHAKE_MAX:
+                raise ValueError(size)
+            body = read(size)
+        except TimeoutError as exc:
+            raise CardbaseError(tr("dask.not_answering", address=address, timeout=left)) from exc
+        except (ValueError, OSError) as exc:  # ConnectionError is an OSError
+            raise CardbaseError(tr("dask.not_dask", address=address)) from exc
+    finally:
+        sock.close()
+    if not _is_handshake(body):
+        raise CardbaseError(tr("dask.not_dask", address=address))
+
+
+def _is_handshake(body: bytes) -> bool:
+    """Whether ``body`` (the frames of a first message) is a Dask handshake."""
+    import struct
+
+    import msgpack
+
+    try:
+        (count,) = struct.unpack_from("<Q", body, 0)
+        if not 1 <= count <= 16:
+            return False
+        lengths = struct.unpack_from(f"<{count}Q", body, 8)
+        start = 8 + 8 * count
+        if start + sum(lengths) != len(body):
+            return False
+        info = msgpack.unpackb(body[start:start + lengths[0]], raw=False, strict_map_key=False)
+    except (struct.error, ValueError, TypeError, msgpack.UnpackException):
+        return False
+    return isinstance(info, dict) and "pickle-protocol" in info
 
 
 def worker_version() -> str:

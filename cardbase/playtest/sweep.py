@@ -41,36 +41,47 @@ from cardbase.errors import CardbaseError, NotFoundError
 from cardbase.i18n import tr
 
 from .cluster import chunks, open_executor, parallelism, run_chunks
+from .limits import MAX_VALUE, MAX_VALUES, copies_problems, games_problems, number, raise_problems
 from .stats import wilson
 
 Progress = Callable[[int, int], None]
 NESPANINI_FIELDS = ("value", "copies", "score")
 BOX_FIELDS = ("value", "copies")  # and every figure of the card's stats
-MAX_VALUES = 200
 _SCORE = re.compile(r"^(\s*score:\s*)([+-]?\d+)")
 
 
 def parse_values(text: str) -> list[int]:
-    """``1..9``, ``1..9/2`` (a step), ``1,3,5`` or a mix ``1..3,7``: the values, in order given."""
-    out: list[int] = []
+    """``1..9``, ``1..9/2`` (a step), ``1,3,5`` or a mix ``1..3,7``: the values, in order given.
+
+    The values are counted before any is listed (``1..1000000000`` is refused at once, not built):
+    at most :data:`~cardbase.playtest.limits.MAX_VALUES`, each within ±``MAX_VALUE``.
+    """
     raw = (text or "").strip()
     if not raw:
         raise CardbaseError(tr("dask.sweep.bad_values", text=text))
+    spans: list[tuple[int, int, int]] = []
+    count = 0
     for part in raw.split(","):
         part = part.strip()
-        m = re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)(?:\s*/\s*(\d+))?", part)
-        if m:
-            lo, hi, step = int(m[1]), int(m[2]), int(m[3] or 1)
-            if step < 1 or hi < lo:
-                raise CardbaseError(tr("dask.sweep.bad_range", text=part))
-            out.extend(range(lo, hi + 1, step))
-        elif re.fullmatch(r"-?\d+", part):
-            out.append(int(part))
-        else:
+        m = re.fullmatch(r"(-?\d+)\s*\.\.\s*(-?\d+)(?:\s*/\s*(\d+))?", part) or \
+            re.fullmatch(r"(-?\d+)()()", part)
+        if not m:
             raise CardbaseError(tr("dask.sweep.bad_values", text=part))
-        if len(out) > MAX_VALUES:
-            raise CardbaseError(tr("dask.sweep.too_many", count=len(out), max=MAX_VALUES))
-    return out
+        digits = len(str(MAX_VALUE))  # more digits than this is out of bounds, unread
+        if any(len(g.lstrip("-").lstrip("0")) > digits or abs(int(g)) > MAX_VALUE for g in (m[1], m[2]) if g):
+            raise CardbaseError(tr("limits.value_too_big", text=part if len(part) <= 40 else part[:40] + "…",
+                                        max=number(MAX_VALUE)))
+        lo = int(m[1])
+        hi = int(m[2]) if m[2] else lo
+        step_text = (m[3] or "1").lstrip("0") or "0"
+        step = int(step_text) if len(step_text) <= digits else 2 * MAX_VALUE + 1  # past the whole span
+        if m[2] and (step < 1 or hi < lo):
+            raise CardbaseError(tr("dask.sweep.bad_range", text=part))
+        spans.append((lo, hi, step))
+        count += (hi - lo) // step + 1
+    if count > MAX_VALUES:
+        raise CardbaseError(tr("dask.sweep.too_many", count=number(count), max=MAX_VALUES))
+    return [v for lo, hi, step in spans for v in range(lo, hi + 1, step)]
 
 
 def _find(cards: Sequence[CardDef], ref: str, where: str) -> CardDef:
@@ -152,6 +163,11 @@ def sweep(deck: Sequence[CardDef] | None = None, *, card: str, field: str = "val
     vals = parse_values(values) if isinstance(values, str) else [int(v) for v in values]
     if not vals:
         raise CardbaseError(tr("dask.sweep.bad_values", text=str(values)))
+    if len(vals) > MAX_VALUES:
+        raise CardbaseError(tr("dask.sweep.too_many", count=len(vals), max=MAX_VALUES))
+    # every game of every value is kept until the report: one limit for the whole sweep (limits.py)
+    raise_problems(games_problems(games, runs=len(vals), unit="limits.unit.values")
+                   + (copies_problems(vals) if field == "copies" else []))
     if game is not None:
         plan = _box_plan(game, cards or (), card, field, vals, games, seed, bots, players, options)
     else:
