@@ -173,3 +173,20 @@ def test_sim_rulings_refuses_a_batch_over_the_limit_before_playing(cli_env, monk
     res = runner.invoke(app, ["sim", "rulings", "overkill", "--games", "60000"])
     assert res.exit_code == 2
     assert "60000 parties × 3 lectures des arbitrages = 180000 parties" in res.output.replace("\u202f", "").replace(" ", " ")
+
+
+def test_seat_figures_over_decided_games_count_ties_as_nobodys_loss() -> None:
+    from cardbase.playtest.games import Record, report
+
+    def rec(*returns):
+        return Record(tuple(returns), 10, 1, "score", (frozenset(), frozenset()))
+
+    records = [rec(1, -1)] * 30 + [rec(-1, 1)] * 10 + [rec(0, 0)] * 60  # 60 ties
+    rep = report("overkill", 2, 0, ["greedy", "greedy"], records, [])
+    first, second = rep.seats
+    assert rep.ties == 60 and first["win_rate"] == pytest.approx(0.30)
+    assert first["decided"] == 40 and first["wins_decided"] == 30
+    assert first["win_rate_decided"] == pytest.approx(0.75)
+    lo, hi = first["ci95_decided"]
+    assert lo > 0.5  # an edge the all-games rate (30 %) hides
+    assert second["win_rate_decided"] == pytest.approx(0.25)

@@ -200,6 +200,10 @@ def sim_game_command(
         team = tr("games.cli.seat_team", team=seat["team"]) if seat.get("team") else ""
         typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], team=team, wins=seat["wins"],
                       rate=_pct(seat["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+        if rep.ties and seat.get("win_rate_decided") is not None and not rep.teams:
+            dlo, dhi = seat["ci95_decided"]
+            typer.echo("  " + tr("games.cli.seat_decided", wins=seat["wins_decided"], decided=seat["decided"],
+                                 rate=_pct(seat["win_rate_decided"]), lo=_pct(dlo), hi=_pct(dhi)))
     for name, team in (rep.teams or {}).items():
         lo, hi = team["ci95"]
         typer.echo(tr("games.cli.team", team=name, seats=", ".join(map(str, team["seats"])),

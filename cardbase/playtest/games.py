@@ -173,12 +173,28 @@ def report(code: str, players: int, seed: int, bots: Sequence[str], records: Seq
            cards: Sequence[CardDef], game: Any = None, options: dict[str, Any] | None = None) -> GameReport:
     n = len(records)
     seat_teams = records[0].teams if records and records[0].teams else ()
+    # a decided game has one winner (one seat; in a team game, one team): a seat's edge is measured
+    # over those, with the ties beside it — a tie is nobody's loss
+    if seat_teams:
+        sole = [next(iter({seat_teams[p] for p in range(players) if r.returns[p] > 0}))
+                if len({seat_teams[p] for p in range(players) if r.returns[p] > 0}) == 1 else None
+                for r in records]
+    else:
+        sole = [next(p for p in range(players) if r.returns[p] > 0)
+                if sum(1 for x in r.returns if x > 0) == 1 else None for r in records]
+    decided = sum(1 for w in sole if w is not None)
     seats = []
     for p in range(players):
         wins = sum(1 for r in records if r.returns[p] > 0)
         lo, hi = wilson(wins, n)
+        mine = seat_teams[p] if seat_teams else p
+        sole_wins = sum(1 for w in sole if w == mine)
+        dlo, dhi = wilson(sole_wins, decided)
         seats.append({"seat": p + 1, "bot": bots[p], "team": seat_teams[p] if seat_teams else None,
-                      "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi]})
+                      "wins": wins, "win_rate": wins / n if n else 0.0, "ci95": [lo, hi],
+                      "decided": decided, "wins_decided": sole_wins,
+                      "win_rate_decided": sole_wins / decided if decided else None,
+                      "ci95_decided": [dlo, dhi] if decided else None})
     teams = None
     if seat_teams:  # a team game: a team wins a game when one of its seats has a positive return
         teams = {}

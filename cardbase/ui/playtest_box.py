@@ -195,6 +195,12 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
         color="#888", strokeDash=[4, 4]).encode(x="x:Q")
     st.altair_chart((bars + rules + fair).properties(height=48 * len(seats) + 50), width="stretch")
     st.caption(t("games_page.seats_caption_teams" if rep.get("teams") else "games_page.seats_caption"))
+    if rep["ties"] and not rep.get("teams") and rep["seats"] and rep["seats"][0].get("decided"):
+        from cardbase.ui.rulings_view import pct
+
+        st.caption(t("games_page.decided", ties=rep["ties"], decided=rep["seats"][0]["decided"], seats=" · ".join(
+            t("games_page.decided_seat", seat=s["seat"], rate=pct(s["win_rate_decided"]),
+              lo=pct(s["ci95_decided"][0]), hi=pct(s["ci95_decided"][1])) for s in rep["seats"])))
     if rep.get("teams"):
         st.markdown(f"**{t('games_page.teams_title')}**")
         st.dataframe(pd.DataFrame([{t("games_page.team"): name, t("games_page.wins"): v["wins"],
