@@ -199,10 +199,18 @@ def read_data(data_dir: Path | None = None) -> DataSnapshot:
 
     data_dir = data_dir or DATA_DIR
     snap = DataSnapshot(data_dir=data_dir)
+    # A games or stickers file with a problem leaves its whole kind out of the comparison: what it
+    # holds is not known, so nothing of it is said to be gone from data/.
+    before = len(snap.warnings)
     for raw in _game_rows(data_dir, snap.warnings):
         snap.games.setdefault(raw["code"], raw)
+    if len(snap.warnings) > before:
+        snap.unreadable.add(("game", "*"))
+    before = len(snap.warnings)
     for row in _colour_rows(data_dir, snap.warnings):
         snap.colours.setdefault(row["colour"], row)
+    if len(snap.warnings) > before:
+        snap.unreadable.add(("colour", "*"))
     for path in datafiles.edition_files(data_dir):
         try:
             edition, cards = datafiles.load_edition_file(path)
@@ -439,6 +447,7 @@ class Entry:
     code: str | None = None  # its code (a deck: its name) in the database; None: not there
     file: str | None = None  # the data file that holds it
     cards: dict[str, list[int]] = field(default_factory=dict)  # an edition's cards, by state
+    title: str | None = None  # a starter deck's name in its file
 
     @property
     def offered(self) -> bool:
@@ -451,8 +460,10 @@ class Entry:
                 "states": list(self.states), "cards": {k: list(v) for k, v in self.cards.items()}}
 
     def label(self) -> str:
-        name = self.origin if self.code is None or self.code == self.origin else \
-            tr("seed.status.now_called", origin=self.origin, code=self.code)
+        name = self.origin if self.code is None or self.code == (self.title or self.origin) else \
+            tr("seed.status.now_called", origin=self.title or self.origin, code=self.code)
+        if self.title and name == self.origin:
+            name = f"« {self.title} »"
         return tr(f"seed.unit.{self.unit}", name=name)
 
 
@@ -504,6 +515,8 @@ def status(session: Session, data_dir: Path | None = None, snap: DataSnapshot | 
     unchanged = 0
 
     def keys(kind: str, data: dict[str, Any]) -> list[str]:
+        if (kind, "*") in snap.unreadable:
+            return []
         seen = set(data) | {o for (k, o) in records if k == kind}
         return sorted(o for o in seen if (kind, o) not in snap.unreadable)
 
@@ -548,7 +561,8 @@ def status(session: Session, data_dir: Path | None = None, snap: DataSnapshot | 
         if deck is not None and deck_list is not None and deck.name != (deck_list.name or origin):
             states.append("renamed")
         add(Entry("deck", origin, _ordered(states), deck.name if deck else None,
-                  _rel(path, snap.data_dir) if path else None))
+                  _rel(path, snap.data_dir) if path else None,
+                  title=(deck_list.name or origin) if deck_list is not None else None))
     return Status(is_seeded(session), entries, unchanged, list(snap.warnings))
 
 
@@ -609,7 +623,7 @@ class PullReport:
 
 def _matches(entry: Entry, token: str) -> bool:
     t = token.strip().casefold()
-    return t in {entry.origin.casefold(), (entry.code or "").casefold()} or (
+    return t in {entry.origin.casefold(), (entry.code or "").casefold(), (entry.title or "").casefold()} or (
         entry.file is not None and Path(entry.file).stem.casefold() == t)
 
 
@@ -680,7 +694,8 @@ def pull(session: Session, selection: list[str] | None = None, *, everything: bo
         try:
             _BRING[entry.unit](session, snap, records, entry, overwrite)
         except CardbaseError as exc:
-            problems += [Problem(p.code, p.message, p.fix, p.where or entry.label()) for p in exc.problems] \
+            problems += [Problem(p.code, p.message, p.fix, f"{entry.label()}, {p.where}" if p.where
+                                 else entry.label()) for p in exc.problems] \
                 or [Problem("refused", str(exc), "", entry.label())]
     if problems:
         raise ValidationError(tr("seed.pull.refused", count=len(problems)), problems)

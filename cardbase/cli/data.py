@@ -134,13 +134,16 @@ def data_export(
 
 @data_app.command("status")
 @handle_errors
-def data_status(json_out: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def data_status(
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    data: Path = typer.Option(db.DATA_DIR, "--data", help="The data folder to compare with (default: data/)."),
+) -> None:
     """What differs between data/ and the database: new or changed in data/, changed, deleted or
     renamed in the database. Nothing is written."""
     from cardbase import seed
 
     with session() as s:
-        st = seed.status(s)
+        st = seed.status(s, data)
     if json_out:
         print_json(st.as_dict())
         return
@@ -170,12 +173,14 @@ def data_pull(
     overwrite: bool = typer.Option(False, "--overwrite", help="Also overwrite what you changed and bring back what you deleted."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check and show what would be brought; write nothing."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    data: Path = typer.Option(db.DATA_DIR, "--data", help="The data folder to bring from (default: data/)."),
 ) -> None:
     """Bring chosen changes of data/ into the database, with the checks of an import, all or nothing."""
     from cardbase import seed
 
     with session() as s:
-        report = seed.pull(s, list(codes or []), everything=all_, overwrite=overwrite, dry_run=dry_run)
+        report = seed.pull(s, list(codes or []), everything=all_, overwrite=overwrite, dry_run=dry_run,
+                           data_dir=data)
     if json_out:
         print_json(report.as_dict())
         return
