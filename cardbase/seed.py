@@ -613,12 +613,13 @@ def _edition_entry(session: Session, snap: DataSnapshot, records: dict[tuple[str
 @dataclass
 class PullReport:
     brought: list[Entry]
-    skipped: list[Entry]
+    skipped: list[Entry]  # named, with nothing new in data/
     dry_run: bool
+    left: list[Entry] = field(default_factory=list)  # left out by --all: a user's change is in the way
 
     def as_dict(self) -> dict[str, Any]:
         return {"dry_run": self.dry_run, "brought": [e.as_dict() for e in self.brought],
-                "skipped": [e.as_dict() for e in self.skipped]}
+                "skipped": [e.as_dict() for e in self.skipped], "left": [e.as_dict() for e in self.left]}
 
 
 def _matches(entry: Entry, token: str) -> bool:
@@ -628,14 +629,21 @@ def _matches(entry: Entry, token: str) -> bool:
 
 
 def select_entries(st: Status, selection: list[str], *, everything: bool, overwrite: bool
-                   ) -> tuple[list[Entry], list[Entry], list[Problem]]:
-    """The entries to bring, those named that have nothing to bring, and the problems (an unknown
-    name; a user's change or deletion in the way without ``overwrite``)."""
+                   ) -> tuple[list[Entry], list[Entry], list[Entry], list[Problem]]:
+    """The entries to bring, those named that have nothing to bring, those ``everything`` leaves
+    out to keep a user's change (changed on both sides, or deleted and changed in ``data/`` since),
+    and the problems (an unknown name; a user's change or deletion in the way of a named entry
+    without ``overwrite``)."""
     problems: list[Problem] = []
     chosen: list[Entry] = []
+    left: list[Entry] = []
     if everything:
-        chosen = [e for e in st.entries if e.offered or (overwrite and (
-            "conflict" in e.states or ("deleted" in e.states and "gone" not in e.states)))]
+        for e in st.entries:
+            mine = "conflict" in e.states or ("deleted" in e.states and "gone" not in e.states)
+            if e.offered or (overwrite and mine):
+                chosen.append(e)
+            elif mine and "data_changed" in e.states:
+                left.append(e)
     for token in selection:
         found = [e for e in st.entries if _matches(e, token)]
         if not found:
@@ -660,7 +668,7 @@ def select_entries(st: Status, selection: list[str], *, everything: bool, overwr
                 tr("seed.pull.conflict_fix"), e.file or ""))
             continue
         take.append(e)
-    return take, skip, problems
+    return take, skip, left, problems
 
 
 def pull(session: Session, selection: list[str] | None = None, *, everything: bool = False,
@@ -684,7 +692,7 @@ def pull(session: Session, selection: list[str] | None = None, *, everything: bo
                                        tr("seed.pull.nothing_chosen_fix"))])
     snap = read_data(data_dir)
     st = status(session, snap=snap)
-    take, skip, problems = select_entries(st, selection, everything=everything, overwrite=overwrite)
+    take, skip, left, problems = select_entries(st, selection, everything=everything, overwrite=overwrite)
     if problems:
         raise ValidationError(tr("seed.pull.refused", count=len(problems)), problems)
     records = _records(session)
@@ -702,7 +710,7 @@ def pull(session: Session, selection: list[str] | None = None, *, everything: bo
     session.flush()
     if dry_run:
         session.rollback()
-    return PullReport(take, skip, dry_run)
+    return PullReport(take, skip, dry_run, left)
 
 
 def _bring_game(session: Session, snap: DataSnapshot, records: dict, entry: Entry, overwrite: bool) -> None:
@@ -816,7 +824,7 @@ def _update_edition(session: Session, records: dict, entry: Entry, ed: Edition, 
 def _bring_deck(session: Session, snap: DataSnapshot, records: dict, entry: Entry, overwrite: bool) -> None:
     from cardbase.decks import STARTER_NOTE, save_deck
 
-    path, deck_list = snap.decks[entry.origin]
+    _path, deck_list = snap.decks[entry.origin]
     resolved, problems = _resolve_deck(session, deck_list)
     if problems or resolved is None or resolved.game is None:
         raise ValidationError(tr("seed.pull.entry_problems", what=entry.label()),

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from cardbase import access, catalog, db, decks, seed
 from cardbase.cli import app
+from cardbase.errors import NotFoundError
 from cardbase.models import Card, Deck, Edition, Game, SeedItem
 
 runner = CliRunner()
@@ -157,13 +158,16 @@ def entries(*args: str) -> dict[str, dict]:
     return {e["origin"]: e for e in status["entries"]}
 
 
-def test_a_new_edition_in_data_is_offered_then_pulled(cli_env, tmp_path: Path) -> None:
+def test_a_new_edition_in_data_is_offered_then_pulled(cli_env, tmp_path: Path, monkeypatch) -> None:
     data = data_copy(tmp_path)
     (data / "editions" / "OK2.toml").write_text(NEW_EDITION, encoding="utf-8")
+    monkeypatch.setattr(seed, "DATA_DIR", data)  # the data/ that `cardbase init` looks at
     engine = db.make_engine(cli_env)
     try:
         before = counts(engine)
-        ok("init")  # start-up never brings it in by itself
+        result = ok("init")  # start-up never brings it in by itself; init says it is offered
+        assert "data/ propose 1 changement(s)" in result.stdout
+        assert counts(engine) == before
         assert entries("--data", str(data))["OK2"]["states"] == ["new"]
         text_ = ok("data", "status", "--data", str(data)).stdout
         assert "édition OK2" in text_ and "ajout dans data/" in text_
@@ -259,12 +263,16 @@ def test_pull_follows_a_renamed_edition_and_keeps_user_edits(cli_env, tmp_path: 
             assert catalog.get_edition(s, "OVX").set_size == 40
         assert overkill_cards(engine) == 40
 
+        result = ok("data", "pull", "--all", "--data", str(data))  # leaves NP1 out, and says so
+        assert "Pas d'apport, pour garder vos modifications : édition NP1" in result.stdout
+        with Session(engine) as s:
+            assert catalog.get_card(s, "NP1-001").name == "Apprentie du feu"
         refused = cli("data", "pull", "OVS", "--data", str(data))
         assert refused.exit_code == 0 and "Rien à apporter" in refused.stdout  # deleted card: no data change
         ok("data", "pull", "NP1", "--data", str(data), "--overwrite")
         with Session(engine) as s:
             assert catalog.get_card(s, "NP1-001").name == "Apprentie des forges"
-            with pytest.raises(Exception):
+            with pytest.raises(NotFoundError):
                 catalog.get_card(s, "OVS-001")
         assert "NP1" not in entries("--data", str(data))
     finally:

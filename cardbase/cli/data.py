@@ -188,6 +188,9 @@ def data_pull(
     typer.echo(tr("seed.pull.would_bring" if dry_run else "seed.pull.brought", what=brought))
     for entry in report.skipped:
         typer.echo(tr("seed.pull.nothing_to_bring", what=entry.label()))
+    for entry in report.left:
+        states = ", ".join(tr(f"seed.state.{state}") for state in entry.states)
+        typer.echo(tr("seed.pull.left_out", what=entry.label(), states=states))
 
 
 @db_app.command("upgrade")
