@@ -639,7 +639,7 @@ def select_entries(st: Status, selection: list[str], *, everything: bool, overwr
     left: list[Entry] = []
     if everything:
         for e in st.entries:
-            mine = "conflict" in e.states or ("deleted" in e.states and "gone" not in e.states)
+            mine = "gone" not in e.states and bool({"conflict", "deleted", "user_changed"} & set(e.states))
             if e.offered or (overwrite and mine):
                 chosen.append(e)
             elif mine and "data_changed" in e.states:
@@ -654,7 +654,8 @@ def select_entries(st: Status, selection: list[str], *, everything: bool, overwr
                 chosen.append(e)
     take, skip = [], []
     for e in chosen:
-        if "gone" in e.states or not ({"new", "data_changed", "deleted"} & set(e.states)):
+        bring = {"new", "data_changed", "deleted"} | ({"user_changed"} if overwrite else set())
+        if "gone" in e.states or not (bring & set(e.states)):
             skip.append(e)
             continue
         if "deleted" in e.states and not overwrite:
@@ -769,17 +770,33 @@ def _bring_edition(session: Session, snap: DataSnapshot, records: dict, entry: E
     _update_edition(session, records, entry, ed, edition, cards, path, overwrite)
 
 
+def _changed(rec: SeedItem | None, data_form: dict[str, Any], db_form: dict[str, Any] | None,
+             overwrite: bool) -> bool:
+    """Whether an element already in the database takes the version of ``data/``: it changed
+    there since it was brought in, or (``overwrite``) a user changed it."""
+    if rec is None or digest(data_form) != rec.data_hash:
+        return True
+    return overwrite and db_form is not None and rec.db_hash is not None and digest(db_form) != rec.db_hash
+
+
+CARD_COLUMNS = ("name", "value", "colour", "banner", "rarity", "card_type", "keywords", "effect",
+                "effect_text", "flavour", "art", "copies", "stats", "sample", "name_key", "text_key",
+                "colour_key", "banner_key", "rarity_key", "type_key", "keywords_key")
+
+
 def _update_edition(session: Session, records: dict, entry: Entry, ed: Edition, edition: dict[str, Any],
                     cards: list[dict[str, Any]], path: Path, overwrite: bool) -> None:
     """Bring a changed edition file into the edition seeded from it: its header and every card
-    changed in the file (new, changed; deleted by a user only with ``overwrite``)."""
+    new or changed in the file; with ``overwrite`` also what a user changed or deleted. A code the
+    user gave the edition is kept. Cards are rewritten only if nobody saved them meanwhile."""
+    from sqlalchemy import update
+
     from cardbase.catalog import _number_taken, apply_keys, file_card_values, update_edition
 
     game = session.get(Game, ed.game_id)
-    rec = records.get(("edition", entry.origin))
     header = _edition_data_form(edition, cards)
     problems: list[Problem] = []
-    if rec is None or digest(header) != rec.data_hash:
+    if _changed(records.get(("edition", entry.origin)), header, _edition_db_form(ed), overwrite):
         changes = {"name": edition.get("name"), "release_date": edition.get("date"),
                    "set_size": edition.get("set_size", len(cards)), "symbol": edition.get("symbol"),
                    "description": edition.get("description"), "sample": bool(edition.get("sample", False))}
@@ -791,25 +808,28 @@ def _update_edition(session: Session, records: dict, entry: Entry, ed: Edition, 
     for i, raw in enumerate(cards, start=1):
         key = card_origin(entry.origin, raw["number"])
         card_rec, card = records.get(("card", key)), _by_origin(session, Card, key)
-        if card_rec is not None and digest(card_form(raw)) == card_rec.data_hash and card is not None:
-            continue  # unchanged in data/
-        if card_rec is not None and card is None and not overwrite:
+        if card is None and card_rec is not None and not overwrite:
             continue  # deleted by a user: stays deleted
+        if card is not None and not _changed(card_rec, card_form(raw),
+                                             card_form(_card_file_dict(card, game)), overwrite):
+            continue
         clean, probs = file_card_values(game, raw, where=tr("catalog.where_card", source=path.name, index=i))
         problems += probs
         if probs:
             continue
         if card is None:
             problems += _number_taken(session, ed, raw["number"])
-            card = Card(edition_id=ed.id, origin=key, **clean)
+            session.add(apply_keys(Card(edition_id=ed.id, origin=key, **clean)))
         else:
-            fresh = Card(edition_id=ed.id, **clean)
-            for column in ("name", "value", "colour", "banner", "rarity", "card_type", "keywords",
-                           "effect", "effect_text", "flavour", "art", "copies", "stats", "sample"):
-                setattr(card, column, getattr(fresh, column))
-            card.version += 1
-            card.updated_at = _now()
-        session.add(apply_keys(card))
+            fresh = apply_keys(Card(edition_id=ed.id, **clean))
+            done = session.execute(
+                update(Card).where(Card.id == card.id, Card.version == card.version)
+                .values(**{c: getattr(fresh, c) for c in CARD_COLUMNS}, version=card.version + 1,
+                        updated_at=_now()).execution_options(synchronize_session=False))
+            if done.rowcount != 1:
+                problems.append(Problem("stale", tr("seed.pull.card_saved_meanwhile", number=raw["number"]),
+                                        tr("seed.pull.card_saved_meanwhile_fix"), path.name))
+            session.expire(card)
         touched.append((raw, key))
     if problems:
         raise ValidationError(tr("catalog.file_problems", source=path.name, count=len(problems)), problems)

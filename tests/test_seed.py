@@ -275,6 +275,15 @@ def test_pull_follows_a_renamed_edition_and_keeps_user_edits(cli_env, tmp_path: 
             with pytest.raises(NotFoundError):
                 catalog.get_card(s, "OVS-001")
         assert "NP1" not in entries("--data", str(data))
+        ok("data", "pull", "OVS", "--data", str(data), "--overwrite")  # asked: the card comes back
+        with Session(engine) as s:
+            assert catalog.get_card(s, "OVS-001").origin == "OVS-001"
+        ok("data", "pull", "OVX", "--data", str(data), "--overwrite")  # asked: the user's edit goes
+        with Session(engine) as s:
+            assert catalog.get_card(s, "OVX-001").name == "1 rouge"
+            assert catalog.get_edition(s, "OVX").origin == "OVK"  # the user's code stays
+        left = entries("--data", str(data))
+        assert set(left) == {"OVK"} and left["OVK"]["states"] == ["renamed"]
     finally:
         engine.dispose()
 
