@@ -32,7 +32,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -262,6 +262,17 @@ def _game_of(session: Session, code: str | None) -> Game | None:
     from cardbase.text import fold
 
     return session.exec(select(Game).where(Game.code == fold(code))).first()
+
+
+def _game_code_now(session: Session, code: Any) -> Any:
+    """The code today of the game a data file names: the game seeded from that code, though a
+    user renamed it since; else the game that has the code."""
+    if not isinstance(code, str) or not code:
+        return code
+    from cardbase.text import fold
+
+    game = _by_origin(session, Game, fold(code))
+    return game.code if game is not None else code
 
 
 # --------------------------------------------------------------------------- seeding, once
@@ -697,6 +708,7 @@ def pull(session: Session, selection: list[str] | None = None, *, everything: bo
     if problems:
         raise ValidationError(tr("seed.pull.refused", count=len(problems)), problems)
     records = _records(session)
+    take.sort(key=lambda e: UNITS.index(e.unit))  # a game before its editions, cards before decks
     # No savepoint per entry: on SQLite a savepoint opened before any write is the outermost
     # transaction and its release would commit. One entry refused refuses the whole pull anyway.
     for entry in take:
@@ -757,7 +769,8 @@ def _bring_edition(session: Session, snap: DataSnapshot, records: dict, entry: E
     path, edition, cards = snap.editions[entry.origin]
     ed = _by_origin(session, Edition, entry.origin)
     if ed is None:
-        ed = load_edition_data(session, edition, cards, source=path.name)
+        ed = load_edition_data(session, {**edition, "game": _game_code_now(session, edition["game"])},
+                               cards, source=path.name)
         ed.origin = entry.origin
         session.add(ed)
         rows = session.exec(select(Card).where(Card.edition_id == ed.id)).all()
@@ -845,7 +858,7 @@ def _bring_deck(session: Session, snap: DataSnapshot, records: dict, entry: Entr
     from cardbase.decks import STARTER_NOTE, save_deck
 
     _path, deck_list = snap.decks[entry.origin]
-    resolved, problems = _resolve_deck(session, deck_list)
+    resolved, problems = _resolve_deck(session, replace(deck_list, game=_game_code_now(session, deck_list.game)))
     if problems or resolved is None or resolved.game is None:
         raise ValidationError(tr("seed.pull.entry_problems", what=entry.label()),
                               [p if isinstance(p, Problem) else Problem("deck", str(p)) for p in problems])

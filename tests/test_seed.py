@@ -105,6 +105,19 @@ def test_renames_and_deletions_stick_through_every_command(cli_env) -> None:
         # --all brings what data/ offers: nothing, here; the deletions stay.
         ok("data", "pull", "--all")
         assert_edits_kept(engine, before)
+        # Asked for by name: a deleted game and its edition come back, once.
+        ok("data", "pull", "CTT", "ctterror", "--overwrite")
+        ok("data", "pull", "--all", "--overwrite")
+        with Session(engine) as s:
+            assert len(catalog.card_rows(s, edition="CTT")) == 26
+            assert s.exec(select(Game).where(Game.code == "ctterror")).one().origin == "ctterror"
+            assert {e.code for e in s.exec(select(Edition)).all()} == {"NP1", "OVX", "OVS", "CTT", "P15"}
+            assert catalog.get_card(s, "NP1-001").name == "Apprentie forgeronne"
+            assert catalog.get_card(s, "OVS-047").origin == "OVS-047"
+            assert len(s.exec(select(Deck)).all()) == 4
+        assert overkill_cards(engine) == 39
+        assert {e["origin"]: e["states"] for e in json.loads(ok("data", "status", "--json").stdout)["entries"]} \
+            == {"pushluck": ["renamed"], "OVK": ["renamed"], "braises-ardentes": ["renamed"]}
     finally:
         engine.dispose()
 
