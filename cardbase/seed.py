@@ -484,6 +484,7 @@ class Status:
     entries: list[Entry]
     unchanged: int
     warnings: list[str]
+    same: list[Entry] = field(default_factory=list)  # the entries that do not differ
 
     def as_dict(self) -> dict[str, Any]:
         return {"seeded": self.seeded, "entries": [e.as_dict() for e in self.entries],
@@ -523,7 +524,6 @@ def status(session: Session, data_dir: Path | None = None, snap: DataSnapshot | 
     snap = snap or read_data(data_dir)
     records = _records(session)
     entries: list[Entry] = []
-    unchanged = 0
 
     def keys(kind: str, data: dict[str, Any]) -> list[str]:
         if (kind, "*") in snap.unreadable:
@@ -531,12 +531,10 @@ def status(session: Session, data_dir: Path | None = None, snap: DataSnapshot | 
         seen = set(data) | {o for (k, o) in records if k == kind}
         return sorted(o for o in seen if (kind, o) not in snap.unreadable)
 
+    same: list[Entry] = []
+
     def add(entry: Entry) -> None:
-        nonlocal unchanged
-        if entry.states:
-            entries.append(entry)
-        else:
-            unchanged += 1
+        (entries if entry.states else same).append(entry)
 
     games_file = _rel(snap.data_dir / "games.toml", snap.data_dir)
     for origin in keys("game", snap.games):
@@ -574,7 +572,7 @@ def status(session: Session, data_dir: Path | None = None, snap: DataSnapshot | 
         add(Entry("deck", origin, _ordered(states), deck.name if deck else None,
                   _rel(path, snap.data_dir) if path else None,
                   title=(deck_list.name or origin) if deck_list is not None else None))
-    return Status(is_seeded(session), entries, unchanged, list(snap.warnings))
+    return Status(is_seeded(session), entries, len(same), list(snap.warnings), same)
 
 
 def _edition_entry(session: Session, snap: DataSnapshot, records: dict[tuple[str, str], SeedItem],
@@ -656,7 +654,7 @@ def select_entries(st: Status, selection: list[str], *, everything: bool, overwr
             elif mine and "data_changed" in e.states:
                 left.append(e)
     for token in selection:
-        found = [e for e in st.entries if _matches(e, token)]
+        found = [e for e in st.entries + st.same if _matches(e, token)]
         if not found:
             problems.append(Problem("unknown", tr("seed.pull.unknown", name=token),
                                     tr("seed.pull.unknown_fix")))
