@@ -321,6 +321,45 @@ def test_a_deleted_starter_deck_is_brought_back_only_when_asked(cli_env) -> None
         engine.dispose()
 
 
+def test_pull_of_a_changed_game_colour_and_starter_deck(cli_env, tmp_path: Path) -> None:
+    data = data_copy(tmp_path)
+    games = data / "games.toml"
+    games.write_text(games.read_text(encoding="utf-8").replace('name = "OVERKILL"', 'name = "OVERKILL !"'),
+                     encoding="utf-8")
+    with (data / "stickers.toml").open("a", encoding="utf-8") as f:
+        f.write('\n[[colours]]\ncolour = "gris"\nsymbol = "coeur"\nlabel = "Coeur"\n')
+    deck = data / "decks" / "maree-et-crypte.txt"
+    original = deck.read_text(encoding="utf-8")
+    deck.write_text(original.replace("2 Vigie\n", "1 Vigie\n"), encoding="utf-8")  # 19 cards
+    engine = db.make_engine(cli_env)
+    try:
+        found = entries("--data", str(data))
+        assert found["overkill"]["states"] == ["data_changed"]
+        assert found["gris"]["states"] == ["new"]
+        assert found["maree-et-crypte"]["states"] == ["data_changed"]
+        refused = cli("data", "pull", "overkill", "gris", "Marée et Crypte", "--data", str(data))
+        assert refused.exit_code == 2 and "19 cartes" in refused.stderr
+        assert "« Marée et Crypte »" in refused.stderr
+        with Session(engine) as s:  # all or nothing, across kinds
+            assert s.exec(select(Game).where(Game.code == "overkill")).one().name == "OVERKILL"
+        deck.write_text(original.replace("2 Vigie\n", "1 Vigie\n")
+                        .replace("1 Oracle des marées\n", "2 Oracle des marées\n"), encoding="utf-8")
+        ok("data", "pull", "overkill", "gris", "Marée et Crypte", "--data", str(data))
+        with Session(engine) as s:
+            game = s.exec(select(Game).where(Game.code == "overkill")).one()
+            assert game.name == "OVERKILL !" and game.version == 2
+            from cardbase import stickers
+
+            assert stickers.colour_table(s)["gris"] == "coeur"
+            saved = decks.get_deck(s, "Marée et Crypte", game="nespanini")
+            counts_by_name = {e.card.name: e.count for e in decks.deck_entries(s, saved).entries}
+            assert counts_by_name["Vigie"] == 1 and counts_by_name["Oracle des marées"] == 2
+            assert decks.is_starter_deck(s, saved)  # still the shipped deck, with one more version
+        assert entries("--data", str(data)) == {}
+    finally:
+        engine.dispose()
+
+
 def test_status_in_english_on_request(cli_env, tmp_path: Path) -> None:
     data = data_copy(tmp_path)
     (data / "editions" / "OK2.toml").write_text(NEW_EDITION, encoding="utf-8")
