@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from cardbase import datafiles
@@ -709,16 +710,21 @@ def pull(session: Session, selection: list[str] | None = None, *, everything: bo
     take.sort(key=lambda e: UNITS.index(e.unit))  # a game before its editions, cards before decks
     # No savepoint per entry: on SQLite a savepoint opened before any write is the outermost
     # transaction and its release would commit. One entry refused refuses the whole pull anyway.
-    for entry in take:
-        try:
-            _BRING[entry.unit](session, snap, records, entry, overwrite)
-        except CardbaseError as exc:
-            problems += [Problem(p.code, p.message, p.fix, f"{entry.label()}, {p.where}" if p.where
-                                 else entry.label()) for p in exc.problems] \
-                or [Problem("refused", str(exc), "", entry.label())]
-    if problems:
-        raise ValidationError(tr("seed.pull.refused", count=len(problems)), problems)
-    session.flush()
+    try:
+        for entry in take:
+            try:
+                _BRING[entry.unit](session, snap, records, entry, overwrite)
+            except CardbaseError as exc:
+                problems += [Problem(p.code, p.message, p.fix, f"{entry.label()}, {p.where}" if p.where
+                                     else entry.label()) for p in exc.problems] \
+                    or [Problem("refused", str(exc), "", entry.label())]
+        if problems:
+            raise ValidationError(tr("seed.pull.refused", count=len(problems)), problems)
+        session.flush()
+    except IntegrityError:  # another pull (or an edit) wrote the same code or entry meanwhile
+        session.rollback()
+        raise ValidationError(tr("seed.pull.refused", count=1), [Problem(
+            "meanwhile", tr("seed.pull.written_meanwhile"), tr("seed.pull.card_saved_meanwhile_fix"))]) from None
     if dry_run:
         session.rollback()
     return PullReport(take, skip, dry_run, left)

@@ -235,6 +235,36 @@ def test_a_pull_that_fails_a_check_writes_nothing(cli_env, tmp_path: Path) -> No
         engine.dispose()
 
 
+def test_a_pull_racing_another_write_is_refused_cleanly(db_url, tmp_path: Path, monkeypatch) -> None:
+    """Another process writes the same entry between the pull's checks and its writes: the
+    database's unique origin refuses the second one, and the pull becomes a message, not a crash."""
+    from cardbase.errors import ValidationError
+
+    data = data_copy(tmp_path)
+    (data / "editions" / "OK2.toml").write_text(NEW_EDITION, encoding="utf-8")
+    engine, other = db.make_engine(db_url), db.make_engine(db_url)
+    load = catalog.load_edition_data
+
+    def racing(session, *args, **kwargs):  # after the pull looked, before it writes
+        with db.session_scope(other) as s:  # the other writer commits first
+            game = s.exec(select(Game).where(Game.code == "overkill")).one()
+            s.add(Edition(game_id=game.id, code="OKX", name="Copie", origin="OK2"))
+        return load(session, *args, **kwargs)
+
+    monkeypatch.setattr(catalog, "load_edition_data", racing)
+    try:
+        with pytest.raises(ValidationError) as exc, db.session_scope(engine) as s:
+            seed.pull(s, ["OK2"], data_dir=data)
+        assert "pendant l'apport" in str(exc.value)
+        with Session(engine) as s:
+            assert s.exec(select(Edition).where(Edition.code == "OK2")).first() is None
+            assert s.exec(select(func.count()).select_from(Card).join(Edition)
+                          .where(Edition.code == "OKX")).one() == 0
+    finally:
+        engine.dispose()
+        other.dispose()
+
+
 def test_pull_follows_a_renamed_edition_and_keeps_user_edits(cli_env, tmp_path: Path) -> None:
     """Identity is the origin, not the code: a card added to OVK.toml lands in OVX; a card the
     user changed is not overwritten unless asked; a card the user deleted stays deleted."""
