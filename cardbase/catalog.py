@@ -797,6 +797,19 @@ def export_edition_text(session: Session, code: str) -> str:
     return dump_edition(edition_file_dict(ed, game), [card_file_dict(c, game) for c in cards])
 
 
+def file_card_values(game: Game, raw: Mapping[str, Any], *, where: str = "") -> tuple[dict[str, Any], list[Problem]]:
+    """The checked column values of a card as an edition data file writes it (its declared fields
+    as keys of their own), and every problem with them."""
+    from cardbase.gamesdata import card_stats
+
+    fields = {FILE_TO_MODEL.get(k, k): v for k, v in raw.items()}
+    common, stats, more = card_stats(game, fields, where=where)
+    clean, problems = validate_card_fields(common, where=where)
+    if stats is not None:
+        clean["stats"] = stats
+    return clean, problems + more
+
+
 def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[Mapping[str, Any]],
                       *, source: str = "") -> Edition:
     """Insert an edition and its cards as read from a data file (the edition must be new).
@@ -808,18 +821,11 @@ def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[
                          set_size=edition.get("set_size", len(cards)), release_date=edition.get("date"),
                          symbol=edition.get("symbol"), description=edition.get("description"),
                          sample=edition.get("sample", False))
-    from cardbase.gamesdata import card_stats
-
     game = session.get(Game, ed.game_id)
     new = []
     for i, raw in enumerate(cards, start=1):
-        fields = {FILE_TO_MODEL.get(k, k): v for k, v in raw.items()}
-        where = tr("catalog.where_card", source=source, index=i)
-        common, stats, more = card_stats(game, fields, where=where)
-        clean, probs = validate_card_fields(common, where=where)
-        problems += probs + more
-        if stats is not None:
-            clean["stats"] = stats
+        clean, probs = file_card_values(game, raw, where=tr("catalog.where_card", source=source, index=i))
+        problems += probs
         new.append(apply_keys(Card(edition_id=ed.id, **clean)))
     if problems:
         raise ValidationError(tr("catalog.file_problems", source=source, count=len(problems)), problems)

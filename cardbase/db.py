@@ -6,8 +6,9 @@ files in ``data/`` on first use.
 
 Start-up (:func:`init_db`) never bricks a database:
 
-- a quick read checks whether the schema is at the newest revision and whether anything of
-  ``data/`` is missing; most starts stop there and take no lock;
+- a quick read checks whether the schema is at the newest revision and whether the database
+  was seeded from ``data/`` (once: see :mod:`cardbase.seed`); most starts stop there and take no
+  lock;
 - otherwise migrating and seeding run in **one transaction** under an exclusive lock
   (``BEGIN IMMEDIATE`` on SQLite, ``pg_advisory_xact_lock`` on PostgreSQL), re-checking after the
   lock is taken: several first runs at once wait for each other, and a process killed half-way
@@ -424,7 +425,7 @@ def _init_connection(engine: Engine) -> Iterator[Connection]:
 
 
 def _up_to_date(engine: Engine, seed: bool, data_dir: Path | None, report: InitReport) -> bool:
-    """True when the schema is current and nothing of ``data/`` is missing (a read, no lock)."""
+    """True when the schema is current and the database was seeded (a read, no lock)."""
     with engine.connect() as conn:
         revision = _revision_of(conn)
         _check_known(revision, engine.url)
@@ -440,7 +441,7 @@ def _up_to_date(engine: Engine, seed: bool, data_dir: Path | None, report: InitR
 
 def init_db(engine: Engine, *, seed: bool = True, reset: bool = False,
             data_dir: Path | None = None) -> InitReport:
-    """Migrate to the newest schema and seed what is missing from ``data/``. Idempotent.
+    """Migrate to the newest schema and seed a database never seeded from ``data/``. Idempotent.
 
     Safe against a kill at any point (one transaction) and against several processes starting at
     once (a lock, then a second look). Returns the counts of what was added and the warnings.

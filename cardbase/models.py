@@ -38,6 +38,9 @@ class Game(SQLModel, table=True):
     # (see cardbase.gamesdata). Their values are stored in Card.stats under their names.
     fields: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     version: int = 1
+    # Seed identity: the key of the data/ entry this row was seeded from (None: made by a user).
+    # It never changes, so the row keeps its identity when its code or name does (cardbase.seed).
+    origin: str | None = Field(default=None, max_length=200, unique=True, index=True)
 
 
 class Edition(SQLModel, table=True):
@@ -53,6 +56,9 @@ class Edition(SQLModel, table=True):
     description: str | None = Field(default=None, sa_column=Column(Text))
     sample: bool = False  # the edition's figures are sample data
     version: int = 1
+    # Seed identity: the key of the data/ entry this row was seeded from (None: made by a user).
+    # It never changes, so the row keeps its identity when its code or name does (cardbase.seed).
+    origin: str | None = Field(default=None, max_length=200, unique=True, index=True)
 
 
 class Card(SQLModel, table=True):
@@ -78,6 +84,9 @@ class Card(SQLModel, table=True):
     sample: bool = False
     version: int = 1
     updated_at: dt.datetime = Field(default_factory=_now)
+    # Seed identity: the key of the data/ entry this row was seeded from (None: made by a user).
+    # It never changes, so the row keeps its identity when its code or name does (cardbase.seed).
+    origin: str | None = Field(default=None, max_length=200, unique=True, index=True)
 
     # Derived search keys (folded), maintained by catalog.
     name_key: str = Field(default="", index=True, max_length=120)
@@ -100,6 +109,9 @@ class Deck(SQLModel, table=True):
     version: int = 1
     created_at: dt.datetime = Field(default_factory=_now)
     updated_at: dt.datetime = Field(default_factory=_now)
+    # Seed identity: the key of the data/ entry this row was seeded from (None: made by a user).
+    # It never changes, so the row keeps its identity when its code or name does (cardbase.seed).
+    origin: str | None = Field(default=None, max_length=200, unique=True, index=True)
 
 
 class DeckEntry(SQLModel, table=True):
@@ -136,3 +148,24 @@ class StickerColour(SQLModel, table=True):
     colour: str = Field(index=True, unique=True, max_length=40)  # canonical colour key
     symbol: str = Field(max_length=60)  # canonical symbol key, e.g. "coeur"
     label: str | None = Field(default=None, max_length=120)  # as the rules write it
+
+
+class SeedItem(SQLModel, table=True):
+    """What was brought in from ``data/``: one row an entry (a game, an edition header, a card, a
+    starter deck, a sticker colour), and one ``kind="data"`` row saying the database was seeded.
+
+    ``data_hash`` is the digest of the entry as ``data/`` held it when it was brought in,
+    ``db_hash`` the digest of the row it became, right then: comparing them with today's digests
+    tells what changed in ``data/`` since and what a user changed. A row whose ``origin`` no table
+    holds any more was deleted by a user (see :mod:`cardbase.seed`).
+    """
+
+    __tablename__ = "seed_item"
+    __table_args__ = (UniqueConstraint("kind", "origin", name="uq_seed_item_kind_origin"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str = Field(max_length=20)
+    origin: str = Field(max_length=200)
+    data_hash: str | None = Field(default=None, max_length=64)
+    db_hash: str | None = Field(default=None, max_length=64)
+    pulled_at: dt.datetime = Field(default_factory=_now)

@@ -586,6 +586,7 @@ _WRITTEN = [c.name for c in Card.__table__.c if c.name not in ("id", "version", 
 _NEW_DEFAULTS: dict[str, Any] = {
     "value": None, "colour": None, "banner": None, "rarity": None, "card_type": None, "effect": None,
     "effect_text": None, "flavour": None, "art": None, "copies": 1, "sample": False,
+    "origin": None,  # a card a user imports comes from no data/ entry
 }
 
 

@@ -150,7 +150,9 @@ def test_renaming_a_starter_deck_card_keeps_every_command_working(cli_env):
     engine.dispose()
 
 
-def test_unresolvable_starter_deck_is_a_warning_not_a_failure(cli_env):
+def test_unresolvable_starter_deck_is_a_message_not_a_failure(cli_env):
+    """A deleted starter deck stays deleted (start-up seeds once); bringing it back from data/
+    when its file names a card renamed since is refused with a message naming the card."""
     engine = db.make_engine(cli_env)
     _rename(engine, "NP1-001", "Apprentie du feu")
     with db.session_scope(engine) as s:
@@ -161,16 +163,20 @@ def test_unresolvable_starter_deck_is_a_warning_not_a_failure(cli_env):
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["init"])
     assert result.exit_code == 0, result.output
+    assert "Braises ardentes" not in result.output
+    result = runner.invoke(app, ["data", "pull", "braises-ardentes", "--overwrite"])
+    assert result.exit_code == 2, result.output
     assert "Braises ardentes" in result.stderr and "Apprentie forgeronne" in result.stderr
-    assert result.stderr.startswith("attention : ")
+    assert result.stderr.startswith("erreur : ") and "Traceback" not in result.output
     with Session(engine) as s:  # the other starter decks are still there, nothing else changed
         assert len(s.exec(select(Deck)).all()) == 3
     engine.dispose()
 
 
 def test_broken_data_files_never_block_start_up(backend, make_db, tmp_path):
-    """A data file a designer broke by hand: an edition already in the database is known by its
-    file name without reading it; a new one that does not read is left out with a warning."""
+    """A data file a designer broke by hand: a seeded database starts without reading data/, and
+    ``data status`` names the broken files; on a first run, a file that does not read is left out
+    with a warning."""
     data = tmp_path / "data"
     shutil.copytree(db.DATA_DIR, data, ignore=shutil.ignore_patterns("*.db*"))
     (data / "editions" / "NP1.toml").write_text("[edition\ncode = ", encoding="utf-8")
@@ -181,11 +187,16 @@ def test_broken_data_files_never_block_start_up(backend, make_db, tmp_path):
     engine = db.make_engine(make_db(backend, seeded=True))
     try:
         report = db.init_db(engine, data_dir=data)
-        assert all(v == 0 for v in report.values()), report
-        text_ = "\n".join(report.warnings)
+        assert all(v == 0 for v in report.values()) and not report.warnings, report
+        from cardbase import seed
+
+        with Session(engine) as s:
+            st = seed.status(s, data)
+        text_ = "\n".join(st.warnings)
         assert "ZZ9.toml" in text_ and "games.toml" in text_ and "cassé.txt" in text_
-        assert "stickers.toml" in text_
-        assert "NP1.toml" not in text_
+        assert "stickers.toml" in text_ and "NP1.toml" in text_
+        # An unreadable file is a warning, never an edition "gone from data/".
+        assert not any(e.origin in ("NP1", "ZZ9") or "gone" in e.states for e in st.entries), st.entries
     finally:
         engine.dispose()
     # On an empty database: what can be read is added, the rest is reported.

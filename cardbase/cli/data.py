@@ -25,7 +25,17 @@ def init_command(reset: bool = typer.Option(False, "--reset", help="Drop everyth
     items = [tr(f"db.count.{k}", n=v) for k, v in counts.items() if v]
     added = tr("db.added", items=", ".join(items)) if items else tr("db.nothing_added")
     typer.echo(tr("db.ready", where=db.describe(engine.url), added=added))
-    for warning in counts.warnings:
+    warnings = list(counts.warnings)
+    if not any(counts.values()):  # already seeded: say what data/ offers, never bring it in
+        from cardbase import seed
+
+        with db.session_scope(engine) as s:
+            st = seed.status(s)
+        warnings += [w for w in st.warnings if w not in warnings]
+        offered = [e for e in st.entries if e.offered]
+        if offered:
+            typer.echo(tr("seed.status.offered", count=len(offered)))
+    for warning in warnings:
         typer.echo(tr("db.warning", message=warning), err=True)
 
 
@@ -120,6 +130,67 @@ def data_export(
     for path, text in texts:
         path.write_text(text, encoding="utf-8")
         typer.echo(tr("gamesdata.cli.wrote", path=str(path)))
+
+
+@data_app.command("status")
+@handle_errors
+def data_status(
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    data: Path = typer.Option(db.DATA_DIR, "--data", help="The data folder to compare with (default: data/)."),
+) -> None:
+    """What differs between data/ and the database: new or changed in data/, changed, deleted or
+    renamed in the database. Nothing is written."""
+    from cardbase import seed
+
+    with session() as s:
+        st = seed.status(s, data)
+    if json_out:
+        print_json(st.as_dict())
+        return
+    for warning in st.warnings:
+        typer.echo(tr("db.warning", message=warning), err=True)
+    if not st.seeded:
+        typer.echo(tr("seed.status.not_seeded"))
+    if not st.entries:
+        typer.echo(tr("seed.status.none", unchanged=st.unchanged))
+        return
+    typer.echo(tr("seed.status.header", count=len(st.entries), unchanged=st.unchanged))
+    for entry in st.entries:
+        states = ", ".join(tr(f"seed.state.{state}") for state in entry.states)
+        where = f" [{entry.file}]" if entry.file else ""
+        typer.echo(f"  {entry.label()}{where} — {states}")
+        for state, numbers in entry.cards.items():
+            typer.echo("      " + tr("seed.status.cards", state=tr(f"seed.state.{state}"),
+                                     numbers=", ".join(str(n) for n in numbers)))
+    typer.echo(tr("seed.status.hint"))
+
+
+@data_app.command("pull")
+@handle_errors
+def data_pull(
+    codes: list[str] = typer.Argument(None, help="What to bring: codes of games, editions (as in data/ or as renamed), starter decks, sticker colours."),
+    all_: bool = typer.Option(False, "--all", help="Bring everything data/ offers (what you changed or deleted stays so)."),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Also overwrite what you changed and bring back what you deleted."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check and show what would be brought; write nothing."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    data: Path = typer.Option(db.DATA_DIR, "--data", help="The data folder to bring from (default: data/)."),
+) -> None:
+    """Bring chosen changes of data/ into the database, with the checks of an import, all or nothing."""
+    from cardbase import seed
+
+    with session() as s:
+        report = seed.pull(s, list(codes or []), everything=all_, overwrite=overwrite, dry_run=dry_run,
+                           data_dir=data)
+    if json_out:
+        print_json(report.as_dict())
+        return
+    brought = ", ".join(e.label() for e in report.brought) or tr("seed.pull.none")
+    typer.echo(tr("seed.pull.would_bring" if dry_run else "seed.pull.brought", what=brought))
+    for entry in report.skipped:
+        typer.echo(tr("seed.pull.nothing_to_bring", what=entry.label()))
+    for entry in report.left:
+        states = ", ".join(tr(f"seed.state.{state}") for state in entry.states)
+        typer.echo(tr("seed.pull.left_out", what=entry.label(), states=states))
 
 
 @db_app.command("upgrade")
