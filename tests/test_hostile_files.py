@@ -295,7 +295,10 @@ def test_proof_writes_the_file_it_is_given(cli_env: str, tmp_path: Path) -> None
 
 def test_print_into_a_folder_as_the_readme_writes_it(cli_env: str, tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
+    cwd = tmp_path / "ici"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    tmp_path = cwd
     res = runner.invoke(app, ["print", "--edition", "CTT", "--mode", "shop", "--preset",
                               "tgc-poker", "--out", "shop/"])
     assert res.exit_code == 0, res.output
@@ -308,4 +311,7 @@ def test_print_into_a_folder_as_the_readme_writes_it(cli_env: str, tmp_path: Pat
     # a folder whose parent does not exist: refused before any work, nothing created
     _fails(["print", "--edition", "CTT", "--out", "absent/sous/"], "absent")
     _fails(["print", "--edition", "CTT", "--out", ""], "--out est vide")
+    # a print that fails once the folder is made takes the empty folder away again
+    _fails(["print", "--edition", "CTT", "--out", "neuf/", "--template", "gabarit-absent"],
+           "gabarit-absent")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shop"]

@@ -208,7 +208,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     ``home``: A4/Letter sheets with crop marks, optional duplex backs (x/y offset in mm, as seen
     on the back page: + moves right and down). ``shop``: one PNG per card with bleed in
     ``<out stem>-png/`` and a PDF of the same at the card's size plus bleed. ``proof``: a contact
-    sheet PNG at screen resolution. A manifest of fingerprints is written next to ``out``.
+    sheet at screen resolution, as a PNG or (``out`` a .pdf) on one PDF page. A manifest of
+    fingerprints is written next to ``out``.
 
     Every file is written beside its target under a temporary name and moved into place only
     when the whole print has succeeded: a failed print leaves the previous files as they were.
@@ -517,12 +518,17 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         from cardbase.printing.colourblind import simulate_image
 
         sheet = simulate_image(sheet, simulate)
-    target = out if out.suffix.lower() == ".png" else out.with_suffix(".png")
-    check_target(target, (".png",))
-    with atomic_file(target) as tmp:
-        sheet.save(tmp, format="PNG", dpi=(PROOF_DPI, PROOF_DPI))
+    # the file named, and no other: a .pdf proof is the same sheet on one PDF page
+    if out.suffix.lower() == ".pdf":
+        w_pt, h_pt = (v * 72 / PROOF_DPI for v in sheet.size)
+        with atomic_file(out) as tmp, PdfWriter(tmp, title=out.stem) as pdf:
+            image = pdf.add_image(sheet)
+            pdf.add_page(w_pt, h_pt, place_image("Proof", 0, 0, w_pt, h_pt), {"Proof": image})
+    else:
+        with atomic_file(out) as tmp:
+            sheet.save(tmp, format="PNG", dpi=(PROOF_DPI, PROOF_DPI))
     result.pages = 1
-    result.files.append(target)
+    result.files.append(out)
 
 
 def render_card_png(card: CardDef, out: Path, *, dpi: int = 300, bleed: bool = False,
