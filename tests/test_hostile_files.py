@@ -304,10 +304,11 @@ def test_print_into_a_folder_as_the_readme_writes_it(cli_env: str, tmp_path: Pat
     assert res.exit_code == 0, res.output
     assert (tmp_path / "shop" / "ctt-shop.pdf").read_bytes().startswith(b"%PDF-")
     assert len(list((tmp_path / "shop" / "ctt-shop-png").glob("front-*.png"))) == 26
-    # an existing folder without the slash, a proof into it
-    res = runner.invoke(app, ["print", "--edition", "CTT", "--mode", "proof", "--out", "shop"])
+    # an existing folder, a proof into it
+    res = runner.invoke(app, ["print", "--edition", "CTT", "--mode", "proof", "--out", "shop/"])
     assert res.exit_code == 0, res.output
     assert (tmp_path / "shop" / "ctt-proof.png").is_file()
+    _fails(["print", "--edition", "CTT", "--out", "shop"], "est un dossier")  # no slash: as before
     # a folder whose parent does not exist: refused before any work, nothing created
     _fails(["print", "--edition", "CTT", "--out", "absent/sous/"], "absent")
     _fails(["print", "--edition", "CTT", "--out", ""], "--out est vide")

@@ -19,7 +19,7 @@ P_DECK = typer.Option(None, "--deck", "-d",
     help="Print a deck-list file, each card as many times as the deck holds it.")
 P_QUERY = typer.Option(None, "--query", "-q", help="Print the cards a search finds.")
 P_OUT = typer.Option(None, "--out", "-o",
-    help="Output file (.pdf; .png or .pdf for --mode proof), or a folder (ending in /) to write "
+    help="Output file (.pdf; .png or .pdf for --mode proof), or a folder ending in / to write "
     "<source>-<mode>.pdf into.")
 P_PAPER = typer.Option("a4", "--paper", help="Home sheets: a4 or letter.")
 P_DPI = typer.Option(300, "--dpi", help="Resolution of the card images.")
@@ -86,9 +86,10 @@ def _deck_cards(s, path: Path) -> list[CardDef]:
 
 
 def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) -> tuple[Path, bool]:
-    """The file ``--out`` names, checked before any work: a folder (ending in ``/`` or existing)
-    gets ``<source>-<mode>.pdf`` (``.png`` for a proof) inside it; a folder to create must have an
-    existing parent. Also says whether the folder is to be created."""
+    """The file ``--out`` names, checked before any work: a folder (a name ending in ``/``) gets
+    ``<source>-<mode>.pdf`` (``.png`` for a proof) inside it; a folder to create must have an
+    existing parent. Also says whether the folder is to be created. (An existing folder named
+    without the ``/`` is refused as before, by the file checks.)"""
     import os
 
     from cardbase.i18n import tr
@@ -99,7 +100,7 @@ def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) ->
         raise OutputError(tr("files.print.empty_out"))
     path = Path(out)
     seps = tuple({"/", os.sep, os.altsep or "/"})
-    if not (out.endswith(seps) or path.is_dir()):
+    if not out.endswith(seps):
         return path, False
     stem = slug(edition) if edition else slug(deck.stem) if deck is not None else "recherche"
     target = path / f"{stem}-{mode}.{'png' if mode == 'proof' else 'pdf'}"
