@@ -316,3 +316,25 @@ def test_print_into_a_folder_as_the_readme_writes_it(cli_env: str, tmp_path: Pat
     _fails(["print", "--edition", "CTT", "--out", "neuf/", "--template", "gabarit-absent"],
            "gabarit-absent")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["shop"]
+
+
+def test_changed_since_reads_a_manifest_within_limits(cli_env: str, tmp_path: Path) -> None:
+    """``--changed-since`` reads a file someone may hand over: a named pipe, /dev/zero and a
+    file of tiny values are refused, without blocking and before json.loads builds them."""
+    from cardbase.printing import sheets
+
+    fifo = tmp_path / "old.manifest.json"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.manifest.json"
+    zero.symlink_to("/dev/zero")
+    env = _child_env(DATABASE_URL=cli_env)
+    for path, kind in ((fifo, "FIFO"), (zero, "périphérique")):
+        res = _cli_in_child(["print", "--edition", "CTT", "--out", str(tmp_path / "n.pdf"),
+                             "--changed-since", str(path)], env, tmp_path)
+        assert res.returncode == 2, res.stderr
+        assert "n'est pas un fichier ordinaire" in res.stderr and kind in res.stderr
+    tiny = tmp_path / "tiny.manifest.json"
+    tiny.write_text('{"cards": [' + "{}," * sheets.MAX_MANIFEST_VALUES + "{}]}", encoding="utf-8")
+    _fails(["print", "--edition", "CTT", "--out", str(tmp_path / "n.pdf"), "--changed-since",
+            str(tiny)], f"plus de {sheets.MAX_MANIFEST_VALUES} valeurs JSON")
+    assert not (tmp_path / "n.pdf").exists()

@@ -37,6 +37,8 @@ CROP_GAP_MM = 1.0
 CROP_LEN_MM = 5.0
 MANIFEST_FORMAT = "cardbase-print-manifest"
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024  # far above any edition's manifest
+MAX_MANIFEST_VALUES = 4_000_000  # about ten a card, counted before json.loads
+MAX_MANIFEST_DEPTH = 10  # a manifest nests three levels
 MAX_BACK_OFFSET_MM = 20.0
 
 
@@ -131,14 +133,17 @@ def read_manifest(path: Path) -> dict[str, str]:
     path = Path(path)
     if path.suffix.lower() != ".json":
         path = manifest_path(path)
+    from cardbase.bounded_io import json_shape, read_bounded
+
+    # at most the limit is read, and a named pipe or a device is refused without waiting on it
+    raw = read_bounded(path, MAX_MANIFEST_BYTES, PrintError, "files.manifest")
     try:
-        if path.stat().st_size > MAX_MANIFEST_BYTES:
-            raise PrintError(tr("printing.manifest.bad", path=str(path),
-                                reason=f"> {MAX_MANIFEST_BYTES // (1024 * 1024)} MB"))
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PrintError(tr("printing.manifest.missing", path=str(path))) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = raw.decode("utf-8")
+        if json_shape(text, MAX_MANIFEST_VALUES, MAX_MANIFEST_DEPTH) is not None:
+            raise PrintError(tr("files.manifest.too_many", path=str(path), max=MAX_MANIFEST_VALUES,
+                                depth=MAX_MANIFEST_DEPTH))
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PrintError(tr("printing.manifest.bad", path=str(path), reason=str(exc))) from None
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise PrintError(tr("printing.manifest.not_ours", path=str(path)))
