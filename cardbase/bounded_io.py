@@ -8,6 +8,8 @@ file may grow while it is read), so the limit is enforced on the bytes actually 
 :func:`json_shape` counts, in one pass over the text and before ``json.loads`` builds anything,
 how many JSON values a text would make and how deeply it nests them: a 10 MB file of ``{},``
 would otherwise become millions of Python objects before any later check could see them.
+:func:`toml_depth` does the same for the nesting of a TOML text (tomllib recurses, and a file of
+500 nested lists ends in a RecursionError).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 from cardbase.errors import CardbaseError
 from cardbase.i18n import tr
 
-__all__ = ["file_kind", "json_shape", "read_bounded"]
+__all__ = ["file_kind", "json_shape", "read_bounded", "toml_depth"]
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _BINARY = getattr(os, "O_BINARY", 0)
@@ -102,3 +104,20 @@ def json_shape(text: str, max_values: int, max_depth: int) -> tuple[str, int] | 
     if depth > max_depth:
         return "depth", depth
     return None
+
+
+# TOML strings (multi-line ones first; an unterminated one runs to the end) and comments: the
+# brackets inside them nest nothing.
+_TOML_SKIP = re.compile(
+    r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    r"|'''.*?(?:'''|\Z)"
+    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"?'
+    r"|'[^'\n]*'?"
+    r"|#[^\n]*", re.DOTALL)
+
+
+def toml_depth(text: str) -> int:
+    """How deeply a TOML text nests lists and inline tables (a table header counts its own
+    brackets), counted without parsing it."""
+    brackets = _NOT_BRACKET.sub("", _TOML_SKIP.sub("", text)).encode("ascii")
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)

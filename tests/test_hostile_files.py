@@ -338,3 +338,70 @@ def test_changed_since_reads_a_manifest_within_limits(cli_env: str, tmp_path: Pa
     _fails(["print", "--edition", "CTT", "--out", str(tmp_path / "n.pdf"), "--changed-since",
             str(tiny)], f"plus de {sheets.MAX_MANIFEST_VALUES} valeurs JSON")
     assert not (tmp_path / "n.pdf").exists()
+
+
+def _python_in_child(code: str, cwd: Path) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=_child_env(),
+                              capture_output=True, text=True, timeout=60,
+                              preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        pytest.fail("still running after 60 s: it blocked")
+
+
+def test_art_files_are_read_within_limits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A card's art that is a named pipe or /dev/zero: refused, never waited on; a file larger
+    than the limit: refused whatever size stat reports."""
+    fifo = tmp_path / "fifo.png"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.png"
+    zero.symlink_to("/dev/zero")
+    for path, kind in ((fifo, "FIFO"), (zero, "périphérique")):
+        res = _python_in_child(
+            "from pathlib import Path\nfrom cardbase.errors import ArtError\n"
+            "from cardbase.printing.art import load_art\n"
+            f"try:\n    load_art(Path({str(path)!r}), (10, 10), where='TST-001')\n"
+            "except ArtError as exc:\n    print(exc)\n", tmp_path)
+        assert res.returncode == 0, res.stderr
+        assert "TST-001" in res.stdout and "pas un fichier ordinaire" in res.stdout
+        assert kind in res.stdout
+    from PIL import Image
+
+    from cardbase.errors import ArtError
+    from cardbase.printing import art
+
+    png = tmp_path / "art.png"
+    Image.new("RGB", (40, 40), "red").save(png)
+    monkeypatch.setattr(art, "MAX_ART_BYTES", png.stat().st_size - 1)
+    real_fstat = os.fstat
+
+    class Lying:  # a file system that reports no size: the bytes read decide
+        def __init__(self, st: os.stat_result) -> None:
+            self.st_mode, self.st_size = st.st_mode, 0
+
+    monkeypatch.setattr(os, "fstat", lambda fd: Lying(real_fstat(fd)))
+    art._art_fitted.cache_clear()
+    with pytest.raises(ArtError, match="pèse plus de"):
+        art.load_art(png, (10, 10), where="TST-002")
+    monkeypatch.setattr(art, "MAX_ART_BYTES", png.stat().st_size)
+    art._art_fitted.cache_clear()
+    assert art.load_art(png, (10, 10), where="TST-002").size == (10, 10)
+
+
+def test_template_files_are_read_within_limits(cli_env: str, tmp_path: Path) -> None:
+    from cardbase.printing import templates
+
+    deep = tmp_path / "deep.toml"
+    deep.write_text('extends = "nespanini"\nx = ' + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
+    out = tmp_path / "t.pdf"
+    _fails(["print", "--edition", "CTT", "--out", str(out), "--template", str(deep)],
+           f"plus de {templates.MAX_TEMPLATE_DEPTH} niveaux")
+    big = tmp_path / "big.toml"
+    big.write_text('extends = "nespanini"\n# ' + "x" * templates.MAX_TEMPLATE_BYTES + "\n",
+                   encoding="utf-8")
+    _fails(["print", "--edition", "CTT", "--out", str(out), "--template", str(big)],
+           "pèse plus de", "gabarit")
+    bad = tmp_path / "latin1.toml"
+    bad.write_bytes('extends = "nespanini"\n# \xe9t\xe9\n'.encode("latin-1"))
+    _fails(["print", "--edition", "CTT", "--out", str(out), "--template", str(bad)], "latin1.toml")
+    assert not out.exists()

@@ -17,10 +17,8 @@ come from. :func:`shop_face` / :func:`shop_back` draw a card on exactly that can
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import os
-import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +41,7 @@ FIT_TOLERANCE = 0.005  # proportions within 0.5 % count as the same
 # the canvas whatever its size): the largest shipped canvas is under 1,600 px, a tarot card with
 # bleed at 1,200 dpi about 6,000 px.
 MAX_PRESETS_BYTES = 1024 * 1024
-MAX_TOML_DEPTH = 10  # a preset needs two levels (the table, then trim = [w, h] or { fr, en })
+MAX_TOML_DEPTH = 10  # the shipped presets nest one level ([name], then trim = [w, h] or { fr, en })
 MAX_TRIM_MM = 1000.0
 MAX_BLEED_MM = 50.0
 MAX_CANVAS_SIDE_PX = 10_000
@@ -248,28 +246,10 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
 
 _CACHE: dict[tuple[str, int], dict[str, Preset]] = {}
 
-# TOML strings (multi-line ones first; an unterminated one runs to the end) and comments: the
-# brackets inside them nest nothing.
-_TOML_SKIP = re.compile(
-    r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    r"|'''.*?(?:'''|\Z)"
-    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"?'
-    r"|'[^'\n]*'?"
-    r"|#[^\n]*", re.DOTALL)
-_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
-_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
-
-
-def _toml_depth(text: str) -> int:
-    """How deeply a TOML text nests lists and inline tables (a table header counts its own
-    brackets), counted without parsing it."""
-    brackets = _NOT_BRACKET.sub("", _TOML_SKIP.sub("", text)).encode("ascii")
-    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
-
 
 def load_presets(path: Path | None = None) -> dict[str, Preset]:
     """Every preset of the presets file, by name; every problem in the file reported at once."""
-    from cardbase.bounded_io import read_bounded
+    from cardbase.bounded_io import read_bounded, toml_depth
 
     path = Path(path or presets_path())
     try:
@@ -284,7 +264,7 @@ def load_presets(path: Path | None = None) -> dict[str, Preset]:
     raw = read_bounded(path, MAX_PRESETS_BYTES, PresetError, "shop.presets_file")
     try:
         text = raw.decode("utf-8")
-        if _toml_depth(text) > MAX_TOML_DEPTH:
+        if toml_depth(text) > MAX_TOML_DEPTH:
             raise PresetError(tr("shop.presets_file.too_deep", path=str(path), max=MAX_TOML_DEPTH))
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
