@@ -22,10 +22,14 @@ Image addresses are absolute ``file://`` URLs to the written files, or ``base_ur
 for images put on a web host. Every file is written under a temporary name and moved into place
 when complete (:func:`cardbase.printing.output.atomic_file`); images are written before the saved
 object that points at them, and as their names change with their content, a saved object left by
-an export that failed half-way still points at images that exist and match it.
+an export that failed half-way still points at images that exist and match it. An export holds at
+most :data:`MAX_EXPORT_CARDS` cards, and its saved object is checked against every import limit
+before the first face is drawn: an export never writes what the import refuses.
 
 **Import** (:func:`read_saved_object`). A saved object — ours, or one the game saved after cards
-moved between decks — is read with limits on size, nesting and object count; every ``Card`` inside
+moved between decks — is read with limits on size (at most the limit is read; a named pipe or a
+device is refused), on JSON values and nesting (counted in the text before it is parsed) and on
+objects and their nesting; every ``Card`` inside
 ``Deck``/``DeckCustom`` objects (or loose, or in bags) is matched to the database by the collector
 reference in its ``GMNotes``, else by its name (reported), else named as unknown. Nothing matched
 is an error.
@@ -413,8 +417,9 @@ def _saved_text(doc: Mapping[str, Any]) -> str:
 
 def _check_export_text(name: str, text: str) -> None:
     """Refuse a saved object that the import would refuse (every limit of :func:`_parse_saved`)."""
+    label = Path(f"{slug(name)}.json")  # the file the export would write
     try:
-        _walk(_top_objects(_parse_saved(text.encode("utf-8"), Path(f"{slug(name)}.json")), Path(name)), Path(name))
+        _walk(_top_objects(_parse_saved(text.encode("utf-8"), label), label), label)
     except TtsError as exc:
         raise TtsError(tr("tts.export.import_would_refuse", name=name, reason=str(exc))) from None
 
