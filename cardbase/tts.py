@@ -38,6 +38,7 @@ is an error.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import re
@@ -93,6 +94,7 @@ MAX_JSON_DEPTH = 2 * MAX_DEPTH + 8
 # Cards in one export, checked before any work; the saved object it writes is also checked against
 # every import limit above before anything is drawn: export never writes what import refuses.
 MAX_EXPORT_CARDS = 10_000
+MAX_EXPORT_SHEETS = 20  # distinct faces: 20 sheets of 69, each kept as its PNG until all are drawn
 DECK_NAMES = ("Deck", "DeckCustom")
 CARD_NAMES = ("Card", "CardCustom")
 
@@ -325,6 +327,9 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     for card in source.cards:
         distinct.setdefault(card.ref, card)
     faces = list(distinct.values())
+    if len(faces) > MAX_EXPORT_SHEETS * MAX_FACES_PER_SHEET:  # before any face is drawn
+        raise TtsError(tr("tts.export.too_many_faces", name=source.name, n=len(faces),
+                          max=MAX_EXPORT_SHEETS * MAX_FACES_PER_SHEET, sheets=MAX_EXPORT_SHEETS))
     templates = {}
     for card in faces:
         key = (card.game, card.card_type)
@@ -370,7 +375,7 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     _check_export_text(source.name, planned)
 
     cell_of: dict[str, int] = {}
-    sheet_images: list[tuple[int, Image.Image, str, int, int]] = []
+    sheet_images: list[tuple[int, bytes, str, int, int]] = []  # each sheet as its PNG
     for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
         chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
         cols, rows = grid_for(len(chunk))
@@ -385,7 +390,10 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
             sheet.paste(img, (c * cw, r * ch))
             cell_of[card.ref] = key * 100 + cell
         digest = hashlib.sha256(sheet.tobytes()).hexdigest()[:8]  # the name follows the pixels
-        sheet_images.append((key, sheet, f"{base}-faces-{key}-{digest}.png", cols, rows))
+        png = io.BytesIO()
+        sheet.save(png, format="PNG", compress_level=3)
+        del sheet  # one sheet's pixels in memory at a time
+        sheet_images.append((key, png.getvalue(), f"{base}-faces-{key}-{digest}.png", cols, rows))
     back_t = template_for(faces[0].game)
     back = render_back(back_t, dpi)  # type: ignore[arg-type]
     if back.size != (cw, ch):
@@ -398,9 +406,9 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     if len(text) != len(planned):  # names of the same length: never happens, checked anyway
         _check_export_text(source.name, text)
     sheet_paths = []
-    for _, img, name, _, _ in sheet_images:
+    for _, data, name, _, _ in sheet_images:
         with atomic_file(out / name) as tmp:
-            img.save(tmp, format="PNG", compress_level=3)
+            tmp.write_bytes(data)
         sheet_paths.append(out / name)
     with atomic_file(out / back_name) as tmp:
         back.save(tmp, format="PNG")

@@ -405,3 +405,23 @@ def test_template_files_are_read_within_limits(cli_env: str, tmp_path: Path) -> 
     bad.write_bytes('extends = "nespanini"\n# \xe9t\xe9\n'.encode("latin-1"))
     _fails(["print", "--edition", "CTT", "--out", str(out), "--template", str(bad)], "latin1.toml")
     assert not out.exists()
+
+
+def test_distinct_faces_are_bounded_before_any_is_drawn(session, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    import cardbase.printing as printing
+
+    defs = catalog.card_defs(session, edition="NP1") + catalog.card_defs(session, edition="OVK")
+    faces = tuple(defs[:tts.MAX_FACES_PER_SHEET + 1])
+    monkeypatch.setattr(tts, "MAX_EXPORT_SHEETS", 1)
+
+    def no_drawing(*args, **kwargs):
+        raise AssertionError("a face was drawn")
+
+    monkeypatch.setattr(printing, "render_card", no_drawing)
+    with pytest.raises(tts.TtsError, match=f"au plus {tts.MAX_FACES_PER_SHEET} \\(1 planche"):
+        tts.export_tts(tts.TtsSource("Trop de faces", "file", faces), tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+    monkeypatch.undo()
+    result = tts.export_tts(tts.TtsSource("Une planche", "file", faces[:-1]), tmp_path / "o")
+    assert len(result.sheets) == 1 and result.faces == tts.MAX_FACES_PER_SHEET
