@@ -425,3 +425,25 @@ def test_distinct_faces_are_bounded_before_any_is_drawn(session, tmp_path: Path,
     monkeypatch.undo()
     result = tts.export_tts(tts.TtsSource("Une planche", "file", faces[:-1]), tmp_path / "o")
     assert len(result.sheets) == 1 and result.faces == tts.MAX_FACES_PER_SHEET
+
+
+def test_a_proof_sheet_is_bounded_before_it_is_allocated(cli_env: str, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A proof of many cards, or of a preset with a large canvas, is refused once its pixels pass
+    the limit: before the sheet is allocated, while the thumbnails are drawn."""
+    from cardbase.printing import sheets
+
+    out = tmp_path / "proof.png"
+    monkeypatch.setattr(sheets, "MAX_PROOF_PIXELS", 2_000_000)  # about 25 poker cards at 96 dpi
+    _fails(["print", "--edition", "CTT", "--mode", "proof", "--out", str(out)],
+           "au-delà de la limite de 2 millions")
+    assert not out.exists()
+    made = []
+    real_new = sheets.Image.new
+    monkeypatch.setattr(sheets.Image, "new", lambda *a, **k: made.append(a) or real_new(*a, **k))
+    monkeypatch.setattr(sheets, "MAX_PROOF_PIXELS", 2_500_000)  # the thumbnails fit, the sheet not
+    _fails(["print", "--edition", "CTT", "--mode", "proof", "--out", str(out)], "planche d'épreuve")
+    assert not any(len(a) > 1 and a[1][0] * a[1][1] > 2_500_000 for a in made)
+    monkeypatch.setattr(sheets, "MAX_PROOF_PIXELS", 100_000_000)
+    res = runner.invoke(app, ["print", "--edition", "CTT", "--mode", "proof", "--out", str(out)])
+    assert res.exit_code == 0, res.output

@@ -37,6 +37,7 @@ CROP_GAP_MM = 1.0
 CROP_LEN_MM = 5.0
 MANIFEST_FORMAT = "cardbase-print-manifest"
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024  # far above any edition's manifest
+MAX_PROOF_PIXELS = 100_000_000  # a proof sheet: 1,000 poker cards fit, a 300 MB image at most
 MAX_MANIFEST_VALUES = 4_000_000  # about ten a card, counted before json.loads
 MAX_MANIFEST_DEPTH = 10  # a manifest nests three levels
 MAX_BACK_OFFSET_MM = 20.0
@@ -482,6 +483,7 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
     seen: set[str] = set()
     noted: set[int] = set()
     thumbs: list[tuple[Image.Image, str]] = []
+    drawn = 0  # pixels of the thumbnails so far
     for card, fp in selected:
         result.cards += 1
         if fp in seen:
@@ -503,6 +505,10 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
             if overlay:
                 draw_overlay(thumb, p.geometry(PROOF_DPI))
         thumbs.append((thumb, f"{card.ref} · #{fp}"))
+        drawn += thumb.width * thumb.height
+        if drawn > MAX_PROOF_PIXELS:  # the thumbnails alone already pass the sheet's limit
+            raise PrintError(tr("files.proof.too_big", pixels=drawn // 1_000_000,
+                                max=MAX_PROOF_PIXELS // 1_000_000))
     gap, caption = 14, 18
     if thumbs:
         cw = max(t.width for t, _ in thumbs)
@@ -511,7 +517,11 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         cw, ch = mm_to_px(63, PROOF_DPI), mm_to_px(88, PROOF_DPI)
     cols = max(1, min(columns, len(thumbs) or 1))
     rows = max(1, math.ceil(len(thumbs) / cols))
-    sheet = Image.new("RGB", (gap + cols * (cw + gap), gap + rows * (ch + caption + gap)), "#e9e7e2")
+    size = (gap + cols * (cw + gap), gap + rows * (ch + caption + gap))
+    if size[0] * size[1] > MAX_PROOF_PIXELS:  # before the sheet is allocated
+        raise PrintError(tr("files.proof.too_big", pixels=size[0] * size[1] // 1_000_000,
+                            max=MAX_PROOF_PIXELS // 1_000_000))
+    sheet = Image.new("RGB", size, "#e9e7e2")
     draw = ImageDraw.Draw(sheet)
     font = get_font("regular", 11)
     for i, (thumb, label) in enumerate(thumbs):
