@@ -22,10 +22,14 @@ Image addresses are absolute ``file://`` URLs to the written files, or ``base_ur
 for images put on a web host. Every file is written under a temporary name and moved into place
 when complete (:func:`cardbase.printing.output.atomic_file`); images are written before the saved
 object that points at them, and as their names change with their content, a saved object left by
-an export that failed half-way still points at images that exist and match it.
+an export that failed half-way still points at images that exist and match it. An export holds at
+most :data:`MAX_EXPORT_CARDS` cards, and its saved object is checked against every import limit
+before the first face is drawn: an export never writes what the import refuses.
 
 **Import** (:func:`read_saved_object`). A saved object — ours, or one the game saved after cards
-moved between decks — is read with limits on size, nesting and object count; every ``Card`` inside
+moved between decks — is read with limits on size (at most the limit is read; a named pipe or a
+device is refused), on JSON values and nesting (counted in the text before it is parsed) and on
+objects and their nesting; every ``Card`` inside
 ``Deck``/``DeckCustom`` objects (or loose, or in bags) is matched to the database by the collector
 reference in its ``GMNotes``, else by its name (reported), else named as unknown. Nothing matched
 is an error.
@@ -34,6 +38,7 @@ is an error.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import math
 import re
@@ -81,6 +86,15 @@ EMPTY_CELL = "#202024"
 MAX_IMPORT_BYTES = 32 * 1024 * 1024  # a saved object of a few decks is well under 1 MB
 MAX_OBJECTS = 50_000
 MAX_DEPTH = 40
+# Counted in the text before json.loads builds anything (cardbase.bounded_io.json_shape): a card
+# the game saves holds about 40 JSON values, one of ours about 26; each object level is a JSON
+# object and its ContainedObjects list, plus a few levels inside a card.
+MAX_JSON_VALUES = 40 * MAX_OBJECTS
+MAX_JSON_DEPTH = 2 * MAX_DEPTH + 8
+# Cards in one export, checked before any work; the saved object it writes is also checked against
+# every import limit above before anything is drawn: export never writes what import refuses.
+MAX_EXPORT_CARDS = 10_000
+MAX_EXPORT_SHEETS = 20  # distinct faces: 20 sheets of 69, each kept as its PNG until all are drawn
 DECK_NAMES = ("Deck", "DeckCustom")
 CARD_NAMES = ("Card", "CardCustom")
 
@@ -100,6 +114,11 @@ class TtsSource:
     cards: tuple[CardDef, ...]
 
 
+def _check_card_count(name: str, n: int) -> None:
+    if n > MAX_EXPORT_CARDS:
+        raise TtsError(tr("tts.export.too_many", name=name, n=n, max=MAX_EXPORT_CARDS))
+
+
 def _defs_of(session: Any, resolved: Any, where: str) -> tuple[CardDef, ...]:
     from cardbase import catalog
 
@@ -109,6 +128,7 @@ def _defs_of(session: Any, resolved: Any, where: str) -> tuple[CardDef, ...]:
     counts: dict[int, int] = {}
     for e in resolved.entries:
         counts[e.card.id] = counts.get(e.card.id, 0) + e.count
+    _check_card_count(where, sum(counts.values()))
     by_id = {c.id: c for c in catalog.card_defs(session, ids=list(counts))} if counts else {}
     return tuple(by_id[i] for i, n in counts.items() for _ in range(n))
 
@@ -159,6 +179,7 @@ def edition_source(session: Any, code: str) -> TtsSource:
 
     edition = catalog.get_edition(session, code)  # NotFoundError naming the codes
     defs = sorted(catalog.card_defs(session, edition=edition.code), key=lambda c: c.number)
+    _check_card_count(edition.name, sum(max(1, c.copies or 1) for c in defs))  # before the tuple
     return TtsSource(edition.name, "edition",
                      tuple(c for c in defs for _ in range(max(1, c.copies or 1))))
 
@@ -231,8 +252,12 @@ def slug(text: str) -> str:
     return s[:60].strip("-") or "deck"
 
 
-def _check_base_url(base_url: str) -> str:
-    parts = urlsplit(base_url.strip())
+def check_base_url(base_url: str) -> str:
+    try:
+        parts = urlsplit(base_url.strip())
+        parts.port  # noqa: B018 - a port that is not a number raises here
+    except ValueError:  # "http://[::1": a bracket left open, a bad port
+        raise TtsError(tr("tts.export.bad_base_url", url=base_url)) from None
     if parts.scheme.lower() not in ("http", "https", "file") or not (parts.netloc or parts.scheme == "file"):
         raise TtsError(tr("tts.export.bad_base_url", url=base_url))
     return base_url.strip().rstrip("/") + "/"
@@ -271,7 +296,7 @@ def saved_object_doc(name: str, cards: Sequence[CardDef], card_ids: Sequence[int
     return {"SaveName": name, "ObjectStates": [deck]}
 
 
-def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
+def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = None,
                url_dir: Path | None = None, stickers: bool = True,
                sticker_table: Mapping[str, str] | None = None,
                edition_symbols: Mapping[str, str] | None = None,
@@ -289,7 +314,10 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
 
     if not source.cards:
         raise TtsError(tr("tts.export.empty", name=source.name))
-    prefix = _check_base_url(base_url) if base_url else None
+    _check_card_count(source.name, len(source.cards))
+    prefix = check_base_url(base_url) if base_url else None
+    if not str(out).strip():
+        raise TtsError(tr("tts.export.empty_out"))
     out = Path(out)
     if out.exists() and not out.is_dir():  # refused before any work
         raise TtsError(tr("tts.export.not_folder", path=str(out)))
@@ -299,6 +327,9 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
     for card in source.cards:
         distinct.setdefault(card.ref, card)
     faces = list(distinct.values())
+    if len(faces) > MAX_EXPORT_SHEETS * MAX_FACES_PER_SHEET:  # before any face is drawn
+        raise TtsError(tr("tts.export.too_many_faces", name=source.name, n=len(faces),
+                          max=MAX_EXPORT_SHEETS * MAX_FACES_PER_SHEET, sheets=MAX_EXPORT_SHEETS))
     templates = {}
     for card in faces:
         key = (card.game, card.card_type)
@@ -317,8 +348,34 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
                             art_dir=art_dir, edition_symbols=edition_symbols)
 
     base = slug(source.name)
+    target_dir = Path(url_dir) if url_dir is not None else out
+
+    def url(name: str) -> str:
+        if prefix:
+            return prefix + quote(name)
+        return (target_dir / name).resolve().as_uri()
+
+    def document(cell_of: Mapping[str, int], sheets: Sequence[tuple[int, str, int, int]],
+                 back_name: str) -> dict[str, Any]:
+        card_ids = [cell_of[c.ref] for c in source.cards]
+        return saved_object_doc(source.name, source.cards, card_ids,
+                                {k: (url(n), cols, rows) for k, n, cols, rows in sheets},
+                                url(back_name))
+
+    # The saved object as it will be, with names of the same length as the drawn ones: checked
+    # against the import's limits before anything is drawn.
+    planned_cells: dict[str, int] = {}
+    planned_sheets = []
+    for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
+        chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
+        key = s_index + 1
+        planned_cells.update((card.ref, key * 100 + cell) for cell, card in enumerate(chunk))
+        planned_sheets.append((key, f"{base}-faces-{key}-{'0' * 8}.png", *grid_for(len(chunk))))
+    planned = _saved_text(document(planned_cells, planned_sheets, f"{base}-back-{'0' * 8}.png"))
+    _check_export_text(source.name, planned)
+
     cell_of: dict[str, int] = {}
-    sheet_images: list[tuple[int, Image.Image, str, int, int]] = []
+    sheet_images: list[tuple[int, bytes, str, int, int]] = []  # each sheet as its PNG
     for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
         chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
         cols, rows = grid_for(len(chunk))
@@ -333,7 +390,10 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
             sheet.paste(img, (c * cw, r * ch))
             cell_of[card.ref] = key * 100 + cell
         digest = hashlib.sha256(sheet.tobytes()).hexdigest()[:8]  # the name follows the pixels
-        sheet_images.append((key, sheet, f"{base}-faces-{key}-{digest}.png", cols, rows))
+        png = io.BytesIO()
+        sheet.save(png, format="PNG", compress_level=3)
+        del sheet  # one sheet's pixels in memory at a time
+        sheet_images.append((key, png.getvalue(), f"{base}-faces-{key}-{digest}.png", cols, rows))
     back_t = template_for(faces[0].game)
     back = render_back(back_t, dpi)  # type: ignore[arg-type]
     if back.size != (cw, ch):
@@ -341,29 +401,35 @@ def export_tts(source: TtsSource, out: Path, *, base_url: str | None = None,
     back_name = f"{base}-back-{hashlib.sha256(back.tobytes()).hexdigest()[:8]}.png"
 
     out = _out_dir(out)  # created only once every image is drawn
-    target_dir = Path(url_dir) if url_dir is not None else out
-
-    def url(name: str) -> str:
-        if prefix:
-            return prefix + quote(name)
-        return (target_dir / name).resolve().as_uri()
-
-    card_ids = [cell_of[c.ref] for c in source.cards]
-    doc = saved_object_doc(source.name, source.cards, card_ids,
-                           {k: (url(n), cols, rows) for k, _, n, cols, rows in sheet_images},
-                           url(back_name))
+    doc = document(cell_of, [(k, n, cols, rows) for k, _, n, cols, rows in sheet_images], back_name)
+    text = _saved_text(doc)
+    if len(text) != len(planned):  # names of the same length: never happens, checked anyway
+        _check_export_text(source.name, text)
     sheet_paths = []
-    for _, img, name, _, _ in sheet_images:
+    for _, data, name, _, _ in sheet_images:
         with atomic_file(out / name) as tmp:
-            img.save(tmp, format="PNG", compress_level=3)
+            tmp.write_bytes(data)
         sheet_paths.append(out / name)
     with atomic_file(out / back_name) as tmp:
         back.save(tmp, format="PNG")
     obj = out / f"{base}.json"
     with atomic_file(obj) as tmp:
-        tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        tmp.write_text(text, encoding="utf-8")
     return ExportResult(source.name, obj, sheet_paths, out / back_name, len(source.cards),
                         len(faces), doc)
+
+
+def _saved_text(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+def _check_export_text(name: str, text: str) -> None:
+    """Refuse a saved object that the import would refuse (every limit of :func:`_parse_saved`)."""
+    label = Path(f"{slug(name)}.json")  # the file the export would write
+    try:
+        _walk(_top_objects(_parse_saved(text.encode("utf-8"), label), label), label)
+    except TtsError as exc:
+        raise TtsError(tr("tts.export.import_would_refuse", name=name, reason=str(exc))) from None
 
 
 def export_zip(source: TtsSource, *, base_url: str | None = None, url_dir: Path | None = None,
@@ -441,30 +507,35 @@ class ImportResult:
 
 
 def _load_json(path: Path) -> Any:
+    from cardbase.bounded_io import read_bounded
+
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if path.is_dir():
-            raise TtsError(tr("tts.import.is_folder", path=str(path)))
-        if size > MAX_IMPORT_BYTES:
-            raise TtsError(tr("tts.import.too_big", path=str(path), size=size // (1024 * 1024),
-                              max=MAX_IMPORT_BYTES // (1024 * 1024)))
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise TtsError(tr("tts.import.missing", path=str(path))) from None
-    except OSError as exc:
-        raise TtsError(tr("tts.import.unreadable", path=str(path),
-                          reason=exc.strerror or str(exc))) from None
+    return _parse_saved(read_bounded(path, MAX_IMPORT_BYTES, TtsError, "tts.import"), path)
+
+
+def _parse_saved(raw: bytes, path: Path) -> Any:
+    """A saved object's bytes as JSON, within the size, value-count and depth limits, checked on
+    the text before json.loads builds anything."""
+    from cardbase.bounded_io import json_shape
+
+    if len(raw) > MAX_IMPORT_BYTES:
+        raise TtsError(tr("tts.import.too_big", path=str(path),
+                          max=f"{MAX_IMPORT_BYTES / (1024 * 1024):g}"))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise TtsError(tr("tts.import.not_utf8", path=str(path), position=exc.start)) from None
+    over = json_shape(text, MAX_JSON_VALUES, MAX_JSON_DEPTH)
+    if over is not None and over[0] == "values":
+        raise TtsError(tr("tts.import.too_many_values", path=str(path), max=MAX_JSON_VALUES))
+    if over is not None:
+        raise TtsError(tr("tts.import.too_deep_json", path=str(path), max=MAX_JSON_DEPTH))
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise TtsError(tr("tts.import.not_json", path=str(path), line=exc.lineno, column=exc.colno,
                           reason=exc.msg)) from None
-    except RecursionError:
+    except RecursionError:  # pragma: no cover - the depth is checked above
         raise TtsError(tr("tts.import.too_deep", path=str(path), max=MAX_DEPTH)) from None
     except ValueError as exc:  # e.g. a number too long to convert
         raise TtsError(tr("tts.import.not_json", path=str(path), line="?", column="?",
@@ -488,12 +559,9 @@ def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def read_saved_object(session: Any, path: Path) -> ImportResult:
-    """Every card of a saved object matched to the database (see the module's docstring)."""
-    from cardbase import catalog
-
-    path = Path(path)
-    objects = _top_objects(_load_json(path), path)
+def _walk(objects: list[Any], path: Path) -> tuple[list[tuple[str, list[dict[str, Any]]]], list[str]]:
+    """The groups of cards (decks, then loose cards) of a saved object's objects, and the problems
+    met, within the object-count and depth limits."""
     problems: list[str] = []
     groups: list[tuple[str, list[dict[str, Any]]]] = []
     loose: list[dict[str, Any]] = []
@@ -530,6 +598,15 @@ def read_saved_object(session: Any, path: Path) -> ImportResult:
             stack.append((child, depth + 1, target, f"{where}.ContainedObjects[{i}]"))
     if loose:
         groups.append((tr("tts.import.loose"), loose))
+    return groups, problems
+
+
+def read_saved_object(session: Any, path: Path) -> ImportResult:
+    """Every card of a saved object matched to the database (see the module's docstring)."""
+    from cardbase import catalog
+
+    path = Path(path)
+    groups, problems = _walk(_top_objects(_load_json(path), path), path)
 
     defs = catalog.card_defs(session)
     by_ref = {c.ref: c for c in defs}

@@ -18,7 +18,9 @@ P_EDITION = typer.Option(None, "--edition", "-e", help="Print a whole edition (c
 P_DECK = typer.Option(None, "--deck", "-d",
     help="Print a deck-list file, each card as many times as the deck holds it.")
 P_QUERY = typer.Option(None, "--query", "-q", help="Print the cards a search finds.")
-P_OUT = typer.Option(None, "--out", "-o", help="Output file (.pdf; .png for --mode proof).")
+P_OUT = typer.Option(None, "--out", "-o",
+    help="Output file (.pdf; .png or .pdf for --mode proof), or a folder ending in / to write "
+    "<source>-<mode>.pdf into.")
 P_PAPER = typer.Option("a4", "--paper", help="Home sheets: a4 or letter.")
 P_DPI = typer.Option(300, "--dpi", help="Resolution of the card images.")
 P_MODE = typer.Option("home", "--mode",
@@ -83,12 +85,43 @@ def _deck_cards(s, path: Path) -> list[CardDef]:
     return [defs[e.card.id] for e in resolved.entries for _ in range(e.count)]
 
 
+def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) -> tuple[Path, bool]:
+    """The file ``--out`` names, checked before any work: a folder (a name ending in ``/``) gets
+    ``<source>-<mode>.pdf`` (``.png`` for a proof) inside it; a folder to create must have an
+    existing parent. Also says whether the folder is to be created. (An existing folder named
+    without the ``/`` is refused as before, by the file checks.)"""
+    import os
+
+    from cardbase.i18n import tr
+    from cardbase.printing.output import OutputError
+    from cardbase.tts import slug
+
+    if not out.strip():
+        raise OutputError(tr("files.print.empty_out"))
+    path = Path(out)
+    seps = tuple({"/", os.sep, os.altsep or "/"})
+    if not out.endswith(seps):
+        return path, False
+    stem = slug(edition) if edition else slug(deck.stem) if deck is not None else "recherche"
+    target = path / f"{stem}-{mode}.{'png' if mode == 'proof' else 'pdf'}"
+    if path.is_dir():
+        return target, False
+    if path.exists():
+        raise OutputError(tr("printing.out.not_folder", path=str(path)))
+    parent = path.parent
+    if not parent.is_dir():
+        raise OutputError(tr("files.print.no_parent", folder=str(path), parent=str(parent)))
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise OutputError(tr("printing.out.read_only", folder=str(parent)))
+    return target, True
+
+
 def print_command(
     ctx: typer.Context,
     edition: str | None = P_EDITION,
     deck: Path | None = P_DECK,
     query: str | None = P_QUERY,
-    out: Path = P_OUT,
+    out_arg: str | None = P_OUT,
     paper: str = P_PAPER,
     dpi: int = P_DPI,
     mode: str = P_MODE,
@@ -114,8 +147,15 @@ def print_command(
     chosen = [x for x in (edition, deck, query) if x]
     if len(chosen) != 1:
         fail(tr("printing.cli.one_source"))
-    if out is None:
+    if out_arg is None:
         fail(tr("shop.cli.no_out"))
+    out, make_folder = _output_file(out_arg, mode, edition, deck)
+    if not make_folder:  # an existing folder: the file in it is checked as any other
+        from cardbase.printing import MODES
+        from cardbase.printing.output import check_target
+
+        if mode in MODES:
+            check_target(out, (".png", ".pdf") if mode == "proof" else (".pdf",))
     if preset is not None:
         from cardbase.printing.presets import get_preset
 
@@ -133,12 +173,19 @@ def print_command(
             fail(tr("printing.cli.no_cards"))
         table = colour_table(s)
         symbols = _edition_symbols(s, {c.edition for c in cards})
-    result = print_cards(
-        cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
-        back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,
-        sticker_table=table, changed_since=changed_since, template=template, art_dir=art_dir,
-        edition_symbols=symbols, preset=preset, proof_overlay=proof_overlay, simulate=simulate,
-    )
+    if make_folder:
+        out.parent.mkdir()  # only now, and removed again if the print fails
+    try:
+        result = print_cards(
+            cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
+            back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,
+            sticker_table=table, changed_since=changed_since, template=template, art_dir=art_dir,
+            edition_symbols=symbols, preset=preset, proof_overlay=proof_overlay, simulate=simulate,
+        )
+    except BaseException:
+        if make_folder and not any(out.parent.iterdir()):
+            out.parent.rmdir()
+        raise
     for note in result.notes:
         typer.echo(tr("shop.cli.note", note=note))
     if result.nothing_changed:

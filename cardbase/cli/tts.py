@@ -16,7 +16,7 @@ app = typer.Typer(help="Tabletop Simulator: a deck or a box game as a custom dec
 @handle_errors
 def export_command(
     source: str | None = typer.Argument(None, help="Deck: file, saved name or starter slug."),
-    out: Path = typer.Option(..., "--out", "-o", help="Folder to write into."),
+    out: str = typer.Option(..., "--out", "-o", help="Folder to write into."),
     edition: str | None = typer.Option(None, "--edition", "-e", help="A whole edition (box game)."),
     base_url: str | None = typer.Option(None, "--base-url", help="Web address of the images."),
     no_stickers: bool = typer.Option(False, "--no-stickers", help="Leave out the sticker codes."),
@@ -29,6 +29,12 @@ def export_command(
 
     if (source is None) == (edition is None):
         fail(tr("tts.source.one_source"))
+    if not out.strip():  # "" would be the current folder: refused before the database is opened
+        fail(tr("tts.export.empty_out"))
+    if base_url:
+        from cardbase.tts import check_base_url
+
+        check_base_url(base_url)
     with session() as s:
         src = edition_source(s, edition) if edition is not None else deck_source(s, source or "")
         table = colour_table(s)

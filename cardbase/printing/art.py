@@ -64,14 +64,15 @@ def decode_image(source: Path | io.BytesIO, *, what: str,
 
 
 def _open_checked(path: Path, where: str) -> Image.Image:
+    from cardbase.bounded_io import read_bounded
+
+    # at most the limit is read, whatever size the file claims; a named pipe or a device is
+    # refused without waiting on it
     try:
-        size = path.stat().st_size
-    except OSError:
-        raise ArtError(tr("printing.art.not_found", where=where, path=str(path))) from None
-    if size > MAX_ART_BYTES:
-        raise ArtError(tr("printing.art.too_big", where=where, path=str(path),
-                          mb=size // (1024 * 1024), max_mb=MAX_ART_BYTES // (1024 * 1024)))
-    return decode_image(path, what=f"{where}: art file {path}")
+        raw = read_bounded(path, MAX_ART_BYTES, ArtError, "files.art")
+    except ArtError as exc:
+        raise ArtError(tr("files.art.where", where=where, message=str(exc))) from None
+    return decode_image(io.BytesIO(raw), what=f"{where}: art file {path}")
 
 
 _ART = "\x00card-art\x00"  # replaced by the card's name in messages

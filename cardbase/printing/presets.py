@@ -37,6 +37,15 @@ PRESET_KEYS = ("shop", "description", "unit", "trim", "bleed", "safe", "dpi", "c
                "source", "note")
 UNITS = {"mm": 1.0, "in": MM_PER_INCH}
 FIT_TOLERANCE = 0.005  # proportions within 0.5 % count as the same
+# Limits of a presets file, checked before anything is drawn (Pillow would otherwise be asked for
+# the canvas whatever its size): the largest shipped canvas is under 1,600 px, a tarot card with
+# bleed at 1,200 dpi about 6,000 px.
+MAX_PRESETS_BYTES = 1024 * 1024
+MAX_TOML_DEPTH = 10  # the shipped presets nest one level ([name], then trim = [w, h] or { fr, en })
+MAX_TRIM_MM = 1000.0
+MAX_BLEED_MM = 50.0
+MAX_CANVAS_SIDE_PX = 10_000
+MAX_CANVAS_PIXELS = 40_000_000  # 120 MB as RGB
 
 
 class PresetError(CardbaseError):
@@ -150,6 +159,11 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
 def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset | None:
     at = f"{where} [{name}]"
 
@@ -171,13 +185,19 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
         unit, geometry_ok = "mm", False
     trim = data.get("trim")
     if not (isinstance(trim, list) and len(trim) == 2 and all(_number(v) and v > 0 for v in trim)):
-        bad("shop.preset.bad_trim", value=repr(trim))
+        bad("shop.preset.bad_trim", value=_short(trim))
         trim, geometry_ok = [1.0, 1.0], False
+    elif max(trim) * UNITS[unit] > MAX_TRIM_MM:
+        bad("shop.preset.trim_too_big", value=_short(trim), max=f"{MAX_TRIM_MM:g}")
+        geometry_ok = False
     nums = {}
     for key in ("bleed", "safe"):
         value = data.get(key, 0)
         if not (_number(value) and value >= 0):
-            bad("shop.preset.bad_length", key=key, value=repr(value))
+            bad("shop.preset.bad_length", key=key, value=_short(value))
+            value, geometry_ok = 0, False
+        elif key == "bleed" and value * UNITS[unit] > MAX_BLEED_MM:
+            bad("shop.preset.bleed_too_big", value=_short(value), max=f"{MAX_BLEED_MM:g}")
             value, geometry_ok = 0, False
         nums[key] = float(value)
     dpi = data.get("dpi", 300)
@@ -187,7 +207,11 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
     canvas = data.get("canvas_px")
     if not (isinstance(canvas, list) and len(canvas) == 2
             and all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in canvas)):
-        bad("shop.preset.bad_canvas", value=repr(canvas))
+        bad("shop.preset.bad_canvas", value=_short(canvas))
+        canvas = None
+    elif max(canvas) > MAX_CANVAS_SIDE_PX or canvas[0] * canvas[1] > MAX_CANVAS_PIXELS:
+        bad("shop.preset.canvas_too_big", value=_short(canvas), max=MAX_CANVAS_SIDE_PX,
+            pixels=MAX_CANVAS_PIXELS // 1_000_000)
         canvas = None
     texts: dict[str, tuple[tuple[str, str], ...]] = {}
     for key in ("shop", "description", "source", "note"):
@@ -198,7 +222,7 @@ def _build(name: str, data: Any, where: str, problems: list[Problem]) -> Preset 
         elif isinstance(value, str):
             texts[key] = (("fr", value), ("en", value)) if value else ()
         else:
-            bad("shop.preset.bad_text", key=key, value=repr(value))
+            bad("shop.preset.bad_text", key=key, value=_short(value))
     if not str(data.get("source", "")).strip():
         bad("shop.preset.no_source")
     if canvas is not None and geometry_ok:
@@ -225,18 +249,29 @@ _CACHE: dict[tuple[str, int], dict[str, Preset]] = {}
 
 def load_presets(path: Path | None = None) -> dict[str, Preset]:
     """Every preset of the presets file, by name; every problem in the file reported at once."""
+    from cardbase.bounded_io import read_bounded, toml_depth
+
     path = Path(path or presets_path())
     try:
-        stamp = path.stat().st_mtime_ns
-        key = (str(path), stamp)
-        if key in _CACHE:
-            return _CACHE[key]
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        key = (str(path), path.stat().st_mtime_ns)  # stat never blocks, even on a named pipe
+    except FileNotFoundError:
+        raise PresetError(tr("shop.presets_file.missing", path=str(path))) from None
     except OSError as exc:
-        raise PresetError(tr("shop.preset.unreadable", path=str(path),
+        raise PresetError(tr("shop.presets_file.unreadable", path=str(path),
                              reason=exc.strerror or str(exc))) from None
+    if key in _CACHE:
+        return _CACHE[key]
+    raw = read_bounded(path, MAX_PRESETS_BYTES, PresetError, "shop.presets_file")
+    try:
+        text = raw.decode("utf-8")
+        if toml_depth(text) > MAX_TOML_DEPTH:
+            raise PresetError(tr("shop.presets_file.too_deep", path=str(path), max=MAX_TOML_DEPTH))
+        data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise PresetError(tr("shop.preset.syntax", path=str(path), error=str(exc))) from None
+    except RecursionError:  # brackets the scan did not see: still a clear error
+        raise PresetError(tr("shop.presets_file.too_deep", path=str(path),
+                             max=MAX_TOML_DEPTH)) from None
     problems: list[Problem] = []
     presets = {}
     for name, entry in data.items():

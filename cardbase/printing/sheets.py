@@ -37,6 +37,9 @@ CROP_GAP_MM = 1.0
 CROP_LEN_MM = 5.0
 MANIFEST_FORMAT = "cardbase-print-manifest"
 MAX_MANIFEST_BYTES = 64 * 1024 * 1024  # far above any edition's manifest
+MAX_PROOF_PIXELS = 100_000_000  # a proof sheet: 1,000 poker cards fit, a 300 MB image at most
+MAX_MANIFEST_VALUES = 4_000_000  # about ten a card, counted before json.loads
+MAX_MANIFEST_DEPTH = 10  # a manifest nests three levels
 MAX_BACK_OFFSET_MM = 20.0
 
 
@@ -131,14 +134,17 @@ def read_manifest(path: Path) -> dict[str, str]:
     path = Path(path)
     if path.suffix.lower() != ".json":
         path = manifest_path(path)
+    from cardbase.bounded_io import json_shape, read_bounded
+
+    # at most the limit is read, and a named pipe or a device is refused without waiting on it
+    raw = read_bounded(path, MAX_MANIFEST_BYTES, PrintError, "files.manifest")
     try:
-        if path.stat().st_size > MAX_MANIFEST_BYTES:
-            raise PrintError(tr("printing.manifest.bad", path=str(path),
-                                reason=f"> {MAX_MANIFEST_BYTES // (1024 * 1024)} MB"))
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PrintError(tr("printing.manifest.missing", path=str(path))) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = raw.decode("utf-8")
+        if json_shape(text, MAX_MANIFEST_VALUES, MAX_MANIFEST_DEPTH) is not None:
+            raise PrintError(tr("files.manifest.too_many", path=str(path), max=MAX_MANIFEST_VALUES,
+                                depth=MAX_MANIFEST_DEPTH))
+        data = json.loads(text)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise PrintError(tr("printing.manifest.bad", path=str(path), reason=str(exc))) from None
     if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
         raise PrintError(tr("printing.manifest.not_ours", path=str(path)))
@@ -208,7 +214,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     ``home``: A4/Letter sheets with crop marks, optional duplex backs (x/y offset in mm, as seen
     on the back page: + moves right and down). ``shop``: one PNG per card with bleed in
     ``<out stem>-png/`` and a PDF of the same at the card's size plus bleed. ``proof``: a contact
-    sheet PNG at screen resolution. A manifest of fingerprints is written next to ``out``.
+    sheet at screen resolution, as a PNG or (``out`` a .pdf) on one PDF page. A manifest of
+    fingerprints is written next to ``out``.
 
     Every file is written beside its target under a temporary name and moved into place only
     when the whole print has succeeded: a failed print leaves the previous files as they were.
@@ -476,6 +483,7 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
     seen: set[str] = set()
     noted: set[int] = set()
     thumbs: list[tuple[Image.Image, str]] = []
+    drawn = 0  # pixels of the thumbnails so far
     for card, fp in selected:
         result.cards += 1
         if fp in seen:
@@ -497,6 +505,10 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
             if overlay:
                 draw_overlay(thumb, p.geometry(PROOF_DPI))
         thumbs.append((thumb, f"{card.ref} · #{fp}"))
+        drawn += thumb.width * thumb.height
+        if drawn > MAX_PROOF_PIXELS:  # the thumbnails alone already pass the sheet's limit
+            raise PrintError(tr("files.proof.too_big", pixels=drawn // 1_000_000,
+                                max=MAX_PROOF_PIXELS // 1_000_000))
     gap, caption = 14, 18
     if thumbs:
         cw = max(t.width for t, _ in thumbs)
@@ -505,7 +517,11 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         cw, ch = mm_to_px(63, PROOF_DPI), mm_to_px(88, PROOF_DPI)
     cols = max(1, min(columns, len(thumbs) or 1))
     rows = max(1, math.ceil(len(thumbs) / cols))
-    sheet = Image.new("RGB", (gap + cols * (cw + gap), gap + rows * (ch + caption + gap)), "#e9e7e2")
+    size = (gap + cols * (cw + gap), gap + rows * (ch + caption + gap))
+    if size[0] * size[1] > MAX_PROOF_PIXELS:  # before the sheet is allocated
+        raise PrintError(tr("files.proof.too_big", pixels=size[0] * size[1] // 1_000_000,
+                            max=MAX_PROOF_PIXELS // 1_000_000))
+    sheet = Image.new("RGB", size, "#e9e7e2")
     draw = ImageDraw.Draw(sheet)
     font = get_font("regular", 11)
     for i, (thumb, label) in enumerate(thumbs):
@@ -517,12 +533,17 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         from cardbase.printing.colourblind import simulate_image
 
         sheet = simulate_image(sheet, simulate)
-    target = out if out.suffix.lower() == ".png" else out.with_suffix(".png")
-    check_target(target, (".png",))
-    with atomic_file(target) as tmp:
-        sheet.save(tmp, format="PNG", dpi=(PROOF_DPI, PROOF_DPI))
+    # the file named, and no other: a .pdf proof is the same sheet on one PDF page
+    if out.suffix.lower() == ".pdf":
+        w_pt, h_pt = (v * 72 / PROOF_DPI for v in sheet.size)
+        with atomic_file(out) as tmp, PdfWriter(tmp, title=out.stem) as pdf:
+            image = pdf.add_image(sheet)
+            pdf.add_page(w_pt, h_pt, place_image("Proof", 0, 0, w_pt, h_pt), {"Proof": image})
+    else:
+        with atomic_file(out) as tmp:
+            sheet.save(tmp, format="PNG", dpi=(PROOF_DPI, PROOF_DPI))
     result.pages = 1
-    result.files.append(target)
+    result.files.append(out)
 
 
 def render_card_png(card: CardDef, out: Path, *, dpi: int = 300, bleed: bool = False,

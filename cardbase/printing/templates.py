@@ -28,6 +28,8 @@ from cardbase.i18n import tr
 from cardbase.printing.fonts import font_path
 from cardbase.text import fold
 
+MAX_TEMPLATE_BYTES = 1024 * 1024  # a template is a few kB
+MAX_TEMPLATE_DEPTH = 20  # lists and tables; the shipped templates nest one level
 REGION_NAMES = (
     "name", "value", "band", "art", "type", "effect", "stats", "stickers",
     "rarity", "edition", "number", "fingerprint",
@@ -130,15 +132,23 @@ def _find_file(name: str, directory: Path) -> Path | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
+    from cardbase.bounded_io import json_shape, read_bounded, toml_depth
+
+    # at most the limit is read; a named pipe or a device is refused without waiting on it
+    raw = read_bounded(path, MAX_TEMPLATE_BYTES, TemplateError, "files.template")
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TemplateError(tr("printing.tpl.unreadable", path=str(path), reason=exc.strerror or str(exc))) from None
-    try:
+        text = raw.decode("utf-8")
+        deep = (json_shape(text, MAX_TEMPLATE_BYTES, MAX_TEMPLATE_DEPTH) is not None
+                if path.suffix == ".json" else toml_depth(text) > MAX_TEMPLATE_DEPTH)
+        if deep:  # checked before the parser recurses
+            raise TemplateError(tr("files.template.too_deep", path=str(path),
+                                   max=MAX_TEMPLATE_DEPTH))
         if path.suffix == ".json":
             data = json.loads(text)
         else:
             data = tomllib.loads(text)
+    except UnicodeDecodeError as exc:
+        raise TemplateError(tr("printing.tpl.unreadable", path=str(path), reason=str(exc))) from None
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise TemplateError(tr("printing.tpl.syntax", path=str(path), kind=path.suffix[1:].upper(),
                                error=str(exc))) from None

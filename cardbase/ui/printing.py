@@ -100,7 +100,7 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
     from cardbase.printing import print_cards
 
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / f"{name}.pdf"
+        out = Path(tmp) / f"{name}.{'png' if mode == 'proof' else 'pdf'}"  # a proof is a PNG here
         previous = None
         if changed_since:
             previous = Path(tmp) / "previous.manifest.json"
@@ -108,7 +108,7 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
         result = print_cards(cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
                              back_offset_mm=offset, stickers=use_stickers, sticker_table=table,
                              changed_since=previous, preset=preset, proof_overlay=proof_overlay)
-        pdf = out.read_bytes() if out.exists() else None
+        pdf = out.read_bytes() if out.exists() and mode != "proof" else None
         manifest = result.manifest.read_bytes() if result.manifest and result.manifest.exists() else None
         png_zip = None
         png_dir = out.with_name(out.stem + "-png")
@@ -120,8 +120,7 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
             png_zip = buf.getvalue()
         proof = None
         if mode == "proof":
-            target = out.with_suffix(".png")
-            proof = target.read_bytes() if target.exists() else None
+            proof = out.read_bytes() if out.exists() else None
     return {"pdf": pdf, "zip": png_zip, "proof": proof, "manifest": manifest, "pages": result.pages,
             "cards": result.cards, "unique": result.unique_cards, "skipped": result.skipped,
             "nothing_changed": result.nothing_changed, "notes": list(result.notes)}
