@@ -88,7 +88,7 @@ def estimate(s: State, p: int, q: int, unseen: list[int] | None = None) -> float
     Each face-down card of ``q`` that ``p`` has not looked at is valued at the mean worth to ``q``
     of the cards ``p`` cannot see that are at least as good as the best card of ``q``'s top row: a
     player hides their best cards, so a face-down card is drawn among the cards ``q`` would have
-    hidden, given the top row it showed (the whole unseen pool when nothing qualifies)."""
+    hidden, given the top row it showed (the best shown card's worth when nothing qualifies)."""
     if unseen is None:
         unseen = _unseen(s, p)
     worth = s.game.worth[s.chars[q]]
@@ -96,7 +96,7 @@ def estimate(s: State, p: int, q: int, unseen: list[int] | None = None) -> float
     top = [worth[k] for k in s.top[q]]
     floor = max(top) if top else 0
     hidden = len(s.bottom[q]) - len(looked)
-    pool = [worth[k] for k in unseen if worth[k] >= floor] or [worth[k] for k in unseen] or [floor]
+    pool = [worth[k] for k in unseen if worth[k] >= floor] or [floor]
     return sum(top) + sum(worth[k] for k in looked) + hidden * sum(pool) / len(pool)
 
 
