@@ -105,6 +105,9 @@ class Game:
         self.colour_groups = [[g for g in groups(box.cards) if box.cards[g[0][0]].colour == col]
                               for col in range(len(COLOURS))]
         self.character_groups = groups(box.characters)
+        # the powers the coverage watches (OV13), per character
+        self.colour_power = [any(ch.bonus) or any(ch.fixed) for ch in box.characters]
+        self.weighted = [ch.vote != 1 for ch in box.characters]
         self.split = SPLIT[players]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
@@ -638,8 +641,9 @@ class State:
     def _accuse(self, q: int) -> None:
         self.offered = []
         self.accused = q
+        weighted = self.game.weighted
         for p in range(self.n):
-            if self.character(p).vote != 1:  # OV13: a weighted vote token
+            if weighted[self.chars[p]]:  # OV13: a weighted vote token
                 self._cov("power:vote", self.votes[p] == q)
         self._log("accused", q)
         self._to(P_JUDGE, q)
@@ -774,8 +778,10 @@ class State:
 
     def _count_powers(self) -> None:
         """Coverage of the colour powers at the count: did the bonus or the fixed figure count?"""
-        value, colour = self.game.value, self.game.colour
+        value, colour, watched = self.game.value, self.game.colour, self.game.colour_power
         for p in range(self.n):
+            if not watched[self.chars[p]]:
+                continue
             ch = self.character(p)
             cards = [k for k in self.cards_of(p) if not (k == self.stolen and p == self.thief
                                                          and self.rules.stolen_value == "printed")]
