@@ -156,7 +156,7 @@ def test_a_box_too_small_for_the_split_is_a_clear_error() -> None:
     few = replace(BOX, characters=BOX.characters[:4])
     Game(few, 4)
     with pytest.raises(MaterialError):
-        Game(few, 4, Rules(character_choice=True))  # OV12: players + 1 characters
+        Game(few, 4, Rules(character_choice=True))  # OV22: players + 1 characters
 
 
 @pytest.mark.parametrize("players", [2, 7])
@@ -488,7 +488,7 @@ def test_the_end_highest_total_then_never_leader_then_shared() -> None:
     assert s.returns() == [1.0, 0.0, 0.0, 0.0]
 
 
-# ------------------------------------------------------------------ the variant characters (OV12)
+# ------------------------------------------------------------------ the variant characters (OV22)
 
 def test_character_choice_by_ascending_points() -> None:
     s = game(4, character_choice=True).new_state(11)

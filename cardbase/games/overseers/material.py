@@ -40,7 +40,7 @@ class Card:
     name: str
     value: int
     colour: int  # index in rules.COLOURS
-    vol: bool  # a Vol card (OV9)
+    vol: bool  # a Vol card (OV21)
     copies: int = 1  # copies of this card in the box (the box keeps at most CAP entries, OV19)
 
 

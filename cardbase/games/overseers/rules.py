@@ -49,8 +49,8 @@ class Rules:
 
     split: str = "random"  # OV1: which cards of each colour are used (random or the first numbers)
     alternate_direction: bool = False  # variant: pass left, then right, then left again (OV12)
-    character_choice: bool = False  # variant: rounds 2-3, choose among players + 1 (OV12)
-    vol_keyword: str = "Vol"  # OV9: the keyword that makes a card a Vol card
+    character_choice: bool = False  # variant: rounds 2-3, choose among players + 1 (OV22)
+    vol_keyword: str = "Vol"  # OV21: the keyword that makes a card a Vol card
     # OV9: "la carte retrouve sa valeur d'origine entre les mains du voleur": the stolen card is
     # worth its printed value to the thief ("printed"); "holder": the thief's powers apply to it
     stolen_value: str = "printed"

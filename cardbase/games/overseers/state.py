@@ -56,7 +56,7 @@ class Observation:
     leader: int
     led: tuple[int, ...]  # seats that have led a round (the final tie-break, OV11)
     characters: tuple[int, ...]  # each seat's character this round (-1 before the choice)
-    offered: tuple[int, ...]  # characters still to choose from (variant, OV12)
+    offered: tuple[int, ...]  # characters still to choose from (variant, OV22)
     hand: tuple[int, ...]  # the draft hand in front of the player
     kept: tuple[int, ...]  # the player's own cards (draft picks, then the placed cards)
     seen: tuple[tuple[int, ...], ...]  # every draft hand the player has seen this round
@@ -545,7 +545,7 @@ class State:
         self._log("round", self.round, self.leader)
         nchars = len(game.characters)
         if self.rules.character_choice and self.round > 1:
-            # OV12: players + 1 characters; choose by ascending points of the last round, ties in
+            # OV22: players + 1 characters; choose by ascending points of the last round, ties in
             # seat order from the Leader
             self.offered = rng.sample(range(nchars), n + 1)
             last = [self.points[p][-1] for p in range(n)]
