@@ -735,8 +735,8 @@ class State:
         tied = [p for p in range(n) if count[p] == top]
         self._cov("thief_tie", len(tied) > 1)
         for p in range(n):
-            if self.character(p).vol:  # OV13: Vol cards counted in addition
-                self._cov("power:vol", p in tied and real[p] < top)
+            if self.character(p).vol:  # OV13: Vol cards counted in addition lift p to the top
+                self._cov("power:vol", p in tied)
         if len(tied) == 1:
             self._set_thief(tied[0])
         else:
