@@ -606,8 +606,11 @@ class State:
         self._log("tops", tuple(tuple(t) for t in self.top))
         spies = [p for p in self.order() if self.character(p).spy > 0]
         for p in spies:
-            self.spy_left[p] = self.character(p).spy
-            self.cov.setdefault("power:espion", [0, 0])[0] += self.character(p).spy
+            # OV14: never more looks than the other players' face-down cards (any figure plays)
+            looks = min(self.character(p).spy,
+                        sum(len(self.bottom[q]) for q in range(self.n) if q != p))
+            self.spy_left[p] = looks
+            self.cov.setdefault("power:espion", [0, 0])[0] += looks
         self.queue = spies
         self.phase = P_SPY
         self._next_spy()
