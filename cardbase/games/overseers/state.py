@@ -436,7 +436,8 @@ class State:
             self.votes[p] = arg
             self._next_in_step(self._end_vote)
         elif ph == P_VOTE_TIE:
-            self._cov("leader_self:vote", arg == p)
+            if p in self.offered:  # the Leader among the tied may name themself
+                self._cov("leader_self:vote", arg == p)
             self._log("leader_choice", "vote", p, arg)
             self._accuse(arg)
         elif ph == P_JUDGE:
@@ -469,7 +470,8 @@ class State:
             self._log("take", p, arg)
             self._start_steal()
         elif ph == P_THIEF_TIE:
-            self._cov("leader_self:thief", arg == p)
+            if p in self.offered:  # the Leader among the tied may name themself
+                self._cov("leader_self:thief", arg == p)
             self._log("leader_choice", "thief", p, arg)
             self._set_thief(arg)
         elif ph == P_VICTIM:
@@ -486,7 +488,8 @@ class State:
             self._log("give", p, self.thief, arg)
             self._count()
         elif ph == P_SUCCESSOR:
-            self._cov("leader_self:successor", arg == p)
+            if p in self.offered:  # the Leader among the tied may name themself
+                self._cov("leader_self:successor", arg == p)
             self._log("leader_choice", "successor", p, arg)
             self._next_round(arg)
         elif ph == P_CHARACTER:
