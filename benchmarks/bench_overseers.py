@@ -24,7 +24,8 @@ from cardbase.playtest.cards import load_edition_defs
 DATA = Path(__file__).resolve().parent.parent / "data" / "editions" / "OVS.toml"
 
 
-def rate(game, n: int, how: str) -> float:
+def rate(game, n: int, how: str) -> tuple[float, float]:
+    """Games per second of wall time and of this process's CPU time (steadier on a shared machine)."""
     def play(i: int) -> None:
         s = game.new_state(i, log=False)
         if how == "play_greedy":
@@ -36,10 +37,10 @@ def rate(game, n: int, how: str) -> float:
 
     for i in range(20):  # warm-up on other seeds
         play(10**6 + i)
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     for i in range(n):
         play(i)
-    return n / (time.perf_counter() - t)
+    return n / (time.perf_counter() - t), n / (time.process_time() - c)
 
 
 def pct(x: float) -> str:
@@ -56,8 +57,9 @@ def main() -> None:
     defs = load_edition_defs([DATA])
     game = registry.get("overseers").build(defs, args.players)
     for how in ("play_greedy", "greedy", "random"):
-        r = rate(game, args.games, how)
-        print(f"{args.players} players, {how:11s}: {r:8.0f} games/s (target >= 500 greedy)")
+        r, cpu = rate(game, args.games, how)
+        print(f"{args.players} players, {how:11s}: {r:8.0f} games/s, {cpu:6.0f} per CPU second "
+              f"(target >= 500 greedy)")
     if not args.figures:
         return
     for players in (4, 5):
@@ -77,6 +79,10 @@ def main() -> None:
         print("  cards of each colour over the three counts, winners / others:")
         for c in a["colours"]:
             print(f"    {c['colour']:7s} {c['per_winner']:.2f} / {c['per_other']:.2f}")
+        print("  rule coverage (used / occasions):")
+        for key, (occasions, used) in a.get("coverage", {}).items():
+            share = f"{100 * used / occasions:5.1f} %" if occasions else "    —"
+            print(f"    {key:22s} {used:6d} / {occasions:6d}  {share}")
 
 
 if __name__ == "__main__":

@@ -156,7 +156,7 @@ def test_a_box_too_small_for_the_split_is_a_clear_error() -> None:
     few = replace(BOX, characters=BOX.characters[:4])
     Game(few, 4)
     with pytest.raises(MaterialError):
-        Game(few, 4, Rules(character_choice=True))  # OV12: players + 1 characters
+        Game(few, 4, Rules(character_choice=True))  # OV22: players + 1 characters
 
 
 @pytest.mark.parametrize("players", [2, 7])
@@ -488,7 +488,7 @@ def test_the_end_highest_total_then_never_leader_then_shared() -> None:
     assert s.returns() == [1.0, 0.0, 0.0, 0.0]
 
 
-# ------------------------------------------------------------------ the variant characters (OV12)
+# ------------------------------------------------------------------ the variant characters (OV22)
 
 def test_character_choice_by_ascending_points() -> None:
     s = game(4, character_choice=True).new_state(11)
@@ -815,3 +815,314 @@ def _record_state_at(phase: int):
         if s.phase == phase:
             return s
     raise AssertionError("phase not reached")
+
+
+# ------------------------------------------------------------------ the greedy judgement (OV20)
+
+def test_the_greedy_denies_when_a_shown_top_row_promises_better_face_down_cards() -> None:
+    """OV20: a player hides their best cards, so a top row of fives promises face-down cards of
+    five or more; an accused scoring 25 is then not the best, and denies."""
+    mine = (("Rouge 1", "Rouge 2", "Orange 5"), ("Orange 6", "Grise 1"))  # 6 + 6 + 6 + 6 + 1 = 25
+    fives = (("Orange 3", "Orange 4", "Violette 6"), ("Rouge 3", "Rouge 4"))  # 15 shown, 29 in all
+    low = (("Bleue 2", "Bleue 3", "Verte 4"), ("Verte 5", "Violette 2"))
+    s = judged(tables={0: mine, 1: fives, 2: LOW, 3: low})
+    assert s.player == 0 and s.score(0) == 25
+    assert greedy_action(s) == DENY
+    s.apply_action(DENY)  # wrongly accused: the compensation (OV8)
+    assert s.phase == P_TAKE and s.player == 0
+    # the same accused, when every top row shows small cards, believes it is the best and admits
+    s = judged(tables={0: mine, 1: LOW, 2: low, 3: (("Verte 6", "Verte 7", "Bleue 4"),
+                                                    ("Violette 3", "Violette 4"))})
+    assert greedy_action(s) == ADMIT
+
+
+def test_the_face_down_estimate_is_at_least_the_best_card_shown() -> None:
+    from cardbase.games.overseers.bots import estimate
+
+    for seed in range(6):
+        s = advance(game(4).new_state(seed), P_VOTE)
+        for p in range(4):
+            for q in range(4):
+                if q != p:
+                    worth = s.game.worth[s.chars[q]]
+                    floor = max(worth[k] for k in s.top[q])
+                    looked = [k for r, k in s.peeks[p] if r == q]
+                    assert estimate(s, p, q) >= sum(worth[k] for k in s.top[q] + looked) \
+                        + floor * (len(s.bottom[q]) - len(looked)) - 1e-9
+
+
+def test_greedy_games_deny_and_the_penalty_and_compensation_happen() -> None:
+    """Before OV20 the greedy bot admitted in 99.5 % of judgements (the face-down cards valued at
+    the mean of unseen cards): Nier's penalty and compensation almost never came up."""
+    total: Counter = Counter()
+    for seed in range(150):
+        s = game(4).new_state(seed, log=False)
+        s.play_greedy()
+        for key, (occ, used) in s.coverage().items():
+            total[key, 0] += occ
+            total[key, 1] += used
+    judgements = total["deny", 0]
+    assert judgements == 450 and total["admit", 1] + total["deny", 1] == judgements
+    assert total["deny", 1] > 0.15 * judgements
+    assert total["penalty", 1] > 0 and total["compensation", 1] > 0.1 * judgements
+    assert total["admit_not_best", 1] < 0.1 * total["admit", 1]  # admitting is mostly right
+
+
+# ------------------------------------------------------------------ OV9 and OV10 against the text
+
+DUCHESS_STEALS = {0: LOW, 1: (("Grise 1", "Grise 2", "Verte 4"), ("Verte 5", "Verte 6")),
+                  2: (("Grise 3", "Violette 4", "Bleue 5"), ("Bleue 4", "Rouge 1")),
+                  3: (("Bleue 7", "Verte 7", "Orange 2"), ("Orange 3", "Orange 4"))}
+
+
+@pytest.mark.parametrize("stolen_value, worth", [("printed", 4), ("holder", 5)])
+def test_a_stolen_card_is_worth_its_printed_value_to_the_thief(stolen_value, worth) -> None:
+    """OV9: « la carte retrouve sa valeur d'origine entre les mains du voleur » — La Duchesse
+    (violet +1) stealing a Violette 4 counts 4 for it, not 5; option stolen_value=holder: 5."""
+    g = game(4, stolen_value=stolen_value)
+    s = g.new_state(0)
+    s.chars = [CH[c] for c in ("Le Juge", "La Duchesse", "Le Saint", "Le Menteur")]
+    advance(s, P_JUDGE)
+    s.leader = 3
+    s.discard, s.discard_from = [], []
+    for p, (top, bottom) in DUCHESS_STEALS.items():
+        s.top[p], s.bottom[p] = cards(*top), cards(*bottom)
+    s.apply_action(ADMIT)
+    while s.phase == P_SHED:
+        s.apply_action(s.legal_actions()[0])
+    assert s.thief == 1 and s.phase == P_VICTIM
+    s.apply_action(VICTIM * K + 2)
+    s.apply_action(GIVE * K + card("Violette 4"))
+    assert s.points[1][0] == 1 + 1 + 3 + 3 + 4 + worth
+    assert s.coverage()["stolen_value"] == [1, 1]
+
+
+def test_no_successor_is_asked_after_the_third_count() -> None:
+    """OV10: the lowest score leads the *next* round; after the third count there is none, so a
+    tie for the lowest score asks the Leader nothing and the game ends."""
+    s = judged(tables={0: (("Rouge 5", "Rouge 4", "Rouge 3"), ("Orange 1", "Verte 1")),
+                       1: LOW, 2: LOW, 3: (("Rouge 1", "Rouge 2", "Orange 6"), ("Orange 5", "Verte 3"))},
+               leader=3)
+    s.round = 3
+    s.apply_action(ADMIT)
+    while s.phase == P_SHED:
+        s.apply_action(s.legal_actions()[-1])
+    assert s.is_terminal() and s.phase == P_END
+    assert not any(e[0] == "leader_choice" and e[1] == "successor" for e in s.events)
+    assert "successor_tie" not in s.coverage()
+
+
+# ------------------------------------------------------------------ resample hides what is hidden (OV16)
+
+def _world(s) -> tuple:
+    """Everything a state holds but its event log (sets and lists compared as values)."""
+    out = []
+    for name in type(s).__slots__:
+        if name in ("game", "rules", "events"):
+            continue
+        v = getattr(s, name)
+        if name == "rng":
+            v = v.getstate()
+        elif name in ("known_discard", "held"):
+            v = [sorted(x) for x in v]
+        elif name == "led":
+            v = sorted(v)
+        out.append((name, v))
+    return tuple(out)
+
+
+def _perturb(s, p: int, rng: random.Random):
+    """Another state ``p`` cannot tell from ``s``: every hidden thing changed at random."""
+    t = s.clone()
+    t.seed, t.history = rng.getrandbits(60), [rng.randrange(99) for _ in s.history]
+    t.rng = random.Random(rng.random())
+    n = s.n
+    for q in range(n):
+        if q != p:
+            t.seen[q] = [tuple(rng.sample(s.cards, len(h))) for h in s.seen[q]]
+            t.known_discard[q] = set(rng.sample(s.discard, rng.randrange(len(s.discard) + 1)))
+            t.peeks[q] = [(rng.randrange(n), rng.choice(s.cards)) for _ in s.peeks[q]]
+    if s.phase == P_VOTE:
+        for q in range(n):
+            if q != p and s.votes[q] >= 0:
+                t.votes[q] = rng.choice([r for r in range(n) if r != q])
+    if s.phase == P_PLACE:
+        for q in range(n):
+            if q != p and (s.top[q] or s.bottom[q]):
+                mixed = t.top[q] + t.bottom[q]
+                rng.shuffle(mixed)
+                size = rng.choice((2, 3)) if s.character(q).bottom == 3 else 2
+                t.bottom[q], t.top[q] = mixed[:size], mixed[size:]
+    if not (s.revealed or s.is_terminal()):
+        pinned = {k for r, k in s.peeks[p] if s.discard_from.count(r) <= 1}
+        slots = []
+        for q in range(n):
+            if q != p:
+                lists = (t.bottom[q],) if s.placed else (t.hands[q], t.kept[q], t.top[q], t.bottom[q])
+                slots += [(lst, i) for lst in lists for i, k in enumerate(lst) if k not in pinned]
+        known = set(s.discard) if (s.phase == P_TAKE and s.player == p) else s.known_discard[p]
+        slots += [(t.discard, i) for i, k in enumerate(t.discard) if k not in known]
+        slots += [(t.aside, i) for i in range(len(t.aside))]
+        hidden = [lst[i] for lst, i in slots]
+        rng.shuffle(hidden)
+        for (lst, i), k in zip(slots, hidden):
+            lst[i] = k
+    return t
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_resample_depends_only_on_what_the_player_knows(players) -> None:
+    """OV16, over many states and seeds: perturb everything ``p`` cannot see (the others' hidden
+    cards, the votes cast while the vote is on, the rows placed while placement is on, the other
+    spies' looks, the others' memories, the seed); ``p``'s observation stays the same, and so must
+    ``resample(p, rng)``. Before, a resample kept the true hidden votes."""
+    chooser = random.Random(players)
+    checked = 0
+    for seed in range(5):
+        g = game(players, character_choice=seed % 2 == 1)
+        s = g.new_state(seed)
+        if seed < 3:  # the Espion and the Menteur at the table
+            s.chars[:2] = [CH["L'Espion"], CH["Le Menteur"]]
+        bot = RandomBot(seed)
+        while not s.is_terminal():
+            if chooser.random() < 0.3:
+                for p in range(players):
+                    t = _perturb(s, p, chooser)
+                    assert t.observation(p) == s.observation(p)
+                    k = chooser.getrandbits(32)
+                    a, b = s.resample(p, random.Random(k)), t.resample(p, random.Random(k))
+                    assert _world(a) == _world(b), (s.phase, p)
+                    assert a.observation(p) == s.observation(p)
+                    _check(a)
+                    checked += 1
+            s.apply_action(bot.step(s))
+    assert checked > 200
+
+
+def test_resample_never_shows_the_votes_not_yet_revealed() -> None:
+    s = advance(game(5).new_state(2), P_VOTE)
+    while s.queue[1:]:  # everyone has voted but the last
+        s.apply_action(s.legal_actions()[-1])
+    last = s.player
+    truth = [v for q, v in enumerate(s.votes) if q != last]
+    assert s.observation(last).votes is None
+    drawn = {tuple(v for q, v in enumerate(s.resample(last, random.Random(i)).votes) if q != last)
+             for i in range(30)}
+    assert len(drawn) > 1 and any(list(d) != truth for d in drawn)
+
+
+# ------------------------------------------------------------------ copies (OV19)
+
+def _with_copies(copies: dict[str, int]):
+    return [replace(d, copies=copies.get(d.name, d.copies)) for d in DEFS]
+
+
+def test_one_card_at_a_thousand_copies_is_playable() -> None:
+    """OV19: actions were ``kind * 1000 + card``: with 1,000 copies a card's number ran into the
+    next kind, and the engine refused the legal move it offered."""
+    g = registry.get("overseers").build(_with_copies({"Rouge 1": 1000}), 4)
+    for seed in range(10):
+        s = play_random(g, seed)
+        assert s.is_terminal()
+    picked = Counter()
+    for seed in range(400):  # Rouge 1 is 1,000 of the 1,004 red cards: nearly always in the game
+        s = g.new_state(seed)
+        picked[sum(1 for k in s.cards if g.box.cards[k].name == "Rouge 1")] += 1
+    assert picked[3] > 390  # three reds at 4 players, nearly all Rouge 1
+
+
+def test_copies_are_drawn_as_from_the_whole_box_and_seeds_stay() -> None:
+    """With one copy of each card, a game draws exactly what ``rng.sample`` over the box drew."""
+    from cardbase.games.overseers.material import draw, groups
+
+    rng_a, rng_b = random.Random(3), random.Random(3)
+    pool = list(range(len(BOX.cards)))
+    assert draw(rng_a, groups(BOX.cards), 9) == rng_b.sample(pool, 9)
+    box = box_from_cards(_with_copies({"Rouge 1": 10**6, "Le Juge": 10**6}))
+    assert len(box.cards) == len(BOX.cards) + 4 and len(box.characters) == len(BOX.characters) + 6
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_every_box_the_data_accepts_plays_to_the_end(players) -> None:
+    """OV19 and OV14: any number of copies (1 to 1,000,000, the data's bound) and any Espion figure
+    (a look per face-down card of the others at most) play to the end."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    names = [d.name for d in DEFS]
+
+    @settings(max_examples=12, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(st.dictionaries(st.sampled_from(names), st.integers(1, 1_000_000), max_size=6),
+           st.integers(0, 2**32), st.booleans(), st.integers(0, 1_000_000))
+    def check(copies, seed, choice, looks):
+        defs = [replace(d, stats=(("espion", looks),)) if d.name == "L'Espion" else d
+                for d in _with_copies(copies)]
+        g = registry.get("overseers").build(defs, players, character_choice=choice)
+        s = play_random(g, seed)
+        assert s.is_terminal() and s.round == 3
+        assert all(0 <= k < len(g.box.cards) for k in s.cards)
+
+    check()
+
+
+def test_a_box_beyond_the_action_numbers_is_refused_in_french(monkeypatch) -> None:
+    from cardbase.games.overseers import material
+
+    monkeypatch.setattr(material, "ACTIONS", 20)
+    with pytest.raises(MaterialError) as err, i18n.use_language("fr"):
+        box_from_cards(DEFS)
+    assert "le moteur en joue au plus 19" in str(err.value.problems[0])
+
+
+# ------------------------------------------------------------------ rulings and coverage as data
+
+def test_every_ruling_of_the_doc_is_in_rulings_with_a_real_option() -> None:
+    import re
+
+    from cardbase.games.overseers.rulings import RULINGS
+    from cardbase.games.rulings import parse_rules
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rulings" / "overseers.md").read_text()
+    codes = set(re.findall(r"\*\*(OV\d+) —", doc))
+    assert codes == {r.code for r in RULINGS}
+    defaults = Rules()
+    for r in RULINGS:
+        assert r.title["fr"] and r.title["en"] and r.text["fr"] and r.text["en"]
+        if r.option:
+            assert getattr(defaults, r.option) == r.default
+        assert not r.contested or r.option
+    assert [r.code for r in RULINGS if r.contested] == ["OV1"]
+    opts = parse_rules("overseers", ["OV9=holder", "split=first"])
+    assert opts == {"stolen_value": "holder", "split": "first"}
+    assert game(4, **opts).rules.stolen_value == "holder"
+
+
+def test_coverage_counts_every_judgement_in_every_play_path() -> None:
+    """The fast play-out and the bots step by step count the same; used <= occasions; known
+    actions are counted (admit/deny each judgement, endings each game, steals each gift)."""
+    from cardbase.games.overseers.bots import GreedyBot
+    from cardbase.games.overseers.rulings import COVERAGE
+
+    for players in (3, 5, 6):
+        g = game(players)
+        for seed in range(6):
+            fast = g.new_state(seed).play_greedy()
+            slow = g.new_state(seed)
+            bot = GreedyBot()
+            while not slow.is_terminal():
+                slow.apply_action(bot.step(slow))
+            cov = fast.coverage()
+            assert cov == slow.coverage() and set(cov) <= set(COVERAGE)
+            assert all(0 <= used <= occ for occ, used in cov.values())
+            ev = Counter(e[0] for e in fast.events)
+            assert cov["admit"][0] == cov["deny"][0] == 3 == cov["admit"][1] + cov["deny"][1]
+            assert cov["deny"][1] == sum(1 for e in fast.events
+                                         if e[0] == "judgment" and e[2] == "deny")
+            assert cov.get("penalty", [0, 0])[1] == ev["penalty"]
+            assert cov.get("compensation", [0, 0])[1] == ev["take"]
+            assert cov["steal"] == [3, ev["give"]]
+            assert sum(cov[k][1] for k in ("end:alone", "end:never_led", "end:shared")) == 1
+            assert cov["successor_tie"][0] == 2
+    rnd = play_random(game(4, character_choice=True), 7)
+    assert all(0 <= used <= occ for occ, used in rnd.coverage().values())

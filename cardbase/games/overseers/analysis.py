@@ -7,7 +7,9 @@ character's impact; this module adds what is particular to Overseers:
 - the **rounds led** (0 to 3): the win rate of players by how many rounds they led — the lowest
   score becomes Leader (OV10) and never having led breaks final ties (OV11);
 - the **colours**: how many cards of each colour a winner had at the three counts, against the
-  other players (a colour winners hold more of is worth more than its share).
+  other players (a colour winners hold more of is worth more than its share);
+- the **rule coverage** of the batch (``State.coverage()`` summed): how often each judgement, Leader's
+  call, steal, character power and ending came up and was used.
 
 Game ``i`` is dealt from ``game_seed(seed, i)`` and its bots seeded from it, as in the runner.
 """
@@ -20,6 +22,7 @@ from typing import Any
 from cardbase.domain import CardDef
 from cardbase.games import registry
 from cardbase.playtest.batch import game_seed
+from cardbase.playtest.coverage import merge
 from cardbase.playtest.stats import wilson
 
 from .rules import COLOURS
@@ -46,6 +49,7 @@ def analyse(cards: Sequence[CardDef], players: int, *, games: int = 1000, seed: 
     colour_win = [0] * len(COLOURS)
     colour_other = [0] * len(COLOURS)
     n_win = n_other = shared = 0
+    coverage: list[dict[str, list[int]]] = []
     for i in range(games):
         s_seed = game_seed(seed, i)
         state = game.new_state(s_seed, log=False)
@@ -53,6 +57,7 @@ def analyse(cards: Sequence[CardDef], players: int, *, games: int = 1000, seed: 
                  for j, b in enumerate(names)]
         while not state.is_terminal():
             state.apply_action(seats[state.current_player()].step(state))
+        coverage.append(state.coverage())
         won = state.returns()
         shared += sum(1 for r in won if r > 0) > 1
         for p in range(players):
@@ -79,6 +84,7 @@ def analyse(cards: Sequence[CardDef], players: int, *, games: int = 1000, seed: 
                      "per_winner": colour_win[c] / n_win if n_win else 0.0,
                      "per_other": colour_other[c] / n_other if n_other else 0.0}
                     for c in range(len(COLOURS))],
+        "coverage": merge(coverage),
     }
 
 

@@ -4,9 +4,12 @@
 - placement: the cards worth most go face down (a strong top row draws the votes);
 - vote: the other player whose visible top row is worth most (ties: the nearest on its left —
   every tie-break counts seats from the bot's own, so no seat number is favoured);
-- judgment: from its own belief — its score against the best visible top row of the others plus,
-  for each face-down card, the average of the cards it has not seen: it admits (discarding its
-  cheapest cards) when it believes it has the best score, else it denies;
+- judgment (OV20): it estimates each other player's score from what it sees: the top row, a
+  face-down card it looked at with a spy power, and for every other face-down card the mean worth
+  (to that player) of the cards it cannot see that are worth at least the best card of that
+  player's top row — players put their best cards face down, as this bot does, so a face-down
+  card is one of the cards that player would have hidden. It admits (discarding its cheapest
+  cards) when its score beats every estimate, else it denies;
 - Leader's calls: accuse, among the tied, the other player with the strongest top row; penalise
   a greedy player who is not itself; among tied Vol counts, choose itself, else the nearest;
   name as successor the nearest tied player who is not itself (its never-led status, OV11, is a
@@ -67,16 +70,34 @@ def _first(s: State, p: int, seats) -> int:
     return min(seats, key=lambda q: (q - p) % s.n)
 
 
-def _unseen_average(s: State, p: int) -> float:
-    """The average printed value of the game's cards ``p`` cannot see on the table or in hand."""
-    seen = set(s.top[p]) | set(s.bottom[p])
+def _unseen(s: State, p: int) -> list[int]:
+    """The game's cards ``p`` cannot see: not its own, not on a top row, not a card it looked at,
+    not a discard card it knows."""
+    seen = set(s.cards_of(p))
     for q in range(s.n):
         seen.update(s.top[q])
     for _, k in s.peeks[p]:
         seen.add(k)
-    value = s.game.value
-    rest = [value[k] for k in s.cards if k not in seen]
-    return sum(rest) / len(rest) if rest else 0.0
+    seen.update(s.known_discard[p])
+    return [k for k in s.cards if k not in seen]
+
+
+def estimate(s: State, p: int, q: int, unseen: list[int] | None = None) -> float:
+    """``p``'s estimate of ``q``'s score at the reveal (OV20), from what ``p`` sees.
+
+    Each face-down card of ``q`` that ``p`` has not looked at is valued at the mean worth to ``q``
+    of the cards ``p`` cannot see that are at least as good as the best card of ``q``'s top row: a
+    player hides their best cards, so a face-down card is drawn among the cards ``q`` would have
+    hidden, given the top row it showed (the best shown card's worth when nothing qualifies)."""
+    if unseen is None:
+        unseen = _unseen(s, p)
+    worth = s.game.worth[s.chars[q]]
+    looked = [k for r, k in s.peeks[p] if r == q and k in s.bottom[q]]
+    top = [worth[k] for k in s.top[q]]
+    floor = max(top) if top else 0
+    hidden = len(s.bottom[q]) - len(looked)
+    pool = [worth[k] for k in unseen if worth[k] >= floor] or [floor]
+    return sum(top) + sum(worth[k] for k in looked) + hidden * sum(pool) / len(pool)
 
 
 def greedy_action(s: State) -> int:
@@ -122,8 +143,8 @@ def greedy_action(s: State) -> int:
     if ph == P_GIVE:
         worth = game.worth[s.chars[p]]
         return GIVE * K + min(sorted(s.cards_of(p)), key=lambda k: worth[k])
-    if ph == P_VICTIM:
-        worth = game.worth[s.chars[p]]
+    if ph == P_VICTIM:  # OV9: a stolen card is worth its printed value to the thief
+        worth = game.value if s.rules.stolen_value == "printed" else game.worth[s.chars[p]]
         best, best_v = -1, -1
         for q in _others(s, p):
             cards = s.cards_of(q)
@@ -152,21 +173,10 @@ def greedy_action(s: State) -> int:
 
 
 def _believes_best(s: State, p: int) -> bool:
+    """Does ``p``'s score beat its estimate of every other player's (OV20)?"""
     mine = s.score(p)
-    avg = _unseen_average(s, p)
-    peeks: dict[int, list[int]] = {}
-    for q, k in s.peeks[p]:
-        if k in s.bottom[q]:
-            peeks.setdefault(q, []).append(k)
-    value = s.game.value
-    for q in range(s.n):
-        if q == p:
-            continue
-        known = peeks.get(q, [])
-        guess = _top_worth(s, q) + sum(value[k] for k in known) + avg * (len(s.bottom[q]) - len(known))
-        if guess >= mine:
-            return False
-    return True
+    unseen = _unseen(s, p)
+    return all(estimate(s, p, q, unseen) < mine for q in range(s.n) if q != p)
 
 
 class GreedyBot:

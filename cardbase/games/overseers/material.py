@@ -4,19 +4,26 @@ Vertu & Vice cards are the cards with a value and one of the six colours (``copi
 Personnages are the cards of type ``Personnage``, whose powers are read from their integer
 ``stats`` (the power language of ruling OV13, ``docs/rulings/overseers.md``). A card the engine
 cannot read is a clear error naming the card; every problem is listed at once.
+
+Copies (OV19): a game never uses more cards of a colour than the split's largest line asks
+(``CAP``), nor more Personnages than players plus one, so the box keeps at most that many entries of
+each card and remembers its true number of ``copies``; the game draws from the true counts
+(:func:`draw`), as if every copy were in the box. A box of a million copies costs a few entries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from random import Random
 
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, Problem
 from cardbase.i18n import tr
 from cardbase.text import fold
 
-from .rules import ADMIT, BONUS, BOTTOM, COLOURS, FIXED, POWER_KEYS, SPLIT, SPY, VOL, VOTE
+from .rules import ACTIONS, ADMIT, BONUS, BOTTOM, COLOURS, FIXED, POWER_KEYS, SPLIT, SPY, VOL, VOTE
 
 CHARACTER_TYPE = "personnage"
 
@@ -33,7 +40,8 @@ class Card:
     name: str
     value: int
     colour: int  # index in rules.COLOURS
-    vol: bool  # a Vol card (OV9)
+    vol: bool  # a Vol card (OV21)
+    copies: int = 1  # copies of this card in the box (the box keeps at most CAP entries, OV19)
 
 
 @dataclass(slots=True, frozen=True)
@@ -50,12 +58,51 @@ class Character:
     spy: int = 0
     bonus: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # per colour
     fixed: tuple[int, ...] = (0, 0, 0, 0, 0, 0)  # per colour, 0 = none
+    copies: int = 1  # copies of this Personnage in the box (at most CHARACTER_CAP entries, OV19)
+
+
+# OV19: the most entries of one card a game can use: its colour's largest split line; Personnages:
+# one per player plus one (the character choice variant)
+CAP = {colour: max(line[colour] for line in SPLIT.values()) for colour in COLOURS}
+CHARACTER_CAP = max(SPLIT) + 1
 
 
 @dataclass(slots=True, frozen=True)
 class Box:
-    cards: tuple[Card, ...]  # one entry per physical card (copies expanded)
-    characters: tuple[Character, ...]
+    cards: tuple[Card, ...]  # one entry per usable copy (at most CAP of each card, OV19)
+    characters: tuple[Character, ...]  # likewise, at most CHARACTER_CAP of each
+
+
+def groups(entries: Sequence[Card | Character]) -> list[tuple[list[int], int]]:
+    """The entries of each card of the box, in order, with the card's true number of copies."""
+    runs: list[list[int]] = []
+    last = None
+    for i, e in enumerate(entries):
+        if e is last:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+            last = e
+    return [(run, max(entries[run[0]].copies, len(run))) for run in runs]
+
+
+def draw(rng: Random, among: Sequence[tuple[list[int], int]], k: int) -> list[int]:
+    """``k`` entries drawn at random among every copy of the cards ``among`` (OV19).
+
+    The same as ``rng.sample`` over the expanded copies (the same draws of ``rng`` when every card
+    has one copy), without expanding them: a drawn copy is the next unused entry of its card."""
+    starts: list[int] = []
+    total = 0
+    for _, copies in among:
+        starts.append(total)
+        total += copies
+    used = [0] * len(among)
+    out = []
+    for pos in rng.sample(range(total), k):
+        g = bisect_right(starts, pos) - 1
+        out.append(among[g][0][used[g]])
+        used[g] += 1
+    return out
 
 
 def _power(c: CardDef, problems: list[Problem]) -> Character | None:
@@ -101,16 +148,22 @@ def box_from_cards(cards: Iterable[CardDef], vol_keyword: str = "Vol") -> Box:
     for c in cards:
         if fold(c.card_type or "") == CHARACTER_TYPE:
             ch = _power(c, problems)
-            if ch is not None:
-                chars.extend([ch] * max(c.copies, 0))
+            if ch is not None and c.copies > 0:
+                ch = replace(ch, copies=c.copies)
+                chars.extend([ch] * min(c.copies, CHARACTER_CAP))
             continue
         if c.value is None or c.colour not in COLOURS:
             problems.append(Problem("overseers-card", tr("overseers.material.bad_card", name=c.name),
                                     tr("overseers.material.bad_card_fix",
                                        colours=", ".join(COLOURS)), c.ref))
             continue
-        vv.extend([Card(c.ref, c.name, int(c.value), COLOURS.index(c.colour),
-                        c.has_keyword(vol_keyword))] * max(c.copies, 0))
+        if c.copies > 0:
+            vv.extend([Card(c.ref, c.name, int(c.value), COLOURS.index(c.colour),
+                            c.has_keyword(vol_keyword), c.copies)] * min(c.copies, CAP[c.colour]))
+    if len(vv) >= ACTIONS or len(chars) >= ACTIONS:  # OV19: an action names an entry below ACTIONS
+        problems.append(Problem("overseers-size", tr("overseers.material.too_many",
+                                                      cards=len(vv) + len(chars), limit=ACTIONS - 1),
+                                tr("overseers.material.too_many_fix"), ""))
     if problems:
         raise MaterialError(tr("overseers.material.title"), problems)
     return Box(tuple(vv), tuple(chars))
@@ -121,16 +174,17 @@ def check_box(box: Box, players: int, character_choice: bool) -> None:
     problems: list[Problem] = []
     line = SPLIT[players]
     for i, colour in enumerate(COLOURS):
-        have = sum(1 for c in box.cards if c.colour == i)
+        have = sum(copies for entries, copies in groups(box.cards) if box.cards[entries[0]].colour == i)
         if have < line[colour]:
             problems.append(Problem("overseers-split", tr("overseers.material.short_colour",
                                                            colour=colour, have=have,
                                                            need=line[colour], players=players),
                                     tr("overseers.material.short_colour_fix"), ""))
     need = players + (1 if character_choice else 0)
-    if len(box.characters) < need:
+    have = sum(copies for _, copies in groups(box.characters))
+    if have < need:
         problems.append(Problem("overseers-characters", tr("overseers.material.few_characters",
-                                                            have=len(box.characters), need=need),
+                                                            have=have, need=need),
                                 tr("overseers.material.few_characters_fix"), ""))
     if problems:
         raise MaterialError(tr("overseers.material.title"), problems)

@@ -16,6 +16,10 @@ BOTTOM_ROW = 2
 ADMIT_DISCARDS = 2  # "ADMETTRE : Le joueur choisit alors librement 2 de ses cartes et les défausse"
 PENALTY_CARDS = 2  # "perdre … les 2 cartes qui lui rapportent le plus de points"
 
+# Actions are integers ``kind * ACTIONS + argument`` (state.K): an argument (a card entry of the
+# box, a mask, a seat) stays below ACTIONS, so two actions never share a number (OV19).
+ACTIONS = 1_000_000
+
 COLOURS = ("rouge", "orange", "violet", "bleu", "vert", "gris")
 # « RÉPARTITION DES CARTES »: cards of each colour used by player count (OV1).
 SPLIT = {
@@ -36,6 +40,7 @@ FIXED = "fixe_"  # fixe_<colour> = N: one card of that colour is worth N at the 
 POWER_KEYS = (VOTE, VOL, BOTTOM, ADMIT, SPY)
 
 SPLIT_MODES = ("random", "first")
+STOLEN_VALUES = ("printed", "holder")  # OV9: a stolen card's worth to the thief
 
 
 @dataclass(slots=True, frozen=True)
@@ -44,13 +49,18 @@ class Rules:
 
     split: str = "random"  # OV1: which cards of each colour are used (random or the first numbers)
     alternate_direction: bool = False  # variant: pass left, then right, then left again (OV12)
-    character_choice: bool = False  # variant: rounds 2-3, choose among players + 1 (OV12)
-    vol_keyword: str = "Vol"  # OV9: the keyword that makes a card a Vol card
+    character_choice: bool = False  # variant: rounds 2-3, choose among players + 1 (OV22)
+    vol_keyword: str = "Vol"  # OV21: the keyword that makes a card a Vol card
+    # OV9: "la carte retrouve sa valeur d'origine entre les mains du voleur": the stolen card is
+    # worth its printed value to the thief ("printed"); "holder": the thief's powers apply to it
+    stolen_value: str = "printed"
 
     def problems(self) -> list[str]:
         out = []
         if self.split not in SPLIT_MODES:
             out.append("split")
+        if self.stolen_value not in STOLEN_VALUES:
+            out.append("stolen_value")
         if not self.vol_keyword.strip():
             out.append("vol_keyword")
         return out

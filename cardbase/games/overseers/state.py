@@ -22,11 +22,11 @@ from typing import Any
 from cardbase.errors import CardbaseError
 from cardbase.i18n import tr
 
-from .material import Box, check_box
-from .rules import COLOURS, DEALT, PENALTY_CARDS, ROUNDS, SPLIT, Rules
+from .material import Box, check_box, draw, groups
+from .rules import ACTIONS, COLOURS, DEALT, PENALTY_CARDS, ROUNDS, SPLIT, Rules
 
-# action kinds (action = kind * 1000 + argument)
-K = 1000
+# action kinds (action = kind * K + argument; every argument is below K, OV19)
+K = ACTIONS
 PICK, DISCARD, PLACE, SPY_ON, VOTE, CHOOSE, JUDGE, SHED, TAKE, VICTIM, GIVE, CHARACTER, PENALTY = (
     1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 13, 8)
 ADMIT, DENY = JUDGE * K, JUDGE * K + 1
@@ -38,6 +38,7 @@ PENALIZE, SPARE = PENALTY * K, PENALTY * K + 1
 PHASES = ("character", "draft", "discard", "place", "spy", "vote", "vote_tie", "judge", "shed",
           "penalty", "take", "thief_tie", "victim", "give", "successor", "end")
 TERMINAL = -1
+PUBLIC = -1  # discard_from: a card everyone saw going into the discard
 
 
 class IllegalActionError(CardbaseError):
@@ -55,7 +56,7 @@ class Observation:
     leader: int
     led: tuple[int, ...]  # seats that have led a round (the final tie-break, OV11)
     characters: tuple[int, ...]  # each seat's character this round (-1 before the choice)
-    offered: tuple[int, ...]  # characters still to choose from (variant, OV12)
+    offered: tuple[int, ...]  # characters still to choose from (variant, OV22)
     hand: tuple[int, ...]  # the draft hand in front of the player
     kept: tuple[int, ...]  # the player's own cards (draft picks, then the placed cards)
     seen: tuple[tuple[int, ...], ...]  # every draft hand the player has seen this round
@@ -100,6 +101,13 @@ class Game:
         self.worth = [[c.value + ch.bonus[c.colour] for c in box.cards] for ch in box.characters]
         self.by_colour = [[i for i, c in enumerate(box.cards) if c.colour == col]
                           for col in range(len(COLOURS))]
+        # OV19: each card's entries and true number of copies, per colour; the Personnages'
+        self.colour_groups = [[g for g in groups(box.cards) if box.cards[g[0][0]].colour == col]
+                              for col in range(len(COLOURS))]
+        self.character_groups = groups(box.characters)
+        # the powers the coverage watches (OV13), per character
+        self.colour_power = [any(ch.bonus) or any(ch.fixed) for ch in box.characters]
+        self.weighted = [ch.vote != 1 for ch in box.characters]
         self.split = SPLIT[players]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
@@ -150,7 +158,9 @@ class State:
         "cards",
         "chars",
         "counted",
+        "cov",
         "discard",
+        "discard_from",
         "ended_by",
         "events",
         "game",
@@ -163,6 +173,7 @@ class State:
         "leader",
         "leaders",
         "led",
+        "looked",
         "n",
         "offered",
         "peeks",
@@ -180,6 +191,7 @@ class State:
         "shed_left",
         "spy_left",
         "step",
+        "stolen",
         "thief",
         "top",
         "totals",
@@ -206,12 +218,16 @@ class State:
         self.totals = [0] * n
         self.held: list[set[int]] = [set() for _ in range(n)]
         self.counted = [[0] * len(COLOURS) for _ in range(n)]  # cards of each colour counted
-        # OV1: the cards of each colour used at this player count, taken once for the game
+        self.cov: dict[str, list[int]] = {}  # rule coverage: key -> [occasions, used]
+        # OV1: the cards of each colour used at this player count, taken once for the game (drawn
+        # among every copy of the box, OV19)
         cards: list[int] = []
         for col, name in enumerate(COLOURS):
-            pool = game.by_colour[col]
             need = game.split[name]
-            cards.extend(rng.sample(pool, need) if self.rules.split == "random" else pool[:need])
+            if self.rules.split == "random":
+                cards.extend(draw(rng, game.colour_groups[col], need))
+            else:
+                cards.extend(game.by_colour[col][:need])
         self.cards = sorted(cards)
         self.leader = rng.randrange(n)  # OV15: "donnez la carte … de Leader à un joueur aléatoirement"
         self.led: set[int] = set()
@@ -238,6 +254,8 @@ class State:
         s.seen = [h[:] for h in self.seen]
         s.step = self.step
         s.discard = self.discard[:]
+        s.discard_from = self.discard_from[:]
+        s.looked, s.stolen = self.looked, self.stolen
         s.known_discard = [set(k) for k in self.known_discard]
         s.top = [h[:] for h in self.top]
         s.bottom = [h[:] for h in self.bottom]
@@ -253,6 +271,7 @@ class State:
         s.events = self.events[:] if (log and self.events is not None) else None
         s.ended_by, s.turns, s.winners = self.ended_by, self.turns, self.winners[:]
         s.counted = [c[:] for c in self.counted]
+        s.cov = {k: v[:] for k, v in self.cov.items()}
         return s
 
     # ------------------------------------------------------------------ the interface
@@ -296,7 +315,30 @@ class State:
         return total
 
     def score(self, p: int) -> int:
-        return self.score_cards(self.cards_of(p), self.chars[p])
+        cards = self.cards_of(p)
+        k = self.stolen
+        if k >= 0 and p == self.thief and self.rules.stolen_value == "printed" and k in cards:
+            # OV9: "la carte retrouve sa valeur d'origine entre les mains du voleur"
+            return self.score_cards([c for c in cards if c != k], self.chars[p]) + self.game.value[k]
+        return self.score_cards(cards, self.chars[p])
+
+    # ------------------------------------------------------------------ rule coverage
+
+    def _cov(self, key: str, used: bool) -> None:
+        slot = self.cov.get(key)
+        if slot is None:
+            slot = self.cov[key] = [0, 0]
+        slot[0] += 1
+        if used:
+            slot[1] += 1
+
+    def _use(self, key: str) -> None:
+        slot = self.cov.setdefault(key, [0, 0])
+        slot[1] += 1
+
+    def coverage(self) -> dict[str, list[int]]:
+        """Each rule's ``[occasions, used]`` so far (keys named in ``rulings.COVERAGE``)."""
+        return {k: v[:] for k, v in sorted(self.cov.items())}
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.player
@@ -368,10 +410,13 @@ class State:
         elif ph == P_DISCARD:
             self.kept[p].remove(arg)
             self.discard.append(arg)
+            self.discard_from.append(p)
             self.known_discard[p].add(arg)
             self._log("discard", p, arg)
             self._next_in_step(self._start_place)
         elif ph == P_PLACE:
+            if self.character(p).bottom == 3:
+                self._cov("power:rangee_bas", arg.bit_count() == 3)
             cards = sorted(self.kept[p])
             self.bottom[p] = [k for i, k in enumerate(cards) if arg >> i & 1]
             self.top[p] = [k for i, k in enumerate(cards) if not arg >> i & 1]
@@ -381,6 +426,7 @@ class State:
         elif ph == P_SPY:
             seen = self.rng.choice(sorted(self.bottom[arg]))  # OV14: one face-down card at random
             self.peeks[p].append((arg, seen))
+            self._use("power:espion")
             self._log("spy", p, arg, seen)
             self.spy_left[p] -= 1
             if self.spy_left[p] <= 0:
@@ -390,6 +436,8 @@ class State:
             self.votes[p] = arg
             self._next_in_step(self._end_vote)
         elif ph == P_VOTE_TIE:
+            if p in self.offered:  # the Leader among the tied may name themself
+                self._cov("leader_self:vote", arg == p)
             self._log("leader_choice", "vote", p, arg)
             self._accuse(arg)
         elif ph == P_JUDGE:
@@ -405,19 +453,25 @@ class State:
             if self.shed_left <= 0 or not self.cards_of(p):
                 self._reveal()
         elif ph == P_PENALTY:
+            self._cov("leader_penalty", action == PENALIZE)
             self._log("leader_choice", "penalty", p, action == PENALIZE)
             if action == PENALIZE:
                 self._penalize(self.accused)
             self._start_steal()
         elif ph == P_TAKE:
             self.known_discard[p].update(self.discard)  # OV8: the taker looks through the discard
-            self.discard.remove(arg)
+            self.looked = p
+            i = self.discard.index(arg)
+            del self.discard[i], self.discard_from[i]
+            self._use("compensation")
             for known in self.known_discard:
                 known.discard(arg)
             self.top[p].append(arg)
             self._log("take", p, arg)
             self._start_steal()
         elif ph == P_THIEF_TIE:
+            if p in self.offered:  # the Leader among the tied may name themself
+                self._cov("leader_self:thief", arg == p)
             self._log("leader_choice", "thief", p, arg)
             self._set_thief(arg)
         elif ph == P_VICTIM:
@@ -426,10 +480,16 @@ class State:
             self._to(P_GIVE, arg)
         elif ph == P_GIVE:
             self._remove_card(p, arg, to_discard=False)
-            self.top[self.thief].append(arg)  # OV9: the card takes its new holder's worth
+            self.top[self.thief].append(arg)
+            self.stolen = arg  # OV9: worth its printed value to the thief (option stolen_value)
+            self._use("steal")
+            self._cov("stolen_value", self.game.worth[self.chars[self.thief]][arg] != self.game.value[arg]
+                      or self.game.worth[self.chars[p]][arg] != self.game.value[arg])
             self._log("give", p, self.thief, arg)
             self._count()
         elif ph == P_SUCCESSOR:
+            if p in self.offered:  # the Leader among the tied may name themself
+                self._cov("leader_self:successor", arg == p)
             self._log("leader_choice", "successor", p, arg)
             self._next_round(arg)
         elif ph == P_CHARACTER:
@@ -474,6 +534,9 @@ class State:
         self.spy_left = [0] * n
         self.votes = [-1] * n
         self.discard: list[int] = []
+        self.discard_from: list[int] = []  # who threw each discard card face down; PUBLIC if seen
+        self.looked = -1  # the seat that looked through the discard (OV8)
+        self.stolen = -1  # the card given at the steal (OV9)
         self.known_discard = [set() for _ in range(n)]
         self.aside = list(self.cards)  # gathered, to be shuffled and dealt (OV2)
         self.placed = False
@@ -485,7 +548,7 @@ class State:
         self._log("round", self.round, self.leader)
         nchars = len(game.characters)
         if self.rules.character_choice and self.round > 1:
-            # OV12: players + 1 characters; choose by ascending points of the last round, ties in
+            # OV22: players + 1 characters; choose by ascending points of the last round, ties in
             # seat order from the Leader
             self.offered = rng.sample(range(nchars), n + 1)
             last = [self.points[p][-1] for p in range(n)]
@@ -547,7 +610,11 @@ class State:
         self._log("tops", tuple(tuple(t) for t in self.top))
         spies = [p for p in self.order() if self.character(p).spy > 0]
         for p in spies:
-            self.spy_left[p] = self.character(p).spy
+            # OV14: never more looks than the other players' face-down cards (any figure plays)
+            looks = min(self.character(p).spy,
+                        sum(len(self.bottom[q]) for q in range(self.n) if q != p))
+            self.spy_left[p] = looks
+            self.cov.setdefault("power:espion", [0, 0])[0] += looks
         self.queue = spies
         self.phase = P_SPY
         self._next_spy()
@@ -571,6 +638,7 @@ class State:
         self._log("votes", tuple(self.votes), tuple(count))
         top = max(count)
         tied = [q for q in range(n) if count[q] == top]
+        self._cov("vote_tie", len(tied) > 1)
         if len(tied) == 1:
             self._accuse(tied[0])
         else:  # OV6: the Leader chooses among the tied, themself included
@@ -580,12 +648,23 @@ class State:
     def _accuse(self, q: int) -> None:
         self.offered = []
         self.accused = q
+        weighted = self.game.weighted
+        for p in range(self.n):
+            if weighted[self.chars[p]]:  # OV13: a weighted vote token
+                self._cov("power:vote", self.votes[p] == q)
         self._log("accused", q)
         self._to(P_JUDGE, q)
 
     def _judge(self, admit: bool) -> None:
         q = self.accused
         self.judgment = "admit" if admit else "deny"
+        self._cov("admit", admit)
+        self._cov("deny", not admit)
+        if admit:
+            scores = [self.score(p) for p in range(self.n)]
+            self._cov("admit_not_best", scores[q] < max(scores))
+        if self.character(q).admit != 2:
+            self._cov("power:admettre", admit)
         self._log("judgment", q, self.judgment)
         if admit:
             self.shed_left = min(self.character(q).admit, len(self.cards_of(q)))  # OV7
@@ -594,13 +673,17 @@ class State:
                 return
         self._reveal()
 
-    def _remove_card(self, p: int, k: int, *, to_discard: bool) -> None:
+    def _remove_card(self, p: int, k: int, *, to_discard: bool, public: bool = False) -> None:
+        """Take ``k`` from ``p``'s rows; into the discard, face down (thrown by ``p``) unless
+        ``public`` or taken from the top row (seen by everyone)."""
         if k in self.top[p]:
             self.top[p].remove(k)
+            public = True
         else:
             self.bottom[p].remove(k)
         if to_discard:
             self.discard.append(k)
+            self.discard_from.append(PUBLIC if public else p)
 
     def _reveal(self) -> None:
         self.revealed = True
@@ -612,6 +695,8 @@ class State:
             return
         q = self.accused
         best = max(scores)
+        self.cov.setdefault("penalty", [0, 0])[0] += 1
+        self.cov.setdefault("compensation", [0, 0])[0] += 1
         if scores[q] == best:
             if scores.count(best) == 1:
                 self._penalize(q)
@@ -637,8 +722,9 @@ class State:
                 v = self.score_cards(rest, ch)
                 if best is None or v < best:
                     best, lost = v, list(pair)
+        self._use("penalty")
         for k in lost:
-            self._remove_card(q, k, to_discard=True)
+            self._remove_card(q, k, to_discard=True, public=True)
             for known in self.known_discard:
                 known.add(k)  # face up when lost: everyone saw them
         self._log("penalty", q, tuple(lost))
@@ -647,12 +733,17 @@ class State:
         n = self.n
         vol = self.game.vol
         real = [sum(1 for k in self.cards_of(p) if vol[k]) for p in range(n)]
+        self.cov.setdefault("steal", [0, 0])[0] += 1
         if not any(real):  # "Si personne ne possède de carte Vol, alors cette phase est ignorée"
             self._count()
             return
         count = [real[p] + self.character(p).vol for p in range(n)]  # OV9
         top = max(count)
         tied = [p for p in range(n) if count[p] == top]
+        self._cov("thief_tie", len(tied) > 1)
+        for p in range(n):
+            if self.character(p).vol:  # OV13: Vol cards counted in addition lift p to the top
+                self._cov("power:vol", p in tied)
         if len(tied) == 1:
             self._set_thief(tied[0])
         else:
@@ -679,13 +770,33 @@ class State:
                 counted[colour[k]] += 1
             self.totals[p] += scores[p]
         self._log("count", self.round, tuple(scores))
+        self._count_powers()
         low = min(scores)
         tied = [p for p in range(n) if scores[p] == low]
+        if self.round >= ROUNDS:  # no round follows the third count: no successor to name
+            self._finish()
+            return
+        self._cov("successor_tie", len(tied) > 1)
         if len(tied) == 1:
             self._next_round(tied[0])
         else:  # OV10: the Leader names the successor among the tied, themself included
             self.offered = tied
             self._to(P_SUCCESSOR, self.leader)
+
+    def _count_powers(self) -> None:
+        """Coverage of the colour powers at the count: did the bonus or the fixed figure count?"""
+        value, colour, watched = self.game.value, self.game.colour, self.game.colour_power
+        for p in range(self.n):
+            if not watched[self.chars[p]]:
+                continue
+            ch = self.character(p)
+            cards = [k for k in self.cards_of(p) if not (k == self.stolen and p == self.thief
+                                                         and self.rules.stolen_value == "printed")]
+            if any(ch.bonus):
+                self._cov("power:bonus", any(ch.bonus[colour[k]] for k in cards))
+            if any(ch.fixed):
+                self._cov("power:fixe", self.score_cards(cards, self.chars[p])
+                          > sum(value[k] + ch.bonus[colour[k]] for k in cards))
 
     def _next_round(self, leader: int) -> None:
         self.offered = []
@@ -704,6 +815,9 @@ class State:
             never = [p for p in tied if p not in self.led]
             winners = never or tied
         self.winners = winners
+        self._cov("end:alone", len(tied) == 1)
+        self._cov("end:never_led", len(tied) > 1 and len(winners) == 1)
+        self._cov("end:shared", len(winners) > 1)
         self.phase = P_END
         self.player = TERMINAL
         self.ended_by = "rounds"
@@ -805,57 +919,92 @@ class State:
         return out
 
     def resample(self, player: int, rng: random.Random) -> State:
-        """A clone where what ``player`` cannot see is dealt again, consistently with its belief.
+        """A clone where what ``player`` cannot know is drawn again, consistently with its belief.
 
-        Hidden from ``player``: the other players' draft hands and kept cards, their bottom rows
-        (except a card seen with a spy power), the cards set aside and the unknown part of the
-        discard. A card ``player`` saw in the draft is dealt only to a seat :meth:`belief` allows
-        (or to the unknown discard, where any other seat may have thrown it), never set aside;
-        the cards never seen go anywhere hidden. The deal is a random matching of cards to
-        places, mixed by random allowed swaps. Votes, characters and everything public stay; the
-        clone gets a fresh random generator from ``rng``.
+        The result depends only on what ``player`` knows and on ``rng`` (OV16): two states that
+        ``player`` cannot tell apart give the same world for the same ``rng``. Drawn again:
+
+        - the other players' draft hands and kept cards, their bottom rows (except a card seen
+          with a spy power, while its seat has thrown no face-down card), the cards set aside and
+          the unknown part of the discard. A card ``player`` saw in the draft is dealt only to a
+          seat :meth:`belief` allows (in the discard: only among the cards that seat threw), never
+          set aside; the cards never seen go anywhere hidden. The deal is a random matching of
+          cards to places, mixed by random allowed swaps;
+        - the votes already cast while the vote is on (OV6), uniformly among the legal ones;
+        - the rows of the players who placed while the placement is on, the Menteur's choice of
+          two or three face-down cards included (OV5);
+        - what the other spies looked at (OV14), and what the others saw in the draft (their
+          ``seen`` becomes empty hands: the world does not model their memory) and know of the
+          discard (their own cards and the public ones, in the new deal).
+
+        Characters, top rows once placed, the accused and the judgment, the table after the reveal,
+        everyone's points (each reveal shows every card, OV10) stay. The clone gets a fresh seed
+        and random generator from ``rng`` and no history (it is not a replay of the game).
         """
         s = self.clone()
-        s.rng = random.Random(rng.getrandbits(64))
-        if self.revealed or self.player == TERMINAL:
-            slots_owner = []
-        else:
-            slots_owner = [q for q in range(self.n) if q != player]
-        peeked = {k for _, k in self.peeks[player]}
-        allowed = self.belief(player)
-        ANY, ASIDE = -1, -2
+        seed = rng.getrandbits(64)
+        s.rng = random.Random(seed)
+        s.seed = seed
+        s.history = []
+        n = self.n
+        hidden = not (self.revealed or self.player == TERMINAL)
+        others = [q for q in range(n) if q != player]
+        for q in others:
+            s.seen[q] = [()] * len(self.seen[q])
+        if self.phase == P_VOTE:  # OV6: nobody sees a vote before all have voted
+            for q in others:
+                if s.votes[q] >= 0:
+                    s.votes[q] = rng.choice([r for r in range(n) if r != q])
+        if self.phase == P_PLACE:  # OV5: the rows are revealed once everyone has placed
+            for q in others:
+                if s.top[q] or s.bottom[q]:
+                    mixed = sorted(s.top[q] + s.bottom[q])
+                    size = rng.choice((2, 3)) if self.character(q).bottom == 3 else 2
+                    s.bottom[q], s.top[q] = mixed[:size], mixed[size:]
+
+        allowed = dict(self.belief(player))
+        seen = {k for hand in self.seen[player] for k in hand}
+        pinned: set[int] = set()
+        if hidden:
+            for r, k in self.peeks[player]:
+                if self.discard_from.count(r) <= 1:  # r threw no face-down card since (OV7)
+                    pinned.add(k)
+                else:  # r may have thrown it away: it is in r's bottom row or among r's discards
+                    allowed[k] = frozenset((r,))
+                    seen.add(k)
+        ASIDE = -2
         slots: list[tuple[list[int], int]] = []
         owner: list[int] = []
         cards: list[int] = []
-        for q in slots_owner:
-            lists = (s.bottom[q],) if s.placed else (s.hands[q], s.kept[q], s.top[q], s.bottom[q])
-            for lst in lists:
-                for i, k in enumerate(lst):
-                    if k in peeked:
-                        continue
-                    slots.append((lst, i))
-                    owner.append(q)
-                    cards.append(k)
+        if hidden:
+            for q in others:
+                lists = (s.bottom[q],) if s.placed else (s.hands[q], s.kept[q], s.top[q], s.bottom[q])
+                for lst in lists:
+                    keep = sorted(k for k in lst if k in pinned)
+                    cards.extend(k for k in lst if k not in pinned)
+                    lst[:] = keep + [-1] * (len(lst) - len(keep))
+                    for i in range(len(keep), len(lst)):
+                        slots.append((lst, i))
+                        owner.append(q)
         known = self.known_discard[player]
         if self.phase == P_TAKE and self.player == player:
             known = set(self.discard)  # the taker is looking through the discard (OV8)
         for i, k in enumerate(s.discard):
             if k not in known:
                 slots.append((s.discard, i))
-                owner.append(ANY)
+                owner.append(s.discard_from[i])
                 cards.append(k)
         for i, k in enumerate(s.aside):
             slots.append((s.aside, i))
             owner.append(ASIDE)
             cards.append(k)
-
-        seen = {k for hand in self.seen[player] for k in hand}
+        cards.sort()
 
         def fits(k: int, o: int) -> bool:
             if o == ASIDE:
                 return k not in seen  # a card seen in the draft was not set aside
             a = allowed.get(k)
-            return a is None or o == ANY or o in a
+            return a is None or o in a
 
         # the seen cards first, by augmenting paths (a matching exists: the true deal is one)
         m = len(slots)
@@ -893,6 +1042,27 @@ class State:
                 at[a], at[b] = at[b], at[a]
         for j, (lst, i) in enumerate(slots):
             lst[i] = cards[at[j]]
+        s.aside.sort()
+        if hidden:
+            for q in others:
+                for lst in (s.hands[q], s.kept[q], s.top[q], s.bottom[q]):
+                    lst.sort()
+        # what the others know of the discard: their own face-down cards and the public ones
+        for q in others:
+            if q == self.looked or (self.phase == P_TAKE and self.player == q):
+                s.known_discard[q] = set(s.discard)
+            else:
+                s.known_discard[q] = {k for k, o in zip(s.discard, s.discard_from) if o in (PUBLIC, q)}
+        # what the other spies looked at (OV14): a card of a bottom row, drawn again
+        for q in others:
+            if self.peeks[q]:
+                looks = []
+                for _ in self.peeks[q]:
+                    targets = [r for r in range(n) if r != q and s.bottom[r]]
+                    if targets:
+                        r = rng.choice(targets)
+                        looks.append((r, rng.choice(sorted(s.bottom[r]))))
+                s.peeks[q] = looks
         return s
 
     # ------------------------------------------------------------------ text
