@@ -74,7 +74,12 @@ def pushluck_command(
     echo(tr("pushluck.cli.pass", survive=fp["survive"], multiplier=fp["multiplier"],
             growth=fp["growth"]))
     solo = data["solo"]
-    if solo["status"] == "exact" and data["full_pass"]["survive"] == "0":
+    unl = solo.get("unlimited")
+    if unl is not None:
+        echo(tr("pushluck.cli.solo_unlimited", value=_num(unl["value"]), exact=unl["value_exact"]))
+        if not unl["attained"]:
+            echo(tr("pushluck.cli.solo_not_attained", gap=_num(unl['bot_shortfall_bound'])))
+    elif solo["status"] == "exact" and data["full_pass"]["survive"] == "0":
         echo(tr("pushluck.cli.solo_exact", value=_num(solo["expected_points_per_round"])))
     elif solo["status"] == "exact":
         echo(tr("pushluck.cli.solo_converged", value=_num(solo["expected_points_per_round"]),
@@ -92,6 +97,11 @@ def pushluck_command(
             continue
         echo(tr("pushluck.cli.policy_row", left=row["reshuffles_left"], cards=row["face_down"],
                 protection=row["protection"], go=_ranges(row["go_on"])))
+    if unl is not None:
+        echo(tr("pushluck.cli.unlimited_head"))
+        for row in unl["policy"]:
+            echo(tr("pushluck.cli.unlimited_row", cards=row["face_down"], protection=row["protection"],
+                    go=_ranges(row["go_on"])))
     if "seats_error" in data:
         echo(data["seats_error"])
     for n, seats in data["seats"].items():

@@ -90,6 +90,7 @@ class Solver:
         self._tail_cap = 0
         self._seat_cache: dict[int, _Seats] = {}
         self._solo_cache: dict[int, _Solo] = {}
+        self._unlimited: Any = None
 
     # ------------------------------------------------------------------ basics
 
@@ -313,6 +314,20 @@ class Solver:
             got = self._solo_cache[reshuffles] = _Solo(self, reshuffles)
         return got
 
+    def unlimited(self) -> Any:
+        """The exact solo value and policy with unlimited reshuffles (PL12, :mod:`.solo`);
+        raises :class:`.solo.NoExactSolo` where it is unbounded or has no full pass."""
+        if self._unlimited is None:
+            from .solo import NoExactSolo, Unlimited
+
+            try:
+                self._unlimited = Unlimited(self)
+            except NoExactSolo as exc:
+                self._unlimited = exc
+        if isinstance(self._unlimited, Exception):
+            raise self._unlimited
+        return self._unlimited
+
     # ------------------------------------------------------------------ seats
 
     def seats(self, players: int) -> _Seats:
@@ -455,27 +470,29 @@ class _Solo:
         return self.value(max(0, reshuffles_left), p, rem, sh)[1]
 
     def bound(self) -> dict[str, Any]:
-        """How the value with at most K reshuffles compares with unbounded reshuffles (PL12)."""
+        """The value with unlimited reshuffles (PL12): ``exact`` (finite, computed exactly by
+        :mod:`.solo`, or no full pass possible), ``unbounded`` (proven: ``s = 1`` or ``ρ > 1``), or
+        ``bounded`` (the exact construction did not apply: the K-capped value and, when ``ρ < 1``,
+        a proven upper bound)."""
         st = self.stats
-        rho, s, h = st["rho"], st["survive"], st["H"]
+        rho, s = st["rho"], st["survive"]
         vk = self.values[-1]
         if s == 0:
             return {"status": "exact", "value": vk, "upper": vk, "reshuffles": 0}
-        if rho >= 1 and h > 0:
+        if s == 1 or rho > 1:
             return {"status": "unbounded", "value": None, "upper": None}
-        # rho < 1. If one more reshuffle changes nothing (the whole value function of P of a
-        # fresh pass is the same with k and k - 1 reshuffles left), every later level is the same:
-        # the value iteration has reached its limit, which is the value without a limit.
-        full = self.s.full
-        with _deep():
-            for k in range(1, self.K + 31):
-                if len(self.fn(k, full, 0)[0]) > 400:
-                    break
-                if self.fn(k, full, 0)[0] == self.fn(k - 1, full, 0)[0]:
-                    exact = _at(self.fn(k, full, 0)[0], 0)
-                    return {"status": "exact", "value": exact, "upper": exact, "reshuffles": k - 1}
-        # Otherwise the part of any policy's value beyond K reshuffles is at most
-        # A_max * sum_{k > K} (k+1) rho^k, A_max = M * (sum of the points cards).
+        from .solo import NoExactSolo
+
+        try:
+            u = self.s.unlimited()
+        except NoExactSolo:
+            u = None
+        if u is not None:
+            return {"status": "exact", "value": u.start, "upper": u.start, "reshuffles": None,
+                    "unlimited": u}
+        if rho == 1:
+            return {"status": "bounded", "value": vk, "upper": None}
+        # any policy's extra value beyond K reshuffles is at most A_max * sum_{k > K} (k+1) rho^k
         adds = sum(c.figure for c in self.s.box.cards if c.kind == ADD)
         a_max = st["multiplier"] * adds
         m = self.K + 1
@@ -803,6 +820,8 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
             "capped_expected_points_exact": _frac(solo.values[-1]),
             "by_reshuffles": [float(v) for v in solo.values],
             "policy": [row for k in range(reshuffles, -1, -1) for row in solo.table(level=k)],
+            "error_bound": 0.0 if b["status"] == "exact" else None,
+            "unlimited": _unlimited_json(b.get("unlimited")),
         },
         "seats": {},
     }
@@ -826,3 +845,17 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
                                  for j in range(n)],
                 }
     return out
+
+
+def _unlimited_json(u: Any) -> dict[str, Any] | None:
+    """The exact unlimited-reshuffle solution (PL12): its value, the proof's numbers, its policy."""
+    if u is None:
+        return None
+    from .solo import TAIL_PASSES
+
+    return {"value": float(u.start), "value_exact": _frac(u.start),
+            "attained": u.stats["rho"] < 1,
+            "slope": _frac(u.alpha), "intercept": _frac(u.b_star),
+            "slope_policy_intercept": _frac(u.b_pi), "threshold": u.X,
+            "bot_tail_passes": TAIL_PASSES, "bot_shortfall_bound": float(u.shortfall),
+            "policy": u.table()}
