@@ -80,6 +80,50 @@ class Game:
             self._solver = Solver(self.box, target=self.rules.target, tie=self.rules.tie)
         return self._solver
 
+    def analytics(self, records: Sequence[Any]) -> dict[str, Any]:
+        """A solo batch's figures: the distribution of the game's total (PL8) — mean with its 95 %
+        interval, quantiles, the 95 % range of the scores; ``seat_win_rates: False`` tells the
+        report that "winning" means nothing alone. Several players: nothing of its own."""
+        if self.num_players != 1 or not records:
+            return {}
+        import statistics
+
+        xs = sorted(float(r.returns[0]) for r in records)
+        n = len(xs)
+        mean = statistics.fmean(xs)
+        sd = statistics.pstdev(xs) if n > 1 else 0.0
+        half = 1.96 * sd / n ** 0.5
+
+        def q(f: float) -> float:  # the lower empirical quantile
+            return xs[min(n - 1, max(0, int(f * n - 1e-9)))]
+
+        return {"seat_win_rates": False,
+                "solo": {"rounds": self.rules.solo_rounds, "games": n, "mean": mean,
+                         "mean_ci95": [mean - half, mean + half], "sd": sd,
+                         "quantiles": {"min": xs[0], "q10": q(0.10), "q25": q(0.25), "median": q(0.5),
+                                       "q75": q(0.75), "q90": q(0.90), "max": xs[-1]},
+                         "range95": [q(0.025), q(0.975)],
+                         "zero_share": sum(1 for x in xs if x == 0) / n}}
+
+    def analytics_text(self, figures: dict[str, Any]) -> list[str]:
+        solo = figures.get("solo")
+        if not solo:
+            return []
+
+        def num(x: float) -> str:
+            from cardbase.i18n import current_language
+
+            text = f"{x:.2f}"
+            return text.replace(".", ",") if current_language() == "fr" else text
+
+        qs = solo["quantiles"]
+        return [tr("pushluck.batch.solo_mean", rounds=solo["rounds"], mean=num(solo["mean"]),
+                   lo=num(solo["mean_ci95"][0]), hi=num(solo["mean_ci95"][1])),
+                tr("pushluck.batch.solo_quantiles", q10=num(qs["q10"]), q25=num(qs["q25"]),
+                   median=num(qs["median"]), q75=num(qs["q75"]), q90=num(qs["q90"]),
+                   lo=num(solo["range95"][0]), hi=num(solo["range95"][1]), max=num(qs["max"]),
+                   zero=num(100 * solo["zero_share"]))]
+
     def make_bot(self, name: str, seed: int | None = None) -> Any:
         """This game's own bots (``optimal``); ``None`` for the generic ones."""
         if name.strip().lower() == "optimal":

@@ -1,0 +1,51 @@
+"""15 en un tour on the command line: ``sim game pushluck`` (two players by default; a solo batch
+reports its score distribution, never a win rate) and ``solve pushluck``'s limits (PL13)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli import app
+from cardbase.games import registry
+
+runner = CliRunner()
+SQLITE = pytest.mark.sqlite_only("the command-line contract does not depend on the database")
+
+
+def test_default_players_is_two_for_pushluck_and_the_minimum_elsewhere() -> None:
+    assert registry.seat_bots(registry.get("pushluck"), None, None, 10)[0] == 2
+    assert registry.seat_bots(registry.get("overkill"), None, None, 10)[0] == 2
+    assert registry.seat_bots(registry.get("ctterror"), None, None, 10)[0] == registry.get("ctterror").min_players
+    assert registry.seat_bots(registry.get("pushluck"), 1, None, 10)[0] == 1
+
+
+@SQLITE
+def test_sim_game_pushluck_defaults_to_two_players(cli_env) -> None:
+    r = runner.invoke(app, ["sim", "game", "pushluck", "--games", "200", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["players"] == 2 and len(data["seats"]) == 2
+    assert sum(s["wins"] for s in data["seats"]) == 200  # someone wins every two-player game
+    assert "solo" not in data
+
+
+@SQLITE
+def test_a_solo_batch_reports_scores_not_win_rates(cli_env) -> None:
+    r = runner.invoke(app, ["sim", "game", "pushluck", "--players", "1", "--games", "300", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert all("win_rate" not in s and "wins" not in s for s in data["seats"])
+    solo = data["solo"]
+    q = solo["quantiles"]
+    assert q["min"] <= q["q10"] <= q["q25"] <= q["median"] <= q["q75"] <= q["q90"] <= q["max"]
+    lo, hi = solo["mean_ci95"]
+    assert lo < solo["mean"] < hi and solo["games"] == 300 and solo["rounds"] == 10
+    # greedy solo stops at 15 or loses: every round scores 0 or 15..19, a game 10 of them
+    assert solo["mean"] > 15 and q["max"] <= 190
+    text = runner.invoke(app, ["sim", "game", "pushluck", "--players", "1", "--games", "100"])
+    assert text.exit_code == 0, text.output
+    assert "taux de victoire" in text.stdout and "médiane" in text.stdout
+    assert "Siège 1" not in text.stdout and "victoires" not in text.stdout.split("aucun taux")[0]
