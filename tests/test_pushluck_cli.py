@@ -49,3 +49,22 @@ def test_a_solo_batch_reports_scores_not_win_rates(cli_env) -> None:
     assert text.exit_code == 0, text.output
     assert "taux de victoire" in text.stdout and "médiane" in text.stdout
     assert "Siège 1" not in text.stdout and "victoires" not in text.stdout.split("aucun taux")[0]
+
+
+def test_solve_refuses_a_box_too_large_before_the_work_pl13(monkeypatch) -> None:
+    from cardbase.games.pushluck import solver
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the solver started")
+
+    box = ",".join(["+1"] * 10 + ["+3"] * 5 + ["+5"] * 5 + ["x2"] * 3 + ["protection"] * 3
+                   + ["perdre-tout"] * 4)
+    monkeypatch.setattr(solver, "Solver", no_work)  # the limit is checked before any solving
+    r = runner.invoke(app, ["solve", "pushluck", "--box", box])
+    assert r.exit_code == 2
+    assert "Boîte trop grande" in r.output and "30 cartes" in r.output and "PL13" in r.output
+    assert "Traceback" not in r.output
+    # a middle box: the capped table is what is too big; the message says which --reshuffles fits
+    mid = "+1,+1,+3,+3,+5,x2,protection,protection,perdre-tout,perdre-tout"
+    r = runner.invoke(app, ["solve", "pushluck", "--box", mid, "--reshuffles", "6"])
+    assert r.exit_code == 2 and "--reshuffles 3" in r.output

@@ -790,9 +790,42 @@ class _Problem:
         return out
 
 
+# PL13: the solver's work grows with the states of a pass (face-down sets x Protections held);
+# beyond these limits an answer takes minutes and gigabytes, so it is refused before any work.
+MAX_PASS_STATES = 2000
+MAX_CAPPED_WORK = 4000  # pass states x (reshuffles + 1) of the capped solo table
+
+
+def pass_state_count(box: Box) -> int:
+    """An upper bound of the states of one pass: Π (copies of a card + 1) x (Protections + 1)."""
+    counts: dict[tuple[str, int], int] = {}
+    for c in box.cards:
+        counts[(c.kind, c.figure)] = counts.get((c.kind, c.figure), 0) + 1
+    prot = sum(n for (k, _f), n in counts.items() if k == PROTECTION)
+    out = prot + 1
+    for n in counts.values():
+        out *= n + 1
+    return out
+
+
+def check_size(box: Box, reshuffles: int = 3) -> None:
+    """PL13: refuse a box too large for the exact solver, every problem at once, before the work."""
+    states = pass_state_count(box)
+    problems = []
+    if states > MAX_PASS_STATES:
+        problems.append(tr("pushluck.solver.too_big", states=states, limit=MAX_PASS_STATES,
+                           cards=len(box.cards)))
+    elif states * (reshuffles + 1) > MAX_CAPPED_WORK:
+        problems.append(tr("pushluck.solver.too_many_reshuffles", states=states, reshuffles=reshuffles,
+                           most=max(0, MAX_CAPPED_WORK // states - 1)))
+    if problems:
+        raise SolverError("\n".join(problems))
+
+
 def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int = 3,
           tie: str = "first") -> dict[str, Any]:
     """Every figure of ``cardbase solve pushluck`` (JSON keys stable, values exact where said)."""
+    check_size(box, reshuffles)
     s = Solver(box, target=target, tie=tie)
     p, flips = s.reach()
     st = s.pass_stats()
