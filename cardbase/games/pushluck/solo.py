@@ -185,6 +185,17 @@ class Unlimited:
         st = solver.pass_stats()
         self.stats = st
         s_, rho = st["survive"], st["rho"]
+        if solver.stop_at_target:  # PL6 (stop_at_target): a turn stops at the target, so the
+            # states below it are all there is: plain backward induction, exact and finite
+            self.alpha, self.b_pi, self.b_star, self.pi = Fraction(1), Fraction(0), Fraction(0), None
+            self.tail, self.tail_memo, self.X = _STOP, {}, solver.target
+            self.memo = {}
+            with _deep():
+                for p in range(self.X - 1, -1, -1):
+                    self.value(p, solver.full, 0)
+                self.start = self.value(0, solver.full, 0, first=True)[0]
+            self.shortfall = Fraction(0)
+            return
         if s_ == 1 or rho > 1:
             raise NoExactSolo("unbounded")
         if s_ == 0:
@@ -265,7 +276,7 @@ class Unlimited:
     def end_value(self, p: int) -> Fraction:
         """U at the end of a full pass holding ``p`` points (stop or reshuffle)."""
         if p >= self.X:
-            return _at(self.tail, p)
+            return Fraction(p) if self.s.stop_at_target else _at(self.tail, p)
         return max(Fraction(p), self.value(p, self.s.full, 0, first=True)[0])
 
     def value(self, p: int, rem: tuple[int, ...], sh: int, first: bool = False
@@ -274,6 +285,8 @@ class Unlimited:
         if not any(rem):
             e = self.end_value(p)
             return e, e > p
+        if p >= self.X and self.s.stop_at_target:
+            return Fraction(p), False  # the turn has stopped at the target
         if p >= self.X:
             _v, cont = self.tail_memo[(rem, sh)]
             c = _at(cont, p)
@@ -304,6 +317,8 @@ class Unlimited:
                first: bool = False) -> bool:
         """Go on (flip, or reshuffle at the end of a pass)? ``tail_passes``: passes already
         finished at ``X`` points or more in this turn (after ``TAIL_PASSES`` of them, ``π``)."""
+        if p >= self.X and self.s.stop_at_target:
+            return False
         if p >= self.X and tail_passes >= TAIL_PASSES:
             if self.pi is None:
                 return False

@@ -63,10 +63,13 @@ def _frac(x: Fraction) -> str:
 class Solver:
     """Exact answers for one box (and the rules' target and tie rule)."""
 
-    def __init__(self, box: Box, target: int = TARGET, tie: str = "first") -> None:
+    def __init__(self, box: Box, target: int = TARGET, tie: str = "first", *,
+                 stop_at_target: bool = False, finish_round: bool = True) -> None:
         self.box = box
         self.target = target
         self.tie = tie
+        self.stop_at_target = stop_at_target  # PL6 (contested): a turn stops at the target
+        self.finish_round = finish_round  # PL14: the later seats of the round still play
         types: list[Card] = []
         counts: list[int] = []
         for c in box.cards:
@@ -85,7 +88,7 @@ class Solver:
         self.lose_idx = tuple(i for i, k in enumerate(self.kinds) if k == LOSE)
         self.n_lose = sum(self.full[i] for i in self.lose_idx)
         self._moves: dict[tuple[int, ...], list[tuple[int, int, str, int, tuple[int, ...]]]] = {}
-        self._reach: dict[int, dict] = {}
+        self._reach: dict[Any, dict] = {}
         self._tail: list[float] | None = None
         self._tail_cap = 0
         self._seat_cache: dict[int, _Seats] = {}
@@ -267,6 +270,45 @@ class Solver:
             acc += mass[x]
             tail[x] = acc
         return tail[: cap + 1]
+
+    def cross_above(self, v: int) -> float:
+        """PL6 with ``stop_at_target``: P(the turn reaches the target with a score above ``v``),
+        the score being the points when the target is first reached (the turn stops there)."""
+        got = self._reach.get(("cross", v))
+        if got is not None:
+            return got["p"]
+        memo: dict[tuple, float] = {}
+        full, t = self.full, self.target
+
+        def f(p: int, rem: tuple[int, ...], sh: int) -> float:
+            if p >= t:
+                return 1.0 if p > v else 0.0
+            if not any(rem):
+                rem, sh = full, 0
+            key = (p, rem, sh)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            out = 0.0
+            for cnt, total, kind, fig, r2 in self.moves(rem):
+                if kind == ADD:
+                    r = f(p + fig, r2, sh)
+                elif kind == MUL:
+                    r = f(p * fig, r2, sh)
+                elif kind == PROTECTION:
+                    r = f(p, r2, sh + 1)
+                elif sh:
+                    r = f(p, r2, sh - 1)
+                else:
+                    continue
+                out += cnt / total * r
+            memo[key] = out
+            return out
+
+        with _deep():
+            p = f(0, full, 0)
+        self._reach[("cross", v)] = {"p": p}
+        return p
 
     def reach_float_slow(self, target: int) -> float:
         """P(reach ``target``) by backward induction (floats), to check :meth:`reach_float`."""
@@ -477,6 +519,10 @@ class _Solo:
         st = self.stats
         rho, s = st["rho"], st["survive"]
         vk = self.values[-1]
+        if self.s.stop_at_target:  # PL6: a turn stops at the target: finite, exact
+            u = self.s.unlimited()
+            return {"status": "exact", "value": u.start, "upper": u.start, "reshuffles": None,
+                    "unlimited": u}
         if s == 0:
             return {"status": "exact", "value": vk, "upper": vk, "reshuffles": 0}
         if s == 1 or rho > 1:
@@ -587,7 +633,7 @@ class _Seats:
     # the last seat with a score to beat: go until it is beaten (floats, cached by score)
     def _last(self, v: int) -> Vec:
         n = self.n
-        beat = self.s.reach_float(v + 1)
+        beat = self.s.cross_above(v) if self.s.stop_at_target else self.s.reach_float(v + 1)
         out = [0.0] * (n + 2)
         out[n - 1] = beat
         out[n] = 1.0 - beat
@@ -639,7 +685,11 @@ class _Seats:
         memo: dict[tuple, Vec] = {}
         size = len(keep)
 
+        auto = self.s.stop_at_target
+
         def val(p: int, rem: tuple[int, ...], sh: int) -> Vec:
+            if auto and p >= self.t:  # PL6 (stop_at_target): the turn stops here
+                return _lead(self.Lvec(j + 1, p), j, self.n) if p > v else keep
             if p > v:
                 a = up.value(p, rem, sh)[0]
                 lost = a[size]
@@ -679,10 +729,13 @@ class _Seats:
 
             def payoff(x: int, j: int = j, nothing: Vec = nothing) -> Vec:
                 if x >= t:
+                    if not self.s.finish_round:  # PL14: the game ends at once, seat j wins
+                        return tuple(1.0 if i == j else 0.0 for i in range(n + 2))
                     return _lead(self.Lvec(j + 1, x), j, n)
                 return nothing
 
-            prob = _Problem(self.s, payoff, nothing, j, nothing[j])
+            prob = _Problem(self.s, payoff, nothing, j, nothing[j],
+                            cap=t if self.s.stop_at_target else None)
             self.problems[(j, None)] = prob
             u[j] = prob.start()
         return u
@@ -730,8 +783,9 @@ class _Problem:
     """One seat's stopping problem: a payoff vector per final score, maximise component ``me``."""
 
     def __init__(self, solver: Solver, payoff: Callable[[int], Vec], bust: Vec, me: int,
-                 bust_me: float) -> None:
+                 bust_me: float, cap: int | None = None) -> None:
         self.s = solver
+        self.cap = cap  # PL6 (stop_at_target): from these points on, the turn has stopped
         self.payoff = payoff
         self.bust = bust
         self.me = me
@@ -757,6 +811,10 @@ class _Problem:
         if got is not None:
             return got
         s, me = self.s, self.me
+        if self.cap is not None and p >= self.cap:
+            out = (self.g(p), False)
+            self.memo[key] = out
+            return out
         if not any(rem):
             out = self.value(p, s.full, 0)  # PL4: reshuffle (its value includes stopping)
             self.memo[key] = out
@@ -823,17 +881,26 @@ def check_size(box: Box, reshuffles: int = 3) -> None:
 
 
 def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int = 3,
-          tie: str = "first") -> dict[str, Any]:
-    """Every figure of ``cardbase solve pushluck`` (JSON keys stable, values exact where said)."""
+          tie: str = "first", stop_at_target: bool = False, finish_round: bool = True
+          ) -> dict[str, Any]:
+    """Every figure of ``cardbase solve pushluck`` (JSON keys stable, values exact where said).
+    ``stop_at_target`` (PL6, contested) and ``finish_round`` (PL14) are the rules' options."""
     check_size(box, reshuffles)
-    s = Solver(box, target=target, tie=tie)
+    s = Solver(box, target=target, tie=tie, stop_at_target=stop_at_target,
+               finish_round=finish_round)
     p, flips = s.reach()
     st = s.pass_stats()
-    solo = s.solo(reshuffles)
-    b = solo.bound()
+    # the capped table is of the free reading only: with stop_at_target the value is exact anyway
+    solo = None if stop_at_target else s.solo(reshuffles)
+    if solo is None:
+        u = s.unlimited()
+        b = {"status": "exact", "value": u.start, "upper": u.start, "unlimited": u}
+    else:
+        b = solo.bound()
     out: dict[str, Any] = {
         "box": list(box.tokens),
         "target": target,
+        "rules": {"stop_at_target": stop_at_target, "finish_round": finish_round},
         "p_reach_15": float(p),
         "p_reach_15_exact": _frac(p),
         "expected_flips": float(flips),
@@ -849,10 +916,11 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
             "upper_bound": None if b["upper"] is None else float(b["upper"]),
             "exact_from_reshuffles": b.get("reshuffles"),
             "max_reshuffles": reshuffles,
-            "capped_expected_points": float(solo.values[-1]),
-            "capped_expected_points_exact": _frac(solo.values[-1]),
-            "by_reshuffles": [float(v) for v in solo.values],
-            "policy": [row for k in range(reshuffles, -1, -1) for row in solo.table(level=k)],
+            "capped_expected_points": None if solo is None else float(solo.values[-1]),
+            "capped_expected_points_exact": None if solo is None else _frac(solo.values[-1]),
+            "by_reshuffles": [] if solo is None else [float(v) for v in solo.values],
+            "policy": [] if solo is None else [row for k in range(reshuffles, -1, -1)
+                                               for row in solo.table(level=k)],
             "error_bound": 0.0 if b["status"] == "exact" else None,
             "unlimited": _unlimited_json(b.get("unlimited")),
         },

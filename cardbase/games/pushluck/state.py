@@ -77,7 +77,9 @@ class Game:
         if self._solver is None:
             from .solver import Solver
 
-            self._solver = Solver(self.box, target=self.rules.target, tie=self.rules.tie)
+            r = self.rules
+            self._solver = Solver(self.box, target=r.target, tie=r.tie,
+                                  stop_at_target=r.stop_at_target, finish_round=r.finish_round)
         return self._solver
 
     def analytics(self, records: Sequence[Any]) -> dict[str, Any]:
@@ -137,6 +139,7 @@ class State:
     """One game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
     __slots__ = (
+        "cov",
         "down",
         "ended_by",
         "events",
@@ -177,6 +180,7 @@ class State:
         self.history: list[int] = []
         self.events: list[tuple] | None = [] if log else None
         self.ended_by = ""
+        self.cov: dict[str, list[int]] = {}  # rule coverage: key -> [occasions, used]
         self._start_round()
 
     # ------------------------------------------------------------------ copying
@@ -194,6 +198,7 @@ class State:
         s.history = self.history[:]
         s.events = self.events[:] if (log and self.events is not None) else None
         s.ended_by = self.ended_by
+        s.cov = {k: v[:] for k, v in self.cov.items()}
         return s
 
     # ------------------------------------------------------------------ the interface
@@ -229,6 +234,7 @@ class State:
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(a) for a in legal)))
         self.history.append(action)
+        self._count_decision(action)
         if action == STOP:
             self._log("stop", p, self.points)
             self._end_turn(self.points)
@@ -277,10 +283,12 @@ class State:
         if kind == ADD:
             self.points += fig
         elif kind == MUL:
+            self._cover("multiplier", self.points > 0)  # PL2: used when it doubles something
             self.points *= fig  # PL2: the turn's points so far
         elif kind == PROTECTION:
             self.shields += 1  # PL3: each Protection stops one Perdre tout
         elif kind == LOSE:
+            self._cover("protection", self.shields > 0)  # PL3: a Perdre tout met by a Protection
             if self.shields:
                 self.shields -= 1  # PL3: the Protection is spent on it
                 note = "saved"
@@ -290,6 +298,12 @@ class State:
                 self._end_turn(0, lost=True)
                 return
         self._log("flip", self.player, k, before, self.points, note)
+        if self.points >= self.rules.target and before < self.rules.target:
+            self._cover("stop_at_target", self.rules.stop_at_target)
+        if self.rules.stop_at_target and self.points >= self.rules.target:
+            self._log("stop", self.player, self.points)  # PL6 (stop_at_target): the turn stops
+            self._end_turn(self.points)
+            return
         if not self.down:
             self.full = True
 
@@ -299,6 +313,12 @@ class State:
         self.round_scores[p] = score
         self.totals[p] += score
         self._log("end_turn", p, score, lost)
+        if self.n > 1 and score >= self.rules.target and p + 1 < self.n:
+            self._cover("finish_round", not self.rules.finish_round)  # PL14: later seats remain
+        if self.n > 1 and not self.rules.finish_round and score >= self.rules.target:
+            self.winners = [p]  # PL14 (finish_round = False): the game ends at once
+            self._finish("target")
+            return
         if p + 1 < self.n:
             self._start_turn(p + 1)
             return
@@ -325,6 +345,12 @@ class State:
             self._start_round()
 
     def _finish(self, reason: str) -> None:
+        for key in ("target", "rounds", "round_limit"):
+            self._cover(f"end:{key}", key == reason)
+        if reason == "target" and self.n > 1:  # PL7: the best score was shared
+            scores = [s or 0 for s in self.round_scores]
+            best = max(scores)
+            self._cover("tie", sum(1 for s in scores if s == best) > 1)
         self.player = TERMINAL
         self.ended_by = reason
         self.full = False
@@ -384,19 +410,45 @@ class State:
             if self.full:
                 if self.points < target:
                     history.append(RESHUFFLE)
+                    self._count_decision(RESHUFFLE)
                     self._reshuffle()
                 else:
                     history.append(STOP)
+                    self._count_decision(STOP)
                     self._log("stop", self.player, self.points)
                     self._end_turn(self.points)
             elif self.turn_flips and self.points >= target:
                 history.append(STOP)
+                self._count_decision(STOP)
                 self._log("stop", self.player, self.points)
                 self._end_turn(self.points)
             else:
                 history.append(FLIP)
+                self._count_decision(FLIP)
                 self._flip(0)
         return self
+
+    # ------------------------------------------------------------------ rule coverage
+
+    def _cover(self, key: str, used: bool) -> None:
+        slot = self.cov.get(key)
+        if slot is None:
+            slot = self.cov[key] = [0, 0]
+        slot[0] += 1
+        if used:
+            slot[1] += 1
+
+    def _count_decision(self, action: int) -> None:
+        """A decision: stop in the middle of a pass (PL5), or reshuffle after a full pass (PL4)."""
+        if self.full:
+            self._cover("reshuffle", action == RESHUFFLE)
+        elif self.turn_flips:
+            self._cover("stop", action == STOP)
+
+    def coverage(self) -> dict[str, list[int]]:
+        """Rule coverage (``cardbase.playtest.coverage``): key -> [occasions, used]; the keys are
+        named in :data:`.rulings.COVERAGE`."""
+        return {k: v[:] for k, v in sorted(self.cov.items())}
 
     def heuristic(self, player: int) -> float:
         return float(self.points if player == self.player else 0)
