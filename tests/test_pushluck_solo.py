@@ -4,9 +4,10 @@ and against simulation of the optimal solo bot."""
 
 from __future__ import annotations
 
+import itertools
 import statistics
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 from cardbase.games.pushluck.bots import OptimalBot
 from cardbase.games.pushluck.material import parse_box
@@ -40,7 +41,7 @@ def _one_pass(text: str, end_value, exact: bool = True):
     n = len(cards)
     one = Fraction(1) if exact else 1.0
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(p, down: frozenset, shields: int):
         if not down:
             return end_value(p)
@@ -75,7 +76,7 @@ def test_the_default_box_is_worth_24_points_a_round_not_unbounded_pl12() -> None
     assert solo["unlimited"]["attained"] is False  # rho = 1: approached, never attained
     # U(x) = max(x, 2x + 24) at the end of a pass is a fixed point of one pass of optimal play,
     # checked by brute force over the cards (not the solver's functions of P)
-    u = lambda p: max(Fraction(p), 2 * p + 24)  # noqa: E731
+    u = lambda p: max(Fraction(p), 2 * p + 24)
     start, _ = _one_pass(DEFAULT, u)
     assert start(0) == 24
     for p in range(1, 60):
@@ -86,9 +87,9 @@ def test_the_capped_values_rise_towards_the_exact_value_pl12() -> None:
     s = Solver(parse_box(DEFAULT))
     vals = s.solo(7).values
     assert vals[3] == Fraction(1183, 72)
-    assert all(a < b < 24 for a, b in zip(vals, vals[1:]))
+    assert all(a < b < 24 for a, b in itertools.pairwise(vals))
     gaps = [24 - v for v in vals]
-    assert all(g2 < g1 for g1, g2 in zip(gaps, gaps[1:]))
+    assert all(g2 < g1 for g1, g2 in itertools.pairwise(gaps))
     # committing to N passes is worth E_N = rho E_{N-1} + s^(N-1) H: bounded (2H = 12 here),
     # which is what the old recurrence, without s^(N-1), got wrong
     st = s.pass_stats()
@@ -169,4 +170,4 @@ def test_unbounded_only_where_every_further_pass_pays() -> None:
     for n in range(1, 30):
         e = st["rho"] * e + st["survive"] ** (n - 1) * st["H"]
         es.append(e)
-    assert es[-1] > 1000 and all(b > a for a, b in zip(es, es[1:]))
+    assert es[-1] > 1000 and all(b > a for a, b in itertools.pairwise(es))

@@ -45,7 +45,7 @@ from fractions import Fraction
 from math import ceil
 from typing import Any
 
-from .rules import ADD, LOSE, MUL, PROTECTION
+from .rules import ADD, MUL, PROTECTION
 from .solver import _STOP, Convex, Solver, _at, _breaks, _deep, _env, _sum
 
 TAIL_PASSES = 8  # passes of the tail's decisions before the slope policy π (the bot's n)

@@ -205,6 +205,30 @@ class Solver:
 
         return f
 
+    def reach_if_go(self, points: int, rem: tuple[int, ...], shields: int) -> Fraction:
+        """P(ending this turn at the target or more) if the player flips one more card (or
+        reshuffles, after a full pass) and then plays for the target — also at the target or
+        above, where going on risks everything (the advice's second line)."""
+        if not any(rem):
+            rem, shields = self.full, 0
+        f = self._reach_fn(None)
+        out = Fraction(0)
+        with _deep():
+            for cnt, total, kind, fig, r2 in self.moves(rem):
+                w = Fraction(cnt, total)
+                if kind == ADD:
+                    r = f(points + fig, r2, shields)
+                elif kind == MUL:
+                    r = f(points * fig, r2, shields)
+                elif kind == PROTECTION:
+                    r = f(points, r2, shields + 1)
+                elif shields:
+                    r = f(points, r2, shields - 1)
+                else:
+                    continue
+                out += w * r[0]
+        return out
+
     def reach_float(self, target: int) -> float:
         """P(reach ``target``) as a float, for any target, from one forward computation.
 
@@ -751,6 +775,14 @@ class _Seats:
                 return self.above(seat).decide(p, rem, sh)
             return self.problems[(seat, best)].decide(p, rem, sh)
 
+    def chances(self, seat: int, p: int, rem: tuple[int, ...], sh: int) -> tuple[float, float]:
+        """(P(seat wins the game) if it stops now, if it goes on — one more card, or a reshuffle
+        after a full pass — and then plays optimally), every seat playing optimally, for a seat
+        with no score of the round to beat yet (the table's player, seat 1)."""
+        with _deep():
+            prob = self.problems[(seat, None)]
+            return prob.g(p)[seat], prob.go(p, rem, sh)[seat]
+
     def policy(self, seat: int, best: int | None = None, p_span: int = 40) -> list[dict[str, Any]]:
         """For each face-down set and Protection count, the points at which the seat goes on."""
         s = self.s
@@ -801,6 +833,31 @@ class _Problem:
 
     def start(self) -> Vec:
         return self.value(0, self.s.full, 0)[0]
+
+    def go(self, p: int, rem: tuple[int, ...], sh: int) -> Vec:
+        """The value of going on (one more card, or a reshuffle after a full pass), then playing
+        optimally — whether or not going on is the optimal choice."""
+        s = self.s
+        if self.cap is not None and p >= self.cap:
+            return self.g(p)
+        if not any(rem):
+            rem, sh = s.full, 0
+        acc = [0.0] * len(self.bust)
+        for cnt, total, kind, fig, r2 in s.moves(rem):
+            w = cnt / total
+            if kind == ADD:
+                v = self.value(p + fig, r2, sh)[0]
+            elif kind == MUL:
+                v = self.value(p * fig, r2, sh)[0]
+            elif kind == PROTECTION:
+                v = self.value(p, r2, sh + 1)[0]
+            elif sh:
+                v = self.value(p, r2, sh - 1)[0]
+            else:
+                v = self.bust
+            for i, x in enumerate(v):
+                acc[i] += w * x
+        return tuple(acc)
 
     def decide(self, p: int, rem: tuple[int, ...], sh: int) -> bool:
         return self.value(p, rem, sh)[1]
@@ -960,3 +1017,4 @@ def _unlimited_json(u: Any) -> dict[str, Any] | None:
             "slope_policy_intercept": _frac(u.b_pi), "threshold": u.X,
             "bot_tail_passes": TAIL_PASSES, "bot_shortfall_bound": float(u.shortfall),
             "policy": u.table()}
+
