@@ -1012,7 +1012,7 @@ def _unlimited_json(u: Any) -> dict[str, Any] | None:
     from .solo import TAIL_PASSES
 
     return {"value": float(u.start), "value_exact": _frac(u.start),
-            "attained": u.stats["rho"] < 1,
+            "attained": bool(u.s.stop_at_target or u.stats["rho"] < 1),
             "slope": _frac(u.alpha), "intercept": _frac(u.b_star),
             "slope_policy_intercept": _frac(u.b_pi), "threshold": u.X,
             "bot_tail_passes": TAIL_PASSES, "bot_shortfall_bound": float(u.shortfall),
