@@ -68,3 +68,15 @@ def test_solve_refuses_a_box_too_large_before_the_work_pl13(monkeypatch) -> None
     mid = "+1,+1,+3,+3,+5,x2,protection,protection,perdre-tout,perdre-tout"
     r = runner.invoke(app, ["solve", "pushluck", "--box", mid, "--reshuffles", "6"])
     assert r.exit_code == 2 and "--reshuffles 3" in r.output
+
+
+def test_solve_takes_the_contested_reading_as_a_rule_pl6() -> None:
+    r = runner.invoke(app, ["solve", "pushluck", "--rule", "stop_at_target=true", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["rules"]["stop_at_target"] is True
+    win = data["seats"]["2"]["win"]
+    assert win[0] > win[1]  # the favoured seat flips to seat 1
+    assert data["solo"]["unlimited"]["value_exact"] == "37913/4800"
+    bad = runner.invoke(app, ["solve", "pushluck", "--rule", "stop_at_target=peut-être"])
+    assert bad.exit_code == 2 and "stop_at_target" in bad.output

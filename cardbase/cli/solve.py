@@ -43,6 +43,8 @@ def pushluck_command(
     reshuffles: int = typer.Option(3, "--reshuffles", help="Solo: reshuffles allowed in the table."),
     edition: Path | None = typer.Option(None, "--edition", "-e", help="Edition file of the box."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    rule: list[str] | None = typer.Option(None, "--rule", "-r",
+                                          help="A ruling's option, NAME=VALUE (stop_at_target=true…)."),
 ) -> None:
     """15 en un tour: P(15) in one turn, solo expectation, each seat's chance (exact)."""
     from cardbase.errors import CardbaseError
@@ -62,7 +64,11 @@ def pushluck_command(
         if not path.is_file():
             raise CardbaseError(tr("pushluck.cli.no_edition", path=str(path)))
         the_box = box_from_cards(load_edition_defs([path]))
-    data = solve(the_box, players=players, reshuffles=reshuffles)
+    from cardbase.games.rulings import parse_rules
+
+    opts = parse_rules("pushluck", rule)
+    keep = {k: opts[k] for k in ("target", "tie", "stop_at_target", "finish_round") if k in opts}
+    data = solve(the_box, players=players, reshuffles=reshuffles, **keep)
     if json_out:
         print_json(data)
         return
