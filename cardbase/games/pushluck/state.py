@@ -26,6 +26,13 @@ from .rules import ADD, LOSE, MUL, PROTECTION, Rules
 STOP, RESHUFFLE, FLIP = 0, 1, 2
 TERMINAL = -1
 
+# Rule coverage (``State.coverage``): each key's [occasions, used] live in one flat list of ints
+# (slot 2 i: occasions of COV_KEYS[i], slot 2 i + 1: used), the cheapest to count in play-outs.
+COV_KEYS = ("stop", "reshuffle", "multiplier", "protection", "stop_at_target", "finish_round",
+            "tie", "end:target", "end:rounds", "end:round_limit")
+_STOP_C, _RESH_C, _MUL_C, _PROT_C, _TIE_C = 0, 2, 4, 6, 12
+_END_C = {"target": 14, "rounds": 16, "round_limit": 18}
+
 
 class IllegalActionError(CardbaseError):
     """An action that is not legal in this state."""
@@ -65,6 +72,7 @@ class Game:
         if not self.min_players <= players <= self.max_players:
             raise CardbaseError(tr("pushluck.rules.bad_players", players=players))
         self.num_players = players
+        self.target = self.rules.target
         self.kind = [c.kind for c in box.cards]
         self.figure = [c.figure for c in box.cards]
         self._solver: Any = None
@@ -180,7 +188,7 @@ class State:
         self.history: list[int] = []
         self.events: list[tuple] | None = [] if log else None
         self.ended_by = ""
-        self.cov: dict[str, list[int]] = {}  # rule coverage: key -> [occasions, used]
+        self.cov = [0] * (2 * len(COV_KEYS))  # rule coverage (COV_KEYS)
         self._start_round()
 
     # ------------------------------------------------------------------ copying
@@ -198,7 +206,7 @@ class State:
         s.history = self.history[:]
         s.events = self.events[:] if (log and self.events is not None) else None
         s.ended_by = self.ended_by
-        s.cov = {k: v[:] for k, v in self.cov.items()}
+        s.cov = self.cov[:]
         return s
 
     # ------------------------------------------------------------------ the interface
@@ -283,12 +291,18 @@ class State:
         if kind == ADD:
             self.points += fig
         elif kind == MUL:
-            self._cover("multiplier", self.points > 0)  # PL2: used when it doubles something
+            c = self.cov  # PL2: a multiplier is used when it doubles something
+            c[_MUL_C] += 1
+            if self.points:
+                c[_MUL_C + 1] += 1
             self.points *= fig  # PL2: the turn's points so far
         elif kind == PROTECTION:
             self.shields += 1  # PL3: each Protection stops one Perdre tout
         elif kind == LOSE:
-            self._cover("protection", self.shields > 0)  # PL3: a Perdre tout met by a Protection
+            c = self.cov  # PL3: a Perdre tout met by a Protection
+            c[_PROT_C] += 1
+            if self.shields:
+                c[_PROT_C + 1] += 1
             if self.shields:
                 self.shields -= 1  # PL3: the Protection is spent on it
                 note = "saved"
@@ -298,12 +312,13 @@ class State:
                 self._end_turn(0, lost=True)
                 return
         self._log("flip", self.player, k, before, self.points, note)
-        if self.points >= self.rules.target and before < self.rules.target:
-            self._cover("stop_at_target", self.rules.stop_at_target)
-        if self.rules.stop_at_target and self.points >= self.rules.target:
-            self._log("stop", self.player, self.points)  # PL6 (stop_at_target): the turn stops
-            self._end_turn(self.points)
-            return
+        if before < self.game.target <= self.points:
+            auto = self.rules.stop_at_target
+            self._cover("stop_at_target", auto)
+            if auto:
+                self._log("stop", self.player, self.points)  # PL6 (stop_at_target): it stops
+                self._end_turn(self.points)
+                return
         if not self.down:
             self.full = True
 
@@ -313,12 +328,12 @@ class State:
         self.round_scores[p] = score
         self.totals[p] += score
         self._log("end_turn", p, score, lost)
-        if self.n > 1 and score >= self.rules.target and p + 1 < self.n:
-            self._cover("finish_round", not self.rules.finish_round)  # PL14: later seats remain
-        if self.n > 1 and not self.rules.finish_round and score >= self.rules.target:
-            self.winners = [p]  # PL14 (finish_round = False): the game ends at once
-            self._finish("target")
-            return
+        if score >= self.game.target and p + 1 < self.n:  # PL14: later seats remain
+            self._cover("finish_round", not self.rules.finish_round)
+            if not self.rules.finish_round:
+                self.winners = [p]  # PL14 (finish_round = False): the game ends at once
+                self._finish("target")
+                return
         if p + 1 < self.n:
             self._start_turn(p + 1)
             return
@@ -345,12 +360,16 @@ class State:
             self._start_round()
 
     def _finish(self, reason: str) -> None:
-        for key in ("target", "rounds", "round_limit"):
-            self._cover(f"end:{key}", key == reason)
+        c = self.cov
+        c[14] += 1
+        c[16] += 1
+        c[18] += 1
+        c[_END_C[reason] + 1] += 1
         if reason == "target" and self.n > 1:  # PL7: the best score was shared
             scores = [s or 0 for s in self.round_scores]
-            best = max(scores)
-            self._cover("tie", sum(1 for s in scores if s == best) > 1)
+            c[_TIE_C] += 1
+            if scores.count(max(scores)) > 1:
+                c[_TIE_C + 1] += 1
         self.player = TERMINAL
         self.ended_by = reason
         self.full = False
@@ -406,37 +425,44 @@ class State:
         :func:`.bots.greedy_action`, applied without the legality check: they are legal)."""
         target = self.rules.target
         history = self.history
+        # rule coverage, counted here and added once (the decisions of _count_decision)
+        stops = stop_occ = reshuffles = full = 0
         while self.player != TERMINAL:
             if self.full:
+                full += 1
                 if self.points < target:
+                    reshuffles += 1
                     history.append(RESHUFFLE)
-                    self._count_decision(RESHUFFLE)
                     self._reshuffle()
                 else:
                     history.append(STOP)
-                    self._count_decision(STOP)
                     self._log("stop", self.player, self.points)
                     self._end_turn(self.points)
             elif self.turn_flips and self.points >= target:
+                stop_occ += 1
+                stops += 1
                 history.append(STOP)
-                self._count_decision(STOP)
                 self._log("stop", self.player, self.points)
                 self._end_turn(self.points)
             else:
+                if self.turn_flips:
+                    stop_occ += 1
                 history.append(FLIP)
-                self._count_decision(FLIP)
                 self._flip(0)
+        c = self.cov
+        c[_STOP_C] += stop_occ
+        c[_STOP_C + 1] += stops
+        c[_RESH_C] += full
+        c[_RESH_C + 1] += reshuffles
         return self
 
     # ------------------------------------------------------------------ rule coverage
 
     def _cover(self, key: str, used: bool) -> None:
-        slot = self.cov.get(key)
-        if slot is None:
-            slot = self.cov[key] = [0, 0]
-        slot[0] += 1
+        i = 2 * COV_KEYS.index(key)
+        self.cov[i] += 1
         if used:
-            slot[1] += 1
+            self.cov[i + 1] += 1
 
     def _count_decision(self, action: int) -> None:
         """A decision: stop in the middle of a pass (PL5), or reshuffle after a full pass (PL4)."""
@@ -448,7 +474,8 @@ class State:
     def coverage(self) -> dict[str, list[int]]:
         """Rule coverage (``cardbase.playtest.coverage``): key -> [occasions, used]; the keys are
         named in :data:`.rulings.COVERAGE`."""
-        return {k: v[:] for k, v in sorted(self.cov.items())}
+        c = self.cov
+        return {k: [c[2 * i], c[2 * i + 1]] for i, k in enumerate(COV_KEYS) if c[2 * i]}
 
     def heuristic(self, player: int) -> float:
         return float(self.points if player == self.player else 0)
