@@ -151,3 +151,15 @@ def test_box_variants_are_compared_with_exact_figures() -> None:
     assert [r["box"] for r in rows][:2] == ["+3,+5,x2,protection,perdre-tout", "+1,+3,x2,protection,perdre-tout"]
     assert abs(rows[0]["p15"] - 103 / 240) < 1e-12 and abs(rows[1]["p15"] - 407 / 1440) < 1e-12
     assert rows[0]["seat1"] + rows[0]["last_seat"] == pytest.approx(1.0)
+
+
+def test_solo_advice_gives_expected_points_and_says_the_limit() -> None:
+    at = _page()
+    at.number_input(key="pl_players").set_value(1).run()
+    at.button(key="pl_new").click().run()
+    at.toggle(key="pl_advice").set_value(True).run()
+    no_exception(at)
+    shown = next(i.value for i in at.info if "Si vous continuez" in i.value)
+    assert "24,0 points en moyenne" in shown  # the exact solo value of a round (PL12)
+    assert "limite qu'aucune stratégie n'atteint" in shown
+    assert "de gagner la partie" not in shown

@@ -9,6 +9,8 @@ import statistics
 from fractions import Fraction
 from functools import cache
 
+import pytest
+
 from cardbase.games.pushluck.bots import OptimalBot
 from cardbase.games.pushluck.material import parse_box
 from cardbase.games.pushluck.rules import Rules
@@ -171,3 +173,15 @@ def test_unbounded_only_where_every_further_pass_pays() -> None:
         e = st["rho"] * e + st["survive"] ** (n - 1) * st["H"]
         es.append(e)
     assert es[-1] > 1000 and all(b > a for a, b in itertools.pairwise(es))
+
+
+@pytest.mark.parametrize("box", [SHRINKING, "+3,+5,protection,perdre-tout", "+1,x2,protection,perdre-tout",
+                                 "+2,+3,x3,protection,perdre-tout,perdre-tout,protection"])
+def test_the_upper_function_is_a_fixed_point_by_brute_force_pl12(box: str) -> None:
+    """Step 3 of the proof, checked by the brute-force pass over the cards: U = T U at every
+    score, and the round's value is one pass of U from 0."""
+    u = Solver(parse_box(box)).unlimited()
+    start, _ = _one_pass(box, u.end_value)
+    assert start(0) == u.start
+    for p in range(1, 3 * u.X + 10):
+        assert max(Fraction(p), start(p)) == u.end_value(p)

@@ -211,6 +211,9 @@ def show_advice(state, target: int) -> None:
         lines.append(t("pushluck.table.advice_solo_go", points=_num(go)))
         if stop is not None:
             lines.append(t("pushluck.table.advice_solo_stop", points=_num(stop)))
+        u = state.game.solver().unlimited()
+        if not (u.s.stop_at_target or u.stats["rho"] < 1):  # PL12: a limit, never attained
+            lines.append(t("pushluck.table.advice_solo_limit"))
     else:
         stop, go = chances
         lines.append(t("pushluck.table.advice_go", pct=_pct(go)))
