@@ -163,3 +163,9 @@ def test_solo_advice_gives_expected_points_and_says_the_limit() -> None:
     assert "24,0 points en moyenne" in shown  # the exact solo value of a round (PL12)
     assert "limite qu'aucune stratégie n'atteint" in shown
     assert "de gagner la partie" not in shown
+
+
+def test_the_batch_view_seats_two_players_by_default() -> None:
+    at = _page("batch")
+    no_exception(at)
+    assert at.number_input(key="plb_players").value == 2

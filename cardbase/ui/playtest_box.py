@@ -101,7 +101,8 @@ def batch(code: str, *, prefix: str) -> None:
     seed = cols[1].number_input(t("playtest.seed"), 0, 10**9, 0, key=f"{prefix}_seed")
     if spec.max_players > spec.min_players:
         players = int(cols[2].number_input(t("games_page.players"), spec.min_players, spec.max_players,
-                                           spec.min_players, 1, key=f"{prefix}_players"))
+                                           spec.default_players or spec.min_players, 1,
+                                           key=f"{prefix}_players"))
     else:
         players = spec.min_players
         cols[2].metric(t("games_page.players"), players)
