@@ -169,3 +169,18 @@ def test_the_batch_view_seats_two_players_by_default() -> None:
     at = _page("batch")
     no_exception(at)
     assert at.number_input(key="plb_players").value == 2
+
+
+def test_a_solo_batch_in_the_app_shows_scores_not_win_rates() -> None:
+    at = _page("batch")
+    at.number_input(key="plb_players").set_value(1).run()
+    at.number_input(key="plb_games").set_value(60).run()
+    at.button(key="plb_go").click().run()
+    no_exception(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "médiane" in text and "aucun taux de victoire" in text
+    from cardbase.i18n import translate
+
+    labels = [m.label for m in at.metric]
+    assert translate("fr", "games_page.games") in labels
+    assert translate("fr", "games_page.ties") not in labels  # no seat figures at all
