@@ -80,3 +80,15 @@ def test_solve_takes_the_contested_reading_as_a_rule_pl6() -> None:
     assert data["solo"]["unlimited"]["value_exact"] == "37913/4800"
     bad = runner.invoke(app, ["solve", "pushluck", "--rule", "stop_at_target=peut-être"])
     assert bad.exit_code == 2 and "stop_at_target" in bad.output
+
+
+def test_solve_says_when_the_exact_solo_value_is_out_of_reach(monkeypatch) -> None:
+    from cardbase.games.pushluck import solo
+
+    def refuse(self, solver):
+        raise solo.NoExactSolo("threshold")
+
+    monkeypatch.setattr(solo.Unlimited, "__init__", refuse)
+    r = runner.invoke(app, ["solve", "pushluck", "--players", "1"])
+    assert r.exit_code == 0, r.output
+    assert "n'a pas pu être calculée exactement" in r.output and "sans maximum" not in r.output

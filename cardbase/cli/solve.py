@@ -90,6 +90,8 @@ def pushluck_command(
     elif solo["status"] == "exact":
         echo(tr("pushluck.cli.solo_converged", value=_num(solo["expected_points_per_round"]),
                 exact=solo["expected_points_per_round_exact"], k=solo["exact_from_reshuffles"]))
+    elif solo["status"] == "bounded" and solo["upper_bound"] is None:
+        echo(tr("pushluck.cli.solo_unknown", k=reshuffles, value=_num(solo["capped_expected_points"])))
     elif solo["status"] == "bounded":
         echo(tr("pushluck.cli.solo_bounded", k=reshuffles, value=_num(solo["capped_expected_points"]),
                 upper=_num(solo["upper_bound"])))
