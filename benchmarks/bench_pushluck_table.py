@@ -25,19 +25,20 @@ from cardbase.playtest.cards import DATA_DIR, load_edition_defs
 from cardbase.ui import playtest_pushluck as table
 
 
-def _engine(players: int):
-    key = ("bench", players)
+def _engine(players: int, stop15: bool = False):
+    key = ("bench", players, stop15)
     game = table._GAMES.get(key)
     if game is None:
         cards = load_edition_defs([DATA_DIR / "editions" / "P15.toml"])
-        game = table._GAMES[key] = registry.playable("pushluck").build(cards, players)
+        game = table._GAMES[key] = registry.playable("pushluck").build(cards, players,
+                                                                       stop_at_target=stop15)
     return game
 
 
 def click(record: dict, action: int | None) -> tuple[dict, float]:
     t = time.perf_counter()
     record = table.play(record, action)
-    state = replay(table.engine_game(record["players"]), record["seed"], record["actions"])
+    state = replay(table.record_game(record), record["seed"], record["actions"])
     if not state.is_terminal():
         table.win_advice(state)
         table.advice(state)
@@ -56,7 +57,7 @@ def main() -> None:
             if bot == "optimal" and players > table.OPTIMAL_MAX_PLAYERS:
                 print(f"{players:>7} {bot:>8}   not offered (exact solver too slow)")
                 continue
-            table._GAMES.pop(("bench", players), None)
+            table._GAMES.pop(("bench", players, False), None)
             record, cold = click(table.new_game(bot, players, seed=1), None)
             warm: list[float] = []
             while len(warm) < args.clicks:

@@ -39,10 +39,10 @@ def test_a_game_is_played_to_its_end_by_clicking() -> None:
 
 def _state(at):
     from cardbase.games.pushluck.state import replay
-    from cardbase.ui.playtest_pushluck import KEY, engine_game
+    from cardbase.ui.playtest_pushluck import KEY, record_game
 
     record = at.session_state[KEY]
-    return replay(engine_game(record["players"]), record["seed"], record["actions"])
+    return replay(record_game(record), record["seed"], record["actions"])
 
 
 def _click_until(at, done, limit: int = 300):
@@ -184,3 +184,30 @@ def test_a_solo_batch_in_the_app_shows_scores_not_win_rates() -> None:
     labels = [m.label for m in at.metric]
     assert translate("fr", "games_page.games") in labels
     assert translate("fr", "games_page.ties") not in labels  # no seat figures at all
+
+
+def test_the_contested_reading_of_pl6_is_a_table_option_and_the_advice_follows() -> None:
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.solver import Solver
+    from cardbase.ui.playtest_pushluck import win_advice
+
+    at = _page()
+    at.toggle(key="pl_stop15").set_value(True).run()
+    at.button(key="pl_new").click().run()
+    no_exception(at)
+    state = _state(at)
+    assert state.rules.stop_at_target is True
+    _stop, go = win_advice(state)
+    auto = Solver(parse_box("+3,+5,x2,protection,perdre-tout"), stop_at_target=True).seats(2).win
+    assert abs(go - auto[0]) < 1e-9 and go > 0.5  # seat 1 is favoured under this reading
+    # your turn is never offered at 15 or more: the flip that reaches 15 ends it
+    seen = []
+
+    def done(a) -> bool:
+        s = _state(a)
+        if not s.is_terminal() and s.player == 0:
+            seen.append(s.points)
+        return s.is_terminal()
+
+    _click_until(at, done)
+    assert seen and max(seen) < 15

@@ -34,29 +34,35 @@ VARIANTS = ("+3,+5,x2,protection,perdre-tout", "+1,+3,x2,protection,perdre-tout"
 _GAMES: dict[tuple, Any] = {}
 
 
-def engine_game(players: int):
+def engine_game(players: int, stop15: bool = False):
+    """The game of the edition's box for this many players and the reading of PL6 (cached with
+    its exact solver: per box, players and rules)."""
     from cardbase.games import registry
 
     cards = tuple(game_cards(CODE))
-    key = (cards, players)
+    key = (cards, players, stop15)
     game = _GAMES.get(key)
     if game is None:
         if len(_GAMES) > 8:
             _GAMES.clear()
-        game = _GAMES[key] = registry.playable(CODE).build(cards, players)
+        game = _GAMES[key] = registry.playable(CODE).build(cards, players, stop_at_target=stop15)
     return game
 
 
-def new_game(bot: str, players: int, *, seed: int | None = None) -> dict[str, Any]:
+def record_game(record: dict[str, Any]):
+    return engine_game(record["players"], bool(record.get("stop15", False)))
+
+
+def new_game(bot: str, players: int, *, seed: int | None = None, stop15: bool = False) -> dict[str, Any]:
     return {"seed": seed if seed is not None else random.randrange(10**9), "actions": [], "bot": bot,
-            "players": players}
+            "players": players, "stop15": stop15}
 
 
 def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     """Your action (None: only let the bots open), then the bots' turns, as a new record."""
     from cardbase.games.pushluck.state import replay
 
-    game = engine_game(record["players"])
+    game = record_game(record)
     state = replay(game, record["seed"], record["actions"])
     actions = list(record["actions"])
     if action is not None:
@@ -120,16 +126,17 @@ def table() -> None:
     bot = b.selectbox(t("pushluck_page.bots"), offered, key="pl_bot", format_func=bot_labels())
     if players > OPTIMAL_MAX_PLAYERS:
         st.caption(t("pushluck.table.optimal_limit", most=OPTIMAL_MAX_PLAYERS, players=int(players)))
+    stop15 = st.toggle(t("pushluck.table.stop15"), key="pl_stop15", help=t("pushluck.table.stop15_help"))
     if c.button(t("pushluck_page.new"), key="pl_new", type="primary") or KEY not in st.session_state:
         try:
-            with _busy(bot, int(players)):
-                st.session_state[KEY] = play(new_game(bot, int(players)), None)
+            with _busy(bot, int(players), stop15):
+                st.session_state[KEY] = play(new_game(bot, int(players), stop15=stop15), None)
         except CardbaseError as exc:
             show_error(exc)
             return
     record = st.session_state[KEY]
     try:
-        game = engine_game(record["players"])
+        game = record_game(record)
         state = replay(game, record["seed"], record["actions"])
     except CardbaseError as exc:
         show_error(exc)
@@ -202,7 +209,8 @@ def show_advice(state, target: int) -> None:
     expected points), then the chance to end this turn at the target or more if you go on."""
     lines = []
     n = state.game.num_players
-    with _busy("optimal", n) if n <= OPTIMAL_MAX_PLAYERS else _busy("greedy", n):
+    stop15 = state.rules.stop_at_target
+    with _busy("optimal" if n <= OPTIMAL_MAX_PLAYERS else "greedy", n, stop15):
         chances = win_advice(state)
     if chances is None:
         lines.append(t("pushluck.table.advice_no_win", most=OPTIMAL_MAX_PLAYERS))
@@ -227,8 +235,8 @@ class _busy:
     """A spinner while the exact solver of a box and player count is built (once per process:
     the games are cached by cards and players), so a long first click never shows a grey page."""
 
-    def __init__(self, bot: str, players: int) -> None:
-        self.show = bot == "optimal" and players >= 2 and not _solved(players)
+    def __init__(self, bot: str, players: int, stop15: bool = False) -> None:
+        self.show = bot == "optimal" and players >= 2 and not _solved(players, stop15)
         self.spin: Any = None
 
     def __enter__(self) -> None:
@@ -241,9 +249,9 @@ class _busy:
             self.spin.__exit__(*exc)
 
 
-def _solved(players: int) -> bool:
+def _solved(players: int, stop15: bool = False) -> bool:
     try:
-        game = engine_game(players)
+        game = engine_game(players, stop15)
     except CardbaseError:
         return True
     solver = game._solver
@@ -252,7 +260,7 @@ def _solved(players: int) -> bool:
 
 def _act(record: dict[str, Any], action: int) -> None:
     try:
-        with _busy(record["bot"], record["players"]):
+        with _busy(record["bot"], record["players"], bool(record.get("stop15", False))):
             st.session_state[KEY] = play(record, action)
     except CardbaseError as exc:
         show_error(exc)
