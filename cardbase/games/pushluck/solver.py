@@ -17,10 +17,13 @@ The reshuffles are unbounded; how each question stays exact is ruling PL12 of
   ``(1 - β) + β c``; a stop worth at least that is optimal without looking further. Stop values
   tend to 1 as the points grow (a later seat beats a high score only by surviving many passes), so
   the search is finite and its answer exact (floats, for the speed).
-- **Solo.** The risk-neutral expectation of a turn is unbounded when ``ρ = s · M ≥ 1`` (``s`` the
-  probability of surviving a full pass, ``M`` the product of the multipliers): committing to ``N``
-  full passes is worth ``ρ E_N + H`` each time, which grows without end. Otherwise the value with at
-  most ``K`` reshuffles, exact, is within a proven bound of the unbounded one. Both are reported.
+- **Solo.** The risk-neutral expectation of a turn with unlimited reshuffles is unbounded only
+  when a full pass always survives (``s = 1``) or ``ρ = s · M > 1`` (``M`` the product of the
+  multipliers): committing to ``N`` passes is worth ``E_N = ρ E_{N-1} + s^{N-1} H``. Otherwise it
+  is finite and :mod:`.solo` computes it exactly (the proof is there and in PL12); the values with
+  at most ``K`` reshuffles (:class:`_Solo`) rise to it.
+- **Size.** A box with more than ``MAX_PASS_STATES`` states of a pass is refused before the work
+  (PL13).
 """
 
 from __future__ import annotations
