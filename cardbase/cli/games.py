@@ -185,7 +185,6 @@ def sim_game_command(
     solo = data.get("seat_win_rates") is False  # a solo batch: its score distribution, no win rate
     if solo:
         data["seats"] = [{"seat": x["seat"], "bot": x["bot"]} for x in data["seats"]]
-        data.pop("ties", None)
     if json_out:
         print_json(data)
         return
