@@ -37,23 +37,110 @@ def test_a_game_is_played_to_its_end_by_clicking() -> None:
     assert "retourne" in log or "Retourne" in log  # the turn log, in French
 
 
-def test_the_solver_advice_is_the_exact_probability() -> None:
-    from cardbase.games.pushluck.material import parse_box
-    from cardbase.games.pushluck.solver import Solver
-    from cardbase.ui.playtest_pushluck import KEY, advice, engine_game
+def _state(at):
+    from cardbase.games.pushluck.state import replay
+    from cardbase.ui.playtest_pushluck import KEY, record_game
+
+    record = at.session_state[KEY]
+    return replay(record_game(record), record["seed"], record["actions"])
+
+
+def _click_until(at, done, limit: int = 300):
+    """Play greedily (go until 15, then stop) until ``done(at)``."""
+    for _ in range(limit):
+        if done(at):
+            return at
+        flips = [b for b in at.button if (b.key or "").startswith("pl_flip_")]
+        stop = [b for b in at.button if b.key == "pl_stop"]
+        again = [b for b in at.button if b.key == "pl_reshuffle"]
+        points = _state(at).points
+        button = (stop[0] if stop and points >= 15 else flips[0] if flips else
+                  again[0] if again and points < 15 else stop[0])
+        button.click().run()
+        no_exception(at)
+    raise AssertionError("not reached")
+
+
+def test_the_advice_gives_the_chance_to_win_going_on_and_stopping() -> None:
+    from cardbase.ui.playtest_pushluck import advice, win_advice
 
     at = _page()
     at.toggle(key="pl_advice").set_value(True).run()
     no_exception(at)
     shown = next(i.value for i in at.info if "Si vous continuez" in i.value)
-    record = at.session_state[KEY]
-    from cardbase.games.pushluck.state import replay
+    state = _state(at)
+    stop, go = win_advice(state)
+    assert stop is None  # a turn opens with a flip: no stop yet
+    assert f"{100 * go:.1f}".replace(".", ",") + " % de gagner la partie" in shown
+    assert f"{100 * advice(state):.1f}".replace(".", ",") + " % de finir ce tour" in shown
+    # at the start of a turn, seat 1's chance is its share of the game under optimal play
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.solver import Solver
 
-    state = replay(engine_game(record["players"]), record["seed"], record["actions"])
-    assert f"{100 * advice(state):.0f} %" in shown
-    # at the start of a turn, the advice is the solver's P(15) of the box
     start = Solver(parse_box("+3,+5,x2,protection,perdre-tout")).reach()[0]
-    assert start == Fraction(103, 240)
+    assert start == Fraction(103, 240) and abs(advice(state) - 103 / 240) < 1e-12
+    assert abs(go - Solver(parse_box("+3,+5,x2,protection,perdre-tout")).seats(2).win[0]) < 1e-9
+
+
+def test_at_32_points_the_advice_says_the_risk_of_going_on() -> None:
+    """The finding: 32 points, no Protection, Perdre tout face down: going on loses all one time
+    in five at worst; the advice must not say « 100 % »."""
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.rules import Rules
+    from cardbase.games.pushluck.state import Game
+    from cardbase.ui.playtest_pushluck import advice, win_advice
+
+    g = Game(parse_box("+3,+5,x2,protection,perdre-tout"), Rules(), 2)
+    for seed in range(2000):
+        s = g.new_state(seed)
+        while s.player == 0 and s.points < 32:
+            s.apply_action(1 if s.full else 2)
+        if s.player == 0 and s.points >= 15 and s.shields == 0 and s.down and \
+                any(s.game.kind[k] == "lose" for k in s.down):
+            lose = sum(1 for k in s.down if s.game.kind[k] == "lose") / len(s.down)
+            assert abs(advice(s) - (1 - lose)) < 1e-12 and advice(s) < 1
+            stop, go = win_advice(s)
+            assert stop > go  # stopping is the better choice there
+            return
+    raise AssertionError("no such state")
+
+
+def test_the_scoreboard_after_the_game_is_yours_and_the_toggle_is_kept() -> None:
+    at = _page()
+    at.toggle(key="pl_advice").set_value(True).run()
+    _click_until(at, lambda a: any("Partie terminée" in s.value for s in a.success))
+    state = _state(at)
+    labels = {m.label: m.value for m in at.metric}
+    assert "Vos points du tour" not in labels
+    assert int(labels["Votre score final"]) == (state.round_scores[0] or 0)
+    assert not any("Retournées dans ce passage" in str(m.value) for m in at.markdown)
+    at.button(key="pl_new").click().run()
+    no_exception(at)
+    assert at.toggle(key="pl_advice").value is True  # remembered across new games
+    assert any("de gagner la partie" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_many_players_offer_no_exact_optimal_bot(players: int) -> None:
+    at = _page()
+    assert "optimal" in at.selectbox(key="pl_bot").options  # two players: offered
+    at.number_input(key="pl_players").set_value(players).run()
+    no_exception(at)
+    assert "optimal" not in at.selectbox(key="pl_bot").options
+    assert any("jusqu'à 3 joueurs" in c.value for c in at.caption)
+    at.button(key="pl_new").click().run()
+    at.toggle(key="pl_advice").set_value(True).run()
+    no_exception(at)
+    assert any("jusqu'à 3 joueurs seulement" in i.value for i in at.info)
+
+
+def test_three_optimal_bots_answer_a_click() -> None:
+    at = _page()
+    at.number_input(key="pl_players").set_value(3).run()
+    at.selectbox(key="pl_bot").set_value("optimal").run()
+    at.button(key="pl_new").click().run()
+    no_exception(at)
+    _click_until(at, lambda a: _state(a).round >= 2 or _state(a).is_terminal())
 
 
 def test_box_variants_are_compared_with_exact_figures() -> None:
@@ -64,3 +151,63 @@ def test_box_variants_are_compared_with_exact_figures() -> None:
     assert [r["box"] for r in rows][:2] == ["+3,+5,x2,protection,perdre-tout", "+1,+3,x2,protection,perdre-tout"]
     assert abs(rows[0]["p15"] - 103 / 240) < 1e-12 and abs(rows[1]["p15"] - 407 / 1440) < 1e-12
     assert rows[0]["seat1"] + rows[0]["last_seat"] == pytest.approx(1.0)
+
+
+def test_solo_advice_gives_expected_points_and_says_the_limit() -> None:
+    at = _page()
+    at.number_input(key="pl_players").set_value(1).run()
+    at.button(key="pl_new").click().run()
+    at.toggle(key="pl_advice").set_value(True).run()
+    no_exception(at)
+    shown = next(i.value for i in at.info if "Si vous continuez" in i.value)
+    assert "24,0 points en moyenne" in shown  # the exact solo value of a round (PL12)
+    assert "limite qu'aucune stratégie n'atteint" in shown
+    assert "de gagner la partie" not in shown
+
+
+def test_the_batch_view_seats_two_players_by_default() -> None:
+    at = _page("batch")
+    no_exception(at)
+    assert at.number_input(key="plb_players").value == 2
+
+
+def test_a_solo_batch_in_the_app_shows_scores_not_win_rates() -> None:
+    at = _page("batch")
+    at.number_input(key="plb_players").set_value(1).run()
+    at.number_input(key="plb_games").set_value(60).run()
+    at.button(key="plb_go").click().run()
+    no_exception(at)
+    text = " ".join(m.value for m in at.markdown)
+    assert "médiane" in text and "aucun taux de victoire" in text
+    from cardbase.i18n import translate
+
+    labels = [m.label for m in at.metric]
+    assert translate("fr", "games_page.games") in labels
+    assert translate("fr", "games_page.ties") not in labels  # no seat figures at all
+
+
+def test_the_contested_reading_of_pl6_is_a_table_option_and_the_advice_follows() -> None:
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.solver import Solver
+    from cardbase.ui.playtest_pushluck import win_advice
+
+    at = _page()
+    at.toggle(key="pl_stop15").set_value(True).run()
+    at.button(key="pl_new").click().run()
+    no_exception(at)
+    state = _state(at)
+    assert state.rules.stop_at_target is True
+    _stop, go = win_advice(state)
+    auto = Solver(parse_box("+3,+5,x2,protection,perdre-tout"), stop_at_target=True).seats(2).win
+    assert abs(go - auto[0]) < 1e-9 and go > 0.5  # seat 1 is favoured under this reading
+    # your turn is never offered at 15 or more: the flip that reaches 15 ends it
+    seen = []
+
+    def done(a) -> bool:
+        s = _state(a)
+        if not s.is_terminal() and s.player == 0:
+            seen.append(s.points)
+        return s.is_terminal()
+
+    _click_until(at, done)
+    assert seen and max(seen) < 15

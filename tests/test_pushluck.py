@@ -436,28 +436,27 @@ def test_optimal_beats_greedy_from_the_same_seat() -> None:
     assert rep.seats[1]["win_rate"] > rep2.seats[1]["win_rate"] + 0.05
 
 
-def test_solo_is_unbounded_for_the_default_box_pl12() -> None:
-    for box in (BOX, parse_box(PLUS_ONE)):
+def test_solo_is_finite_for_the_default_box_pl12() -> None:
+    for box, value in ((BOX, 24), (parse_box(PLUS_ONE), 12)):
         s = Solver(box)
         st = s.pass_stats()
         assert st["rho"] == 1 and st["H"] > 0
         solo = s.solo(3)
-        assert solo.bound()["status"] == "unbounded"
-        assert all(a < b for a, b in zip(solo.values, solo.values[1:]))  # each reshuffle pays
+        assert solo.bound()["status"] == "exact" and solo.bound()["value"] == value
+        assert all(a < b < value for a, b in zip(solo.values, solo.values[1:]))
 
 
-def test_solo_exact_without_full_pass_and_bounded_otherwise_pl12() -> None:
+def test_solo_exact_without_full_pass_and_otherwise_pl12() -> None:
     s = Solver(parse_box("+3,+5,x2,perdre-tout"))
     assert s.solo(2).bound()["status"] == "exact"
     assert s.solo(0).values[0] == s.solo(2).values[-1]
-    # rho = 1/2 and one reshuffle is all that ever pays: the value iteration stops, exactly
+    # rho = 1/2 and one reshuffle is all that ever pays
     b = Solver(parse_box("+3,+5,protection,perdre-tout")).solo(2).bound()
-    assert b["status"] == "exact" and b["value"] == Fraction(11, 2) and b["reshuffles"] == 1
-    # rho = 2/3 with a multiplier: a proven upper bound above the capped value
+    assert b["status"] == "exact" and b["value"] == Fraction(11, 2)
+    # rho = 2/3 with a multiplier: exact, above every capped value
     box = parse_box("+3,+5,x2,protection,protection,perdre-tout,perdre-tout")
     b = Solver(box).solo(2).bound()
-    assert b["status"] == "bounded" and b["value"] < b["upper"]
-    assert Solver(box).solo(4).values[-1] <= b["upper"]
+    assert b["status"] == "exact" and Solver(box).solo(4).values[-1] < b["value"]
 
 
 def test_solo_one_pass_value_by_hand() -> None:
@@ -490,7 +489,8 @@ def test_cli_solve_json() -> None:
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)
     assert data["p_reach_15_exact"] == "103/240" and data["expected_flips_exact"] == "317/80"
-    assert data["solo"]["status"] == "unbounded" and data["solo"]["policy"]
+    assert data["solo"]["status"] == "exact" and data["solo"]["policy"]
+    assert data["solo"]["expected_points_per_round_exact"] == "24"
     assert set(data["seats"]) == {"2"} and len(data["seats"]["2"]["win"]) == 2
 
 

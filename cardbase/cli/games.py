@@ -186,6 +186,9 @@ def sim_game_command(
                                      "rounds": r.rounds, "ended_by": r.ended_by,
                                      "held": [sorted(h) for h in r.held]}, ensure_ascii=False) + "\n")
     data = rep.as_dict()
+    solo = data.get("seat_win_rates") is False  # a solo batch: its score distribution, no win rate
+    if solo:
+        data["seats"] = [{"seat": x["seat"], "bot": x["bot"]} for x in data["seats"]]
     if json_out:
         print_json(data)
         return
@@ -195,7 +198,7 @@ def sim_game_command(
     line = rules_line(rep.rulings)
     if line:
         typer.echo(line)
-    for seat in rep.seats:
+    for seat in [] if solo else rep.seats:
         lo, hi = seat["ci95"]
         team = tr("games.cli.seat_team", team=seat["team"]) if seat.get("team") else ""
         typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], team=team, wins=seat["wins"],
@@ -208,8 +211,9 @@ def sim_game_command(
         lo, hi = team["ci95"]
         typer.echo(tr("games.cli.team", team=name, seats=", ".join(map(str, team["seats"])),
                       wins=team["wins"], rate=_pct(team["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
-    typer.echo(tr("games.cli.summary", ties=rep.ties, turns=_num(rep.mean_turns, 1),
-                  rounds=_num(rep.mean_rounds, 2)))
+    if not solo:
+        typer.echo(tr("games.cli.summary", ties=rep.ties, turns=_num(rep.mean_turns, 1),
+                      rounds=_num(rep.mean_rounds, 2)))
     typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k), n=v)
                                                       for k, v in rep.ended_by.items())))
     if rep.cards:

@@ -43,6 +43,8 @@ def pushluck_command(
     reshuffles: int = typer.Option(3, "--reshuffles", help="Solo: reshuffles allowed in the table."),
     edition: Path | None = typer.Option(None, "--edition", "-e", help="Edition file of the box."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    rule: list[str] | None = typer.Option(None, "--rule", "-r",
+                                          help="A ruling's option, NAME=VALUE (stop_at_target=true…)."),
 ) -> None:
     """15 en un tour: P(15) in one turn, solo expectation, each seat's chance (exact)."""
     from cardbase.errors import CardbaseError
@@ -62,7 +64,11 @@ def pushluck_command(
         if not path.is_file():
             raise CardbaseError(tr("pushluck.cli.no_edition", path=str(path)))
         the_box = box_from_cards(load_edition_defs([path]))
-    data = solve(the_box, players=players, reshuffles=reshuffles)
+    from cardbase.games.rulings import parse_rules
+
+    opts = parse_rules("pushluck", rule)
+    keep = {k: opts[k] for k in ("target", "tie", "stop_at_target", "finish_round") if k in opts}
+    data = solve(the_box, players=players, reshuffles=reshuffles, **keep)
     if json_out:
         print_json(data)
         return
@@ -74,11 +80,18 @@ def pushluck_command(
     echo(tr("pushluck.cli.pass", survive=fp["survive"], multiplier=fp["multiplier"],
             growth=fp["growth"]))
     solo = data["solo"]
-    if solo["status"] == "exact" and data["full_pass"]["survive"] == "0":
+    unl = solo.get("unlimited")
+    if unl is not None:
+        echo(tr("pushluck.cli.solo_unlimited", value=_num(unl["value"]), exact=unl["value_exact"]))
+        if not unl["attained"]:
+            echo(tr("pushluck.cli.solo_not_attained", gap=_num(unl['bot_shortfall_bound'])))
+    elif solo["status"] == "exact" and data["full_pass"]["survive"] == "0":
         echo(tr("pushluck.cli.solo_exact", value=_num(solo["expected_points_per_round"])))
     elif solo["status"] == "exact":
         echo(tr("pushluck.cli.solo_converged", value=_num(solo["expected_points_per_round"]),
                 exact=solo["expected_points_per_round_exact"], k=solo["exact_from_reshuffles"]))
+    elif solo["status"] == "bounded" and solo["upper_bound"] is None:
+        echo(tr("pushluck.cli.solo_unknown", k=reshuffles, value=_num(solo["capped_expected_points"])))
     elif solo["status"] == "bounded":
         echo(tr("pushluck.cli.solo_bounded", k=reshuffles, value=_num(solo["capped_expected_points"]),
                 upper=_num(solo["upper_bound"])))
@@ -92,6 +105,11 @@ def pushluck_command(
             continue
         echo(tr("pushluck.cli.policy_row", left=row["reshuffles_left"], cards=row["face_down"],
                 protection=row["protection"], go=_ranges(row["go_on"])))
+    if unl is not None:
+        echo(tr("pushluck.cli.unlimited_head"))
+        for row in unl["policy"]:
+            echo(tr("pushluck.cli.unlimited_row", cards=row["face_down"], protection=row["protection"],
+                    go=_ranges(row["go_on"])))
     if "seats_error" in data:
         echo(data["seats_error"])
     for n, seats in data["seats"].items():

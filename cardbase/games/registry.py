@@ -34,6 +34,8 @@ class GameSpec:
     utility: str = "zero_sum"  # "zero_sum", "general_sum" or "teams"
     sequential: bool = True
     bots: tuple[str, ...] = ("random", "greedy")
+    # the player count of a batch when none is given (None: min_players)
+    default_players: int | None = None
     # box games: cards (one edition) + players + options -> a Game whose new_state(seed) deals
     build: Callable[..., Any] | None = field(default=None, compare=False)
 
@@ -91,7 +93,7 @@ REGISTRY: dict[str, GameSpec] = {
         GameSpec("nespanini", 1, 2, "decks", bots=("random", "greedy", "mc", "ismcts"), build=_nespanini),
         GameSpec("overkill", 2, 2, "box", bots=("random", "greedy", "mc", "ismcts"), build=_overkill),
         GameSpec("pushluck", 1, 6, "box", information="perfect", utility="general_sum",
-                 bots=("random", "greedy", "optimal"), build=_pushluck),
+                 bots=("random", "greedy", "optimal"), build=_pushluck, default_players=2),
         GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams",
                  bots=("random", "greedy", "mc", "ismcts"), build=_ctterror),
         GameSpec("overseers", 3, 6, "box", utility="general_sum",
@@ -130,8 +132,9 @@ def check_bots(spec: GameSpec, bots: Sequence[str]) -> None:
 
 def seat_bots(spec: GameSpec, players: int | None, bots: Sequence[str] | None, games: int) -> tuple[int, list[str]]:
     """The checked set-up of a batch of ``games`` games: the player count (default: the game's
-    minimum) and one bot per seat (one bot name is every seat's; default greedy)."""
-    count = players or spec.min_players
+    ``default_players``, else its minimum) and one bot per seat (one bot name is every seat's;
+    default greedy)."""
+    count = players or spec.default_players or spec.min_players
     check_players(spec, count)
     names = list(bots or ["greedy"])
     if len(names) == 1:

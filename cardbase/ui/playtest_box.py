@@ -150,23 +150,31 @@ def batch(code: str, *, prefix: str) -> None:
             show_error(exc)
             return
         st.session_state[f"{prefix}_result"] = {"report": rep.as_dict(),
-                                                "rounds": [r.rounds for r in records]}
+                                                "rounds": [r.rounds for r in records],
+                                                "lines": list(rep.extra_lines)}
     result = st.session_state.get(f"{prefix}_result")
     if result:
-        show_report(result["report"], result["rounds"])
+        show_report(result["report"], result["rounds"], result.get("lines"))
         rulings_view.rulings_caption(result["report"].get("rulings") or [])
         rulings_view.show_coverage(result["report"])
     rulings_view.weights_panel(code, prefix=prefix, players=players, bots=bots, games=int(games),
                                seed=int(seed), progress_bar=_progress_bar)
 
 
-def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
-    """A batch's figures and charts (plain values: ``GameReport.as_dict()`` and rounds per game)."""
+def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None = None) -> None:
+    """A batch's figures and charts (plain values: ``GameReport.as_dict()`` and rounds per game).
+    A game that says its seats' win rates mean nothing (``seat_win_rates: False``: 15 en un tour
+    alone) shows its own figures (``lines``, from ``game.analytics_text``) instead."""
     import altair as alt
 
     from cardbase.playtest.stats import wilson
 
     n = rep["games"]
+    if rep.get("seat_win_rates") is False:
+        st.metric(t("games_page.games"), n)
+        for line in lines or []:
+            st.markdown(line)
+        return
     m = st.columns(4)
     m[0].metric(t("games_page.games"), n)
     m[1].metric(t("games_page.ties"), rep["ties"])

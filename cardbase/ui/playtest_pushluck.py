@@ -25,34 +25,44 @@ CODE = "pushluck"
 KEY = "pl_game"  # {"seed", "actions", "bot", "players"}
 HUMAN = 0
 BOTS = ("greedy", "optimal", "random")
+# The exact N-player solver grows fast with the seats (PL12: each later seat nests a search per
+# score to beat): about 1 s at 3 players, 20 s at 4, minutes at 5 or 6. The table offers the
+# optimal bots and the winning-chance advice up to this many players (the others stay offered).
+OPTIMAL_MAX_PLAYERS = 3
 VARIANTS = ("+3,+5,x2,protection,perdre-tout", "+1,+3,x2,protection,perdre-tout",
             "+1,+3,+5,x2,protection,perdre-tout")
 _GAMES: dict[tuple, Any] = {}
 
 
-def engine_game(players: int):
+def engine_game(players: int, stop15: bool = False):
+    """The game of the edition's box for this many players and the reading of PL6 (cached with
+    its exact solver: per box, players and rules)."""
     from cardbase.games import registry
 
     cards = tuple(game_cards(CODE))
-    key = (cards, players)
+    key = (cards, players, stop15)
     game = _GAMES.get(key)
     if game is None:
         if len(_GAMES) > 8:
             _GAMES.clear()
-        game = _GAMES[key] = registry.playable(CODE).build(cards, players)
+        game = _GAMES[key] = registry.playable(CODE).build(cards, players, stop_at_target=stop15)
     return game
 
 
-def new_game(bot: str, players: int, *, seed: int | None = None) -> dict[str, Any]:
+def record_game(record: dict[str, Any]):
+    return engine_game(record["players"], bool(record.get("stop15", False)))
+
+
+def new_game(bot: str, players: int, *, seed: int | None = None, stop15: bool = False) -> dict[str, Any]:
     return {"seed": seed if seed is not None else random.randrange(10**9), "actions": [], "bot": bot,
-            "players": players}
+            "players": players, "stop15": stop15}
 
 
 def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
     """Your action (None: only let the bots open), then the bots' turns, as a new record."""
     from cardbase.games.pushluck.state import replay
 
-    game = engine_game(record["players"])
+    game = record_game(record)
     state = replay(game, record["seed"], record["actions"])
     actions = list(record["actions"])
     if action is not None:
@@ -63,11 +73,35 @@ def play(record: dict[str, Any], action: int | None) -> dict[str, Any]:
 
 
 def advice(state) -> float:
-    """P(reach the target this turn) if the player goes on for it, exactly (the solver)."""
+    """P(ending this turn at the target or more) if the player goes on — one more card, then
+    playing for the target — exactly (the solver): below the target, the chance to reach it; at
+    or above it, the chance that the next card does not lose everything."""
     solver = state.game.solver()
     rem = solver.rem_of(state.remaining_counts()) if state.down else tuple(0 for _ in solver.full)
-    p, _ = solver.reach_from(state.points, rem, state.shields)
-    return float(p)
+    return float(solver.reach_if_go(state.points, rem, state.shields))
+
+
+def win_advice(state) -> tuple[float | None, float] | None:
+    """Several players: (P(win the game) if you stop now — None when you may not —, if you go on
+    and then play optimally), every other seat optimal, for the rules in force. Solo: the same in
+    expected points of the round (PL12). None beyond :data:`OPTIMAL_MAX_PLAYERS` players."""
+    game = state.game
+    if game.num_players > OPTIMAL_MAX_PLAYERS:
+        return None
+    solver = game.solver()
+    rem = solver.rem_of(state.remaining_counts()) if state.down else tuple(0 for _ in solver.full)
+    may_stop = bool(state.turn_flips)
+    if game.num_players == 1:
+        from cardbase.games.pushluck.solo import NoExactSolo
+
+        try:
+            u = solver.unlimited()
+        except NoExactSolo:
+            return None
+        go = float(u.value(state.points, rem, state.shields, first=True)[0])
+        return (float(state.points) if may_stop else None), go
+    stop, go = solver.seats(game.num_players).chances(state.player, state.points, rem, state.shields)
+    return (stop if may_stop else None), go
 
 
 def render(code: str = CODE) -> None:
@@ -88,35 +122,48 @@ def table() -> None:
     a, b, c = st.columns([1, 2, 1], vertical_alignment="bottom")
     players = a.number_input(t("pushluck_page.players"), 1, 6, 2, key="pl_players",
                              help=t("pushluck_page.players_help"))
-    bot = b.selectbox(t("pushluck_page.bots"), BOTS, key="pl_bot", format_func=bot_labels())
+    offered = BOTS if players <= OPTIMAL_MAX_PLAYERS else tuple(x for x in BOTS if x != "optimal")
+    bot = b.selectbox(t("pushluck_page.bots"), offered, key="pl_bot", format_func=bot_labels())
+    if players > OPTIMAL_MAX_PLAYERS:
+        st.caption(t("pushluck.table.optimal_limit", most=OPTIMAL_MAX_PLAYERS, players=int(players)))
+    stop15 = st.toggle(t("pushluck.table.stop15"), key="pl_stop15", help=t("pushluck.table.stop15_help"))
     if c.button(t("pushluck_page.new"), key="pl_new", type="primary") or KEY not in st.session_state:
         try:
-            st.session_state[KEY] = play(new_game(bot, int(players)), None)
+            with _busy(bot, int(players), stop15):
+                st.session_state[KEY] = play(new_game(bot, int(players), stop15=stop15), None)
         except CardbaseError as exc:
             show_error(exc)
             return
     record = st.session_state[KEY]
     try:
-        game = engine_game(record["players"])
+        game = record_game(record)
         state = replay(game, record["seed"], record["actions"])
     except CardbaseError as exc:
         show_error(exc)
         return
     obs = state.observation(HUMAN)
+    over = state.is_terminal()
     m = st.columns(4)
     m[0].metric(t("pushluck_page.round"), obs.round)
-    m[1].metric(t("pushluck_page.points"), obs.points)
-    m[2].metric(t("pushluck_page.shields"), obs.shields)
-    m[3].metric(t("pushluck_page.face_down"), obs.face_down)
+    if over:  # the game is over: your result, not the last bot's turn
+        mine = obs.totals[HUMAN] if record["players"] == 1 else (obs.round_scores[HUMAN] or 0)
+        m[1].metric(t("pushluck.table.final_score"), mine)
+        best = max((s or 0) for s in obs.round_scores)
+        m[2].metric(t("pushluck.table.best_score"), best)
+        m[3].metric(t("pushluck.table.rounds_played"), obs.round)
+    else:
+        m[1].metric(t("pushluck_page.points"), obs.points)
+        m[2].metric(t("pushluck_page.shields"), obs.shields)
+        m[3].metric(t("pushluck_page.face_down"), obs.face_down)
     scores = [t("pushluck_page.seat_score", seat=i + 1, score="—" if s is None else s,
                 who=t("pushluck_page.you") if i == HUMAN else t("pushluck_page.bot"))
               for i, s in enumerate(obs.round_scores)]
     st.caption(" · ".join(scores))
     if record["players"] == 1:
         st.caption(t("pushluck_page.totals", total=obs.totals[0]))
-    if obs.flipped:
+    if obs.flipped and not over and state.current_player() == HUMAN:
         st.markdown(t("pushluck_page.flipped") + " " + " ".join(f"**{plain(n)}**" for n in obs.flipped))
-    if state.is_terminal():
+    if over:
         winners = [w for w in range(record["players"]) if state.returns()[w] > 0]
         text = t("pushluck_page.you_won") if HUMAN in winners else t(
             "pushluck_page.won_by", seats=", ".join(str(w + 1) for w in winners) or "—")
@@ -135,18 +182,86 @@ def table() -> None:
             _act(record, STOP)
         if RESHUFFLE in legal and row[1].button(t("pushluck_page.reshuffle"), key="pl_reshuffle"):
             _act(record, RESHUFFLE)
-        if st.toggle(t("pushluck_page.advice"), key="pl_advice"):
+        # the toggle's state outlives the runs where it is not drawn (bots' turns, game over)
+        on = st.toggle(t("pushluck_page.advice"), key="pl_advice",
+                       value=bool(st.session_state.get("pl_advice_on", False)))
+        st.session_state["pl_advice_on"] = on
+        if on:
             try:
-                st.info(t("pushluck_page.advice_text", pct=f"{100 * advice(state):.0f}", target=obs.target))
+                show_advice(state, obs.target)
             except CardbaseError as exc:
                 show_error(exc)
     st.markdown(f"**{t('pushluck_page.log')}**")
     st.text("\n".join(state.log_lines()[-40:]) or "—")
 
 
+def _num(x: float) -> str:
+    text = f"{x:.1f}"
+    return text.replace(".", ",") if t("pushluck.table.decimal") == "," else text
+
+
+def _pct(x: float) -> str:
+    return _num(100 * x)
+
+
+def show_advice(state, target: int) -> None:
+    """The solver's advice: the chance to win the game if you go on and if you stop (solo: the
+    expected points), then the chance to end this turn at the target or more if you go on."""
+    lines = []
+    n = state.game.num_players
+    stop15 = state.rules.stop_at_target
+    with _busy("optimal" if n <= OPTIMAL_MAX_PLAYERS else "greedy", n, stop15):
+        chances = win_advice(state)
+    if chances is None:
+        lines.append(t("pushluck.table.advice_no_win", most=OPTIMAL_MAX_PLAYERS))
+    elif state.game.num_players == 1:
+        stop, go = chances
+        lines.append(t("pushluck.table.advice_solo_go", points=_num(go)))
+        if stop is not None:
+            lines.append(t("pushluck.table.advice_solo_stop", points=_num(stop)))
+        u = state.game.solver().unlimited()
+        if not (u.s.stop_at_target or u.stats["rho"] < 1):  # PL12: a limit, never attained
+            lines.append(t("pushluck.table.advice_solo_limit"))
+    else:
+        stop, go = chances
+        lines.append(t("pushluck.table.advice_go", pct=_pct(go)))
+        if stop is not None:
+            lines.append(t("pushluck.table.advice_stop", pct=_pct(stop)))
+    lines.append(t("pushluck.table.advice_reach", pct=_pct(advice(state)), target=target))
+    st.info("  \n".join(lines))
+
+
+class _busy:
+    """A spinner while the exact solver of a box and player count is built (once per process:
+    the games are cached by cards and players), so a long first click never shows a grey page."""
+
+    def __init__(self, bot: str, players: int, stop15: bool = False) -> None:
+        self.show = bot == "optimal" and players >= 2 and not _solved(players, stop15)
+        self.spin: Any = None
+
+    def __enter__(self) -> None:
+        if self.show:
+            self.spin = st.spinner(t("pushluck.table.solving"))
+            self.spin.__enter__()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.spin is not None:
+            self.spin.__exit__(*exc)
+
+
+def _solved(players: int, stop15: bool = False) -> bool:
+    try:
+        game = engine_game(players, stop15)
+    except CardbaseError:
+        return True
+    solver = game._solver
+    return solver is not None and players in solver._seat_cache
+
+
 def _act(record: dict[str, Any], action: int) -> None:
     try:
-        st.session_state[KEY] = play(record, action)
+        with _busy(record["bot"], record["players"], bool(record.get("stop15", False))):
+            st.session_state[KEY] = play(record, action)
     except CardbaseError as exc:
         show_error(exc)
         return

@@ -4,7 +4,9 @@
 - ``material``: the box (points cards, multipliers, Protection, Perdre tout) built from the
   edition's cards or from a short list such as ``+3,+5,x2,protection,perdre-tout``;
 - ``state``: the game state (legal actions, apply, observation, resample, clone, replay);
-- ``solver``: exact backward induction over a turn (reach 15, solo expectation, seats);
+- ``solver``: exact backward induction over a turn (reach 15, capped solo expectation, seats);
+- ``solo``: the exact solo expectation with unlimited reshuffles (ruling PL12);
+- ``rulings``: the rulings as data (``RULINGS``) and the rule-coverage keys (``COVERAGE``);
 - ``bots``: greedy (go until 15, then stop) and optimal (the solver's policy).
 """
 

@@ -25,6 +25,12 @@ class Rules:
     tie: str = "first"  # PL7: equal best scores: the first to reach it wins ("first") or "shared"
     solo_rounds: int = 10  # PL8: rounds ("manches") of a solo game
     max_rounds: int = 1000  # PL10: safety net, reported as ended_by = "round_limit"
+    # PL6 (contested): False: a turn that *ends* with the target or more counts, the player may
+    # flip on past it; True: the turn stops as soon as its points reach the target
+    stop_at_target: bool = False
+    # PL14: "tour complet" of the end condition is the round: the later seats still play (True);
+    # False: the game ends at once, the first turn ending at the target or more wins
+    finish_round: bool = True
 
     def problems(self) -> list[str]:
         out = []
@@ -36,4 +42,8 @@ class Rules:
             out.append("solo_rounds")
         if self.max_rounds < 1:
             out.append("max_rounds")
+        if not isinstance(self.stop_at_target, bool):
+            out.append("stop_at_target")
+        if not isinstance(self.finish_round, bool):
+            out.append("finish_round")
         return out

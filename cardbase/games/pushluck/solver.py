@@ -17,10 +17,13 @@ The reshuffles are unbounded; how each question stays exact is ruling PL12 of
   ``(1 - β) + β c``; a stop worth at least that is optimal without looking further. Stop values
   tend to 1 as the points grow (a later seat beats a high score only by surviving many passes), so
   the search is finite and its answer exact (floats, for the speed).
-- **Solo.** The risk-neutral expectation of a turn is unbounded when ``ρ = s · M ≥ 1`` (``s`` the
-  probability of surviving a full pass, ``M`` the product of the multipliers): committing to ``N``
-  full passes is worth ``ρ E_N + H`` each time, which grows without end. Otherwise the value with at
-  most ``K`` reshuffles, exact, is within a proven bound of the unbounded one. Both are reported.
+- **Solo.** The risk-neutral expectation of a turn with unlimited reshuffles is unbounded only
+  when a full pass always survives (``s = 1``) or ``ρ = s · M > 1`` (``M`` the product of the
+  multipliers): committing to ``N`` passes is worth ``E_N = ρ E_{N-1} + s^{N-1} H``. Otherwise it
+  is finite and :mod:`.solo` computes it exactly (the proof is there and in PL12); the values with
+  at most ``K`` reshuffles (:class:`_Solo`) rise to it.
+- **Size.** A box with more than ``MAX_PASS_STATES`` states of a pass is refused before the work
+  (PL13).
 """
 
 from __future__ import annotations
@@ -63,10 +66,13 @@ def _frac(x: Fraction) -> str:
 class Solver:
     """Exact answers for one box (and the rules' target and tie rule)."""
 
-    def __init__(self, box: Box, target: int = TARGET, tie: str = "first") -> None:
+    def __init__(self, box: Box, target: int = TARGET, tie: str = "first", *,
+                 stop_at_target: bool = False, finish_round: bool = True) -> None:
         self.box = box
         self.target = target
         self.tie = tie
+        self.stop_at_target = stop_at_target  # PL6 (contested): a turn stops at the target
+        self.finish_round = finish_round  # PL14: the later seats of the round still play
         types: list[Card] = []
         counts: list[int] = []
         for c in box.cards:
@@ -85,11 +91,12 @@ class Solver:
         self.lose_idx = tuple(i for i, k in enumerate(self.kinds) if k == LOSE)
         self.n_lose = sum(self.full[i] for i in self.lose_idx)
         self._moves: dict[tuple[int, ...], list[tuple[int, int, str, int, tuple[int, ...]]]] = {}
-        self._reach: dict[int, dict] = {}
+        self._reach: dict[Any, dict] = {}
         self._tail: list[float] | None = None
         self._tail_cap = 0
         self._seat_cache: dict[int, _Seats] = {}
         self._solo_cache: dict[int, _Solo] = {}
+        self._unlimited: Any = None
 
     # ------------------------------------------------------------------ basics
 
@@ -201,6 +208,30 @@ class Solver:
 
         return f
 
+    def reach_if_go(self, points: int, rem: tuple[int, ...], shields: int) -> Fraction:
+        """P(ending this turn at the target or more) if the player flips one more card (or
+        reshuffles, after a full pass) and then plays for the target — also at the target or
+        above, where going on risks everything (the advice's second line)."""
+        if not any(rem):
+            rem, shields = self.full, 0
+        f = self._reach_fn(None)
+        out = Fraction(0)
+        with _deep():
+            for cnt, total, kind, fig, r2 in self.moves(rem):
+                w = Fraction(cnt, total)
+                if kind == ADD:
+                    r = f(points + fig, r2, shields)
+                elif kind == MUL:
+                    r = f(points * fig, r2, shields)
+                elif kind == PROTECTION:
+                    r = f(points, r2, shields + 1)
+                elif shields:
+                    r = f(points, r2, shields - 1)
+                else:
+                    continue
+                out += w * r[0]
+        return out
+
     def reach_float(self, target: int) -> float:
         """P(reach ``target``) as a float, for any target, from one forward computation.
 
@@ -267,6 +298,45 @@ class Solver:
             tail[x] = acc
         return tail[: cap + 1]
 
+    def cross_above(self, v: int) -> float:
+        """PL6 with ``stop_at_target``: P(the turn reaches the target with a score above ``v``),
+        the score being the points when the target is first reached (the turn stops there)."""
+        got = self._reach.get(("cross", v))
+        if got is not None:
+            return got["p"]
+        memo: dict[tuple, float] = {}
+        full, t = self.full, self.target
+
+        def f(p: int, rem: tuple[int, ...], sh: int) -> float:
+            if p >= t:
+                return 1.0 if p > v else 0.0
+            if not any(rem):
+                rem, sh = full, 0
+            key = (p, rem, sh)
+            got = memo.get(key)
+            if got is not None:
+                return got
+            out = 0.0
+            for cnt, total, kind, fig, r2 in self.moves(rem):
+                if kind == ADD:
+                    r = f(p + fig, r2, sh)
+                elif kind == MUL:
+                    r = f(p * fig, r2, sh)
+                elif kind == PROTECTION:
+                    r = f(p, r2, sh + 1)
+                elif sh:
+                    r = f(p, r2, sh - 1)
+                else:
+                    continue
+                out += cnt / total * r
+            memo[key] = out
+            return out
+
+        with _deep():
+            p = f(0, full, 0)
+        self._reach[("cross", v)] = {"p": p}
+        return p
+
     def reach_float_slow(self, target: int) -> float:
         """P(reach ``target``) by backward induction (floats), to check :meth:`reach_float`."""
         got = self._reach.get(target)
@@ -312,6 +382,20 @@ class Solver:
         if got is None:
             got = self._solo_cache[reshuffles] = _Solo(self, reshuffles)
         return got
+
+    def unlimited(self) -> Any:
+        """The exact solo value and policy with unlimited reshuffles (PL12, :mod:`.solo`);
+        raises :class:`.solo.NoExactSolo` where it is unbounded or has no full pass."""
+        if self._unlimited is None:
+            from .solo import NoExactSolo, Unlimited
+
+            try:
+                self._unlimited = Unlimited(self)
+            except NoExactSolo as exc:
+                self._unlimited = exc
+        if isinstance(self._unlimited, Exception):
+            raise self._unlimited
+        return self._unlimited
 
     # ------------------------------------------------------------------ seats
 
@@ -455,27 +539,33 @@ class _Solo:
         return self.value(max(0, reshuffles_left), p, rem, sh)[1]
 
     def bound(self) -> dict[str, Any]:
-        """How the value with at most K reshuffles compares with unbounded reshuffles (PL12)."""
+        """The value with unlimited reshuffles (PL12): ``exact`` (finite, computed exactly by
+        :mod:`.solo`, or no full pass possible), ``unbounded`` (proven: ``s = 1`` or ``ρ > 1``), or
+        ``bounded`` (the exact construction did not apply: the K-capped value and, when ``ρ < 1``,
+        a proven upper bound)."""
         st = self.stats
-        rho, s, h = st["rho"], st["survive"], st["H"]
+        rho, s = st["rho"], st["survive"]
         vk = self.values[-1]
+        if self.s.stop_at_target:  # PL6: a turn stops at the target: finite, exact
+            u = self.s.unlimited()
+            return {"status": "exact", "value": u.start, "upper": u.start, "reshuffles": None,
+                    "unlimited": u}
         if s == 0:
             return {"status": "exact", "value": vk, "upper": vk, "reshuffles": 0}
-        if rho >= 1 and h > 0:
+        if s == 1 or rho > 1:
             return {"status": "unbounded", "value": None, "upper": None}
-        # rho < 1. If one more reshuffle changes nothing (the whole value function of P of a
-        # fresh pass is the same with k and k - 1 reshuffles left), every later level is the same:
-        # the value iteration has reached its limit, which is the value without a limit.
-        full = self.s.full
-        with _deep():
-            for k in range(1, self.K + 31):
-                if len(self.fn(k, full, 0)[0]) > 400:
-                    break
-                if self.fn(k, full, 0)[0] == self.fn(k - 1, full, 0)[0]:
-                    exact = _at(self.fn(k, full, 0)[0], 0)
-                    return {"status": "exact", "value": exact, "upper": exact, "reshuffles": k - 1}
-        # Otherwise the part of any policy's value beyond K reshuffles is at most
-        # A_max * sum_{k > K} (k+1) rho^k, A_max = M * (sum of the points cards).
+        from .solo import NoExactSolo
+
+        try:
+            u = self.s.unlimited()
+        except NoExactSolo:
+            u = None
+        if u is not None:
+            return {"status": "exact", "value": u.start, "upper": u.start, "reshuffles": None,
+                    "unlimited": u}
+        if rho == 1:
+            return {"status": "bounded", "value": vk, "upper": None}
+        # any policy's extra value beyond K reshuffles is at most A_max * sum_{k > K} (k+1) rho^k
         adds = sum(c.figure for c in self.s.box.cards if c.kind == ADD)
         a_max = st["multiplier"] * adds
         m = self.K + 1
@@ -570,7 +660,7 @@ class _Seats:
     # the last seat with a score to beat: go until it is beaten (floats, cached by score)
     def _last(self, v: int) -> Vec:
         n = self.n
-        beat = self.s.reach_float(v + 1)
+        beat = self.s.cross_above(v) if self.s.stop_at_target else self.s.reach_float(v + 1)
         out = [0.0] * (n + 2)
         out[n - 1] = beat
         out[n] = 1.0 - beat
@@ -622,7 +712,11 @@ class _Seats:
         memo: dict[tuple, Vec] = {}
         size = len(keep)
 
+        auto = self.s.stop_at_target
+
         def val(p: int, rem: tuple[int, ...], sh: int) -> Vec:
+            if auto and p >= self.t:  # PL6 (stop_at_target): the turn stops here
+                return _lead(self.Lvec(j + 1, p), j, self.n) if p > v else keep
             if p > v:
                 a = up.value(p, rem, sh)[0]
                 lost = a[size]
@@ -662,10 +756,13 @@ class _Seats:
 
             def payoff(x: int, j: int = j, nothing: Vec = nothing) -> Vec:
                 if x >= t:
+                    if not self.s.finish_round:  # PL14: the game ends at once, seat j wins
+                        return tuple(1.0 if i == j else 0.0 for i in range(n + 2))
                     return _lead(self.Lvec(j + 1, x), j, n)
                 return nothing
 
-            prob = _Problem(self.s, payoff, nothing, j, nothing[j])
+            prob = _Problem(self.s, payoff, nothing, j, nothing[j],
+                            cap=t if self.s.stop_at_target else None)
             self.problems[(j, None)] = prob
             u[j] = prob.start()
         return u
@@ -680,6 +777,14 @@ class _Seats:
             else:
                 return self.above(seat).decide(p, rem, sh)
             return self.problems[(seat, best)].decide(p, rem, sh)
+
+    def chances(self, seat: int, p: int, rem: tuple[int, ...], sh: int) -> tuple[float, float]:
+        """(P(seat wins the game) if it stops now, if it goes on — one more card, or a reshuffle
+        after a full pass — and then plays optimally), every seat playing optimally, for a seat
+        with no score of the round to beat yet (the table's player, seat 1)."""
+        with _deep():
+            prob = self.problems[(seat, None)]
+            return prob.g(p)[seat], prob.go(p, rem, sh)[seat]
 
     def policy(self, seat: int, best: int | None = None, p_span: int = 40) -> list[dict[str, Any]]:
         """For each face-down set and Protection count, the points at which the seat goes on."""
@@ -713,8 +818,9 @@ class _Problem:
     """One seat's stopping problem: a payoff vector per final score, maximise component ``me``."""
 
     def __init__(self, solver: Solver, payoff: Callable[[int], Vec], bust: Vec, me: int,
-                 bust_me: float) -> None:
+                 bust_me: float, cap: int | None = None) -> None:
         self.s = solver
+        self.cap = cap  # PL6 (stop_at_target): from these points on, the turn has stopped
         self.payoff = payoff
         self.bust = bust
         self.me = me
@@ -731,6 +837,31 @@ class _Problem:
     def start(self) -> Vec:
         return self.value(0, self.s.full, 0)[0]
 
+    def go(self, p: int, rem: tuple[int, ...], sh: int) -> Vec:
+        """The value of going on (one more card, or a reshuffle after a full pass), then playing
+        optimally — whether or not going on is the optimal choice."""
+        s = self.s
+        if self.cap is not None and p >= self.cap:
+            return self.g(p)
+        if not any(rem):
+            rem, sh = s.full, 0
+        acc = [0.0] * len(self.bust)
+        for cnt, total, kind, fig, r2 in s.moves(rem):
+            w = cnt / total
+            if kind == ADD:
+                v = self.value(p + fig, r2, sh)[0]
+            elif kind == MUL:
+                v = self.value(p * fig, r2, sh)[0]
+            elif kind == PROTECTION:
+                v = self.value(p, r2, sh + 1)[0]
+            elif sh:
+                v = self.value(p, r2, sh - 1)[0]
+            else:
+                v = self.bust
+            for i, x in enumerate(v):
+                acc[i] += w * x
+        return tuple(acc)
+
     def decide(self, p: int, rem: tuple[int, ...], sh: int) -> bool:
         return self.value(p, rem, sh)[1]
 
@@ -740,6 +871,10 @@ class _Problem:
         if got is not None:
             return got
         s, me = self.s, self.me
+        if self.cap is not None and p >= self.cap:
+            out = (self.g(p), False)
+            self.memo[key] = out
+            return out
         if not any(rem):
             out = self.value(p, s.full, 0)  # PL4: reshuffle (its value includes stopping)
             self.memo[key] = out
@@ -773,17 +908,59 @@ class _Problem:
         return out
 
 
+# PL13: the solver's work grows with the states of a pass (face-down sets x Protections held);
+# beyond these limits an answer takes minutes and gigabytes, so it is refused before any work.
+MAX_PASS_STATES = 2000
+MAX_CAPPED_WORK = 4000  # pass states x (reshuffles + 1) of the capped solo table
+
+
+def pass_state_count(box: Box) -> int:
+    """An upper bound of the states of one pass: Π (copies of a card + 1) x (Protections + 1)."""
+    counts: dict[tuple[str, int], int] = {}
+    for c in box.cards:
+        counts[(c.kind, c.figure)] = counts.get((c.kind, c.figure), 0) + 1
+    prot = sum(n for (k, _f), n in counts.items() if k == PROTECTION)
+    out = prot + 1
+    for n in counts.values():
+        out *= n + 1
+    return out
+
+
+def check_size(box: Box, reshuffles: int = 3) -> None:
+    """PL13: refuse a box too large for the exact solver, every problem at once, before the work."""
+    states = pass_state_count(box)
+    problems = []
+    if states > MAX_PASS_STATES:
+        problems.append(tr("pushluck.solver.too_big", states=states, limit=MAX_PASS_STATES,
+                           cards=len(box.cards)))
+    elif states * (reshuffles + 1) > MAX_CAPPED_WORK:
+        problems.append(tr("pushluck.solver.too_many_reshuffles", states=states, reshuffles=reshuffles,
+                           most=max(0, MAX_CAPPED_WORK // states - 1)))
+    if problems:
+        raise SolverError("\n".join(problems))
+
+
 def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int = 3,
-          tie: str = "first") -> dict[str, Any]:
-    """Every figure of ``cardbase solve pushluck`` (JSON keys stable, values exact where said)."""
-    s = Solver(box, target=target, tie=tie)
+          tie: str = "first", stop_at_target: bool = False, finish_round: bool = True
+          ) -> dict[str, Any]:
+    """Every figure of ``cardbase solve pushluck`` (JSON keys stable, values exact where said).
+    ``stop_at_target`` (PL6, contested) and ``finish_round`` (PL14) are the rules' options."""
+    check_size(box, reshuffles)
+    s = Solver(box, target=target, tie=tie, stop_at_target=stop_at_target,
+               finish_round=finish_round)
     p, flips = s.reach()
     st = s.pass_stats()
-    solo = s.solo(reshuffles)
-    b = solo.bound()
+    # the capped table is of the free reading only: with stop_at_target the value is exact anyway
+    solo = None if stop_at_target else s.solo(reshuffles)
+    if solo is None:
+        u = s.unlimited()
+        b = {"status": "exact", "value": u.start, "upper": u.start, "unlimited": u}
+    else:
+        b = solo.bound()
     out: dict[str, Any] = {
         "box": list(box.tokens),
         "target": target,
+        "rules": {"stop_at_target": stop_at_target, "finish_round": finish_round},
         "p_reach_15": float(p),
         "p_reach_15_exact": _frac(p),
         "expected_flips": float(flips),
@@ -799,10 +976,13 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
             "upper_bound": None if b["upper"] is None else float(b["upper"]),
             "exact_from_reshuffles": b.get("reshuffles"),
             "max_reshuffles": reshuffles,
-            "capped_expected_points": float(solo.values[-1]),
-            "capped_expected_points_exact": _frac(solo.values[-1]),
-            "by_reshuffles": [float(v) for v in solo.values],
-            "policy": [row for k in range(reshuffles, -1, -1) for row in solo.table(level=k)],
+            "capped_expected_points": None if solo is None else float(solo.values[-1]),
+            "capped_expected_points_exact": None if solo is None else _frac(solo.values[-1]),
+            "by_reshuffles": [] if solo is None else [float(v) for v in solo.values],
+            "policy": [] if solo is None else [row for k in range(reshuffles, -1, -1)
+                                               for row in solo.table(level=k)],
+            "error_bound": 0.0 if b["status"] == "exact" else None,
+            "unlimited": _unlimited_json(b.get("unlimited")),
         },
         "seats": {},
     }
@@ -826,3 +1006,18 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
                                  for j in range(n)],
                 }
     return out
+
+
+def _unlimited_json(u: Any) -> dict[str, Any] | None:
+    """The exact unlimited-reshuffle solution (PL12): its value, the proof's numbers, its policy."""
+    if u is None:
+        return None
+    from .solo import TAIL_PASSES
+
+    return {"value": float(u.start), "value_exact": _frac(u.start),
+            "attained": bool(u.s.stop_at_target or u.stats["rho"] < 1),
+            "slope": _frac(u.alpha), "intercept": _frac(u.b_star),
+            "slope_policy_intercept": _frac(u.b_pi), "threshold": u.X,
+            "bot_tail_passes": TAIL_PASSES, "bot_shortfall_bound": float(u.shortfall),
+            "policy": u.table()}
+

@@ -26,6 +26,13 @@ from .rules import ADD, LOSE, MUL, PROTECTION, Rules
 STOP, RESHUFFLE, FLIP = 0, 1, 2
 TERMINAL = -1
 
+# Rule coverage (``State.coverage``): each key's [occasions, used] live in one flat list of ints
+# (slot 2 i: occasions of COV_KEYS[i], slot 2 i + 1: used), the cheapest to count in play-outs.
+COV_KEYS = ("stop", "reshuffle", "multiplier", "protection", "stop_at_target", "finish_round",
+            "tie", "end:target", "end:rounds", "end:round_limit")
+_STOP_C, _RESH_C, _MUL_C, _PROT_C, _TIE_C = 0, 2, 4, 6, 12
+_END_C = {"target": 14, "rounds": 16, "round_limit": 18}
+
 
 class IllegalActionError(CardbaseError):
     """An action that is not legal in this state."""
@@ -65,6 +72,7 @@ class Game:
         if not self.min_players <= players <= self.max_players:
             raise CardbaseError(tr("pushluck.rules.bad_players", players=players))
         self.num_players = players
+        self.target = self.rules.target
         self.kind = [c.kind for c in box.cards]
         self.figure = [c.figure for c in box.cards]
         self._solver: Any = None
@@ -77,8 +85,54 @@ class Game:
         if self._solver is None:
             from .solver import Solver
 
-            self._solver = Solver(self.box, target=self.rules.target, tie=self.rules.tie)
+            r = self.rules
+            self._solver = Solver(self.box, target=r.target, tie=r.tie,
+                                  stop_at_target=r.stop_at_target, finish_round=r.finish_round)
         return self._solver
+
+    def analytics(self, records: Sequence[Any]) -> dict[str, Any]:
+        """A solo batch's figures: the distribution of the game's total (PL8) — mean with its 95 %
+        interval, quantiles, the 95 % range of the scores; ``seat_win_rates: False`` tells the
+        report that "winning" means nothing alone. Several players: nothing of its own."""
+        if self.num_players != 1 or not records:
+            return {}
+        import statistics
+
+        xs = sorted(float(r.returns[0]) for r in records)
+        n = len(xs)
+        mean = statistics.fmean(xs)
+        sd = statistics.pstdev(xs) if n > 1 else 0.0
+        half = 1.96 * sd / n ** 0.5
+
+        def q(f: float) -> float:  # the lower empirical quantile
+            return xs[min(n - 1, max(0, int(f * n - 1e-9)))]
+
+        return {"seat_win_rates": False,
+                "solo": {"rounds": self.rules.solo_rounds, "games": n, "mean": mean,
+                         "mean_ci95": [mean - half, mean + half], "sd": sd,
+                         "quantiles": {"min": xs[0], "q10": q(0.10), "q25": q(0.25), "median": q(0.5),
+                                       "q75": q(0.75), "q90": q(0.90), "max": xs[-1]},
+                         "range95": [q(0.025), q(0.975)],
+                         "zero_share": sum(1 for x in xs if x == 0) / n}}
+
+    def analytics_text(self, figures: dict[str, Any]) -> list[str]:
+        solo = figures.get("solo")
+        if not solo:
+            return []
+
+        def num(x: float) -> str:
+            from cardbase.i18n import current_language
+
+            text = f"{x:.2f}"
+            return text.replace(".", ",") if current_language() == "fr" else text
+
+        qs = solo["quantiles"]
+        return [tr("pushluck.batch.solo_mean", rounds=solo["rounds"], mean=num(solo["mean"]),
+                   lo=num(solo["mean_ci95"][0]), hi=num(solo["mean_ci95"][1])),
+                tr("pushluck.batch.solo_quantiles", q10=num(qs["q10"]), q25=num(qs["q25"]),
+                   median=num(qs["median"]), q75=num(qs["q75"]), q90=num(qs["q90"]),
+                   lo=num(solo["range95"][0]), hi=num(solo["range95"][1]), max=num(qs["max"]),
+                   zero=num(100 * solo["zero_share"]))]
 
     def make_bot(self, name: str, seed: int | None = None) -> Any:
         """This game's own bots (``optimal``); ``None`` for the generic ones."""
@@ -93,6 +147,7 @@ class State:
     """One game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
     __slots__ = (
+        "cov",
         "down",
         "ended_by",
         "events",
@@ -133,6 +188,7 @@ class State:
         self.history: list[int] = []
         self.events: list[tuple] | None = [] if log else None
         self.ended_by = ""
+        self.cov = [0] * (2 * len(COV_KEYS))  # rule coverage (COV_KEYS)
         self._start_round()
 
     # ------------------------------------------------------------------ copying
@@ -150,6 +206,7 @@ class State:
         s.history = self.history[:]
         s.events = self.events[:] if (log and self.events is not None) else None
         s.ended_by = self.ended_by
+        s.cov = self.cov[:]
         return s
 
     # ------------------------------------------------------------------ the interface
@@ -185,6 +242,7 @@ class State:
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(a) for a in legal)))
         self.history.append(action)
+        self._count_decision(action)
         if action == STOP:
             self._log("stop", p, self.points)
             self._end_turn(self.points)
@@ -233,10 +291,18 @@ class State:
         if kind == ADD:
             self.points += fig
         elif kind == MUL:
+            c = self.cov  # PL2: a multiplier is used when it doubles something
+            c[_MUL_C] += 1
+            if self.points:
+                c[_MUL_C + 1] += 1
             self.points *= fig  # PL2: the turn's points so far
         elif kind == PROTECTION:
             self.shields += 1  # PL3: each Protection stops one Perdre tout
         elif kind == LOSE:
+            c = self.cov  # PL3: a Perdre tout met by a Protection
+            c[_PROT_C] += 1
+            if self.shields:
+                c[_PROT_C + 1] += 1
             if self.shields:
                 self.shields -= 1  # PL3: the Protection is spent on it
                 note = "saved"
@@ -246,6 +312,13 @@ class State:
                 self._end_turn(0, lost=True)
                 return
         self._log("flip", self.player, k, before, self.points, note)
+        if before < self.game.target <= self.points:
+            auto = self.rules.stop_at_target
+            self._cover("stop_at_target", auto)
+            if auto:
+                self._log("stop", self.player, self.points)  # PL6 (stop_at_target): it stops
+                self._end_turn(self.points)
+                return
         if not self.down:
             self.full = True
 
@@ -255,6 +328,12 @@ class State:
         self.round_scores[p] = score
         self.totals[p] += score
         self._log("end_turn", p, score, lost)
+        if score >= self.game.target and p + 1 < self.n:  # PL14: later seats remain
+            self._cover("finish_round", not self.rules.finish_round)
+            if not self.rules.finish_round:
+                self.winners = [p]  # PL14 (finish_round = False): the game ends at once
+                self._finish("target")
+                return
         if p + 1 < self.n:
             self._start_turn(p + 1)
             return
@@ -281,6 +360,16 @@ class State:
             self._start_round()
 
     def _finish(self, reason: str) -> None:
+        c = self.cov
+        c[14] += 1
+        c[16] += 1
+        c[18] += 1
+        c[_END_C[reason] + 1] += 1
+        if reason == "target" and self.n > 1:  # PL7: the best score was shared
+            scores = [s or 0 for s in self.round_scores]
+            c[_TIE_C] += 1
+            if scores.count(max(scores)) > 1:
+                c[_TIE_C + 1] += 1
         self.player = TERMINAL
         self.ended_by = reason
         self.full = False
@@ -336,9 +425,13 @@ class State:
         :func:`.bots.greedy_action`, applied without the legality check: they are legal)."""
         target = self.rules.target
         history = self.history
+        # rule coverage, counted here and added once (the decisions of _count_decision)
+        stops = stop_occ = reshuffles = full = 0
         while self.player != TERMINAL:
             if self.full:
+                full += 1
                 if self.points < target:
+                    reshuffles += 1
                     history.append(RESHUFFLE)
                     self._reshuffle()
                 else:
@@ -346,13 +439,43 @@ class State:
                     self._log("stop", self.player, self.points)
                     self._end_turn(self.points)
             elif self.turn_flips and self.points >= target:
+                stop_occ += 1
+                stops += 1
                 history.append(STOP)
                 self._log("stop", self.player, self.points)
                 self._end_turn(self.points)
             else:
+                if self.turn_flips:
+                    stop_occ += 1
                 history.append(FLIP)
                 self._flip(0)
+        c = self.cov
+        c[_STOP_C] += stop_occ
+        c[_STOP_C + 1] += stops
+        c[_RESH_C] += full
+        c[_RESH_C + 1] += reshuffles
         return self
+
+    # ------------------------------------------------------------------ rule coverage
+
+    def _cover(self, key: str, used: bool) -> None:
+        i = 2 * COV_KEYS.index(key)
+        self.cov[i] += 1
+        if used:
+            self.cov[i + 1] += 1
+
+    def _count_decision(self, action: int) -> None:
+        """A decision: stop in the middle of a pass (PL5), or reshuffle after a full pass (PL4)."""
+        if self.full:
+            self._cover("reshuffle", action == RESHUFFLE)
+        elif self.turn_flips:
+            self._cover("stop", action == STOP)
+
+    def coverage(self) -> dict[str, list[int]]:
+        """Rule coverage (``cardbase.playtest.coverage``): key -> [occasions, used]; the keys are
+        named in :data:`.rulings.COVERAGE`."""
+        c = self.cov
+        return {k: [c[2 * i], c[2 * i + 1]] for i, k in enumerate(COV_KEYS) if c[2 * i]}
 
     def heuristic(self, player: int) -> float:
         return float(self.points if player == self.player else 0)

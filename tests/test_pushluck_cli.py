@@ -1,0 +1,94 @@
+"""15 en un tour on the command line: ``sim game pushluck`` (two players by default; a solo batch
+reports its score distribution, never a win rate) and ``solve pushluck``'s limits (PL13)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli import app
+from cardbase.games import registry
+
+runner = CliRunner()
+SQLITE = pytest.mark.sqlite_only("the command-line contract does not depend on the database")
+
+
+def test_default_players_is_two_for_pushluck_and_the_minimum_elsewhere() -> None:
+    assert registry.seat_bots(registry.get("pushluck"), None, None, 10)[0] == 2
+    assert registry.seat_bots(registry.get("overkill"), None, None, 10)[0] == 2
+    assert registry.seat_bots(registry.get("ctterror"), None, None, 10)[0] == registry.get("ctterror").min_players
+    assert registry.seat_bots(registry.get("pushluck"), 1, None, 10)[0] == 1
+
+
+@SQLITE
+def test_sim_game_pushluck_defaults_to_two_players(cli_env) -> None:
+    r = runner.invoke(app, ["sim", "game", "pushluck", "--games", "200", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["players"] == 2 and len(data["seats"]) == 2
+    assert sum(s["wins"] for s in data["seats"]) == 200  # someone wins every two-player game
+    assert "solo" not in data
+
+
+@SQLITE
+def test_a_solo_batch_reports_scores_not_win_rates(cli_env) -> None:
+    r = runner.invoke(app, ["sim", "game", "pushluck", "--players", "1", "--games", "300", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert all("win_rate" not in s and "wins" not in s for s in data["seats"])
+    solo = data["solo"]
+    q = solo["quantiles"]
+    assert q["min"] <= q["q10"] <= q["q25"] <= q["median"] <= q["q75"] <= q["q90"] <= q["max"]
+    lo, hi = solo["mean_ci95"]
+    assert lo < solo["mean"] < hi and solo["games"] == 300 and solo["rounds"] == 10
+    # greedy solo stops at 15 or loses: every round scores 0 or 15..19, a game 10 of them
+    assert solo["mean"] > 15 and q["max"] <= 190
+    text = runner.invoke(app, ["sim", "game", "pushluck", "--players", "1", "--games", "100"])
+    assert text.exit_code == 0, text.output
+    assert "taux de victoire" in text.stdout and "médiane" in text.stdout
+    assert "Siège 1" not in text.stdout and "victoires" not in text.stdout.split("aucun taux")[0]
+
+
+def test_solve_refuses_a_box_too_large_before_the_work_pl13(monkeypatch) -> None:
+    from cardbase.games.pushluck import solver
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the solver started")
+
+    box = ",".join(["+1"] * 10 + ["+3"] * 5 + ["+5"] * 5 + ["x2"] * 3 + ["protection"] * 3
+                   + ["perdre-tout"] * 4)
+    monkeypatch.setattr(solver, "Solver", no_work)  # the limit is checked before any solving
+    r = runner.invoke(app, ["solve", "pushluck", "--box", box])
+    assert r.exit_code == 2
+    assert "Boîte trop grande" in r.output and "30 cartes" in r.output and "PL13" in r.output
+    assert "Traceback" not in r.output
+    # a middle box: the capped table is what is too big; the message says which --reshuffles fits
+    mid = "+1,+1,+3,+3,+5,x2,protection,protection,perdre-tout,perdre-tout"
+    r = runner.invoke(app, ["solve", "pushluck", "--box", mid, "--reshuffles", "6"])
+    assert r.exit_code == 2 and "--reshuffles 3" in r.output
+
+
+def test_solve_takes_the_contested_reading_as_a_rule_pl6() -> None:
+    r = runner.invoke(app, ["solve", "pushluck", "--rule", "stop_at_target=true", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["rules"]["stop_at_target"] is True
+    win = data["seats"]["2"]["win"]
+    assert win[0] > win[1]  # the favoured seat flips to seat 1
+    assert data["solo"]["unlimited"]["value_exact"] == "37913/4800"
+    bad = runner.invoke(app, ["solve", "pushluck", "--rule", "stop_at_target=peut-être"])
+    assert bad.exit_code == 2 and "stop_at_target" in bad.output
+
+
+def test_solve_says_when_the_exact_solo_value_is_out_of_reach(monkeypatch) -> None:
+    from cardbase.games.pushluck import solo
+
+    def refuse(self, solver):
+        raise solo.NoExactSolo("threshold")
+
+    monkeypatch.setattr(solo.Unlimited, "__init__", refuse)
+    r = runner.invoke(app, ["solve", "pushluck", "--players", "1"])
+    assert r.exit_code == 0, r.output
+    assert "n'a pas pu être calculée exactement" in r.output and "sans maximum" not in r.output
