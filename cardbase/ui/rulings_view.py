@@ -13,7 +13,8 @@ import pandas as pd
 import streamlit as st
 
 from cardbase.errors import CardbaseError
-from cardbase.games.rulings import Ruling, game_rulings
+from cardbase.games import rulings as rulings_data
+from cardbase.games.rulings import Ruling
 from cardbase.ui.common import lang, show_error, t
 
 
@@ -47,7 +48,7 @@ def _widget(r: Ruling, key: str) -> Any:
 def rule_options(code: str, prefix: str) -> dict[str, Any]:
     """The rulings' options of a batch, chosen in an expander (contested ones first); only the
     options that differ from the default are returned."""
-    rulings = [r for r in game_rulings(code) if r.option]
+    rulings = [r for r in rulings_data.game_rulings(code) if r.option]
     if not rulings:
         return {}
     rulings.sort(key=lambda r: (not r.contested, r.code))
