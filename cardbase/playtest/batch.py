@@ -442,7 +442,7 @@ def _record(results: pd.Series) -> dict[str, Any]:
     wins = int((results == 1).sum())
     losses = int((results == -1).sum())
     decided = wins + losses
-    return {"games": int(len(results)), "wins": wins, "ties": int((results == 0).sum()),
+    return {"games": len(results), "wins": wins, "ties": int((results == 0).sum()),
             "losses": losses, "decided": decided,
             "win_rate": (wins / decided) if decided else None, "ci95": list(wilson(wins, decided))}
 
