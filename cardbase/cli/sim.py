@@ -445,6 +445,10 @@ def sweep_command(
             with session() as s:
                 cards = catalog.card_defs(s, game=spec.code)
         kwargs = {"game": spec.code, "cards": cards, "players": players}
+        if rule:  # a box game's own rulings (its Rules fields)
+            from cardbase.games.rulings import parse_rules
+
+            kwargs["options"] = parse_rules(spec.code, rule)
         label = {"game": spec.code}
     else:
         if deck is None:
