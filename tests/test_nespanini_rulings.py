@@ -295,6 +295,13 @@ def test_coverage_of_goldfish_shows_opponent_effects_do_nothing_r7():
     d = duel(deck, deck, games=40)
     assert d.summary["coverage"]["effect:force_discard"]["used"] > 0
     assert d.summary["coverage"]["end:cimetiere"]["used"] == 40
+    from cardbase.playtest.batch import roundrobin
+
+    rr = roundrobin({"a": deck, "b": RICH}, games=20)
+    out = rr.to_dict()
+    assert out["coverage"]["end:cimetiere"]["occasions"] == 20
+    (one,) = rr.duels.values()
+    assert out["coverage"]["step2:discard"] == one.summary["coverage"]["step2:discard"]
 
 
 # ---------------------------------------------------------------- first player over decided games
@@ -388,6 +395,12 @@ def test_cli_rule_options_reach_the_games_and_are_echoed():
     assert "arbitrages changés : R1 end_rule=turns" in r.stdout
     assert re.search(r"victoires du premier joueur : [\d.]+ % \[.*\] \(\d+ sur \d+ parties décidées ; "
                      r"\d+ égalités à part\)", r.stdout)
+    r = _sim("sweep", "braises-ardentes", "--card", "NP1-001", "--values", "1..2", "--goldfish",
+             "-n", "10", "--rule", "end_rule=first", "--json")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert {x["code"]: x["value"] for x in data["rulings"]}["R1"] == "first"
+    assert data["illegal"] is False
     r = _sim("duel", "maree-et-crypte", "braises-ardentes", "-n", "4",
              "--rule", "end_rule=tours", "--rule", "cimetiere")
     assert r.exit_code == 2 and "end_rule" in r.output and "NOM=VALEUR" in r.output

@@ -343,6 +343,7 @@ def roundrobin_command(
     _say_illegal(illegal)
     _say_rulings(options)
     _ended(rep.ended_by, total)
+    _say_coverage(rep.to_dict())
     typer.echo(tr("engine.sim.rr_matrix"))
     typer.echo(rep.matrix.to_string(float_format=lambda v: f"{v:.3f}", na_rep="—"))
     typer.echo("")

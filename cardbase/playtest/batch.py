@@ -471,6 +471,8 @@ class RoundRobinReport:
             "ratings": self.ratings.to_dict(orient="records"),
             "games": sum(self.ended_by.values()),
             "ended_by": dict(self.ended_by),
+            **_coverage(({k: [v["occasions"], v["used"]] for k, v in rep.summary["coverage"].items()}
+                         for rep in self.duels.values()), sum(self.ended_by.values())),
         }
 
 
