@@ -384,7 +384,7 @@ def test_cli_rule_options_reach_the_games_and_are_echoed():
     assert by_code["R1"]["value"] == "turns" and by_code["R1"]["changed"] and by_code["R1"]["contested"]
     assert by_code["R10"]["value"] == 4 and by_code["R9"]["value"] == "public"
     assert "coverage" in data and data["coverage"]["end:turns"]["used"] == 20
-    r = _sim("goldfish", "braises-ardentes", "-n", "10", "--oracle-games", "0", "--swap-games", "0",
+    r = _sim("goldfish", "braises-ardentes", "-n", "10", "--oracle-games", "0", "--swap-games", "5",
              "--rule", "deck_lists=hidden", "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.stdout)

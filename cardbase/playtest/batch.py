@@ -158,7 +158,8 @@ def run_swap_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str,
     variants = _SWAPS.get(key)
     if variants is None:
         blank = blank_card()
-        table = CardTable.build(list(deck) + [blank])
+        pool = list(dict(options).get("pool") or ()) if dict(options).get("deck_lists") == "hidden" else []
+        table = CardTable.build(list(deck) + [blank] + pool)  # R9 hidden: the pool after the deck
         kinds = sorted({table.kind(c) for c in deck})
         kw = rules_in_force(stalemate_rounds, options)
         variants = [Game([[blank if table.kind(c) == k else c for c in deck]], table=table, **kw)

@@ -184,7 +184,8 @@ class Game:
         self.rules_turns = TURNS_PER_PLAYER * self.num_players
         # R9 hidden: the kinds a re-deal may draw for an opponent, each with its copy limit
         # (the deck rules: 2, 4 for a Foule card)
-        kinds = sorted({self.table.kind(c) for c in self.pool} if self.pool
+        index = self.table.index
+        kinds = sorted({index[c] for c in self.pool if c in index} if self.pool
                        else {k for d in self.decks for k in d})
         self.pool_kinds = tuple(kinds)
         self.pool_limits = tuple(4 if "foule" in self.table.defs[k].keyword_keys else 2 for k in kinds)
