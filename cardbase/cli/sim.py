@@ -27,6 +27,81 @@ STALEMATE = typer.Option(10, "--stalemate-rounds", help=tr("engine.help.stalemat
 SCHEDULER = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
                          help="Dask scheduler address (tcp://host:8786): run the games on that cluster.")
 DECK_HELP = tr("engine.help.deck")
+RULE = typer.Option(None, "--rule", help=tr("nespanini.help.rule"))  # rulings R1, R9, R10
+ALLOW_ILLEGAL = typer.Option(False, "--allow-illegal", help=tr("nespanini.help.allow_illegal"))
+
+
+# ---------------------------------------------------------------- rulings and legality of a batch
+
+
+def _rules(rule: list[str] | None, stalemate_rounds: int) -> dict[str, Any]:
+    """``--rule NAME=VALUE`` (repeatable) as the options of NesPanini's ``Game`` (every bad one at
+    once, exit 2, before any deck is read); ``--stalemate-rounds`` unless a rule sets it."""
+    from cardbase.games.rulings import parse_rules
+
+    options = parse_rules("nespanini", rule)
+    options.setdefault("stalemate_rounds", stalemate_rounds)
+    return options
+
+
+def _batch_rules(options: dict[str, Any], editions: list[Path] | None) -> tuple[int, dict[str, Any]]:
+    """(stalemate rounds, the other options) for the batch functions; ruling R9 ``hidden`` adds the
+    card pool its re-deals draw from: the NesPanini cards of the editions (``--edition``), else of
+    the database."""
+    rest = {k: v for k, v in options.items() if k != "stalemate_rounds"}
+    if rest.get("deck_lists") == "hidden":
+        if editions:
+            from cardbase.playtest.cards import load_edition_defs
+
+            rest["pool"] = [c for c in load_edition_defs(editions) if c.game == "nespanini"]
+        else:
+            from cardbase import catalog
+            from cardbase.db import session_scope
+
+            with session_scope() as session:
+                rest["pool"] = catalog.card_defs(session, game="nespanini")
+    return options["stalemate_rounds"], rest
+
+
+def _legality(named: dict[str, Any], allow_illegal: bool, editions: list[Path] | None) -> dict[str, list[str]]:
+    """The decks' legality (cardbase.decks): an illegal deck refuses the batch (exit 2) unless
+    ``--allow-illegal``; the problems of the decks played anyway, for the report."""
+    from cardbase.playtest.decks import batch_legality, deck_rules
+
+    if editions:
+        rules = deck_rules()
+    else:
+        from cardbase.db import session_scope
+
+        with session_scope() as session:
+            rules = deck_rules(session)
+    return batch_legality(named, allow_illegal=allow_illegal, rules=rules)
+
+
+def _in_force(options: dict[str, Any]) -> list[dict[str, Any]]:
+    """JSON ``rulings``: the rulings' options in force."""
+    from cardbase.games.rulings import in_force
+
+    return in_force("nespanini", options)
+
+
+def _say_rulings(options: dict[str, Any]) -> None:
+    """One line naming the rulings whose option differs from the default."""
+    changed = [r for r in _in_force(options) if r["changed"]]
+    if changed:
+        typer.echo(tr("nespanini.sim.rulings", rules=", ".join(
+            f"{r['code']} {r['option']}={r['value']}" for r in changed)))
+
+
+def _say_illegal(illegal: dict[str, list[str]]) -> None:
+    """The report's mark of decks played although illegal (``--allow-illegal``)."""
+    for problems in illegal.values():  # each problem names its deck
+        typer.echo(tr("nespanini.sim.illegal", problems=" ; ".join(problems)))
+
+
+def _say_coverage(summary: dict[str, Any]) -> None:
+    for line in summary.get("coverage_warnings") or ():
+        typer.echo(tr("nespanini.sim.coverage_warning", line=line))
 
 
 @contextmanager
@@ -121,6 +196,8 @@ def goldfish_command(
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
     scheduler: str | None = SCHEDULER,
+    rule: list[str] | None = RULE,
+    allow_illegal: bool = ALLOW_ILLEGAL,
 ) -> None:
     """Play DECK alone N times: score distribution, oracle gap and per-card figures."""
     from cardbase.playtest.batch import goldfish, save_records
@@ -129,20 +206,26 @@ def goldfish_command(
     check_sim(games=games, counts={"--oracle-games": oracle_games, "--swap-games": swap_games},
               workers=workers, records=records, bots=bot, bots_option="--bot", single_bot=True,
               nespanini_bots=True, editions=edition)
+    options = _rules(rule, stalemate_rounds)
     name, cards = _deck(deck, edition)
+    illegal = _legality({name: cards}, allow_illegal, edition)
+    rounds, rules = _batch_rules(options, edition)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_goldfish", name=name), not json_out) as progress:
         rep = goldfish(cards, games=games, bot=bot, seed=seed, oracle_games=oracle_games,
                        swap_games=swap_games, workers=workers, progress=progress,
-                       stalemate_rounds=stalemate_rounds, executor=ex)
+                       stalemate_rounds=rounds, executor=ex, rules=rules, illegal=illegal)
     if records:
         save_records(rep.records, records)
     if json_out:
-        print_json({"deck": name, **rep.to_dict()})
+        print_json({"deck": name, **rep.to_dict(), "rulings": _in_force(options)})
         return
     s = rep.summary
     typer.echo(tr("engine.sim.goldfish_head", name=name, games=s["games"], bot=bot, seed=seed))
+    _say_illegal(illegal)
+    _say_rulings(options)
     _ended(s["ended_by"], s["games"])
+    _say_coverage(s)
     typer.echo(tr("engine.sim.goldfish_mean", mean=f"{s['mean']:.2f}", std=f"{s['std']:.2f}",
                   min=s["min"], max=s["max"]))
     typer.echo(tr("engine.sim.percentiles",
@@ -151,7 +234,14 @@ def goldfish_command(
         typer.echo(tr("engine.sim.oracle_gap", gap=f"{s['oracle_mean_gap']:.2f}",
                       games=s["oracle_games"], exact=s["oracle_exact"]))
     typer.echo("")
-    typer.echo(_table(rep.cards).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    _say_illegal(illegal)
+    typer.echo(_table(rep.cards.drop(columns=["goldfish_blind"])).to_string(
+        index=False, float_format=lambda v: f"{v:.3f}"))
+    blind = [tr("nespanini.sim.blind_card", card=r["card"], reasons=", ".join(
+        tr(f"nespanini.blind.{x}") for x in r["goldfish_blind"]))
+        for r in rep.cards.to_dict(orient="records") if r["goldfish_blind"]]
+    if blind:
+        typer.echo(tr("nespanini.sim.not_judged", cards=" ; ".join(blind)))
 
 
 @app.command("duel", help=tr("engine.help.duel"))
@@ -168,6 +258,8 @@ def duel_command(
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
     scheduler: str | None = SCHEDULER,
+    rule: list[str] | None = RULE,
+    allow_illegal: bool = ALLOW_ILLEGAL,
 ) -> None:
     """DECK_A against DECK_B, seats swapped on the same seeds, Wilson 95 % intervals."""
     from cardbase.playtest.batch import duel, save_records
@@ -175,29 +267,47 @@ def duel_command(
 
     parts = check_sim(games=games, min_games=2, workers=workers, records=records, bots=bots,
                       nespanini_bots=True, editions=edition)
+    options = _rules(rule, stalemate_rounds)
     if len(parts) == 1:
         parts = parts * 2
     if len(parts) != 2:
         raise CardbaseError(tr("engine.sim.bots_format", bots=bots))
     na, a = _deck(deck_a, edition)
     nb, b = _deck(deck_b, edition)
+    illegal = _legality({na: a, nb: b}, allow_illegal, edition)
+    rounds, rules = _batch_rules(options, edition)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_duel", a=na, b=nb), not json_out) as progress:
         rep = duel(a, b, games=games, bots=(parts[0], parts[1]), seed=seed, workers=workers,
-                   names=(na, nb), progress=progress, stalemate_rounds=stalemate_rounds, executor=ex)
+                   names=(na, nb), progress=progress, stalemate_rounds=rounds, executor=ex,
+                   rules=rules, illegal=illegal)
     if records:
         save_records(rep.records, records)
     s = rep.summary
     if json_out:
-        print_json(s)
+        print_json({**s, "rulings": _in_force(options)})
         return
     lo, hi = s["ci95"]
     typer.echo(tr("engine.sim.duel_head", a=na, bot_a=parts[0], b=nb, bot_b=parts[1],
                   games=s["games"], seed=seed))
+    _say_illegal(illegal)
+    _say_rulings(options)
     _ended(s["ended_by"], s["games"])
+    _say_coverage(s)
     typer.echo(tr("engine.sim.duel_wtl", wins=s["wins"], ties=s["ties"], losses=s["losses"]))
     typer.echo(tr("engine.sim.duel_rate", rate=_pct(s["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
-    typer.echo(tr("engine.sim.duel_first", rate=_pct(s["first_player_win_rate"])))
+    fp = s["first_player"]
+    if fp["win_rate"] is None:
+        typer.echo(tr("nespanini.sim.first_none", ties=fp["ties"]))
+    else:
+        typer.echo(tr("nespanini.sim.first", rate=_pct(fp["win_rate"]), lo=_pct(fp["ci95"][0]),
+                      hi=_pct(fp["ci95"][1]), wins=fp["wins"], decided=fp["decided"], ties=fp["ties"]))
+    for seat in ("first", "second"):
+        r = s["seats"][seat]
+        if r["win_rate"] is not None:
+            typer.echo(tr(f"nespanini.sim.seat_{seat}", deck=na, rate=_pct(r["win_rate"]),
+                          lo=_pct(r["ci95"][0]), hi=_pct(r["ci95"][1]), wins=r["wins"],
+                          decided=r["decided"], ties=r["ties"]))
     typer.echo(tr("engine.sim.duel_margin", margin=f"{s['mean_margin']:+.2f}",
                   a=f"{s['mean_score_a']:.2f}", b=f"{s['mean_score_b']:.2f}"))
 
@@ -214,27 +324,36 @@ def roundrobin_command(
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
     scheduler: str | None = SCHEDULER,
+    rule: list[str] | None = RULE,
+    allow_illegal: bool = ALLOW_ILLEGAL,
 ) -> None:
     """Every deck against every other: win-rate matrix and a rating per deck."""
     from cardbase.playtest.batch import roundrobin
     from cardbase.playtest.cards import starter_decks
     from cardbase.playtest.limits import check_sim
 
+    options = _rules(rule, stalemate_rounds)
     specs = list(decks or starter_decks())
     check_sim(games=games, min_games=2, runs=len(specs) * (len(specs) - 1) // 2, unit="limits.unit.pairs",
               workers=workers, bots=bots, bots_option="--bot", single_bot=True, nespanini_bots=True,
               editions=edition)
     loaded = dict(_deck(d, edition) for d in specs)
+    illegal = _legality(loaded, allow_illegal, edition)
+    rounds, rules = _batch_rules(options, edition)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_rr"), not json_out) as progress:
         rep = roundrobin(loaded, games=games, bots=(bots, bots), seed=seed, workers=workers,
-                         progress=progress, stalemate_rounds=stalemate_rounds, executor=ex)
+                         progress=progress, stalemate_rounds=rounds, executor=ex, rules=rules,
+                         illegal=illegal)
     if json_out:
-        print_json(rep.to_dict())
+        print_json({**rep.to_dict(), "rulings": _in_force(options)})
         return
     total = sum(rep.ended_by.values())
     typer.echo(tr("engine.sim.rr_head", decks=len(loaded), games=total, seed=seed))
+    _say_illegal(illegal)
+    _say_rulings(options)
     _ended(rep.ended_by, total)
+    _say_coverage(rep.to_dict())
     typer.echo(tr("engine.sim.rr_matrix"))
     typer.echo(rep.matrix.to_string(float_format=lambda v: f"{v:.3f}", na_rep="—"))
     typer.echo("")
@@ -252,6 +371,8 @@ def ladder_command(
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
     scheduler: str | None = SCHEDULER,
+    rule: list[str] | None = RULE,
+    allow_illegal: bool = ALLOW_ILLEGAL,
 ) -> None:
     """Each bot against the one below: random < greedy < mc < ismcts, mirror matches."""
     from cardbase.playtest.batch import LADDER, ladder
@@ -260,28 +381,35 @@ def ladder_command(
 
     check_sim(games=games, min_games=2, runs=len(LADDER) - 1, unit="limits.unit.rungs", workers=workers,
               editions=edition)
+    options = _rules(rule, stalemate_rounds)
     if deck is None:
         starters = starter_decks()
         if not starters:
             raise CardbaseError(tr("engine.sim.no_starter"))
         deck = next(iter(starters))
     name, cards = _deck(deck, edition)
+    illegal = _legality({name: cards}, allow_illegal, edition)
+    rounds, rules = _batch_rules(options, edition)
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("engine.sim.progress_ladder", name=name), not json_out) as progress:
         df = ladder(cards, games=games, seed=seed, workers=workers, progress=progress,
-                    stalemate_rounds=stalemate_rounds, executor=ex)
+                    stalemate_rounds=rounds, executor=ex, rules=rules, illegal=illegal)
     if json_out:
         from cardbase.playtest.batch import ended_counts
 
         ended = ended_counts(k for e in df["ended_by"] for k, n in e.items() for _ in range(n))
-        print_json({"deck": name, "games": games, "seed": seed, "stalemate_rounds": stalemate_rounds,
-                    "ended_by": ended, "rungs": df.to_dict(orient="records")})
+        print_json({"deck": name, "games": games, "seed": seed, "stalemate_rounds": rounds,
+                    "ended_by": ended, "rungs": df.to_dict(orient="records"),
+                    "illegal": bool(illegal), "illegal_decks": illegal, "rulings": _in_force(options)})
         return
     typer.echo(tr("engine.sim.ladder_head", name=name, seed=seed))
-    typer.echo(_table(df.drop(columns=["ended_by"])).to_string(index=False,
-                                                              float_format=lambda v: f"{v:.3f}"))
+    _say_illegal(illegal)
+    _say_rulings(options)
+    typer.echo(_table(df.drop(columns=["ended_by", "illegal"])).to_string(
+        index=False, float_format=lambda v: f"{v:.3f}"))
     for _, row in df.iterrows():
         typer.echo(tr("engine.sim.ladder_rung", level=row["level"], against=row["against"]))
+        _say_illegal(illegal)
         _ended(row["ended_by"], row["games"])
 
 
@@ -304,7 +432,8 @@ def sweep_command(
     edition: list[Path] | None = EDITIONS,
     stalemate_rounds: int = STALEMATE,
     scheduler: str | None = SCHEDULER,
-    rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): a ruling's option of a box game (cardbase games rulings GAME)."),
+    rule: list[str] | None = RULE,
+    allow_illegal: bool = ALLOW_ILLEGAL,
 ) -> None:
     """One card's field at every value of a range: win rate, its interval and mean score."""
     from cardbase.games import registry
@@ -317,6 +446,7 @@ def sweep_command(
                       unit="limits.unit.values", workers=workers, bots=bots, nespanini_bots=game is None,
                       players=players, spec=spec, players_allowed=game is not None,
                       copies=vals if field == "copies" else None, editions=edition)
+    np_options = _rules(rule, stalemate_rounds) if game is None else {}
     kwargs: dict[str, Any] = {}
     if spec is not None:
         if deck is not None or against is not None or goldfish:
@@ -342,12 +472,19 @@ def sweep_command(
         if against is not None and goldfish:
             raise CardbaseError(tr("dask.sweep.against_and_goldfish"))
         name, cards = _deck(deck, edition)
-        kwargs = {"deck_name": name, "stalemate_rounds": stalemate_rounds}
         label = {"deck": name}
+        named = {name: cards}
         if against is not None:
             aname, acards = _deck(against, edition)
-            kwargs["against"] = acards
             label["against"] = aname
+            named[aname] = acards
+        illegal = _legality(named, allow_illegal, edition)
+        rounds, np_rules = _batch_rules(np_options, edition)
+        kwargs = {"deck_name": name, "stalemate_rounds": rounds, "options": np_rules}
+        if against is not None:
+            kwargs["against"] = acards
+        label.update({"illegal": bool(illegal), "illegal_decks": illegal,
+                      "rulings": _in_force(np_options)})
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("dask.sweep.progress", card=card, field=field), not json_out) as progress:
         res = sweep(cards if game is None else None, card=card, field=field, values=vals, games=games,
@@ -361,6 +498,9 @@ def sweep_command(
     typer.echo(tr(head, name=res["name"], card=res["card"], field=field, deck=label.get("deck", ""),
                   against=label.get("against", ""), game=res.get("game", ""),
                   players=res.get("players", ""), games=res["games"], seed=seed))
+    _say_illegal(label.get("illegal_decks") or {})
+    if game is None:
+        _say_rulings(np_options)
     for p in res["points"]:
         lo, hi = p["ci95"]
         score = "—" if p["mean_score"] is None else f"{p['mean_score']:.2f}"

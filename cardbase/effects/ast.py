@@ -11,7 +11,8 @@ An effect is stored with its card as source text (``Card.effect``), parsed by
 Vocabulary of the actions (see docs/effects.md for the full reference). Three rules hold for all:
 
 1. **Hands keep their size.** Every action leaves both hands with as many cards as before it,
-   so each hand still holds exactly 5 cards at the end of the game.
+   so each hand still holds 5 cards at the end of the game — except ``ForceDiscard`` on an
+   opponent whose deck is too short to draw back what they discarded (NesPanini ruling R3).
 2. **Légendaire cards never go to a discard pile.** An action that moves cards from a hand or a
    deck to a discard pile never moves a Légendaire card there (who chooses cannot pick one; a
    Légendaire card met on a deck goes under that deck instead).
@@ -244,9 +245,10 @@ class ForceDiscard:
     """``force_discard N`` — « Votre adversaire défausse N cartes de son choix (sauf Légendaire),
     puis en pioche autant. »
 
-    The opponent chooses d = min(n, their non-Légendaire cards in hand, cards in their deck) cards
-    of their hand, puts them in their discard pile (their Défausse effects do NOT trigger: it is
-    not step 2), then draws d cards. Cimetière: d cards more — the game ends sooner.
+    The opponent chooses d = min(n, their non-Légendaire cards in hand) cards of their hand, puts
+    them in their discard pile (their Défausse effects do NOT trigger: it is not step 2), then
+    draws d cards — as many as their deck holds: on an empty deck the discard still happens and
+    the hand shrinks (NesPanini ruling R3). Cimetière: d cards more — the game ends sooner.
     """
 
     n: int

@@ -37,6 +37,7 @@ from cardbase.games.nespanini import (
 )
 from cardbase.i18n import tr
 
+from . import coverage as rule_coverage
 from .cluster import chunks, parallelism, run_chunks
 from .stats import bradley_terry, percentile, wilson
 
@@ -54,15 +55,49 @@ def game_seed(seed: int, i: int) -> int:
 
 _GAMES: dict[tuple, Game] = {}
 
+Options = tuple[tuple[str, Any], ...]  # the rulings' options of a batch, as sorted (name, value) pairs
 
-def _game(decks: tuple[tuple[CardDef, ...], ...], stalemate_rounds: int = STALEMATE_ROUNDS) -> Game:
-    key = (decks, stalemate_rounds)
+
+def options_key(rules: dict[str, Any] | None) -> Options:
+    """``rules`` (the keywords of ``Game`` set by ``--rule``: rulings R1, R9, R10) as a hashable,
+    picklable key; a ``pool`` list becomes a tuple."""
+    out = []
+    for k, v in sorted((rules or {}).items()):
+        out.append((k, tuple(v) if isinstance(v, list) else v))
+    return tuple(out)
+
+
+def _game(decks: tuple[tuple[CardDef, ...], ...], stalemate_rounds: int = STALEMATE_ROUNDS,
+          options: Options = ()) -> Game:
+    key = (decks, stalemate_rounds, options)
     g = _GAMES.get(key)
     if g is None:
         if len(_GAMES) > 64:
             _GAMES.clear()
-        g = _GAMES[key] = Game([list(d) for d in decks], stalemate_rounds=stalemate_rounds)
+        kw = dict(options)
+        kw.setdefault("stalemate_rounds", stalemate_rounds)
+        g = _GAMES[key] = Game([list(d) for d in decks], **kw)
     return g
+
+
+def rules_in_force(stalemate_rounds: int, options: Options) -> dict[str, Any]:
+    """The options of the batch's rulings, as ``Game`` takes them (the pool left out)."""
+    kw = {k: v for k, v in options if k != "pool"}
+    kw.setdefault("stalemate_rounds", stalemate_rounds)
+    return kw
+
+
+def _illegal_summary(illegal: dict[str, list[str]] | None) -> dict[str, Any]:
+    """Report keys of the decks played although illegal (``--allow-illegal``)."""
+    illegal = {k: list(v) for k, v in (illegal or {}).items() if v}
+    return {"illegal": bool(illegal), "illegal_decks": illegal}
+
+
+def _coverage(counts: Iterable[dict | None], games: int) -> dict[str, Any]:
+    """JSON ``coverage`` and ``coverage_warnings`` of a batch (cardbase.playtest.coverage)."""
+    total = rule_coverage.merge(counts)
+    return {"coverage": rule_coverage.as_json("nespanini", total, games),
+            "coverage_warnings": rule_coverage.warnings("nespanini", total)}
 
 
 def ended_counts(reasons: Iterable[str]) -> dict[str, int]:
@@ -74,8 +109,9 @@ def ended_counts(reasons: Iterable[str]) -> dict[str, int]:
 
 
 def not_by_cimetiere(ended_by: dict[str, int]) -> int:
-    """Games of a report that did not end by the Cimetière."""
-    return sum(v for k, v in ended_by.items() if k != "cimetiere")
+    """Games of a report that did not end as the rules say: neither by the Cimetière nor, under
+    ruling R1's other readings, after 5 turns each."""
+    return sum(v for k, v in ended_by.items() if k not in ("cimetiere", "turns"))
 
 
 def _play(game: Game, seed: int, bots: Sequence[str]) -> Any:
@@ -90,10 +126,10 @@ def _play(game: Game, seed: int, bots: Sequence[str]) -> Any:
 
 def run_goldfish_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str, seed: int,
                        oracle_games: int = 0, oracle_nodes: int = 5_000,
-                       stalemate_rounds: int = STALEMATE_ROUNDS) -> list[tuple]:
+                       stalemate_rounds: int = STALEMATE_ROUNDS, options: Options = ()) -> list[tuple]:
     """Games ``start..stop-1``: (score, hand kinds, discard kinds, points per hand card, oracle,
-    turns, ending)."""
-    game = _game((deck,), stalemate_rounds)
+    turns, ending, rule coverage)."""
+    game = _game((deck,), stalemate_rounds, options)
     out = []
     for i in range(start, stop):
         gs = game_seed(seed, i)
@@ -103,12 +139,14 @@ def run_goldfish_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: st
         if i < oracle_games:
             r = oracle_search(game.new_state(gs, log=False), max_nodes=oracle_nodes)
             orc = (r.score, r.exact)
-        out.append((sum(pts), tuple(s.hands[0]), tuple(s.discards[0]), pts, orc, s.turn, s.ended_by))
+        out.append((sum(pts), tuple(s.hands[0]), tuple(s.discards[0]), pts, orc, s.turn, s.ended_by,
+                    s.coverage()))
     return out
 
 
 def run_swap_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str,
-                   seed: int, stalemate_rounds: int = STALEMATE_ROUNDS) -> list[tuple[int, ...]]:
+                   seed: int, stalemate_rounds: int = STALEMATE_ROUNDS,
+                   options: Options = ()) -> list[tuple[int, ...]]:
     """Swap test, games ``start..stop-1``: per game, the score of each variant of ``deck`` where
     one distinct card (in card-table order) is replaced by a blank card of value 0.
 
@@ -116,14 +154,16 @@ def run_swap_chunk(start: int, stop: int, deck: tuple[CardDef, ...], bot: str,
     score and choice caches, and every card keeps its index: the greedy tie-breaks are the same as
     in the deck's own games.
     """
-    key = ("swap", deck, stalemate_rounds)
+    key = ("swap", deck, stalemate_rounds, options)
     variants = _SWAPS.get(key)
     if variants is None:
         blank = blank_card()
-        table = CardTable.build(list(deck) + [blank])
+        pool = list(dict(options).get("pool") or ()) if dict(options).get("deck_lists") == "hidden" else []
+        table = CardTable.build(list(deck) + [blank] + pool)  # R9 hidden: the pool after the deck
         kinds = sorted({table.kind(c) for c in deck})
-        variants = [Game([[blank if table.kind(c) == k else c for c in deck]], table=table,
-                         stalemate_rounds=stalemate_rounds) for k in kinds]
+        kw = rules_in_force(stalemate_rounds, options)
+        variants = [Game([[blank if table.kind(c) == k else c for c in deck]], table=table, **kw)
+                    for k in kinds]
         if len(_SWAPS) > 16:
             _SWAPS.clear()
         _SWAPS[key] = variants
@@ -139,22 +179,24 @@ _SWAPS: dict[tuple, list[Game]] = {}
 
 def run_duel_chunk(start: int, stop: int, decks: tuple[tuple[CardDef, ...], tuple[CardDef, ...]],
                    bots: tuple[str, str], seed: int,
-                   stalemate_rounds: int = STALEMATE_ROUNDS) -> list[tuple]:
+                   stalemate_rounds: int = STALEMATE_ROUNDS, options: Options = ()) -> list[tuple]:
     """Pairs ``start..stop-1``; each pair is two games on the same seed with seats swapped.
 
-    Returns (pair, swapped, first player, score of deck A, score of deck B, ending, turns).
+    Returns (pair, swapped, first player, score of deck A, score of deck B, ending, turns, rule
+    coverage).
     """
-    ga = _game(decks, stalemate_rounds)
-    gb = _game((decks[1], decks[0]), stalemate_rounds)
+    ga = _game(decks, stalemate_rounds, options)
+    gb = _game((decks[1], decks[0]), stalemate_rounds, options)
     out = []
     for i in range(start, stop):
         gs = game_seed(seed, i)
         s = _play(ga, gs, bots)
         a, b = s.score(0), s.score(1)
-        out.append((i, False, s.first_player, a, b, s.ended_by, s.turn))
+        out.append((i, False, s.first_player, a, b, s.ended_by, s.turn, s.coverage()))
         s = _play(gb, gs, (bots[1], bots[0]))
         a, b = s.score(1), s.score(0)
-        out.append((i, True, 1 - s.first_player, a, b, s.ended_by, s.turn))  # first player as seen from deck A = 0
+        # first player as seen from deck A = 0
+        out.append((i, True, 1 - s.first_player, a, b, s.ended_by, s.turn, s.coverage()))
     return out
 
 
@@ -212,21 +254,29 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
              executor: Any = None, workers: int | None = None, oracle_games: int = 30,
              swap_games: int | None = 100, thresholds: Iterable[int] | None = None,
              progress: Progress | None = None,
-             stalemate_rounds: int = STALEMATE_ROUNDS) -> GoldfishReport:
+             stalemate_rounds: int = STALEMATE_ROUNDS, rules: dict[str, Any] | None = None,
+             illegal: dict[str, list[str]] | None = None) -> GoldfishReport:
     """Play ``games`` goldfish games of ``deck`` with ``bot`` and sum them up.
 
     ``oracle_games``: how many of the games also get the clairvoyant oracle's score (it is slow);
     ``swap_games``: games per card for the swap test, played on the seeds of the first games
-    (None or 0: no swap test); ``stalemate_rounds``: ruling R10 (0: off).
+    (None or 0: no swap test); ``stalemate_rounds``: ruling R10 (0: off); ``rules``: other
+    options of ``Game`` (rulings R1, R9: ``--rule``); ``illegal``: the deck's legality problems
+    when it is played although illegal (``--allow-illegal``), said in the report.
+    Cards that goldfish cannot judge (ruling R7) are marked: ``goldfish_judged`` False and
+    ``goldfish_blind`` the reasons (:func:`cardbase.games.nespanini.analysis.goldfish_blind`).
     """
+    from cardbase.games.nespanini.analysis import goldfish_blind
+
     if games <= 0:
         raise CardbaseError(tr("engine.error.games_positive", games=games))
     deck_t = tuple(deck)
-    game = _game((deck_t,), stalemate_rounds)
+    options = options_key(rules)
+    game = _game((deck_t,), stalemate_rounds, options)
     table = game.table
     oracle_games = min(oracle_games, games)
-    rows = _map(run_goldfish_chunk, [(deck_t, bot, seed, oracle_games, 2_000, stalemate_rounds)], games,
-                executor=executor, progress=progress, workers=workers)
+    rows = _map(run_goldfish_chunk, [(deck_t, bot, seed, oracle_games, 2_000, stalemate_rounds, options)],
+                games, executor=executor, progress=progress, workers=workers)
     names = [c.name for c in table.defs]
     scores = [r[0] for r in rows]
     rec = pd.DataFrame({
@@ -263,11 +313,12 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
         # every card's variant is played on the seeds of the first n_swap games, in one batch
         n_swap = min(swap_games, games)
         base = sum(scores[:n_swap]) / n_swap
-        swap_rows = _map(run_swap_chunk, [(deck_t, bot, seed, stalemate_rounds)], n_swap, executor=executor,
-                         progress=None, workers=workers)
+        swap_rows = _map(run_swap_chunk, [(deck_t, bot, seed, stalemate_rounds, options)], n_swap,
+                         executor=executor, progress=None, workers=workers)
         kinds = sorted(copies)
         for j, k in enumerate(kinds):
             swap[k] = sum(r[j] for r in swap_rows) / n_swap - base
+    blind = {k: goldfish_blind(table.defs[k]) for k in copies}
     cards = pd.DataFrame([{
         "card": names[k],
         "ref": table.defs[k].ref,
@@ -277,6 +328,8 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
         "discarded_rate": disc[k] / games,
         "avg_points": points[k] / games,
         "swap_delta": swap.get(k),
+        "goldfish_judged": not blind[k],  # ruling R7: False when goldfish cannot see what it does
+        "goldfish_blind": list(blind[k]),
     } for k in sorted(copies, key=lambda k: (-copies[k], names[k]))])
     summary = {
         "games": games,
@@ -293,6 +346,10 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
         "oracle_mean_gap": (sum(gaps) / len(gaps)) if gaps else None,
         "ended_by": ended_counts(r[6] for r in rows),
         "stalemate_rounds": stalemate_rounds,
+        "rules": rules_in_force(stalemate_rounds, options),
+        "not_judged": [names[k] for k in sorted(copies, key=lambda k: names[k]) if blind[k]],
+        **_illegal_summary(illegal),
+        **_coverage((r[7] for r in rows), games),
     }
     return GoldfishReport(games, bot, seed, rec, cards, summary)
 
@@ -316,17 +373,25 @@ class DuelReport:
 def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1000,
          bots: tuple[str, str] = ("greedy", "greedy"), seed: int = 0, executor: Any = None,
          workers: int | None = None, names: tuple[str, str] = ("A", "B"),
-         progress: Progress | None = None, stalemate_rounds: int = STALEMATE_ROUNDS) -> DuelReport:
+         progress: Progress | None = None, stalemate_rounds: int = STALEMATE_ROUNDS,
+         rules: dict[str, Any] | None = None,
+         illegal: dict[str, list[str]] | None = None) -> DuelReport:
     """Head-to-head of deck A (with ``bots[0]``) against deck B (``bots[1]``).
 
     ``games`` is the number of games, played as games/2 pairs: each seed once with A in seat 1 and
-    once with the seats swapped. Figures are from A's side.
+    once with the seats swapped. Figures are from A's side. First-player and seat figures are
+    over decided games (a tie is no one's win: ruling R5), with the ties beside them.
+    ``rules``/``illegal``: as :func:`goldfish`.
     """
     if games < 2:
         raise CardbaseError(tr("engine.error.duel_games", games=games))
     pairs = games // 2
-    rows = _map(run_duel_chunk, [((tuple(deck_a), tuple(deck_b)), tuple(bots), seed, stalemate_rounds)],
+    options = options_key(rules)
+    rows = _map(run_duel_chunk,
+                [((tuple(deck_a), tuple(deck_b)), tuple(bots), seed, stalemate_rounds, options)],
                 pairs, executor=executor, progress=progress, workers=workers)
+    cov = [r[7] for r in rows]
+    rows = [r[:7] for r in rows]
     rec = pd.DataFrame(rows, columns=["pair", "swapped", "first", "score_a", "score_b", "ended_by", "turns"])
     rec.insert(1, "seed", [game_seed(seed, p) for p in rec["pair"]])
     rec["margin"] = rec["score_a"] - rec["score_b"]
@@ -338,6 +403,7 @@ def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1
     first_won = int((((rec["first"] == 0) & (rec["result"] == 1))
                      | ((rec["first"] == 1) & (rec["result"] == -1))).sum())
     decided = n - ties
+    first_lost = decided - first_won
     summary = {
         "games": n,
         "decks": list(names),
@@ -350,16 +416,36 @@ def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1
         "ci95": list(wilson(wins, n)),
         "points_rate": (wins + ties / 2) / n,
         "points_ci95": list(wilson(wins + ties / 2, n)),
+        # over all games (a tie counts as a game the first player did not win): kept for old readers
         "first_player_win_rate": first_won / n,
         "first_player_win_rate_decided": (first_won / decided) if decided else None,
-        "first_player_ci95": list(wilson(first_won, n)),
+        # the interval of the decided-games rate (ties are no one's win, ruling R5)
+        "first_player_ci95": list(wilson(first_won, decided)),
+        "first_player": {"wins": first_won, "losses": first_lost, "ties": ties, "decided": decided,
+                         "win_rate": (first_won / decided) if decided else None,
+                         "ci95": list(wilson(first_won, decided))},
+        "seats": {seat: _record(rec[rec["first"] == (0 if seat == "first" else 1)]["result"])
+                  for seat in ("first", "second")},
         "mean_margin": float(rec["margin"].mean()),
         "mean_score_a": float(rec["score_a"].mean()),
         "mean_score_b": float(rec["score_b"].mean()),
         "ended_by": ended_counts(rec["ended_by"]),
         "stalemate_rounds": stalemate_rounds,
+        "rules": rules_in_force(stalemate_rounds, options),
+        **_illegal_summary(illegal),
+        **_coverage(cov, n),
     }
     return DuelReport(n, rec, summary)
+
+
+def _record(results: pd.Series) -> dict[str, Any]:
+    """Deck A's record in some games (results +1/0/-1): win rate and interval over decided games."""
+    wins = int((results == 1).sum())
+    losses = int((results == -1).sum())
+    decided = wins + losses
+    return {"games": len(results), "wins": wins, "ties": int((results == 0).sum()),
+            "losses": losses, "decided": decided,
+            "win_rate": (wins / decided) if decided else None, "ci95": list(wilson(wins, decided))}
 
 
 def save_records(df: pd.DataFrame, path: Path | str) -> None:
@@ -376,21 +462,26 @@ class RoundRobinReport:
     ratings: pd.DataFrame  # one row a deck: rating, points rate
     duels: dict[tuple[str, str], DuelReport]
     ended_by: dict[str, int] = field(default_factory=dict)  # over every game of every pair
+    legality: dict[str, Any] = field(default_factory=dict)  # illegal, illegal_decks
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            **self.legality,
             "matrix": {r: {c: (None if pd.isna(v) else float(v)) for c, v in row.items()}
                        for r, row in self.matrix.iterrows()},
             "ratings": self.ratings.to_dict(orient="records"),
             "games": sum(self.ended_by.values()),
             "ended_by": dict(self.ended_by),
+            **_coverage(({k: [v["occasions"], v["used"]] for k, v in rep.summary["coverage"].items()}
+                         for rep in self.duels.values()), sum(self.ended_by.values())),
         }
 
 
 def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
                bots: tuple[str, str] = ("greedy", "greedy"), seed: int = 0, executor: Any = None,
                workers: int | None = None, progress: Progress | None = None,
-               stalemate_rounds: int = STALEMATE_ROUNDS) -> RoundRobinReport:
+               stalemate_rounds: int = STALEMATE_ROUNDS, rules: dict[str, Any] | None = None,
+               illegal: dict[str, list[str]] | None = None) -> RoundRobinReport:
     """Every pair of decks plays ``games`` games (seats swapped, same seeds)."""
     names = list(decks)
     if len(names) < 2:
@@ -401,7 +492,8 @@ def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
     for j, (a, b) in enumerate(pairs):
         rep = duel(decks[a], decks[b], games=games, bots=bots, seed=seed, executor=executor,
-                   workers=workers, names=(a, b), stalemate_rounds=stalemate_rounds)
+                   workers=workers, names=(a, b), stalemate_rounds=stalemate_rounds, rules=rules,
+                   illegal={k: v for k, v in (illegal or {}).items() if k in (a, b)})
         duels[(a, b)] = rep
         s = rep.summary
         matrix.loc[a, b] = s["win_rate"]
@@ -419,7 +511,8 @@ def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
     ended: Counter = Counter()
     for rep in duels.values():
         ended.update(rep.summary["ended_by"])
-    return RoundRobinReport(matrix, rdf, duels, ended_counts(ended.elements()))
+    return RoundRobinReport(matrix, rdf, duels, ended_counts(ended.elements()),
+                            _illegal_summary(illegal))
 
 
 # ----------------------------------------------------------------------------- ladder
@@ -429,7 +522,9 @@ LADDER = ("random", "greedy", "mc", "ismcts")
 
 def ladder(deck: Sequence[CardDef], *, games: int = 200, seed: int = 0,
            levels: Sequence[str] = LADDER, executor: Any = None, workers: int | None = None,
-           progress: Progress | None = None, stalemate_rounds: int = STALEMATE_ROUNDS) -> pd.DataFrame:
+           progress: Progress | None = None, stalemate_rounds: int = STALEMATE_ROUNDS,
+           rules: dict[str, Any] | None = None,
+           illegal: dict[str, list[str]] | None = None) -> pd.DataFrame:
     """Each level against the one below on mirror matches (same deck, seats swapped, same seeds).
 
     One row a rung; its ``ended_by`` column holds the rung's counts of endings."""
@@ -437,7 +532,8 @@ def ladder(deck: Sequence[CardDef], *, games: int = 200, seed: int = 0,
     for i in range(1, len(levels)):
         hi, lo = levels[i], levels[i - 1]
         rep = duel(deck, deck, games=games, bots=(hi, lo), seed=seed, executor=executor,
-                   workers=workers, names=(hi, lo), stalemate_rounds=stalemate_rounds)
+                   workers=workers, names=(hi, lo), stalemate_rounds=stalemate_rounds, rules=rules,
+                   illegal=illegal)
         s = rep.summary
         rows.append({
             "level": hi, "against": lo, "games": s["games"], "wins": s["wins"], "ties": s["ties"],
@@ -446,6 +542,7 @@ def ladder(deck: Sequence[CardDef], *, games: int = 200, seed: int = 0,
             "points_ci_low": s["points_ci95"][0], "points_ci_high": s["points_ci95"][1],
             "mean_margin": s["mean_margin"],
             "beats_lower": s["points_ci95"][0] > 0.5,
+            "illegal": s["illegal"],
             "ended_by": s["ended_by"],
         })
         if progress:

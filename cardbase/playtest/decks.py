@@ -12,14 +12,16 @@ A deck reference is, in this order:
 
 Anything else is a :class:`~cardbase.errors.NotFoundError` naming the saved decks and the
 starter slugs. A deck that names unknown cards is a :class:`~cardbase.errors.DeckListError` with
-every bad line. Playtests accept decks that are not legal (a draft of 19 cards can be tested);
-the engine only needs 5 cards.
+every bad line. Resolving accepts a deck that is not legal (the engine only needs 5 cards); the
+batch commands then check it (:func:`batch_legality`): refused unless ``--allow-illegal``, and
+said in the report when played.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import Session
 
@@ -113,3 +115,46 @@ def resolve_playtest_deck(session: Session, deck_ref: str | int) -> PlaytestDeck
 def deck_defs_from_db(session: Session, deck_ref: str | int) -> list[CardDef]:
     """The cards of the deck ``deck_ref`` (see :func:`resolve_playtest_deck`), one per copy."""
     return list(resolve_playtest_deck(session, deck_ref).cards)
+
+
+# ----------------------------------------------------------------------------- legality of batches
+
+
+def deck_rules(session: Session | None = None) -> Any:
+    """NesPanini's deck rules (20 cards, 2 copies, Foule 4): the database's game when a session is
+    given and knows it, else the game of ``data/games.toml`` (``--edition`` batches, no database)."""
+    import tomllib
+
+    from cardbase.models import Game
+
+    if session is not None:
+        found = decks.get_game(session, GAME)
+        if found is not None:
+            return found
+    path = Path(__file__).resolve().parents[2] / "data" / "games.toml"
+    with path.open("rb") as fh:
+        raw = next(g for g in tomllib.load(fh)["games"] if g["code"] == GAME)
+    return Game(code=GAME, name=raw["name"], deck_size=raw.get("deck_size"),
+                copy_limit=raw.get("copy_limit"), keyword_limits=dict(raw.get("keyword_limits") or {}))
+
+
+def batch_legality(named: dict[str, Any], *, allow_illegal: bool = False,
+                   rules: Any = None) -> dict[str, list[str]]:
+    """Check the decks of a batch (name → one CardDef per copy) with the deck-legality code of
+    :mod:`cardbase.decks`. An illegal deck refuses the batch — a :class:`ValidationError` (exit 2)
+    listing every problem of every deck — unless ``allow_illegal``; then the problems are returned
+    (name → lines) for the report to say them."""
+    from cardbase.errors import ValidationError
+
+    rules = rules if rules is not None else deck_rules()
+    found: dict[str, list[str]] = {}
+    problems = []
+    for name, cards in named.items():
+        legality = decks.check_card_defs(list(cards), rules, source=name)
+        if not legality.legal:
+            found[name] = [str(p) for p in legality.problems]
+            problems.extend(legality.problems)
+    if problems and not allow_illegal:
+        raise ValidationError(tr("nespanini.batch.illegal", count=len(found),
+                                 decks=", ".join(found)), problems)
+    return found

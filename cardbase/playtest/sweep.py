@@ -174,7 +174,7 @@ def sweep(deck: Sequence[CardDef] | None = None, *, card: str, field: str = "val
         if deck is None:
             raise CardbaseError(tr("dask.sweep.no_deck"))
         plan = _nespanini_plan(deck, card, field, vals, against, games, seed, bots,
-                               stalemate_rounds, deck_name)
+                               stalemate_rounds, deck_name, options)
     fn, per_value_args, n, finish, head = plan
     if executor is not None:
         return _run(fn, per_value_args, n, finish, head, vals, executor, progress, workers)
@@ -215,10 +215,13 @@ def _run(fn: Callable[..., list], per_value_args: list[tuple], n: int, finish: C
     return {**head, "values": vals, "points": points, "crossing": _crossing(points)}
 
 
-def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalemate_rounds, deck_name):
+def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalemate_rounds, deck_name,
+                    options=None):
     from cardbase.games.nespanini import HAND_SIZE, STALEMATE_ROUNDS
 
-    from .batch import run_duel_chunk, run_goldfish_chunk
+    from .batch import options_key, run_duel_chunk, run_goldfish_chunk
+
+    opts = options_key(options)  # NesPanini Game options (--rule: rulings R1, R9, R10)
 
     deck_t = tuple(deck)
     target = _find(deck_t, card, deck_name)
@@ -233,13 +236,14 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
             raise CardbaseError(tr("dask.sweep.deck_too_small", values=", ".join(map(str, short)),
                                    need=HAND_SIZE))
     bots = list(bots or ["greedy"])
-    _check_variants(deck_t, against, target, field, vals, stalemate)
+    _check_variants(deck_t, against, target, field, vals, stalemate, opts)
     head: dict[str, Any] = {"card": target.ref, "name": target.name, "field": field, "seed": seed,
                             "stalemate_rounds": stalemate}
     if against is None:
         if games < 1:
             raise CardbaseError(tr("engine.error.games_positive", games=games))
-        args = [(_variant_deck(deck_t, target, field, v), bots[0], seed, 0, 2_000, stalemate) for v in vals]
+        args = [(_variant_deck(deck_t, target, field, v), bots[0], seed, 0, 2_000, stalemate, opts)
+                for v in vals]
 
         def finish(rows: list) -> dict[str, Any]:
             scores = [r[0] for r in rows]
@@ -257,7 +261,7 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
     for v in vals:
         a = _variant_deck(deck_t, target, field, v)
         b = against_t if field == "copies" else _variant_deck(against_t, target, field, v)
-        args.append(((a, b), (bots[0], bots[1]), seed, stalemate))
+        args.append(((a, b), (bots[0], bots[1]), seed, stalemate, opts))
 
     def finish_duel(rows: list) -> dict[str, Any]:
         n = len(rows)
@@ -273,7 +277,7 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
                                                       "bots": bots[:2]}
 
 
-def _check_variants(deck_t, against, target, field, vals, stalemate) -> None:
+def _check_variants(deck_t, against, target, field, vals, stalemate, opts=()) -> None:
     """Every variant's game is built before the first game: all the bad values at once."""
     from .batch import _game
 
@@ -283,7 +287,7 @@ def _check_variants(deck_t, against, target, field, vals, stalemate) -> None:
         decks = (a,) if against is None else (a, tuple(against) if field == "copies"
                                               else _variant_deck(tuple(against), target, field, v))
         try:
-            _game(decks, stalemate)
+            _game(decks, stalemate, opts)
         except CardbaseError as exc:
             problems.append(tr("dask.sweep.bad_variant", value=v, error=str(exc)))
     if problems:

@@ -514,7 +514,11 @@ def _duels(choices: dict[str, str]) -> None:
         m = st.columns(4)
         m[0].metric(t("playtest.win_rate", deck=s["decks"][0]), f"{s['win_rate']:.1%}", help=f"95 % : {lo:.1%} – {hi:.1%}")
         m[1].metric(t("playtest.wtl"), f"{s['wins']} / {s['ties']} / {s['losses']}")
-        m[2].metric(t("playtest.first_player"), f"{s['first_player_win_rate']:.1%}")
+        fp = s["first_player"]  # over decided games, ties apart (ruling R5)
+        m[2].metric(t("nespanini.playtest.first_player"),
+                    "—" if fp["win_rate"] is None else f"{fp['win_rate']:.1%}",
+                    help=t("nespanini.playtest.first_player_help", wins=fp["wins"], decided=fp["decided"],
+                           lo=f"{fp['ci95'][0]:.1%}", hi=f"{fp['ci95'][1]:.1%}", ties=fp["ties"]))
         m[3].metric(t("playtest.margin"), f"{s['mean_margin']:+.2f}")
         st.caption(t("playtest.ci", lo=f"{lo:.1%}", hi=f"{hi:.1%}", games=s["games"]))
         _ended_by(s.get("ended_by"), s["games"])

@@ -65,3 +65,54 @@ def deck_warnings(session: Any, deck_list: Any, game: Any = None) -> list[DeckWa
     if resolved.game is None or resolved.game.code != GAME or not resolved.entries:
         return []
     return ending_warnings((e.card.keywords or (), e.count) for e in resolved.entries)
+
+
+# ----------------------------------------------------------------------------- goldfish blind spots
+
+#: why goldfish cannot judge a card (ruling R7): its score counts the opponent's discard pile
+#: (always empty alone) or the whole Cimetière (only the own pile alone); its Défausse effect acts
+#: on the opponent (does nothing alone) or takes from the Cimetière (only the own pile alone)
+BLIND_REASONS = ("score-opponent", "score-cimetiere", "effect-opponent", "effect-cimetiere")
+
+
+def _zones_of(node: Any, out: set[str]) -> None:
+    """Every zone named anywhere in an effect's tree (score rules, their counts and conditions)."""
+    from cardbase.effects.ast import Zone
+
+    if isinstance(node, Zone):
+        out.add(str(node))
+    elif isinstance(node, (tuple, list)):
+        for x in node:
+            _zones_of(x, out)
+    elif hasattr(node, "__dataclass_fields__"):
+        for name in node.__dataclass_fields__:
+            _zones_of(getattr(node, name), out)
+
+
+def goldfish_blind(card: Any) -> tuple[str, ...]:
+    """The reasons (:data:`BLIND_REASONS`) why a goldfish batch does not judge ``card`` (a
+    ``CardDef``); empty when goldfish sees all it does. A Défausse effect counts only on a card
+    with the Défausse keyword (a ``defausse:`` part without it never fires)."""
+    from .cards import DISCARD_KEYWORD, _effect_parts
+
+    if not card.effect or not card.effect.strip():
+        return ()
+    effect, _, actions = _effect_parts(card)
+    reasons: list[str] = []
+    zones: set[str] = set()
+    _zones_of(getattr(effect, "score", ()), zones)
+    if "opponent_discards" in zones:
+        reasons.append("score-opponent")
+    if "cimetiere" in zones:
+        reasons.append("score-cimetiere")
+    if DISCARD_KEYWORD in card.keyword_keys:
+        for act in actions:
+            name = type(act).__name__
+            zone = str(getattr(act, "zone", ""))
+            if (name in ("ForceDiscard", "Reveal") or (name == "Bury" and act.opponent)
+                    or zone == "opponent_discards"):
+                if "effect-opponent" not in reasons:
+                    reasons.append("effect-opponent")
+            elif zone == "cimetiere" and "effect-cimetiere" not in reasons:
+                reasons.append("effect-cimetiere")
+    return tuple(reasons)

@@ -54,6 +54,10 @@ class CardTable:
     reads_opponent: bool = False  # … in the opponent's discards / Cimetière
     reads_deck: bool = False  # … in the deck
     has_iscore: bool = False  # some card has score rules
+    # per kind, for rule coverage (State.coverage): 1 a Défausse card that step 2 may discard,
+    # 2 a Légendaire card
+    flags: tuple[int, ...] = ()
+    effect_kinds: frozenset[str] = frozenset()  # names of the Défausse actions of the table's cards
     score_cache: dict = field(default_factory=dict, compare=False, repr=False)
     choice_cache: dict = field(default_factory=dict, compare=False, repr=False)
     hand_info: dict = field(default_factory=dict, compare=False, repr=False)
@@ -115,6 +119,9 @@ class CardTable:
             reads_opponent=model.reads_opponent,
             reads_deck=model.reads_deck,
             has_iscore=any(f is not None for f in model.rules),
+            flags=tuple((2 if leg else (1 if DISCARD_KEYWORD in c.keyword_keys else 0))
+                        for c, leg in zip(defs, legendary)),
+            effect_kinds=frozenset(type(a).__name__ for acts in on_discard for a in acts),
         )
 
 

@@ -27,6 +27,11 @@ from cardbase.i18n import tr
 if TYPE_CHECKING:
     from .state import State
 
+# rule coverage (State.cov): the Défausse action kinds, each with two counters after the five of
+# step 2 (resolved, changed something)
+EFFECT_KINDS = ("Draw", "Look", "Recover", "Swap", "ForceDiscard", "Reveal", "Bury")
+COV_EFFECT = {k: 5 + 2 * i for i, k in enumerate(EFFECT_KINDS)}
+
 BOTTOM, TAKE, PICK, GIVE, FORCE = "bottom", "take", "pick", "give", "force"
 RECOVER, SWAP = "recover", "swap"
 
@@ -72,6 +77,9 @@ def _run(state: State, owner: int, source: int, action: Any) -> None:
     deck = state.decks[owner]
     hand = state.hands[owner]
     leg = state.table.legendary
+    cov = state.cov
+    slot = COV_EFFECT[kind]
+    cov[slot] += 1  # rule coverage: resolved; slot + 1 below: it changed something
     if kind == "Draw":
         m = min(action.n, len(deck))
         for _ in range(m):
@@ -80,9 +88,12 @@ def _run(state: State, owner: int, source: int, action: Any) -> None:
             if ev is not None:
                 ev.append(("draw", owner, k))
         if m:
+            cov[slot + 1] += 1
             state.decision = (BOTTOM, owner, owner, m)
     elif kind == "Look":
         m = min(action.n, len(deck))
+        if m:
+            cov[slot + 1] += 1
         looked = tuple(deck[len(deck) - 1 - i] for i in range(m))  # top first
         del deck[len(deck) - m:]
         t = min(action.take, m)
@@ -98,24 +109,32 @@ def _run(state: State, owner: int, source: int, action: Any) -> None:
             return
         if kind == "Swap" and not any(not leg[k] for k in hand):
             return
+        cov[slot + 1] += 1
         state.decision = (PICK, owner, owner, cands, RECOVER if kind == "Recover" else SWAP)
     elif kind == "ForceDiscard":
         opp = _others(state, owner)
         if opp is None:
             return  # goldfish: no opponent (ruling R7)
-        d = min(action.n, sum(1 for k in state.hands[opp] if not leg[k]), len(state.decks[opp]))
+        # the card's text: « votre adversaire défausse 1 carte non Légendaire de son choix, puis
+        # en pioche autant » — the discard happens even when their deck cannot give the cards
+        # back (they draw what it holds: ruling R3)
+        d = min(action.n, sum(1 for k in state.hands[opp] if not leg[k]))
         if d:
+            cov[slot + 1] += 1
             state.decision = (FORCE, opp, owner, d, d)
     elif kind == "Reveal":
         opp = _others(state, owner)
         if opp is None:
             return
         if action.target == "hand":
+            cov[slot + 1] += 1
             state.revealed[opp] = list(state.hands[opp])
             if ev is not None:
                 ev.append(("reveal", owner, tuple(state.hands[opp])))
-        elif state.decks[opp] and ev is not None:
-            ev.append(("reveal-top", owner, state.decks[opp][-1]))
+        elif state.decks[opp]:
+            cov[slot + 1] += 1
+            if ev is not None:
+                ev.append(("reveal-top", owner, state.decks[opp][-1]))
     elif kind == "Bury":
         target = owner
         if action.opponent:
@@ -124,6 +143,8 @@ def _run(state: State, owner: int, source: int, action: Any) -> None:
                 return
         tdeck = state.decks[target]
         m = min(action.n, len(tdeck))
+        if m:
+            cov[slot + 1] += 1
         moved = []
         for _ in range(m):
             k = tdeck.pop()
@@ -273,7 +294,7 @@ def apply_decision(state: State, action: int, *, check: bool = True) -> None:
             state.decision = (FORCE, chooser, owner, d[3] - 1, d[4])
         else:
             deck = state.decks[chooser]
-            for _ in range(d[4]):
+            for _ in range(min(d[4], len(deck))):  # R3: as many as the deck holds
                 k = deck.pop()
                 hand.append(k)
                 if ev is not None:

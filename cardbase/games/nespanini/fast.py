@@ -25,9 +25,9 @@ missed discard choice is computed from points, never from whole-hand scores.
 
 from __future__ import annotations
 
-from .effects import BOTTOM, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
+from .effects import BOTTOM, COV_EFFECT, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
 from .policy import _credits, best_removal, best_take, greedy_action, greedy_miss
-from .state import TERMINAL, TURN_LIMIT, State
+from .state import COV_DEF_OCC, COV_DEF_USED, COV_LEG, COV_STEP, TERMINAL, TURN_LIMIT, State
 
 
 def _codes(state: State) -> list[int]:
@@ -207,6 +207,11 @@ def play_greedy(state: State) -> State:
     n = state.n
     end_at = game.end_at
     stall, unreachable, rules_turns = game.stall_turns, game.unreachable, game.rules_turns
+    by_cimetiere, by_turns = game.by_cimetiere, game.by_turns  # ruling R1
+    flags = t.flags
+    cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
+    cov_effect = (COV_EFFECT["Draw"], COV_EFFECT["Look"], COV_EFFECT["Recover"])
+    cov_swap = COV_EFFECT["Swap"]
     hands, decks, discards = state.hands, state.decks, state.discards
     leave = state.leave_hand  # the one way out of a hand (keeps the revealed record)
     history = state.history
@@ -231,9 +236,10 @@ def play_greedy(state: State) -> State:
         code = clamp_get(raw)
         if code is None:
             code = clamp(raw) if raw else 0
-        fields = 0
+        fields = fl = 0
         for k in hand:
             fields |= reads[k]
+            fl |= flags[k]
         key = (None, tuple(sorted(hand)), code & fields, n)
         a = cache_get(key)
         if a is None:
@@ -249,6 +255,13 @@ def play_greedy(state: State) -> State:
             stale = True
             continue
         # a step-2 discard, then the end of the turn and the next draw (State._end_turn)
+        cov[COV_STEP] += 1
+        if fl & 1:
+            cov[COV_DEF_OCC] += 1
+            if flags[a] & 1:
+                cov[COV_DEF_USED] += 1
+        if fl & 2:
+            cov[COV_LEG] += 1
         history.append(a)
         leave(p, a)
         discards[p].append(a)
@@ -269,6 +282,10 @@ def play_greedy(state: State) -> State:
                 code = clamp(raw) if raw else 0
             bottom = 0
             m = min(len(deck), eff[1]) if eff[0] < 2 else 0
+            slot = cov_swap if (eff[0] == 2 and eff[3]) else cov_effect[eff[0]]
+            cov[slot] += 1
+            if m:
+                cov[slot + 1] += 1
             if eff[0] == 2:  # recover / swap: a card from a discard pile (effects._candidates)
                 _, mask, piles, is_swap = eff
                 cands = set()
@@ -282,6 +299,7 @@ def play_greedy(state: State) -> State:
                         elif mask[k]:
                             cands.add(k + size * pile)
                 if cands and not (is_swap and all(leg[k] for k in hand)):
+                    cov[slot + 1] += 1
                     cands = tuple(sorted(cands))
                     mode = SWAP if is_swap else RECOVER
                     state.decision = (PICK, p, p, cands, mode)
@@ -410,8 +428,11 @@ def play_greedy(state: State) -> State:
         # State._end_turn: rulings R1, R10, R6
         turn = state.turn = state.turn + 1
         cim = len(discards[0]) if n == 1 else len(discards[0]) + len(discards[1])
-        if cim >= end_at:
+        if cim >= end_at and by_cimetiere:
             state._finish("cimetiere")
+            return state
+        if by_turns and turn >= rules_turns:
+            state._finish("turns")
             return state
         if unreachable and turn >= rules_turns:
             state._finish("unreachable")

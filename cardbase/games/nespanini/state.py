@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,8 @@ from cardbase.i18n import tr
 
 from .cards import CardTable
 from .effects import (
+    COV_EFFECT,
+    EFFECT_KINDS,
     apply_decision,
     decision_action_to_string,
     decision_actions,
@@ -38,7 +41,19 @@ HAND_SIZE = 5
 TURNS_PER_PLAYER = 5  # the Cimetière ends the game at 5 discards per player (10 for two players)
 TURN_LIMIT = 60  # ruling R6: a safety net against effects that keep emptying the Cimetière
 STALEMATE_ROUNDS = 10  # ruling R10: rounds without a new Cimetière maximum that end a game (0: off)
-ENDINGS = ("cimetiere", "empty-deck", "unreachable", "stalled", "turn-limit")  # State.ended_by
+ENDINGS = ("cimetiere", "empty-deck", "unreachable", "stalled", "turn-limit", "turns")  # State.ended_by
+# ruling R1 (docs/rulings/nespanini.md): what ends a game — the Cimetière holding 10 cards (the
+# default), each player having played 5 turns, or whichever comes first
+END_RULES = ("cimetiere", "turns", "first")
+# ruling R9: what the search bots know of the opponent's deck — its exact list (public, the
+# default), or only the card pool (hidden: a re-deal draws the unseen cards from the pool)
+DECK_LISTS = ("public", "hidden")
+# rule coverage (State.coverage): the counters of State.cov, in order. Step 2: decisions, Défausse
+# card discardable, Défausse card discarded, Légendaire card in hand, R4; then per Défausse
+# action kind: resolved, did something.
+EFFECT_KEYS = ("draw", "look", "recover", "swap", "force_discard", "reveal", "bury")
+COV_STEP, COV_DEF_OCC, COV_DEF_USED, COV_LEG, COV_R4 = 0, 1, 2, 3, 4
+COV_SIZE = 5 + 2 * len(EFFECT_KINDS)
 TERMINAL = -4  # OpenSpiel's terminal player id
 
 
@@ -130,6 +145,9 @@ class Game:
         table: CardTable | None = None,
         compile_effects: bool = True,
         stalemate_rounds: int = STALEMATE_ROUNDS,
+        end_rule: str = "cimetiere",
+        deck_lists: str = "public",
+        pool: Sequence[CardDef] | None = None,
     ) -> None:
         if len(decks) not in (1, 2):
             raise CardbaseError(tr("engine.error.deck_count", count=len(decks)))
@@ -137,9 +155,21 @@ class Game:
             if len(d) < HAND_SIZE:
                 raise CardbaseError(tr("engine.error.deck_too_small", deck=i + 1, count=len(d),
                                        need=HAND_SIZE))
+        if end_rule not in END_RULES:
+            raise CardbaseError(tr("nespanini.error.end_rule", value=repr(end_rule),
+                                   allowed=", ".join(END_RULES)))
+        if deck_lists not in DECK_LISTS:
+            raise CardbaseError(tr("nespanini.error.deck_lists", value=repr(deck_lists),
+                                   allowed=", ".join(DECK_LISTS)))
+        # R9 hidden: the pool's cards join the table after the decks' (their kinds do not move)
+        self.pool = tuple(pool) if (pool and deck_lists == "hidden") else ()
         self.table = table or CardTable.build(
-            [c for d in decks for c in d], compile_effects=compile_effects
+            [c for d in decks for c in d] + list(self.pool), compile_effects=compile_effects
         )
+        self.end_rule = end_rule
+        self.by_cimetiere = end_rule != "turns"  # ruling R1
+        self.by_turns = end_rule != "cimetiere"
+        self.deck_lists = deck_lists
         self.decks: tuple[tuple[int, ...], ...] = tuple(tuple(self.table.kinds(d)) for d in decks)
         self.num_players = len(decks)
         self.end_at = TURNS_PER_PLAYER * self.num_players
@@ -150,24 +180,45 @@ class Game:
         self.stall_turns = stalemate_rounds * self.num_players
         leg = self.table.legendary
         discardable = sum(1 for d in self.decks for k in d if not leg[k])
-        self.unreachable = bool(stalemate_rounds) and discardable < self.end_at
+        self.unreachable = bool(stalemate_rounds) and discardable < self.end_at and self.by_cimetiere
         self.rules_turns = TURNS_PER_PLAYER * self.num_players
+        # R9 hidden: the kinds a re-deal may draw for an opponent, each with its copy limit
+        # (the deck rules: 2, 4 for a Foule card)
+        index = self.table.index
+        kinds = sorted({index[c] for c in self.pool if c in index} if self.pool
+                       else {k for d in self.decks for k in d})
+        self.pool_kinds = tuple(kinds)
+        self.pool_limits = tuple(4 if "foule" in self.table.defs[k].keyword_keys else 2 for k in kinds)
+        # rule coverage of the Foule keyword: decks holding a Foule card, decks using more than 2
+        # copies of one
+        foule = [Counter(k for k in d if "foule" in self.table.defs[k].keyword_keys)
+                 for d in self.decks]
+        self.foule = (sum(1 for c in foule if c), sum(1 for c in foule if c and max(c.values()) > 2))
+
+    def options(self) -> dict[str, Any]:
+        """The rulings' options of this game (the keywords of ``Game`` they are passed as)."""
+        return {"end_rule": self.end_rule, "deck_lists": self.deck_lists,
+                "stalemate_rounds": self.stalemate_rounds}
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
     def __getstate__(self) -> dict[str, Any]:
         return {"defs": [[self.table.defs[k] for k in d] for d in self.decks], "eff": True,
-                "stalemate_rounds": self.stalemate_rounds}
+                "stalemate_rounds": self.stalemate_rounds, "end_rule": self.end_rule,
+                "deck_lists": self.deck_lists, "pool": list(self.pool)}
 
     def __setstate__(self, st: dict[str, Any]) -> None:
-        self.__init__(st["defs"], stalemate_rounds=st.get("stalemate_rounds", STALEMATE_ROUNDS))  # type: ignore[misc]
+        self.__init__(st["defs"], stalemate_rounds=st.get("stalemate_rounds", STALEMATE_ROUNDS),  # type: ignore[misc]
+                      end_rule=st.get("end_rule", "cimetiere"),
+                      deck_lists=st.get("deck_lists", "public"), pool=st.get("pool") or None)
 
 
 class State:
     """One game in progress. Mutable; :meth:`clone` is a cheap hand-written copy."""
 
     __slots__ = (
+        "cov",
         "decision",
         "decks",
         "discards",
@@ -221,6 +272,7 @@ class State:
         self.peak = 0  # the largest Cimetière so far, and the turn it was reached (ruling R10)
         self.peak_turn = 0
         self.ended_by = ""
+        self.cov = [0] * COV_SIZE
         if self.events is not None:
             self.events.append(("setup", seed, self.first_player, tuple(tuple(h) for h in self.hands)))
         self._start_turn()
@@ -249,6 +301,7 @@ class State:
         s.peak = self.peak
         s.peak_turn = self.peak_turn
         s.ended_by = self.ended_by
+        s.cov = self.cov[:]
         return s
 
     # ------------------------------------------------------------------ interface
@@ -288,8 +341,16 @@ class State:
             return
         hand = self.hands[p]
         leg = self.table.legendary
+        flags = self.table.flags
+        fl = 0
+        for k in hand:
+            fl |= flags[k]
         if action in hand and leg[action] and all(leg[k] for k in hand):
             # R4: a hand of only Légendaire cards puts one of them under the deck instead.
+            cov = self.cov
+            cov[COV_STEP] += 1
+            cov[COV_LEG] += 1
+            cov[COV_R4] += 1
             self.history.append(action)
             self.leave_hand(p, action)
             self.decks[p].insert(0, action)
@@ -305,6 +366,14 @@ class State:
             raise IllegalActionError(tr(
                 "engine.error.cannot_discard", player=p + 1, action=self.action_to_string(action),
                 legal=" ; ".join(self.action_to_string(a) for a in self.legal_actions())))
+        cov = self.cov
+        cov[COV_STEP] += 1
+        if fl & 1:
+            cov[COV_DEF_OCC] += 1
+            if flags[action] & 1:
+                cov[COV_DEF_USED] += 1
+        if fl & 2:
+            cov[COV_LEG] += 1
         self.history.append(action)
         self.leave_hand(p, action)
         self.discards[p].append(action)
@@ -317,6 +386,37 @@ class State:
 
     def scores(self) -> list[int]:
         return [self.score(p) for p in range(self.n)]
+
+    def coverage(self) -> dict[str, list[int]]:
+        """Rule coverage of this game: per rule key ``[occasions, used]`` (names and labels in
+        :data:`cardbase.games.nespanini.rulings.COVERAGE`). Step 2: decisions and discards (the
+        others are R4); a Défausse card that could be discarded, and was; a Légendaire card in
+        hand (it narrowed the choice), and an R4 hand; per Défausse action kind of the game's
+        cards: resolved, and changed something; the Foule keyword: decks with a Foule card, and
+        using more than 2 copies of one; each ending that the rulings in force allow: the game,
+        and whether it ended so."""
+        c = self.cov
+        g = self.game
+        out = {
+            "step2:discard": [c[COV_STEP], c[COV_STEP] - c[COV_R4]],
+            "keyword:defausse": [c[COV_DEF_OCC], c[COV_DEF_USED]],
+            "keyword:legendaire": [c[COV_STEP], c[COV_LEG]],
+            "ruling:R4": [c[COV_LEG], c[COV_R4]],
+            "keyword:foule": list(g.foule),
+        }
+        present = self.table.effect_kinds
+        for kind, key in zip(EFFECT_KINDS, EFFECT_KEYS):
+            i = COV_EFFECT[kind]
+            if kind in present or c[i]:
+                out[f"effect:{key}"] = [c[i], c[i + 1]]
+        if self.player == TERMINAL:
+            for ending in ENDINGS:
+                if ((ending == "cimetiere" and not g.by_cimetiere)
+                        or (ending == "turns" and not g.by_turns)
+                        or (ending in ("unreachable", "stalled") and not g.stalemate_rounds)):
+                    continue
+                out[f"end:{ending}"] = [1, int(self.ended_by == ending)]
+        return out
 
     def returns(self) -> list[float]:
         """+1 to the higher score, -1 to the lower, 0 each on a tie (ruling R5); goldfish: 0."""
@@ -482,15 +582,19 @@ class State:
             r.remove(kind)
 
     def _end_turn(self) -> None:
-        """Close the current turn; the game ends when the Cimetière is full (rulings R1, R6, R10).
+        """Close the current turn; the game ends when the Cimetière is full, or after 5 turns
+        each, as ruling R1's option says (rulings R1, R6, R10).
 
         The fast greedy path (:mod:`.fast`) closes its turns with the same checks, inline.
         """
         self.turn += 1
         cim = sum(len(d) for d in self.discards)
         g = self.game
-        if cim >= g.end_at:
+        if cim >= g.end_at and g.by_cimetiere:
             self._finish("cimetiere")
+            return
+        if g.by_turns and self.turn >= g.rules_turns:
+            self._finish("turns")
             return
         if g.unreachable and self.turn >= g.rules_turns:
             self._finish("unreachable")
@@ -566,9 +670,13 @@ class State:
         """A clone where what ``player`` cannot see is dealt again at random.
 
         Hidden: the order of every deck and the opponent's hand except the cards they revealed.
-        Deck lists are public (both players know which cards each deck holds).
+        Ruling R9: deck lists are public by default (both players know which cards each deck
+        holds); with ``Game(deck_lists="hidden")`` the opponent's unseen cards are drawn from the
+        card pool instead (:meth:`_redeal_hidden`).
         """
         s = self.clone()
+        if self.game.deck_lists == "hidden":
+            return self._redeal_hidden(s, player, rng)
         for q in range(self.n):
             # sorted before shuffling: the re-deal depends only on what ``player`` knows
             if q == player:
@@ -585,6 +693,33 @@ class State:
             nh = len(hidden)
             s.hands[q] = sorted(known) + pool[:nh]
             s.decks[q] = pool[nh:]
+        return s
+
+    def _redeal_hidden(self, s: State, player: int, rng: random.Random) -> State:
+        """Ruling R9, hidden deck lists: ``player``'s own deck is shuffled; each opponent's unseen
+        cards (hand but the revealed ones, and deck) are dealt from a uniform deck of the pool:
+        every kind of the pool as often as the deck rules allow (2 copies, 4 of a Foule card),
+        less the copies seen in that opponent's discard pile and revealed hand, drawn without
+        replacement (with replacement once that runs out)."""
+        g = self.game
+        for q in range(self.n):
+            if q == player:
+                s.decks[q].sort()
+                shuffle(rng, s.decks[q])
+                continue
+            known = list(s.revealed[q])
+            seen = Counter(known)
+            seen.update(s.discards[q])
+            hidden = len(s.hands[q]) - len(known)
+            need = hidden + len(s.decks[q])
+            bag = [k for k, lim in zip(g.pool_kinds, g.pool_limits)
+                   for _ in range(max(0, lim - seen[k]))]
+            shuffle(rng, bag)
+            drawn = bag[:need]
+            while len(drawn) < need:
+                drawn.append(g.pool_kinds[rng.randrange(len(g.pool_kinds))])
+            s.hands[q] = sorted(known) + drawn[:hidden]
+            s.decks[q] = drawn[hidden:]
         return s
 
 
