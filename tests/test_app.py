@@ -866,3 +866,47 @@ def test_the_cards_page_speaks_in_names_and_labels(app_env: str) -> None:
     detail = "\n".join(m.value for m in at.markdown)
     assert "**dégâts**" in detail and "**damage**" not in detail
     assert all(" · ctterror" not in c.value for c in at.caption)
+
+
+@SQLITE
+def test_nespanini_batches_take_rulings_refuse_illegal_decks_and_show_coverage(app_env: str) -> None:
+    """The app's NesPanini batches as the command line's: a contested reading chosen (R1), the
+    rulings the figures rest on, the rule coverage, and an illegal deck refused unless allowed."""
+    from cardbase import decks as deck_service
+    from cardbase.db import session_scope
+
+    at = page_test("playtest")
+    at.session_state["pt_mode"] = "duel"
+    at.run()
+    at.number_input(key="ptd_games").set_value(20).run()
+    at.selectbox(key="ptd_rule_end_rule").select("turns").run()
+    at.button(key="ptd_go").click().run()
+    no_exception(at)
+    summary = at.session_state["ptd_result"]["duel"]
+    r1 = next(r for r in summary["rulings"] if r["code"] == "R1")
+    assert r1["value"] == "turns" and r1["changed"]
+    assert "coverage" in summary and summary["coverage"]
+    assert "R1 end_rule = turns *" in texts(at)
+
+    with session_scope() as s:  # a saved deck one card short: illegal
+        lines = STARTER.splitlines()
+        i = next(k for k, ln in enumerate(lines) if ln[:1].isdigit() and int(ln.split()[0]) >= 2)
+        count, rest = lines[i].split(" ", 1)
+        lines[i] = f"{int(count) - 1} {rest}"
+        saved = deck_service.save_deck(s, game="nespanini", name="Trop court",
+                                       entries=deck_service.parse_deck_list("\n".join(lines)))
+        key = f"deck:{saved.id}"
+    at = page_test("playtest")
+    at.session_state["pt_mode"] = "batch"
+    at.run()
+    at.selectbox(key="ptb_deck").set_value(key).run()
+    at.number_input(key="ptb_games").set_value(20).run()
+    at.button(key="ptb_go").click().run()
+    no_exception(at)
+    assert "ptb_result" not in at.session_state
+    assert at.error and "Trop court" in at.error[0].value
+    at.checkbox(key="ptb_allow_illegal").check().run()
+    at.button(key="ptb_go").click().run()
+    no_exception(at)
+    assert at.session_state["ptb_result"]["summary"]["illegal_decks"]
+    assert any("Deck illégal joué quand même" in e.value for e in at.error)

@@ -407,13 +407,72 @@ def _progress_bar(per_step: int = 1, unit: str = "progress"):
     return update
 
 
-def _stalemate_rounds(prefix: str) -> int:
-    """Ruling R10's number of rounds (0: off), in a folded section of a batch form."""
+def _batch_rules(prefix: str) -> dict[str, Any]:
+    """The rulings of a NesPanini batch, in a folded section of its form: the contested readings
+    (R1 the end of the game, R9 public deck lists), ruling R10's number of rounds (0: off), and
+    whether an illegal deck may be played (said in the report). Returns the batch functions'
+    keywords (``stalemate_rounds``, ``rules``) and ``allow_illegal``, ``options`` (for the report)."""
     from cardbase.games.nespanini import STALEMATE_ROUNDS
+    from cardbase.games.rulings import game_rulings
+    from cardbase.ui.rulings_view import _widget
 
+    options: dict[str, Any] = {}
     with st.expander(t("playtest.rules_options")):
-        return int(st.number_input(t("playtest.stalemate_rounds"), 0, 60, STALEMATE_ROUNDS, 1,
-                                   key=f"{prefix}_stalemate", help=t("playtest.stalemate_help")))
+        rounds = int(st.number_input(t("playtest.stalemate_rounds"), 0, 60, STALEMATE_ROUNDS, 1,
+                                     key=f"{prefix}_stalemate", help=t("playtest.stalemate_help")))
+        for r in game_rulings(GAME):
+            if r.option and r.option != "stalemate_rounds":
+                value = _widget(r, f"{prefix}_rule_{r.option}")
+                if value != r.default:
+                    options[r.option] = value
+        allow = st.checkbox(t("playtest.allow_illegal"), key=f"{prefix}_allow_illegal",
+                            help=t("playtest.allow_illegal_help"))
+    rules = dict(options)
+    if rules.get("deck_lists") == "hidden":  # R9: the re-deals draw from the NesPanini cards
+        from cardbase import catalog
+
+        with session() as s:
+            rules["pool"] = catalog.card_defs(s, game=GAME)
+    return {"stalemate_rounds": rounds, "rules": rules, "allow_illegal": allow,
+            "options": {**options, "stalemate_rounds": rounds}}
+
+
+def _legality(named: dict[str, Any], allow_illegal: bool) -> dict[str, list[str]]:
+    """The decks' legality: an illegal deck refuses the batch (a CardbaseError listing every
+    problem) unless it is allowed; then its problems, for the report."""
+    from cardbase.playtest.decks import batch_legality, deck_rules
+
+    with session() as s:
+        rules = deck_rules(s)
+    return batch_legality(named, allow_illegal=allow_illegal, rules=rules)
+
+
+def _batch_notes(summary: dict[str, Any]) -> None:
+    """Under a batch's figures: the decks played though illegal, the rulings they rest on, and the
+    rule coverage (warnings, then the table)."""
+    from cardbase.ui import rulings_view
+
+    for name, problems in (summary.get("illegal_decks") or {}).items():
+        st.error(tp("playtest.illegal_played", deck=name, problems="; ".join(problems)),
+                 icon=":material/gpp_maybe:")
+    rulings_view.rulings_caption(summary.get("rulings") or [])
+    rulings_view.show_coverage(summary)
+
+
+def _report_extras(report: Any, opts: dict[str, Any]) -> dict[str, Any]:
+    """What a NesPanini report says beside its figures, as plain values: the rulings in force, the
+    rule coverage and its warnings, the decks played though illegal."""
+    from cardbase.games.rulings import in_force
+
+    data = report.to_dict() if hasattr(report, "to_dict") else {}
+    summary = data.get("summary", data) if isinstance(data, dict) else {}
+    out = {"rulings": in_force(GAME, opts["options"])}
+    for key in ("coverage", "coverage_warnings", "illegal_decks"):
+        if key in summary:
+            out[key] = summary[key]
+        elif key in data:
+            out[key] = data[key]
+    return out
 
 
 def _goldfish_batch(choices: dict[str, str]) -> None:
@@ -425,16 +484,19 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
     bot = c.selectbox(t("playtest.level"), ("random", "greedy"), index=1, key="ptb_bot",
                       format_func=lambda x: t(f"playtest.bot_{x}"))
     seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptb_seed")
-    rounds = _stalemate_rounds("ptb")
+    opts = _batch_rules("ptb")
     if st.button(t("playtest.run"), key="ptb_go", type="primary"):
         try:
-            report = goldfish(deck_cards(key), games=int(games), bot=bot, seed=int(seed),
+            cards = deck_cards(key)
+            illegal = _legality({choices[key]: cards}, opts["allow_illegal"])
+            report = goldfish(cards, games=int(games), bot=bot, seed=int(seed),
                               swap_games=min(200, int(games)), oracle_games=min(10, int(games)),
-                              progress=_progress_bar(), stalemate_rounds=rounds)
+                              progress=_progress_bar(), stalemate_rounds=opts["stalemate_rounds"],
+                              rules=opts["rules"], illegal=illegal)
         except CardbaseError as exc:
             show_error(exc)
             return
-        st.session_state["ptb_result"] = {"summary": report.summary,  # plain values, with ended_by
+        st.session_state["ptb_result"] = {"summary": {**report.summary, **_report_extras(report, opts)},
                                           "scores": report.records["score"].tolist(),
                                           "cards": report.cards.to_dict(orient="records")}
     result = st.session_state.get("ptb_result")
@@ -449,6 +511,7 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
     gap = summ.get("oracle_mean_gap")
     m[4].metric(t("playtest.oracle_gap"), "—" if gap is None else f"{gap:.2f}")
     _ended_by(summ.get("ended_by"), summ["games"])
+    _batch_notes(summ)
     left, right = st.columns([3, 2])
     with left:
         st.markdown(f"**{t('playtest.histogram')}**")
@@ -487,21 +550,23 @@ def _duels(choices: dict[str, str]) -> None:
     bot_b = c.selectbox(t("playtest.bot_b"), ("random", "greedy"), index=1, key="ptd_bot_b",
                         format_func=lambda x: t(f"playtest.bot_{x}"))
     seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptd_seed")
-    rounds = _stalemate_rounds("ptd")
+    opts = _batch_rules("ptd")
     if st.button(t("playtest.run"), key="ptd_go", type="primary", disabled=len(picked) < 2):
         try:
             named = {choices[k]: deck_cards(k) for k in picked}
+            illegal = _legality(named, opts["allow_illegal"])
+            np_kw = {"stalemate_rounds": opts["stalemate_rounds"], "rules": opts["rules"], "illegal": illegal}
             if len(named) == 2:
                 (na, da), (nb, dbk) = named.items()
                 rep = duel(da, dbk, games=int(games), bots=(bot_a, bot_b), seed=int(seed), names=(na, nb),
-                           progress=_progress_bar(per_step=2), stalemate_rounds=rounds)
-                st.session_state["ptd_result"] = {"duel": rep.summary}
+                           progress=_progress_bar(per_step=2), **np_kw)
+                st.session_state["ptd_result"] = {"duel": {**rep.summary, **_report_extras(rep, opts)}}
             else:
                 rr = roundrobin(named, games=int(games), bots=(bot_a, bot_b), seed=int(seed),
-                                progress=_progress_bar(unit="progress_pairs"), stalemate_rounds=rounds)
+                                progress=_progress_bar(unit="progress_pairs"), **np_kw)
                 st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(),
                                                   "ratings": rr.ratings.to_dict(orient="records"),
-                                                  "ended_by": rr.ended_by}
+                                                  "ended_by": rr.ended_by, **_report_extras(rr, opts)}
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -522,9 +587,11 @@ def _duels(choices: dict[str, str]) -> None:
         m[3].metric(t("playtest.margin"), f"{s['mean_margin']:+.2f}")
         st.caption(t("playtest.ci", lo=f"{lo:.1%}", hi=f"{hi:.1%}", games=s["games"]))
         _ended_by(s.get("ended_by"), s["games"])
+        _batch_notes(s)
     else:
         ended = result.get("ended_by") or {}
         _ended_by(ended, sum(ended.values()))
+        _batch_notes(result)
         st.markdown(f"**{t('playtest.matrix')}**")
         st.dataframe(matrix_table(result["matrix"]), width="stretch")
         st.markdown(f"**{t('playtest.ratings')}**")
@@ -552,11 +619,14 @@ def _ladder(choices: dict[str, str]) -> None:
     games = c.number_input(t("playtest.games_per_rung"), 2, 10_000, 20, 10, key="ptl_games")
     seed = d.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptl_seed")
     ordered = [x for x in LADDER if x in levels]
-    rounds = _stalemate_rounds("ptl")
+    opts = _batch_rules("ptl")
     if st.button(t("playtest.run"), key="ptl_go", type="primary", disabled=len(ordered) < 2):
         try:
-            df = ladder(deck_cards(key), games=int(games), seed=int(seed), levels=ordered,
-                        progress=_progress_bar(), stalemate_rounds=rounds)
+            cards = deck_cards(key)
+            illegal = _legality({choices[key]: cards}, opts["allow_illegal"])
+            df = ladder(cards, games=int(games), seed=int(seed), levels=ordered,
+                        progress=_progress_bar(), stalemate_rounds=opts["stalemate_rounds"],
+                        rules=opts["rules"], illegal=illegal)
         except CardbaseError as exc:
             show_error(exc)
             return
