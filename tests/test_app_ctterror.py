@@ -198,9 +198,7 @@ def _open(record: dict, lang: str = "fr"):
 
 def test_an_attack_on_you_is_answered_with_buttons() -> None:
     """The defence window (CT6): your armour, counter-attacks and « Ne pas se défendre » as choices."""
-    from cardbase.games.ctterror.state import DEFEND
-
-    from cardbase.games.ctterror.state import HEADSHOT_MODE
+    from cardbase.games.ctterror.state import DEFEND, HEADSHOT_MODE
 
     # an ordinary attack (a head shot has its own words: test_a_head_shot_says_that_not_dodging_is_death)
     record = _record_where(4, 1, lambda s: s.phase == DEFEND and s.att[4] != HEADSHOT_MODE)
