@@ -591,7 +591,6 @@ def _duels(choices: dict[str, str]) -> None:
     else:
         ended = result.get("ended_by") or {}
         _ended_by(ended, sum(ended.values()))
-        _batch_notes(result)
         st.markdown(f"**{t('playtest.matrix')}**")
         st.dataframe(matrix_table(result["matrix"]), width="stretch")
         st.markdown(f"**{t('playtest.ratings')}**")
@@ -601,6 +600,7 @@ def _duels(choices: dict[str, str]) -> None:
             "points_rate": st.column_config.ProgressColumn(t("engine.col.points_rate"), format="percent",
                                                            min_value=0, max_value=1),
         })
+        _batch_notes(result)
 
 
 def matrix_table(matrix: dict[str, dict[str, float | None]]) -> pd.DataFrame:
