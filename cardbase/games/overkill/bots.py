@@ -184,8 +184,8 @@ def _line_change(s: State, v: _View, effect: str, p: int, q: int, c: int) -> flo
         line = s.lines[p][c]
         if effect == PATCHER:
             mine[c] -= value[line[-1]]
-        elif effect == SAVER:
-            mine[c] = sum(value[k] for k in line[: s.rules.reset_keeps])
+        elif effect == SAVER:  # OK8: the dealt cards it keeps
+            mine[c] = sum(value[k] for k in line[: min(s.rules.reset_keeps, s.dealt[p][c])])
         else:
             theirs = s.lines[q][c][-1]
             mine[c] += value[theirs] - value[line[-1]]
@@ -198,7 +198,7 @@ def _line_change(s: State, v: _View, effect: str, p: int, q: int, c: int) -> flo
     if effect == YOINKER:
         opp[c] -= value[line[-1]]
     else:  # REWINDER
-        keep = s.rules.reset_keeps
+        keep = min(s.rules.reset_keeps, s.dealt[q][c])
         kept = line[:keep]
         opp[c] = (v.opp_down[c] if s._face_down(q, c) and keep else 0) + sum(
             value[k] for k in kept[1 if s._face_down(q, c) else 0:])
