@@ -656,6 +656,8 @@ def test_a_switched_card_counts_as_drawn_ok8() -> None:
     g = game()
     s = table(g, p0=([1, 5], [3, 2]), p1=([4, 6], [7, 8]),
               hand0=["Switcher", "Saver"], top=[(9, RED), (2, RED)])
+    switch = PLAY + 8 * atout("Switcher")
+    assert switch + RED not in s.legal_actions()  # the dealt face-up cards were never drawn
     s.apply_action(DRAW)  # player 1: red 9 -> [1, 5, 9]
     s.apply_action(DRAW)  # player 2: red 2 -> [4, 6, 2]
     play(s, "Switcher", RED)
@@ -696,3 +698,23 @@ def test_coverage_counts_every_play_path() -> None:
     for key in total:
         assert key in COVERAGE, key
     assert total["atout:overseer"][1] > 0 and total["atout:gifter"][0] > 0
+
+
+def test_every_ruling_of_the_doc_is_data() -> None:
+    """docs/rulings/overkill.md and RULINGS say the same thing; options are Rules fields."""
+    import re
+
+    from cardbase.games.overkill.rulings import RULINGS
+    from cardbase.games.rulings import contested, parse_rules
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rulings" / "overkill.md").read_text()
+    codes = sorted(set(re.findall(r"\*\*(OK\d+) —", doc)))
+    assert codes == sorted(r.code for r in RULINGS)
+    for r in RULINGS:
+        if r.option:
+            assert r.option in Rules.__dataclass_fields__
+            assert getattr(Rules(), r.option) == r.default, r.code
+    assert {r.code for r in contested("overkill")} >= {"OK2", "OK13"}
+    opts = parse_rules("overkill", ["OK2=every_round", "pile_copies=2"])
+    assert opts == {"bet_growth": "every_round", "pile_copies": 2}
+    assert len(game(**opts).new_state(3).pile) == 28
