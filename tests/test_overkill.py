@@ -718,3 +718,31 @@ def test_every_ruling_of_the_doc_is_data() -> None:
     opts = parse_rules("overkill", ["OK2=every_round", "pile_copies=2"])
     assert opts == {"bet_growth": "every_round", "pile_copies": 2}
     assert len(game(**opts).new_state(3).pile) == 28
+
+
+def test_greedy_uses_spys_answer() -> None:
+    """The greedy player narrows the next card with Spy's answer (OK12), as with Snake eye's."""
+    from cardbase.games.overkill.bots import _View
+
+    g = game()
+    s = table(g, p0=([5, 1], [3, 2]), p1=([4, 6], [7, 8]), hand0=["Spy"], top=[(9, BLACK)])
+    play(s, "Spy")
+    view = _View(s, 0)
+    cands = view.candidates(s.info[0])
+    assert cands and all(g.value[k] not in (1, 2, 3, 5) for k in cands)
+    assert len(cands) < len(view.pool)
+
+
+def test_usable_agrees_with_the_legal_actions() -> None:
+    """Rule coverage's quick legality check (State._usable) says what legal_actions says."""
+    rng = random.Random(5)
+    for reset in (0, 1, 2):
+        g = game(reset_keeps=reset)
+        for seed in range(30):
+            s = g.new_state(seed, log=False)
+            while not s.is_terminal():
+                p = s.current_player()
+                for k in set(s.hands[p]):
+                    assert s._usable(p, k) == bool(s._atout_actions(p, k))
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])

@@ -31,6 +31,7 @@ from .rules import (
     REWINDER,
     SAVER,
     SNAKE_EYE,
+    SPY,
     SWITCHER,
     YOINKER,
 )
@@ -50,6 +51,7 @@ class _Tables:
         "colour",
         "helper",
         "kinds",
+        "legal_kind",
         "memo",
         "mode",
         "n",
@@ -86,6 +88,10 @@ class _Tables:
                 stats.append(tuple(st))
             self.chunks.append((start, (1 << width) - 1, cards, stats))
         self.helper = [kind == 0 for kind in kinds]
+        # per atout, when it has a legal use (rule coverage): 0 always, 1 with a pile, 2 with an
+        # opponent's passive atout in play, 3 with a line it may act on (State._usable)
+        self.legal_kind = [1 if a.effect == GIFTER else 2 if a.effect == REMOVER
+                           else 3 if a.effect in _LINE else 0 for a in game.atouts]
 
 
 def _tables(game) -> _Tables:
@@ -309,6 +315,12 @@ def greedy_action(s: State) -> int:
             for k in range(n):
                 if cand >> k & 1 and value[k] not in vals:
                     cand &= ~bits[k]
+        if SPY in info:
+            vals = info["_spy_values"]
+            want = info[SPY]
+            for k in range(n):
+                if cand >> k & 1 and (value[k] in vals) != want:
+                    cand &= ~bits[k]
         if not cand:
             cand = pool_mask
     # the mean estimate after one more card among ``cand``: each card's estimate from a table
@@ -384,7 +396,9 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
     or to the end of round ``horizon``. The same moves, chance draws and log as the general loop."""
     stop = s.rules.max_rounds + 1 if horizon is None else horizon
     value, colour = s.game.value, s.game.colour
-    helper = _tables(s.game).helper
+    tables = _tables(s.game)
+    helper = tables.helper
+    legal_kind = tables.legal_kind
     cov = s.cov
     at = s.game.atout_cov
     usable = s._usable
@@ -396,7 +410,9 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
             cov[0] += 1
         cov[2] += 1
         for k in s.hands[p]:
-            if usable(p, k):
+            lk = legal_kind[k]
+            if (not lk or (lk == 1 and s.pile) or (lk == 2 and s.active[1 - p])
+                    or (lk == 3 and usable(p, k))):
                 cov[at[k]] += 1
         if a == DRAW:
             cov[1] += 1
