@@ -51,7 +51,6 @@ class _Tables:
         "colour",
         "helper",
         "kinds",
-        "legal_kind",
         "memo",
         "mode",
         "n",
@@ -88,10 +87,6 @@ class _Tables:
                 stats.append(tuple(st))
             self.chunks.append((start, (1 << width) - 1, cards, stats))
         self.helper = [kind == 0 for kind in kinds]
-        # per atout, when it has a legal use (rule coverage): 0 always, 1 with a pile, 2 with an
-        # opponent's passive atout in play, 3 with a line it may act on (State._usable)
-        self.legal_kind = [1 if a.effect == GIFTER else 2 if a.effect == REMOVER
-                           else 3 if a.effect in _LINE else 0 for a in game.atouts]
 
 
 def _tables(game) -> _Tables:
@@ -398,7 +393,7 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
     value, colour = s.game.value, s.game.colour
     tables = _tables(s.game)
     helper = tables.helper
-    legal_kind = tables.legal_kind
+    legal_kind = s.game.legal_kind
     cov = s.cov
     at = s.game.atout_cov
     usable = s._usable

@@ -147,6 +147,10 @@ class Game:
                 keys.append(key)
             self.atout_cov.append(2 * keys.index(key))
         self.cov_keys = tuple(keys)
+        # per atout, when it has a legal use: 0 always, 1 with a pile, 2 with an opponent's passive
+        # atout in play, 3 with a line it may act on (State._usable; rule coverage's speed)
+        self.legal_kind = [1 if a.effect == GIFTER else 2 if a.effect == REMOVER
+                           else 3 if a.effect in COLOUR_CHOICE else 0 for a in box.atouts]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
@@ -353,9 +357,12 @@ class State:
         if self.pile:
             cov[_DRAW] += 1
         cov[_STAND] += 1
-        at = self.game.atout_cov
+        game = self.game
+        at, legal_kind = game.atout_cov, game.legal_kind
         for k in self.hands[p]:
-            if self._usable(p, k):
+            lk = legal_kind[k]
+            if (not lk or (lk == 1 and self.pile) or (lk == 2 and self.active[1 - p])
+                    or (lk == 3 and self._usable(p, k))):
                 cov[at[k]] += 1
 
     def coverage(self) -> dict[str, list[int]]:
