@@ -909,3 +909,18 @@ def test_every_ruling_of_the_doc_is_data() -> None:
     assert {r.code for r in contested("ctterror")} >= {"CT1", "CT3"}
     assert parse_rules("ctterror", ["deal_bomb=on_receipt", "CT1=Terror"]) == {
         "deal_bomb": "on_receipt", "odd_extra": "Terror"}
+
+
+def test_search_utility_adds_the_team_life_margin() -> None:
+    """The search bots' utility: the team return plus 0.2 × the team's life margin over the life
+    the game started with (docs/bots.md): a larger win is worth more than a narrow one."""
+    s = setup(hands={0: ["AK 47"]}, life={1: 40, 3: 0, 2: 20})
+    s.apply_action(play("AK 47", 1))
+    s.apply_action(PASS)
+    assert s.is_terminal() and s.returns() == [1.0, -1.0, 1.0, -1.0]
+    u = s.utilities()
+    assert u[0] == u[2] == pytest.approx(1 + 0.2 * 120 / 400)
+    assert u[1] == u[3] == pytest.approx(-1 - 0.2 * 120 / 400)
+    from cardbase.bots.base import utilities
+
+    assert utilities(s) == u

@@ -742,6 +742,19 @@ class State:
         team = self.game.team
         return [1.0 if team[p] == w else -1.0 for p in range(self.n)]
 
+    def utilities(self) -> list[float]:
+        """What the search bots maximise (docs/bots.md): each seat's team return plus 0.2 × its
+        team's life margin (its life left minus the other team's, over the life the game started
+        with), so that among play-outs that end alike the one where the team keeps more life (and
+        the enemies less) counts for more."""
+        r = self.returns()
+        team = self.game.team
+        total = float(self.n * self.game.life) or 1.0  # the life the game started with
+        mine = [0.0, 0.0]
+        for q in range(self.n):
+            mine[team[q]] += self.life[q]
+        return [r[p] + 0.2 * (mine[team[p]] - mine[1 - team[p]]) / total for p in range(self.n)]
+
     def winner(self) -> str | None:
         """The winning team's name, or None (game not over, or turn limit)."""
         return TEAMS[self.winner_team] if self.winner_team >= 0 else None
