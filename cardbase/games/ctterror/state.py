@@ -87,7 +87,7 @@ class Observation:
     hand: tuple[int, ...]  # your cards: count per kind
     hand_sizes: tuple[int, ...]
     pile_size: int
-    discard: tuple[int, ...]  # kinds, face up, oldest first (CT19)
+    discard: tuple[int, ...]  # kinds, oldest first (CT19); HIDDEN: a dead player's card, face down (CT16)
     table: tuple[tuple[int, str, int], ...]  # (owner, gas/flash, affected seats as a bit mask)
     attack: tuple[int, ...] | None  # (attacker, target, damage, kind or -1, mode, helper or -1)
     caller: int
