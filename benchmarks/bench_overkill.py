@@ -134,12 +134,14 @@ def insight(games: int, seed: int, **rules) -> None:
     gained_sq = Counter()
     rounds_total = first_won = first_lost = 0
     lengths = []
+    last_bets = []
     stakes = []
     seat1 = 0
     for i in range(games):
         s = game.new_state(game_seed(seed, i))
         while not s.is_terminal():
             r, hands, first = s.round, [list(h) for h in s.hands], s.round_first
+            last_bet = s.bet  # the bet of the round in play (OK2: it grows after a won round)
             before = s.scores()
             s.play_greedy(r)
             after = s.scores()
@@ -160,6 +162,7 @@ def insight(games: int, seed: int, **rules) -> None:
             elif e[0] == "round_end":
                 stakes.append(e[4])
         lengths.append(s.round)
+        last_bets.append(last_bet)
         seat1 += s.returns()[0] > 0
     lo, hi = wilson(seat1, games)
     print(f"{games} greedy games {rules or ''}: seat 1 (starts round 1) wins {seat1 / games:.3f} "
@@ -171,7 +174,7 @@ def insight(games: int, seed: int, **rules) -> None:
     q = [lengths[int(len(lengths) * x)] for x in (0.1, 0.5, 0.9)]
     print(f"rounds a game: mean {sum(lengths) / games:.2f}, 10/50/90 % {q}, max {lengths[-1]};"
           f" mean stake {sum(stakes) / len(stakes):.2f}, last round's bet mean "
-          f"{sum(rules.get('initial_bet', 1) + n - 1 for n in lengths) / games:.2f}")
+          f"{sum(last_bets) / games:.2f}")
     print("atout | rounds dealt | round points when dealt (95 %) | played when dealt"
           " | mean score change when dealt (95 %)")
     total_points = sum(won_dealt.values())

@@ -21,6 +21,7 @@ from cardbase.games.ctterror.state import (
     CALLED,
     CHARACTER,
     DEFEND,
+    HIDDEN,
     MASKING,
     PASS,
     TERMINAL,
@@ -67,7 +68,7 @@ def setup(n: int = 4, hands: dict[int, list[str]] | None = None, *, life: dict[i
         assert pool[k] >= 0
     rest = sorted(pool.elements(), key=lambda k: (not g.is_bomb[k], k))  # Bombes at the bottom
     s.pile = rest + list(reversed(tops))
-    s.discard, s.table, s.asking = [], [], []
+    s.discard, s.table, s.asking, s.secret = [], [], [], []
     s.life = [100] * n
     for p, v in (life or {}).items():
         s.life[p] = v
@@ -786,3 +787,140 @@ def test_overkill_report_has_no_teams() -> None:
     defs = load_edition_defs([DATA.parent / "OVK.toml"])
     rep, _ = simulate("overkill", defs, games=4, seed=0)
     assert "teams" not in rep.as_dict() and rep.seats[0]["team"] is None
+
+
+# --------------------------------------------------------------------------- audit fixes
+
+def test_flash_thrown_by_a_called_teammate_lasts_until_the_callers_turn_ct22() -> None:
+    """CT22: the called teammate makes the caller's move "in their place": the flash spares the
+    caller and the thrower, and lasts until the caller's next turn, so every enemy seated after
+    the thrower misses a turn too."""
+    s = setup(hands={0: ["Renfort"], 2: ["Grenade flash"]})
+    s.apply_action(play("Renfort", 2))
+    s.apply_action(play("Grenade flash", 2))
+    assert s.asking == [3, 1]  # seat 0, the caller, is not blinded
+    s.apply_action(PASS)
+    s.apply_action(PASS)
+    assert s.blinded(1) and s.blinded(3) and not s.blinded(0) and not s.blinded(2)
+    assert s.current_player() == 2  # seat 1 missed its turn; seat 2 plays
+    assert s.blinded(3)  # still blinded: the flash is the caller's, it ends at seat 0's turn
+    s.apply_action(PASS)
+    assert s.current_player() == 0 and s.table == []
+    assert ("blind_skip", 1) in s.events and ("blind_skip", 3) in s.events
+
+
+def test_gas_thrown_by_a_called_teammate_shields_the_caller_ct22() -> None:
+    s = setup(hands={0: ["Renfort"], 2: ["Grenade à gaz"]})
+    s.apply_action(play("Renfort", 2))
+    s.apply_action(play("Grenade à gaz", 2))
+    s.apply_action(PASS)
+    s.apply_action(PASS)
+    assert s.current_player() == 1
+    assert CHARACTER + 0 not in s.legal_actions() and CHARACTER + 2 in s.legal_actions()
+    s.apply_action(PASS)
+    s.apply_action(PASS)  # seat 2
+    assert s.current_player() == 3 and CHARACTER + 0 not in s.legal_actions()
+
+
+def test_a_dead_players_hand_stays_hidden_ct16() -> None:
+    """CT16/CT19: the unplayed cards of a dead player go to the discard pile face down."""
+    s = setup(hands={0: ["AK 47"], 1: ["Esquive", "Tir ami", "Casque"]}, life={1: 40})
+    s.apply_action(play("AK 47", 1))
+    s.apply_action(PASS)
+    assert not s.alive[1]
+    seen = s.observation(2).discard
+    assert seen.count(HIDDEN) == 3 and len(seen) == len(s.discard)
+    assert kind("Esquive") not in seen and kind("AK 47") in seen
+    r = s.resample(2, random.Random(1))
+    assert r.observation(2) == s.observation(2) and cards_everywhere(r) == cards_everywhere(s)
+
+
+def test_deal_bomb_goes_off_as_dealt_when_the_defuse_comes_later_ct3() -> None:
+    """CT3 (contested): a Bombe goes off after the whole deal (a Désamorçage dealt later in the
+    same hand defuses it) or, option deal_bomb = "on_receipt", as it is dealt (only a
+    Désamorçage already in hand defuses it)."""
+    found = 0
+    for seed in range(400):
+        after = Game(BOX, 4).new_state(seed)
+        now = Game(BOX, 4, Rules(deal_bomb="on_receipt")).new_state(seed)
+        if any(e[0] == "defuse" for e in after.events) and any(e[0] == "bomb" for e in now.events) \
+                and not any(e[0] == "bomb" for e in after.events):
+            found += 1
+            assert sum(now.life) < sum(after.life)
+    assert found > 0
+
+
+def test_odd_count_warns_which_team_has_the_extra_player_ct1() -> None:
+    from cardbase.playtest.games import simulate
+
+    assert Game(BOX, 4).analytics([]) == {} and Game(BOX, 4).analytics_text({}) == []
+    g = Game(BOX, 3)
+    figures = g.analytics([])
+    assert figures["odd_count"]["extra_team"] == "CT" and figures["odd_count"]["contested"]
+    with i18n.use_language("fr"):
+        line = g.analytics_text(figures)[0]
+    assert "impair" in line and "CT1" in line and "odd_extra" in line
+    report, _ = simulate("ctterror", DEFS, players=5, bots=["greedy"] * 5, games=20, seed=1,
+                         options={"odd_extra": "Terror"})
+    assert report.as_dict()["odd_count"]["extra_team"] == "Terror" and report.extra_lines
+
+
+def test_coverage_counts_every_play_path() -> None:
+    """Rule coverage: the fast greedy play-out and the checked step-by-step loop count alike."""
+    from cardbase.games.ctterror.rulings import COVERAGE
+
+    total: dict[str, list[int]] = {}
+    for n in (2, 4, 5):
+        g = Game(BOX, n)
+        for seed in range(60):
+            a = g.new_state(seed, log=False)
+            a.play_greedy()
+            b = g.new_state(seed, log=False)
+            while not b.is_terminal():
+                b.apply_action(greedy_action(b))
+            assert a.coverage() == b.coverage()
+            cov = a.coverage()
+            assert cov["game:victory"][1] + cov["game:turn_limit"][1] == 1
+            offensive = sum(cov[k][1] for k in cov if k.startswith("move:"))
+            calls = sum(n for key, (_, n) in cov.items() if key == "move:renfort")
+            # one offensive decision a turn (none when a Bombe kills the drawer), one more a call
+            assert offensive <= a.turns + calls and offensive >= a.turns - 2
+            for key, (occ, used) in cov.items():
+                assert 0 <= used <= occ, key
+                slot = total.setdefault(key, [0, 0])
+                slot[0] += occ
+                slot[1] += used
+    assert set(total) == set(COVERAGE)
+    assert total["move:character"][1] > 0 and total["bomb:defuse"][0] > 0
+
+
+def test_every_ruling_of_the_doc_is_data() -> None:
+    import re
+
+    from cardbase.games.ctterror.rulings import RULINGS
+    from cardbase.games.rulings import contested, parse_rules
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rulings" / "ctterror.md").read_text()
+    codes = sorted(set(re.findall(r"\*\*(CT\d+) —", doc)))
+    assert codes == sorted(r.code for r in RULINGS)
+    for r in RULINGS:
+        if r.option:
+            assert getattr(Rules(), r.option) == r.default, r.code
+    assert {r.code for r in contested("ctterror")} >= {"CT1", "CT3"}
+    assert parse_rules("ctterror", ["deal_bomb=on_receipt", "CT1=Terror"]) == {
+        "deal_bomb": "on_receipt", "odd_extra": "Terror"}
+
+
+def test_search_utility_adds_the_team_life_margin() -> None:
+    """The search bots' utility: the team return plus 0.2 × the team's life margin over the life
+    the game started with (docs/bots.md): a larger win is worth more than a narrow one."""
+    s = setup(hands={0: ["AK 47"]}, life={1: 40, 3: 0, 2: 20})
+    s.apply_action(play("AK 47", 1))
+    s.apply_action(PASS)
+    assert s.is_terminal() and s.returns() == [1.0, -1.0, 1.0, -1.0]
+    u = s.utilities()
+    assert u[0] == u[2] == pytest.approx(1 + 0.2 * 120 / 400)
+    assert u[1] == u[3] == pytest.approx(-1 - 0.2 * 120 / 400)
+    from cardbase.bots.base import utilities
+
+    assert utilities(s) == u

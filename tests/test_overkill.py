@@ -162,12 +162,19 @@ def test_two_overkills_end_the_round_at_once_and_fewer_overkills_win() -> None:
     assert s.round == 2 and s.scores() == [9, 11]
 
 
-def test_equal_points_is_a_tie_ok5() -> None:
-    g = game()
+@pytest.mark.parametrize(("growth", "bet"), [("won_round", 1), ("every_round", 2)])
+def test_equal_points_is_a_tie_ok5_and_the_bet_grows_after_a_win_ok2(growth: str, bet: int) -> None:
+    """OK2: "quand un joueur gagne une manche … le pari augmente de un": a tie leaves the bet
+    (option bet_growth = "every_round": it grows after a tie too); a won round makes it grow."""
+    g = game(bet_growth=growth)
     s = table(g, p0=([5, 1], [3, 2]), p1=([4, 6], [1]))
     s.apply_action(PASS)
     s.apply_action(PASS)
-    assert s.scores() == [10, 10] and s.bet == 2 and s.round_winners == [-1]
+    assert s.scores() == [10, 10] and s.bet == bet and s.round_winners == [-1]
+    s = table(g, p0=([5, 2], [3, 2]), p1=([4, 6], [1]))
+    s.apply_action(PASS)
+    s.apply_action(PASS)
+    assert s.round_winners == [0] and s.bet == 2
 
 
 @pytest.mark.parametrize(("mode", "expected"), [("lines_under", 0), ("all", 1), ("best_line", 0)])
@@ -232,8 +239,10 @@ def test_snake_eye_overseer_spy_retracer_ok12() -> None:
     assert info["snake_eye"] == BLACK
     assert 9 in info["overseer"] and len(set(info["overseer"])) == 3
     assert info["spy"] is False  # no 9 among player 1's cards
-    hidden = sorted([g.value[k] for k in s.pile] + [4, 7])  # the pile and the opponent's face-down
+    # the pile and the opponent's face-down cards, with their colours ("la liste de toutes les cartes")
+    hidden = sorted([(g.value[k], g.colour[k]) for k in s.pile] + [(4, RED), (7, BLACK)])
     assert list(info["retracer"]) == hidden
+    assert str(info["retracer"][0]) == "1 noire"  # the red 1 is player 1's own
     assert dict(s.observation(1).info) == {}
     assert s.current_player() == 0  # OK4: atouts do not end the turn
     s.apply_action(DRAW)
@@ -573,3 +582,167 @@ def test_search_bots_never_read_hidden_cards() -> None:
                 assert make().step(s) == make().step(other)
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
+
+
+# --------------------------------------------------------------------------- audit fixes
+
+def test_overseer_answer_holds_for_the_whole_turn_ok12() -> None:
+    """OK12: "à chaque tour" — Overseer's two other values are drawn once a turn. Playing more
+    atouts in the same turn must not draw them again (the intersection would give the card)."""
+    g = game()
+    for seed in range(20):
+        s = table(g, p0=([5, 1], [3, 2]), p1=([4, 6], [7, 8]),
+                  hand0=["Overseer", "Gambler", "Bettor"], top=[(9, BLACK)])
+        s.rng.seed(seed)
+        play(s, "Overseer")
+        first = dict(s.observation(0).info)["overseer"]
+        play(s, "Gambler")
+        play(s, "Bettor")
+        assert dict(s.observation(0).info)["overseer"] == first
+    # a new answer at the next turn, about the new next card
+    s.apply_action(PASS)
+    s.apply_action(DRAW)
+    assert s.current_player() == 0
+    assert g.value[s.pile[-1]] in dict(s.observation(0).info)["overseer"]
+
+
+def test_a_drawn_card_ends_the_answers_about_it_ok12() -> None:
+    """A Gifter draws the card the Helpers spoke of: their answer about it is withdrawn for the
+    rest of the turn (no second answer in the same turn)."""
+    g = game()
+    s = table(g, p0=([5, 1], [3, 2]), p1=([4, 6], [7, 8]),
+              hand0=["Snake eye", "Gifter"], top=[(9, BLACK), (2, RED)])
+    play(s, "Snake eye")
+    assert dict(s.observation(0).info)["snake_eye"] == BLACK
+    play(s, "Gifter")
+    assert "snake_eye" not in dict(s.observation(0).info)
+
+
+def test_a_card_drawn_after_a_patcher_can_be_reset_ok8() -> None:
+    """OK8: "drawn" is one definition for the five atouts. The dealt face-up card was never
+    drawn: Mistake Patcher cannot take it; a card drawn later is reset by Saver."""
+    g = game()
+    s = table(g, p0=([1, 5], [3, 2]), p1=([4, 6], [7, 8]),
+              hand0=["Mistake Patcher", "Saver"], top=[(9, RED)])
+    patcher = PLAY + 8 * atout("Mistake Patcher")
+    assert patcher + RED not in s.legal_actions()  # only dealt cards in the red line
+    s.apply_action(DRAW)  # red 9 joins the red line: [1, 5, 9]
+    s.apply_action(PASS)
+    assert patcher + RED in s.legal_actions()
+    play(s, "Mistake Patcher", RED)  # takes the drawn 9, not the dealt 5
+    assert [g.value[k] for k in s.lines[0][RED]] == [1, 5]
+    assert PLAY + 8 * atout("Saver") + RED not in s.legal_actions()
+    s.lines[0][RED].append(s.pile.pop())  # a card drawn later
+    assert PLAY + 8 * atout("Saver") + RED in s.legal_actions()
+    play(s, "Saver", RED)
+    assert [g.value[k] for k in s.lines[0][RED]] == [1, 5]
+
+
+def test_yoinker_and_switcher_never_take_a_dealt_card_ok8() -> None:
+    g = game()
+    s = table(g, p0=([1, 5], [3, 2]), p1=([4, 6], [7, 8]),
+              hand0=["Yoinker", "Switcher"], hand1=[], top=[(9, RED)])
+    assert not any(a >= PLAY for a in s.legal_actions())  # nothing drawn anywhere
+    s.apply_action(PASS)
+    s.apply_action(DRAW)  # player 2 draws the red 9
+    yoink = PLAY + 8 * atout("Yoinker")
+    assert s.legal_actions() == [DRAW, PASS, yoink + RED]  # Switcher: player 1 drew nothing red
+    s.apply_action(yoink + RED)
+    assert [g.value[k] for k in s.lines[1][RED]] == [4, 6]
+
+
+def test_a_switched_card_counts_as_drawn_ok8() -> None:
+    """A card received by a Switcher joined the line after the deal: a reset takes it out."""
+    g = game()
+    s = table(g, p0=([1, 5], [3, 2]), p1=([4, 6], [7, 8]),
+              hand0=["Switcher", "Saver"], top=[(9, RED), (2, RED)])
+    switch = PLAY + 8 * atout("Switcher")
+    assert switch + RED not in s.legal_actions()  # the dealt face-up cards were never drawn
+    s.apply_action(DRAW)  # player 1: red 9 -> [1, 5, 9]
+    s.apply_action(DRAW)  # player 2: red 2 -> [4, 6, 2]
+    play(s, "Switcher", RED)
+    assert [g.value[k] for k in s.lines[0][RED]] == [1, 5, 2]
+    play(s, "Saver", RED)
+    assert [g.value[k] for k in s.lines[0][RED]] == [1, 5]
+
+
+def test_the_pile_copies_option_ok13() -> None:
+    """OK13: one card per value and colour (10 left after the deal), or each card several times."""
+    assert len(game().new_state(1).pile) == 10
+    assert len(game(pile_copies=2).new_state(1).pile) == 28
+
+
+def test_coverage_counts_every_play_path() -> None:
+    """Rule coverage: used <= occasions; the step-by-step loop and the fast play-out count alike."""
+    g = game()
+    total: dict[str, list[int]] = {}
+    for seed in range(40):
+        a = g.new_state(seed, log=False)
+        a.play_greedy()
+        b = g.new_state(seed, log=False)
+        while not b.is_terminal():
+            b.apply_action(greedy_action(b))
+        assert a.coverage() == b.coverage()
+        cov = a.coverage()
+        for key, (occ, used) in cov.items():
+            assert 0 <= used <= occ, key
+            slot = total.setdefault(key, [0, 0])
+            slot[0] += occ
+            slot[1] += used
+        assert cov["game:score"][1] + cov["game:round_limit"][1] == 1
+        assert cov["stand"][0] == sum(1 for x in a.history)
+        assert cov["draw"][1] == a.history.count(DRAW)
+        assert sum(cov[k][1] for k in ("end:passes", "end:overkill", "end:timer")) == a.round
+    from cardbase.games.overkill.rulings import COVERAGE
+
+    for key in total:
+        assert key in COVERAGE, key
+    assert total["atout:overseer"][1] > 0 and total["atout:gifter"][0] > 0
+
+
+def test_every_ruling_of_the_doc_is_data() -> None:
+    """docs/rulings/overkill.md and RULINGS say the same thing; options are Rules fields."""
+    import re
+
+    from cardbase.games.overkill.rulings import RULINGS
+    from cardbase.games.rulings import contested, parse_rules
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rulings" / "overkill.md").read_text()
+    codes = sorted(set(re.findall(r"\*\*(OK\d+) —", doc)))
+    assert codes == sorted(r.code for r in RULINGS)
+    for r in RULINGS:
+        if r.option:
+            assert r.option in Rules.__dataclass_fields__
+            assert getattr(Rules(), r.option) == r.default, r.code
+    assert {r.code for r in contested("overkill")} >= {"OK2", "OK13"}
+    opts = parse_rules("overkill", ["OK2=every_round", "pile_copies=2"])
+    assert opts == {"bet_growth": "every_round", "pile_copies": 2}
+    assert len(game(**opts).new_state(3).pile) == 28
+
+
+def test_greedy_uses_spys_answer() -> None:
+    """The greedy player narrows the next card with Spy's answer (OK12), as with Snake eye's."""
+    from cardbase.games.overkill.bots import _View
+
+    g = game()
+    s = table(g, p0=([5, 1], [3, 2]), p1=([4, 6], [7, 8]), hand0=["Spy"], top=[(9, BLACK)])
+    play(s, "Spy")
+    view = _View(s, 0)
+    cands = view.candidates(s.info[0])
+    assert cands and all(g.value[k] not in (1, 2, 3, 5) for k in cands)
+    assert len(cands) < len(view.pool)
+
+
+def test_usable_agrees_with_the_legal_actions() -> None:
+    """Rule coverage's quick legality check (State._usable) says what legal_actions says."""
+    rng = random.Random(5)
+    for reset in (0, 1, 2):
+        g = game(reset_keeps=reset)
+        for seed in range(30):
+            s = g.new_state(seed, log=False)
+            while not s.is_terminal():
+                p = s.current_player()
+                for k in set(s.hands[p]):
+                    assert s._usable(p, k) == bool(s._atout_actions(p, k))
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randrange(len(legal))])

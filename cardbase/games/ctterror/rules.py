@@ -28,6 +28,7 @@ NAMED_EFFECTS = {
 ODD_EXTRA = ("CT", "Terror")
 FRIENDLY_FIRE = ("card", "attack")
 RICOCHET_POOL = ("all", "others")
+DEAL_BOMB = ("after_deal", "on_receipt")
 
 
 @dataclass(slots=True, frozen=True)
@@ -36,6 +37,7 @@ class Rules:
 
     odd_extra: str = "CT"  # CT1: with an odd count, the team that does not start has one more
     deal_bomb_teammates: bool = True  # CT3: a Bombe on the deal also hits the teammates (20 each)
+    deal_bomb: str = "after_deal"  # CT3: Bombes of the deal go off after it, or "on_receipt"
     friendly_fire: str = "card"  # CT8: Tir ami deals the card's 20, or "attack": the attack's damage
     ricochet_pool: str = "all"  # CT9: the hand game's loser among all living players, or "others"
     flash_teammates: bool = True  # CT14: the Grenade flash blinds the thrower's teammates too
@@ -49,6 +51,8 @@ class Rules:
             out.append("friendly_fire")
         if self.ricochet_pool not in RICOCHET_POOL:
             out.append("ricochet_pool")
+        if self.deal_bomb not in DEAL_BOMB:
+            out.append("deal_bomb")
         if not isinstance(self.max_turns, int) or self.max_turns < 1:
             out.append("max_turns")
         return out

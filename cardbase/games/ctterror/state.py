@@ -51,6 +51,15 @@ from .rules import (
 PASS = 0
 CHARACTER = 16
 TERMINAL = -1
+HIDDEN = -1  # a face-down card of the discard pile, as the observation shows it (CT16)
+
+# Rule coverage (cardbase.playtest.coverage): each kind of decision, the Bombe's defuse, the endings.
+COVERAGE_KEYS = (
+    "move:none", "move:character", "move:weapon", "move:grenade", "move:headshot", "move:gas",
+    "move:flash", "move:renfort", "defend:none", "defend:armour", "defend:both", "defend:dodge",
+    "defend:counter", "defend:friendly", "defend:ricochet", "defend:renfort", "mask",
+    "bomb:defuse", "game:victory", "game:turn_limit")
+_K = {key: 2 * i for i, key in enumerate(COVERAGE_KEYS)}  # offsets in State.cov (occasions, used)
 # phases: who is deciding what
 TURN, CALLED, DEFEND, MASKING, OVER = "turn", "called", "defend", "mask", "over"
 # attack modes
@@ -78,7 +87,7 @@ class Observation:
     hand: tuple[int, ...]  # your cards: count per kind
     hand_sizes: tuple[int, ...]
     pile_size: int
-    discard: tuple[int, ...]  # kinds, face up, oldest first (CT19)
+    discard: tuple[int, ...]  # kinds, oldest first (CT19); HIDDEN: a dead player's card, face down (CT16)
     table: tuple[tuple[int, str, int], ...]  # (owner, gas/flash, affected seats as a bit mask)
     attack: tuple[int, ...] | None  # (attacker, target, damage, kind or -1, mode, helper or -1)
     caller: int
@@ -141,7 +150,49 @@ class Game:
         self.is_bomb = [k.effect == BOMB for k in kinds]
         self.deck = [i for i, k in enumerate(kinds) for _ in range(k.copies)]
         self.life = box.life
+        self.cov_of = self._coverage_tables()
 
+    def _coverage_tables(self) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+        """Per phase (offensive move, defence, Masque): each action's coverage offset."""
+        move = {PASS: _K["move:none"]}
+        defend = {PASS: _K["defend:none"], self.BOTH: _K["defend:both"]}
+        mask: dict[int, int] = {}
+        for t in range(16):
+            move[CHARACTER + t] = _K["move:character"]
+        by_move = {HEADSHOT: "move:headshot", GAS: "move:gas", FLASH: "move:flash",
+                   RENFORT: "move:renfort"}
+        by_defence = {ARMOUR: "defend:armour", DODGE: "defend:dodge", WEAPON: "defend:counter",
+                      FRIENDLY: "defend:friendly", RICOCHET: "defend:ricochet",
+                      RENFORT: "defend:renfort"}
+        for k, kind in enumerate(self.kinds):
+            eff = kind.effect
+            for arg in range(16):
+                a = (2 + k) * 16 + arg
+                if eff == WEAPON:
+                    move[a] = _K["move:weapon" if kind.counter else "move:grenade"]
+                elif eff in by_move:
+                    move[a] = _K[by_move[eff]]
+                if eff in by_defence:
+                    defend[a] = _K[by_defence[eff]]
+                if eff == MASK:
+                    mask[a] = _K["mask"]
+        return move, defend, mask
+
+    def analytics(self, records: Sequence[Any]) -> dict[str, Any]:
+        """The batch report's CT vs Terror figures: with an odd count, ``odd_count`` says which team
+        has the extra player (CT1, a contested ruling): that choice decides most games."""
+        n = self.num_players
+        if n % 2 == 0:
+            return {}
+        extra = TEAMS[CT] if self.rules.odd_extra == "CT" else TEAMS[TERROR]
+        return {"odd_count": {"players": n, "extra_team": extra, "ruling": "CT1",
+                              "option": "odd_extra", "contested": True}}
+
+    def analytics_text(self, figures: dict[str, Any]) -> list[str]:
+        odd = figures.get("odd_count")
+        if not odd:
+            return []
+        return [tr("ctterror.analytics.odd_count", players=odd["players"], team=odd["extra_team"])]
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
@@ -158,6 +209,7 @@ class State:
         "att",
         "caller",
         "character",
+        "cov",
         "discard",
         "ended_by",
         "events",
@@ -174,6 +226,7 @@ class State:
         "rng",
         "round",
         "rules",
+        "secret",
         "seed",
         "table",
         "turn_player",
@@ -208,6 +261,8 @@ class State:
         self.turns = 0
         self.round = 1
         self.held = [0] * n  # bit mask of the kinds each seat ever held (a card's impact)
+        self.secret: list[int] = []  # positions of face-down cards in the discard pile (CT16)
+        self.cov = [0] * (2 * len(COVERAGE_KEYS))  # rule coverage: occasions, used per key
         # characters: a random one of the seat's team each (CT1)
         chars = {t: rng.sample(game.by_team[t], len(game.by_team[t])) for t in (TERROR, CT)}
         self.character = [chars[game.team[p]].pop() for p in range(n)]
@@ -216,11 +271,14 @@ class State:
         self.pile = pile
         # CT2: five cards each, one at a time from seat 1; CT3: the Bombes are resolved after the deal
         bombs: list[list[int]] = [[] for _ in range(n)]
+        at_once = self.rules.deal_bomb == "on_receipt"
+        self._log("deal", tuple(self.character))
         for _ in range(HAND):
             for p in range(n):
-                if pile:
+                if pile and self.alive[p] and self.phase != OVER:
                     self._receive(p, pile.pop(), bombs[p])
-        self._log("deal", tuple(self.character))
+                    if at_once and bombs[p]:  # CT3, option: it goes off as it is dealt
+                        self._bomb(p, bombs[p].pop(), deal=True)
         for p in range(n):
             for k in bombs[p]:
                 self._bomb(p, k, deal=True)
@@ -258,6 +316,8 @@ class State:
         s.round = self.round
         s.held = self.held[:]
         s.character = self.character[:]
+        s.secret = self.secret[:]
+        s.cov = self.cov[:]
         return s
 
     # ------------------------------------------------------------------ the interface
@@ -362,15 +422,17 @@ class State:
     def apply_action(self, action: int) -> None:
         if self.player == TERMINAL:
             raise IllegalActionError(tr("ctterror.illegal.over"))
-        if action not in self.legal_actions():
+        legal = self.legal_actions()
+        if action not in legal:
             raise IllegalActionError(tr("ctterror.illegal.action", player=self.player + 1,
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(a)
-                                                        for a in self.legal_actions())))
-        self._apply(action)
+                                                        for a in legal)))
+        self._apply(action, legal)
 
-    def _apply(self, action: int) -> None:
+    def _apply(self, action: int, legal: list[int] | None = None) -> None:
         """Apply a legal action (no check: the fast path of the greedy play-out)."""
+        self._count(action, self.legal_actions() if legal is None else legal)
         self.history.append(action)
         phase = self.phase
         if phase == TURN or phase == CALLED:
@@ -379,6 +441,24 @@ class State:
             self._defend(self.player, action)
         else:
             self._mask(self.player, action)
+
+    def _count(self, action: int, legal: list[int]) -> None:
+        """Rule coverage of one decision: each kind of move it allowed, and the one made."""
+        phase = self.phase
+        table = self.game.cov_of[0 if phase == TURN or phase == CALLED else 1 if phase == DEFEND else 2]
+        cov = self.cov
+        for off in {table[a] for a in legal if a in table}:
+            cov[off] += 1
+        off = table.get(action)
+        if off is not None:
+            cov[off + 1] += 1
+
+    def coverage(self) -> dict[str, list[int]]:
+        """Rule coverage (``cardbase.playtest.coverage``): per key, [occasions, used]: each kind of
+        offensive move, defence and Masque (decisions where it was legal / made), each Bombe
+        received (defused or not) and the game's ending."""
+        cov = self.cov
+        return {key: [cov[2 * i], cov[2 * i + 1]] for i, key in enumerate(COVERAGE_KEYS)}
 
     # ------------------------------------------------------------------ turns
 
@@ -449,6 +529,7 @@ class State:
                     break  # CT5: nothing left to draw
                 self.pile = self.discard
                 self.discard = []
+                self.secret = []
                 self.rng.shuffle(self.pile)
                 self._log("reshuffle", len(self.pile))
             self._receive(p, self.pile.pop(), bombs)
@@ -460,8 +541,10 @@ class State:
     def _bomb(self, p: int, k: int, *, deal: bool) -> None:
         game = self.game
         hand = self.hands[p]
+        self.cov[_K["bomb:defuse"]] += 1
         for d in game.of[DEFUSE]:
             if hand[d]:
+                self.cov[_K["bomb:defuse"] + 1] += 1
                 hand[d] -= 1
                 self.hand_n[p] -= 1
                 self.discard.append(d)
@@ -513,10 +596,15 @@ class State:
             self.phase = CALLED
             self.player = arg
         else:  # GAS or FLASH: the card stays on the table in front of the thrower
+            # CT22: thrown by a called teammate, the Grenade is the caller's move made "in their
+            # place": it lies in front of the caller (the player whose turn it is), lasts until
+            # the caller's next turn, shields the caller (gas) and spares the caller and the
+            # thrower (flash)
+            owner = self.turn_player
             if eff == GAS:
                 asked = [q for q in game.enemies[p] if self.alive[q]]
             else:
-                asked = [q for q in range(self.n) if q != p and self.alive[q]
+                asked = [q for q in range(self.n) if q != p and q != owner and self.alive[q]
                          and (self.rules.flash_teammates or q not in game.mates[p])]
             n = self.n
             asked.sort(key=lambda q: (q - p) % n)
@@ -525,7 +613,7 @@ class State:
                 mask |= 1 << q
             # CT20: everyone affected answers in turn; a player already blinded cannot play a Masque
             self.asking = [q for q in asked if not self.blinded(q)]
-            self.table.append([p, k, mask])
+            self.table.append([owner, k, mask])
             self._log("throw", p, k)
             self._next_mask()
 
@@ -615,8 +703,10 @@ class State:
             self.alive[p] = False
             hand = self.hands[p]
             for k in range(self.game.K):
-                if hand[k]:
-                    self.discard.extend([k] * hand[k])
+                if hand[k]:  # face down: cards never played stay hidden (CT16, CT19)
+                    for _ in range(hand[k]):
+                        self.secret.append(len(self.discard))
+                        self.discard.append(k)
                     hand[k] = 0
             self.hand_n[p] = 0
             self._log("death", p)
@@ -631,6 +721,9 @@ class State:
         self.player = TERMINAL
         self.ended_by = reason
         self.winner_team = winner
+        self.cov[_K["game:victory"]] += 1
+        self.cov[_K["game:turn_limit"]] += 1
+        self.cov[_K["game:" + reason] + 1] += 1
         self.att = None
         self.asking = []
         self._log("end", reason, TEAMS[winner] if winner >= 0 else None)
@@ -648,6 +741,19 @@ class State:
             return [0.0] * self.n
         team = self.game.team
         return [1.0 if team[p] == w else -1.0 for p in range(self.n)]
+
+    def utilities(self) -> list[float]:
+        """What the search bots maximise (docs/bots.md): each seat's team return plus 0.2 × its
+        team's life margin (its life left minus the other team's, over the life the game started
+        with), so that among play-outs that end alike the one where the team keeps more life (and
+        the enemies less) counts for more."""
+        r = self.returns()
+        team = self.game.team
+        total = float(self.n * self.game.life) or 1.0  # the life the game started with
+        mine = [0.0, 0.0]
+        for q in range(self.n):
+            mine[team[q]] += self.life[q]
+        return [r[p] + 0.2 * (mine[team[p]] - mine[1 - team[p]]) / total for p in range(self.n)]
 
     def winner(self) -> str | None:
         """The winning team's name, or None (game not over, or turn limit)."""
@@ -699,11 +805,21 @@ class State:
             turn_player=self.turn_player, round=self.round, turns=self.turns,
             teams=self.teams, characters=tuple(chars[c].name for c in self.character),
             life=tuple(self.life), alive=tuple(self.alive), hand=tuple(self.hands[player]),
-            hand_sizes=tuple(self.hand_n), pile_size=len(self.pile), discard=tuple(self.discard),
+            hand_sizes=tuple(self.hand_n), pile_size=len(self.pile), discard=self.public_discard(),
             table=tuple((o, game.effect[k], m) for o, k, m in self.table),
             attack=tuple(self.att) if self.att is not None else None, caller=self.caller,
             asking=tuple(self.asking), terminal=self.player == TERMINAL, winner=self.winner(),
         )
+
+    def public_discard(self) -> tuple[int, ...]:
+        """The discard pile as everyone sees it: a dead player's unplayed cards are face down
+        (``HIDDEN``, CT16)."""
+        if not self.secret:
+            return tuple(self.discard)
+        out = list(self.discard)
+        for i in self.secret:
+            out[i] = HIDDEN
+        return tuple(out)
 
     def information_key(self, player: int) -> Observation:
         """What ``player`` knows, hashable (an information set's key for tree search)."""
@@ -724,6 +840,7 @@ class State:
         bombs: list[int] = []
         for k in s.pile:
             (bombs if is_bomb[k] else pool).append(k)
+        pool.extend(s.discard[i] for i in s.secret)  # the dead's face-down cards (CT16)
         others = [q for q in range(self.n) if q != player]
         for q in others:
             hand = s.hands[q]
@@ -736,6 +853,8 @@ class State:
         for q in others:
             for _ in range(s.hand_n[q]):
                 s.hands[q][pool.pop()] += 1
+        for i in s.secret:
+            s.discard[i] = pool.pop()
         pile = pool + bombs
         rng.shuffle(pile)
         s.pile = pile

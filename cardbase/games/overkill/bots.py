@@ -4,7 +4,8 @@ It estimates the round from its own lines, the opponent's face-up cards and the 
 cards it has not seen, to the half point (for the opponent's face-down cards), then plays, in this order: a Helper
 (information is free), a repair of its own overkill, the atout that most improves its estimate,
 a Negociater when the estimate is clearly for or against it, and finally draw or stand by the
-expected estimate after one more card.
+expected estimate after one more card, among the cards its Helpers leave possible (Snake eye's
+colour, Overseer's three values, Spy's yes or no; Retracer tells it nothing it does not know).
 """
 
 from __future__ import annotations
@@ -93,6 +94,9 @@ class _View:
             out = [k for k in out if colour[k] == info[SNAKE_EYE]]
         if OVERSEER in info:
             out = [k for k in out if value[k] in info[OVERSEER]]
+        if SPY in info:  # is the next card's value among the player's cards (when asked)?
+            mine = info["_spy_values"]
+            out = [k for k in out if (value[k] in mine) == info[SPY]]
         return out or self.pool
 
     def after_draw(self, cards: list[int], *, for_opponent: bool = False) -> float:
@@ -171,8 +175,6 @@ def greedy_action(s: State) -> int:
     if s.passes == 1 and now > 0:
         return PASS  # the opponent stood and the player is ahead: the round ends in their favour
     draw = v.after_draw(v.candidates(s.info[p]))
-    if SPY in s.info[p]:
-        pass  # Spy's answer only sharpens the guess; the candidates above already cover the colour
     need = -0.1 if now <= 0 else 0.05
     return DRAW if draw > now + need else PASS
 
@@ -184,8 +186,8 @@ def _line_change(s: State, v: _View, effect: str, p: int, q: int, c: int) -> flo
         line = s.lines[p][c]
         if effect == PATCHER:
             mine[c] -= value[line[-1]]
-        elif effect == SAVER:
-            mine[c] = sum(value[k] for k in line[: s.rules.reset_keeps])
+        elif effect == SAVER:  # OK8: the dealt cards it keeps
+            mine[c] = sum(value[k] for k in line[: min(s.rules.reset_keeps, s.dealt[p][c])])
         else:
             theirs = s.lines[q][c][-1]
             mine[c] += value[theirs] - value[line[-1]]
@@ -198,7 +200,7 @@ def _line_change(s: State, v: _View, effect: str, p: int, q: int, c: int) -> flo
     if effect == YOINKER:
         opp[c] -= value[line[-1]]
     else:  # REWINDER
-        keep = s.rules.reset_keeps
+        keep = min(s.rules.reset_keeps, s.dealt[q][c])
         kept = line[:keep]
         opp[c] = (v.opp_down[c] if s._face_down(q, c) and keep else 0) + sum(
             value[k] for k in kept[1 if s._face_down(q, c) else 0:])

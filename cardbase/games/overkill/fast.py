@@ -31,6 +31,7 @@ from .rules import (
     REWINDER,
     SAVER,
     SNAKE_EYE,
+    SPY,
     SWITCHER,
     YOINKER,
 )
@@ -205,21 +206,25 @@ def greedy_action(s: State) -> int:
                     best, best_gain = base, gain
             elif kind == 2:
                 e = atouts[k].effect
-                keep = s.rules.reset_keeps
+                keep_rule = s.rules.reset_keeps
                 mine = (mine_r, mine_b)
                 theirs = (theirs_r, theirs_b)
+                my_dealt, their_dealt = s.dealt[p], s.dealt[q]
                 for c in (0, 1):
                     ml, tl = mine[c], theirs[c]
+                    # OK8: State._colour_ok, inlined
                     if e == YOINKER:
-                        ok = len(tl) > 1
+                        ok = len(tl) > their_dealt[c]
                     elif e == REWINDER:
+                        keep = min(keep_rule, their_dealt[c])
                         ok = len(tl) > keep
                     elif e == SAVER:
+                        keep = min(keep_rule, my_dealt[c])
                         ok = len(ml) > keep
                     elif e == PATCHER:
-                        ok = len(ml) > 1
+                        ok = len(ml) > my_dealt[c]
                     else:
-                        ok = len(ml) > 1 and len(tl) > 1
+                        ok = len(ml) > my_dealt[c] and len(tl) > their_dealt[c]
                     if not ok:
                         continue
                     n0, n1, p0, p1 = m0, m1, o0, o1
@@ -305,6 +310,12 @@ def greedy_action(s: State) -> int:
             for k in range(n):
                 if cand >> k & 1 and value[k] not in vals:
                     cand &= ~bits[k]
+        if SPY in info:
+            vals = info["_spy_values"]
+            want = info[SPY]
+            for k in range(n):
+                if cand >> k & 1 and (value[k] in vals) != want:
+                    cand &= ~bits[k]
         if not cand:
             cand = pool_mask
     # the mean estimate after one more card among ``cand``: each card's estimate from a table
@@ -380,11 +391,26 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
     or to the end of round ``horizon``. The same moves, chance draws and log as the general loop."""
     stop = s.rules.max_rounds + 1 if horizon is None else horizon
     value, colour = s.game.value, s.game.colour
-    helper = _tables(s.game).helper
+    tables = _tables(s.game)
+    helper = tables.helper
+    legal_kind = s.game.legal_kind
+    cov = s.cov
+    at = s.game.atout_cov
+    usable = s._usable
     while s.player != TERMINAL and s.round <= stop:
         a = greedy_action(s)
         p = s.player
+        # rule coverage of the decision (State._count_occasions, inlined)
+        if s.pile:
+            cov[0] += 1
+        cov[2] += 1
+        for k in s.hands[p]:
+            lk = legal_kind[k]
+            if (not lk or (lk == 1 and s.pile) or (lk == 2 and s.active[1 - p])
+                    or (lk == 3 and usable(p, k))):
+                cov[at[k]] += 1
         if a == DRAW:
+            cov[1] += 1
             s.history.append(a)
             s.timers[p] -= 1
             s.turns += 1
@@ -392,7 +418,8 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
             k = s.pile.pop()
             line = s.lines[p][colour[k]]
             line.append(k)
-            s.info = [{}, {}]
+            if s.info[0] or s.info[1]:
+                s._forget_next_card()  # OK12: the answers about this card are over
             if s.events is not None:
                 s.events.append(("draw", p, k))
             obj = s.objectives[-1][1] if s.objectives else INITIAL_OBJECTIVE
@@ -411,6 +438,7 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
                 continue
             _hand_to(s, 1 - p, helper)
         elif a == PASS:
+            cov[3] += 1
             s.history.append(a)
             s.timers[p] -= 1
             s.turns += 1
@@ -425,6 +453,7 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
             s.history.append(a)
             s.timers[p] -= 1
             k, choice = divmod(a - PLAY, 8)
+            cov[at[k] + 1] += 1
             s._play(p, k, choice)
             objectives = s.objectives
             obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
@@ -442,13 +471,17 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
             if ended:
                 s._end_round("overkill")
                 continue
-            _hand_to(s, p, helper)  # OK4: playing an atout does not end the turn
+            # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)
+            if s.timers[p] <= 0:
+                s._next_player(p, turn=False)
+            else:
+                s.player = p
     return s
 
 
 def _hand_to(s: State, p: int, helper: list[bool]) -> None:
-    """``State._next_player`` without a call when nothing happens (no timer out, no Helper in
-    play: the Helpers' answer is then empty)."""
+    """``State._next_player`` (a new turn of ``p``) without a call when nothing happens (no timer
+    out, no Helper in play: the Helpers' answer is then empty)."""
     if s.timers[p] <= 0:
         s._next_player(p)
         return

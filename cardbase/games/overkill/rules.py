@@ -36,6 +36,9 @@ NAMED_EFFECTS = {
 COLOUR_CHOICE = frozenset({YOINKER, REWINDER, SAVER, PATCHER, SWITCHER})
 
 POINTS_MODES = ("lines_under", "all", "best_line")
+BET_GROWTH = ("won_round", "every_round")
+# What a Helper says about the next card (OK12): withdrawn once that card is drawn.
+NEXT_CARD_ANSWERS = (SNAKE_EYE, OVERSEER, SPY, "_spy_values")
 FIRST_PLAYER_MODES = ("alternate", "loser", "fixed")
 
 
@@ -45,12 +48,15 @@ class Rules:
 
     initial_score: int = 10  # OK1: "1 score initial identique" gives no number
     initial_bet: int = 1  # OK2: "1 pari" gives no number
+    bet_growth: str = "won_round"  # OK2: the bet grows after a won round, or "every_round" (ties too)
     timer: int = 10  # OK3: the real-time timer as a budget of a player's own actions per round
     points: str = "lines_under"  # OK5: a line over the objective is worth nothing
     reset_keeps: int = 2  # OK8: "Reset une couleur" keeps the dealt cards of the line
     min_stake: int = 0  # OK6: Negociaters never make a round's stake negative
     first_player: str = "alternate"  # OK9: who starts each round
     max_rounds: int = 200  # OK11: safety net, reported as ended_by = "round_limit"
+    pile_copies: int = 1  # OK13: each number card of the data this many times in the pile
+
 
     def problems(self) -> list[str]:
         out = []
@@ -68,4 +74,8 @@ class Rules:
             out.append("first_player")
         if self.max_rounds < 1:
             out.append("max_rounds")
+        if self.bet_growth not in BET_GROWTH:
+            out.append("bet_growth")
+        if not 1 <= self.pile_copies <= 4:
+            out.append("pile_copies")
         return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from cardbase.errors import CardbaseError
 from cardbase.i18n import tr
@@ -30,6 +30,7 @@ from .rules import (
     GIFTER,
     HELPERS,
     INITIAL_OBJECTIVE,
+    NEXT_CARD_ANSWERS,
     OBJECTIVE,
     OVERSEER,
     PATCHER,
@@ -67,6 +68,31 @@ class IllegalActionError(CardbaseError):
     """An action that is not legal in this state."""
 
 
+class Card(NamedTuple):
+    """A number card as Retracer names it (OK12): its value and its colour."""
+
+    value: int
+    colour: int
+
+    def __str__(self) -> str:
+        return tr("overkill.text.card", value=self.value,
+                  colour=tr(f"overkill.colour.{COLOURS[self.colour]}"))
+
+
+# Rule coverage (cardbase.playtest.coverage): the keys every game counts, then one per atout name.
+COVERAGE_BASE = ("draw", "stand", "end:passes", "end:overkill", "end:timer", "game:score",
+                 "game:round_limit")
+_DRAW, _STAND, _ENDS, _GAME_ENDS = 0, 2, 4, 10  # offsets in State.cov (occasions, used)
+_END_AT = {"passes": 4, "overkill": 6, "timer": 8, "score": 10, "round_limit": 12}
+
+
+def coverage_key(name: str) -> str:
+    """The coverage key of an atout: ``atout:`` and its name folded (``atout:mistake_patcher``)."""
+    from cardbase.text import fold
+
+    return "atout:" + "_".join(fold(name).split())
+
+
 @dataclass(slots=True, frozen=True)
 class Observation:
     """What one player knows: their own lines in full, the opponent's face-up cards."""
@@ -87,6 +113,8 @@ class Observation:
     active: tuple[tuple[str, ...], ...]  # passive atouts in play, per player
     info: tuple[tuple[str, Any], ...]  # what your Helpers tell you this turn
     terminal: bool
+    # per player and colour, how many dealt cards still open the line (the others were drawn, OK8)
+    dealt: tuple[tuple[int, ...], ...] = ((2, 2), (2, 2))
 
 
 class Game:
@@ -102,13 +130,27 @@ class Game:
         bad = self.rules.problems()
         if bad:
             raise CardbaseError(tr("overkill.rules.bad", options=", ".join(bad)))
-        n = len(box.numbers)
+        # OK13: the pile holds each number card of the data ``pile_copies`` times
+        numbers = [c for c in box.numbers for _ in range(self.rules.pile_copies)]
+        n = len(numbers)
         self.n_numbers = n
-        self.value = [c.value for c in box.numbers] + [c.value for c in box.nines]
-        self.colour = [c.colour for c in box.numbers] + [c.colour for c in box.nines]
+        self.value = [c.value for c in numbers] + [c.value for c in box.nines]
+        self.colour = [c.colour for c in numbers] + [c.colour for c in box.nines]
         self.nines = list(range(n, n + len(box.nines)))
         self.distinct_values = sorted({c.value for c in box.numbers})  # Overseer's choices (OK12)
         self.atouts = box.atouts
+        keys = list(COVERAGE_BASE)
+        self.atout_cov = []  # per atout: its offset in State.cov
+        for a in box.atouts:
+            key = coverage_key(a.name)
+            if key not in keys:
+                keys.append(key)
+            self.atout_cov.append(2 * keys.index(key))
+        self.cov_keys = tuple(keys)
+        # per atout, when it has a legal use: 0 always, 1 with a pile, 2 with an opponent's passive
+        # atout in play, 3 with a line it may act on (State._usable; rule coverage's speed)
+        self.legal_kind = [1 if a.effect == GIFTER else 2 if a.effect == REMOVER
+                           else 3 if a.effect in COLOUR_CHOICE else 0 for a in box.atouts]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
@@ -121,6 +163,8 @@ class State:
         "active",
         "atout_pile",
         "bet",
+        "cov",
+        "dealt",
         "down",
         "ended_by",
         "events",
@@ -163,6 +207,7 @@ class State:
         self.round_winners: list[int] = []  # per round: the winner's seat, or -1 for a tie
         self.held: list[set[int]] = [set(), set()]  # every atout dealt to each seat in the game
         self.turns = 0  # draws and stands (the decisions that pass the turn)
+        self.cov = [0] * (2 * len(game.cov_keys))  # rule coverage: occasions, used per key
         self._start_round()
 
     # ------------------------------------------------------------------ copying
@@ -182,6 +227,8 @@ class State:
         s.pile = self.pile[:]
         s.lines = [[self.lines[0][0][:], self.lines[0][1][:]], [self.lines[1][0][:], self.lines[1][1][:]]]
         s.down = [self.down[0][:], self.down[1][:]]
+        s.dealt = [self.dealt[0][:], self.dealt[1][:]]
+        s.cov = self.cov[:]
         s.removed = self.removed[:]
         s.hands = [self.hands[0][:], self.hands[1][:]]
         s.active = [self.active[0][:], self.active[1][:]]
@@ -259,28 +306,77 @@ class State:
         k = (action - PLAY) >> 3
         return k in self.hands[p] and action in self._atout_actions(p, k)
 
+    def drawn(self, p: int, c: int) -> list[int]:
+        """The cards of a line that joined it after the deal (drawn, given by a Gifter or a
+        Switcher), oldest first: the only cards "piochées" (OK8)."""
+        return self.lines[p][c][self.dealt[p][c]:]
+
+    def _colour_ok(self, effect: str, p: int, c: int) -> bool:
+        """May the atout ``effect`` of player ``p`` act on the colour line ``c`` (OK8)?
+
+        Yoinker, Mistake Patcher and Switcher need a drawn card in the line(s) they take it from;
+        a reset needs a card beyond those it keeps (the dealt ones, at most ``reset_keeps``)."""
+        lines, dealt = self.lines, self.dealt
+        q = 1 - p
+        if effect == YOINKER:
+            return len(lines[q][c]) > dealt[q][c]
+        if effect == PATCHER:
+            return len(lines[p][c]) > dealt[p][c]
+        if effect == SWITCHER:
+            return len(lines[p][c]) > dealt[p][c] and len(lines[q][c]) > dealt[q][c]
+        who = q if effect == REWINDER else p
+        return len(lines[who][c]) > min(self.rules.reset_keeps, dealt[who][c])
+
+    def _usable(self, p: int, k: int) -> bool:
+        """Has the atout ``k`` in ``p``'s hand a legal use now?"""
+        effect = self.game.atouts[k].effect
+        if effect in COLOUR_CHOICE:  # _colour_ok on either line, inlined (rule coverage's speed)
+            lines, dealt = self.lines, self.dealt
+            q = 1 - p
+            if effect == YOINKER or effect == PATCHER:
+                who = q if effect == YOINKER else p
+                line, d = lines[who], dealt[who]
+                return len(line[0]) > d[0] or len(line[1]) > d[1]
+            if effect == SWITCHER:
+                mine, md, theirs, td = lines[p], dealt[p], lines[q], dealt[q]
+                return ((len(mine[0]) > md[0] and len(theirs[0]) > td[0])
+                        or (len(mine[1]) > md[1] and len(theirs[1]) > td[1]))
+            who = q if effect == REWINDER else p
+            line, d = lines[who], dealt[who]
+            keep = self.rules.reset_keeps
+            return len(line[0]) > min(keep, d[0]) or len(line[1]) > min(keep, d[1])
+        if effect == REMOVER:
+            return bool(self.active[1 - p])
+        if effect == GIFTER:
+            return bool(self.pile)
+        return True
+
+    def _count_occasions(self, p: int) -> None:
+        """Rule coverage: one decision of ``p``, with what was legal in it."""
+        cov = self.cov
+        if self.pile:
+            cov[_DRAW] += 1
+        cov[_STAND] += 1
+        game = self.game
+        at, legal_kind = game.atout_cov, game.legal_kind
+        for k in self.hands[p]:
+            lk = legal_kind[k]
+            if (not lk or (lk == 1 and self.pile) or (lk == 2 and self.active[1 - p])
+                    or (lk == 3 and self._usable(p, k))):
+                cov[at[k]] += 1
+
+    def coverage(self) -> dict[str, list[int]]:
+        """Rule coverage (``cardbase.playtest.coverage``): per key, [occasions, used]: each
+        decision that could draw / stand / play an atout, each round's and the game's ending."""
+        cov = self.cov
+        return {key: [cov[2 * i], cov[2 * i + 1]] for i, key in enumerate(self.game.cov_keys)}
+
     def _atout_actions(self, p: int, k: int) -> list[int]:
         effect = self.game.atouts[k].effect
         base = PLAY + 8 * k
         q = 1 - p
-        mine, theirs = self.lines[p], self.lines[q]
         if effect in COLOUR_CHOICE:
-            keep = self.rules.reset_keeps
-            ok = []
-            for c in (RED, BLACK):
-                if effect == YOINKER:
-                    good = len(theirs[c]) > 1
-                elif effect == REWINDER:
-                    good = len(theirs[c]) > keep
-                elif effect == SAVER:
-                    good = len(mine[c]) > keep
-                elif effect == PATCHER:
-                    good = len(mine[c]) > 1
-                else:  # SWITCHER
-                    good = len(mine[c]) > 1 and len(theirs[c]) > 1
-                if good:
-                    ok.append(base + c)
-            return ok
+            return [base + c for c in (RED, BLACK) if self._colour_ok(effect, p, c)]
         if effect == REMOVER:
             return [base + i for i in range(len(self.active[q]))]
         if effect == GIFTER:
@@ -296,17 +392,20 @@ class State:
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(a)
                                                         for a in self.legal_actions())))
+        self._count_occasions(p)
         self.history.append(action)
         self.timers[p] -= 1  # OK3: every decision of the player spends one unit of their timer
         if action <= PASS:
             self.turns += 1
         if action == DRAW:
+            self.cov[_DRAW + 1] += 1
             self.passes = 0
             self._draw(p)
             if not self._check_round_end():
                 self._next_player(1 - p)
             return
         if action == PASS:
+            self.cov[_STAND + 1] += 1
             self.passes += 1
             self._log("pass", p)
             if self.passes >= 2:  # "les deux joueurs ont posé à la suite"
@@ -315,9 +414,10 @@ class State:
             self._next_player(1 - p)
             return
         k, choice = divmod(action - PLAY, 8)
+        self.cov[self.game.atout_cov[k] + 1] += 1
         self._play(p, k, choice)
         if not self._check_round_end():
-            self._next_player(p)  # OK4: playing an atout does not end the turn
+            self._next_player(p, turn=False)  # OK4: playing an atout does not end the turn
 
     # ------------------------------------------------------------------ the round
 
@@ -348,6 +448,7 @@ class State:
         self.pile = pile
         self.lines = lines
         self.down = [[True, True], [True, True]]  # is the first card of each line face down?
+        self.dealt = [[DEALT_PER_COLOUR] * 2, [DEALT_PER_COLOUR] * 2]  # OK8: dealt cards per line
         self.removed: list[int] = []
         atouts = list(range(len(game.atouts)))
         shuffle(rng, atouts)
@@ -367,8 +468,10 @@ class State:
         self._log("round", self.round, self.round_first, self.bet, tuple(self.scores_))
         self._next_player(self.round_first)
 
-    def _next_player(self, p: int) -> None:
-        """Hand the decision to ``p``: an empty timer gives them both 99s (OK3)."""
+    def _next_player(self, p: int, *, turn: bool = True) -> None:
+        """Hand the decision to ``p`` (``turn``: their turn begins; else it goes on after an
+        atout): an empty timer gives them both 99s (OK3); a new turn, their Helpers' answers for
+        the whole turn (OK12)."""
         self.player = p
         if self.timers[p] <= 0:
             for k in self.game.nines:
@@ -376,12 +479,21 @@ class State:
             self._log("timer", p)
             self._end_round("timer")
             return
-        self._refresh_info(p)
+        if turn:
+            self._refresh_info(p)
+
+    def _forget_next_card(self) -> None:
+        """The next card was drawn: what the Helpers said about it is over (OK12)."""
+        for info in self.info:
+            if info:
+                for key in NEXT_CARD_ANSWERS:
+                    info.pop(key, None)
 
     def _draw(self, p: int) -> None:
         k = self.pile.pop()
         self.lines[p][self.game.colour[k]].append(k)
-        self.info = [{}, {}]  # what the Helpers said was about this card (OK12)
+        if self.info[0] or self.info[1]:
+            self._forget_next_card()
         if self.events is not None:
             self.events.append(("draw", p, k))
 
@@ -405,7 +517,15 @@ class State:
             self.scores_[1 - winner] -= stake
         self.round_winners.append(winner)
         self._log("round_end", self.round, reason, winner, stake, tuple(self.scores_))
-        self.bet += 1  # "le pari augmente de un" (OK2: after every round, a tie included)
+        cov = self.cov
+        cov[_ENDS] += 1
+        cov[_ENDS + 2] += 1
+        cov[_ENDS + 4] += 1
+        cov[_END_AT[reason] + 1] += 1
+        # "Quand un joueur gagne une manche, … le pari augmente de un" (OK2: after a won round;
+        # option bet_growth = "every_round": after a tie too)
+        if winner >= 0 or self.rules.bet_growth == "every_round":
+            self.bet += 1
         if min(self.scores_) <= 0:
             self._finish("score")
         elif self.round >= self.rules.max_rounds:
@@ -416,6 +536,9 @@ class State:
     def _finish(self, reason: str) -> None:
         self.player = TERMINAL
         self.ended_by = reason
+        self.cov[_GAME_ENDS] += 1
+        self.cov[_GAME_ENDS + 2] += 1
+        self.cov[_END_AT[reason] + 1] += 1
         self._log("end", reason, tuple(self.scores_))
 
     # ------------------------------------------------------------------ atouts
@@ -436,8 +559,8 @@ class State:
                             self.active[who].remove(prev)
                 self.objectives.append((k, atout.figure))
             self.active[p].append(k)
-            if atout.cls == HELPERS:
-                self._refresh_info(p)
+            if atout.cls == HELPERS:  # it answers at once, and that answer holds for the turn
+                self._refresh_info(p, only=effect)
             return
         mine, theirs = self.lines[p], self.lines[q]
         if effect == GIFTER:
@@ -458,24 +581,31 @@ class State:
                 if a == target:
                     del self.objectives[i]
                     break
-        self._refresh_info(p)
 
     def _reset(self, p: int, c: int) -> None:
-        keep = self.rules.reset_keeps  # OK8
+        """OK8: the line loses every drawn card and keeps its dealt ones, at most ``reset_keeps``."""
+        keep = min(self.rules.reset_keeps, self.dealt[p][c])
         line = self.lines[p][c]
         self.removed.extend(line[keep:])
         del line[keep:]
+        self.dealt[p][c] = keep
         if keep == 0:
             self.down[p][c] = False  # the face-down card left the table (shown, OK8)
 
-    def _refresh_info(self, p: int) -> None:
-        """What the Helpers in play tell their owner now (OK12); drawn again each decision."""
-        if not self.active[p]:
+    def _refresh_info(self, p: int, only: str | None = None) -> None:
+        """What the Helpers in play tell their owner (OK12): all of them when the owner's turn
+        begins, or the one just played (``only``, added to the turn's answers). An answer holds
+        for the whole turn: Overseer's two other values are drawn once a turn, not at each
+        decision (asking again would single out the true value)."""
+        if only is None and not self.active[p]:
             self.info[p] = {}
             return
-        info: dict[str, Any] = {}
+        info: dict[str, Any] = {} if only is None else self.info[p]
         game = self.game
-        helpers = [game.atouts[k].effect for k in self.active[p] if game.atouts[k].cls == HELPERS]
+        if only is None:
+            helpers = [game.atouts[k].effect for k in self.active[p] if game.atouts[k].cls == HELPERS]
+        else:
+            helpers = [only]
         if helpers and self.pile:
             top = self.pile[-1]
             value, colour = game.value[top], game.colour[top]
@@ -494,7 +624,7 @@ class State:
             q = 1 - p
             hidden = list(self.pile) + [self.lines[q][c][0] for c in (RED, BLACK) if self.lines[q][c]
                                         and self._face_down(q, c)]
-            info[RETRACER] = tuple(sorted(game.value[k] for k in hidden))
+            info[RETRACER] = tuple(sorted(Card(game.value[k], game.colour[k]) for k in hidden))
         self.info[p] = info
 
     def _face_down(self, p: int, c: int) -> bool:
@@ -578,11 +708,12 @@ class State:
             active=tuple(tuple(names[k] for k in self.active[q]) for q in (0, 1)),
             info=tuple(sorted((k, v) for k, v in self.info[player].items() if not k.startswith("_"))),
             terminal=self.player == TERMINAL,
+            dealt=(tuple(self.dealt[0]), tuple(self.dealt[1])),
         )
 
     def information_key(self, player: int) -> tuple:
         o = self.observation(player)
-        return (o.current_player, o.round, o.scores, o.lines, tuple(sorted(self.hands[player])),
+        return (o.current_player, o.round, o.scores, o.lines, o.dealt, tuple(sorted(self.hands[player])),
                 o.atout_counts, tuple(tuple(a) for a in self.active), o.info, o.timers,
                 tuple(self.objectives))
 
