@@ -234,6 +234,10 @@ def _bold_keywords(items: list[Item], keywords: tuple[str, ...]) -> list[Item]:
         last = 0
         for m in _WORD.finditer(item.text):
             word = fold(m.group())
+            # a keyword is written with a capital initial, as the rules' keyword index writes it:
+            # « carte Foule » is the keyword, « votre défausse » the pile (NesPanini ruling R11)
+            if not m.group()[0].isupper():
+                continue
             if word in wanted or (word.endswith(("s", "x")) and word[:-1] in wanted):
                 if m.start() > last:
                     out.append(Span(item.text[last:m.start()], False, item.italic))
