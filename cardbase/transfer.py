@@ -511,6 +511,10 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
                                source, label, row_no)
             if effect_obj is not None and not clean.get("effect_text"):
                 clean["effect_text"] = french
+        if edition is not None and clean.get("effect_text"):  # the markup (docs/rich-text.md)
+            game = games[edition.game_id]
+            probs += _relocate(catalog.markup_problems(game, clean["effect_text"]), source, label,
+                               row_no)
         number = clean.get("number")
         if edition is not None and isinstance(number, int):
             ref_key = (edition.code, number)
