@@ -22,6 +22,10 @@ from cardbase.i18n import tr
 from cardbase.printing.fonts import get_font
 from cardbase.printing.units import pt_to_px
 
+class TextTooLong(TemplateError):
+    """A text that cannot fit its box at the template's minimum size."""
+
+
 FLOOR_PT = 3.0  # nothing is ever printed smaller than this, whatever a template's minimum
 _SPACES = re.compile(r"[ \t]+")
 # French typography: no line break before ; : ! ? » or after «
@@ -193,7 +197,7 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
         if found is None:
             if callable(where):  # named only when needed: formatting it costs on every card
                 where = where()
-            raise TemplateError(tr(
+            raise TextTooLong(tr(
                 "printing.text_too_long", where=where or tr("printing.text_where_unknown"),
                 chars=sum(len(p.text) for p in paragraphs),
                 min_pt=f"{max(min_size_pt, FLOOR_PT):g}"))
