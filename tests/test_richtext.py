@@ -146,3 +146,15 @@ def test_template_declares_symbols_and_bold_keywords(tmp_path) -> None:
         assert len(problems) == 3, problems
     else:
         raise AssertionError("a bad template was accepted")
+
+
+def test_app_shows_the_text_styled_but_never_interprets_what_users_typed() -> None:
+    from cardbase.ui.richview import rich_markdown
+
+    shown = rich_markdown("**Défausse** : 1 carte {rouge} *vite*\\nfin")
+    assert shown == "**Défausse** \\: 1 carte :red-background[rouge] *vite*  \nfin"
+    # hostile text stays literal: no emphasis, link or HTML comes out of a card's text
+    assert rich_markdown("_x_") == "\\_x\\_"
+    assert rich_markdown("<b>a</b>") == "\\<b\\>a\\<\\/b\\>"
+    assert rich_markdown("**[lien](javascript:x)**") == "**\\[lien\\]\\(javascript\\:x\\)**"
+    assert rich_markdown("**pas fermé") == "\\*\\*pas fermé"  # broken markup: as written
