@@ -77,12 +77,47 @@ def symbol_image(kind: str, value: str, size: int, base_dir: Path | None = None)
     raise ValueError(kind)
 
 
-# an atom: ("text", str, font) | ("pic", image, dy) ; words are lists of atoms
-def _atoms(parsed, base: str, size_px: int, base_dir: Path | None):
+@lru_cache(maxsize=4096)
+def _tokens(parsed) -> tuple[tuple, ...]:
+    """The size-free pieces of a parsed text: ("text", str, bold, italic), ("space", bold,
+    italic), ("break",) and ("sym", Symbol) — cut once, measured at each size tried."""
     from cardbase.richtext import Span
 
-    regular = get_font(base, size_px, base_dir=base_dir)
-    ascent, descent = regular.getmetrics()
+    out: list[tuple] = []
+    for item in parsed.items:
+        if not isinstance(item, Span):
+            out.append(("sym", item))
+            continue
+        text = _NBSP_AFTER.sub("\\1\u00a0", _NBSP_BEFORE.sub("\u00a0\\1", item.text))
+        for part in _CUT.split(text):
+            if not part:
+                continue
+            if part == "\n":
+                out.append(("break",))
+            elif part.isspace():
+                out.append(("space", item.bold, item.italic))
+            else:
+                out.append(("text", part, item.bold, item.italic))
+    return tuple(out)
+
+
+_CUT = re.compile(r"(\n|[ \t]+)")
+
+
+# an atom: ("text", str, font, width) | ("pic", image, dy, width); words are lists of atoms
+def _atoms(parsed, base: str, size_px: int, base_dir: Path | None, margin: float):
+    from cardbase.printing.textfit import text_width
+
+    faces: dict[tuple[bool, bool], object] = {}
+
+    def face(bold: bool, italic: bool):
+        f = faces.get((bold, italic))
+        if f is None:
+            f = faces[(bold, italic)] = get_font(style_font(base, bold, italic), size_px,
+                                                 base_dir=base_dir)
+        return f
+
+    ascent, descent = face(False, False).getmetrics()
     sym_h = max(2, round(ascent * SYMBOL_SCALE))
     out: list[tuple] = []  # ("word", atoms) | ("space", width) | ("break",)
     word: list[tuple] = []
@@ -92,45 +127,38 @@ def _atoms(parsed, base: str, size_px: int, base_dir: Path | None):
             out.append(("word", list(word)))
             word.clear()
 
-    for item in parsed.items:
-        if isinstance(item, Span):
-            font = get_font(style_font(base, item.bold, item.italic), size_px, base_dir=base_dir)
-            text = _NBSP_AFTER.sub("\\1\u00a0", _NBSP_BEFORE.sub("\u00a0\\1", item.text))
-            for part in re.split(r"(\n|[ \t]+)", text):
-                if not part:
-                    continue
-                if part == "\n":
-                    end_word()
-                    out.append(("break",))
-                elif part.isspace():
-                    end_word()
-                    out.append(("space", font.getlength(" ")))
-                else:
-                    word.append(("text", part, font))
-            continue
-        font = get_font(style_font(base, item.bold, item.italic), size_px, base_dir=base_dir)
-        if item.kind == "glyph":
-            word.append(("text", item.value, font))
-        elif item.kind == "unknown":
-            word.append(("text", "{" + item.name + "}", font))
+    for tok in _tokens(parsed):
+        kind = tok[0]
+        if kind == "text":
+            font = face(tok[2], tok[3])
+            word.append(("text", tok[1], font, text_width(font, tok[1])))
+        elif kind == "space":
+            end_word()
+            out.append(("space", text_width(face(tok[1], tok[2]), " ")))
+        elif kind == "break":
+            end_word()
+            out.append(("break",))
         else:
+            item = tok[1]
+            font = face(item.bold, item.italic)
+            if item.kind in ("glyph", "unknown"):
+                shown = item.value if item.kind == "glyph" else "{" + item.name + "}"
+                word.append(("text", shown, font, text_width(font, shown)))
+                continue
             try:
                 pic = symbol_image(item.kind, item.value, sym_h, base_dir)
             except (OSError, ValueError):
-                word.append(("text", "{" + item.name + "}", font))
+                shown = "{" + item.name + "}"
+                word.append(("text", shown, font, text_width(font, shown)))
                 continue
             dy = ascent - sym_h + round(descent * 0.3)
-            word.append(("pic", pic, dy))
+            word.append(("pic", pic, dy, pic.width + 2 * margin))
     end_word()
     return out
 
 
-def _atom_width(atom: tuple, margin: float) -> float:
-    from cardbase.printing.textfit import text_width
-
-    if atom[0] == "text":
-        return text_width(atom[2], atom[1])
-    return atom[1].width + 2 * margin
+def _atom_width(atom: tuple, margin: float = 0.0) -> float:
+    return atom[3]
 
 
 def _split_long(atoms: list[tuple], width: float, margin: float) -> list[list[tuple]]:
@@ -152,13 +180,13 @@ def _split_long(atoms: list[tuple], width: float, margin: float) -> list[list[tu
         for ch in atom[1]:
             if (cur or lines[-1]) and used + text_width(atom[2], cur + ch) > width:
                 if cur:
-                    lines[-1].append(("text", cur, atom[2]))
+                    lines[-1].append(("text", cur, atom[2], text_width(atom[2], cur)))
                 lines.append([])
                 used, cur = 0.0, ch
             else:
                 cur += ch
         if cur:
-            lines[-1].append(("text", cur, atom[2]))
+            lines[-1].append(("text", cur, atom[2], text_width(atom[2], cur)))
             used += text_width(atom[2], cur)
     return [line for line in lines if line]
 
@@ -172,7 +200,7 @@ def wrap_rich(parsed, base: str, size_px: int, width: float,
     lines: list[list[tuple]] = [[]]  # each: ("space", w) / atoms
     widths: list[float] = [0.0]
     pending_space = 0.0
-    for entry in _atoms(parsed, base, size_px, base_dir):
+    for entry in _atoms(parsed, base, size_px, base_dir, margin):
         if entry[0] == "break":
             lines.append([])
             widths.append(0.0)
@@ -200,19 +228,27 @@ def wrap_rich(parsed, base: str, size_px: int, width: float,
             pending_space = 0.0
     out = []
     for atoms in lines:
-        pieces, text, x = [], [], 0.0
+        # runs of one face are drawn as one string (one call to the font renderer per run)
+        pieces: list[list] = []
+        text, x, spaced = [], 0.0, False
         for atom in atoms:
             if atom[0] == "space":
                 x += atom[1]
                 text.append(" ")
-            elif atom[0] == "text":
-                pieces.append((x, atom[1], atom[2], None, 0))
+                spaced = True
+                continue
+            if atom[0] == "text":
+                last = pieces[-1] if pieces else None
+                if last is not None and last[1] is not None and last[2] is atom[2]:
+                    last[1] += (" " if spaced else "") + atom[1]
+                else:
+                    pieces.append([x, atom[1], atom[2], None, 0])
                 text.append(atom[1])
-                x += _atom_width(atom, margin)
             else:
-                pieces.append((x + margin, None, None, atom[1], atom[2]))
+                pieces.append([x + margin, None, None, atom[1], atom[2]])
                 text.append("\ufffc")  # the object replacement character stands for a symbol
-                x += _atom_width(atom, margin)
-        out.append(("".join(text), tuple(pieces), x if pieces else 0.0))
+            x += _atom_width(atom, margin)
+            spaced = False
+        out.append(("".join(text), tuple(tuple(p) for p in pieces), x if pieces else 0.0))
     return out
 
