@@ -158,3 +158,12 @@ def test_app_shows_the_text_styled_but_never_interprets_what_users_typed() -> No
     assert rich_markdown("<b>a</b>") == "\\<b\\>a\\<\\/b\\>"
     assert rich_markdown("**[lien](javascript:x)**") == "**\\[lien\\]\\(javascript\\:x\\)**"
     assert rich_markdown("**pas fermé") == "\\*\\*pas fermé"  # broken markup: as written
+
+
+def test_tts_description_is_the_text_as_it_reads() -> None:
+    from cardbase.tts import saved_object_doc
+
+    cards = [_card("Inflige 3 **dégâts** {rouge}~!"), _card("5 \\* 2", number=8)]
+    doc = saved_object_doc("x", cards, [100, 101], {1: ("face.png", 10, 7)}, "back.png")
+    states = doc["ObjectStates"][0]["ContainedObjects"]
+    assert [s["Description"] for s in states] == ["Inflige 3 dégâts rouge !", "5 * 2"]
