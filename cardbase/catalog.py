@@ -519,6 +519,14 @@ def _number_taken(session: Session, edition: Edition, number: int) -> list[Probl
                     tr("catalog.duplicate_number_fix"), "number")]
 
 
+def _value_problems(game: Game, clean: Mapping[str, Any]) -> list[Problem]:
+    """The card's value outside the range its game declares (NesPanini: ruling R12)."""
+    from cardbase.gamesdata import value_problem
+
+    problem = value_problem(game, clean.get("value"), where=_where("", "value"))
+    return [] if problem is None else [problem]
+
+
 def markup_problems(game: Game | str | None, text: str | None, *, where: str = "",
                     template: str | None = None) -> list[Problem]:
     """Problems of a card text's markup (docs/rich-text.md): an unknown symbol, an unclosed
@@ -564,6 +572,7 @@ def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) ->
                                                keywords=clean.get("keywords") or [])
     problems += effect_problems
     problems += markup_problems(game, clean.get("effect_text"))
+    problems += _value_problems(game, clean)
     if "number" in clean:
         problems += _number_taken(session, ed, clean["number"])
     if problems:
@@ -615,6 +624,7 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
         problems += discard_keyword_problems(effect_obj, keywords)
     if clean.get("effect_text") and "effect_text" in changes:
         problems += markup_problems(game, clean["effect_text"])
+    problems += _value_problems(game, clean)
     if "number" in clean and clean["number"] != card.number:
         problems += _number_taken(session, edition, clean["number"])
     if problems:
@@ -800,7 +810,8 @@ def card_file_dict(card: Card, game: Game | None = None) -> dict[str, Any]:
     """A card as it is written in an edition data file: the game's declared fields as keys of
     their own, in the game's order; figures it does not declare stay in ``stats``."""
     out: dict[str, Any] = {}
-    names = [f["name"] for f in (game.fields if game is not None else None) or []]
+    names = [f["name"] for f in (game.fields if game is not None else None) or []
+             if f["name"] != "value"]
     stats = dict(card.stats or {})
     for key in ("number", "name", "value", "colour", "banner", "rarity", "card_type", "keywords",
                 "copies", "stats", "effect", "effect_text", "flavour", "art", "sample"):

@@ -151,7 +151,8 @@ def declared_keys(session: Session) -> dict[str, Declared]:
     by_name: dict[str, list[tuple[str, dict]]] = {}
     for code, fields in session.exec(select(Game.code, Game.fields)).all():
         for spec in fields or []:
-            by_name.setdefault(spec["name"], []).append((code, spec))
+            if spec["name"] != "value":  # a game's range of values, searched as v:
+                by_name.setdefault(spec["name"], []).append((code, spec))
     out = {}
     for name, decls in by_name.items():
         types = {spec["type"] for _, spec in decls}

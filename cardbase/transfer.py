@@ -390,7 +390,8 @@ class _Checked:
 
 def declared_columns(session: Session) -> frozenset[str]:
     """The card fields the games declare: columns of their own name in CSV and JSON files."""
-    return frozenset(f["name"] for fields in session.exec(select(Game.fields)).all() for f in fields or [])
+    return frozenset(f["name"] for fields in session.exec(select(Game.fields)).all() for f in fields or []
+                     if f["name"] != "value")  # a game's range of values, not a column
 
 
 def _declared_values(decls: list[gamesdata.FieldDecl], raw: dict[str, Any], fields: dict[str, Any],
@@ -441,7 +442,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
     editions = {e.code.upper(): e for e in session.exec(
         select(Edition).execution_options(populate_existing=True)).all()}
     games = {g.id: g for g in session.exec(select(Game).execution_options(populate_existing=True)).all()}
-    names = frozenset(f["name"] for g in games.values() for f in g.fields or [])
+    names = frozenset(f["name"] for g in games.values() for f in g.fields or [] if f["name"] != "value")
     decls = {gid: gamesdata.declared_fields(g) for gid, g in games.items()}
     known = _COLUMN_SET | names
     seen: dict[tuple[str, int], int] = {}
@@ -511,6 +512,11 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
                                source, label, row_no)
             if effect_obj is not None and not clean.get("effect_text"):
                 clean["effect_text"] = french
+        if edition is not None and clean.get("value") is not None:  # the game's range of values
+            problem = gamesdata.value_problem(games[edition.game_id], clean["value"],
+                                              where=_where(source, label, row_no, "value"))
+            if problem is not None:
+                probs.append(problem)
         if edition is not None and clean.get("effect_text"):  # the markup (docs/rich-text.md)
             game = games[edition.game_id]
             probs += _relocate(catalog.markup_problems(game, clean["effect_text"]), source, label,

@@ -320,9 +320,10 @@ def test_a_database_of_the_first_schema_gets_the_declarations(backend, make_db) 
         assert db.current_revision(engine) == db.head_revision()
         with Session(engine) as s:
             games = {g.code: g for g in s.exec(select(Game)).all()}
-            assert [f["name"] for f in games["overkill"].fields] == ["objectif", "pari"]
-            assert games["overkill"].version == 1 and games["nespanini"].fields == []
-            assert games["pushluck"].fields[0]["name"] == "multiplier"
+            assert [f["name"] for f in games["overkill"].fields] == ["value", "objectif", "pari"]
+            assert games["overkill"].version == 1
+            assert games["nespanini"].fields == [{"name": "value", "type": "int", "min": 0, "max": 99}]
+            assert games["pushluck"].fields[1]["name"] == "multiplier"
             assert catalog.get_card(s, "OVK-028").stats == {"objectif": 27}
     finally:
         engine.dispose()

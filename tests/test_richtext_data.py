@@ -69,3 +69,44 @@ def test_import_names_row_column_and_character_and_round_trips(engine, tmp_path)
             assert "**Foule** {bleu}~!\\nfin" in text.replace("\\\\n", "\\n")
             plan = transfer.import_file(s, path, dry_run=True)
         assert plan.problems == [] and plan.counts["unchanged"] == 1
+
+
+def test_nespanini_value_range_is_checked_on_create_edit_and_import_r12(engine) -> None:
+    """NesPanini ruling R12: a value is 0 to 99 (no sticker code for −3); declared as data."""
+    from cardbase import gamesdata
+    from cardbase.models import Game
+
+    with Session(engine) as s:
+        for value in (-3, 100):
+            with pytest.raises(ValidationError) as info:
+                catalog.create_card(s, edition="NP1", fields={"number": 910, "name": "X",
+                                                              "value": value})
+            assert [p.code for p in info.value.problems] == ["out-of-range"]
+            assert "value" in info.value.problems[0].where and "0" in info.value.problems[0].fix
+        card = catalog.create_card(s, edition="NP1", fields={"number": 910, "name": "X", "value": 99})
+        with pytest.raises(ValidationError):
+            catalog.update_card(s, card.id, expected_version=card.version, changes={"value": "-3"})
+        # the range is data: a game without one accepts any value, as before
+        ctt = s.exec(__import__("sqlmodel").select(Game).where(Game.code == "ctterror")).one()
+        assert gamesdata.value_decl(ctt) is None
+        s.rollback()
+    rows = [{"edition": "NP1", "number": 911, "name": "A", "value": -3},
+            {"edition": "NP1", "number": 912, "name": "B", "value": 100},
+            {"edition": "NP1", "number": 913, "name": "C", "value": 7}]
+    with Session(engine) as s, pytest.raises(ImportError_) as info:
+        transfer.import_cards(s, json.dumps(rows), fmt="json", source="np.json")
+    assert [p.where for p in info.value.problems] == ["np.json, élément 1, colonne value",
+                                                      "np.json, élément 2, colonne value"]
+
+
+def test_value_is_declared_like_a_field_but_is_not_one() -> None:
+    from cardbase import gamesdata
+    from cardbase.models import Game
+
+    decl, problems = gamesdata.parse_field_spec("value:int:0..20")
+    assert problems == [] and (decl.min, decl.max) == (0, 20)
+    assert gamesdata.parse_field_spec("value:text")[0] is None
+    game = Game(code="g", name="G", fields=[decl.as_dict(), {"name": "force", "type": "int"}])
+    assert [d.name for d in gamesdata.declared_fields(game)] == ["force"]  # not a card figure
+    assert gamesdata.value_problem(game, 21).code == "out-of-range"
+    assert gamesdata.value_problem(game, 20) is None
