@@ -305,3 +305,70 @@ class _FrozenMap(dict):
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(self._key)
 
+
+
+# --------------------------------------------------------------------------- foreign markup
+
+MARKUPS = ("html",)
+_TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][A-Za-z0-9]*)\b[^<>]*?(/?)\s*>")
+_ENTITY = re.compile(r"&(#\d{1,7}|#x[0-9A-Fa-f]{1,6}|[A-Za-z]{2,8});")
+_ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'", "nbsp": NBSP}
+_HTML_STYLE = {"b": "**", "strong": "**", "i": "*", "em": "*"}
+
+
+def looks_foreign(text: str | None) -> bool:
+    """Whether ``text`` holds what looks like HTML (a tag or an entity), imported as is."""
+    return bool(text) and bool(_TAG.search(text) or _ENTITY.search(text))  # type: ignore[arg-type]
+
+
+def from_html(text: str) -> tuple[str, list[str]]:
+    """``text`` with ``<b>``/``<strong>``, ``<i>``/``<em>``, ``<br>`` and entities turned into
+    this markup, and the tags it could not convert (left in the text as they were). Characters
+    that are markup here (``*{}~\\``) are escaped first, so ``{0}`` stays ``{0}``."""
+    out: list[str] = []
+    left: list[str] = []
+    pos = 0
+    open_styles: list[str] = []
+    for m in _TAG.finditer(text):
+        out.append(_html_text(text[pos:m.start()]))
+        pos = m.end()
+        closing, name, self_closing = m.group(1), m.group(2).lower(), m.group(3)
+        if name == "br":
+            out.append("\\n")
+        elif name == "p" and closing:
+            out.append("\\n")
+        elif name == "p":
+            continue
+        elif name in _HTML_STYLE and not self_closing:
+            mark = _HTML_STYLE[name]
+            if closing:
+                if mark in open_styles:
+                    open_styles.remove(mark)
+                    out.append(mark)
+                else:
+                    left.append(m.group(0))
+            elif mark in open_styles:  # <b> inside <b>: already bold
+                left.append(m.group(0))
+            else:
+                open_styles.append(mark)
+                out.append(mark)
+        else:
+            left.append(m.group(0))
+            out.append(escape(m.group(0)))
+    out.append(_html_text(text[pos:]))
+    for mark in reversed(open_styles):  # an unclosed <b>: closed at the end of the text
+        out.append(mark)
+        left.append("<b>" if mark == "**" else "<i>")
+    return "".join(out), left
+
+
+def _html_text(text: str) -> str:
+    def entity(m: re.Match[str]) -> str:
+        name = m.group(1)
+        if name.startswith("#"):
+            code = int(name[2:], 16) if name.startswith("#x") else int(name[1:])
+            # no control character and nothing beyond Unicode comes out of an entity
+            return chr(code) if 32 <= code < 0x110000 and not 0xD800 <= code < 0xE000 else m.group(0)
+        return _ENTITIES.get(name.lower(), m.group(0))
+
+    return escape(_ENTITY.sub(entity, text)).replace(NBSP, "~")

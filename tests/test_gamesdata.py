@@ -141,10 +141,10 @@ def test_new_edition_takes_an_import_at_once(cli_env, tmp_path: Path) -> None:
 @pytest.mark.sqlite_only("refusals happen before the database is written")
 def test_bad_game_declarations_are_all_refused_at_once(cli_env) -> None:
     err = refused("games", "add", "overkill", "--name", "X", "--players", "5-2", "--template", "nope",
-                  "--copy-limit", "0", "--field", "value:int", "--field", "force:int:9..1",
+                  "--copy-limit", "0", "--field", "rarity:int", "--field", "force:int:9..1",
                   "--field", "camp:choice()", "--field", "poids:float", "--keyword-limit", "foule")
     for part in ("overkill est déjà pris", "5-2", "écrivez 2-5", "gabarit inconnu", "poker, pushluck, tarot",
-                 "limite d'exemplaires invalide : 0", "« value »", "9..1", "choice(a|b|c)",
+                 "limite d'exemplaires invalide : 0", "« rarity »", "9..1", "choice(a|b|c)",
                  "float", "foule"):
         assert part in err, (part, err)
     assert err.count("\n  - ") == 10
