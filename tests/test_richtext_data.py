@@ -110,3 +110,48 @@ def test_value_is_declared_like_a_field_but_is_not_one() -> None:
     assert [d.name for d in gamesdata.declared_fields(game)] == ["force"]  # not a card figure
     assert gamesdata.value_problem(game, 21).code == "out-of-range"
     assert gamesdata.value_problem(game, 20) is None
+
+
+def test_html_converts_to_the_markup_and_names_what_it_cannot() -> None:
+    from cardbase.richtext import from_html, parse
+
+    text, left = from_html("<b>Cri de guerre</b> : {0} dégâts.<br/>Pioche&nbsp;1 <span>x</span> 2*3")
+    assert text == "**Cri de guerre** : \\{0\\} dégâts.\\nPioche~1 <span>x</span> 2\\*3"
+    assert left == ["<span>", "</span>"]
+    assert parse(text).problems == ()
+    assert parse(text).plain == "Cri de guerre : {0} dégâts.\nPioche\u00a01 <span>x</span> 2*3"
+    assert from_html("<i>ouvert") == ("*ouvert*", ["<i>"])
+    assert from_html("a &#0; b")[0] == "a &#0; b"  # no control character from an entity
+
+
+@pytest.mark.sqlite_only("an import check, the same on both databases")
+def test_a_thousand_html_cards_convert_or_name_every_tag(session) -> None:
+    rows = [{"edition": "NP1", "number": 1000 + i, "name": f"Carte {i}",
+             "effect_text": f"<b>Provocation</b> {i}<br><i>Râle</i> : <u>x</u>"} for i in range(1000)]
+    plan = transfer.import_cards(session, json.dumps(rows), fmt="json", source="hs.json",
+                                 dry_run=True, markup="html")
+    assert plan.problems == [] and plan.counts["new"] == 1000
+    assert len(plan.warnings) == 1000 and all("<u> </u>" in w for w in plan.warnings)
+    assert "élément 1, colonne effect_text" in plan.warnings[0]
+    plan = transfer.import_cards(session, json.dumps(rows[:3]), fmt="json", source="hs.json",
+                                 dry_run=True)  # without --markup: as is, each card named
+    assert plan.problems == [] and len(plan.warnings) == 3 and "--markup html" in plan.warnings[0]
+
+
+@pytest.mark.sqlite_only("a command-line check")
+def test_cli_import_markup_html_and_a_bad_markup(cli_env, tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    path = tmp_path / "hs.csv"
+    path.write_text("edition,number,name,effect_text\nNP1,950,Brute,<b>Charge</b><br>Pioche\n",
+                    encoding="utf-8")
+    runner = CliRunner()
+    res = runner.invoke(app, ["cards", "import", str(path), "--markup", "xml"])
+    assert res.exit_code == 2 and "xml" in res.output and "html" in res.output
+    res = runner.invoke(app, ["cards", "import", str(path), "--markup", "html", "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["warnings"] == []
+    res = runner.invoke(app, ["cards", "show", "NP1-950", "--json"])
+    assert json.loads(res.output)["effect_text"] == "**Charge**\\nPioche"
