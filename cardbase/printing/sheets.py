@@ -178,14 +178,14 @@ class _Ctx:
     skip_unfit: bool = False
     unfit: dict[str, tuple[CardDef, str]] = field(default_factory=dict)  # fingerprint → card, why
 
-    def drawn(self, card: CardDef, fp: str, draw):
-        """``draw()``, or None when the card cannot be drawn (a text that does not fit at the
+    def drawn(self, card: CardDef, fp: str, draw, *args, **kwargs):
+        """``draw(*args, **kwargs)``, or None when the card cannot be drawn (a text that does not fit at the
         template's minimum size, a value without sticker code): the card is noted, the print goes
         on, and ``check_unfit`` then names every such card at once."""
         if fp in self.unfit:
             return None
         try:
-            return draw()
+            return draw(*args, **kwargs)
         except (TextTooLong, StickerError) as exc:
             self.unfit[fp] = (card, str(exc))
             return None
@@ -370,7 +370,7 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
                     height=f"{t.height_mm:g}", sheet_width=f"{layout.card_mm[0]:g}",
                     sheet_height=f"{layout.card_mm[1]:g}"))
             if fp not in image_ids:
-                img = ctx.drawn(card, fp, lambda: render_card(card, t, ctx.options, fingerprint=fp))
+                img = ctx.drawn(card, fp, render_card, card, t, ctx.options, fingerprint=fp)
                 if img is None:
                     continue
                 image_ids[fp] = pdf.add_image(img)
@@ -409,7 +409,7 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             b = t.bleed_mm
             W, H = t.width_mm + 2 * b, t.height_mm + 2 * b
             if fp not in image_ids:
-                img = ctx.drawn(card, fp, lambda: render_card(card, t, ctx.options, fingerprint=fp))
+                img = ctx.drawn(card, fp, render_card, card, t, ctx.options, fingerprint=fp)
                 if img is None:
                     continue
                 name = f"{_file_part(card.ref)}.png"
@@ -482,7 +482,7 @@ def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
                 note = fit_note(t, preset)
                 if note:
                     result.notes.append(note)
-            face = ctx.drawn(card, fp, lambda: shop_face(card, t, preset, opts, fingerprint=fp))
+            face = ctx.drawn(card, fp, shop_face, card, t, preset, opts, fingerprint=fp)
             if face is None:
                 continue
             stem = f"{i:0{width}d}-{_file_part(card.ref)}"
@@ -536,7 +536,7 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         seen.add(fp)
         t = ctx.template(card)
         if preset is None and not overlay:
-            thumb = ctx.drawn(card, fp, lambda: render_card(card, t, opts, fingerprint=fp))
+            thumb = ctx.drawn(card, fp, render_card, card, t, opts, fingerprint=fp)
             if thumb is None:
                 continue
         else:
@@ -548,8 +548,8 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
                 note = fit_note(t, p)
                 if note:
                     result.notes.append(note)
-            thumb = ctx.drawn(card, fp, lambda: shop_face(card, t, p, opts, fingerprint=fp,
-                                                          dpi=PROOF_DPI))
+            thumb = ctx.drawn(card, fp, shop_face, card, t, p, opts, fingerprint=fp,
+                              dpi=PROOF_DPI)
             if thumb is None:
                 continue
             if overlay:

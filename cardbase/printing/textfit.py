@@ -22,6 +22,7 @@ from cardbase.i18n import tr
 from cardbase.printing.fonts import get_font
 from cardbase.printing.units import pt_to_px
 
+
 class TextTooLong(TemplateError):
     """A text that cannot fit its box at the template's minimum size."""
 
