@@ -167,3 +167,30 @@ def test_tts_description_is_the_text_as_it_reads() -> None:
     doc = saved_object_doc("x", cards, [100, 101], {1: ("face.png", 10, 7)}, "back.png")
     states = doc["ObjectStates"][0]["ContainedObjects"]
     assert [s["Description"] for s in states] == ["Inflige 3 dégâts rouge !", "5 * 2"]
+
+
+HOSTILE = ["Braisillon _petit_ *rouge*", "![x](http://host.invalid/pixel.png)",
+           "[Clique ici](http://host.invalid/)", "<img src=x onerror=alert(1)>",
+           ":red[rouge] :material/home: $x^2$ `code`", "# titre", "1. liste", "> citation",
+           "www.host.invalid", "&amp; &lt;", "~~barré~~", "| a | b |"]
+
+
+def test_styled_app_text_renders_only_the_emphasis_it_asked_for() -> None:
+    """Hostile text in a bold run: Markdown shows it bold and literal, with no link, image,
+    heading, list, code or HTML of its own."""
+    import html as htmllib
+    import re
+
+    from markdown_it import MarkdownIt
+
+    from cardbase.ui.richview import rich_markdown
+
+    md = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    for text in HOSTILE:
+        html = md.render(rich_markdown("**" + richtext.escape(text) + "** fin"))
+        for tag in ("<em", "<a ", "<img", "<h1", "<ol", "<blockquote", "<code", "<s>", "<del",
+                    "<table"):
+            assert tag not in html, (text, html)
+        assert html.count("<strong>") == 1, (text, html)
+        visible = htmllib.unescape(re.sub(r"<[^>]+>", "", html)).replace("\u2060", "")
+        assert visible.split() == (text + " fin").split(), (text, html)
