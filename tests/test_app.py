@@ -866,3 +866,23 @@ def test_the_cards_page_speaks_in_names_and_labels(app_env: str) -> None:
     detail = "\n".join(m.value for m in at.markdown)
     assert "**dégâts**" in detail and "**damage**" not in detail
     assert all(" · ctterror" not in c.value for c in at.caption)
+
+
+@SQLITE
+def test_card_detail_shows_rich_text_styled_and_literal(app_env: str) -> None:
+    """docs/rich-text.md: the card view shows « **Défausse** » bold and a colour as a badge,
+    found by o:degats (search reads the text without markup); its characters stay literal."""
+    from sqlmodel import Session
+
+    from cardbase import catalog, db
+
+    with Session(db.get_engine(app_env)) as s:
+        catalog.create_card(s, edition="NP1", fields={
+            "number": 990, "name": "_x_", "effect_text": "**Défausse** : 3 **dégâts** {rouge} <b>"})
+        s.commit()
+    at = page_test("cards").run()
+    at.text_input(key="cards_q").input("o:degats n:990").run()
+    no_exception(at)
+    detail = next(str(m.value) for m in at.markdown if ":red-background[rouge]" in str(m.value))
+    assert "**Défausse** \\: 3 **dégâts** :red-background[rouge] \\<b\\>" in detail
+    assert "\\_x\\_" in "".join(str(h.value) for h in at.subheader)
