@@ -161,7 +161,7 @@ def field_from_dict(raw: Mapping[str, Any], *, where: str = "") -> tuple[FieldDe
     if name == VALUE:  # the range of the card's own value (see value_decl), nothing else
         extra = [k for k in raw if k not in ("name", "type", "min", "max")]
         if raw.get("type") != "int" or extra:
-            bad(tr("richtext.value_decl_bad"), tr("richtext.value_decl_fix"))
+            bad(tr("richtext.value_decl_bad"), tr("richtext.value_decl_fix", name=VALUE))
     elif not isinstance(name, str) or not _NAME.fullmatch(name):
         bad(tr("gamesdata.field_name_bad", name=name), tr("gamesdata.field_name_fix"))
     elif name in reserved_names():

@@ -96,6 +96,7 @@ def has_markup(text: str | None) -> bool:
 
 def _problem(code: str, position: int, where: str, **kw: object) -> Problem:
     place = tr("richtext.position", position=position + 1)
+    kw = {"position": position + 1, **kw}  # always formatted: the messages write braces as {{ }}
     return Problem(f"richtext.{code}", tr(f"richtext.{code}", **kw), tr(f"richtext.{code}_fix", **kw),
                    f"{where}, {place}" if where else place)
 
