@@ -71,3 +71,26 @@ def test_cli_lists_every_unfit_card_then_skips_them(cli_env: str, tmp_path: Path
     assert res.exit_code == 0, res.output
     assert "2 carte(s) laissée(s) de côté" in res.output and "NP1-901" in res.output
     assert out.exists()
+
+
+def test_a_rich_card_is_the_same_in_the_shop_png_and_the_card_image(tmp_path: Path) -> None:
+    """One renderer: the shop file of a card with a bold keyword and a colour symbol is the
+    image the app and the previews draw (docs/rich-text.md)."""
+    from PIL import Image, ImageChops
+
+    from cardbase.printing import RenderOptions, render_card, template_for
+    from cardbase.printing.fingerprint import card_fingerprint
+
+    rich = _card(1, colour="bleu",
+                 effect_text="**Défausse** : +1 par carte Foule {rouge} et {sticker:12}.")
+    print_cards([rich], tmp_path / "s.pdf", mode="shop", dpi=150)
+    shop = Image.open(tmp_path / "s-png" / "TST-001.png").convert("RGB")
+    direct = render_card(rich, template_for("nespanini"), RenderOptions(dpi=150, bleed=True),
+                         fingerprint=card_fingerprint(rich))
+    assert ImageChops.difference(shop, direct).getbbox() is None
+    # the red disc of {rouge} is drawn on this blue card (not the characters « {rouge} »)
+    import numpy as np
+
+    red = np.array(Image.new("RGB", (1, 1), template_for("nespanini").colours["rouge"]).getpixel((0, 0)))
+    pixels = np.asarray(shop, dtype=int)
+    assert int((np.abs(pixels - red).sum(axis=2) < 30).sum()) > 20
