@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 from PIL import Image
 
 from cardbase import richtext
@@ -194,3 +196,17 @@ def test_styled_app_text_renders_only_the_emphasis_it_asked_for() -> None:
         assert html.count("<strong>") == 1, (text, html)
         visible = htmllib.unescape(re.sub(r"<[^>]+>", "", html)).replace("\u2060", "")
         assert visible.split() == (text + " fin").split(), (text, html)
+
+
+_MARKUP_TEXT = st.lists(st.sampled_from(list("ab *{}~\\\n:") + ["rouge", "sticker:3", "**"]),
+                        max_size=40).map("".join)
+
+
+@given(_MARKUP_TEXT)
+def test_any_text_parses_without_failing_and_escaping_is_exact(text: str) -> None:
+    parsed = parse(text, CTX)
+    assert isinstance(parsed.problems, tuple)  # problems listed, never an exception
+    for p in parsed.problems:
+        assert p.where.startswith("caractère ")
+    assert parse(richtext.escape(text), CTX).plain == text  # any text can be written literally
+    assert parse(richtext.escape(text), CTX).problems == ()
