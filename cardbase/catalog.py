@@ -21,6 +21,7 @@ from cardbase.domain import CardDef
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
 from cardbase.models import Card, Deck, DeckEntry, Edition, Game
+from cardbase.richtext import plain
 from cardbase.text import canonical_colour, card_ref, fold, parse_card_ref
 
 # Fields a user may set on a card, with their meaning in English; messages name them in the
@@ -61,7 +62,8 @@ def _now() -> dt.datetime:
 def apply_keys(card: Card) -> Card:
     """Fill the folded search columns from the card's fields."""
     card.name_key = fold(card.name)
-    card.text_key = " ".join(x for x in (fold(card.name), fold(card.effect_text)) if x)
+    # search matches the text as read, without its markup (docs/rich-text.md): o:degats finds **dégâts**
+    card.text_key = " ".join(x for x in (fold(card.name), fold(plain(card.effect_text))) if x)
     card.colour_key = canonical_colour(card.colour)
     card.banner_key = fold(card.banner)
     card.rarity_key = fold(card.rarity)
@@ -517,6 +519,41 @@ def _number_taken(session: Session, edition: Edition, number: int) -> list[Probl
                     tr("catalog.duplicate_number_fix"), "number")]
 
 
+def _value_problems(game: Game, clean: Mapping[str, Any]) -> list[Problem]:
+    """The card's value outside the range its game declares (NesPanini: ruling R12)."""
+    from cardbase.gamesdata import value_problem
+
+    problem = value_problem(game, clean.get("value"), where=_where("", "value"))
+    return [] if problem is None else [problem]
+
+
+def markup_problems(game: Game | str | None, text: str | None, *, where: str = "",
+                    template: str | None = None) -> list[Problem]:
+    """Problems of a card text's markup (docs/rich-text.md): an unknown symbol, an unclosed
+    ``**``, ``*`` or ``{`` — each with its character position, all at once. Symbols are those of
+    the game's card template (its colours and ``[symbols]``) and the sticker codes."""
+    from cardbase.richtext import has_markup, parse
+
+    if not has_markup(text):
+        return []
+    ctx = _markup_context(game if isinstance(game, str) or game is None else game.code,
+                          template if template is not None else getattr(game, "template", None))
+    found = parse(text, ctx).problems
+    return [Problem(p.code, p.message, p.fix, f"{_where(where, 'effect_text')} ({p.where})")
+            for p in found]
+
+
+def _markup_context(game_code: str | None, template: str | None):
+    from cardbase.printing.templates import load_template, template_for
+    from cardbase.richtext import context_for
+
+    try:
+        tpl = load_template(template) if template else template_for(game_code or "")
+    except Exception:  # a game without a usable template: colours unknown, stickers still checked
+        tpl = None
+    return context_for(tpl)
+
+
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:
     """Add a card to an edition; every problem with its fields is reported at once."""
     require_editor(action="create a card")
@@ -534,6 +571,8 @@ def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) ->
     effect_obj, effect_problems = check_effect(game.code, clean.get("effect"),
                                                keywords=clean.get("keywords") or [])
     problems += effect_problems
+    problems += markup_problems(game, clean.get("effect_text"))
+    problems += _value_problems(game, clean)
     if "number" in clean:
         problems += _number_taken(session, ed, clean["number"])
     if problems:
@@ -583,6 +622,9 @@ def update_card(session: Session, card_id: int, *, expected_version: int,
         # Taking the keyword Défausse off a card whose effect has a defausse: part.
         effect_obj, _ = check_effect(game.code, card.effect)
         problems += discard_keyword_problems(effect_obj, keywords)
+    if clean.get("effect_text") and "effect_text" in changes:
+        problems += markup_problems(game, clean["effect_text"])
+    problems += _value_problems(game, clean)
     if "number" in clean and clean["number"] != card.number:
         problems += _number_taken(session, edition, clean["number"])
     if problems:
@@ -768,7 +810,8 @@ def card_file_dict(card: Card, game: Game | None = None) -> dict[str, Any]:
     """A card as it is written in an edition data file: the game's declared fields as keys of
     their own, in the game's order; figures it does not declare stay in ``stats``."""
     out: dict[str, Any] = {}
-    names = [f["name"] for f in (game.fields if game is not None else None) or []]
+    names = [f["name"] for f in (game.fields if game is not None else None) or []
+             if f["name"] != "value"]
     stats = dict(card.stats or {})
     for key in ("number", "name", "value", "colour", "banner", "rarity", "card_type", "keywords",
                 "copies", "stats", "effect", "effect_text", "flavour", "art", "sample"):

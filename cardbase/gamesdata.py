@@ -158,7 +158,11 @@ def field_from_dict(raw: Mapping[str, Any], *, where: str = "") -> tuple[FieldDe
     for key in raw:
         if key not in FIELD_KEYS:
             bad(tr("gamesdata.field_unknown_key", key=key), tr("gamesdata.field_keys", keys=", ".join(FIELD_KEYS)))
-    if not isinstance(name, str) or not _NAME.fullmatch(name):
+    if name == VALUE:  # the range of the card's own value (see value_decl), nothing else
+        extra = [k for k in raw if k not in ("name", "type", "min", "max")]
+        if raw.get("type") != "int" or extra:
+            bad(tr("richtext.value_decl_bad"), tr("richtext.value_decl_fix", name=VALUE))
+    elif not isinstance(name, str) or not _NAME.fullmatch(name):
         bad(tr("gamesdata.field_name_bad", name=name), tr("gamesdata.field_name_fix"))
     elif name in reserved_names():
         bad(tr("gamesdata.field_name_reserved", name=name), tr("gamesdata.field_name_reserved_fix"))
@@ -247,10 +251,33 @@ def declared_fields(game: Game | None) -> list[FieldDecl]:
         return []
     out = []
     for raw in game.fields or []:
+        if raw.get("name") == VALUE:  # the value's range, not a figure of its own
+            continue
         out.append(FieldDecl(name=raw["name"], type=raw["type"], min=raw.get("min"),
                              max=raw.get("max"), choices=tuple(raw.get("choices") or ()),
                              required=bool(raw.get("required", False)), label=raw.get("label")))
     return out
+
+
+VALUE = "value"
+
+
+def value_decl(game: Game | None) -> FieldDecl | None:
+    """The range a game gives its cards' value (``value = { type = "int", min = 0, max = 9 }``
+    among its fields in data/games.toml, ``--set fields+=value:int:0..9``): None when it gives
+    none. Checked like a declared field on create, edit and import."""
+    for raw in (game.fields if game is not None else None) or []:
+        if raw.get("name") == VALUE:
+            return FieldDecl(name=VALUE, type="int", min=raw.get("min"), max=raw.get("max"))
+    return None
+
+
+def value_problem(game: Game | None, value: Any, *, where: str = "") -> Problem | None:
+    """The problem with a card's value under its game's range (None: fine or no range)."""
+    decl = value_decl(game)
+    if decl is None or value is None or isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return check_value(decl, value, where=where)[1]
 
 
 # --------------------------------------------------------------------------- values
@@ -568,10 +595,16 @@ def _fields_in_use(session: Session, game: Game, decls: list[FieldDecl]) -> list
     problems: list[Problem] = []
     rows = session.exec(select(Card, Edition.code).join(Edition).where(Edition.game_id == game.id)
                         .order_by(Edition.code, Card.number)).all()
+    value = next((d for d in decls if d.name == VALUE), None)
+    decls = [d for d in decls if d.name != VALUE]
     for card, code in rows:
         ref = card_ref(code, card.number)
         _, probs = check_field_values(decls, dict(card.stats or {}), where=ref)
         problems += probs
+        if value is not None and card.value is not None:
+            problem = check_value(value, card.value, where=_where(ref, VALUE))[1]
+            if problem is not None:
+                problems.append(problem)
         if len(problems) > 50:
             break
     return problems

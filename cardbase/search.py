@@ -151,7 +151,8 @@ def declared_keys(session: Session) -> dict[str, Declared]:
     by_name: dict[str, list[tuple[str, dict]]] = {}
     for code, fields in session.exec(select(Game.code, Game.fields)).all():
         for spec in fields or []:
-            by_name.setdefault(spec["name"], []).append((code, spec))
+            if spec["name"] != "value":  # a game's range of values, searched as v:
+                by_name.setdefault(spec["name"], []).append((code, spec))
     out = {}
     for name, decls in by_name.items():
         types = {spec["type"] for _, spec in decls}
@@ -253,10 +254,13 @@ def _tokens(query: str) -> list[_Tok]:
             key, op = m.group("key"), m.group("op")
             value = raw[m.end():]
             value_at = start + m.end()
+            quoted = False
             if not value and i < n and query[i] == '"':
                 value, i = _read_quoted(query, i)
                 value_at += 1
-            out.append(_Tok("term", start, _field(query, key, op, value, start, value_at)))
+                quoted = True  # o:"<b>": a quoted value is text, even when it starts like an operator
+            out.append(_Tok("term", start, _field(query, key, op, value, start, value_at,
+                                                  quoted=quoted)))
     terms = [tok for tok in out if tok.kind == "term"]
     if len(terms) > MAX_TERMS:
         raise _err(tr("search.too_many_terms", limit=MAX_TERMS), terms[MAX_TERMS].position, query)
@@ -264,11 +268,13 @@ def _tokens(query: str) -> list[_Tok]:
     return out
 
 
-def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int) -> Field:
+def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int, *,
+           quoted: bool = False) -> Field:
     name = KEYS.get(fold(key))
     declared = _DECLARED.get()
     if name is None and fold(key) in declared:
-        return _declared_field(query, declared[fold(key)], key, op, value, key_at, value_at)
+        return _declared_field(query, declared[fold(key)], key, op, value, key_at, value_at,
+                               quoted=quoted)
     if name is None:
         close = difflib.get_close_matches(fold(key), list(KEYS) + list(declared), n=1)
         hint = " " + tr("search.did_you_mean", suggestion=f"{close[0]}:") if close else ""
@@ -276,7 +282,7 @@ def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int
     kind = _FIELDS[name][1]
     allowed = _NUMERIC_OPS if kind == "number" else _TEXT_OPS
     op_at = key_at + len(key)
-    if value[:1] in {"<", ">", "=", "!"}:
+    if value[:1] in {"<", ">", "=", "!"} and not quoted:
         raise _err(tr("search.bad_operator", op=op + value[:2].rstrip("0123456789"), key=key,
                       allowed=" ".join(allowed)), op_at, query)
     if op not in allowed:
@@ -305,12 +311,12 @@ def _field(query: str, key: str, op: str, value: str, key_at: int, value_at: int
 
 
 def _declared_field(query: str, decl: Declared, key: str, op: str, value: str, key_at: int,
-                    value_at: int) -> Field:
+                    value_at: int, *, quoted: bool = False) -> Field:
     """``damage>=40``: a declared field of the cards' games."""
     allowed = _NUMERIC_OPS if decl.kind == "number" else _TEXT_OPS
     example = f"{decl.name}>=1" if decl.kind == "number" else f"{decl.name}:x"
     op_at = key_at + len(key)
-    if value[:1] in {"<", ">", "=", "!"}:
+    if value[:1] in {"<", ">", "=", "!"} and not quoted:
         raise _err(tr("search.bad_operator", op=op + value[:2].rstrip("0123456789"), key=key,
                       allowed=" ".join(allowed)), op_at, query)
     if op not in allowed:

@@ -66,6 +66,9 @@ class ImportPlan:
     source: str
     rows: list[RowChange] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    # foreign markup in card texts (docs/rich-text.md): converted tags left over with
+    # ``--markup html``, or, without it, texts that look like HTML imported as they are
+    warnings: list[str] = field(default_factory=list)
     # ("new", edition_id, values) or ("update", card_id, values, version) — the rows to write
     _writes: list[tuple[Any, ...]] = field(default_factory=list, repr=False)
 
@@ -82,6 +85,7 @@ class ImportPlan:
             "ok": not self.problems,
             "counts": self.counts,
             "problems": [p.as_dict() for p in self.problems],
+            "warnings": list(self.warnings),
             "rows": [{"row": r.row, "ref": r.ref, "name": r.name, "action": r.action,
                       "changes": {k: {"old": o, "new": n} for k, (o, n) in r.changes.items()}}
                      for r in self.rows],
@@ -97,6 +101,7 @@ class ImportPlan:
             elif r.action == "updated":
                 what = ", ".join(f"{k}: {o!r} → {n!r}" for k, (o, n) in r.changes.items())
                 lines.append(tr("transfer.summary_updated", row=r.row, ref=r.ref, name=r.name, changes=what))
+        lines += [f"  ! {w}" for w in self.warnings]
         if self.problems:
             lines.append(tr("transfer.summary_problems", count=len(self.problems)))
             lines += [f"  - {p}" for p in self.problems]
@@ -390,7 +395,8 @@ class _Checked:
 
 def declared_columns(session: Session) -> frozenset[str]:
     """The card fields the games declare: columns of their own name in CSV and JSON files."""
-    return frozenset(f["name"] for fields in session.exec(select(Game.fields)).all() for f in fields or [])
+    return frozenset(f["name"] for fields in session.exec(select(Game.fields)).all() for f in fields or []
+                     if f["name"] != "value")  # a game's range of values, not a column
 
 
 def _declared_values(decls: list[gamesdata.FieldDecl], raw: dict[str, Any], fields: dict[str, Any],
@@ -431,7 +437,7 @@ def _merged_stats(decls: list[gamesdata.FieldDecl], base: dict[str, Any], values
 
 
 def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *, source: str,
-                row_label: str = "line") -> ImportPlan:
+                row_label: str = "line", markup: str | None = None) -> ImportPlan:
     """Check every row against the database and work out what would change; writes nothing.
 
     ``row_label`` is ``"line"`` for CSV files and ``"item"`` for JSON lists.
@@ -441,7 +447,7 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
     editions = {e.code.upper(): e for e in session.exec(
         select(Edition).execution_options(populate_existing=True)).all()}
     games = {g.id: g for g in session.exec(select(Game).execution_options(populate_existing=True)).all()}
-    names = frozenset(f["name"] for g in games.values() for f in g.fields or [])
+    names = frozenset(f["name"] for g in games.values() for f in g.fields or [] if f["name"] != "value")
     decls = {gid: gamesdata.declared_fields(g) for gid, g in games.items()}
     known = _COLUMN_SET | names
     seen: dict[tuple[str, int], int] = {}
@@ -479,6 +485,10 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
                                          tr("transfer.fix_stats"), _where(source, label, row_no, key)))
                     continue
             fields[_MODEL_NAME.get(key, key)] = value
+        if isinstance(fields.get("effect_text"), str):
+            fields["effect_text"] = _foreign_markup(fields["effect_text"], markup, plan,
+                                                    _where(source, label, row_no, "effect_text"),
+                                                    raw.get("name"))
         declared = None
         if edition is not None:
             declared, dprobs = _declared_values(decls[edition.game_id], raw, fields, names,
@@ -511,6 +521,15 @@ def plan_import(session: Session, rows: Iterable[tuple[int, dict[str, Any]]], *,
                                source, label, row_no)
             if effect_obj is not None and not clean.get("effect_text"):
                 clean["effect_text"] = french
+        if edition is not None and clean.get("value") is not None:  # the game's range of values
+            problem = gamesdata.value_problem(games[edition.game_id], clean["value"],
+                                              where=_where(source, label, row_no, "value"))
+            if problem is not None:
+                probs.append(problem)
+        if edition is not None and clean.get("effect_text"):  # the markup (docs/rich-text.md)
+            game = games[edition.game_id]
+            probs += _relocate(catalog.markup_problems(game, clean["effect_text"]), source, label,
+                               row_no)
         number = clean.get("number")
         if edition is not None and isinstance(number, int):
             ref_key = (edition.code, number)
@@ -667,9 +686,33 @@ def _apply(session: Session, plan: ImportPlan) -> None:
                 raise ImportError_(tr("transfer.changed_meanwhile", source=plan.source))
 
 
+def _foreign_markup(text: str, markup: str | None, plan: ImportPlan, where: str,
+                    name: Any) -> str:
+    """A card text from another tool: converted with ``markup="html"`` (what could not be is
+    named in ``plan.warnings``), or kept as it is with a warning when it looks like HTML."""
+    from cardbase.richtext import from_html, looks_foreign
+
+    if not looks_foreign(text):
+        return text
+    if markup == "html":
+        converted, left = from_html(text)
+        if left:
+            plan.warnings.append(tr("richtext.import_left", where=where, name=_short(name),
+                                    tags=" ".join(dict.fromkeys(left))))
+        return converted
+    plan.warnings.append(tr("richtext.import_foreign", where=where, name=_short(name)))
+    return text
+
+
 def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str = "<upload>",
-                 dry_run: bool = False) -> ImportPlan:
-    """Check then (unless ``dry_run``) apply a card file, all or nothing."""
+                 dry_run: bool = False, markup: str | None = None) -> ImportPlan:
+    """Check then (unless ``dry_run``) apply a card file, all or nothing. ``markup="html"``
+    converts ``<b>``, ``<i>``, ``<br>`` and entities in card texts (docs/rich-text.md)."""
+    from cardbase.richtext import MARKUPS
+
+    if markup is not None and markup not in MARKUPS:
+        raise ImportError_(tr("richtext.import_bad_markup", markup=_short(markup),
+                              markups=", ".join(MARKUPS)))
     if not dry_run:
         require_editor(action="import cards")
     if fmt not in ("csv", "json"):
@@ -682,7 +725,8 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
         writelock.lock_games(session)
     rows = _rows(data, fmt=fmt, source=source, declared=declared_columns(session))
     del data
-    plan = plan_import(session, rows, source=source, row_label="line" if fmt == "csv" else "item")
+    plan = plan_import(session, rows, source=source, row_label="line" if fmt == "csv" else "item",
+                       markup=markup)
     del rows
     if plan.problems:
         if dry_run:
@@ -704,7 +748,8 @@ def import_cards(session: Session, data: bytes | str, *, fmt: str, source: str =
     return plan
 
 
-def import_file(session: Session, path: Path, *, dry_run: bool = False) -> ImportPlan:
+def import_file(session: Session, path: Path, *, dry_run: bool = False,
+                markup: str | None = None) -> ImportPlan:
     path = Path(path)
     fmt = _format_of(path)
     try:
@@ -720,7 +765,7 @@ def import_file(session: Session, path: Path, *, dry_run: bool = False) -> Impor
         raise ImportError_(tr("transfer.cannot_read", source=path, error=tr("transfer.is_directory"))) from None
     except OSError as exc:
         raise ImportError_(tr("transfer.cannot_read", source=path, error=exc.strerror or exc)) from None
-    return import_cards(session, data, fmt=fmt, source=path.name, dry_run=dry_run)
+    return import_cards(session, data, fmt=fmt, source=path.name, dry_run=dry_run, markup=markup)
 
 
 # --------------------------------------------------------------------------- export

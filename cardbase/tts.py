@@ -281,11 +281,14 @@ def saved_object_doc(name: str, cards: Sequence[CardDef], card_ids: Sequence[int
     custom = {str(k): {"FaceURL": url, "BackURL": back_url, "NumWidth": cols, "NumHeight": rows,
                        "BackIsHidden": True, "UniqueBack": False, "Type": 0}
               for k, (url, cols, rows) in sheets.items()}
+    from cardbase.richtext import plain
+
     contained = []
     for card, cid in zip(cards, card_ids, strict=True):
         key = str(card_index(cid)[0])
         contained.append({"Name": "Card", "CardID": cid, "Nickname": card.name,
-                          "Description": card.effect_text or card.effect or "",
+                          # the text as it reads: markup (docs/rich-text.md) is drawn on the face
+                          "Description": plain(card.effect_text) or card.effect or "",
                           "GMNotes": card.ref, "Transform": dict(FACE_DOWN),
                           "CustomDeck": {key: dict(custom[key])}})
     if len(contained) == 1:  # one card is a card, not a deck

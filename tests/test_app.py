@@ -910,3 +910,22 @@ def test_nespanini_batches_take_rulings_refuse_illegal_decks_and_show_coverage(a
     no_exception(at)
     assert at.session_state["ptb_result"]["summary"]["illegal_decks"]
     assert any("Deck illégal joué quand même" in e.value for e in at.error)
+
+
+def test_card_detail_shows_rich_text_styled_and_literal(app_env: str) -> None:
+    """docs/rich-text.md: the card view shows « **Défausse** » bold and a colour as a badge,
+    found by o:degats (search reads the text without markup); its characters stay literal."""
+    from sqlmodel import Session
+
+    from cardbase import catalog, db
+
+    with Session(db.get_engine(app_env)) as s:
+        catalog.create_card(s, edition="NP1", fields={
+            "number": 990, "name": "_x_", "effect_text": "**Défausse** : 3 **dégâts** {rouge} <b>"})
+        s.commit()
+    at = page_test("cards").run()
+    at.text_input(key="cards_q").input("o:degats n:990").run()
+    no_exception(at)
+    detail = next(str(m.value) for m in at.markdown if ":red-background[rouge]" in str(m.value))
+    assert "**Défausse** \\: 3 **dégâts** :red-background[rouge] \\<b\\>" in detail
+    assert "\\_x\\_" in "".join(str(h.value) for h in at.subheader)

@@ -141,10 +141,10 @@ def test_new_edition_takes_an_import_at_once(cli_env, tmp_path: Path) -> None:
 @pytest.mark.sqlite_only("refusals happen before the database is written")
 def test_bad_game_declarations_are_all_refused_at_once(cli_env) -> None:
     err = refused("games", "add", "overkill", "--name", "X", "--players", "5-2", "--template", "nope",
-                  "--copy-limit", "0", "--field", "value:int", "--field", "force:int:9..1",
+                  "--copy-limit", "0", "--field", "rarity:int", "--field", "force:int:9..1",
                   "--field", "camp:choice()", "--field", "poids:float", "--keyword-limit", "foule")
     for part in ("overkill est déjà pris", "5-2", "écrivez 2-5", "gabarit inconnu", "poker, pushluck, tarot",
-                 "limite d'exemplaires invalide : 0", "« value »", "9..1", "choice(a|b|c)",
+                 "limite d'exemplaires invalide : 0", "« rarity »", "9..1", "choice(a|b|c)",
                  "float", "foule"):
         assert part in err, (part, err)
     assert err.count("\n  - ") == 10
@@ -320,9 +320,10 @@ def test_a_database_of_the_first_schema_gets_the_declarations(backend, make_db) 
         assert db.current_revision(engine) == db.head_revision()
         with Session(engine) as s:
             games = {g.code: g for g in s.exec(select(Game)).all()}
-            assert [f["name"] for f in games["overkill"].fields] == ["objectif", "pari"]
-            assert games["overkill"].version == 1 and games["nespanini"].fields == []
-            assert games["pushluck"].fields[0]["name"] == "multiplier"
+            assert [f["name"] for f in games["overkill"].fields] == ["value", "objectif", "pari"]
+            assert games["overkill"].version == 1
+            assert games["nespanini"].fields == [{"name": "value", "type": "int", "min": 0, "max": 99}]
+            assert games["pushluck"].fields[1]["name"] == "multiplier"
             assert catalog.get_card(s, "OVK-028").stats == {"objectif": 27}
     finally:
         engine.dispose()

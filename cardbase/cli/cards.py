@@ -159,12 +159,14 @@ def import_command(
     file: Path = typer.Argument(..., help="A .csv or .json file of cards."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check and show what would change; write nothing."),
     json_out: bool = typer.Option(False, "--json"),
+    markup: str | None = typer.Option(None, "--markup",
+        help="Convert the card texts' foreign markup: html (<b>, <i>, <br>, entities)."),
 ) -> None:
     """Import cards: checked whole first, then written all at once or not at all."""
     from cardbase import transfer
 
     with session() as s:
-        plan = transfer.import_file(s, file, dry_run=dry_run)
+        plan = transfer.import_file(s, file, dry_run=dry_run, markup=markup)
     if json_out:
         print_json(plan.as_dict() | {"dry_run": dry_run})
     else:

@@ -46,6 +46,8 @@ P_OVERLAY = typer.Option(False, "--proof-overlay",
 P_SIMULATE = typer.Option(None, "--simulate",
     help="Proof: show it as seen with protanopia, deuteranopia or tritanopia.")
 PR_JSON = typer.Option(False, "--json", help="Print machine-readable JSON.")
+P_SKIP_UNFIT = typer.Option(False, "--skip-unfit",
+    help="Print the other cards when some cannot be drawn (text too long…), and name them.")
 
 print_app = typer.Typer(help="Print cards to a PDF for home printing or a print shop, or a proof sheet.",
                         add_completion=False)
@@ -135,6 +137,7 @@ def print_command(
     preset: str | None = P_PRESET,
     proof_overlay: bool = P_OVERLAY,
     simulate: str | None = P_SIMULATE,
+    skip_unfit: bool = P_SKIP_UNFIT,
 ) -> None:
     """Print cards to a PDF for home printing or a print shop, or a proof sheet."""
     if ctx.invoked_subcommand is not None:
@@ -181,11 +184,16 @@ def print_command(
             back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,
             sticker_table=table, changed_since=changed_since, template=template, art_dir=art_dir,
             edition_symbols=symbols, preset=preset, proof_overlay=proof_overlay, simulate=simulate,
+            skip_unfit=skip_unfit,
         )
     except BaseException:
         if make_folder and not any(out.parent.iterdir()):
             out.parent.rmdir()
         raise
+    if result.left_out:  # --skip-unfit: the cards that were not printed, and why
+        typer.echo(tr("richtext.print_left_out", count=len(result.left_out)))
+        for gone in result.left_out:
+            typer.echo(f"  - {gone['reason']}")
     for note in result.notes:
         typer.echo(tr("shop.cli.note", note=note))
     if result.nothing_changed:

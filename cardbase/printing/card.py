@@ -40,6 +40,23 @@ class RenderOptions:
     fingerprint: bool = True
 
 
+def rich_paragraph(text: str, template: Template, font: str,
+                   sticker_table: Mapping[str, str] | None = None) -> Paragraph:
+    """A card text as a paragraph: its markup (docs/rich-text.md) and the template's bold
+    keywords as styled runs and symbols; a text without either stays a plain paragraph (drawn
+    exactly as before). A text whose markup has problems prints as written, never fails."""
+    from cardbase.richtext import context_for, has_markup, parse
+
+    if not has_markup(text) and not template.bold_keywords:
+        return Paragraph(text, font)
+    parsed = parse(text, context_for(template, sticker_table), keywords=template.bold_keywords)
+    if parsed.problems:
+        return Paragraph(text, font)
+    if parsed.is_plain:
+        return Paragraph(parsed.plain, font)
+    return Paragraph(parsed.plain, font, rich=parsed)
+
+
 def stat_label(key: object) -> str:
     """A card figure's name as printed, in the current language (``damage`` → « dégâts »);
     a figure the messages do not know is printed as its key with spaces for underscores."""
@@ -261,7 +278,9 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
         if stats_line and stats_region is None:
             paras.append(Paragraph(stats_line, "bold", gap_before=0))
         if body:
-            paras.append(Paragraph(body, effect_region.font))
+            paras.append(rich_paragraph(card.effect_text, template, effect_region.font,
+                                        opt.sticker_table) if card.effect_text
+                         else Paragraph(body, effect_region.font))
         if card.flavour:
             paras.append(Paragraph(card.flavour, "italic", colour=muted, gap_before=0.6))
     grow_mm, effect_layout = _effect_growth(card, template, effect_region, paras, dpi)

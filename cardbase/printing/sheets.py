@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PIL import Image, ImageDraw
 
 from cardbase.domain import CardDef
-from cardbase.errors import CardbaseError, TemplateError
+from cardbase.errors import CardbaseError, Problem, StickerError, TemplateError
 from cardbase.i18n import tr
 from cardbase.printing.card import RenderOptions, render_back, render_card
 from cardbase.printing.fingerprint import card_fingerprint
@@ -25,6 +25,7 @@ from cardbase.printing.fonts import get_font
 from cardbase.printing.output import atomic_dir, atomic_file, check_target
 from cardbase.printing.pdf import PdfWriter, line, place_image
 from cardbase.printing.templates import Template, load_template, template_for
+from cardbase.printing.textfit import TextTooLong
 from cardbase.printing.units import mm_to_pt, mm_to_px
 
 if TYPE_CHECKING:
@@ -47,6 +48,11 @@ class PrintError(CardbaseError):
     """A print request that cannot be carried out as asked."""
 
 
+class UnfitCardsError(PrintError, TemplateError):
+    """Cards that cannot be drawn (a text too long for its template, a value without a sticker
+    code), every one named; nothing was written."""
+
+
 @dataclass(slots=True)
 class PrintResult:
     out: Path
@@ -59,6 +65,7 @@ class PrintResult:
     manifest: Path | None = None
     nothing_changed: bool = False  # a ``changed_since`` print found nothing to print: no file
     notes: list[str] = field(default_factory=list)  # e.g. a card scaled to fit a shop preset
+    left_out: list[dict[str, str]] = field(default_factory=list)  # --skip-unfit: ref, name, reason
 
 
 @dataclass(slots=True, frozen=True)
@@ -174,6 +181,33 @@ class _Ctx:
     templates_dir: Path | None
     template_name: str | None
     _templates: dict[tuple[str, str | None], Template] = field(default_factory=dict)
+    skip_unfit: bool = False
+    unfit: dict[str, tuple[CardDef, str]] = field(default_factory=dict)  # fingerprint → card, why
+
+    def drawn(self, card: CardDef, fp: str, draw, *args, **kwargs):
+        """``draw(*args, **kwargs)``, or None when the card cannot be drawn (a text that does not fit at the
+        template's minimum size, a value without sticker code): the card is noted, the print goes
+        on, and ``check_unfit`` then names every such card at once."""
+        if fp in self.unfit:
+            return None
+        try:
+            return draw(*args, **kwargs)
+        except (TextTooLong, StickerError) as exc:
+            self.unfit[fp] = (card, str(exc))
+            return None
+
+    def check_unfit(self, result: PrintResult) -> None:
+        """Raise one error naming every card that could not be drawn (nothing is written), or
+        with ``skip_unfit`` record them in ``result.left_out``."""
+        if not self.unfit:
+            return
+        cards = list(self.unfit.values())
+        if not self.skip_unfit:
+            problems = [Problem("card-unfit", why, tr("richtext.print_unfit_fix"), card.ref)
+                        for card, why in cards]
+            raise UnfitCardsError(tr("richtext.print_unfit", count=len(cards)), problems)
+        result.left_out = [{"ref": card.ref, "name": card.name, "reason": why}
+                           for card, why in cards]
 
     def template(self, card: CardDef) -> Template:
         key = (card.game, card.card_type)
@@ -208,7 +242,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
                 changed_since: Path | None = None, templates_dir: Path | None = None,
                 template: str | None = None, art_dir: Path | None = None,
                 edition_symbols: Mapping[str, str] | None = None, preset: str | None = None,
-                proof_overlay: bool = False, simulate: str | None = None) -> PrintResult:
+                proof_overlay: bool = False, simulate: str | None = None,
+                skip_unfit: bool = False) -> PrintResult:
     """Print ``cards`` (each as many times as it appears) to ``out``.
 
     ``home``: A4/Letter sheets with crop marks, optional duplex backs (x/y offset in mm, as seen
@@ -227,6 +262,11 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     ``back-001-<ref>.png`` so that fronts and backs pair up in upload order; in ``proof`` mode the
     cards are shown on that canvas. ``proof_overlay`` (proof only) draws the trim and safe lines;
     ``simulate`` (proof only) shows the sheet as a player with that colour deficiency sees it.
+
+    A card that cannot be drawn (its text does not fit at the template's minimum size, its value
+    has no sticker code) does not stop the print at once: every such card is named in one error
+    and nothing is written; with ``skip_unfit`` the others are printed and the cards left out are
+    in ``result.left_out``.
     """
     out = Path(out)
     if mode not in MODES:
@@ -257,7 +297,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     previous = read_manifest(changed_since) if changed_since else None
     ctx = _Ctx(RenderOptions(dpi=dpi, bleed=(mode == "shop"), stickers=stickers,
                              sticker_table=sticker_table, art_dir=art_dir,
-                             edition_symbols=edition_symbols), templates_dir, template)
+                             edition_symbols=edition_symbols), templates_dir, template,
+               skip_unfit=skip_unfit)
     if template:
         load_template(template, templates_dir)  # a template that cannot load fails before any work
     result = PrintResult(out=out, mode=mode)
@@ -280,6 +321,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
         else:
             _proof(selected, out, ctx, result, preset=shop_preset, overlay=proof_overlay,
                    simulate=simulate)
+        for gone in result.left_out:  # not printed: a later --changed-since prints them again
+            entries[gone["ref"]].update(printed=False, left_out=True)
         result.unique_cards = sum(1 for e in entries.values() if e["printed"])
         extra = {"preset": shop_preset.name} if shop_preset is not None else {}
         _write_manifest(manifest_tmp, result, entries, paper=paper.lower(), dpi=dpi,
@@ -334,14 +377,18 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
                     height=f"{t.height_mm:g}", sheet_width=f"{layout.card_mm[0]:g}",
                     sheet_height=f"{layout.card_mm[1]:g}"))
             if fp not in image_ids:
-                image_ids[fp] = pdf.add_image(render_card(card, t, ctx.options, fingerprint=fp))
+                img = ctx.drawn(card, fp, render_card, card, t, ctx.options, fingerprint=fp)
+                if img is None:
+                    continue
+                image_ids[fp] = pdf.add_image(img)
             page.append((card, fp, t))
             result.cards += 1
             if len(page) == layout.per_page:
                 flush()
         if page:
             flush()
-        if layout is None:  # nothing to print: one empty page keeps the file a valid PDF
+        ctx.check_unfit(result)
+        if layout is None or not image_ids:  # nothing to print: one empty page keeps a valid PDF
             pw, ph = PAPERS_MM[paper]
             pdf.add_page(mm_to_pt(pw), mm_to_pt(ph), "", {})
         pdf.close()
@@ -369,7 +416,9 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             b = t.bleed_mm
             W, H = t.width_mm + 2 * b, t.height_mm + 2 * b
             if fp not in image_ids:
-                img = render_card(card, t, ctx.options, fingerprint=fp)
+                img = ctx.drawn(card, fp, render_card, card, t, ctx.options, fingerprint=fp)
+                if img is None:
+                    continue
                 name = f"{_file_part(card.ref)}.png"
                 img.save(tmp_dir / name, dpi=(dpi, dpi))
                 pngs.append(png_dir / name)
@@ -393,6 +442,7 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
                 pdf.add_page(mm_to_pt(W), mm_to_pt(H),
                              place_image(f"B{bid}", 0, 0, mm_to_pt(W), mm_to_pt(H)),
                              {f"B{bid}": bid}, trim_box=trim, bleed_box=full)
+        ctx.check_unfit(result)
         pdf.close()
         result.pages = pdf.page_count
     result.files = [out, *pngs]
@@ -439,7 +489,9 @@ def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
                 note = fit_note(t, preset)
                 if note:
                     result.notes.append(note)
-            face = shop_face(card, t, preset, opts, fingerprint=fp)
+            face = ctx.drawn(card, fp, shop_face, card, t, preset, opts, fingerprint=fp)
+            if face is None:
+                continue
             stem = f"{i:0{width}d}-{_file_part(card.ref)}"
             front = tmp_dir / f"front-{stem}.png"
             face.save(front, format="PNG", dpi=(dpi, dpi), compress_level=PNG_LEVEL)
@@ -461,6 +513,7 @@ def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
                 bid = back_ids[id(t)]
                 pdf.add_page(W, H, place_image(f"B{bid}", 0, 0, W, H), {f"B{bid}": bid},
                              trim_box=trim, bleed_box=full)
+        ctx.check_unfit(result)
         pdf.close()
         result.pages = pdf.page_count
     result.files = [out, *pngs]
@@ -491,7 +544,9 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         seen.add(fp)
         t = ctx.template(card)
         if preset is None and not overlay:
-            thumb = render_card(card, t, opts, fingerprint=fp)
+            thumb = ctx.drawn(card, fp, render_card, card, t, opts, fingerprint=fp)
+            if thumb is None:
+                continue
         else:
             from cardbase.printing.presets import draw_overlay, fit_note, shop_face, template_preset
 
@@ -501,7 +556,10 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
                 note = fit_note(t, p)
                 if note:
                     result.notes.append(note)
-            thumb = shop_face(card, t, p, opts, fingerprint=fp, dpi=PROOF_DPI)
+            thumb = ctx.drawn(card, fp, shop_face, card, t, p, opts, fingerprint=fp,
+                              dpi=PROOF_DPI)
+            if thumb is None:
+                continue
             if overlay:
                 draw_overlay(thumb, p.geometry(PROOF_DPI))
         thumbs.append((thumb, f"{card.ref} · #{fp}"))
@@ -509,6 +567,7 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         if drawn > MAX_PROOF_PIXELS:  # the thumbnails alone already pass the sheet's limit
             raise PrintError(tr("files.proof.too_big", pixels=drawn // 1_000_000,
                                 max=MAX_PROOF_PIXELS // 1_000_000))
+    ctx.check_unfit(result)
     gap, caption = 14, 18
     if thumbs:
         cw = max(t.width for t, _ in thumbs)

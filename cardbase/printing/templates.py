@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ CARD_KEYS = (
 )
 BACK_KEYS = ("title", "subtitle", "background", "accent", "pattern")
 TOP_KEYS = ("name", "extends", "description", "types", "card", "colours", "rarities", "back",
-            "regions")
+            "regions", "symbols", "bold_keywords")
 ALIGNS = ("left", "center", "right")
 VALIGNS = ("top", "middle", "bottom")
 RARITY_SHAPES = ("circle", "diamond", "star", "triangle", "square", "text")
@@ -94,6 +95,10 @@ class Template:
     back: Back
     regions: Mapping[str, Region] = field(default_factory=dict)
     types: tuple[str, ...] = ()
+    # rich card text (docs/rich-text.md): symbols the game declares (name → a glyph of one or two
+    # characters, or an image path), and the keywords printed in bold wherever a text names them
+    symbols: Mapping[str, str] = field(default_factory=dict)
+    bold_keywords: tuple[str, ...] = ()
 
     def region(self, name: str) -> Region | None:
         r = self.regions.get(name)
@@ -407,6 +412,12 @@ def _build(data: dict[str, Any], source: Path) -> Template:
         bad("bad-value", tr("printing.tpl.types", value=repr(types)),
                 tr("printing.tpl.types_fix", value=repr(types)), "types")
         types = []
+    symbols = _symbols(data.get("symbols", {}), source, bad)
+    bold = data.get("bold_keywords", [])
+    if not isinstance(bold, list) or not all(isinstance(v, str) and v.strip() for v in bold):
+        bad("bad-value", tr("richtext.tpl_bold_keywords", value=repr(bold)),
+            tr("richtext.tpl_bold_keywords_fix"), "bold_keywords")
+        bold = []
     if problems:
         raise TemplateError(tr("printing.tpl.problems", path=str(source), n=len(problems)), problems)
     return Template(
@@ -415,8 +426,33 @@ def _build(data: dict[str, Any], source: Path) -> Template:
         safe_mm=nums["safe_mm"], border_mm=nums["border_mm"], corner_mm=nums["corner_mm"],
         background=cols["background"], panel=cols["panel"], text_colour=cols["text_colour"],
         muted_colour=cols["muted_colour"], colours=colours, rarities=rarities, back=back,
-        regions=regions, types=tuple(types),
+        regions=regions, types=tuple(types), symbols=symbols,
+        bold_keywords=tuple(v.strip() for v in bold),
     )
+
+
+def _symbols(raw: Any, source: Path, bad) -> dict[str, str]:
+    """``[symbols]``: name → a glyph (one or two characters of the shipped fonts) or an image."""
+    out: dict[str, str] = {}
+    if not isinstance(raw, dict):
+        bad("bad-value", tr("printing.tpl.section_table", section="symbols", value=repr(raw)),
+            tr("printing.tpl.section_table_fix", section="symbols", value=repr(raw)), "[symbols]")
+        return out
+    for name, value in raw.items():
+        ok_name = bool(re.fullmatch(r"[\w-]{1,40}", name)) and not fold(name).startswith("sticker")
+        if not ok_name or not isinstance(value, str) or not value.strip():
+            bad("bad-value", tr("richtext.tpl_symbol", name=name, value=repr(value)),
+                tr("richtext.tpl_symbol_fix"), "[symbols]")
+            continue
+        if len(value) > 2:
+            path = Path(value) if Path(value).is_absolute() else source.parent / value
+            if not path.is_file():
+                bad("bad-value", tr("richtext.tpl_symbol_image", name=name, path=str(path)),
+                    tr("richtext.tpl_symbol_fix"), "[symbols]")
+                continue
+            value = str(path)
+        out[fold(name)] = value
+    return out
 
 
 def _inside_safe(box: tuple[float, float, float, float],

@@ -22,6 +22,11 @@ from cardbase.i18n import tr
 from cardbase.printing.fonts import get_font
 from cardbase.printing.units import pt_to_px
 
+
+class TextTooLong(TemplateError):
+    """A text that cannot fit its box at the template's minimum size."""
+
+
 FLOOR_PT = 3.0  # nothing is ever printed smaller than this, whatever a template's minimum
 _SPACES = re.compile(r"[ \t]+")
 # French typography: no line break before ; : ! ? » or after «
@@ -35,6 +40,7 @@ class Paragraph:
     font: str = "regular"  # style name or font path
     colour: str | None = None
     gap_before: float = 0.35  # in line heights
+    rich: object | None = None  # a ``cardbase.richtext.Parsed``: styled runs and symbols
 
 
 @dataclass(slots=True, frozen=True)
@@ -46,6 +52,7 @@ class Line:
     height: float
     font: ImageFont.FreeTypeFont
     colour: str | None
+    pieces: tuple = ()  # rich text: (dx, text or None, font, image or None, dy) from the line's left
 
 
 @dataclass(slots=True, frozen=True)
@@ -114,9 +121,12 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
     return lines
 
 
+Row = tuple  # (text, font, colour, y, pieces, width or None)
+
+
 def _layout_at(paragraphs: Sequence[Paragraph], size_px: int, width: float, spacing: float,
-               base_dir: Path | None) -> tuple[list[tuple[str, ImageFont.FreeTypeFont, str | None, float]], float, float]:
-    rows: list[tuple[str, ImageFont.FreeTypeFont, str | None, float]] = []
+               base_dir: Path | None) -> tuple[list[Row], float, float]:
+    rows: list[Row] = []
     y = 0.0
     widest = 0.0
     first = True
@@ -129,16 +139,27 @@ def _layout_at(paragraphs: Sequence[Paragraph], size_px: int, width: float, spac
         step = line_h * spacing
         if not first:
             y += step * para.gap_before
-        for line in wrap(para.text, font, width):
-            rows.append((line, font, para.colour, y))
-            y += step
+        if para.rich is not None:
+            from cardbase.printing.richdraw import wrap_rich
+
+            for text, pieces, w in wrap_rich(para.rich, para.font, size_px, width, base_dir):
+                rows.append((text, font, para.colour, y, pieces, w))
+                y += step
+        else:
+            for line in wrap(para.text, font, width):
+                rows.append((line, font, para.colour, y, (), None))
+                y += step
         y += line_h - step  # the last line needs only its own height, not the spacing
         first = False
     return rows, y, widest
 
 
-def _real_widest(rows: list[tuple[str, ImageFont.FreeTypeFont, str | None, float]]) -> float:
-    return max((text_width(font, text) for text, font, _, _ in rows), default=0.0)
+def _row_width(row: Row) -> float:
+    return row[5] if row[5] is not None else text_width(row[1], row[0])
+
+
+def _real_widest(rows: list[Row]) -> float:
+    return max((_row_width(row) for row in rows), default=0.0)
 
 
 def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, size_pt: float,
@@ -177,7 +198,7 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
         if found is None:
             if callable(where):  # named only when needed: formatting it costs on every card
                 where = where()
-            raise TemplateError(tr(
+            raise TextTooLong(tr(
                 "printing.text_too_long", where=where or tr("printing.text_where_unknown"),
                 chars=sum(len(p.text) for p in paragraphs),
                 min_pt=f"{max(min_size_pt, FLOOR_PT):g}"))
@@ -190,8 +211,9 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
     else:
         y0 = 0.0
     lines = []
-    for text, font, colour, y in rows:
-        w = text_width(font, text)
+    for row in rows:
+        text, font, colour, y, pieces, _ = row
+        w = _row_width(row)
         if align == "center":
             x = (width - w) / 2
         elif align == "right":
@@ -199,7 +221,7 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
         else:
             x = 0.0
         ascent, descent = font.getmetrics()
-        lines.append(Line(text, x, y0 + y, w, ascent + descent, font, colour))
+        lines.append(Line(text, x, y0 + y, w, ascent + descent, font, colour, pieces))
     return Layout(tuple(lines), best_size, widest, total_h, best_size < lo_pref)
 
 
@@ -207,6 +229,14 @@ def draw_layout(draw: ImageDraw.ImageDraw, layout: Layout, origin: tuple[float, 
                 colour: str) -> None:
     ox, oy = origin
     for line in layout.lines:
-        if line.text:
+        if line.pieces:
+            image = getattr(draw, "_image", None)
+            for dx, text, font, picture, dy in line.pieces:
+                if text:
+                    draw.text((ox + line.x + dx, oy + line.y), text, font=font,
+                              fill=line.colour or colour, anchor="la")
+                elif picture is not None and image is not None:
+                    image.paste(picture, (round(ox + line.x + dx), round(oy + line.y + dy)), picture)
+        elif line.text:
             draw.text((ox + line.x, oy + line.y), line.text, font=line.font,
                       fill=line.colour or colour, anchor="la")
