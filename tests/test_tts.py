@@ -199,20 +199,34 @@ def test_import_a_game_save_with_cards_moved(cli_env: str, tmp_path: Path) -> No
     path = tmp_path / "partie.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     res = runner.invoke(app, ["tts", "import", str(path), "--json"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # one card unknown: a partial deck
     data = json.loads(res.stdout)
+    assert data["status"] == "partial" and data["exit_code"] == 1
+    assert data["summary"] == {"decks": 3, "decks_kept": 3, "matched_by_ref": 3,
+                               "matched_by_name": 2, "unknown": 1, "states": 0}
     names = [d["name"] for d in data["decks"]]
     assert names == ["Main", "Défausse", "Cartes hors deck"]
-    assert data["decks"][0]["cards"][0] == {"ref": "NP1-027", "name": "Villageois", "count": 2,
-                                           "matched_by": "ref"}
+    first = data["decks"][0]["cards"][0]
+    assert {k: first[k] for k in ("ref", "name", "count", "matched_by")} == {
+        "ref": "NP1-027", "name": "Villageois", "count": 2, "matched_by": "ref"}
+    assert [o["where"] for o in first["from"]] == ["ObjectStates[0].ContainedObjects[0]",
+                                                   "ObjectStates[0].ContainedObjects[1]"]
+    assert first["from"][0]["deck"] == "Main" and first["from"][0]["sheet"] == "1"
     assert data["decks"][0]["cards"][1]["matched_by"] == "name"
-    assert data["unknown"] == [{"name": "Carte inventée", "count": 1}]
+    (lost,) = data["unknown"]
+    assert (lost["name"], lost["count"], lost["deck"], lost["sheet"], lost["cells"]) == (
+        "Carte inventée", 1, "Main", "1", [0])
     assert data["cards"] == 5
     assert "reconnue par son nom" in res.stderr and "Glaneuse" in res.stderr
     assert "Carte inventée" in res.stderr and "ContainedObjects[4]" in res.stderr
+    res = runner.invoke(app, ["tts", "import", str(path), "--partial"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.startswith("Résumé : 3 deck(s)")
+    assert "Main" in res.stdout and "Glaneuse" in res.stdout
     with i18n.use_language("en"):
         res = runner.invoke(app, ["--lang", "en", "tts", "import", str(path)])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output
+    assert "--partial" in res.stderr
     assert "matched by its name" in res.stderr and "unknown: 'Carte inventée'" in res.stderr
 
 
@@ -275,7 +289,7 @@ def test_hostile_saved_objects_get_clear_errors(cli_env: str, tmp_path: Path,
         {"Name": "Card", "Nickname": "Zorglub", "GMNotes": "ZZZ-001"},
         {"Name": "Card", "Nickname": ["liste"], "CardID": 314}]}]}
     _fails(["tts", "import", write("nothing.json", json.dumps(nothing))],
-           "aucune des 2 carte(s)", "Zorglub", "CardID 314")
+           "aucune des 2 carte(s)", "Zorglub", "planche 3, case 14")
     many = {"ObjectStates": [{"Name": "Card", "Nickname": "x"}] * 60_000}
     _fails(["tts", "import", write("many.json", json.dumps(many))], "plus de 50000 objets")
     import cardbase.tts as tts
