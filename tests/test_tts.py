@@ -438,3 +438,108 @@ def test_one_card_and_no_card(cli_env: str, tmp_path: Path) -> None:
     empty = tmp_path / "empty.json"
     empty.write_text('{"ObjectStates": [{"Name": "Bag", "ContainedObjects": []}]}', encoding="utf-8")
     _fails(["tts", "import", str(empty)], "aucune carte", "Save Object")
+
+
+# --------------------------------------------------------------------------- saved objects people have
+
+CORPUS = ROOT / "tests" / "data" / "tts"
+
+
+def _import_json(path: Path, *extra: str) -> tuple[int, dict, str]:
+    res = runner.invoke(app, ["tts", "import", str(path), "--json", *extra])
+    assert "Traceback" not in res.output
+    data = json.loads(res.stdout)  # exactly one JSON object, whatever the outcome
+    return res.exit_code, data, res.stderr
+
+
+@pytest.mark.parametrize(("name", "code", "summary"), [
+    ("whole_save.json", 0, {"decks": 3, "decks_kept": 3, "matched_by_ref": 9, "matched_by_name": 0,
+                            "unknown": 0, "states": 1}),
+    ("bare_bag.json", 0, {"decks": 1, "decks_kept": 1, "matched_by_ref": 0, "matched_by_name": 3,
+                          "unknown": 0, "states": 0}),
+    ("one_sheet_per_card.json", 0, {"decks": 1, "decks_kept": 1, "matched_by_ref": 3,
+                                    "matched_by_name": 0, "unknown": 0, "states": 0}),
+    ("key_one_decks.json", 1, {"decks": 3, "decks_kept": 1, "matched_by_ref": 0,
+                               "matched_by_name": 6, "unknown": 4, "states": 0}),
+    ("old_loose_cards.json", 1, {"decks": 2, "decks_kept": 1, "matched_by_ref": 0,
+                                 "matched_by_name": 4, "unknown": 2, "states": 0}),
+    ("foreign_save.json", 2, {"decks": 1, "decks_kept": 0, "matched_by_ref": 0,
+                              "matched_by_name": 0, "unknown": 21, "states": 0}),
+])
+def test_corpus_of_saved_objects_imports_with_the_right_summary(cli_env: str, name: str, code: int,
+                                                                summary: dict) -> None:
+    got, data, _ = _import_json(CORPUS / name)
+    assert (got, data["exit_code"]) == (code, code)
+    assert data["status"] == {0: "ok", 1: "partial", 2: "refused"}[code]
+    assert data["summary"] == summary
+    # every card of the file is accounted for: in a deck (or as a state), or unknown
+    listed = sum(c["count"] + c["states"] for d in data["decks"] for c in d["cards"])
+    assert listed + sum(u["count"] for u in data["unknown"]) == sum(
+        summary[k] for k in ("matched_by_ref", "matched_by_name", "unknown"))
+
+
+def test_whole_save_reads_states_bags_and_where_each_card_came_from(cli_env: str) -> None:
+    _, data, err = _import_json(CORPUS / "whole_save.json")
+    assert [d["name"] for d in data["decks"]] == ["Braises", "CT", "Cartes hors deck"]
+    braises = {c["ref"]: c for c in data["decks"][0]["cards"]}
+    assert braises["NP1-001"]["count"] == 2
+    assert [(o["sheet"], o["cell"]) for o in braises["NP1-003"]["from"]] == [("4821", 2)]
+    loose = {c["ref"]: c for c in data["decks"][2]["cards"]}
+    # the card kept as the "Garde de la porte"'s second state is read, not counted as a copy
+    assert (loose["NP1-002"]["count"], loose["NP1-002"]["states"]) == (0, 1)
+    assert loose["NP1-002"]["from"][0]["state"] == "2"
+    assert loose["NP1-002"]["from"][0]["where"] == "ObjectStates[3].States[2]"
+    assert data["decks"][2]["count"] == 2 and data["cards"] == 8
+    assert "état alternatif" in err
+    res = runner.invoke(app, ["tts", "import", str(CORPUS / "whole_save.json")])
+    assert res.exit_code == 0 and "Braisillon" not in res.stdout  # a state is not in the list
+
+
+def test_decks_sharing_sheet_key_1_are_never_lumped(cli_env: str) -> None:
+    code, data, _ = _import_json(CORPUS / "key_one_decks.json")
+    assert code == 1
+    lost = [(u["deck"], u["sheet"], u["cells"], u["count"], u["named"]) for u in data["unknown"]]
+    assert lost == [("Beta", "1", [0], 1, False), ("Beta", "1", [1], 1, False),
+                    ("Gamma", "1", [0], 2, False)]
+    # a JSON blob in GMNotes is not a name: the card is named by its deck, sheet and cell
+    assert all("{" not in u["name"] for u in data["unknown"])
+    assert data["unknown"][2]["name"] == "carte sans nom (deck « Gamma », planche 1, case 0)"
+    # the text output: the summary first, the deck list of what matched, exit 1 then --partial
+    res = runner.invoke(app, ["tts", "import", str(CORPUS / "key_one_decks.json")])
+    assert res.exit_code == 1
+    assert res.stderr.startswith("Résumé : 3 deck(s)")
+    assert "Inconnues du deck « Beta », planche 1 (2 carte(s))" in res.stderr
+    again = runner.invoke(app, ["tts", "import", str(CORPUS / "key_one_decks.json"), "--partial"])
+    assert again.exit_code == 0 and again.stdout == res.stdout and "+5 points" in res.stdout
+
+
+def test_an_older_deck_of_deck_ids_alone_is_read(cli_env: str) -> None:
+    _, data, _ = _import_json(CORPUS / "old_loose_cards.json")
+    assert [u["where"] for u in data["unknown"][0]["from"]] == ["ObjectStates[4].DeckIDs[0]"]
+    assert {u["deck"] for u in data["unknown"]} == {"Ancien"}
+
+
+def test_a_foreign_save_with_one_known_name_is_not_a_deck(cli_env: str) -> None:
+    """After a large import, another game's save whose one card name exists here: refused (2),
+    with --partial too, and the JSON still says everything; the text folds the long list."""
+    code, data, _ = _import_json(CORPUS / "foreign_save.json", "--partial")
+    assert code == 2 and data["status"] == "refused" and data["reason"] == "mostly_unknown"
+    assert data["decks"] == [] and data["not_decks"] == ["Chevaliers"]
+    assert len(data["unknown"]) == 21 and "Tisonnier" in {u["name"] for u in data["unknown"]}
+    assert "n'est pas un deck de cette base" in data["error"]
+    res = runner.invoke(app, ["tts", "import", str(CORPUS / "foreign_save.json")])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "… et 11 de plus (--json les donne toutes)" in res.stderr
+    assert "20 carte(s) sur 21" not in res.stderr and "21 carte(s) sur 21" in res.stderr
+
+
+def test_json_is_one_object_on_an_unreadable_file(cli_env: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("pas du json", encoding="utf-8")
+    code, data, err = _import_json(bad)
+    assert code == 2 and data["status"] == "refused" and data["reason"] == "unreadable"
+    assert "pas du JSON valide" in data["error"] and "pas du JSON valide" in err
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"ObjectStates": []}', encoding="utf-8")
+    code, data, _ = _import_json(empty)
+    assert code == 2 and data["reason"] == "no_cards" and data["summary"]["unknown"] == 0
