@@ -275,24 +275,83 @@ def _out_dir(out: Path) -> Path:
     return out
 
 
+GAME_GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}  # the game's own card tint
+REFERENCE_CARD_MM = (63.0, 88.0)  # a poker card: the game's card at scale 1
+REFERENCE_DPI = 300  # text is fitted as ``cardbase print`` fits it, then the face is scaled down
+SHEET_KEYS = (1_000, 9_999_999)  # CardID = key × 100 + cell stays a 32-bit number
+
+
+def card_scale(width_mm: float, height_mm: float) -> tuple[float, float]:
+    """``scaleX`` and ``scaleZ`` of a card of this size: the game's card is poker-sized at scale 1
+    and would stretch a tarot or a mini card to poker shape; scaled, it keeps its proportions."""
+    return (round(width_mm / REFERENCE_CARD_MM[0], 4), round(height_mm / REFERENCE_CARD_MM[1], 4))
+
+
+def sheet_key(deck: str, refs: Sequence[str], used: set[int]) -> int:
+    """The ``CustomDeck`` key of a sheet: from a hash of the deck's name and the sheet's cards,
+    spread over :data:`SHEET_KEYS` as the game's own keys are. The same deck gets the same keys
+    (re-exporting replaces its sheets); two exports on one table do not share a key, except by a
+    one-in-millions chance; within one export, a key already taken moves to the next free one."""
+    lo, hi = SHEET_KEYS
+    digest = hashlib.sha256("\n".join([deck, *refs]).encode("utf-8")).digest()
+    key = lo + int.from_bytes(digest[:8], "big") % (hi - lo + 1)
+    while key in used:
+        key = lo if key >= hi else key + 1
+    used.add(key)
+    return key
+
+
+def _guids(seed: str, n: int) -> list[str]:
+    """``n`` distinct six-digit hexadecimal GUIDs, stable for the same seed."""
+    out: list[str] = []
+    seen: set[str] = set()
+    i = 0
+    while len(out) < n:
+        g = hashlib.sha256(f"{seed}\n{i}".encode()).hexdigest()[:6]
+        i += 1
+        if g not in seen:
+            seen.add(g)
+            out.append(g)
+    return out
+
+
+def _object_fields(guid: str, transform: dict[str, float]) -> dict[str, Any]:
+    """The fields the game writes for every object, set as a deck of cards needs them."""
+    return {"GUID": guid, "Transform": transform, "ColorDiffuse": dict(GAME_GREY),
+            "LayoutGroupSortIndex": 0, "Value": 0, "Locked": False, "Grid": True, "Snap": True,
+            "IgnoreFoW": False, "MeasureMovement": False, "DragSelectable": True,
+            "Autoraise": True, "Sticky": True, "Tooltip": True, "GridProjection": False,
+            # hidden information: face down, a card shows neither its face, name nor text
+            "HideWhenFaceDown": True}
+
+
 def saved_object_doc(name: str, cards: Sequence[CardDef], card_ids: Sequence[int],
-                     sheets: Mapping[int, tuple[str, int, int]], back_url: str) -> dict[str, Any]:
-    """The saved-object JSON: ``sheets`` maps a sheet key to (face URL, columns, rows)."""
+                     sheets: Mapping[int, tuple[str, int, int]], back_url: str,
+                     size_mm: tuple[float, float] = REFERENCE_CARD_MM) -> dict[str, Any]:
+    """The saved-object JSON: ``sheets`` maps a sheet key to (face URL, columns, rows);
+    ``size_mm`` is the cards' size (their scale and whether they lie sideways)."""
     custom = {str(k): {"FaceURL": url, "BackURL": back_url, "NumWidth": cols, "NumHeight": rows,
                        "BackIsHidden": True, "UniqueBack": False, "Type": 0}
               for k, (url, cols, rows) in sheets.items()}
+    sx, sz = card_scale(*size_mm)
+    transform = {**FACE_DOWN, "scaleX": sx, "scaleZ": sz}
+    sideways = size_mm[0] > size_mm[1]
+    guids = _guids(f"{name}\n{sorted(custom)}", len(cards) + 1)
     contained = []
-    for card, cid in zip(cards, card_ids, strict=True):
+    for card, cid, guid in zip(cards, card_ids, guids[1:], strict=True):
         key = str(card_index(cid)[0])
-        contained.append({"Name": "Card", "CardID": cid, "Nickname": card.name,
+        contained.append({"Name": "Card", **_object_fields(guid, dict(transform)),
+                          "Nickname": card.name,
                           "Description": card.effect_text or card.effect or "",
-                          "GMNotes": card.ref, "Transform": dict(FACE_DOWN),
-                          "CustomDeck": {key: dict(custom[key])}})
+                          "GMNotes": card.ref, "Hands": True, "CardID": cid,
+                          "SidewaysCard": sideways, "CustomDeck": {key: dict(custom[key])},
+                          "LuaScript": "", "LuaScriptState": "", "XmlUI": ""})
     if len(contained) == 1:  # one card is a card, not a deck
         return {"SaveName": name, "ObjectStates": contained}
-    deck = {"Name": "DeckCustom", "Nickname": name, "Description": "", "GMNotes": "",
-            "Transform": dict(FACE_DOWN), "ContainedObjects": contained,
-            "DeckIDs": list(card_ids), "CustomDeck": custom}
+    deck = {"Name": "DeckCustom", **_object_fields(guids[0], dict(transform)), "Nickname": name,
+            "Description": "", "GMNotes": "", "Hands": False, "SidewaysCard": sideways,
+            "DeckIDs": list(card_ids), "CustomDeck": custom, "ContainedObjects": contained,
+            "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
     return {"SaveName": name, "ObjectStates": [deck]}
 
 
@@ -343,9 +402,12 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
                                    width=f"{t.width_mm:g}", height=f"{t.height_mm:g}",
                                    first_width=f"{first.width_mm:g}",
                                    first_height=f"{first.height_mm:g}"))
-    cw, ch, dpi = cell_size(first.width_mm, first.height_mm)
-    options = RenderOptions(dpi=dpi, stickers=stickers, sticker_table=sticker_table,  # type: ignore[arg-type]
+    cw, ch, _ = cell_size(first.width_mm, first.height_mm)
+    # one text-fitting rule for every output: each face is drawn as `cardbase print` draws it
+    # (a text print refuses is refused here too), then scaled down to its cell
+    options = RenderOptions(dpi=REFERENCE_DPI, stickers=stickers, sticker_table=sticker_table,
                             art_dir=art_dir, edition_symbols=edition_symbols)
+    size_mm = (first.width_mm, first.height_mm)
 
     base = slug(source.name)
     target_dir = Path(url_dir) if url_dir is not None else out
@@ -360,27 +422,27 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
         card_ids = [cell_of[c.ref] for c in source.cards]
         return saved_object_doc(source.name, source.cards, card_ids,
                                 {k: (url(n), cols, rows) for k, n, cols, rows in sheets},
-                                url(back_name))
+                                url(back_name), size_mm)
+
+    chunks = [faces[i:i + MAX_FACES_PER_SHEET] for i in range(0, len(faces), MAX_FACES_PER_SHEET)]
+    used_keys: set[int] = set()
+    keys = [sheet_key(source.name, [c.ref for c in chunk], used_keys) for chunk in chunks]
 
     # The saved object as it will be, with names of the same length as the drawn ones: checked
     # against the import's limits before anything is drawn.
     planned_cells: dict[str, int] = {}
     planned_sheets = []
-    for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
-        chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
-        key = s_index + 1
+    for n, (key, chunk) in enumerate(zip(keys, chunks, strict=True), start=1):
         planned_cells.update((card.ref, key * 100 + cell) for cell, card in enumerate(chunk))
-        planned_sheets.append((key, f"{base}-faces-{key}-{'0' * 8}.png", *grid_for(len(chunk))))
+        planned_sheets.append((key, f"{base}-faces-{n}-{'0' * 8}.png", *grid_for(len(chunk))))
     planned = _saved_text(document(planned_cells, planned_sheets, f"{base}-back-{'0' * 8}.png"))
     _check_export_text(source.name, planned)
 
     cell_of: dict[str, int] = {}
     sheet_images: list[tuple[int, bytes, str, int, int]] = []  # each sheet as its PNG
-    for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
-        chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
+    for n, (key, chunk) in enumerate(zip(keys, chunks, strict=True), start=1):
         cols, rows = grid_for(len(chunk))
         sheet = Image.new("RGB", (cols * cw, rows * ch), EMPTY_CELL)
-        key = s_index + 1
         for cell, card in enumerate(chunk):
             fp = card_fingerprint(card, art_dir=art_dir)
             img = render_card(card, templates[(card.game, card.card_type)], options, fingerprint=fp)
@@ -393,9 +455,9 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
         png = io.BytesIO()
         sheet.save(png, format="PNG", compress_level=3)
         del sheet  # one sheet's pixels in memory at a time
-        sheet_images.append((key, png.getvalue(), f"{base}-faces-{key}-{digest}.png", cols, rows))
+        sheet_images.append((key, png.getvalue(), f"{base}-faces-{n}-{digest}.png", cols, rows))
     back_t = template_for(faces[0].game)
-    back = render_back(back_t, dpi)  # type: ignore[arg-type]
+    back = render_back(back_t, REFERENCE_DPI)
     if back.size != (cw, ch):
         back = back.resize((cw, ch), Image.Resampling.LANCZOS)
     back_name = f"{base}-back-{hashlib.sha256(back.tobytes()).hexdigest()[:8]}.png"

@@ -91,11 +91,11 @@ def _check_faces(session, cells: list[tuple[dict, Image.Image]]) -> None:
         assert card["Nickname"] == d.name
         assert card["Description"] == (d.effect_text or d.effect or "")
         t = template_for(d.game, d.card_type)
-        _, _, dpi = cell_size(t.width_mm, t.height_mm)
         symbol = catalog.get_edition(session, d.edition).symbol
-        own = render_card(d, t, RenderOptions(dpi=dpi, sticker_table=table,
+        # drawn as `cardbase print` draws it (300 dpi), then scaled down to the cell
+        own = render_card(d, t, RenderOptions(dpi=300, sticker_table=table,
                                               edition_symbols={d.edition: symbol} if symbol else {}))
-        assert _same(cell, own), ref
+        assert _same(cell, own.resize(cell.size, Image.Resampling.LANCZOS)), ref
 
 
 def test_grid_and_cell_size() -> None:
@@ -124,10 +124,11 @@ def test_deck_export_read_back_as_the_game_does(cli_env: str, session, tmp_path:
     _check_faces(session, cells)
     # the back is the game's back template at the cell's size
     doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
-    custom = doc["ObjectStates"][0]["CustomDeck"]["1"]
+    (custom,) = doc["ObjectStates"][0]["CustomDeck"].values()
     assert _path_of(custom["BackURL"]) == Path(out["back"]).resolve()
     with Image.open(out["back"]) as back:
-        assert _same(back, render_back(template_for("nespanini"), cell_size(63, 88)[2]))
+        assert _same(back, render_back(template_for("nespanini"), 300).resize(
+            back.size, Image.Resampling.LANCZOS))
     assert doc["ObjectStates"][0]["Nickname"] == "Le Bosquet en fête"
     assert not list((tmp_path / "tts").glob(".*"))  # no temporary file left behind
 
@@ -151,14 +152,15 @@ def test_84_faces_span_two_sheets(session, tmp_path: Path) -> None:
     result = export_tts(source, tmp_path, sticker_table=colour_table(session))
     assert len(result.sheets) == 2 and result.faces == 84 and result.cards == 86
     cells = read_back(result.object)
+    k1, k2 = card_index(cells[0][0]["CardID"])[0], card_index(cells[83][0]["CardID"])[0]
     keys = Counter(card_index(c["CardID"])[0] for c, _ in cells[:84])
-    assert keys == {1: MAX_FACES_PER_SHEET, 2: 84 - MAX_FACES_PER_SHEET}
+    assert keys == {k1: MAX_FACES_PER_SHEET, k2: 84 - MAX_FACES_PER_SHEET}
     doc = result.document["ObjectStates"][0]["CustomDeck"]
-    assert (doc["1"]["NumWidth"], doc["1"]["NumHeight"]) == (10, 7)
-    assert (doc["2"]["NumWidth"], doc["2"]["NumHeight"]) == (10, 2)
+    assert (doc[str(k1)]["NumWidth"], doc[str(k1)]["NumHeight"]) == (10, 7)
+    assert (doc[str(k2)]["NumWidth"], doc[str(k2)]["NumHeight"]) == (10, 2)
     with Image.open(result.sheets[0]) as first:
         assert first.size == (3780, 3696)
-    assert cells[84][0]["CardID"] == 100 and cells[85][0]["CardID"] == 201
+    assert cells[84][0]["CardID"] == k1 * 100 and cells[85][0]["CardID"] == k2 * 100 + 1
     _check_faces(session, cells[60:75])
 
 
@@ -303,7 +305,7 @@ def test_base_url_and_english_output(cli_env: str, tmp_path: Path) -> None:
     out = _export(["--edition", "CTT", "--out", str(tmp_path), "--base-url",
                    "https://exemple.fr/jeux/ct"])
     doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
-    custom = doc["ObjectStates"][0]["CustomDeck"]["1"]
+    (custom,) = doc["ObjectStates"][0]["CustomDeck"].values()
     assert custom["FaceURL"] == "https://exemple.fr/jeux/ct/" + Path(out["sheets"][0]).name
     assert custom["BackURL"] == "https://exemple.fr/jeux/ct/" + Path(out["back"]).name
     res = runner.invoke(app, ["tts", "export", "--edition", "CTT", "--out", str(tmp_path)])
@@ -348,7 +350,7 @@ printing.render()
         doc = json.loads(zf.read("ct-vs-terror/ct-vs-terror.json"))
     assert len(doc["ObjectStates"][0]["ContainedObjects"]) == 68
     assert at.text_input(key="pr_tts_dir").value == str(tmp_path / "ct")
-    face = doc["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"]
+    (face,) = [c["FaceURL"] for c in doc["ObjectStates"][0]["CustomDeck"].values()]
     assert face.startswith((tmp_path / "ct").resolve().as_uri() + "/ct-vs-terror-faces-1-")
     assert any(n.startswith("ct-vs-terror/ct-vs-terror-back-") for n in names) and button is not None
 
@@ -430,8 +432,10 @@ def test_one_card_and_no_card(cli_env: str, tmp_path: Path) -> None:
     out = _export([str(one), "--out", str(tmp_path / "o")])
     doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
     (card,) = doc["ObjectStates"]
-    assert card["Name"] == "Card" and card["GMNotes"] == "NP1-027" and card["CardID"] == 100
-    assert card["CustomDeck"]["1"]["NumWidth"] == 2 and card["CustomDeck"]["1"]["NumHeight"] == 2
+    (key, custom), = card["CustomDeck"].items()
+    assert card["Name"] == "Card" and card["GMNotes"] == "NP1-027"
+    assert card["CardID"] == int(key) * 100
+    assert custom["NumWidth"] == 2 and custom["NumHeight"] == 2
     res = runner.invoke(app, ["tts", "import", out["object"], "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["decks"][0]["cards"][0]["ref"] == "NP1-027"
