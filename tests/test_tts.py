@@ -547,3 +547,139 @@ def test_json_is_one_object_on_an_unreadable_file(cli_env: str, tmp_path: Path) 
     empty.write_text('{"ObjectStates": []}', encoding="utf-8")
     code, data, _ = _import_json(empty)
     assert code == 2 and data["reason"] == "no_cards" and data["summary"]["unknown"] == 0
+
+
+# --------------------------------------------------------------------------- export: nothing to guess
+
+CARD_FIELDS = {"GUID", "Transform", "ColorDiffuse", "Locked", "Grid", "Snap", "Autoraise", "Sticky",
+               "Tooltip", "HideWhenFaceDown", "Hands", "SidewaysCard", "CardID", "CustomDeck",
+               "Nickname", "Description", "GMNotes", "LuaScript", "LuaScriptState", "XmlUI"}
+
+
+def _sheet_keys(doc: dict) -> set[str]:
+    return set(doc["ObjectStates"][0]["CustomDeck"])
+
+
+def test_export_writes_the_fields_the_game_writes_and_hides_face_down_cards(cli_env: str,
+                                                                             tmp_path: Path) -> None:
+    out = _export(["braises-ardentes", "--out", str(tmp_path)])
+    doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
+    (deck,) = doc["ObjectStates"]
+    cards = deck["ContainedObjects"]
+    for obj in [deck, *cards]:
+        assert CARD_FIELDS - {"CardID"} <= set(obj) | ({"CardID"} if obj is deck else set())
+        assert obj["HideWhenFaceDown"] is True and obj["Locked"] is False
+        assert obj["Transform"]["rotZ"] == 180.0  # face down
+        assert set(obj["ColorDiffuse"]) == {"r", "g", "b"}
+        assert obj["SidewaysCard"] is False  # portrait cards
+    for card in cards:
+        assert CARD_FIELDS <= set(card), CARD_FIELDS - set(card)
+        assert card["Hands"] is True
+    assert any(card["Description"] for card in cards)  # the text, hidden when face down
+    assert deck["Hands"] is False
+    guids = [o["GUID"] for o in [deck, *cards]]
+    assert len(set(guids)) == len(guids) and all(len(g) == 6 and int(g, 16) >= 0 for g in guids)
+    (custom,) = deck["CustomDeck"].values()
+    assert custom["BackIsHidden"] is True  # in a hand, others see the back
+
+
+def test_two_exports_on_one_table_never_collide_and_a_reexport_replaces(cli_env: str, session,
+                                                                        tmp_path: Path) -> None:
+    a = _export(["braises-ardentes", "--out", str(tmp_path / "a")])
+    b = _export(["bosquet-en-fete", "--out", str(tmp_path / "b")])
+    again = _export(["braises-ardentes", "--out", str(tmp_path / "a2")])
+    doc_a, doc_b, doc_again = (json.loads(Path(x["object"]).read_text(encoding="utf-8"))
+                               for x in (a, b, again))
+    assert _sheet_keys(doc_a).isdisjoint(_sheet_keys(doc_b))
+    assert "1" not in _sheet_keys(doc_a) | _sheet_keys(doc_b)
+    # the same deck: the same keys and GUIDs, so the game replaces rather than duplicates
+    assert _sheet_keys(doc_again) == _sheet_keys(doc_a)
+    assert doc_again["ObjectStates"][0]["GUID"] == doc_a["ObjectStates"][0]["GUID"]
+    guids_a = {o["GUID"] for o in [doc_a["ObjectStates"][0], *doc_a["ObjectStates"][0]["ContainedObjects"]]}
+    guids_b = {o["GUID"] for o in [doc_b["ObjectStates"][0], *doc_b["ObjectStates"][0]["ContainedObjects"]]}
+    assert guids_a.isdisjoint(guids_b)
+    # both on one table: each card's sheet is its own deck's, and the import reads both decks
+    table = {"SaveName": "Table", "ObjectStates": doc_a["ObjectStates"] + doc_b["ObjectStates"]}
+    for deck in table["ObjectStates"]:
+        for card in deck["ContainedObjects"]:
+            key = str(card_index(card["CardID"])[0])
+            assert card["CustomDeck"][key]["FaceURL"] == deck["CustomDeck"][key]["FaceURL"]
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(table), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 0 and [d["name"] for d in data["decks"]] == ["Braises ardentes", "Le Bosquet en fête"]
+
+
+def test_sheet_keys_stay_unique_within_one_export() -> None:
+    from cardbase.tts import SHEET_KEYS, sheet_key
+
+    used: set[int] = set()
+    first = sheet_key("D", ["NP1-001"], used)
+    assert SHEET_KEYS[0] <= first <= SHEET_KEYS[1]
+    assert sheet_key("D", ["NP1-001"], used) == first + 1  # taken: the next free key
+    assert len(used) == 2 and sheet_key("D", ["NP1-001"], set()) == first
+
+
+@pytest.mark.parametrize(("template", "size"), [("poker", (63, 88)), ("bridge", (56, 87)),
+                                                ("mini", (44, 63)), ("tarot", (70, 120))])
+def test_every_shipped_card_size_keeps_its_proportions(session, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       template: str, size: tuple) -> None:
+    from cardbase.printing import templates
+    from cardbase.tts import read_saved_object
+
+    source = TtsSource("Quinze", "file", tuple(catalog.card_defs(session, edition="P15")))
+    monkeypatch.setitem(templates.GAME_TEMPLATES, "pushluck", template)
+    monkeypatch.setattr(templates, "_find_file", _hide_game_template(templates._find_file))
+    assert template_for("pushluck").width_mm == size[0]
+    result = export_tts(source, tmp_path, stickers=False)
+    (deck,) = result.document["ObjectStates"]
+    w, h = size
+    for obj in [deck, *deck["ContainedObjects"]]:
+        t = obj["Transform"]
+        assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == (round(w / 63, 4), 1.0, round(h / 88, 4))
+    (custom,) = deck["CustomDeck"].values()
+    with Image.open(result.sheets[0]) as sheet:
+        cw, ch = sheet.width // custom["NumWidth"], sheet.height // custom["NumHeight"]
+    assert cw * h == ch * w  # cells of the card's own proportions, not poker's
+    assert read_saved_object(session, result.object).cards == len(source.cards)
+
+
+def _hide_game_template(find):
+    """The game's own template file hidden, so that the template the game chose is used."""
+    def find_file(name, directory):
+        return None if name == "pushluck" else find(name, directory)
+    return find_file
+
+
+def test_a_text_print_refuses_is_refused_in_the_tts_export(session, tmp_path: Path) -> None:
+    """Print draws at 300 dpi and refuses a text that would fall under the template's minimum
+    size; the export used to draw at 152 dpi, where whole-pixel rounding let it pass in smaller
+    type. Now both refuse it."""
+    from cardbase.domain import CardDef
+    from cardbase.errors import TemplateError
+
+    t = template_for("nespanini", "Personnage")
+
+    def card(n: int) -> CardDef:
+        return CardDef(id=1, game="nespanini", edition="NP1", number=999, set_size=1, name="Long",
+                       value=3, colour="rouge", card_type="Personnage",
+                       effect_text=" ".join(["mot"] * n))
+
+    def fits(n: int, dpi: float) -> bool:
+        try:
+            render_card(card(n), t, RenderOptions(dpi=dpi, fingerprint=False))
+        except TemplateError:
+            return False
+        return True
+
+    lo, hi = 1, 600  # the shortest text print refuses
+    assert fits(lo, 300) and not fits(hi, 300)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid, 300) else (lo, mid)
+    assert fits(hi, cell_size(63, 88)[2])  # at the cell's own resolution it would have passed
+    with pytest.raises(TemplateError, match="Long"):
+        export_tts(TtsSource("Trop long", "file", (card(hi),)), tmp_path / "o", stickers=False)
+    assert not (tmp_path / "o").exists()
+    export_tts(TtsSource("Juste", "file", (card(lo),)), tmp_path / "ok", stickers=False)
