@@ -282,13 +282,13 @@ SHEET_KEYS = (1_000, 9_999_999)  # CardID = key × 100 + cell stays a 32-bit num
 
 
 def card_scale(width_mm: float, height_mm: float) -> tuple[float, float]:
-    """``scaleX`` and ``scaleZ`` of a card of this size: the game's card is poker-sized at scale 1
+    """T6 — ``scaleX`` and ``scaleZ`` of a card of this size: the game's card is poker-sized at scale 1
     and would stretch a tarot or a mini card to poker shape; scaled, it keeps its proportions."""
     return (round(width_mm / REFERENCE_CARD_MM[0], 4), round(height_mm / REFERENCE_CARD_MM[1], 4))
 
 
 def sheet_key(deck: str, refs: Sequence[str], used: set[int]) -> int:
-    """The ``CustomDeck`` key of a sheet: from a hash of the deck's name and the sheet's cards,
+    """T5 — the ``CustomDeck`` key of a sheet: from a hash of the deck's name and the sheet's cards,
     spread over :data:`SHEET_KEYS` as the game's own keys are. The same deck gets the same keys
     (re-exporting replaces its sheets); two exports on one table do not share a key, except by a
     one-in-millions chance; within one export, a key already taken moves to the next free one."""
@@ -403,7 +403,7 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
                                    first_width=f"{first.width_mm:g}",
                                    first_height=f"{first.height_mm:g}"))
     cw, ch, _ = cell_size(first.width_mm, first.height_mm)
-    # one text-fitting rule for every output: each face is drawn as `cardbase print` draws it
+    # T7, one text-fitting rule for every output: each face is drawn as `cardbase print` draws it
     # (a text print refuses is refused here too), then scaled down to its cell
     options = RenderOptions(dpi=REFERENCE_DPI, stickers=stickers, sticker_table=sticker_table,
                             art_dir=art_dir, edition_symbols=edition_symbols)
@@ -514,7 +514,7 @@ def export_zip(source: TtsSource, *, base_url: str | None = None, url_dir: Path 
 
 # --------------------------------------------------------------------------- import
 
-MAX_UNKNOWN_SHARE = 0.5  # a deck (or a file) with more unknown cards than this is not ours
+MAX_UNKNOWN_SHARE = 0.5  # T9: a deck (or a file) with more unknown cards than this is not ours
 FOLD_AFTER = 10  # the text output lists this many unknown names per deck and sheet, then a count
 
 
@@ -833,7 +833,7 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
             if how == "ref":
                 entry.matched_by = "ref"  # one copy carried its reference: the deck knows it
             entry.origins.append(origin)
-            if origin.state is None:
+            if origin.state is None:  # T8: a card kept as a state is read, not a copy
                 entry.count += 1
             else:
                 entry.states += 1
@@ -849,7 +849,10 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
             deck.entries = []
         else:
             matched_by_name.update(names_here)
-        unknown.extend(sorted(lost.values(), key=lambda u: (u.sheet, not u.named, u.name)))
+        sheets_seen = {o.sheet: i for i, (_, o) in reversed(list(enumerate(cards)))}
+        unknown.extend(sorted(lost.values(), key=lambda u: (
+            sheets_seen.get(u.sheet, 0), min((o.cell for o in u.origins if o.cell is not None),
+                                             default=10**6), u.name)))
         if deck.entries:
             result_decks.append(deck)
     return ImportResult(result_decks, sorted(matched_by_name.items()), unknown, problems,

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from cardbase.cli.common import fail, handle_errors, print_json, session
+
+if TYPE_CHECKING:
+    from cardbase.tts import ImportResult
 
 app = typer.Typer(help="Tabletop Simulator: a deck or a box game as a custom deck, and back.",
                   no_args_is_help=True)
@@ -101,7 +105,7 @@ def import_command(
         raise typer.Exit(1)
 
 
-def _report(result) -> None:  # noqa: ANN001 - an ImportResult
+def _report(result: ImportResult) -> None:
     """The summary first, then where each card matched by name came from, the unknown cards by
     deck and sheet (folded after FOLD_AFTER names a group), the problems met: on stderr."""
     from cardbase.i18n import tr
