@@ -72,13 +72,14 @@ def import_command(
 
     Exit code 0: every card matched; 1: some unknown (the deck list of the matched cards is still
     printed; --partial accepts it); 2: unreadable, or not a deck of this database."""
+    from cardbase.errors import CardbaseError
     from cardbase.i18n import tr
-    from cardbase.tts import TtsError, refusal, scan_saved_object
+    from cardbase.tts import refusal, scan_saved_object
 
     try:
         with session() as s:
             result = scan_saved_object(s, file)
-    except TtsError as exc:
+    except CardbaseError as exc:
         if not json_out:
             raise
         print_json({"status": "refused", "exit_code": 2, "reason": "unreadable",
