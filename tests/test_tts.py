@@ -407,7 +407,7 @@ def test_any_json_gives_a_result_or_a_clear_error(session, tmp_path: Path) -> No
     leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | \
         st.sampled_from(["Card", "DeckCustom", "Deck", "Bag", "NP1-027", "Villageois", ""]) | st.text(max_size=8)
     keys = st.sampled_from(["Name", "Nickname", "GMNotes", "ContainedObjects", "ObjectStates",
-                            "CardID", "x"])
+                            "CardID", "States", "DeckIDs", "x"])
     values = st.recursive(leaves, lambda kids: st.lists(kids, max_size=4)
                           | st.dictionaries(keys, kids, max_size=5), max_leaves=30)
     path = tmp_path / "fuzz.json"
@@ -535,6 +535,10 @@ def test_a_foreign_save_with_one_known_name_is_not_a_deck(cli_env: str) -> None:
     assert res.exit_code == 2 and res.stdout == ""
     assert "… et 11 de plus (--json les donne toutes)" in res.stderr
     assert "20 carte(s) sur 21" not in res.stderr and "21 carte(s) sur 21" in res.stderr
+    with i18n.use_language("en"):
+        res = runner.invoke(app, ["--lang", "en", "tts", "import", str(CORPUS / "foreign_save.json")])
+    assert res.exit_code == 2 and "… and 11 more (--json gives them all)" in res.stderr
+    assert "is not a deck of this database" in res.stderr
 
 
 def test_json_is_one_object_on_an_unreadable_file(cli_env: str, tmp_path: Path) -> None:
