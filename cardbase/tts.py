@@ -275,27 +275,86 @@ def _out_dir(out: Path) -> Path:
     return out
 
 
+GAME_GREY = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}  # the game's own card tint
+REFERENCE_CARD_MM = (63.0, 88.0)  # a poker card: the game's card at scale 1
+REFERENCE_DPI = 300  # text is fitted as ``cardbase print`` fits it, then the face is scaled down
+SHEET_KEYS = (1_000, 9_999_999)  # CardID = key × 100 + cell stays a 32-bit number
+
+
+def card_scale(width_mm: float, height_mm: float) -> tuple[float, float]:
+    """T6 — ``scaleX`` and ``scaleZ`` of a card of this size: the game's card is poker-sized at scale 1
+    and would stretch a tarot or a mini card to poker shape; scaled, it keeps its proportions."""
+    return (round(width_mm / REFERENCE_CARD_MM[0], 4), round(height_mm / REFERENCE_CARD_MM[1], 4))
+
+
+def sheet_key(deck: str, refs: Sequence[str], used: set[int]) -> int:
+    """T5 — the ``CustomDeck`` key of a sheet: from a hash of the deck's name and the sheet's cards,
+    spread over :data:`SHEET_KEYS` as the game's own keys are. The same deck gets the same keys
+    (re-exporting replaces its sheets); two exports on one table do not share a key, except by a
+    one-in-millions chance; within one export, a key already taken moves to the next free one."""
+    lo, hi = SHEET_KEYS
+    digest = hashlib.sha256("\n".join([deck, *refs]).encode("utf-8")).digest()
+    key = lo + int.from_bytes(digest[:8], "big") % (hi - lo + 1)
+    while key in used:
+        key = lo if key >= hi else key + 1
+    used.add(key)
+    return key
+
+
+def _guids(seed: str, n: int) -> list[str]:
+    """``n`` distinct six-digit hexadecimal GUIDs, stable for the same seed."""
+    out: list[str] = []
+    seen: set[str] = set()
+    i = 0
+    while len(out) < n:
+        g = hashlib.sha256(f"{seed}\n{i}".encode()).hexdigest()[:6]
+        i += 1
+        if g not in seen:
+            seen.add(g)
+            out.append(g)
+    return out
+
+
+def _object_fields(guid: str, transform: dict[str, float]) -> dict[str, Any]:
+    """The fields the game writes for every object, set as a deck of cards needs them."""
+    return {"GUID": guid, "Transform": transform, "ColorDiffuse": dict(GAME_GREY),
+            "LayoutGroupSortIndex": 0, "Value": 0, "Locked": False, "Grid": True, "Snap": True,
+            "IgnoreFoW": False, "MeasureMovement": False, "DragSelectable": True,
+            "Autoraise": True, "Sticky": True, "Tooltip": True, "GridProjection": False,
+            # hidden information: face down, a card shows neither its face, name nor text
+            "HideWhenFaceDown": True}
+
+
 def saved_object_doc(name: str, cards: Sequence[CardDef], card_ids: Sequence[int],
-                     sheets: Mapping[int, tuple[str, int, int]], back_url: str) -> dict[str, Any]:
-    """The saved-object JSON: ``sheets`` maps a sheet key to (face URL, columns, rows)."""
+                     sheets: Mapping[int, tuple[str, int, int]], back_url: str,
+                     size_mm: tuple[float, float] = REFERENCE_CARD_MM) -> dict[str, Any]:
+    """The saved-object JSON: ``sheets`` maps a sheet key to (face URL, columns, rows);
+    ``size_mm`` is the cards' size (their scale and whether they lie sideways)."""
     custom = {str(k): {"FaceURL": url, "BackURL": back_url, "NumWidth": cols, "NumHeight": rows,
                        "BackIsHidden": True, "UniqueBack": False, "Type": 0}
               for k, (url, cols, rows) in sheets.items()}
     from cardbase.richtext import plain
 
+    sx, sz = card_scale(*size_mm)
+    transform = {**FACE_DOWN, "scaleX": sx, "scaleZ": sz}
+    sideways = size_mm[0] > size_mm[1]
+    guids = _guids(f"{name}\n{sorted(custom)}", len(cards) + 1)
     contained = []
-    for card, cid in zip(cards, card_ids, strict=True):
+    for card, cid, guid in zip(cards, card_ids, guids[1:], strict=True):
         key = str(card_index(cid)[0])
-        contained.append({"Name": "Card", "CardID": cid, "Nickname": card.name,
+        contained.append({"Name": "Card", **_object_fields(guid, dict(transform)),
+                          "Nickname": card.name,
                           # the text as it reads: markup (docs/rich-text.md) is drawn on the face
                           "Description": plain(card.effect_text) or card.effect or "",
-                          "GMNotes": card.ref, "Transform": dict(FACE_DOWN),
-                          "CustomDeck": {key: dict(custom[key])}})
+                          "GMNotes": card.ref, "Hands": True, "CardID": cid,
+                          "SidewaysCard": sideways, "CustomDeck": {key: dict(custom[key])},
+                          "LuaScript": "", "LuaScriptState": "", "XmlUI": ""})
     if len(contained) == 1:  # one card is a card, not a deck
         return {"SaveName": name, "ObjectStates": contained}
-    deck = {"Name": "DeckCustom", "Nickname": name, "Description": "", "GMNotes": "",
-            "Transform": dict(FACE_DOWN), "ContainedObjects": contained,
-            "DeckIDs": list(card_ids), "CustomDeck": custom}
+    deck = {"Name": "DeckCustom", **_object_fields(guids[0], dict(transform)), "Nickname": name,
+            "Description": "", "GMNotes": "", "Hands": False, "SidewaysCard": sideways,
+            "DeckIDs": list(card_ids), "CustomDeck": custom, "ContainedObjects": contained,
+            "LuaScript": "", "LuaScriptState": "", "XmlUI": ""}
     return {"SaveName": name, "ObjectStates": [deck]}
 
 
@@ -346,9 +405,12 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
                                    width=f"{t.width_mm:g}", height=f"{t.height_mm:g}",
                                    first_width=f"{first.width_mm:g}",
                                    first_height=f"{first.height_mm:g}"))
-    cw, ch, dpi = cell_size(first.width_mm, first.height_mm)
-    options = RenderOptions(dpi=dpi, stickers=stickers, sticker_table=sticker_table,  # type: ignore[arg-type]
+    cw, ch, _ = cell_size(first.width_mm, first.height_mm)
+    # T7, one text-fitting rule for every output: each face is drawn as `cardbase print` draws it
+    # (a text print refuses is refused here too), then scaled down to its cell
+    options = RenderOptions(dpi=REFERENCE_DPI, stickers=stickers, sticker_table=sticker_table,
                             art_dir=art_dir, edition_symbols=edition_symbols)
+    size_mm = (first.width_mm, first.height_mm)
 
     base = slug(source.name)
     target_dir = Path(url_dir) if url_dir is not None else out
@@ -363,27 +425,27 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
         card_ids = [cell_of[c.ref] for c in source.cards]
         return saved_object_doc(source.name, source.cards, card_ids,
                                 {k: (url(n), cols, rows) for k, n, cols, rows in sheets},
-                                url(back_name))
+                                url(back_name), size_mm)
+
+    chunks = [faces[i:i + MAX_FACES_PER_SHEET] for i in range(0, len(faces), MAX_FACES_PER_SHEET)]
+    used_keys: set[int] = set()
+    keys = [sheet_key(source.name, [c.ref for c in chunk], used_keys) for chunk in chunks]
 
     # The saved object as it will be, with names of the same length as the drawn ones: checked
     # against the import's limits before anything is drawn.
     planned_cells: dict[str, int] = {}
     planned_sheets = []
-    for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
-        chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
-        key = s_index + 1
+    for n, (key, chunk) in enumerate(zip(keys, chunks, strict=True), start=1):
         planned_cells.update((card.ref, key * 100 + cell) for cell, card in enumerate(chunk))
-        planned_sheets.append((key, f"{base}-faces-{key}-{'0' * 8}.png", *grid_for(len(chunk))))
+        planned_sheets.append((key, f"{base}-faces-{n}-{'0' * 8}.png", *grid_for(len(chunk))))
     planned = _saved_text(document(planned_cells, planned_sheets, f"{base}-back-{'0' * 8}.png"))
     _check_export_text(source.name, planned)
 
     cell_of: dict[str, int] = {}
     sheet_images: list[tuple[int, bytes, str, int, int]] = []  # each sheet as its PNG
-    for s_index in range(math.ceil(len(faces) / MAX_FACES_PER_SHEET)):
-        chunk = faces[s_index * MAX_FACES_PER_SHEET:(s_index + 1) * MAX_FACES_PER_SHEET]
+    for n, (key, chunk) in enumerate(zip(keys, chunks, strict=True), start=1):
         cols, rows = grid_for(len(chunk))
         sheet = Image.new("RGB", (cols * cw, rows * ch), EMPTY_CELL)
-        key = s_index + 1
         for cell, card in enumerate(chunk):
             fp = card_fingerprint(card, art_dir=art_dir)
             img = render_card(card, templates[(card.game, card.card_type)], options, fingerprint=fp)
@@ -396,9 +458,9 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
         png = io.BytesIO()
         sheet.save(png, format="PNG", compress_level=3)
         del sheet  # one sheet's pixels in memory at a time
-        sheet_images.append((key, png.getvalue(), f"{base}-faces-{key}-{digest}.png", cols, rows))
+        sheet_images.append((key, png.getvalue(), f"{base}-faces-{n}-{digest}.png", cols, rows))
     back_t = template_for(faces[0].game)
-    back = render_back(back_t, dpi)  # type: ignore[arg-type]
+    back = render_back(back_t, REFERENCE_DPI)
     if back.size != (cw, ch):
         back = back.resize((cw, ch), Image.Resampling.LANCZOS)
     back_name = f"{base}-back-{hashlib.sha256(back.tobytes()).hexdigest()[:8]}.png"
@@ -455,11 +517,38 @@ def export_zip(source: TtsSource, *, base_url: str | None = None, url_dir: Path 
 
 # --------------------------------------------------------------------------- import
 
+MAX_UNKNOWN_SHARE = 0.5  # T9: a deck (or a file) with more unknown cards than this is not ours
+FOLD_AFTER = 10  # the text output lists this many unknown names per deck and sheet, then a count
+
+
+@dataclass(slots=True, frozen=True)
+class Origin:
+    """Where a card came from: its deck (or the loose cards), sheet key, cell, JSON path, and the
+    number of the alternate state it is kept as (``None`` for the card itself)."""
+
+    deck: str
+    sheet: str
+    cell: int | None
+    where: str
+    state: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"deck": self.deck, "sheet": self.sheet, "cell": self.cell, "where": self.where,
+                "state": self.state}
+
+
 @dataclass(slots=True)
 class ImportedEntry:
     card: CardDef
-    count: int
+    count: int  # physical cards (alternate states not counted)
     matched_by: str  # "ref" or "name"
+    origins: list[Origin] = field(default_factory=list)
+    states: int = 0  # times the card is kept as another card's alternate state
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"ref": self.card.ref, "name": self.card.name, "count": self.count,
+                "matched_by": self.matched_by, "states": self.states,
+                "from": [o.as_dict() for o in self.origins]}
 
 
 @dataclass(slots=True)
@@ -482,31 +571,82 @@ class ImportedDeck:
 
         # a name that another card shares would not read back to this card: its reference then
         pairs = [(e.card.ref if fold(e.card.name) in self.shared_names else e.card.name, e.count)
-                 for e in self.entries]
+                 for e in self.entries if e.count]
         return format_deck_list(pairs, name=self.name, game=self.game)
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "game": self.game, "count": self.count,
-                "cards": [{"ref": e.card.ref, "name": e.card.name, "count": e.count,
-                           "matched_by": e.matched_by} for e in self.entries]}
+                "cards": [e.as_dict() for e in self.entries]}
+
+
+@dataclass(slots=True)
+class UnknownCard:
+    """Cards of one deck and sheet the database does not know, under one name (a nameless card is
+    named by its deck, sheet and cell, never lumped with others)."""
+
+    name: str
+    deck: str
+    sheet: str
+    origins: list[Origin] = field(default_factory=list)
+    named: bool = True
+
+    @property
+    def count(self) -> int:
+        return len(self.origins)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "count": self.count, "deck": self.deck, "sheet": self.sheet,
+                "named": self.named, "cells": sorted({o.cell for o in self.origins if o.cell is not None}),
+                "from": [o.as_dict() for o in self.origins]}
 
 
 @dataclass(slots=True)
 class ImportResult:
     decks: list[ImportedDeck]
     by_name: list[tuple[str, str]]  # (name in the file, ref matched)
-    unknown: list[tuple[str, int]]  # (what the file calls it, count)
+    unknown: list[UnknownCard]
     problems: list[str]
+    found_decks: int = 0  # decks and loose-card groups met in the file
+    dropped: list[str] = field(default_factory=list)  # decks mostly unknown: not taken as decks
 
     @property
     def cards(self) -> int:
         return sum(d.count for d in self.decks)
 
+    def counts(self) -> dict[str, int]:
+        entries = [e for d in self.decks for e in d.entries]
+        return {"decks": self.found_decks, "decks_kept": len(self.decks),
+                "matched_by_ref": sum(e.count + e.states for e in entries if e.matched_by == "ref"),
+                "matched_by_name": sum(e.count + e.states for e in entries if e.matched_by == "name"),
+                "unknown": sum(u.count for u in self.unknown),
+                "states": sum(e.states for e in entries)}
+
+    def verdict(self) -> tuple[int, str | None]:
+        """0 every card matched; 1 some unknown (a partial deck); 2 not a deck of this database:
+        nothing matched, or more than :data:`MAX_UNKNOWN_SHARE` of the cards unknown."""
+        c = self.counts()
+        matched = c["matched_by_ref"] + c["matched_by_name"]
+        total = matched + c["unknown"]
+        if total == 0:
+            return 2, "no_cards"
+        if self.dropped and not self.decks:
+            return 2, "mostly_unknown"
+        if matched == 0 or self.cards == 0:  # a card kept only as another's state is no deck
+            return 2, "nothing"
+        if c["unknown"] > MAX_UNKNOWN_SHARE * total:
+            return 2, "mostly_unknown"
+        if c["unknown"]:
+            return 1, "partial"
+        return 0, None
+
     def as_dict(self) -> dict[str, Any]:
-        return {"decks": [d.as_dict() for d in self.decks], "cards": self.cards,
+        code, reason = self.verdict()
+        return {"status": {0: "ok", 1: "partial", 2: "refused"}[code], "exit_code": code,
+                "reason": reason, "summary": self.counts(),
+                "decks": [d.as_dict() for d in self.decks], "cards": self.cards,
                 "matched_by_name": [{"name": n, "ref": r} for n, r in self.by_name],
-                "unknown": [{"name": n, "count": c} for n, c in self.unknown],
-                "problems": list(self.problems)}
+                "unknown": [u.as_dict() for u in self.unknown],
+                "not_decks": list(self.dropped), "problems": list(self.problems)}
 
 
 def _load_json(path: Path) -> Any:
@@ -562,17 +702,37 @@ def _text(value: Any) -> str | None:
     return value.strip() if isinstance(value, str) and value.strip() else None
 
 
-def _walk(objects: list[Any], path: Path) -> tuple[list[tuple[str, list[dict[str, Any]]]], list[str]]:
-    """The groups of cards (decks, then loose cards) of a saved object's objects, and the problems
-    met, within the object-count and depth limits."""
+def _sheet_cell(card_id: Any) -> tuple[str, int | None]:
+    """The sheet key (as text) and cell of a card's ``CardID`` ("?" and None when it has none)."""
+    if isinstance(card_id, int) and not isinstance(card_id, bool) and card_id >= 0:
+        key, cell = card_index(card_id)
+        return str(key), cell
+    if isinstance(card_id, str) and card_id.strip().isdigit() and len(card_id.strip()) <= 12:
+        key, cell = card_index(int(card_id.strip()))
+        return str(key), cell
+    return "?", None
+
+
+Group = tuple[str, list[tuple[dict[str, Any], Origin]]]
+
+
+def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
+    """The groups of cards (decks, then loose cards) of a saved object's objects with where each
+    card came from, and the problems met, within the object-count and depth limits.
+
+    As the game does: a ``Card`` in a deck's ``ContainedObjects`` belongs to that deck; a deck
+    with no ``ContainedObjects`` (older saves) holds the cards of its ``DeckIDs``; the ``States``
+    of any object are other objects kept in its place, read like it; bags, boxes and other
+    containers hold decks and cards that count on their own."""
     problems: list[str] = []
-    groups: list[tuple[str, list[dict[str, Any]]]] = []
-    loose: list[dict[str, Any]] = []
+    groups: list[Group] = []
+    loose: list[tuple[dict[str, Any], Origin]] = []
+    loose_label = tr("tts.import.loose")
     seen = 0
-    stack: list[tuple[Any, int, list[dict[str, Any]] | None, str]] = [
-        (o, 1, None, f"ObjectStates[{i}]") for i, o in reversed(list(enumerate(objects)))]
+    stack: list[tuple[Any, int, int | None, str, str | None]] = [
+        (o, 1, None, f"ObjectStates[{i}]", None) for i, o in reversed(list(enumerate(objects)))]
     while stack:
-        obj, depth, deck_cards, where = stack.pop()
+        obj, depth, group, where, state = stack.pop()
         seen += 1
         if seen > MAX_OBJECTS:
             raise TtsError(tr("tts.import.too_many", path=str(path), max=MAX_OBJECTS))
@@ -587,25 +747,44 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[tuple[str, list[dict[str
             problems.append(tr("tts.import.bad_contained", where=where,
                                kind=type(contained).__name__))
             contained = None
+        states = obj.get("States")
+        if states is not None and not isinstance(states, dict):
+            problems.append(tr("tts.import.bad_states_field", where=where,
+                               kind=type(states).__name__))
+            states = None
+        for k in sorted(states or {}, key=lambda k: (len(str(k)), str(k)), reverse=True):
+            stack.append((states[k], depth + 1, group, f"{where}.States[{k}]", str(k)[:20]))
         if kind in CARD_NAMES:
-            (deck_cards if deck_cards is not None else loose).append(obj)
+            label = groups[group][0] if group is not None else loose_label
+            sheet, cell = _sheet_cell(obj.get("CardID"))
+            target = groups[group][1] if group is not None else loose
+            target.append((obj, Origin(label, sheet, cell, where, state)))
             continue
         if kind in DECK_NAMES:
-            cards: list[dict[str, Any]] = []
-            groups.append((_text(obj.get("Nickname")) or tr("tts.import.deck_n", n=len(groups) + 1),
-                           cards))
-            target: list[dict[str, Any]] | None = cards
+            label = _text(obj.get("Nickname"))
+            groups.append(((label or tr("tts.import.deck_n", n=len(groups) + 1))[:200], []))
+            inner: int | None = len(groups) - 1
+            ids = obj.get("DeckIDs")
+            if contained is None and isinstance(ids, list):  # an older save: the IDs alone
+                if len(ids) + seen > MAX_OBJECTS:
+                    raise TtsError(tr("tts.import.too_many", path=str(path), max=MAX_OBJECTS))
+                contained = [{"Name": "Card", "CardID": cid} for cid in ids]
+                where_of = f"{where}.DeckIDs"
+            else:
+                where_of = f"{where}.ContainedObjects"
         else:
-            target = None  # a bag, a box…: its decks and cards count on their own
+            inner = None  # a bag, a box…: its decks and cards count on their own
+            where_of = f"{where}.ContainedObjects"
         for i, child in reversed(list(enumerate(contained or []))):
-            stack.append((child, depth + 1, target, f"{where}.ContainedObjects[{i}]"))
+            stack.append((child, depth + 1, inner, f"{where_of}[{i}]", None))
     if loose:
-        groups.append((tr("tts.import.loose"), loose))
+        groups.append((loose_label, loose))
     return groups, problems
 
 
-def read_saved_object(session: Any, path: Path) -> ImportResult:
-    """Every card of a saved object matched to the database (see the module's docstring)."""
+def scan_saved_object(session: Any, path: Path) -> ImportResult:
+    """Every card of a saved object matched to the database, with where it came from; raises
+    only when the file cannot be read as a saved object (see :meth:`ImportResult.verdict`)."""
     from cardbase import catalog
 
     path = Path(path)
@@ -617,43 +796,94 @@ def read_saved_object(session: Any, path: Path) -> ImportResult:
     for c in defs:
         by_name.setdefault(fold(c.name), []).append(c)
     matched_by_name: dict[str, str] = {}
-    unknown: dict[str, int] = {}
+    unknown: list[UnknownCard] = []
     result_decks: list[ImportedDeck] = []
+    dropped: list[str] = []
     shared = frozenset(k for k, v in by_name.items() if len(v) > 1)
     for name, cards in groups:
         deck = ImportedDeck(name, shared_names=shared)
         index: dict[str, ImportedEntry] = {}
-        for obj in cards:
+        lost: dict[tuple[str, str], UnknownCard] = {}
+        names_here: dict[str, str] = {}
+        for obj, origin in cards:
             notes, nick = _text(obj.get("GMNotes")), _text(obj.get("Nickname"))
-            card, how = None, "ref"
+            card, how, ref_text = None, "ref", None
+            # GMNotes is a cardbase ref or nothing: a script's JSON there is not a name
             parsed = parse_card_ref(notes) if notes and len(notes) <= 40 else None
             if parsed is not None:
-                card = by_ref.get(card_ref(*parsed))
+                ref_text = card_ref(*parsed)
+                card = by_ref.get(ref_text)
             if card is None and nick is not None and len(nick) <= 200:
                 found = by_name.get(fold(nick), [])
                 if len(found) == 1:
                     card, how = found[0], "name"
-                    matched_by_name[nick] = card.ref
+                    names_here[nick] = card.ref
             if card is None:
-                label = nick or notes or tr("tts.import.card_id", id=str(obj.get("CardID"))[:20])
-                unknown[label[:200]] = unknown.get(label[:200], 0) + 1
+                named = nick is not None or ref_text is not None
+                label = (nick or ref_text or "")[:200] if named else tr(
+                    "tts.import.nameless", deck=origin.deck, sheet=origin.sheet,
+                    cell="?" if origin.cell is None else origin.cell)
+                key = (origin.sheet, label)
+                u = lost.get(key)
+                if u is None:
+                    u = lost[key] = UnknownCard(label, origin.deck, origin.sheet, named=named)
+                u.origins.append(origin)
                 continue
             entry = index.get(card.ref)
             if entry is None:
                 entry = index[card.ref] = ImportedEntry(card, 0, how)
                 deck.entries.append(entry)
-            entry.count += 1
+            if how == "ref":
+                entry.matched_by = "ref"  # one copy carried its reference: the deck knows it
+            entry.origins.append(origin)
+            if origin.state is None:  # T8: a card kept as a state is read, not a copy
+                entry.count += 1
+            else:
+                entry.states += 1
+        matched = sum(e.count + e.states for e in deck.entries)
+        missing = sum(u.count for u in lost.values())
+        if deck.entries and missing > MAX_UNKNOWN_SHARE * (matched + missing):
+            # mostly unknown: another game's deck where a name happens to exist; its matches are
+            # reported as unknown with the rest, not taken as a deck
+            dropped.append(name)
+            for e in deck.entries:
+                u = UnknownCard(e.card.name, name, e.origins[0].sheet, list(e.origins))
+                lost[(u.sheet, f"\0{e.card.ref}")] = u
+            deck.entries = []
+        else:
+            matched_by_name.update(names_here)
+        sheets_seen = {o.sheet: i for i, (_, o) in reversed(list(enumerate(cards)))}
+        unknown.extend(sorted(lost.values(), key=lambda u: (
+            sheets_seen.get(u.sheet, 0), min((o.cell for o in u.origins if o.cell is not None),
+                                             default=10**6), u.name)))
         if deck.entries:
             result_decks.append(deck)
-    result = ImportResult(result_decks, sorted(matched_by_name.items()), list(unknown.items()),
-                          problems)
-    if not result.cards and not result.unknown:
-        raise TtsError(tr("tts.import.no_cards", path=str(path)),
-                       [Problem("bad-object", p) for p in problems[:50]])
-    if not result.cards:
-        found = [Problem("unknown-card", tr("tts.import.unknown_line", name=n, count=c))
-                 for n, c in result.unknown[:50]]
-        found += [Problem("bad-object", p) for p in problems[:50]]
-        raise TtsError(tr("tts.import.nothing", path=str(path),
-                          total=sum(c for _, c in result.unknown)), found)
+    return ImportResult(result_decks, sorted(matched_by_name.items()), unknown, problems,
+                        found_decks=len(groups), dropped=dropped)
+
+
+def refusal(result: ImportResult, path: Path) -> TtsError | None:
+    """The error that refuses ``result`` as a deck (exit code 2), or None."""
+    code, reason = result.verdict()
+    if code != 2:
+        return None
+    bad = [Problem("bad-object", p) for p in result.problems[:50]]
+    if reason == "no_cards":
+        return TtsError(tr("tts.import.no_cards", path=str(path)), bad)
+    c = result.counts()
+    total = c["unknown"] + c["matched_by_ref"] + c["matched_by_name"]
+    if reason == "nothing":
+        found = [Problem("unknown-card", tr("tts.import.unknown_line", name=u.name, count=u.count))
+                 for u in result.unknown[:50]]
+        return TtsError(tr("tts.import.nothing", path=str(path), total=total), found + bad)
+    return TtsError(tr("tts.import.mostly_unknown", path=str(path), unknown=c["unknown"],
+                       total=total, share=f"{MAX_UNKNOWN_SHARE:.0%}".replace("%", " %")))
+
+
+def read_saved_object(session: Any, path: Path) -> ImportResult:
+    """:func:`scan_saved_object`, refusing a file that is not a deck of this database."""
+    result = scan_saved_object(session, path)
+    error = refusal(result, Path(path))
+    if error is not None:
+        raise error
     return result

@@ -91,11 +91,11 @@ def _check_faces(session, cells: list[tuple[dict, Image.Image]]) -> None:
         assert card["Nickname"] == d.name
         assert card["Description"] == (d.effect_text or d.effect or "")
         t = template_for(d.game, d.card_type)
-        _, _, dpi = cell_size(t.width_mm, t.height_mm)
         symbol = catalog.get_edition(session, d.edition).symbol
-        own = render_card(d, t, RenderOptions(dpi=dpi, sticker_table=table,
+        # drawn as `cardbase print` draws it (300 dpi), then scaled down to the cell
+        own = render_card(d, t, RenderOptions(dpi=300, sticker_table=table,
                                               edition_symbols={d.edition: symbol} if symbol else {}))
-        assert _same(cell, own), ref
+        assert _same(cell, own.resize(cell.size, Image.Resampling.LANCZOS)), ref
 
 
 def test_grid_and_cell_size() -> None:
@@ -124,10 +124,11 @@ def test_deck_export_read_back_as_the_game_does(cli_env: str, session, tmp_path:
     _check_faces(session, cells)
     # the back is the game's back template at the cell's size
     doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
-    custom = doc["ObjectStates"][0]["CustomDeck"]["1"]
+    (custom,) = doc["ObjectStates"][0]["CustomDeck"].values()
     assert _path_of(custom["BackURL"]) == Path(out["back"]).resolve()
     with Image.open(out["back"]) as back:
-        assert _same(back, render_back(template_for("nespanini"), cell_size(63, 88)[2]))
+        assert _same(back, render_back(template_for("nespanini"), 300).resize(
+            back.size, Image.Resampling.LANCZOS))
     assert doc["ObjectStates"][0]["Nickname"] == "Le Bosquet en fête"
     assert not list((tmp_path / "tts").glob(".*"))  # no temporary file left behind
 
@@ -151,14 +152,15 @@ def test_84_faces_span_two_sheets(session, tmp_path: Path) -> None:
     result = export_tts(source, tmp_path, sticker_table=colour_table(session))
     assert len(result.sheets) == 2 and result.faces == 84 and result.cards == 86
     cells = read_back(result.object)
+    k1, k2 = card_index(cells[0][0]["CardID"])[0], card_index(cells[83][0]["CardID"])[0]
     keys = Counter(card_index(c["CardID"])[0] for c, _ in cells[:84])
-    assert keys == {1: MAX_FACES_PER_SHEET, 2: 84 - MAX_FACES_PER_SHEET}
+    assert keys == {k1: MAX_FACES_PER_SHEET, k2: 84 - MAX_FACES_PER_SHEET}
     doc = result.document["ObjectStates"][0]["CustomDeck"]
-    assert (doc["1"]["NumWidth"], doc["1"]["NumHeight"]) == (10, 7)
-    assert (doc["2"]["NumWidth"], doc["2"]["NumHeight"]) == (10, 2)
+    assert (doc[str(k1)]["NumWidth"], doc[str(k1)]["NumHeight"]) == (10, 7)
+    assert (doc[str(k2)]["NumWidth"], doc[str(k2)]["NumHeight"]) == (10, 2)
     with Image.open(result.sheets[0]) as first:
         assert first.size == (3780, 3696)
-    assert cells[84][0]["CardID"] == 100 and cells[85][0]["CardID"] == 201
+    assert cells[84][0]["CardID"] == k1 * 100 and cells[85][0]["CardID"] == k2 * 100 + 1
     _check_faces(session, cells[60:75])
 
 
@@ -199,20 +201,34 @@ def test_import_a_game_save_with_cards_moved(cli_env: str, tmp_path: Path) -> No
     path = tmp_path / "partie.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     res = runner.invoke(app, ["tts", "import", str(path), "--json"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # one card unknown: a partial deck
     data = json.loads(res.stdout)
+    assert data["status"] == "partial" and data["exit_code"] == 1
+    assert data["summary"] == {"decks": 3, "decks_kept": 3, "matched_by_ref": 3,
+                               "matched_by_name": 2, "unknown": 1, "states": 0}
     names = [d["name"] for d in data["decks"]]
     assert names == ["Main", "Défausse", "Cartes hors deck"]
-    assert data["decks"][0]["cards"][0] == {"ref": "NP1-027", "name": "Villageois", "count": 2,
-                                           "matched_by": "ref"}
+    first = data["decks"][0]["cards"][0]
+    assert {k: first[k] for k in ("ref", "name", "count", "matched_by")} == {
+        "ref": "NP1-027", "name": "Villageois", "count": 2, "matched_by": "ref"}
+    assert [o["where"] for o in first["from"]] == ["ObjectStates[0].ContainedObjects[0]",
+                                                   "ObjectStates[0].ContainedObjects[1]"]
+    assert first["from"][0]["deck"] == "Main" and first["from"][0]["sheet"] == "1"
     assert data["decks"][0]["cards"][1]["matched_by"] == "name"
-    assert data["unknown"] == [{"name": "Carte inventée", "count": 1}]
+    (lost,) = data["unknown"]
+    assert (lost["name"], lost["count"], lost["deck"], lost["sheet"], lost["cells"]) == (
+        "Carte inventée", 1, "Main", "1", [0])
     assert data["cards"] == 5
     assert "reconnue par son nom" in res.stderr and "Glaneuse" in res.stderr
     assert "Carte inventée" in res.stderr and "ContainedObjects[4]" in res.stderr
+    res = runner.invoke(app, ["tts", "import", str(path), "--partial"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.startswith("Résumé : 3 deck(s)")
+    assert "Main" in res.stdout and "Glaneuse" in res.stdout
     with i18n.use_language("en"):
         res = runner.invoke(app, ["--lang", "en", "tts", "import", str(path)])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output
+    assert "--partial" in res.stderr
     assert "matched by its name" in res.stderr and "unknown: 'Carte inventée'" in res.stderr
 
 
@@ -275,7 +291,7 @@ def test_hostile_saved_objects_get_clear_errors(cli_env: str, tmp_path: Path,
         {"Name": "Card", "Nickname": "Zorglub", "GMNotes": "ZZZ-001"},
         {"Name": "Card", "Nickname": ["liste"], "CardID": 314}]}]}
     _fails(["tts", "import", write("nothing.json", json.dumps(nothing))],
-           "aucune des 2 carte(s)", "Zorglub", "CardID 314")
+           "aucune des 2 carte(s)", "Zorglub", "planche 3, case 14")
     many = {"ObjectStates": [{"Name": "Card", "Nickname": "x"}] * 60_000}
     _fails(["tts", "import", write("many.json", json.dumps(many))], "plus de 50000 objets")
     import cardbase.tts as tts
@@ -289,7 +305,7 @@ def test_base_url_and_english_output(cli_env: str, tmp_path: Path) -> None:
     out = _export(["--edition", "CTT", "--out", str(tmp_path), "--base-url",
                    "https://exemple.fr/jeux/ct"])
     doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
-    custom = doc["ObjectStates"][0]["CustomDeck"]["1"]
+    (custom,) = doc["ObjectStates"][0]["CustomDeck"].values()
     assert custom["FaceURL"] == "https://exemple.fr/jeux/ct/" + Path(out["sheets"][0]).name
     assert custom["BackURL"] == "https://exemple.fr/jeux/ct/" + Path(out["back"]).name
     res = runner.invoke(app, ["tts", "export", "--edition", "CTT", "--out", str(tmp_path)])
@@ -334,7 +350,7 @@ printing.render()
         doc = json.loads(zf.read("ct-vs-terror/ct-vs-terror.json"))
     assert len(doc["ObjectStates"][0]["ContainedObjects"]) == 68
     assert at.text_input(key="pr_tts_dir").value == str(tmp_path / "ct")
-    face = doc["ObjectStates"][0]["CustomDeck"]["1"]["FaceURL"]
+    (face,) = [c["FaceURL"] for c in doc["ObjectStates"][0]["CustomDeck"].values()]
     assert face.startswith((tmp_path / "ct").resolve().as_uri() + "/ct-vs-terror-faces-1-")
     assert any(n.startswith("ct-vs-terror/ct-vs-terror-back-") for n in names) and button is not None
 
@@ -391,7 +407,7 @@ def test_any_json_gives_a_result_or_a_clear_error(session, tmp_path: Path) -> No
     leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | \
         st.sampled_from(["Card", "DeckCustom", "Deck", "Bag", "NP1-027", "Villageois", ""]) | st.text(max_size=8)
     keys = st.sampled_from(["Name", "Nickname", "GMNotes", "ContainedObjects", "ObjectStates",
-                            "CardID", "x"])
+                            "CardID", "States", "DeckIDs", "x"])
     values = st.recursive(leaves, lambda kids: st.lists(kids, max_size=4)
                           | st.dictionaries(keys, kids, max_size=5), max_leaves=30)
     path = tmp_path / "fuzz.json"
@@ -416,11 +432,258 @@ def test_one_card_and_no_card(cli_env: str, tmp_path: Path) -> None:
     out = _export([str(one), "--out", str(tmp_path / "o")])
     doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
     (card,) = doc["ObjectStates"]
-    assert card["Name"] == "Card" and card["GMNotes"] == "NP1-027" and card["CardID"] == 100
-    assert card["CustomDeck"]["1"]["NumWidth"] == 2 and card["CustomDeck"]["1"]["NumHeight"] == 2
+    (key, custom), = card["CustomDeck"].items()
+    assert card["Name"] == "Card" and card["GMNotes"] == "NP1-027"
+    assert card["CardID"] == int(key) * 100
+    assert custom["NumWidth"] == 2 and custom["NumHeight"] == 2
     res = runner.invoke(app, ["tts", "import", out["object"], "--json"])
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)["decks"][0]["cards"][0]["ref"] == "NP1-027"
     empty = tmp_path / "empty.json"
     empty.write_text('{"ObjectStates": [{"Name": "Bag", "ContainedObjects": []}]}', encoding="utf-8")
     _fails(["tts", "import", str(empty)], "aucune carte", "Save Object")
+
+
+# --------------------------------------------------------------------------- saved objects people have
+
+CORPUS = ROOT / "tests" / "data" / "tts"
+
+
+def _import_json(path: Path, *extra: str) -> tuple[int, dict, str]:
+    res = runner.invoke(app, ["tts", "import", str(path), "--json", *extra])
+    assert "Traceback" not in res.output
+    data = json.loads(res.stdout)  # exactly one JSON object, whatever the outcome
+    return res.exit_code, data, res.stderr
+
+
+@pytest.mark.parametrize(("name", "code", "summary"), [
+    ("whole_save.json", 0, {"decks": 3, "decks_kept": 3, "matched_by_ref": 9, "matched_by_name": 0,
+                            "unknown": 0, "states": 1}),
+    ("bare_bag.json", 0, {"decks": 1, "decks_kept": 1, "matched_by_ref": 0, "matched_by_name": 3,
+                          "unknown": 0, "states": 0}),
+    ("one_sheet_per_card.json", 0, {"decks": 1, "decks_kept": 1, "matched_by_ref": 3,
+                                    "matched_by_name": 0, "unknown": 0, "states": 0}),
+    ("key_one_decks.json", 1, {"decks": 3, "decks_kept": 1, "matched_by_ref": 0,
+                               "matched_by_name": 6, "unknown": 4, "states": 0}),
+    ("old_loose_cards.json", 1, {"decks": 2, "decks_kept": 1, "matched_by_ref": 0,
+                                 "matched_by_name": 4, "unknown": 2, "states": 0}),
+    ("foreign_save.json", 2, {"decks": 1, "decks_kept": 0, "matched_by_ref": 0,
+                              "matched_by_name": 0, "unknown": 21, "states": 0}),
+])
+def test_corpus_of_saved_objects_imports_with_the_right_summary(cli_env: str, name: str, code: int,
+                                                                summary: dict) -> None:
+    got, data, _ = _import_json(CORPUS / name)
+    assert (got, data["exit_code"]) == (code, code)
+    assert data["status"] == {0: "ok", 1: "partial", 2: "refused"}[code]
+    assert data["summary"] == summary
+    # every card of the file is accounted for: in a deck (or as a state), or unknown
+    listed = sum(c["count"] + c["states"] for d in data["decks"] for c in d["cards"])
+    assert listed + sum(u["count"] for u in data["unknown"]) == sum(
+        summary[k] for k in ("matched_by_ref", "matched_by_name", "unknown"))
+
+
+def test_whole_save_reads_states_bags_and_where_each_card_came_from(cli_env: str) -> None:
+    _, data, err = _import_json(CORPUS / "whole_save.json")
+    assert [d["name"] for d in data["decks"]] == ["Braises", "CT", "Cartes hors deck"]
+    braises = {c["ref"]: c for c in data["decks"][0]["cards"]}
+    assert braises["NP1-001"]["count"] == 2
+    assert [(o["sheet"], o["cell"]) for o in braises["NP1-003"]["from"]] == [("4821", 2)]
+    loose = {c["ref"]: c for c in data["decks"][2]["cards"]}
+    # the card kept as the "Garde de la porte"'s second state is read, not counted as a copy
+    assert (loose["NP1-002"]["count"], loose["NP1-002"]["states"]) == (0, 1)
+    assert loose["NP1-002"]["from"][0]["state"] == "2"
+    assert loose["NP1-002"]["from"][0]["where"] == "ObjectStates[3].States[2]"
+    assert data["decks"][2]["count"] == 2 and data["cards"] == 8
+    assert "état alternatif" in err
+    res = runner.invoke(app, ["tts", "import", str(CORPUS / "whole_save.json")])
+    assert res.exit_code == 0 and "Braisillon" not in res.stdout  # a state is not in the list
+
+
+def test_decks_sharing_sheet_key_1_are_never_lumped(cli_env: str) -> None:
+    code, data, _ = _import_json(CORPUS / "key_one_decks.json")
+    assert code == 1
+    lost = [(u["deck"], u["sheet"], u["cells"], u["count"], u["named"]) for u in data["unknown"]]
+    assert lost == [("Beta", "1", [0], 1, False), ("Beta", "1", [1], 1, False),
+                    ("Gamma", "1", [0], 2, False)]
+    # a JSON blob in GMNotes is not a name: the card is named by its deck, sheet and cell
+    assert all("{" not in u["name"] for u in data["unknown"])
+    assert data["unknown"][2]["name"] == "carte sans nom (deck « Gamma », planche 1, case 0)"
+    # the text output: the summary first, the deck list of what matched, exit 1 then --partial
+    res = runner.invoke(app, ["tts", "import", str(CORPUS / "key_one_decks.json")])
+    assert res.exit_code == 1
+    assert res.stderr.startswith("Résumé : 3 deck(s)")
+    assert "Inconnues du deck « Beta », planche 1 (2 carte(s))" in res.stderr
+    again = runner.invoke(app, ["tts", "import", str(CORPUS / "key_one_decks.json"), "--partial"])
+    assert again.exit_code == 0 and again.stdout == res.stdout and "+5 points" in res.stdout
+
+
+def test_an_older_deck_of_deck_ids_alone_is_read(cli_env: str) -> None:
+    _, data, _ = _import_json(CORPUS / "old_loose_cards.json")
+    assert [u["where"] for u in data["unknown"][0]["from"]] == ["ObjectStates[4].DeckIDs[0]"]
+    assert {u["deck"] for u in data["unknown"]} == {"Ancien"}
+
+
+def test_a_foreign_save_with_one_known_name_is_not_a_deck(cli_env: str) -> None:
+    """After a large import, another game's save whose one card name exists here: refused (2),
+    with --partial too, and the JSON still says everything; the text folds the long list."""
+    code, data, _ = _import_json(CORPUS / "foreign_save.json", "--partial")
+    assert code == 2 and data["status"] == "refused" and data["reason"] == "mostly_unknown"
+    assert data["decks"] == [] and data["not_decks"] == ["Chevaliers"]
+    assert len(data["unknown"]) == 21 and "Tisonnier" in {u["name"] for u in data["unknown"]}
+    assert "n'est pas un deck de cette base" in data["error"]
+    res = runner.invoke(app, ["tts", "import", str(CORPUS / "foreign_save.json")])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert "… et 11 de plus (--json les donne toutes)" in res.stderr
+    assert "20 carte(s) sur 21" not in res.stderr and "21 carte(s) sur 21" in res.stderr
+    with i18n.use_language("en"):
+        res = runner.invoke(app, ["--lang", "en", "tts", "import", str(CORPUS / "foreign_save.json")])
+    assert res.exit_code == 2 and "… and 11 more (--json gives them all)" in res.stderr
+    assert "is not a deck of this database" in res.stderr
+
+
+def test_json_is_one_object_on_an_unreadable_file(cli_env: str, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("pas du json", encoding="utf-8")
+    code, data, err = _import_json(bad)
+    assert code == 2 and data["status"] == "refused" and data["reason"] == "unreadable"
+    assert "pas du JSON valide" in data["error"] and "pas du JSON valide" in err
+    empty = tmp_path / "empty.json"
+    empty.write_text('{"ObjectStates": []}', encoding="utf-8")
+    code, data, _ = _import_json(empty)
+    assert code == 2 and data["reason"] == "no_cards" and data["summary"]["unknown"] == 0
+
+
+# --------------------------------------------------------------------------- export: nothing to guess
+
+CARD_FIELDS = {"GUID", "Transform", "ColorDiffuse", "Locked", "Grid", "Snap", "Autoraise", "Sticky",
+               "Tooltip", "HideWhenFaceDown", "Hands", "SidewaysCard", "CardID", "CustomDeck",
+               "Nickname", "Description", "GMNotes", "LuaScript", "LuaScriptState", "XmlUI"}
+
+
+def _sheet_keys(doc: dict) -> set[str]:
+    return set(doc["ObjectStates"][0]["CustomDeck"])
+
+
+def test_export_writes_the_fields_the_game_writes_and_hides_face_down_cards(cli_env: str,
+                                                                             tmp_path: Path) -> None:
+    out = _export(["braises-ardentes", "--out", str(tmp_path)])
+    doc = json.loads(Path(out["object"]).read_text(encoding="utf-8"))
+    (deck,) = doc["ObjectStates"]
+    cards = deck["ContainedObjects"]
+    for obj in [deck, *cards]:
+        assert CARD_FIELDS - {"CardID"} <= set(obj) | ({"CardID"} if obj is deck else set())
+        assert obj["HideWhenFaceDown"] is True and obj["Locked"] is False
+        assert obj["Transform"]["rotZ"] == 180.0  # face down
+        assert set(obj["ColorDiffuse"]) == {"r", "g", "b"}
+        assert obj["SidewaysCard"] is False  # portrait cards
+    for card in cards:
+        assert CARD_FIELDS <= set(card), CARD_FIELDS - set(card)
+        assert card["Hands"] is True
+    assert any(card["Description"] for card in cards)  # the text, hidden when face down
+    assert deck["Hands"] is False
+    guids = [o["GUID"] for o in [deck, *cards]]
+    assert len(set(guids)) == len(guids) and all(len(g) == 6 and int(g, 16) >= 0 for g in guids)
+    (custom,) = deck["CustomDeck"].values()
+    assert custom["BackIsHidden"] is True  # in a hand, others see the back
+
+
+def test_two_exports_on_one_table_never_collide_and_a_reexport_replaces(cli_env: str, session,
+                                                                        tmp_path: Path) -> None:
+    a = _export(["braises-ardentes", "--out", str(tmp_path / "a")])
+    b = _export(["bosquet-en-fete", "--out", str(tmp_path / "b")])
+    again = _export(["braises-ardentes", "--out", str(tmp_path / "a2")])
+    doc_a, doc_b, doc_again = (json.loads(Path(x["object"]).read_text(encoding="utf-8"))
+                               for x in (a, b, again))
+    assert _sheet_keys(doc_a).isdisjoint(_sheet_keys(doc_b))
+    assert "1" not in _sheet_keys(doc_a) | _sheet_keys(doc_b)
+    # the same deck: the same keys and GUIDs, so the game replaces rather than duplicates
+    assert _sheet_keys(doc_again) == _sheet_keys(doc_a)
+    assert doc_again["ObjectStates"][0]["GUID"] == doc_a["ObjectStates"][0]["GUID"]
+    guids_a = {o["GUID"] for o in [doc_a["ObjectStates"][0], *doc_a["ObjectStates"][0]["ContainedObjects"]]}
+    guids_b = {o["GUID"] for o in [doc_b["ObjectStates"][0], *doc_b["ObjectStates"][0]["ContainedObjects"]]}
+    assert guids_a.isdisjoint(guids_b)
+    # both on one table: each card's sheet is its own deck's, and the import reads both decks
+    table = {"SaveName": "Table", "ObjectStates": doc_a["ObjectStates"] + doc_b["ObjectStates"]}
+    for deck in table["ObjectStates"]:
+        for card in deck["ContainedObjects"]:
+            key = str(card_index(card["CardID"])[0])
+            assert card["CustomDeck"][key]["FaceURL"] == deck["CustomDeck"][key]["FaceURL"]
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(table), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 0 and [d["name"] for d in data["decks"]] == ["Braises ardentes", "Le Bosquet en fête"]
+
+
+def test_sheet_keys_stay_unique_within_one_export() -> None:
+    from cardbase.tts import SHEET_KEYS, sheet_key
+
+    used: set[int] = set()
+    first = sheet_key("D", ["NP1-001"], used)
+    assert SHEET_KEYS[0] <= first <= SHEET_KEYS[1]
+    assert sheet_key("D", ["NP1-001"], used) == first + 1  # taken: the next free key
+    assert len(used) == 2 and sheet_key("D", ["NP1-001"], set()) == first
+
+
+@pytest.mark.parametrize(("template", "size"), [("poker", (63, 88)), ("bridge", (56, 87)),
+                                                ("mini", (44, 63)), ("tarot", (70, 120))])
+def test_every_shipped_card_size_keeps_its_proportions(session, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch,
+                                                       template: str, size: tuple) -> None:
+    from cardbase.printing import templates
+    from cardbase.tts import read_saved_object
+
+    source = TtsSource("Quinze", "file", tuple(catalog.card_defs(session, edition="P15")))
+    monkeypatch.setitem(templates.GAME_TEMPLATES, "pushluck", template)
+    monkeypatch.setattr(templates, "_find_file", _hide_game_template(templates._find_file))
+    assert template_for("pushluck").width_mm == size[0]
+    result = export_tts(source, tmp_path, stickers=False)
+    (deck,) = result.document["ObjectStates"]
+    w, h = size
+    for obj in [deck, *deck["ContainedObjects"]]:
+        t = obj["Transform"]
+        assert (t["scaleX"], t["scaleY"], t["scaleZ"]) == (round(w / 63, 4), 1.0, round(h / 88, 4))
+    (custom,) = deck["CustomDeck"].values()
+    with Image.open(result.sheets[0]) as sheet:
+        cw, ch = sheet.width // custom["NumWidth"], sheet.height // custom["NumHeight"]
+    assert cw * h == ch * w  # cells of the card's own proportions, not poker's
+    assert read_saved_object(session, result.object).cards == len(source.cards)
+
+
+def _hide_game_template(find):
+    """The game's own template file hidden, so that the template the game chose is used."""
+    def find_file(name, directory):
+        return None if name == "pushluck" else find(name, directory)
+    return find_file
+
+
+def test_a_text_print_refuses_is_refused_in_the_tts_export(session, tmp_path: Path) -> None:
+    """Print draws at 300 dpi and refuses a text that would fall under the template's minimum
+    size; the export used to draw at 152 dpi, where whole-pixel rounding let it pass in smaller
+    type. Now both refuse it."""
+    from cardbase.domain import CardDef
+    from cardbase.errors import TemplateError
+
+    t = template_for("nespanini", "Personnage")
+
+    def card(n: int) -> CardDef:
+        return CardDef(id=1, game="nespanini", edition="NP1", number=999, set_size=1, name="Long",
+                       value=3, colour="rouge", card_type="Personnage",
+                       effect_text=" ".join(["mot"] * n))
+
+    def fits(n: int, dpi: float) -> bool:
+        try:
+            render_card(card(n), t, RenderOptions(dpi=dpi, fingerprint=False))
+        except TemplateError:
+            return False
+        return True
+
+    lo, hi = 1, 600  # the shortest text print refuses
+    assert fits(lo, 300) and not fits(hi, 300)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if fits(mid, 300) else (lo, mid)
+    assert fits(hi, cell_size(63, 88)[2])  # at the cell's own resolution it would have passed
+    with pytest.raises(TemplateError, match="Long"):
+        export_tts(TtsSource("Trop long", "file", (card(hi),)), tmp_path / "o", stickers=False)
+    assert not (tmp_path / "o").exists()
+    export_tts(TtsSource("Juste", "file", (card(lo),)), tmp_path / "ok", stickers=False)

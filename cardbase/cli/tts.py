@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from cardbase.cli.common import fail, handle_errors, print_json, session
+
+if TYPE_CHECKING:
+    from cardbase.tts import ImportResult
 
 app = typer.Typer(help="Tabletop Simulator: a deck or a box game as a custom deck, and back.",
                   no_args_is_help=True)
@@ -60,23 +64,82 @@ def export_command(
 @handle_errors
 def import_command(
     file: Path = typer.Argument(..., help="The saved object's .json file."),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON (one object, also on refusal)."),
+    partial: bool = typer.Option(False, "--partial",
+                                 help="Accept a deck with some unknown cards (exit 0, not 1)."),
 ) -> None:
-    """Read a Tabletop Simulator saved object and print the deck list."""
-    from cardbase.i18n import tr
-    from cardbase.tts import read_saved_object
+    """Read a Tabletop Simulator saved object: a summary, the deck list, what was not recognised.
 
-    with session() as s:
-        result = read_saved_object(s, file)
+    Exit code 0: every card matched; 1: some unknown (the deck list of the matched cards is still
+    printed; --partial accepts it); 2: unreadable, or not a deck of this database."""
+    from cardbase.errors import CardbaseError
+    from cardbase.i18n import tr
+    from cardbase.tts import refusal, scan_saved_object
+
+    try:
+        with session() as s:
+            result = scan_saved_object(s, file)
+    except CardbaseError as exc:
+        if not json_out:
+            raise
+        print_json({"status": "refused", "exit_code": 2, "reason": "unreadable",
+                    "error": str(exc), "problems": [p.as_dict() for p in exc.problems]})
+        fail(str(exc))
+        return
+    code, _ = result.verdict()
+    if code == 1 and partial:
+        code = 0
+    error = refusal(result, file)
     if json_out:
-        print_json(result.as_dict())
-    else:
+        data = result.as_dict()
+        data["exit_code"] = code
+        if error is not None:
+            data["error"] = str(error)
+        print_json(data)
+    _report(result)
+    if error is not None:
+        fail(str(error))
+    if not json_out:
         typer.echo("\n".join(d.deck_list() for d in result.decks), nl=False)
-    for name, ref in result.by_name:
-        typer.echo(tr("tts.import.by_name", name=name, ref=ref), err=True)
-    for name, count in result.unknown:
-        typer.echo(tr("tts.import.unknown", name=name, count=count), err=True)
+    if code == 1:
+        typer.echo(tr("tts.import.partial_hint"), err=True)
+        raise typer.Exit(1)
+
+
+def _report(result: ImportResult) -> None:
+    """The summary first, then where each card matched by name came from, the unknown cards by
+    deck and sheet (folded after FOLD_AFTER names a group), the problems met: on stderr."""
+    from cardbase.i18n import tr
+    from cardbase.tts import FOLD_AFTER
+
+    c = result.counts()
+    typer.echo(tr("tts.import.summary_head", decks=c["decks"], kept=c["decks_kept"],
+                  by_ref=c["matched_by_ref"], by_name=c["matched_by_name"], unknown=c["unknown"],
+                  cards=result.cards), err=True)
+    if c["states"]:
+        typer.echo(tr("tts.import.states", n=c["states"]), err=True)
+    for deck in result.decks:
+        for e in deck.entries:
+            if e.matched_by != "name":
+                continue
+            o = e.origins[0]
+            typer.echo(tr("tts.import.by_name", name=e.card.name, ref=e.card.ref) + " "
+                       + tr("tts.import.origin", deck=o.deck, sheet=o.sheet,
+                            cell="?" if o.cell is None else o.cell), err=True)
+    for name in result.dropped:
+        typer.echo(tr("tts.import.dropped", deck=name), err=True)
+    groups: dict[tuple[str, str], list] = {}
+    for u in result.unknown:
+        groups.setdefault((u.deck, u.sheet), []).append(u)
+    for (deck, sheet), items in groups.items():
+        typer.echo(tr("tts.import.unknown_group", deck=deck, sheet=sheet,
+                      n=sum(u.count for u in items)), err=True)
+        for u in items[:FOLD_AFTER]:
+            cells = sorted({o.cell for o in u.origins if o.cell is not None})
+            typer.echo("  " + tr("tts.import.unknown", name=u.name, count=u.count)
+                       + (" " + tr("tts.import.cells", cells=", ".join(map(str, cells)))
+                          if cells and u.named else ""), err=True)
+        if len(items) > FOLD_AFTER:
+            typer.echo("  " + tr("tts.import.folded", n=len(items) - FOLD_AFTER), err=True)
     for problem in result.problems:
         typer.echo(tr("tts.import.problem", problem=problem), err=True)
-    if not json_out:
-        typer.echo(tr("tts.import.summary", cards=result.cards, decks=len(result.decks)), err=True)
