@@ -86,6 +86,22 @@ RULINGS: tuple[Ruling, ...] = (
            "A game whose Cimetière cannot reach 10 cards ends after 5 turns each; a game whose "
            "Cimetière reaches no new maximum for N rounds ends (N = 10; 0 turns the ruling off)."),
         option="stalemate_rounds", default=10, bounds=(0, 1000)),
+    Ruling(
+        "R11", _t("Mots-clés en gras dans les textes", "Keywords in bold in card texts"),
+        _t("Un mot-clé (Défausse, Foule, Légendaire) est imprimé en gras là où il est écrit avec une "
+           "majuscule, comme l'index des mots-clés ; « votre défausse » (la pile) reste en romain. La "
+           "liste est une option du modèle de carte (bold_keywords ; vide : désactivé).",
+           "A keyword (Défausse, Foule, Légendaire) is printed bold where it is written with a capital "
+           "initial, as the keyword index writes it; « votre défausse » (the pile) stays plain. The "
+           "list is an option of the card template (bold_keywords; empty: off).")),
+    Ruling(
+        "R12", _t("Étendue de la valeur d'une carte", "Range of a card's value"),
+        _t("Une valeur est un entier de 0 à 99 : les codes en pastilles ne portent pas de valeur "
+           "négative et le disque de valeur tient deux chiffres. Déclarée comme donnée (data/games.toml) "
+           "et vérifiée à la création, à la modification et à l'import.",
+           "A value is a whole number from 0 to 99: sticker codes carry no negative value and the "
+           "value disc holds two digits. Declared as data (data/games.toml) and checked on create, "
+           "edit and import.")),
 )
 
 
