@@ -1,0 +1,292 @@
+"""One language everywhere: a walk through every page, mode and table of the app, in French and in
+English, that fails on a word of the other language outside the cards' own data.
+
+Everything a person reads is collected from the page's elements (titles, Markdown, captions, boxes,
+widget labels, options as formatted, placeholders, helps, metrics, expander and tab labels,
+dataframe headers and text cells, chart titles and data) — except the data designers wrote (card
+names and texts, game, edition and deck names) and the game terms the rules write in French.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pyarrow as pa
+import pytest
+from sqlmodel import select
+from test_app import SQLITE, app_env, no_exception, page_test  # noqa: F401 - fixture
+
+from cardbase import db
+from cardbase.models import Card, Deck, Edition, Game
+
+pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
+
+# Words that never belong in the French app (raw codes of bots, endings, fields and games too) …
+ENGLISH = {
+    "the", "and", "with", "without", "from", "your", "you", "is", "are", "of", "to", "for", "in", "on",
+    "none", "true", "false", "null", "nan", "upload", "choose", "select", "press", "enter", "submit",
+    "option", "options", "target", "optimal", "random", "greedy", "player", "players", "win", "wins",
+    "loss", "losses", "ties", "rate", "games", "game", "cards", "card", "turn", "rounds", "mean",
+    "yes", "no", "int", "text", "choice", "bool", "str", "float",
+}
+# … nor in the English app.
+FRENCH = {
+    "le", "la", "les", "des", "du", "une", "avec", "sans", "pour", "aucun", "aucune", "et", "est",
+    "carte", "cartes", "partie", "parties", "joueur", "joueurs", "équipe", "choisir", "oui", "non",
+    "moyenne", "victoire", "victoires", "défaite", "défaites", "égalité", "entier", "texte", "choix",
+    "jeu", "jeux", "édition", "éditions", "terroriste", "terroristes", "manches", "manche", "pioche",
+}
+# Game codes stand where a game's name belongs, in both languages.
+CODES = {"nespanini", "ctterror", "pushluck", "overkill", "overseers"}
+# Terms kept as the rules write them, in every language (game terms, proper nouns of the games).
+GAME_TERMS = ("Foule", "Légendaire", "Légendaires", "Défausse", "Cimetière", "OVERKILL", "Overseers", "Overseer",
+              "NesPanini", "CT vs Terror", "15 en un tour", "Tabletop Simulator", "cardbase", "PDF", "CSV",
+              "TOML", "JSON", "PNG", "Elo", "ΔE", "ISMCTS", "MCTS")
+_WORD = re.compile(r"[^\W\d_]+(?:_[^\W\d_]+)*", re.UNICODE)
+_SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a raw key (kept_rate, mean_margin) shown as a name
+_DOT_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")  # 3.48 in the French app (not NP1.2 or v1.0.3)
+_TEXT_FIELDS = ("body", "label", "help", "title", "placeholder", "captions", "text", "delta", "caption")
+
+
+# --------------------------------------------------------------------------- collecting
+
+def _proto_strings(proto: Any) -> Iterator[str]:
+    """The strings of an element that a person reads (not ids, keys, icons or raw values)."""
+    for field, value in proto.ListFields():
+        name = field.name
+        if name in _TEXT_FIELDS:
+            yield from ([value] if isinstance(value, str) else [v for v in value if isinstance(v, str)])
+        elif name == "options":
+            for opt in value:
+                yield opt if isinstance(opt, str) else getattr(opt, "content", "")
+        elif name == "spec" and isinstance(value, str):
+            yield from _chart_strings(value)
+        elif name == "columns" and isinstance(value, str):  # a dataframe's column config (labels, helps)
+            try:
+                config = json.loads(value)
+            except ValueError:
+                continue
+            for col in config.values():
+                if isinstance(col, dict):
+                    yield from (str(col[k]) for k in ("label", "help") if col.get(k))
+        elif field.message_type is not None and hasattr(value, "ListFields") and name not in (
+                "arrow_data", "data", "datasets"):
+            yield from _proto_strings(value)
+
+
+def _chart_strings(spec: str) -> Iterator[str]:
+    try:
+        data = json.loads(spec)
+    except ValueError:
+        return
+
+    def walk(node: Any, key: str = "") -> Iterator[str]:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                yield from walk(v, k)
+        elif isinstance(node, list):
+            for v in node:
+                yield from walk(v, key)
+        elif isinstance(node, str) and key in ("title", "field", "text", "format"):
+            if key == "format":
+                yield f"format:{node}"
+            elif not node.startswith(("datum", "__")):
+                yield node
+
+    yield from walk(data)
+
+
+def _arrow_strings(payload: bytes) -> Iterator[str]:
+    """Column names and text cells of a table or chart's data; ``float:`` marks a decimal column."""
+    try:
+        table = pa.ipc.open_stream(payload).read_all()
+    except (pa.ArrowInvalid, OSError):
+        return
+    for name, column in zip(table.column_names, table.columns, strict=True):
+        if not name.startswith("__") and not re.fullmatch(r"\d+", name):
+            yield name
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            yield from (v for v in column.to_pylist() if isinstance(v, str))
+        elif pa.types.is_floating(column.type):
+            values = [v for v in column.to_pylist() if v is not None and v == v]
+            if any(v != int(v) for v in values):
+                yield f"float:{name}"
+
+
+def visible_strings(at: Any) -> list[str]:
+    out: list[str] = []
+    for node in at._tree:
+        proto = getattr(node, "proto", None)
+        if proto is None:
+            continue
+        out += [s for s in _proto_strings(proto) if isinstance(s, str) and s]
+        kind = getattr(node, "type", "")
+        if kind == "dataframe":
+            out += list(_arrow_strings(proto.arrow_data.data))
+        if kind in ("arrow_vega_lite_chart", "vega_lite_chart"):
+            for ds in proto.datasets:
+                out += list(_arrow_strings(ds.data.data))
+            if proto.HasField("data"):
+                out += list(_arrow_strings(proto.data.data))
+        if kind in ("multiselect",) and not proto.placeholder:
+            out.append("Choose options")  # Streamlit's own English placeholder
+        if kind == "selectbox" and not proto.placeholder and node.value is None:
+            out.append("Choose an option")
+        if kind == "form" or (hasattr(proto, "form") and getattr(proto, "WhichOneof", None)
+                              and proto.WhichOneof("type") == "form"):
+            if proto.form.enter_to_submit:
+                out.append("Press Enter to submit form")
+    return out
+
+
+def card_data(url: str) -> list[str]:
+    """The texts designers wrote (shown as they wrote them in both languages), longest first."""
+    engine = db.get_engine(url)
+    out: set[str] = set()
+    with db.session_scope(engine) as s:
+        for c in s.exec(select(Card)):
+            out |= {x for x in (c.name, c.effect_text, c.flavour, c.banner, c.card_type, c.rarity, c.colour,
+                                c.effect) if x}
+            out |= {str(k) for k in c.keywords}
+            out |= {str(v) for v in (c.stats or {}).values() if isinstance(v, str)}
+        for g in s.exec(select(Game)):
+            out |= {x for x in (g.name, g.description) if x}
+            out |= {str(k) for k in (g.keyword_limits or {})}
+        for e in s.exec(select(Edition)):
+            out |= {x for x in (e.name, e.description) if x}
+        for d in s.exec(select(Deck)):
+            out |= {x for x in (d.name, d.description) if x}
+    out |= set(GAME_TERMS)
+    return sorted({" ".join(x.split()) for x in out}, key=len, reverse=True)
+
+
+def _strip_data(text: str, data: list[str]) -> str:
+    for item in data:
+        if item in text:
+            text = text.replace(item, " ")
+    return text
+
+
+def foreign_words(strings: list[str], lang: str, data: list[str]) -> list[str]:
+    """Every word of the other language, raw code or badly written number, with its string."""
+    found: list[str] = []
+    bad = ENGLISH if lang == "fr" else FRENCH
+    for raw in strings:
+        if raw.startswith("float:"):
+            if lang == "fr":
+                found.append(f"decimal column {raw[6:]!r} left to Streamlit (shows a dot)")
+            continue
+        if raw.startswith("format:"):
+            if lang == "fr" and re.search(r"\.\d|%.*\.", raw[7:]):
+                found.append(f"chart format {raw[7:]!r} (a dot in French)")
+            continue
+        text = _strip_data(" ".join(raw.replace("\\", "").split()), data)
+        text = re.sub(r"`[^`]*`", " ", text)  # code: the effect language, file names, commands
+        text = re.sub(r":material/[a-z_]+:", " ", text)
+        text = re.sub(r"<[^>]*>", " ", text)  # the tags and styles of a drawn HTML block
+        words = _WORD.findall(text)
+        hits = [w for w in words if w.lower() in bad or w in CODES]
+        hits += _SNAKE.findall(text)
+        if lang == "fr":
+            hits += _DOT_DECIMAL.findall(text)
+        if hits:
+            found.append(f"{sorted(set(hits))} in {raw[:160]!r}")
+    return found
+
+
+# --------------------------------------------------------------------------- walking
+
+Step = Callable[[Any], None]
+
+
+def _set(**values: Any) -> Step:
+    """Choose a mode (segmented control) or a value (selectbox) by its key."""
+    def step(at: Any) -> None:
+        import streamlit as st
+
+        # a segmented control's options are matched by their label, formatted here, in the page's language
+        st.session_state["lang"] = at.session_state["lang"]
+        try:
+            for key, value in values.items():
+                widget = next((n for n in at._tree if getattr(n, "key", None) == key), None)
+                assert widget is not None, f"no widget {key}"
+                widget.set_value(value)
+        finally:
+            st.session_state["lang"] = "fr"
+        at.run()
+    return step
+
+
+def _click(key: str, **inputs: int) -> Step:
+    """Set number inputs (to keep batches small), then click a button."""
+    def step(at: Any) -> None:
+        for k, v in inputs.items():
+            at.number_input(key=k).set_value(v)
+        at.button(key=key).click().run()
+    return step
+
+
+# (page, editor mode, steps): the page is checked after every step
+WALK: list[tuple[str, bool, list[Step]]] = [
+    ("cards", False, [_set(cards_view="gallery")]),
+    ("editor", True, [_set(ed_mode="new"), _set(ed_mode="import"), _set(ed_mode="export")]),
+    ("editions", True, []),
+    ("games_admin", True, [_set(ga_mode="new")]),
+    ("decks", False, []),
+    ("printing", False, []),
+    ("stickers", True, []),
+    ("playtest", False, [
+        _click("pt_game_new"),
+        _set(pt_mode="bot"), _click("pt_bot_game_new"),
+        _set(pt_mode="batch"), _click("ptb_go", ptb_games=10),
+        _set(pt_mode="duel"), _click("ptd_go", ptd_games=2),
+        _set(pt_mode="ladder"), _set(pt_mode="balance"),
+    ]),
+    ("playtest", False, [
+        _set(pt_gamecode="overkill"), _click("ok_new"), _set(ok_mode="batch"), _click("okb_go", okb_games=4),
+    ]),
+    ("playtest", False, [
+        _set(pt_gamecode="overseers"), _click("ovs_new"), _set(ovs_mode="batch"), _click("ovsb_go", ovsb_games=4),
+    ]),
+    ("playtest", False, [
+        _set(pt_gamecode="pushluck"), _set(pl_mode="variants"), _set(pl_mode="batch"), _click("plb_go", plb_games=4),
+    ]),
+    ("playtest", False, [
+        _set(pt_gamecode="ctterror"), _click("ctt_new"), _set(ctt_mode="batch"), _click("cttb_go", cttb_games=4),
+    ]),
+]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize(("page", "editor", "steps"), WALK,
+                         ids=[f"{p}-{i}" for i, (p, _e, _s) in enumerate(WALK)])
+def test_every_page_speaks_one_language(app_env: str, lang: str, page: str, editor: bool,
+                                        steps: list[Step]) -> None:
+    data = card_data(app_env)
+    at = page_test(page, editor=editor, lang=lang).run()
+    no_exception(at)
+    problems = foreign_words(visible_strings(at), lang, data)
+    for i, step in enumerate(steps):
+        step(at)
+        no_exception(at)
+        problems += [f"step {i}: {p}" for p in foreign_words(visible_strings(at), lang, data)]
+    assert not problems, "\n".join(dict.fromkeys(problems))
+
+
+def test_the_walk_sees_what_a_person_reads(app_env: str) -> None:
+    """The collector finds labels, options, metrics, headers and Streamlit's own English texts."""
+    at = page_test("playtest", lang="fr")
+    at.session_state["pt_mode"] = "batch"
+    at.run()
+    at.number_input(key="ptb_games").set_value(10)
+    at.button(key="ptb_go").click().run()
+    strings = visible_strings(at)
+    assert "Parties" in strings  # a metric's label
+    assert "Lancer" in " ".join(strings) or any("Lancer" in s for s in strings)
+    assert foreign_words(["Choose an option", "3.48", "kept_rate", "le bot nespanini"], "fr", []) != []
+    assert len(foreign_words(["Choose an option", "3.48", "kept_rate", "nespanini"], "fr", [])) == 4
+    assert foreign_words(["Partie gagnée avec 3,5 %"], "fr", []) == []
+    assert foreign_words(["Aucune carte"], "en", []) and not foreign_words(["No card"], "en", [])
