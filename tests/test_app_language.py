@@ -10,6 +10,7 @@ names and texts, game, edition and deck names) and the game terms the rules writ
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 from sqlmodel import select
 from test_app import SQLITE, app_env, no_exception, page_test  # noqa: F401 - fixture
 
-from cardbase import db
+from cardbase import db, gamesdata
 from cardbase.models import Card, Deck, Edition, Game
 
 pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
@@ -28,7 +29,7 @@ pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
 ENGLISH = {
     "the", "and", "with", "without", "from", "your", "you", "is", "are", "of", "to", "for", "in", "on",
     "none", "true", "false", "null", "nan", "upload", "choose", "select", "press", "enter", "submit",
-    "option", "options", "target", "optimal", "random", "greedy", "player", "players", "win", "wins",
+    "player", "players", "win", "wins",
     "loss", "losses", "ties", "rate", "games", "game", "cards", "card", "turn", "rounds", "mean",
     "yes", "no", "int", "text", "choice", "bool", "str", "float",
 }
@@ -39,12 +40,15 @@ FRENCH = {
     "moyenne", "victoire", "victoires", "défaite", "défaites", "égalité", "entier", "texte", "choix",
     "jeu", "jeux", "édition", "éditions", "terroriste", "terroristes", "manches", "manche", "pioche",
 }
-# Game codes stand where a game's name belongs, in both languages.
-CODES = {"nespanini", "ctterror", "pushluck", "overkill", "overseers"}
+# Raw codes shown instead of words, in both languages: games, bots, field types.
+CODES = {"nespanini", "ctterror", "pushluck", "overkill", "overseers", "target", "optimal", "random", "greedy",
+         "belief", "int", "choice"}
 # Terms kept as the rules write them, in every language (game terms, proper nouns of the games).
 GAME_TERMS = ("Foule", "Légendaire", "Légendaires", "Défausse", "Cimetière", "OVERKILL", "Overseers", "Overseer",
               "NesPanini", "CT vs Terror", "15 en un tour", "Tabletop Simulator", "cardbase", "PDF", "CSV",
               "TOML", "JSON", "PNG", "Elo", "ΔE", "ISMCTS", "MCTS")
+CODE_COLUMNS = {"Code"}
+CODE_LABEL = "Code"  # what a column that shows codes through labels counts as
 _WORD = re.compile(r"[^\W\d_]+(?:_[^\W\d_]+)*", re.UNICODE)
 _SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")  # a raw key (kept_rate, mean_margin) shown as a name
 _DOT_DECIMAL = re.compile(r"(?<![\w.])\d+\.\d+(?![\w.])")  # 3.48 in the French app (not NP1.2 or v1.0.3)
@@ -99,21 +103,46 @@ def _chart_strings(spec: str) -> Iterator[str]:
     yield from walk(data)
 
 
-def _arrow_strings(payload: bytes) -> Iterator[str]:
+def _relabelled(proto: Any) -> dict[str, str]:
+    """The columns a dataframe shows under another label (its column config), raw name → label."""
+    try:
+        config = json.loads(proto.columns or "{}")
+    except ValueError:
+        return {}
+    out = {k: v["label"] for k, v in config.items() if isinstance(v, dict) and v.get("label")}
+    for k, v in config.items():  # a choice column shows its options through their own labels
+        options = ((v or {}).get("type_config") or {}).get("options") if isinstance(v, dict) else None
+        if options and all(isinstance(o, dict) and o.get("label") for o in options):
+            out[k] = CODE_LABEL
+    return out
+
+
+def _arrow_strings(payload: bytes, labels: dict[str, str] | None = None, *, chart: bool = False) -> Iterator[str]:
     """Column names and text cells of a table or chart's data; ``float:`` marks a decimal column."""
     try:
         table = pa.ipc.open_stream(payload).read_all()
     except (pa.ArrowInvalid, OSError):
         return
+    labels = labels or {}
     for name, column in zip(table.column_names, table.columns, strict=True):
-        if not name.startswith("__") and not re.fullmatch(r"\d+", name):
+        if not name.startswith("__") and not re.fullmatch(r"\d+", name) and name not in labels:
             yield name
+        if name in CODE_COLUMNS or labels.get(name) in CODE_COLUMNS:  # a code under the header « Code »
+            continue
         if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
             yield from (v for v in column.to_pylist() if isinstance(v, str))
         elif pa.types.is_floating(column.type):
             values = [v for v in column.to_pylist() if v is not None and v == v]
             if any(v != int(v) for v in values):
-                yield f"float:{name}"
+                yield f"{'chartfloat' if chart else 'float'}:{name}"
+
+
+def _chart_decimal(spec: str) -> str | None:
+    try:
+        config = json.loads(spec).get("config") or {}
+    except (ValueError, AttributeError):
+        return None
+    return ((config.get("locale") or {}).get("number") or {}).get("decimal")
 
 
 def visible_strings(at: Any) -> list[str]:
@@ -122,18 +151,25 @@ def visible_strings(at: Any) -> list[str]:
         proto = getattr(node, "proto", None)
         if proto is None:
             continue
-        out += [s for s in _proto_strings(proto) if isinstance(s, str) and s]
+        mine = [s for s in _proto_strings(proto) if isinstance(s, str) and s]
         kind = getattr(node, "type", "")
         if kind == "dataframe":
-            out += list(_arrow_strings(proto.arrow_data.data))
+            out += list(_arrow_strings(proto.arrow_data.data, _relabelled(proto)))
         if kind in ("arrow_vega_lite_chart", "vega_lite_chart"):
+            found = []
             for ds in proto.datasets:
-                out += list(_arrow_strings(ds.data.data))
+                found += list(_arrow_strings(ds.data.data, chart=True))
             if proto.HasField("data"):
-                out += list(_arrow_strings(proto.data.data))
+                found += list(_arrow_strings(proto.data.data, chart=True))
+            # a chart writes its numbers with its own locale: a French one says so in its spec
+            french = _chart_decimal(proto.spec) == ","
+            mine += [s.replace("chartfloat:", "float:") for s in found if not (french and s.startswith("chartfloat:"))]
+            if french:
+                mine = [s for s in mine if not s.startswith("format:")]
+        out += mine
         if kind in ("multiselect",) and not proto.placeholder:
             out.append("Choose options")  # Streamlit's own English placeholder
-        if kind == "selectbox" and not proto.placeholder and node.value is None:
+        if kind == "selectbox" and not proto.placeholder and not proto.HasField("default"):
             out.append("Choose an option")
         if kind == "form" or (hasattr(proto, "form") and getattr(proto, "WhichOneof", None)
                               and proto.WhichOneof("type") == "form"):
@@ -154,12 +190,13 @@ def card_data(url: str) -> list[str]:
             out |= {str(v) for v in (c.stats or {}).values() if isinstance(v, str)}
         for g in s.exec(select(Game)):
             out |= {x for x in (g.name, g.description) if x}
+            out |= {x for f in g.fields or [] for x in (f.get("label"), f.get("label_en")) if x}
             out |= {str(k) for k in (g.keyword_limits or {})}
         for e in s.exec(select(Edition)):
             out |= {x for x in (e.name, e.description) if x}
         for d in s.exec(select(Deck)):
             out |= {x for x in (d.name, d.description) if x}
-    out |= set(GAME_TERMS)
+    out |= set(GAME_TERMS) | set(gamesdata.known_templates())  # template files are named by designers
     return sorted({" ".join(x.split()) for x in out}, key=len, reverse=True)
 
 
@@ -214,9 +251,9 @@ def _set(**values: Any) -> Step:
                 widget = next((n for n in at._tree if getattr(n, "key", None) == key), None)
                 assert widget is not None, f"no widget {key}"
                 widget.set_value(value)
+            at.run()
         finally:
             st.session_state["lang"] = "fr"
-        at.run()
     return step
 
 
@@ -263,9 +300,9 @@ WALK: list[tuple[str, bool, list[Step]]] = [
 @pytest.mark.parametrize("lang", ["fr", "en"])
 @pytest.mark.parametrize(("page", "editor", "steps"), WALK,
                          ids=[f"{p}-{i}" for i, (p, _e, _s) in enumerate(WALK)])
-def test_every_page_speaks_one_language(app_env: str, lang: str, page: str, editor: bool,
+def test_every_page_speaks_one_language(lang: str, page: str, editor: bool,
                                         steps: list[Step]) -> None:
-    data = card_data(app_env)
+    data = card_data(os.environ["DATABASE_URL"])
     at = page_test(page, editor=editor, lang=lang).run()
     no_exception(at)
     problems = foreign_words(visible_strings(at), lang, data)
@@ -276,7 +313,7 @@ def test_every_page_speaks_one_language(app_env: str, lang: str, page: str, edit
     assert not problems, "\n".join(dict.fromkeys(problems))
 
 
-def test_the_walk_sees_what_a_person_reads(app_env: str) -> None:
+def test_the_walk_sees_what_a_person_reads() -> None:
     """The collector finds labels, options, metrics, headers and Streamlit's own English texts."""
     at = page_test("playtest", lang="fr")
     at.session_state["pt_mode"] = "batch"

@@ -25,6 +25,8 @@ from cardbase.ui.common import (
     MAIN_GAME,
     colour_hex,
     editor_gate,
+    game_name,
+    game_names,
     is_editor,
     plain,
     safe_filename,
@@ -187,7 +189,9 @@ def render() -> None:
     if st.session_state.get("deck_game") not in [*games, *boxes]:
         st.session_state["deck_game"] = MAIN_GAME if MAIN_GAME in games else games[0]
     top = st.columns([1, 2, 1], vertical_alignment="bottom")
-    game = top[0].selectbox(t("field.game"), [*games, *boxes], key="deck_game")
+    names = game_names()
+    game = top[0].selectbox(t("field.game"), [*games, *boxes], key="deck_game",
+                            format_func=lambda c: names.get(c, c))
     if game in boxes:  # a fixed box: no deck to build, its editions print as they are
         _box_panel(game, boxes[game])
         return
@@ -227,7 +231,7 @@ def render() -> None:
 
 
 def _box_panel(game: str, editions: list[str]) -> None:
-    st.info(tp("games_admin.box_game", game=game), icon=":material/inventory_2:")
+    st.info(tp("games_admin.box_game", game=game_name(game)), icon=":material/inventory_2:")
     if not editions:
         return
     st.caption(tp("games_admin.box_editions", editions=", ".join(editions)))
@@ -416,7 +420,7 @@ def _list_tab(entries: dict[str, int], game: str) -> None:
                            mime="text/plain", key="deck_dl", disabled=not entries)
         _tts_zip(text, name or t("decks.tts_default_name"), game, disabled=not entries)
     with b:
-        pasted = st.text_area(t("decks.paste"), key="deck_paste", height=200, placeholder="2 Nom de la carte\n2 NP1-012")
+        pasted = st.text_area(t("decks.paste"), key="deck_paste", height=200, placeholder=t("decks.paste_placeholder"))
         if st.button(t("decks.load_list"), key="deck_load_list", disabled=not pasted.strip()):
             try:
                 new, new_names, problems = resolve_text(pasted, game)

@@ -31,6 +31,7 @@ from cardbase.ui.common import (
     MAIN_GAME,
     editor_gate,
     is_editor,
+    lang,
     plain,
     problems_table,
     render_def_png,
@@ -57,11 +58,7 @@ def field_label(field: str, decls: Any = ()) -> str:
     name = field[len(X):] if field.startswith(X) else field
     decl = next((d for d in decls if d.name == name), None)
     if decl is not None:
-        if decl.label:
-            return decl.label
-        from cardbase.printing.card import stat_label
-
-        return stat_label(name)
+        return decl.label_in(lang())
     return t("field.type" if field == "card_type" else f"field.{field}")
 
 
@@ -671,5 +668,19 @@ def _export() -> None:
     st.download_button(t("editor.export_button", fmt=fmt.upper()), transfer.export_text(records, fmt),
                        file_name=name, mime="application/json" if fmt == "json" else "text/csv",
                        key="ed_export_dl", type="primary", disabled=not records)
-    if records:
-        st.dataframe(pd.DataFrame(records).head(50), hide_index=True, width="stretch")
+    if records:  # the file's columns keep their codes; the preview names them in words
+        frame = pd.DataFrame(records).head(50)
+        declared = _declared_labels()
+        st.dataframe(frame, hide_index=True, width="stretch", column_config={
+            col: st.column_config.Column(declared.get(col) or _label_or_key(col)) for col in frame.columns})
+
+
+def _declared_labels() -> dict[str, str]:
+    """Every game's declared card fields, code → label in the interface language."""
+    from sqlmodel import select
+
+    from cardbase import gamesdata
+    from cardbase.models import Game
+
+    with session() as s:
+        return {d.name: d.label_in(lang()) for g in s.exec(select(Game)) for d in gamesdata.declared_fields(g)}
