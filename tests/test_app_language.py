@@ -40,9 +40,10 @@ FRENCH = {
     "moyenne", "victoire", "victoires", "défaite", "défaites", "égalité", "entier", "texte", "choix",
     "jeu", "jeux", "édition", "éditions", "terroriste", "terroristes", "manches", "manche", "pioche",
 }
-# Raw codes shown instead of words, in both languages: games, bots, field types.
-CODES = {"nespanini", "ctterror", "pushluck", "overkill", "overseers", "target", "optimal", "random", "greedy",
-         "belief", "int", "choice"}
+# Raw codes shown instead of words: games (in both languages), bots and field types (words of the
+# English app, raw codes in the French one).
+CODES = {"nespanini", "ctterror", "pushluck", "overkill", "overseers"}
+RAW_CODES = {"target", "optimal", "random", "greedy", "belief", "int", "choice"}
 # Terms kept as the rules write them, in every language (game terms, proper nouns of the games).
 GAME_TERMS = ("Foule", "Légendaire", "Légendaires", "Défausse", "Cimetière", "OVERKILL", "Overseers", "Overseer",
               "NesPanini", "CT vs Terror", "15 en un tour", "Tabletop Simulator", "cardbase", "PDF", "CSV",
@@ -145,6 +146,16 @@ def _chart_decimal(spec: str) -> str | None:
     return ((config.get("locale") or {}).get("number") or {}).get("decimal")
 
 
+def _nothing_chosen(box: Any) -> bool:
+    """A selectbox showing its placeholder (None may be one of its options, such as « Tous »)."""
+    if box.value is not None:
+        return False
+    try:
+        return str(box.format_func(None)) not in box.options
+    except Exception:  # noqa: BLE001 - a format_func that cannot format None: nothing is chosen
+        return True
+
+
 def visible_strings(at: Any) -> list[str]:
     out: list[str] = []
     for node in at._tree:
@@ -169,7 +180,7 @@ def visible_strings(at: Any) -> list[str]:
         out += mine
         if kind in ("multiselect",) and not proto.placeholder:
             out.append("Choose options")  # Streamlit's own English placeholder
-        if kind == "selectbox" and not proto.placeholder and not proto.HasField("default"):
+        if kind == "selectbox" and not proto.placeholder and _nothing_chosen(node):
             out.append("Choose an option")
         if kind == "form" or (hasattr(proto, "form") and getattr(proto, "WhichOneof", None)
                               and proto.WhichOneof("type") == "form"):
@@ -225,7 +236,7 @@ def foreign_words(strings: list[str], lang: str, data: list[str]) -> list[str]:
         text = re.sub(r":material/[a-z_]+:", " ", text)
         text = re.sub(r"<[^>]*>", " ", text)  # the tags and styles of a drawn HTML block
         words = _WORD.findall(text)
-        hits = [w for w in words if w.lower() in bad or w in CODES]
+        hits = [w for w in words if w.lower() in bad or w in CODES or (lang == "fr" and w in RAW_CODES)]
         hits += _SNAKE.findall(text)
         if lang == "fr":
             hits += _DOT_DECIMAL.findall(text)
@@ -242,18 +253,11 @@ Step = Callable[[Any], None]
 def _set(**values: Any) -> Step:
     """Choose a mode (segmented control) or a value (selectbox) by its key."""
     def step(at: Any) -> None:
-        import streamlit as st
-
-        # a segmented control's options are matched by their label, formatted here, in the page's language
-        st.session_state["lang"] = at.session_state["lang"]
-        try:
-            for key, value in values.items():
-                widget = next((n for n in at._tree if getattr(n, "key", None) == key), None)
-                assert widget is not None, f"no widget {key}"
-                widget.set_value(value)
-            at.run()
-        finally:
-            st.session_state["lang"] = "fr"
+        for key, value in values.items():
+            widget = next((n for n in at._tree if getattr(n, "key", None) == key), None)
+            assert widget is not None, f"no widget {key}"
+            widget.set_value(value)
+        at.run()
     return step
 
 
@@ -302,14 +306,22 @@ WALK: list[tuple[str, bool, list[Step]]] = [
                          ids=[f"{p}-{i}" for i, (p, _e, _s) in enumerate(WALK)])
 def test_every_page_speaks_one_language(lang: str, page: str, editor: bool,
                                         steps: list[Step]) -> None:
+    import streamlit as st
+
     data = card_data(os.environ["DATABASE_URL"])
-    at = page_test(page, editor=editor, lang=lang).run()
-    no_exception(at)
-    problems = foreign_words(visible_strings(at), lang, data)
-    for i, step in enumerate(steps):
-        step(at)
+    # the options chosen by the walk are matched by their labels, formatted in this process: in the
+    # page's language
+    st.session_state["lang"] = lang
+    try:
+        at = page_test(page, editor=editor, lang=lang).run()
         no_exception(at)
-        problems += [f"step {i}: {p}" for p in foreign_words(visible_strings(at), lang, data)]
+        problems = foreign_words(visible_strings(at), lang, data)
+        for i, step in enumerate(steps):
+            step(at)
+            no_exception(at)
+            problems += [f"step {i}: {p}" for p in foreign_words(visible_strings(at), lang, data)]
+    finally:
+        st.session_state["lang"] = "fr"
     assert not problems, "\n".join(dict.fromkeys(problems))
 
 
