@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pytest
 from sqlmodel import select
-from test_app import SQLITE, app_env, no_exception, page_test  # noqa: F401 - fixture
+from test_app import STARTER, SQLITE, app_env, no_exception, page_test  # noqa: F401 - fixture
 
 from cardbase import db, gamesdata
 from cardbase.models import Card, Deck, Edition, Game
@@ -42,7 +42,7 @@ FRENCH = {
 }
 # Raw codes shown instead of words: games (in both languages), bots and field types (words of the
 # English app, raw codes in the French one).
-CODES = {"nespanini", "ctterror", "pushluck", "overkill", "overseers"}
+CODES = {"nespanini", "ctterror", "pushluck", "overkill", "overseers", "Terror"}  # Terror: a team's machine name
 RAW_CODES = {"target", "optimal", "random", "greedy", "belief", "int", "choice"}
 # Terms kept as the rules write them, in every language (game terms, proper nouns of the games).
 GAME_TERMS = ("Foule", "Légendaire", "Légendaires", "Défausse", "Cimetière", "OVERKILL", "Overseers", "Overseer",
@@ -95,7 +95,7 @@ def _chart_strings(spec: str) -> Iterator[str]:
         elif isinstance(node, list):
             for v in node:
                 yield from walk(v, key)
-        elif isinstance(node, str) and key in ("title", "field", "text", "format"):
+        elif isinstance(node, str) and key in ("title", "text", "format"):
             if key == "format":
                 yield f"format:{node}"
             elif not node.startswith(("datum", "__")):
@@ -138,6 +138,26 @@ def _arrow_strings(payload: bytes, labels: dict[str, str] | None = None, *, char
                 yield f"{'chartfloat' if chart else 'float'}:{name}"
 
 
+def _titled_fields(spec: str) -> set[str]:
+    """The data columns a chart shows under a title of their own (never by their name)."""
+    out: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("field"), str) and "title" in node:
+                out.add(node["field"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    try:
+        walk(json.loads(spec))
+    except ValueError:
+        pass
+    return out
+
+
 def _chart_decimal(spec: str) -> str | None:
     try:
         config = json.loads(spec).get("config") or {}
@@ -168,10 +188,11 @@ def visible_strings(at: Any) -> list[str]:
             out += list(_arrow_strings(proto.arrow_data.data, _relabelled(proto)))
         if kind in ("arrow_vega_lite_chart", "vega_lite_chart"):
             found = []
+            titled = {name: "" for name in _titled_fields(proto.spec)}
             for ds in proto.datasets:
-                found += list(_arrow_strings(ds.data.data, chart=True))
+                found += list(_arrow_strings(ds.data.data, titled, chart=True))
             if proto.HasField("data"):
-                found += list(_arrow_strings(proto.data.data, chart=True))
+                found += list(_arrow_strings(proto.data.data, titled, chart=True))
             # a chart writes its numbers with its own locale: a French one says so in its spec
             french = _chart_decimal(proto.spec) == ","
             mine += [s.replace("chartfloat:", "float:") for s in found if not (french and s.startswith("chartfloat:"))]
@@ -261,6 +282,12 @@ def _set(**values: Any) -> Step:
     return step
 
 
+def _type(key: str, text: str) -> Step:
+    def step(at: Any) -> None:
+        at.text_area(key=key).input(text).run()
+    return step
+
+
 def _click(key: str, **inputs: int) -> Step:
     """Set number inputs (to keep batches small), then click a button."""
     def step(at: Any) -> None:
@@ -276,8 +303,8 @@ WALK: list[tuple[str, bool, list[Step]]] = [
     ("editor", True, [_set(ed_mode="new"), _set(ed_mode="import"), _set(ed_mode="export")]),
     ("editions", True, []),
     ("games_admin", True, [_set(ga_mode="new")]),
-    ("decks", False, []),
-    ("printing", False, []),
+    ("decks", False, [_type("deck_paste", STARTER), _click("deck_load_list")]),
+    ("printing", False, [_click("pr_go")]),
     ("stickers", True, []),
     ("playtest", False, [
         _click("pt_game_new"),

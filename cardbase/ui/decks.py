@@ -28,6 +28,8 @@ from cardbase.ui.common import (
     game_name,
     game_names,
     is_editor,
+    num,
+    pct,
     plain,
     safe_filename,
     session,
@@ -355,7 +357,7 @@ def _stats(result: dict[str, Any], game: str) -> None:
     a, b, c = st.columns(3)
     a.metric(t("decks.cards"), stats.count)
     b.metric(t("decks.total_value"), stats.total_value)
-    c.metric(t("decks.mean_value"), "—" if stats.mean_value is None else f"{stats.mean_value:.2f}")
+    c.metric(t("decks.mean_value"), num(stats.mean_value))
     c1, c2, c3 = st.columns(3)
     with c1:
         st.markdown(f"**{t('decks.curve')}**")
@@ -377,11 +379,10 @@ def _stats(result: dict[str, Any], game: str) -> None:
         st.markdown(f"**{t('decks.draw_odds')}**")
         plan = stats.draw_plan
         cols = [t("decks.turn", n=i) if i else t("decks.opening") for i in range(plan.turns + 1)]
-        frame = pd.DataFrame([[o.name, o.copies] + [float(p) for p in o.by_turn] for o in stats.draw_odds],
-                             columns=[t("field.name"), t("field.copies"), *cols])
+        frame = pd.DataFrame([[o.name, o.copies] + [pct(float(p), 0) for p in o.by_turn] for o in stats.draw_odds],
+                             columns=[t("field.name"), t("field.copies"), *cols])  # « 45 % » in French
         st.caption(t("decks.draw_odds_help", opening=plan.opening, per_turn=plan.per_turn))
-        st.dataframe(frame, hide_index=True, width="stretch", column_config={
-            c: st.column_config.ProgressColumn(c, format="percent", min_value=0.0, max_value=1.0) for c in cols})
+        st.dataframe(frame, hide_index=True, width="stretch")
 
 
 def _tts_zip(text: str, name: str, game: str, *, disabled: bool) -> None:

@@ -52,6 +52,11 @@ def bot_labels():
     return lambda name: bot_label(name, language)
 
 
+def team_label(name: str) -> str:
+    """A team of a batch report (its stable machine name, ``Terror``) as the game's table names it."""
+    return i18n.find(lang(), f"ctterror_page.team_{name}") or name
+
+
 def ending_label(key: str) -> str:
     """How a game ended, in words (the code itself for an ending without a text)."""
     return i18n.find(lang(), f"games.ended.{key}") or key
@@ -192,7 +197,7 @@ def show_report(rep: dict[str, Any], rounds: list[int]) -> None:
     st.caption(t("games_page.seats_caption_teams" if rep.get("teams") else "games_page.seats_caption"))
     if rep.get("teams"):
         st.markdown(f"**{t('games_page.teams_title')}**")
-        st.dataframe(pd.DataFrame([{t("games_page.team"): name, t("games_page.wins"): v["wins"],
+        st.dataframe(pd.DataFrame([{t("games_page.team"): team_label(name), t("games_page.wins"): v["wins"],
                                     win_col: pct(v["win_rate"]),
                                     t("games_page.ci95"): f"{pct(v['ci95'][0])} – {pct(v['ci95'][1])}"}
                                    for name, v in rep["teams"].items()]), hide_index=True, width="stretch")

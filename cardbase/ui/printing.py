@@ -18,7 +18,7 @@ from cardbase import catalog, decks, stickers
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.models import Deck, Edition, Game
-from cardbase.ui.common import lang, session, show_error, t
+from cardbase.ui.common import lang, num, session, show_error, t
 
 PREVIEW_DPI = 60
 
@@ -346,7 +346,7 @@ def _colour_risks(cards: list[CardDef], table: dict[str, str]) -> None:
                      threshold=f"{report['threshold']:g}"))
         return
     rows = [{t("shop.proof.col_vision"): deficiency_label(p["deficiency"]),
-             t("shop.proof.col_pair"): f"{p['a']} / {p['b']}", "ΔE": f"{p['delta_e']:.1f}",
+             t("shop.proof.col_pair"): f"{p['a']} / {p['b']}", "ΔE": num(p["delta_e"], 1),
              t("shop.proof.col_cue"): t(f"shop.cvd.cue.{p['cue']}"),
              t("shop.proof.col_fix"): fix_for(p, report.get("symbols"))} for p in risky]
     st.table(pd.DataFrame(rows).set_index(t("shop.proof.col_vision")))
