@@ -366,3 +366,14 @@ def test_the_walk_sees_what_a_person_reads() -> None:
     assert len(foreign_words(["Choose an option", "3.48", "kept_rate", "nespanini"], "fr", [])) == 4
     assert foreign_words(["Partie gagnée avec 3,5 %"], "fr", []) == []
     assert foreign_words(["Aucune carte"], "en", []) and not foreign_words(["No card"], "en", [])
+
+
+
+# --------------------------------------------------------------------------- what the walk found
+
+def test_tabletop_folder_is_a_full_path_of_the_players_computer() -> None:
+    from cardbase.ui.printing import folder_url
+
+    assert folder_url(r"C:\Users\moi\Documents\deck") == "file:///C:/Users/moi/Documents/deck/"
+    assert folder_url("/home/moi/mon deck") == "file:///home/moi/mon%20deck/"
+    assert folder_url("cardbase-tts/deck") is None and folder_url("") is None and folder_url("~/x") is None

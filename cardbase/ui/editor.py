@@ -521,9 +521,18 @@ def save_changes(card: dict[str, Any], changes: dict[str, Any], *, expected: int
 def _stale_panel(card: dict[str, Any], form: dict[str, str], stale: dict[str, Any], decls: Any = ()) -> None:
     st.error(tp("editor.stale", ref=card["ref"]), icon=":material/block:")
     current = card_to_form(stale.get("current") or {}, decls)
+    original = card.get("original") or {}
+
+    def text(values: dict[str, Any], key: str) -> str:
+        return str(values.get(key) or "").strip()
+
+    # only the fields someone changed: this user (form ≠ what was loaded) or the other editor
+    # (saved ≠ what was loaded); a field nobody touched is not listed
     rows = [{t("editor.field"): field_label(key, decls), t("editor.saved_value"): current.get(key, ""),
              t("editor.your_value"): form.get(key, "")}
-            for key in form_keys(decls) if (current.get(key, "") or "") != (form.get(key, "") or "")]
+            for key in form_keys(decls)
+            if text(current, key) != text(form, key)
+            and (text(form, key) != text(original, key) or text(current, key) != text(original, key))]
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     with st.expander(t("editor.stale_details")):

@@ -504,9 +504,12 @@ def _shown(key: str, value: Any) -> str:
 def _stale_panel(code: str, values: dict[str, Any], stale: dict[str, Any], loaded: dict[str, Any]) -> None:
     st.error(tp("games_admin.stale", game=values.get("name") or code), icon=":material/block:")
     current = _comparable(stale.get("current") or {**BLANK, "version": 0})
+    original = loaded.get("original") or {}
+    # only the settings someone changed: this user or the other editor (not one nobody touched)
     rows = [{t("editor.field"): _label(k), t("editor.saved_value"): _shown(k, current.get(k)),
              t("editor.your_value"): _shown(k, values.get(k))}
-            for k in current if current.get(k) != values.get(k)]
+            for k in current if current.get(k) != values.get(k)
+            and (values.get(k) != original.get(k) or current.get(k) != original.get(k))]
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     with st.expander(t("editor.stale_details")):
