@@ -274,6 +274,9 @@ def _table(prefix: str, name: str, rows_key: str, columns: tuple[str, ...],
     if key not in st.session_state and seen is not None:
         st.session_state[prefix + rows_key] = seen  # the table as last edited, its editor forgotten
     frame = pd.DataFrame(st.session_state.get(prefix + rows_key) or [], columns=list(columns))
+    for col in ("label", "label_en", "choices"):  # text columns: a row written before one existed has none
+        if col in frame.columns:
+            frame[col] = frame[col].map(lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
     edited = st.data_editor(frame, key=key, num_rows="dynamic", hide_index=True, width="stretch",
                             column_config=config, disabled=disabled)
     rows = edited.to_dict("records")
