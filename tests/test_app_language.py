@@ -13,12 +13,13 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 import pytest
 from sqlmodel import select
-from test_app import STARTER, SQLITE, app_env, no_exception, page_test  # noqa: F401 - fixture
+from test_app import SQLITE, STARTER, app_env, no_exception, page_test  # noqa: F401 - fixture
 
 from cardbase import db, gamesdata
 from cardbase.models import Card, Deck, Edition, Game
@@ -172,7 +173,7 @@ def _nothing_chosen(box: Any) -> bool:
         return False
     try:
         return str(box.format_func(None)) not in box.options
-    except Exception:  # noqa: BLE001 - a format_func that cannot format None: nothing is chosen
+    except Exception:
         return True
 
 
@@ -377,3 +378,87 @@ def test_tabletop_folder_is_a_full_path_of_the_players_computer() -> None:
     assert folder_url(r"C:\Users\moi\Documents\deck") == "file:///C:/Users/moi/Documents/deck/"
     assert folder_url("/home/moi/mon deck") == "file:///home/moi/mon%20deck/"
     assert folder_url("cardbase-tts/deck") is None and folder_url("") is None and folder_url("~/x") is None
+
+
+def test_numbers_are_written_for_the_language() -> None:
+    import streamlit as st
+
+    from cardbase.ui.common import num, pct
+
+    try:
+        st.session_state["lang"] = "fr"
+        assert (num(3.4812), num(12345.5, 1), num(-1.5, signed=True), num(7)) == ("3,48", "12\u202f345,5",
+                                                                                  "-1,50", "7")
+        assert (pct(0.0348), pct(1.008), pct(0.25, 0), pct(-0.1, signed=True)) == (
+            "3,5\u00a0%", "100,8\u00a0%", "25\u00a0%", "-10,0\u00a0%")
+        st.session_state["lang"] = "en"
+        assert (num(3.4812), num(12345.5, 1), pct(0.0348)) == ("3.48", "12,345.5", "3.5%")
+        assert num(None) == pct(float("nan")) == "—"
+    finally:
+        st.session_state["lang"] = "fr"
+
+
+def test_a_declared_field_has_a_french_and_an_english_label(tmp_path) -> None:
+    """``label`` (French) and ``label_en`` in data/games.toml, checked, stored, exported as written;
+    the page, the editor and the printed card use the one of their language, the code stays the
+    code."""
+    from cardbase.gamesdata import check_declarations
+    from cardbase.i18n import use_language
+    from cardbase.printing.card import STAT_LABELS, stat_label
+
+    decls, problems = check_declarations([{"name": "team_damage", "type": "int", "label": "Dégâts d'équipe",
+                                           "label_en": "Team damage"}])
+    assert not problems
+    (decl,) = decls
+    assert decl.as_dict() == {"name": "team_damage", "type": "int", "label": "Dégâts d'équipe",
+                              "label_en": "Team damage"}
+    assert (decl.label_in("fr"), decl.label_in("en")) == ("Dégâts d'équipe", "Team damage")
+    _, bad = check_declarations([{"name": "x", "type": "int", "label_en": "y" * 81}])
+    assert bad  # too long, like the French one
+    # a field without an English label falls back on the printed name, then on the French label
+    (plain,) = check_declarations([{"name": "zz_force", "type": "int", "label": "Force"}])[0]
+    assert plain.label_in("en") == "Force"
+    # the seeded games carry both labels; printing follows the language of the print
+    with db.session_scope(db.get_engine(os.environ["DATABASE_URL"])) as s:
+        fields = {f["name"]: f for f in gamesdata.get_game(s, "ctterror").fields}
+        from cardbase import catalog
+
+        catalog.card_defs(s, game="ctterror", limit=1)
+    assert fields["team_damage"]["label_en"] == "Team damage"
+    assert STAT_LABELS["ctterror"]["team_damage"] == {"fr": "Dégâts d'équipe", "en": "Team damage"}
+    with use_language("en"):
+        assert stat_label("team_damage", "ctterror") == "Team damage"
+    with use_language("fr"):
+        assert stat_label("team_damage", "ctterror") == "Dégâts d'équipe"
+
+
+def test_cards_page_names_declared_fields_in_english() -> None:
+    at = page_test("cards", lang="en")
+    at.session_state["cards_game"] = "ctterror"
+    at.run()
+    no_exception(at)
+    shown = "\n".join(str(m.value) for m in at.markdown)
+    assert "**Team damage**" in shown or "**Damage**" in shown, shown
+    assert "team_damage" not in shown and "Dégâts" not in shown
+
+
+def test_creating_an_edition_says_it_was_created() -> None:
+    at = page_test("editions", editor=True).run()
+    next(ti for ti in at.text_input if ti.label == "Code").input("NP2")
+    [ti for ti in at.text_input if ti.label == "Nom"][-1].input("Deuxième édition")
+    next(b for b in at.button if b.label == "Créer l'édition").click().run()
+    no_exception(at)
+    assert any("NP2" in s.value and "créée" in s.value for s in at.success), [s.value for s in at.success]
+    assert at.selectbox(key="edn_pick").value == "NP2"  # the new edition, ready to edit
+
+
+def test_none_agrees_with_what_is_missing() -> None:
+    """« aucune » for cards (a discard pile, cards kept), « aucun » for atouts and decks."""
+    from cardbase import i18n
+
+    assert i18n.translate("fr", "common.none_f") == "aucune"
+    assert i18n.translate("fr", "common.none") == "aucun"
+    ui = (Path(__file__).resolve().parents[1] / "cardbase" / "ui")
+    for name in ("playtest.py", "playtest_overseers.py"):
+        text = (ui / name).read_text(encoding="utf-8")
+        assert 't("common.none")' not in text, name  # both list cards there

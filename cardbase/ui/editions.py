@@ -31,6 +31,8 @@ def report_frame(report: list[dict], names: dict[str, str] | None = None) -> pd.
 
 def render() -> None:
     st.title(t("editions.title"))
+    if "edn_pick_next" in st.session_state:  # set before the selectbox exists in this run
+        st.session_state["edn_pick"] = st.session_state.pop("edn_pick_next")
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.success(flash, icon=":material/check_circle:")
@@ -107,7 +109,7 @@ def _create_form(games: list[str]) -> None:
                     catalog.create_edition(s, game=game, code=code, name=name, set_size=int(set_size),
                                            symbol=symbol.strip() or None, release_date=dt.date.today())
                 st.session_state[FLASH] = tp("editions.created", code=code.strip().upper())
-                st.session_state["edn_pick"] = code.strip().upper()  # the new edition, ready to edit
+                st.session_state["edn_pick_next"] = code.strip().upper()  # the new edition, ready to edit
                 st.rerun()
             except CardbaseError as exc:
                 show_error(exc)
