@@ -23,6 +23,7 @@ from test_app import SQLITE, STARTER, app_env, no_exception, page_test  # noqa: 
 
 from cardbase import db, gamesdata
 from cardbase.models import Card, Deck, Edition, Game
+from cardbase.tts import slug
 
 pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
 
@@ -119,14 +120,18 @@ def _relabelled(proto: Any) -> dict[str, str]:
     return out
 
 
-def _arrow_strings(payload: bytes, labels: dict[str, str] | None = None, *, chart: bool = False) -> Iterator[str]:
-    """Column names and text cells of a table or chart's data; ``float:`` marks a decimal column."""
+def _arrow_strings(payload: bytes, labels: dict[str, str] | None = None, *, chart: bool = False,
+                   drawn: set[str] | None = None) -> Iterator[str]:
+    """Column names and text cells of a table or chart's data; ``float:`` marks a decimal column.
+    ``drawn``: the columns a chart draws (the others are never seen)."""
     try:
         table = pa.ipc.open_stream(payload).read_all()
     except (pa.ArrowInvalid, OSError):
         return
     labels = labels or {}
     for name, column in zip(table.column_names, table.columns, strict=True):
+        if drawn is not None and name not in drawn:
+            continue
         if not name.startswith("__") and not re.fullmatch(r"\d+", name) and name not in labels:
             yield name
         if name in CODE_COLUMNS or labels.get(name) in CODE_COLUMNS:  # a code under the header « Code »
@@ -139,14 +144,17 @@ def _arrow_strings(payload: bytes, labels: dict[str, str] | None = None, *, char
                 yield f"{'chartfloat' if chart else 'float'}:{name}"
 
 
-def _titled_fields(spec: str) -> set[str]:
-    """The data columns a chart shows under a title of their own (never by their name)."""
+def _chart_fields(spec: str) -> tuple[set[str], set[str]]:
+    """The data columns a chart shows under a title of their own, and those it draws at all."""
     out: set[str] = set()
+    used: set[str] = set()
 
     def walk(node: Any) -> None:
         if isinstance(node, dict):
-            if isinstance(node.get("field"), str) and "title" in node:
-                out.add(node["field"])
+            if isinstance(node.get("field"), str):
+                used.add(node["field"])
+                if "title" in node:
+                    out.add(node["field"])
             for v in node.values():
                 walk(v)
         elif isinstance(node, list):
@@ -155,8 +163,8 @@ def _titled_fields(spec: str) -> set[str]:
     try:
         walk(json.loads(spec))
     except ValueError:
-        pass
-    return out
+        return out, used
+    return out, used
 
 
 def _chart_decimal(spec: str) -> str | None:
@@ -189,11 +197,12 @@ def visible_strings(at: Any) -> list[str]:
             out += list(_arrow_strings(proto.arrow_data.data, _relabelled(proto)))
         if kind in ("arrow_vega_lite_chart", "vega_lite_chart"):
             found = []
-            titled = {name: "" for name in _titled_fields(proto.spec)}
+            titled, drawn = _chart_fields(proto.spec)
+            titled_names = {name: "" for name in titled}
             for ds in proto.datasets:
-                found += list(_arrow_strings(ds.data.data, titled, chart=True))
+                found += list(_arrow_strings(ds.data.data, titled_names, chart=True, drawn=drawn))
             if proto.HasField("data"):
-                found += list(_arrow_strings(proto.data.data, titled, chart=True))
+                found += list(_arrow_strings(proto.data.data, titled_names, chart=True, drawn=drawn))
             # a chart writes its numbers with its own locale: a French one says so in its spec
             french = _chart_decimal(proto.spec) == ","
             mine += [s.replace("chartfloat:", "float:") for s in found if not (french and s.startswith("chartfloat:"))]
@@ -227,6 +236,7 @@ def card_data(url: str) -> list[str]:
             out |= {str(k) for k in (g.keyword_limits or {})}
         for e in s.exec(select(Edition)):
             out |= {x for x in (e.name, e.description) if x}
+            out.add(slug(e.name))  # a file or folder named after the edition
         for d in s.exec(select(Deck)):
             out |= {x for x in (d.name, d.description) if x}
     out |= set(GAME_TERMS) | set(gamesdata.known_templates())  # template files are named by designers
@@ -258,7 +268,9 @@ def foreign_words(strings: list[str], lang: str, data: list[str]) -> list[str]:
         text = re.sub(r":material/[a-z_]+:", " ", text)
         text = re.sub(r"<[^>]*>", " ", text)  # the tags and styles of a drawn HTML block
         words = _WORD.findall(text)
-        hits = [w for w in words if w.lower() in bad or w in CODES or (lang == "fr" and w in RAW_CODES)]
+        hits = [w for w in words if w.lower() in bad or w in CODES]
+        if lang == "fr":  # a bot or type code alone, or in brackets (« Place 1 (optimal) »), is a code
+            hits += [w for w in RAW_CODES if text.strip() == w or f"({w})" in text]
         hits += _SNAKE.findall(text)
         if lang == "fr":
             hits += _DOT_DECIMAL.findall(text)
@@ -321,7 +333,8 @@ WALK: list[tuple[str, bool, list[Step]]] = [
         _set(pt_gamecode="overseers"), _click("ovs_new"), _set(ovs_mode="batch"), _click("ovsb_go", ovsb_games=4),
     ]),
     ("playtest", False, [
-        _set(pt_gamecode="pushluck"), _set(pl_mode="variants"), _set(pl_mode="batch"), _click("plb_go", plb_games=4),
+        _set(pt_gamecode="pushluck"), _set(pl_mode="variants"), _click("pl_compare"), _set(pl_mode="batch"),
+        _click("plb_go", plb_games=4),
     ]),
     ("playtest", False, [
         _set(pt_gamecode="ctterror"), _click("ctt_new"), _set(ctt_mode="batch"), _click("cttb_go", cttb_games=4),
