@@ -387,19 +387,26 @@ def _stats(result: dict[str, Any], game: str) -> None:
 
 def _tts_zip(text: str, name: str, game: str, *, disabled: bool) -> None:
     """The deck for Tabletop Simulator: the same zip as ``cardbase tts export`` (saved object and
-    face sheets; image addresses are files of the folder the zip is unpacked to)."""
-    from pathlib import Path
-
+    face sheets; image addresses are files of the folder the zip is unpacked to, on the player's
+    computer: no default, the server's own folders mean nothing there)."""
     from cardbase import tts
+    from cardbase.i18n import tr
+    from cardbase.ui.printing import folder_url
 
-    if st.button(t("decks.tts_make"), key="deck_tts_go", disabled=disabled, help=t("decks.tts_help")):
+    folder = st.text_input(tr("tts.ui.folder"), key="deck_tts_dir",
+                           placeholder=tr("tts.ui.folder_placeholder", folder=tts.slug(name)),
+                           help=tr("tts.ui.folder_help", folder=tts.slug(name)))
+    images_at = folder_url(folder)
+    if not images_at:
+        st.caption(tr("tts.ui.folder_needed"))
+    if st.button(t("decks.tts_make"), key="deck_tts_go", disabled=disabled or not images_at,
+                 help=t("decks.tts_help")):
         try:
             with session() as s:
                 resolved = decks.resolve_deck(s, decks.parse_deck_list(text), game=game)
                 source = tts.TtsSource(name, "file", tts._defs_of(s, resolved, name))
                 symbols = tts.edition_symbols(s, source.cards)
-            data, result = tts.export_zip(source, url_dir=Path.home() / "cardbase-tts" / tts.slug(name),
-                                          edition_symbols=symbols)
+            data, result = tts.export_zip(source, base_url=images_at, edition_symbols=symbols)
             st.session_state["deck_tts"] = {"text": text, "zip": data, "name": result.object.stem,
                                             "cards": result.cards}
         except CardbaseError as exc:
