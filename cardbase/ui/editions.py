@@ -14,7 +14,6 @@ from cardbase.errors import CardbaseError
 from cardbase.models import Game
 from cardbase.ui.common import MAIN_GAME, editor_gate, game_names, plain, session, show_error, t, tp
 
-
 FLASH = "edn_flash"  # the confirmation of the last write, shown once after the page reloads
 
 

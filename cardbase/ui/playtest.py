@@ -25,7 +25,18 @@ import streamlit as st
 from cardbase import catalog, db, decks
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import MAIN_GAME, card_png, num, num_columns, pct, plain, session, show_error, t, tp
+from cardbase.ui.common import (
+    MAIN_GAME,
+    card_png,
+    num,
+    num_columns,
+    pct,
+    plain,
+    session,
+    show_error,
+    t,
+    tp,
+)
 
 GAME = "nespanini"
 BOTS = ("random", "greedy", "mc", "ismcts")
