@@ -475,3 +475,19 @@ def test_none_agrees_with_what_is_missing() -> None:
     for name in ("playtest.py", "playtest_overseers.py"):
         text = (ui / name).read_text(encoding="utf-8")
         assert 't("common.none")' not in text, name  # both list cards there
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_whole_app_with_its_sidebar_speaks_one_language(lang: str) -> None:
+    """The navigation script: the sidebar's language switch and password form (no English
+    « Press Enter to submit form » under the password)."""
+    from streamlit.testing.v1 import AppTest
+    from test_app import APP
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["lang"] = lang
+    at.run()
+    no_exception(at)
+    strings = visible_strings(at)
+    assert any(s in strings for s in ("Mot de passe éditeur", "Editor password", "Déverrouiller", "Unlock")), strings
+    assert not foreign_words(strings, lang, card_data(os.environ["DATABASE_URL"]))

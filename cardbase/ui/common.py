@@ -235,7 +235,8 @@ def sidebar_controls() -> None:
         elif not access.is_configured():
             st.caption(":material/lock: " + t("access.not_configured", env=access.PASSWORD_ENV))
         else:
-            with st.form("editor_unlock", clear_on_submit=True, border=False):
+            # no Enter-to-submit: Streamlit would add its own English hint under the field
+            with st.form("editor_unlock", clear_on_submit=True, border=False, enter_to_submit=False):
                 attempt = st.text_input(t("access.password"), type="password", key="editor_password")
                 if st.form_submit_button(t("access.unlock")):
                     try:
