@@ -497,13 +497,17 @@ def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
 
 def card_defs(session: Session, **filters: Any) -> list[CardDef]:
     rows = card_rows(session, **filters)
+    from cardbase.gamesdata import declared_fields
+    from cardbase.printing.card import STAT_LABELS
     from cardbase.printing.templates import GAME_TEMPLATES
 
-    for _, _, g in rows:  # the game's chosen template, for printing these cards
+    for g in {g.code: g for _, _, g in rows}.values():  # the game's chosen template, for printing these cards
         if g.template:
             GAME_TEMPLATES[g.code] = g.template
         else:
             GAME_TEMPLATES.pop(g.code, None)
+        # and its declared fields' labels, printed in the language of the print
+        STAT_LABELS[g.code] = {d.name: {"fr": d.label, "en": d.label_en} for d in declared_fields(g)}
     return [to_card_def(c, e, g) for c, e, g in rows]
 
 

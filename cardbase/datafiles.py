@@ -54,7 +54,7 @@ GAME_KEYS = (
     "code", "name", "min_players", "max_players", "deck_size", "copy_limit", "keyword_limits",
     "template", "rules_file", "description", "fields",
 )
-FIELD_SPEC_KEYS = ("type", "choices", "min", "max", "required", "label")
+FIELD_SPEC_KEYS = ("type", "choices", "min", "max", "required", "label", "label_en")
 HEADER = "# cardbase data file: one edition. Written by `cardbase data export`; edit freely.\n"
 
 

@@ -35,7 +35,7 @@ from cardbase.models import Card, Edition, Game
 from cardbase.text import fold
 
 FIELD_TYPES = ("int", "text", "choice")
-FIELD_KEYS = ("name", "type", "choices", "min", "max", "required", "label")
+FIELD_KEYS = ("name", "type", "choices", "min", "max", "required", "label", "label_en")
 MAX_FIELDS = 30
 MAX_FIGURE = 1_000_000  # as catalog.validate_card_fields bounds value and copies
 MAX_TEXT = 300
@@ -72,7 +72,8 @@ class FieldDecl:
     max: int | None = None
     choices: tuple[str, ...] = ()
     required: bool = False
-    label: str | None = None
+    label: str | None = None  # the French label, printed and shown by the app in French
+    label_en: str | None = None  # the English one (the French one, else the code, when missing)
 
     def as_dict(self) -> dict[str, Any]:
         """The declaration as stored and written to data/games.toml (defaults left out)."""
@@ -87,6 +88,8 @@ class FieldDecl:
             out["required"] = True
         if self.label:
             out["label"] = self.label
+        if self.label_en:
+            out["label_en"] = self.label_en
         return out
 
     @property
@@ -100,9 +103,26 @@ class FieldDecl:
             parts.append("required")
         return ":".join(parts)
 
+    def label_in(self, lang: str) -> str:
+        """The field's name as a person reads it in ``lang`` (« fr » or « en »): its declared label,
+        else the printed name the messages know (``printing.stat.<code>``), else its code with
+        spaces. The code itself stays for searching (``damage>=3``) and the CSV columns."""
+        from cardbase import i18n
+
+        declared = self.label_en if lang == "en" else self.label
+        if declared:
+            return declared
+        known = i18n.table(lang).get(f"printing.stat.{self.name}")
+        if known:
+            return known[:1].upper() + known[1:]
+        return self.label or self.name.replace("_", " ")
+
     @property
     def shown_label(self) -> str:
-        return self.label or self.name.replace("_", " ")
+        """The label in the current language."""
+        from cardbase import i18n
+
+        return self.label_in(i18n.current_language())
 
 
 def _int_or_none(text: str) -> int | None:
@@ -207,13 +227,15 @@ def field_from_dict(raw: Mapping[str, Any], *, where: str = "") -> tuple[FieldDe
     required = raw.get("required", False)
     if not isinstance(required, bool):
         bad(tr("gamesdata.field_required_bad", value=required), tr("gamesdata.field_required_fix"))
-    label = raw.get("label")
-    if label is not None and (not isinstance(label, str) or len(label) > 80):
-        bad(tr("gamesdata.field_label_bad"), tr("gamesdata.field_label_fix"))
+    label, label_en = raw.get("label"), raw.get("label_en")
+    for text in (label, label_en):
+        if text is not None and (not isinstance(text, str) or len(text) > 80):
+            bad(tr("gamesdata.field_label_bad"), tr("gamesdata.field_label_fix"))
     if problems:
         return None, problems
     return FieldDecl(name=name, type=kind, min=lo, max=hi, choices=tuple(choices),
-                     required=required, label=label or None), []
+                     required=required, label=(label or "").strip() or None,
+                     label_en=(label_en or "").strip() or None), []
 
 
 def check_declarations(raw: Iterable[Any], *, where: str = "") -> tuple[list[FieldDecl], list[Problem]]:
@@ -255,7 +277,8 @@ def declared_fields(game: Game | None) -> list[FieldDecl]:
             continue
         out.append(FieldDecl(name=raw["name"], type=raw["type"], min=raw.get("min"),
                              max=raw.get("max"), choices=tuple(raw.get("choices") or ()),
-                             required=bool(raw.get("required", False)), label=raw.get("label")))
+                             required=bool(raw.get("required", False)), label=raw.get("label"),
+                             label_en=raw.get("label_en")))
     return out
 
 

@@ -864,7 +864,7 @@ def test_the_cards_page_speaks_in_names_and_labels(app_env: str) -> None:
     assert "Valeur" not in table.columns
     assert set(table["Jeu"]) == {"CT vs Terror"}
     detail = "\n".join(m.value for m in at.markdown)
-    assert "**dégâts**" in detail and "**damage**" not in detail
+    assert "**Dégâts**" in detail and "**damage**" not in detail  # the field's declared French label
     assert all(" · ctterror" not in c.value for c in at.caption)
 
 

@@ -66,6 +66,8 @@ def test_deck_page_offers_the_tabletop_simulator_zip(app_env: str, tmp_path) -> 
     at = page_test("decks").run()
     at.text_area(key="deck_paste").input(STARTER).run()
     at.button(key="deck_load_list").click().run()
+    assert at.button(key="deck_tts_go").disabled  # no folder of the player's computer yet
+    at.text_input(key="deck_tts_dir").input(r"C:\Users\moi\Documents\deck").run()
     at.button(key="deck_tts_go").click().run()
     no_exception(at)
     made = at.session_state["deck_tts"]
@@ -76,3 +78,6 @@ def test_deck_page_offers_the_tabletop_simulator_zip(app_env: str, tmp_path) -> 
         assert any(n.endswith(".png") or n.endswith(".jpg") for n in names)
     deck = saved["ObjectStates"][0]
     assert len(deck["DeckIDs"]) == 20 and len(deck["ContainedObjects"]) == 20
+    # the images are looked for in the player's folder, never in the server's home
+    face = deck["CustomDeck"]["1"]["FaceURL"]
+    assert face.startswith("file:///C:/Users/moi/Documents/deck/"), face

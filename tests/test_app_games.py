@@ -241,7 +241,7 @@ def test_a_team_report_shows_its_teams() -> None:
     at = AppTest.from_function(page, default_timeout=60).run()
     no_exception(at)
     teams = at.dataframe[0].value
-    assert list(teams.iloc[:, 0]) == ["A", "B"] and teams.iloc[0, 2] == "60.0%"
+    assert list(teams.iloc[:, 0]) == ["A", "B"] and teams.iloc[0, 2] == "60,0\u00a0%"  # written the French way
     assert len(at.get("vega_lite_chart")) == 3  # seats, endings, rounds (no cards)
     assert "limite de sécurité" in at.warning[0].value
 

@@ -62,7 +62,8 @@ def test_games_page_lists_the_games_read_only_without_editor_mode(app_env: str) 
     assert row["Règles de deck"] == "20 cartes, 2 exemplaires max, foule ≤ 4"
     assert row["Moteur"] == "✓"
     assert table.set_index("Code").loc["ctterror"]["Règles de deck"] == "boîte fixe (pas de deck)"
-    assert "damage:int:0..1000" in table.set_index("Code").loc["ctterror"]["Champs de carte"]
+    # declared fields by their French label, their type in words (not « damage:int:0..1000 »)
+    assert "Dégâts (nombre 0–1\u202f000)" in table.set_index("Code").loc["ctterror"]["Champs de carte"]
     assert "Lecture seule" in texts(at)
     assert not [b for b in at.button if b.key in ("ga_create", "ga_save")]
 
@@ -183,7 +184,7 @@ def test_editor_shows_declared_fields_as_typed_inputs_and_saves_them(app_env: st
     # the declared range is told, not put on the widget (which would turn 1001 into no value)
     assert damage.value == 20 and "de 0 à 1000" in damage.help
     damage.set_value(35).run()
-    assert "Modifications non enregistrées : dégâts" in texts(at)
+    assert "Modifications non enregistrées : Dégâts" in texts(at)  # the field's label
     at.button(key="ed_save").click().run()
     no_exception(at)
     saved = _card(app_env, "CTT-001")
@@ -294,7 +295,7 @@ def test_editor_edit_with_a_number_outside_the_range_is_refused_not_dropped(app_
     at = page_test("editor", editor=True).run()
     card = _open(at, app_env, "CTT-001")
     at.number_input(key="edf_x_damage").set_value(5000).run()
-    assert "Modifications non enregistrées : dégâts" in texts(at)
+    assert "Modifications non enregistrées : Dégâts" in texts(at)  # the field's label
     at.button(key="ed_save").click().run()
     no_exception(at)
     assert "damage vaut 5000, hors de 0..1000" in texts(at)
@@ -324,10 +325,10 @@ def test_a_game_without_deck_rules_offers_its_box_on_the_decks_page(app_env: str
     at = page_test("decks").run()
     no_exception(at)
     picker = at.selectbox(key="deck_game")
-    assert picker.value == "nespanini" and "ctterror" in picker.options
+    assert picker.value == "nespanini" and "CT vs Terror" in picker.options  # games by name
     picker.select("ctterror").run()
     no_exception(at)
-    assert "ctterror est une boîte fixe" in texts(at)
+    assert "CT vs Terror est une boîte fixe" in texts(at)
     assert not [w for w in at.text_input if w.key == "deck_q"]  # no deck builder
     assert at.selectbox(key="deck_box_edition").value == "CTT"
     at.button(key="deck_box_print").click().run()

@@ -335,8 +335,14 @@ printing.render()
     at.session_state["pr_edition"] = "CTT"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    # by default, a folder named like the one inside the zip
-    assert at.text_input(key="pr_tts_dir").value.endswith("cardbase-tts/ct-vs-terror")
+    # no folder by default (the server's own home means nothing on the player's computer): the
+    # placeholder shows a full path ending like the folder inside the zip, the button waits for one
+    assert at.text_input(key="pr_tts_dir").value == ""
+    assert "ct-vs-terror" in at.text_input(key="pr_tts_dir").placeholder
+    assert at.button(key="pr_tts_go").disabled
+    at.text_input(key="pr_tts_dir").set_value("cardbase-tts/ct").run()  # relative: no computer finds it
+    assert at.button(key="pr_tts_go").disabled
+    assert any("chemin complet" in c.value for c in at.caption)
     at.text_input(key="pr_tts_dir").set_value(str(tmp_path / "ct")).run()
     at.button(key="pr_tts_go").click().run()
     assert not at.exception, [e.value for e in at.exception]

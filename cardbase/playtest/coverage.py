@@ -45,7 +45,18 @@ def labels(code: str) -> dict[str, dict[str, Any]]:
 
 
 def _label(meta: Mapping[str, Any], key: str, lang: str) -> str:
-    return meta.get(lang) or meta.get("fr") or key
+    """A rule key in words; an ending the game does not name (``ending:rounds``) by the words the
+    batches use for it (« Fin des manches »), the key itself as a last resort."""
+    if meta.get(lang) or meta.get("fr"):
+        return meta.get(lang) or meta.get("fr")
+    kind, _, rest = key.partition(":")
+    if kind == "ending" and rest:
+        from cardbase import i18n
+
+        ending = i18n.find(lang, f"games.ended.{rest}")
+        if ending:
+            return ending
+    return key
 
 
 def as_json(code: str, total: Mapping[str, list[int]], games: int) -> dict[str, Any]:

@@ -57,14 +57,25 @@ def rich_paragraph(text: str, template: Template, font: str,
     return Paragraph(parsed.plain, font, rich=parsed)
 
 
-def stat_label(key: object) -> str:
-    """A card figure's name as printed, in the current language (``damage`` → « dégâts »);
-    a figure the messages do not know is printed as its key with spaces for underscores."""
+# The labels a game declares for its card fields (data/games.toml, Jeux page), by game code, then
+# field, then language; filled when cards are read for printing (``catalog.card_defs``).
+STAT_LABELS: dict[str, dict[str, dict[str, str | None]]] = {}
+
+
+def stat_label(key: object, game: str | None = None) -> str:
+    """A card figure's name as printed, in the current language: the label the game declares for
+    it (« Dégâts » / « Damage »), else the name the messages know (``damage`` → « dégâts »), else
+    its key with spaces for underscores."""
     from cardbase import i18n
 
     name = str(key)
-    label = i18n.table(i18n.current_language()).get(f"printing.stat.{name}")
-    return label if label is not None else name.replace("_", " ")
+    lang = i18n.current_language()
+    declared = STAT_LABELS.get(game or "", {}).get(name) or {}
+    label = declared.get(lang) or (declared.get("fr") if lang == "fr" else None)
+    if label:
+        return label
+    label = i18n.table(lang).get(f"printing.stat.{name}")
+    return label if label is not None else (declared.get("fr") or name.replace("_", " "))
 
 
 def rgb(colour: str) -> RGB:
@@ -269,7 +280,7 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
     muted = template.muted_colour
     on_colour = ink_on(colour)
     body = card.effect_text or card.effect
-    stats_line = " · ".join(f"{stat_label(k)} {v}" for k, v in card.stats)
+    stats_line = " · ".join(f"{stat_label(k, card.game)} {v}" for k, v in card.stats)
     stats_region = template.region("stats")
     has_effect = bool(body or card.flavour or (stats_line and stats_region is None))
     paras: list[Paragraph] = []

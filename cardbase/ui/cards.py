@@ -10,11 +10,11 @@ import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
-from cardbase import catalog, gamesdata, stickers
+from cardbase import catalog, gamesdata, i18n, stickers
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.models import Card, Edition, Game
 from cardbase.text import fold
-from cardbase.ui.common import MAIN_GAME, card_image, plain, session, show_error, t, tp
+from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, session, show_error, t, tp
 
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
@@ -60,7 +60,8 @@ def facets(game: str | None, url: str) -> dict[str, list[str]]:
         game_rows = s.exec(select(Game).order_by(Game.code)).all()
         games = [g.code for g in game_rows]
         names = {g.code: g.name for g in game_rows}
-        labels = {g.code: {d.name: d.label for d in gamesdata.declared_fields(g) if d.label} for g in game_rows}
+        labels = {g.code: {d.name: {lg: d.label_in(lg) for lg in i18n.LANGUAGES} for d in gamesdata.declared_fields(g)}
+                  for g in game_rows}  # by language: the cache is shared by both
         ed_stmt = select(Edition.code, Game.code).join(Game).order_by(Edition.code)
         editions = [e for e, g in s.exec(ed_stmt).all() if not game or g == game]
         stmt = select(Card.colour, Card.rarity, Card.keywords).join(Edition).join(Game)
@@ -240,7 +241,7 @@ def sticker_line(card: dict[str, Any], table: dict[str, str] | None = None) -> s
 
 
 def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
-                labels: dict[str, dict[str, str]] | None = None) -> None:
+                labels: dict[str, dict[str, dict[str, str]]] | None = None) -> None:
     """One card: image, fields (declared ones by their label, as printed), sticker code, the
     decks that use it."""
     from cardbase.printing.card import stat_label
@@ -257,7 +258,7 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
                   (t("field.banner"), card["banner"]), (t("field.rarity"), card["rarity"]),
                   (t("field.type"), card["type"]), (t("field.keywords"), ", ".join(card["keywords"])),
                   (t("field.copies"), card["copies"])]
-        fields += [(own.get(k) or stat_label(k), v) for k, v in (card.get("stats") or {}).items()]
+        fields += [((own.get(k) or {}).get(lang()) or stat_label(k), v) for k, v in (card.get("stats") or {}).items()]
         st.markdown("\n".join(f"- **{plain(k)}** : {plain(v)}" for k, v in fields if v not in (None, "", [])))
         if card.get("effect_text"):
             from cardbase.ui.richview import rich_markdown  # styled, never interpreted

@@ -52,6 +52,63 @@ def apply_language() -> str:
     return i18n.set_language(lang())
 
 
+# --------------------------------------------------------------------------- numbers
+
+NBSP = "\u202f"  # the narrow no-break space French puts between digit groups
+
+
+def num(value: Any, digits: int = 2, *, signed: bool = False) -> str:
+    """A number as the interface language writes it: « 3,48 » and « 12 345 » in French, « 3.48 »
+    and « 12,345 » in English; ``digits`` decimals (an int stays an int), « — » for nothing."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "—"
+    if isinstance(value, bool):
+        return str(int(value))
+    spec = ("+" if signed else "") + ("," + (f".{digits}f" if not isinstance(value, int) else "d"))
+    text = format(value, spec)
+    if lang() == "fr":
+        text = text.replace(",", NBSP).replace(".", ",")
+    return text
+
+
+def pct(rate: Any, digits: int = 1, *, signed: bool = False) -> str:
+    """A rate (0.0348) as a percentage: « 3,5 % » in French, « 3.5% » in English."""
+    if rate is None or (isinstance(rate, float) and rate != rate):
+        return "—"
+    text = num(100 * float(rate), digits, signed=signed)
+    return f"{text}\u00a0%" if lang() == "fr" else f"{text}%"
+
+
+def num_columns(frame: Any, digits: dict[str, int] | int = 2, *, percent: tuple[str, ...] = (),
+                signed: tuple[str, ...] = ()) -> Any:
+    """A copy of a table whose decimal columns are text written for the interface language
+    (Streamlit's own number display always uses a dot). ``percent``: columns of rates."""
+    out = frame.copy()
+    for col in out.columns:
+        series = out[col]
+        if col not in percent and not str(series.dtype).startswith("float"):
+            continue
+        d = digits.get(col, 2) if isinstance(digits, dict) else digits
+        if col in percent:
+            out[col] = series.map(lambda v, d=d, s=col in signed: pct(v, 1 if d == 2 else d, signed=s))
+        else:
+            out[col] = series.map(lambda v, d=d, s=col in signed: num(v, d, signed=s))
+    return out
+
+
+def chart_locale() -> dict[str, Any]:
+    """The number format of the charts (vega's d3 locale) for the interface language."""
+    if lang() == "fr":
+        return {"decimal": ",", "thousands": NBSP, "grouping": [3], "currency": ["", "\u00a0€"],
+                "percent": "\u00a0%"}
+    return {"decimal": ".", "thousands": ",", "grouping": [3], "currency": ["$", ""]}
+
+
+def localized(chart: Any) -> Any:
+    """An altair chart whose axes and tooltips write numbers as the interface language does."""
+    return chart.configure(locale={"number": chart_locale()})
+
+
 # --------------------------------------------------------------------------- user text
 
 # Every ASCII punctuation character may be backslash-escaped in Markdown (CommonMark); Streamlit
@@ -178,7 +235,8 @@ def sidebar_controls() -> None:
         elif not access.is_configured():
             st.caption(":material/lock: " + t("access.not_configured", env=access.PASSWORD_ENV))
         else:
-            with st.form("editor_unlock", clear_on_submit=True, border=False):
+            # no Enter-to-submit: Streamlit would add its own English hint under the field
+            with st.form("editor_unlock", clear_on_submit=True, border=False, enter_to_submit=False):
                 attempt = st.text_input(t("access.password"), type="password", key="editor_password")
                 if st.form_submit_button(t("access.unlock")):
                     try:
@@ -258,6 +316,25 @@ def _card_png(card_id: int, version: int, dpi: int, url: str, lang: str) -> byte
 
 def card_image(card: dict[str, Any], *, dpi: int = 110) -> bytes | None:
     return card_png(int(card["id"]), int(card.get("version") or 1), dpi, db.database_url())
+
+
+def game_names() -> dict[str, str]:
+    """Every game of the database by code → name: a game is shown by its name, its code is for
+    commands and files."""
+    from sqlmodel import select
+
+    from cardbase.models import Game
+
+    try:
+        with session() as s:
+            return {g.code: g.name for g in s.exec(select(Game))}
+    except CardbaseError:
+        return {}
+
+
+def game_name(code: str | None, names: dict[str, str] | None = None) -> str:
+    names = game_names() if names is None else names
+    return names.get(code or "", code or "")
 
 
 def options_index(options: Sequence[Any], value: Any) -> int | None:

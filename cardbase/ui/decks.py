@@ -25,7 +25,11 @@ from cardbase.ui.common import (
     MAIN_GAME,
     colour_hex,
     editor_gate,
+    game_name,
+    game_names,
     is_editor,
+    num,
+    pct,
     plain,
     safe_filename,
     session,
@@ -187,7 +191,9 @@ def render() -> None:
     if st.session_state.get("deck_game") not in [*games, *boxes]:
         st.session_state["deck_game"] = MAIN_GAME if MAIN_GAME in games else games[0]
     top = st.columns([1, 2, 1], vertical_alignment="bottom")
-    game = top[0].selectbox(t("field.game"), [*games, *boxes], key="deck_game")
+    names = game_names()
+    game = top[0].selectbox(t("field.game"), [*games, *boxes], key="deck_game",
+                            format_func=lambda c: names.get(c, c))
     if game in boxes:  # a fixed box: no deck to build, its editions print as they are
         _box_panel(game, boxes[game])
         return
@@ -227,7 +233,7 @@ def render() -> None:
 
 
 def _box_panel(game: str, editions: list[str]) -> None:
-    st.info(tp("games_admin.box_game", game=game), icon=":material/inventory_2:")
+    st.info(tp("games_admin.box_game", game=game_name(game)), icon=":material/inventory_2:")
     if not editions:
         return
     st.caption(tp("games_admin.box_editions", editions=", ".join(editions)))
@@ -351,7 +357,7 @@ def _stats(result: dict[str, Any], game: str) -> None:
     a, b, c = st.columns(3)
     a.metric(t("decks.cards"), stats.count)
     b.metric(t("decks.total_value"), stats.total_value)
-    c.metric(t("decks.mean_value"), "—" if stats.mean_value is None else f"{stats.mean_value:.2f}")
+    c.metric(t("decks.mean_value"), num(stats.mean_value))
     c1, c2, c3 = st.columns(3)
     with c1:
         st.markdown(f"**{t('decks.curve')}**")
@@ -373,28 +379,34 @@ def _stats(result: dict[str, Any], game: str) -> None:
         st.markdown(f"**{t('decks.draw_odds')}**")
         plan = stats.draw_plan
         cols = [t("decks.turn", n=i) if i else t("decks.opening") for i in range(plan.turns + 1)]
-        frame = pd.DataFrame([[o.name, o.copies] + [float(p) for p in o.by_turn] for o in stats.draw_odds],
-                             columns=[t("field.name"), t("field.copies"), *cols])
+        frame = pd.DataFrame([[o.name, o.copies] + [pct(float(p), 0) for p in o.by_turn] for o in stats.draw_odds],
+                             columns=[t("field.name"), t("field.copies"), *cols])  # « 45 % » in French
         st.caption(t("decks.draw_odds_help", opening=plan.opening, per_turn=plan.per_turn))
-        st.dataframe(frame, hide_index=True, width="stretch", column_config={
-            c: st.column_config.ProgressColumn(c, format="percent", min_value=0.0, max_value=1.0) for c in cols})
+        st.dataframe(frame, hide_index=True, width="stretch")
 
 
 def _tts_zip(text: str, name: str, game: str, *, disabled: bool) -> None:
     """The deck for Tabletop Simulator: the same zip as ``cardbase tts export`` (saved object and
-    face sheets; image addresses are files of the folder the zip is unpacked to)."""
-    from pathlib import Path
-
+    face sheets; image addresses are files of the folder the zip is unpacked to, on the player's
+    computer: no default, the server's own folders mean nothing there)."""
     from cardbase import tts
+    from cardbase.i18n import tr
+    from cardbase.ui.printing import folder_url
 
-    if st.button(t("decks.tts_make"), key="deck_tts_go", disabled=disabled, help=t("decks.tts_help")):
+    folder = st.text_input(tr("tts.ui.folder"), key="deck_tts_dir",
+                           placeholder=tr("tts.ui.folder_placeholder", folder=tts.slug(name)),
+                           help=tr("tts.ui.folder_help", folder=tts.slug(name)))
+    images_at = folder_url(folder)
+    if not images_at:
+        st.caption(tr("tts.ui.folder_needed"))
+    if st.button(t("decks.tts_make"), key="deck_tts_go", disabled=disabled or not images_at,
+                 help=t("decks.tts_help")):
         try:
             with session() as s:
                 resolved = decks.resolve_deck(s, decks.parse_deck_list(text), game=game)
                 source = tts.TtsSource(name, "file", tts._defs_of(s, resolved, name))
                 symbols = tts.edition_symbols(s, source.cards)
-            data, result = tts.export_zip(source, url_dir=Path.home() / "cardbase-tts" / tts.slug(name),
-                                          edition_symbols=symbols)
+            data, result = tts.export_zip(source, base_url=images_at, edition_symbols=symbols)
             st.session_state["deck_tts"] = {"text": text, "zip": data, "name": result.object.stem,
                                             "cards": result.cards}
         except CardbaseError as exc:
@@ -416,7 +428,7 @@ def _list_tab(entries: dict[str, int], game: str) -> None:
                            mime="text/plain", key="deck_dl", disabled=not entries)
         _tts_zip(text, name or t("decks.tts_default_name"), game, disabled=not entries)
     with b:
-        pasted = st.text_area(t("decks.paste"), key="deck_paste", height=200, placeholder="2 Nom de la carte\n2 NP1-012")
+        pasted = st.text_area(t("decks.paste"), key="deck_paste", height=200, placeholder=t("decks.paste_placeholder"))
         if st.button(t("decks.load_list"), key="deck_load_list", disabled=not pasted.strip()):
             try:
                 new, new_names, problems = resolve_text(pasted, game)

@@ -12,12 +12,15 @@ from sqlmodel import select
 from cardbase import access, catalog
 from cardbase.errors import CardbaseError
 from cardbase.models import Game
-from cardbase.ui.common import editor_gate, plain, session, show_error, t, tp
+from cardbase.ui.common import MAIN_GAME, editor_gate, game_names, plain, session, show_error, t, tp
+
+FLASH = "edn_flash"  # the confirmation of the last write, shown once after the page reloads
 
 
-def report_frame(report: list[dict]) -> pd.DataFrame:
+def report_frame(report: list[dict], names: dict[str, str] | None = None) -> pd.DataFrame:
+    names = names or {}
     return pd.DataFrame([{
-        t("field.edition"): r["code"], t("field.name"): r["name"], t("field.game"): r["game"],
+        t("field.edition"): r["code"], t("field.name"): r["name"], t("field.game"): names.get(r["game"], r["game"]),
         t("editions.cards"): r["cards"], t("editions.set_size"): r["set_size"],
         t("editions.numbering"): "OK" if r["numbering_ok"] else "⚠ " + "; ".join(r["numbering_issues"]),
         t("editions.date"): r["release_date"], t("editions.symbol"): r["symbol"] or "",
@@ -27,6 +30,11 @@ def report_frame(report: list[dict]) -> pd.DataFrame:
 
 def render() -> None:
     st.title(t("editions.title"))
+    if "edn_pick_next" in st.session_state:  # set before the selectbox exists in this run
+        st.session_state["edn_pick"] = st.session_state.pop("edn_pick_next")
+    flash = st.session_state.pop(FLASH, None)
+    if flash:
+        st.success(flash, icon=":material/check_circle:")
     with session() as s:
         report = catalog.edition_report(s)
         games = list(s.exec(select(Game.code).order_by(Game.code)).all())
@@ -35,7 +43,7 @@ def render() -> None:
     a.metric(t("editions.count"), len(report))
     b.metric(t("editions.total_cards"), sum(r["cards"] for r in report))
     c.metric(t("editions.numbering_problems"), len(bad))
-    st.dataframe(report_frame(report), hide_index=True, width="stretch")
+    st.dataframe(report_frame(report, game_names()), hide_index=True, width="stretch")
     for r in bad:
         st.warning(f"**{plain(r['code'])}** — " + plain("; ".join(r["numbering_issues"])))
 
@@ -60,7 +68,7 @@ def render() -> None:
 
 
 def _edit_form(current: dict) -> None:
-    with st.form(f"edn_edit_{current['code']}"):
+    with st.form(f"edn_edit_{current['code']}", enter_to_submit=False):
         name = st.text_input(t("field.name"), value=current["name"])
         a, b, c = st.columns(3)
         # no min_value: Streamlit would turn a number below it into the default, saved silently;
@@ -76,16 +84,18 @@ def _edit_form(current: dict) -> None:
                 with session() as s:
                     catalog.update_edition(s, current["code"], expected_version=current["version"],
                                            changes=changes)
-                st.toast(tp("editions.saved", code=current["code"]), icon=":material/check_circle:")
+                st.session_state[FLASH] = tp("editions.saved", code=current["code"])
                 st.rerun()
             except CardbaseError as exc:
                 show_error(exc)
 
 
 def _create_form(games: list[str]) -> None:
-    with st.form("edn_new"):
+    with st.form("edn_new", enter_to_submit=False):
         a, b = st.columns(2)
-        game = a.selectbox(t("field.game"), games, index=games.index("nespanini") if "nespanini" in games else 0)
+        names = game_names()
+        game = a.selectbox(t("field.game"), games, index=games.index(MAIN_GAME) if MAIN_GAME in games else 0,
+                           format_func=lambda c: names.get(c, c))
         code = b.text_input(t("editions.code"), placeholder="NP2")
         name = st.text_input(t("field.name"))
         c, d = st.columns(2)
@@ -97,7 +107,8 @@ def _create_form(games: list[str]) -> None:
                 with session() as s:
                     catalog.create_edition(s, game=game, code=code, name=name, set_size=int(set_size),
                                            symbol=symbol.strip() or None, release_date=dt.date.today())
-                st.toast(tp("editions.created", code=code.upper()), icon=":material/check_circle:")
+                st.session_state[FLASH] = tp("editions.created", code=code.strip().upper())
+                st.session_state["edn_pick_next"] = code.strip().upper()  # the new edition, ready to edit
                 st.rerun()
             except CardbaseError as exc:
                 show_error(exc)

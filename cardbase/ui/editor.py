@@ -31,6 +31,7 @@ from cardbase.ui.common import (
     MAIN_GAME,
     editor_gate,
     is_editor,
+    lang,
     plain,
     problems_table,
     render_def_png,
@@ -57,11 +58,7 @@ def field_label(field: str, decls: Any = ()) -> str:
     name = field[len(X):] if field.startswith(X) else field
     decl = next((d for d in decls if d.name == name), None)
     if decl is not None:
-        if decl.label:
-            return decl.label
-        from cardbase.printing.card import stat_label
-
-        return stat_label(name)
+        return decl.label_in(lang())
     return t("field.type" if field == "card_type" else f"field.{field}")
 
 
@@ -524,9 +521,18 @@ def save_changes(card: dict[str, Any], changes: dict[str, Any], *, expected: int
 def _stale_panel(card: dict[str, Any], form: dict[str, str], stale: dict[str, Any], decls: Any = ()) -> None:
     st.error(tp("editor.stale", ref=card["ref"]), icon=":material/block:")
     current = card_to_form(stale.get("current") or {}, decls)
+    original = card.get("original") or {}
+
+    def text(values: dict[str, Any], key: str) -> str:
+        return str(values.get(key) or "").strip()
+
+    # only the fields someone changed: this user (form ≠ what was loaded) or the other editor
+    # (saved ≠ what was loaded); a field nobody touched is not listed
     rows = [{t("editor.field"): field_label(key, decls), t("editor.saved_value"): current.get(key, ""),
              t("editor.your_value"): form.get(key, "")}
-            for key in form_keys(decls) if (current.get(key, "") or "") != (form.get(key, "") or "")]
+            for key in form_keys(decls)
+            if text(current, key) != text(form, key)
+            and (text(form, key) != text(original, key) or text(current, key) != text(original, key))]
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     with st.expander(t("editor.stale_details")):
@@ -671,5 +677,19 @@ def _export() -> None:
     st.download_button(t("editor.export_button", fmt=fmt.upper()), transfer.export_text(records, fmt),
                        file_name=name, mime="application/json" if fmt == "json" else "text/csv",
                        key="ed_export_dl", type="primary", disabled=not records)
-    if records:
-        st.dataframe(pd.DataFrame(records).head(50), hide_index=True, width="stretch")
+    if records:  # the file's columns keep their codes; the preview names them in words
+        frame = pd.DataFrame(records).head(50)
+        declared = _declared_labels()
+        st.dataframe(frame, hide_index=True, width="stretch", column_config={
+            col: st.column_config.Column(declared.get(col) or _label_or_key(col)) for col in frame.columns})
+
+
+def _declared_labels() -> dict[str, str]:
+    """Every game's declared card fields, code → label in the interface language."""
+    from sqlmodel import select
+
+    from cardbase import gamesdata
+    from cardbase.models import Game
+
+    with session() as s:
+        return {d.name: d.label_in(lang()) for g in s.exec(select(Game)) for d in gamesdata.declared_fields(g)}

@@ -26,11 +26,11 @@ import streamlit as st
 from cardbase import access, gamesdata
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, StaleEditError
-from cardbase.ui.common import editor_gate, is_editor, session, show_error, t, tp
+from cardbase.ui.common import editor_gate, is_editor, lang, num, session, show_error, t, tp
 
 NEW = "gan_"  # widget key prefix of the new-game form
 EDIT = "gae_"  # widget key prefix of the edit form
-FIELD_COLUMNS = ("name", "type", "min", "max", "choices", "required", "label")
+FIELD_COLUMNS = ("name", "label", "label_en", "type", "min", "max", "choices", "required")
 KW_COLUMNS = ("keyword", "limit")
 WIDGETS = ("code", "name", "min_players", "max_players", "has_deck", "deck_size", "copy_limit", "template",
            "description")
@@ -58,9 +58,24 @@ def deck_rules_text(game: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def field_type_label(kind: Any) -> str:
+    """A field type in words (« nombre », « texte », « liste de valeurs »)."""
+    return t(f"games_admin.type_{kind}") if kind in gamesdata.FIELD_TYPES else str(kind or "")
+
+
+def field_text(decl: gamesdata.FieldDecl) -> str:
+    """A declared field as a person reads it: « Dégâts (nombre 0–1000) »."""
+    label, kind = decl.label_in(lang()), field_type_label(decl.type)
+    if decl.min is not None or decl.max is not None:
+        lo = "" if decl.min is None else num(decl.min)
+        hi = "" if decl.max is None else num(decl.max)
+        return t("games_admin.field_range", label=label, kind=kind, lo=lo, hi=hi)
+    return t("games_admin.field_shown", label=label, kind=kind)
+
+
 def fields_text(game: dict[str, Any], *, most: int | None = None) -> str:
-    """The declared fields as their command-line specs (``force:int:0..10``), the first ``most``."""
-    specs = [d.spec for d in gamesdata.check_declarations(game.get("fields") or [])[0]]
+    """The declared fields by their label in the interface language, the first ``most``."""
+    specs = [field_text(d) for d in gamesdata.check_declarations(game.get("fields") or [])[0]]
     if most is not None and len(specs) > most:
         specs = specs[:most] + [f"… (+{len(specs) - most})"]
     return ", ".join(specs) or "—"
@@ -71,7 +86,7 @@ def field_rows(fields: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"name": f.get("name", ""), "type": f.get("type", "int"),
              "min": f.get("min"), "max": f.get("max"),
              "choices": " | ".join(f.get("choices") or []), "required": bool(f.get("required", False)),
-             "label": f.get("label") or ""} for f in fields]
+             "label": f.get("label") or "", "label_en": f.get("label_en") or ""} for f in fields]
 
 
 def _cell(value: Any) -> Any:
@@ -112,8 +127,9 @@ def rows_to_fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             decl["choices"] = [c.strip() for c in str(cells["choices"]).split("|")]
         if cells["required"]:
             decl["required"] = bool(cells["required"])
-        if cells["label"]:
-            decl["label"] = str(cells["label"])
+        for key in ("label", "label_en"):
+            if cells[key]:
+                decl[key] = str(cells[key])
         out.append(decl)
     return out
 
@@ -258,6 +274,9 @@ def _table(prefix: str, name: str, rows_key: str, columns: tuple[str, ...],
     if key not in st.session_state and seen is not None:
         st.session_state[prefix + rows_key] = seen  # the table as last edited, its editor forgotten
     frame = pd.DataFrame(st.session_state.get(prefix + rows_key) or [], columns=list(columns))
+    for col in ("label", "label_en", "choices"):  # text columns: a row written before one existed has none
+        if col in frame.columns:
+            frame[col] = frame[col].map(lambda v: "" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
     edited = st.data_editor(frame, key=key, num_rows="dynamic", hide_index=True, width="stretch",
                             column_config=config, disabled=disabled)
     rows = edited.to_dict("records")
@@ -311,14 +330,17 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
     st.markdown(f"**{t('games_admin.fields')}**")
     st.caption(t("games_admin.fields_help"))
     rows = _table(prefix, "fields", "rows", FIELD_COLUMNS, {
-        "name": st.column_config.TextColumn(t("games_admin.field_name")),
+        "name": st.column_config.TextColumn(t("games_admin.field_name"), help=t("games_admin.field_name_help"),
+                                            width="small"),
+        "label": st.column_config.TextColumn(t("games_admin.field_label"), width="small"),
+        "label_en": st.column_config.TextColumn(t("games_admin.field_label_en"), width="small"),
         "type": st.column_config.SelectboxColumn(t("games_admin.field_type"), options=list(gamesdata.FIELD_TYPES),
-                                                 default="int"),
-        "min": st.column_config.NumberColumn(t("games_admin.field_min"), step=1, format="%d"),
-        "max": st.column_config.NumberColumn(t("games_admin.field_max"), step=1, format="%d"),
-        "choices": st.column_config.TextColumn(t("games_admin.field_choices"), help=t("games_admin.field_choices_help")),
-        "required": st.column_config.CheckboxColumn(t("games_admin.field_required"), default=False),
-        "label": st.column_config.TextColumn(t("games_admin.field_label")),
+                                                 default="int", format_func=field_type_label, width="small"),
+        "min": st.column_config.NumberColumn(t("games_admin.field_min"), step=1, format="%d", width="small"),
+        "max": st.column_config.NumberColumn(t("games_admin.field_max"), step=1, format="%d", width="small"),
+        "choices": st.column_config.TextColumn(t("games_admin.field_choices"), help=t("games_admin.field_choices_help"),
+                                               width="small"),
+        "required": st.column_config.CheckboxColumn(t("games_admin.field_required"), default=False, width="small"),
     }, disabled=disabled)
     values["fields"] = rows_to_fields(rows)
     values["description"] = st.text_area(t("games_admin.description"), key=prefix + "description",
@@ -365,7 +387,7 @@ def _render() -> None:
     games = _games()
     engines = _engines()
     st.dataframe(games_frame(games, engines), hide_index=True, width="stretch")
-    no_box = [g["code"] for g in games if not g["deck_size"]]
+    no_box = [g["name"] for g in games if not g["deck_size"]]
     if no_box:
         st.caption(tp("games_admin.box_note", games=", ".join(no_box)))
     if not editor_gate():
@@ -394,11 +416,11 @@ def _new(known: list[str]) -> None:
                 access.require_editor(action="create a game")
                 with session() as s:
                     game = gamesdata.create_game(s, **values)
-                    code = game.code
+                    code, name = game.code, game.name
             except CardbaseError as exc:
                 show_error(exc, title=t("games_admin.not_created"))
             else:
-                st.toast(tp("games_admin.created", code=code), icon=":material/check_circle:")
+                st.toast(tp("games_admin.created", game=name), icon=":material/check_circle:")
                 st.session_state["ga_pending"] = {"code": code, "clear_new": True}
                 st.rerun()
     with right:
@@ -410,7 +432,7 @@ def _edit(games: list[dict[str, Any]], known: list[str]) -> None:
     if st.session_state.get("ga_pick") not in by_code:
         st.session_state["ga_pick"] = next(iter(by_code))
     code = st.selectbox(t("field.game"), list(by_code), key="ga_pick",
-                        format_func=lambda c: f"{c} — {by_code[c]['name']}")
+                        format_func=lambda c: by_code[c]["name"])
     loaded = st.session_state.get("ga_loaded")
     if not loaded or loaded["code"] != code:
         game = by_code[code]
@@ -424,7 +446,7 @@ def _edit(games: list[dict[str, Any]], known: list[str]) -> None:
         changes = changed(loaded["original"], values)
         if changes:
             st.caption(t("games_admin.unsaved", fields=", ".join(_label(k) for k in changes)))
-        st.caption(tp("games_admin.editing_version", code=code, version=loaded["version"]))
+        st.caption(tp("games_admin.editing_version", game=by_code[code]["name"], version=loaded["version"]))
         a, b = st.columns(2)
         if a.button(t("common.save"), key="ga_save", type="primary", disabled=not changes):
             save(code, changes, loaded["version"])
@@ -461,14 +483,14 @@ def save(code: str, changes: dict[str, Any], expected: int) -> bool:
         access.require_editor(action="change a game")
         with session() as s:
             game = gamesdata.update_game(s, code=code, expected_version=expected, changes=changes)
-            version = game.version
+            version, name = game.version, game.name
     except StaleEditError as exc:
         st.session_state["ga_stale"] = {"code": code, "message": str(exc), "current": exc.current}
         return False
     except CardbaseError as exc:
         show_error(exc, title=t("games_admin.not_saved"))
         return False
-    st.toast(tp("games_admin.saved", code=code, version=version), icon=":material/check_circle:")
+    st.toast(tp("games_admin.saved", game=name, version=version), icon=":material/check_circle:")
     st.session_state["ga_pending"] = {"code": code}
     st.rerun()
     return True
@@ -483,11 +505,14 @@ def _shown(key: str, value: Any) -> str:
 
 
 def _stale_panel(code: str, values: dict[str, Any], stale: dict[str, Any], loaded: dict[str, Any]) -> None:
-    st.error(tp("games_admin.stale", code=code), icon=":material/block:")
+    st.error(tp("games_admin.stale", game=values.get("name") or code), icon=":material/block:")
     current = _comparable(stale.get("current") or {**BLANK, "version": 0})
+    original = loaded.get("original") or {}
+    # only the settings someone changed: this user or the other editor (not one nobody touched)
     rows = [{t("editor.field"): _label(k), t("editor.saved_value"): _shown(k, current.get(k)),
              t("editor.your_value"): _shown(k, values.get(k))}
-            for k in current if current.get(k) != values.get(k)]
+            for k in current if current.get(k) != values.get(k)
+            and (values.get(k) != original.get(k) or current.get(k) != original.get(k))]
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     with st.expander(t("editor.stale_details")):

@@ -25,7 +25,18 @@ import streamlit as st
 from cardbase import catalog, db, decks
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import MAIN_GAME, card_png, plain, session, show_error, t, tp
+from cardbase.ui.common import (
+    MAIN_GAME,
+    card_png,
+    num,
+    num_columns,
+    pct,
+    plain,
+    session,
+    show_error,
+    t,
+    tp,
+)
 
 GAME = "nespanini"
 BOTS = ("random", "greedy", "mc", "ismcts")
@@ -342,7 +353,7 @@ def _board(state, record: dict[str, Any], key: str) -> None:
         with cols[p]:
             who = t("playtest.you") if p == human else t("playtest.bot")
             names = [x.name for x in obs.discards[p]]
-            st.caption(f"{who} : " + (plain(", ".join(names)) if names else t("common.none")))
+            st.caption(f"{who} : " + (plain(", ".join(names)) if names else t("common.none_f")))
     with st.expander(t("playtest.log")):
         st.text("\n".join(event_lines(state, human)))
 
@@ -505,11 +516,11 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
     summ = result["summary"]
     m = st.columns(5)
     m[0].metric(t("playtest.games"), summ["games"])
-    m[1].metric(t("playtest.mean"), f"{summ['mean']:.2f}")
-    m[2].metric(t("playtest.std"), f"{summ['std']:.2f}")
+    m[1].metric(t("playtest.mean"), num(summ["mean"]))
+    m[2].metric(t("playtest.std"), num(summ["std"]))
     m[3].metric("min / max", f"{summ['min']} / {summ['max']}")
     gap = summ.get("oracle_mean_gap")
-    m[4].metric(t("playtest.oracle_gap"), "—" if gap is None else f"{gap:.2f}")
+    m[4].metric(t("playtest.oracle_gap"), num(gap))
     _ended_by(summ.get("ended_by"), summ["games"])
     _batch_notes(summ)
     left, right = st.columns([3, 2])
@@ -520,20 +531,20 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
                      x=t("playtest.score"), y=t("playtest.games"), height=260)
     with right:
         st.markdown(f"**{t('playtest.percentiles')}**")
-        st.dataframe(pd.DataFrame([{t("engine.col.percentile"): k, t("playtest.score"): v}
+        st.dataframe(pd.DataFrame([{t("engine.col.percentile"): k, t("playtest.score"): num(v, 1)}
                                    for k, v in summ["percentiles"].items()]), hide_index=True, width="stretch")
     st.markdown(f"**{t('playtest.per_card')}**")
-    st.dataframe(pd.DataFrame(result["cards"]), hide_index=True, width="stretch", column_config={
+    per_card = num_columns(pd.DataFrame(result["cards"]), percent=("kept_rate", "discarded_rate"),
+                           signed=("swap_delta",))  # numbers written for the interface language
+    st.dataframe(per_card, hide_index=True, width="stretch", column_config={
         "card": st.column_config.TextColumn(t("engine.col.card")),
         "ref": st.column_config.TextColumn(t("engine.col.ref")),
         "copies": st.column_config.NumberColumn(t("engine.col.copies")),
         "value": st.column_config.NumberColumn(t("engine.col.value")),
-        "kept_rate": st.column_config.ProgressColumn(t("playtest.kept"), format="percent", min_value=0, max_value=1),
-        "discarded_rate": st.column_config.ProgressColumn(t("playtest.discarded"), format="percent",
-                                                          min_value=0, max_value=1),
-        "avg_points": st.column_config.NumberColumn(t("playtest.avg_points"), format="%.2f"),
-        "swap_delta": st.column_config.NumberColumn(t("playtest.swap"), format="%+.2f",
-                                                    help=t("playtest.swap_help")),
+        "kept_rate": st.column_config.TextColumn(t("playtest.kept")),
+        "discarded_rate": st.column_config.TextColumn(t("playtest.discarded")),
+        "avg_points": st.column_config.TextColumn(t("playtest.avg_points")),
+        "swap_delta": st.column_config.TextColumn(t("playtest.swap"), help=t("playtest.swap_help")),
     })
 
 
@@ -577,15 +588,15 @@ def _duels(choices: dict[str, str]) -> None:
         s = result["duel"]
         lo, hi = s["ci95"]
         m = st.columns(4)
-        m[0].metric(t("playtest.win_rate", deck=s["decks"][0]), f"{s['win_rate']:.1%}", help=f"95 % : {lo:.1%} – {hi:.1%}")
+        m[0].metric(t("playtest.win_rate", deck=s["decks"][0]), pct(s["win_rate"]), help=f"95 % : {pct(lo)} – {pct(hi)}")
         m[1].metric(t("playtest.wtl"), f"{s['wins']} / {s['ties']} / {s['losses']}")
         fp = s["first_player"]  # over decided games, ties apart (ruling R5)
         m[2].metric(t("nespanini.playtest.first_player"),
-                    "—" if fp["win_rate"] is None else f"{fp['win_rate']:.1%}",
+                    "—" if fp["win_rate"] is None else pct(fp["win_rate"]),
                     help=t("nespanini.playtest.first_player_help", wins=fp["wins"], decided=fp["decided"],
-                           lo=f"{fp['ci95'][0]:.1%}", hi=f"{fp['ci95'][1]:.1%}", ties=fp["ties"]))
-        m[3].metric(t("playtest.margin"), f"{s['mean_margin']:+.2f}")
-        st.caption(t("playtest.ci", lo=f"{lo:.1%}", hi=f"{hi:.1%}", games=s["games"]))
+                           lo=pct(fp["ci95"][0]), hi=pct(fp["ci95"][1]), ties=fp["ties"]))
+        m[3].metric(t("playtest.margin"), num(s["mean_margin"], signed=True))
+        st.caption(t("playtest.ci", lo=pct(lo), hi=pct(hi), games=s["games"]))
         _ended_by(s.get("ended_by"), s["games"])
         _batch_notes(s)
     else:
@@ -594,11 +605,11 @@ def _duels(choices: dict[str, str]) -> None:
         st.markdown(f"**{t('playtest.matrix')}**")
         st.dataframe(matrix_table(result["matrix"]), width="stretch")
         st.markdown(f"**{t('playtest.ratings')}**")
-        st.dataframe(pd.DataFrame(result["ratings"]), hide_index=True, width="stretch", column_config={
+        ratings = num_columns(pd.DataFrame(result["ratings"]), {"rating": 1}, percent=("points_rate",))
+        st.dataframe(ratings, hide_index=True, width="stretch", column_config={
             "deck": st.column_config.TextColumn(t("engine.col.deck")),
-            "rating": st.column_config.NumberColumn(t("engine.col.rating"), format="%.1f"),
-            "points_rate": st.column_config.ProgressColumn(t("engine.col.points_rate"), format="percent",
-                                                           min_value=0, max_value=1),
+            "rating": st.column_config.TextColumn(t("engine.col.rating")),
+            "points_rate": st.column_config.TextColumn(t("engine.col.points_rate")),
         })
         _batch_notes(result)
 
@@ -606,7 +617,7 @@ def _duels(choices: dict[str, str]) -> None:
 def matrix_table(matrix: dict[str, dict[str, float | None]]) -> pd.DataFrame:
     """The round-robin matrix as text: percentages, « — » where a deck meets itself (or no game)."""
     df = pd.DataFrame(matrix)
-    return df.apply(lambda col: col.map(lambda v: "—" if v is None or pd.isna(v) else f"{v:.0%}"))
+    return df.apply(lambda col: col.map(lambda v: "—" if v is None or pd.isna(v) else pct(v, 0)))
 
 
 def _ladder(choices: dict[str, str]) -> None:
@@ -643,9 +654,9 @@ def _ladder(choices: dict[str, str]) -> None:
               t("engine.col.against"): t(f"playtest.bot_{r['against']}"),
               t("engine.col.games"): r["games"],
               t("playtest.wtl"): f"{r['wins']} / {r['ties']} / {r['losses']}",
-              t("engine.col.points_rate"): f"{r['points_rate']:.1%}",
-              t("playtest.ladder_interval"): f"{r['points_ci_low']:.1%} – {r['points_ci_high']:.1%}",
-              t("engine.col.mean_margin"): f"{r['mean_margin']:+.2f}",
+              t("engine.col.points_rate"): pct(r["points_rate"]),
+              t("playtest.ladder_interval"): f"{pct(r['points_ci_low'])} – {pct(r['points_ci_high'])}",
+              t("engine.col.mean_margin"): num(r["mean_margin"], signed=True),
               t("engine.col.beats_lower"): t("engine.sim.yes") if r["beats_lower"] else t("engine.sim.no"),
               t("engine.col.ended_by"): ", ".join(
                   t("engine.sim.ending_count", n=n, ending=ending_label(k))

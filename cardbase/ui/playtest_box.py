@@ -18,7 +18,7 @@ import streamlit as st
 
 from cardbase import catalog, i18n
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import lang, session, show_error, t
+from cardbase.ui.common import lang, localized, num, pct, session, show_error, t
 
 
 def game_cards(code: str) -> list:
@@ -55,6 +55,11 @@ def bot_labels():
     """A ``format_func`` naming bots in the language of this run (it may be called after it)."""
     language = lang()
     return lambda name: bot_label(name, language)
+
+
+def team_label(name: str) -> str:
+    """A team of a batch report (its stable machine name, ``Terror``) as the game's table names it."""
+    return i18n.find(lang(), f"ctterror_page.team_{name}") or name
 
 
 def ending_label(key: str) -> str:
@@ -178,8 +183,8 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
     m = st.columns(4)
     m[0].metric(t("games_page.games"), n)
     m[1].metric(t("games_page.ties"), rep["ties"])
-    m[2].metric(t("games_page.mean_turns"), f"{rep['mean_turns']:.1f}")
-    m[3].metric(t("games_page.mean_rounds"), f"{rep['mean_rounds']:.2f}")
+    m[2].metric(t("games_page.mean_turns"), num(rep["mean_turns"], 1))
+    m[3].metric(t("games_page.mean_rounds"), num(rep["mean_rounds"], 2))
 
     seat_col, win_col = t("games_page.seat"), t("games_page.win_rate")
     lo_col, hi_col = t("games_page.ci_low"), t("games_page.ci_high")
@@ -201,7 +206,7 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
     sides = len(rep["teams"]) if rep.get("teams") else len(seats)
     fair = alt.Chart(pd.DataFrame({"x": [1 / max(sides, 1)]})).mark_rule(
         color="#888", strokeDash=[4, 4]).encode(x="x:Q")
-    st.altair_chart((bars + rules + fair).properties(height=48 * len(seats) + 50), width="stretch")
+    st.altair_chart(localized((bars + rules + fair).properties(height=48 * len(seats) + 50)), width="stretch")
     st.caption(t("games_page.seats_caption_teams" if rep.get("teams") else "games_page.seats_caption"))
     if rep["ties"] and not rep.get("teams") and rep["seats"] and rep["seats"][0].get("decided"):
         from cardbase.ui.rulings_view import pct
@@ -211,9 +216,9 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
               lo=pct(s["ci95_decided"][0]), hi=pct(s["ci95_decided"][1])) for s in rep["seats"])))
     if rep.get("teams"):
         st.markdown(f"**{t('games_page.teams_title')}**")
-        st.dataframe(pd.DataFrame([{t("games_page.team"): name, t("games_page.wins"): v["wins"],
-                                    win_col: f"{v['win_rate']:.1%}",
-                                    t("games_page.ci95"): f"{v['ci95'][0]:.1%} – {v['ci95'][1]:.1%}"}
+        st.dataframe(pd.DataFrame([{t("games_page.team"): team_label(name), t("games_page.wins"): v["wins"],
+                                    win_col: pct(v["win_rate"]),
+                                    t("games_page.ci95"): f"{pct(v['ci95'][0])} – {pct(v['ci95'][1])}"}
                                    for name, v in rep["teams"].items()]), hide_index=True, width="stretch")
 
     if rep.get("cards"):
@@ -242,14 +247,14 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
             tooltip=[name_col, held_col, alt.Tooltip(f"{win_col}:Q", format=".1%"),
                      alt.Tooltip(f"{lo_col}:Q", format=".1%"), alt.Tooltip(f"{hi_col}:Q", format=".1%"), "n"])
         rules = base.mark_rule().encode(x=alt.X(f"{lo_col}:Q", title=win_col), x2=f"{hi_col}:Q")
-        st.altair_chart((rules + points).properties(height=34 * len(rep["cards"]) + 40), width="stretch")
+        st.altair_chart(localized((rules + points).properties(height=34 * len(rep["cards"]) + 40)), width="stretch")
         st.caption(t("games_page.cards_caption"))
         table = pd.DataFrame([{
-            "ref": c["ref"], name_col: c["name"], held_col: c["games_held"],
-            t("games_page.rate_held"): f"{c['win_rate_held']:.1%}",
-            t("games_page.ci95"): f"{c['ci95_held'][0]:.1%} – {c['ci95_held'][1]:.1%}",
-            t("games_page.rate_not_held"): f"{c['win_rate_not_held']:.1%}",
-            t("games_page.delta"): f"{c['win_rate_held'] - c['win_rate_not_held']:+.1%}"}
+            t("field.ref"): c["ref"], name_col: c["name"], held_col: c["games_held"],
+            t("games_page.rate_held"): pct(c["win_rate_held"]),
+            t("games_page.ci95"): f"{pct(c['ci95_held'][0])} – {pct(c['ci95_held'][1])}",
+            t("games_page.rate_not_held"): pct(c["win_rate_not_held"]),
+            t("games_page.delta"): pct(c["win_rate_held"] - c["win_rate_not_held"], signed=True)}
             for c in sorted(rep["cards"], key=lambda c: -(c["win_rate_held"] - c["win_rate_not_held"]))])
         with st.expander(t("games_page.cards_table")):
             st.dataframe(table, hide_index=True, width="stretch")
@@ -262,7 +267,7 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
         bars = alt.Chart(ended).encode(x=alt.X(f"{count}:Q"), y=alt.Y(f"{how}:N", title=None))
         chart = bars.mark_bar(color="#72b7b2", size=26) + bars.mark_text(align="left", dx=4).encode(
             text=f"{count}:Q")
-        st.altair_chart(chart.properties(height=max(110, 44 * len(ended) + 60)), width="stretch")
+        st.altair_chart(localized(chart.properties(height=max(110, 44 * len(ended) + 60))), width="stretch")
         off = sum(v for k, v in rep["ended_by"].items() if k.endswith("_limit"))
         if off:
             st.warning(t("games_page.safety_net", n=off, games=n), icon=":material/warning:")
@@ -273,6 +278,6 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
         # every value between the shortest and the longest game, empty ones included
         span = range(int(min(rounds)), int(max(rounds)) + 1) if rounds else range(0)
         hist = pd.DataFrame({rcol: list(span), count: [int(counts.get(r, 0)) for r in span]})
-        st.altair_chart(alt.Chart(hist).mark_bar(color="#f58518").encode(
-            x=alt.X(f"{rcol}:O", axis=alt.Axis(labelAngle=0)), y=alt.Y(f"{count}:Q")).properties(height=220),
+        st.altair_chart(localized(alt.Chart(hist).mark_bar(color="#f58518").encode(
+            x=alt.X(f"{rcol}:O", axis=alt.Axis(labelAngle=0)), y=alt.Y(f"{count}:Q")).properties(height=220)),
             width="stretch")

@@ -227,7 +227,8 @@ def _board(state, record: dict[str, Any], since: int = 0) -> None:
         else:
             won = obs.winner == obs.teams[human]
             box = st.success if won else st.error  # a loss is never green
-            box(t("ctterror_page.final_win" if won else "ctterror_page.final_loss", team=obs.winner),
+            box(t("ctterror_page.final_win" if won else "ctterror_page.final_loss",
+                  team=t(f"ctterror_page.winner_{obs.winner}")),
                 icon=":material/flag:")
 
     _seats(state, obs, human)

@@ -314,7 +314,7 @@ def _board(state, texts: list[str], reveals: list[dict[str, Any]], record: dict[
     if info:
         st.info("\n\n".join(info), icon=":material/visibility:")
     a, b = st.columns(2)
-    a.caption(t("overkill_page.removed", cards=", ".join(map(str, obs.removed)) or t("common.none")))
+    a.caption(t("overkill_page.removed", cards=", ".join(map(str, obs.removed)) or t("common.none_f")))
     active = [tp(f"overkill_page.active_{w}", atouts=", ".join(obs.active[p]) or t("common.none"))
               for p, w in ((HUMAN, "you"), (BOT, "bot"))]
     b.caption("  \n".join(active))

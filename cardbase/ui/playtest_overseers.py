@@ -288,7 +288,7 @@ def _board(state, record: dict[str, Any]) -> None:
 
     a, b = st.columns(2)
     a.caption(t("overseers_page.discard", n=obs.discard_size,
-                known=", ".join(card_name(state, k) for k in obs.known_discard) or t("common.none")))
+                known=", ".join(card_name(state, k) for k in obs.known_discard) or t("common.none_f")))
     if obs.peeks:
         b.caption(t("overseers_page.peeks", cards=", ".join(
             f"{seat_name(q, me)} : {card_name(state, k)}" for q, k in obs.peeks)))
@@ -369,7 +369,7 @@ def _your_turn(state, obs, record: dict[str, Any]) -> None:
     box.markdown(f"**{t(f'overseers_page.do_{phase}')}**")
     if phase == "draft":
         box.caption(t("overseers_page.kept", cards=", ".join(card_name(state, k) for k in obs.kept)
-                      or t("common.none")))
+                      or t("common.none_f")))
     if phase == "place":
         _placement(state, obs, legal, record, box)
         return

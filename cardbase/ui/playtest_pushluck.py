@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import plain, show_error, t
+from cardbase.ui.common import localized, num_columns, plain, show_error, t
 from cardbase.ui.playtest_box import batch, bot_labels, bots_until, game_cards
 
 CODE = "pushluck"
@@ -309,10 +309,7 @@ def variants() -> None:
         x=alt.X("p15:Q", title=labels["p15"], axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
         y=alt.Y("box:N", title=None, sort=None, axis=alt.Axis(labelLimit=320)),
         tooltip=[alt.Tooltip("box:N"), alt.Tooltip("p15:Q", format=".1%"), alt.Tooltip("flips:Q", format=".2f")])
-    st.altair_chart(chart, width="stretch")
-    st.dataframe(df.rename(columns=labels), hide_index=True, width="stretch", column_config={
-        labels["p15"]: st.column_config.NumberColumn(format="percent"),
-        labels["seat1"]: st.column_config.NumberColumn(format="percent"),
-        labels["last_seat"]: st.column_config.NumberColumn(format="percent"),
-        labels["flips"]: st.column_config.NumberColumn(format="%.2f"),
-        labels["rounds"]: st.column_config.NumberColumn(format="%.2f")})
+    st.altair_chart(localized(chart), width="stretch")
+    # figures written for the interface language (« 42,5 % », « 3,20 »)
+    st.dataframe(num_columns(df, percent=("p15", "seat1", "last_seat")).rename(columns=labels),
+                 hide_index=True, width="stretch")

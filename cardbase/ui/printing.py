@@ -5,6 +5,7 @@ sheet; download the PDF (and the per-card PNGs as a zip in print-shop mode)."""
 from __future__ import annotations
 
 import io
+import re
 import tempfile
 import zipfile
 from pathlib import Path
@@ -18,7 +19,7 @@ from cardbase import catalog, decks, stickers
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.models import Deck, Edition, Game
-from cardbase.ui.common import lang, session, show_error, t
+from cardbase.ui.common import lang, num, session, show_error, t
 
 PREVIEW_DPI = 60
 
@@ -227,18 +228,21 @@ def _tts_download(source: str, value: Any, cards: list[CardDef], name: str,
             title = catalog.get_edition(s, value).name
     base_url = st.text_input(tr("tts.ui.base_url"), key="pr_tts_url", placeholder="https://…",
                              help=tr("tts.ui.base_url_help"))
+    # no default: the folder is on the player's computer, which the server cannot know
     folder = st.text_input(tr("tts.ui.folder"), key="pr_tts_dir",
-                           value=str(Path.home() / "cardbase-tts" / slug(title)),
-                           help=tr("tts.ui.folder_help"), disabled=bool(base_url.strip()))
+                           placeholder=tr("tts.ui.folder_placeholder", folder=slug(title)),
+                           help=tr("tts.ui.folder_help", folder=slug(title)), disabled=bool(base_url.strip()))
+    images_at = base_url.strip() or folder_url(folder)
+    if not images_at:
+        st.caption(tr("tts.ui.folder_needed"))
     signature = repr((source, value, use_stickers, base_url, folder))
-    if st.button(tr("tts.ui.make"), key="pr_tts_go"):
+    if st.button(tr("tts.ui.make"), key="pr_tts_go", disabled=not images_at):
         try:
             with session() as s:
                 src = edition_source(s, value) if source == "edition" else \
                     TtsSource(title, source, tuple(cards))
                 symbols = edition_symbols(s, src.cards)
-            data, result = export_zip(src, base_url=base_url.strip() or None,
-                                      url_dir=Path(folder).expanduser(), stickers=use_stickers,
+            data, result = export_zip(src, base_url=images_at, stickers=use_stickers,
                                       sticker_table=table, edition_symbols=symbols)
             st.session_state["pr_tts"] = {"signature": signature, "zip": data,
                                           "name": result.object.stem, "cards": result.cards,
@@ -250,6 +254,20 @@ def _tts_download(source: str, value: Any, cards: list[CardDef], name: str,
         st.success(tr("tts.ui.done", cards=made["cards"], faces=made["faces"], sheets=made["sheets"]))
         st.download_button(tr("tts.ui.download"), made["zip"], file_name=f"{made['name']}-tts.zip",
                            mime="application/zip", key="pr_tts_dl")
+
+
+def folder_url(folder: str) -> str | None:
+    """The ``file://`` address of a folder of the player's computer, typed as a full path
+    (``C:\\Users\\me\\deck`` or ``/home/me/deck``); None for an empty or relative path, which no
+    computer could find its images from."""
+    from pathlib import PurePosixPath, PureWindowsPath
+
+    text = (folder or "").strip().strip('"')
+    if re.match(r"^[A-Za-z]:[\\/]", text):
+        return PureWindowsPath(text).as_uri() + "/"
+    if text.startswith("/"):
+        return PurePosixPath(text).as_uri() + "/"
+    return None
 
 
 def safe_file_name(text: str, fallback: str = "cartes") -> str:
@@ -345,7 +363,7 @@ def _colour_risks(cards: list[CardDef], table: dict[str, str]) -> None:
                      threshold=f"{report['threshold']:g}"))
         return
     rows = [{t("shop.proof.col_vision"): deficiency_label(p["deficiency"]),
-             t("shop.proof.col_pair"): f"{p['a']} / {p['b']}", "ΔE": f"{p['delta_e']:.1f}",
+             t("shop.proof.col_pair"): f"{p['a']} / {p['b']}", "ΔE": num(p["delta_e"], 1),
              t("shop.proof.col_cue"): t(f"shop.cvd.cue.{p['cue']}"),
              t("shop.proof.col_fix"): fix_for(p, report.get("symbols"))} for p in risky]
     st.table(pd.DataFrame(rows).set_index(t("shop.proof.col_vision")))

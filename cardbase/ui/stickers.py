@@ -99,7 +99,7 @@ def render() -> None:
     st.divider()
     st.subheader(t("stickers.add_colour"))
     if editor_gate():
-        with st.form("stk_add"):
+        with st.form("stk_add", enter_to_submit=False):
             a, b = st.columns(2)
             new_colour = a.text_input(t("field.colour"), key="stk_new_colour")
             new_symbol = b.selectbox(t("stickers.symbol"), list(stickers.SYMBOLS), key="stk_new_symbol",

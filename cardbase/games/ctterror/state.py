@@ -124,7 +124,7 @@ class Game:
             need = seats.count(t)
             if len(self.by_team[t]) < need:
                 problems.append(Problem("ctterror-characters", tr(
-                    "ctterror.material.few_characters", team=TEAMS[t], count=len(self.by_team[t]),
+                    "ctterror.material.few_characters", team=tr(f"ctterror.team.{TEAMS[t]}"), count=len(self.by_team[t]),
                     need=need), tr("ctterror.material.few_characters_fix"), ""))
         if box.life_cards < n:
             problems.append(Problem("ctterror-life", tr("ctterror.material.few_life", count=box.life_cards,
@@ -866,7 +866,7 @@ class State:
     def seat_name(self, p: int) -> str:
         return tr("ctterror.seat", seat=p + 1,
                   name=self.game.box.characters[self.character[p]].name,
-                  team=TEAMS[self.game.team[p]])
+                  team=tr(f"ctterror.team.{TEAMS[self.game.team[p]]}"))
 
     def action_to_string(self, action: int) -> str:
         game = self.game
@@ -933,7 +933,7 @@ class State:
         if kind == "end":
             if rest[1] is None:
                 return tr("ctterror.event.turn_limit")
-            return tr("ctterror.event.victory", team=rest[1])
+            return tr("ctterror.event.victory", team=tr(f"ctterror.team.{rest[1]}"))
         return str(event)
 
     def _log(self, *event: Any) -> None:
