@@ -18,7 +18,7 @@ import streamlit as st
 
 from cardbase import catalog, i18n
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import lang, localized, num, pct, session, show_error, t
+from cardbase.ui.common import lang, localized, num, session, show_error, t
 
 
 def game_cards(code: str) -> list:
