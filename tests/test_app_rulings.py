@@ -56,3 +56,18 @@ def test_the_weight_of_the_rulings_is_measured_in_the_app(contested_points) -> N
     table = at.dataframe[-1].value
     assert len(table) == 2 * 2  # two readings, two seats
     assert "Écart" in table.columns and "Significatif" in table.columns
+
+
+def test_the_weight_of_nespanini_rulings_on_a_duel() -> None:
+    """NesPanini's contested rulings (R1, R9) weighed on the duel of the two decks picked."""
+    at = page_test("playtest")
+    at.session_state["pt_mode"] = "duel"
+    at.run()
+    at.number_input(key="ptd_games").set_value(20).run()
+    assert "Poids des arbitrages" in texts(at)
+    at.button(key="ptd_weigh").click().run()
+    no_exception(at)
+    res = at.session_state["ptd_weights"]
+    assert {v["ruling"] for v in res["variants"]} == {"R1", "R9"}
+    table = at.dataframe[-1].value
+    assert "Premier joueur" in set(table["Place"])

@@ -190,3 +190,17 @@ def test_seat_figures_over_decided_games_count_ties_as_nobodys_loss() -> None:
     lo, hi = first["ci95_decided"]
     assert lo > 0.5 and hi < 0.9  # an edge the all-games rate (30 %) hides
     assert second["win_rate_decided"] == pytest.approx(0.25)
+
+
+@SQLITE
+def test_sim_rulings_weighs_nespanini_on_a_duel(cli_env) -> None:
+    res = runner.invoke(app, ["sim", "rulings", "nespanini", "--games", "20", "--only", "R1", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["game"] == "nespanini" and data["weighed"] == ["R1"]
+    assert {v["value"] for v in data["variants"]} == {"turns", "first"}
+    for v in data["variants"]:
+        assert [s["side"] for s in v["seats"]][1] == "first"
+        for side in v["seats"]:
+            lo, hi = side["delta_ci95"]
+            assert lo <= side["delta"] <= hi

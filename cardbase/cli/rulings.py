@@ -73,6 +73,8 @@ def sim_rulings_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
     scheduler: str | None = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
                                          help="Dask scheduler address: run the games on that cluster."),
+    deck: str | None = typer.Option(None, "--deck", help="NesPanini: deck A (default: the first starter deck)."),
+    against: str | None = typer.Option(None, "--against", help="NesPanini: deck B (default: the second starter deck)."),
 ) -> None:
     """Play the same games under every reading of each contested ruling: how the figures move."""
     from cardbase import catalog
@@ -84,8 +86,6 @@ def sim_rulings_command(
     from cardbase.playtest.weights import weigh
 
     spec = registry.playable(game)
-    if spec.material != "box":
-        raise CardbaseError(tr("rulings.cli.box_only", game=spec.code))
     codes = [c for c in (only or "").split(",") if c.strip()] or None
     weighed = contested(spec.code, codes)  # an unknown code fails before any game is played
     if not weighed:
@@ -93,13 +93,18 @@ def sim_rulings_command(
     from cardbase.playtest.limits import check_sim
 
     readings = 1 + sum(len(r.variants()) for r in weighed)  # every reading plays the whole batch
-    names = check_sim(games=games, runs=readings, unit="limits.unit.readings", workers=workers, bots=bots,
-                      players=players, spec=spec)
-    with session() as s:
-        cards = catalog.card_defs(s, game=spec.code)
-    with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
-        res = weigh(spec.code, cards, players=players, bots=names or None, games=games, seed=seed,
-                    only=codes, workers=workers, executor=ex, progress=progress)
+    if spec.material != "box":  # NesPanini: one duel, deck A against deck B, every deal from both seats
+        names = check_sim(games=games, min_games=2, runs=readings, unit="limits.unit.readings",
+                          workers=workers, bots=bots, nespanini_bots=True)
+        res = _weigh_duel(deck, against, names, games, seed, codes, workers, scheduler, json_out)
+    else:
+        names = check_sim(games=games, runs=readings, unit="limits.unit.readings", workers=workers, bots=bots,
+                          players=players, spec=spec)
+        with session() as s:
+            cards = catalog.card_defs(s, game=spec.code)
+        with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
+            res = weigh(spec.code, cards, players=players, bots=names or None, games=games, seed=seed,
+                        only=codes, workers=workers, executor=ex, progress=progress)
     if json_out:
         print_json(res)
         return
@@ -124,8 +129,35 @@ def sim_rulings_command(
                 f"{c['name']} {_pct(c['delta'], signed=True)}" for c in v["cards"])))
 
 
+def _weigh_duel(deck: str | None, against: str | None, bots: list[str], games: int, seed: int,
+                codes: list[str] | None, workers: int | None, scheduler: str | None, quiet: bool) -> dict:
+    """``sim rulings nespanini``: the decks (starter decks by default), checked legal, then
+    :func:`cardbase.playtest.weights.weigh_duel`."""
+    from cardbase import catalog
+    from cardbase.cli.common import session
+    from cardbase.cli.sim import _deck, _executor, _legality, _progress
+    from cardbase.playtest.cards import starter_decks
+    from cardbase.playtest.weights import weigh_duel
+
+    starters = list(starter_decks())
+    a_name, a_cards = _deck(deck or starters[0], None)
+    b_name, b_cards = _deck(against or starters[1], None)
+    _legality({a_name: a_cards, b_name: b_cards}, False, None)
+    with session() as s:
+        pool = catalog.card_defs(s, game="nespanini")
+    pair = (bots[0], bots[-1]) if bots else ("greedy", "greedy")
+    with _executor(scheduler, quiet) as ex, _progress("nespanini", not quiet) as progress:
+        return weigh_duel(a_cards, b_cards, names=(a_name, b_name), bots=pair, games=games, seed=seed,
+                          only=codes, pool=pool, workers=workers, executor=ex, progress=progress)
+
+
 def _side(side: dict, teams: bool) -> str:
     lo, hi = side["ci95"]
+    if side["side"] == "first":  # NesPanini's first player
+        return tr("rulings.cli.first", wins=side["wins"], rate=_pct(side["win_rate"]), lo=_pct(lo), hi=_pct(hi))
+    if not side["side"].isdigit() and not teams:  # a NesPanini deck
+        return tr("rulings.cli.deck", side=side["side"], wins=side["wins"], rate=_pct(side["win_rate"]),
+                  lo=_pct(lo), hi=_pct(hi))
     key = "rulings.cli.team" if teams else "rulings.cli.seat"
     return tr(key, side=side["side"], wins=side["wins"], rate=_pct(side["win_rate"]), lo=_pct(lo),
               hi=_pct(hi))

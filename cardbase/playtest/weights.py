@@ -136,3 +136,80 @@ def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
             "baseline": {"seats": base_sides, "mean_rounds": base_rep.mean_rounds, "ties": base_rep.ties,
                          "ended_by": base_rep.ended_by, "rulings": base_rep.rulings},
             "weighed": [r.code for r in weighed], "variants": variants}
+
+
+def _duel_sides(rec: Any, names: Sequence[str]) -> list[tuple[str, list[int]]]:
+    """NesPanini's sides: deck A (a win: A scored more) and the first player, game by game."""
+    rec = rec.sort_values(["pair", "swapped"])
+    a_won = [1 if r == 1 else 0 for r in rec["result"]]
+    first_won = [1 if (f == 0 and r == 1) or (f == 1 and r == -1) else 0
+                 for f, r in zip(rec["first"], rec["result"], strict=True)]
+    return [(names[0], a_won), ("first", first_won)]
+
+
+def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: tuple[str, str],
+               bots: tuple[str, str] = ("greedy", "greedy"), games: int = 1000, seed: int = 0,
+               only: Sequence[str] | None = None, stalemate_rounds: int | None = None,
+               pool: Sequence[CardDef] | None = None, workers: int | None = None, executor: Any = None,
+               progress: Progress | None = None) -> dict[str, Any]:
+    """NesPanini's contested rulings weighed on one duel (deck A against deck B, every deal played
+    from both seats): deck A's win rate and the first player's, with the paired differences."""
+    from cardbase.games.nespanini import STALEMATE_ROUNDS
+    from cardbase.playtest.batch import duel
+
+    weighed: list[Ruling] = contested("nespanini", only)
+    runs = [(r, v) for r in weighed for v in r.variants()]
+    total = (games // 2) * (1 + len(runs))
+    rounds = STALEMATE_ROUNDS if stalemate_rounds is None else stalemate_rounds
+
+    def step(offset: int) -> Progress | None:
+        if progress is None:
+            return None
+        return lambda k, _n: progress(offset + k, total)
+
+    def play(options: dict[str, Any], offset: int) -> Any:
+        rules = dict(options)
+        if rules.get("stalemate_rounds") is not None:
+            rules.pop("stalemate_rounds")
+        if rules.get("deck_lists") == "hidden":
+            rules["pool"] = list(pool or [])
+        return duel(deck_a, deck_b, games=games, bots=bots, seed=seed, names=names, workers=workers,
+                    executor=executor, progress=step(offset), stalemate_rounds=options.get("stalemate_rounds", rounds),
+                    rules=rules or None)
+
+    def sides(rep: Any) -> list[dict[str, Any]]:
+        n = len(rep.records)
+        out = []
+        for name, won in _duel_sides(rep.records, names):
+            lo, hi = wilson(sum(won), n)
+            out.append({"side": name, "seats": [], "wins": sum(won), "win_rate": sum(won) / n if n else 0.0,
+                        "ci95": [lo, hi], "mean_return": None})
+        return out
+
+    base = play({}, 0)
+    base_won = dict(_duel_sides(base.records, names))
+    variants = []
+    for i, (ruling, value) in enumerate(runs, start=1):
+        rep = play({ruling.option: value}, i * (games // 2))
+        rows = sides(rep)
+        significant = False
+        biggest = 0.0
+        for row, (name, won) in zip(rows, _duel_sides(rep.records, names), strict=True):
+            delta, ci = paired_delta(base_won[name], won)
+            row["delta"], row["delta_ci95"] = delta, ci
+            significant = significant or ci[0] > 0 or ci[1] < 0
+            biggest = max(biggest, abs(delta))
+        variants.append({
+            "ruling": ruling.code, "title": ruling.title_in(), "option": ruling.option, "value": value,
+            "default": ruling.default, "contested": ruling.contested, "seats": rows, "delta": biggest,
+            "significant": significant, "mean_rounds": float(rep.records["turns"].mean()),
+            "delta_rounds": float(rep.records["turns"].mean() - base.records["turns"].mean()),
+            "ties": rep.summary["ties"], "ended_by": rep.summary["ended_by"], "cards": []})
+    variants.sort(key=lambda v: (-v["delta"], v["ruling"], str(v["value"])))
+    if progress is not None:
+        progress(total, total)
+    return {"game": "nespanini", "players": 2, "games": base.summary["games"], "seed": seed,
+            "bots": list(bots), "decks": list(names), "teams": False,
+            "baseline": {"seats": sides(base), "mean_rounds": float(base.records["turns"].mean()),
+                         "ties": base.summary["ties"], "ended_by": base.summary["ended_by"]},
+            "weighed": [r.code for r in weighed], "variants": variants}

@@ -277,6 +277,7 @@ def nespanini_view(code: str = GAME) -> None:
         balance_view(choices, deck_cards, _progress_bar)
     else:
         _duels(choices)
+        _duel_weights(choices)
 
 
 def _interactive(choices: dict[str, str], *, vs_bot: bool) -> None:
@@ -612,6 +613,22 @@ def _duels(choices: dict[str, str]) -> None:
             "points_rate": st.column_config.TextColumn(t("engine.col.points_rate")),
         })
         _batch_notes(result)
+
+def _duel_weights(choices: dict[str, str]) -> None:
+    """« Poids des arbitrages » of the two decks picked for a duel (R1, R9 on the same deals)."""
+    from cardbase.ui import rulings_view
+
+    picked = st.session_state.get("ptd_decks") or []
+    try:
+        named = {choices[k]: deck_cards(k) for k in picked if k in choices}
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    bots = (st.session_state.get("ptd_bot_a", "greedy"), st.session_state.get("ptd_bot_b", "greedy"))
+    rulings_view.duel_weights_panel(named, prefix="ptd", bots=bots, games=int(st.session_state.get("ptd_games", 400)),
+                                    seed=int(st.session_state.get("ptd_seed", 0)),
+                                    stalemate_rounds=int(st.session_state.get("ptd_stalemate", 10)),
+                                    progress_bar=lambda: _progress_bar(per_step=2))
 
 
 def matrix_table(matrix: dict[str, dict[str, float | None]]) -> pd.DataFrame:

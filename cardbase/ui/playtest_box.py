@@ -18,7 +18,7 @@ import streamlit as st
 
 from cardbase import catalog, i18n
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import lang, localized, num, session, show_error, t
+from cardbase.ui.common import lang, localized, num, pct, session, show_error, t
 
 
 def game_cards(code: str) -> list:
@@ -209,8 +209,6 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
     st.altair_chart(localized((bars + rules + fair).properties(height=48 * len(seats) + 50)), width="stretch")
     st.caption(t("games_page.seats_caption_teams" if rep.get("teams") else "games_page.seats_caption"))
     if rep["ties"] and not rep.get("teams") and rep["seats"] and rep["seats"][0].get("decided"):
-        from cardbase.ui.rulings_view import pct
-
         st.caption(t("games_page.decided", ties=rep["ties"], decided=rep["seats"][0]["decided"], seats=" · ".join(
             t("games_page.decided_seat", seat=s["seat"], rate=pct(s["win_rate_decided"]),
               lo=pct(s["ci95_decided"][0]), hi=pct(s["ci95_decided"][1])) for s in rep["seats"])))

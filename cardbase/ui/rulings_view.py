@@ -115,6 +115,44 @@ def weights_panel(code: str, *, prefix: str, players: int, bots: list[str], game
     res = st.session_state.get(f"{prefix}_weights")
     if not res or res.get("game") != code:
         return
+    weights_table(res)
+
+
+def duel_weights_panel(named: dict[str, Any], *, prefix: str, bots: tuple[str, str], games: int, seed: int,
+                       stalemate_rounds: int, progress_bar) -> None:
+    """NesPanini's « Poids des arbitrages »: one duel under every reading of R1 and R9."""
+    from cardbase.games.rulings import contested
+    from cardbase.playtest.weights import weigh_duel
+
+    weighed = contested("nespanini")
+    st.markdown(f"**{t('rulings_view.weights_title')}**")
+    runs = sum(len(r.variants()) for r in weighed)
+    st.caption(t("rulings_view.weights_caption", rulings=", ".join(r.code for r in weighed),
+                 games=games * (1 + runs)))
+    if len(named) != 2:
+        st.caption(t("rulings_view.two_decks"))
+        return
+    if st.button(t("rulings_view.weights_run"), key=f"{prefix}_weigh"):
+        from cardbase import catalog
+        from cardbase.ui.common import session
+
+        (na, da), (nb, db) = named.items()
+        try:
+            with session() as s:
+                pool = catalog.card_defs(s, game="nespanini")
+            res = weigh_duel(da, db, names=(na, nb), bots=bots, games=games, seed=seed, pool=pool,
+                             stalemate_rounds=stalemate_rounds, workers=1, progress=progress_bar())
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+        st.session_state[f"{prefix}_weights"] = res
+    res = st.session_state.get(f"{prefix}_weights")
+    if res and res.get("decks") == list(named):
+        weights_table(res)
+
+
+def weights_table(res: dict[str, Any]) -> None:
+    """The readings ranked by effect: each side's win rate, its difference and interval."""
     team = res.get("teams")
     rows = []
     for v in res["variants"]:
@@ -123,8 +161,7 @@ def weights_panel(code: str, *, prefix: str, players: int, bots: list[str], game
             rows.append({
                 t("rulings_view.ruling"): f"{v['ruling']} — {v['title']}",
                 t("rulings_view.reading"): f"{v['option']} = {_value_text(v['value'])}",
-                t("rulings_view.side"): (t("rulings_view.team", side=side["side"]) if team
-                                         else t("rulings_view.seat", side=side["side"])),
+                t("rulings_view.side"): _side_label(side["side"], team),
                 t("rulings_view.win_rate"): pct(side["win_rate"]),
                 t("rulings_view.delta"): pct(side["delta"], signed=True),
                 t("rulings_view.ci95"): f"{pct(lo, signed=True)} ; {pct(hi, signed=True)}",
@@ -132,3 +169,11 @@ def weights_panel(code: str, *, prefix: str, players: int, bots: list[str], game
                 t("rulings_view.rounds"): f"{v['mean_rounds']:.2f}".replace(".", "," if lang() == "fr" else ".")})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     st.caption(t("rulings_view.weights_note", games=res["games"], seed=res["seed"]))
+
+
+def _side_label(side: str, team: bool) -> str:
+    if side == "first":
+        return t("rulings_view.first_player")
+    if team:
+        return t("rulings_view.team", side=side)
+    return t("rulings_view.seat", side=side) if side.isdigit() else side
