@@ -301,6 +301,215 @@ def test_play_an_overkill_game_to_the_end(page, st_server, capsys) -> None:  # n
               f"(max {clicks[-1]:.2f} s)")
 
 
+# --------------------------------------------------------------------------- the Playtest tables
+#
+# Each table is played to its end by clicking. The seed the table shows lets the test keep a
+# mirror of the game: the engine, built from the same database, replays every click the test makes
+# and every bot move (the bot of action i is seeded seed + i, as the app seeds it), so that at each
+# step the test knows what the page must show (the action count, hand sizes, the final box) and
+# which card names the player cannot know, which must then be absent from the whole page.
+
+ALERT = {"success": "stAlertContentSuccess", "error": "stAlertContentError", "info": "stAlertContentInfo",
+         "warning": "stAlertContentWarning"}
+
+
+def _db_session(server):
+    from cardbase import db
+
+    engine = db.make_engine(f"sqlite:///{server.db_path}")
+    return engine, db.session_scope(engine)
+
+
+def _box_game(server, code: str, players: int, **options):
+    from cardbase import catalog
+    from cardbase.games import registry
+
+    engine, scope = _db_session(server)
+    try:
+        with scope as s:
+            cards = tuple(catalog.card_defs(s, game=code))
+    finally:
+        engine.dispose()
+    return registry.playable(code).build(cards, players, **options)
+
+
+def _bots_play(state, actions: list[int], *, human: int, bot: str, seed: int, game) -> None:
+    """The bots' moves until it is seat ``human``'s decision, as the app plays them."""
+    from cardbase.playtest.games import seat_bot
+
+    while not state.is_terminal() and state.current_player() != human:
+        a = seat_bot(bot, seed + len(actions), game).step(state)
+        state.apply_action(a)
+        actions.append(a)
+
+
+def _pick_option(pg, label: str, option: str, key: str) -> None:
+    pg.locator(f".st-key-{key}").click()
+    pg.get_by_role("option", name=option, exact=True).click()
+    wait_idle(pg)
+    pg.wait_for_function("([k, v]) => { const i = document.querySelector(`.st-key-${k} input`);"
+                         " return i && i.value === v; }", arg=[key, option])
+
+
+def _metric(pg, label: str) -> str:
+    box = pg.locator('[data-testid="stMetric"]').filter(has_text=label).first
+    return box.locator('[data-testid="stMetricValue"]').inner_text().strip()
+
+
+def _main_text(pg) -> str:
+    return pg.locator('[data-testid="stMainBlockContainer"]').inner_text()
+
+
+def _click_until(pg, button, count_pattern: str, expected: int, *, tries: int = 3) -> float:
+    """Click ``button`` until the page shows ``expected`` actions played (a click landing while the
+    page is redrawn can be lost); the seconds from the click that took to the table redrawn."""
+    regex = re.compile(count_pattern)
+    for attempt in range(tries):
+        wait_idle(pg)
+        now = regex.search(_main_text(pg))
+        if now and int(now.group(1)) == expected:
+            break  # the previous attempt took after all
+        start = time.perf_counter()
+        button.click()
+        try:
+            pg.wait_for_function("([p, n]) => { const m = document.querySelector("
+                                 "'[data-testid=\"stMainBlockContainer\"]').innerText.match(new RegExp(p));"
+                                 " return m && Number(m[1]) === n; }", arg=[count_pattern, expected],
+                                 timeout=25_000)
+            wait_idle(pg)
+            return time.perf_counter() - start
+        except Exception:
+            if attempt == tries - 1:
+                raise
+    return float("nan")
+
+
+def _absent(pg, names: set[str], where: str) -> None:
+    """None of ``names`` (cards the player cannot know) is anywhere in the page."""
+    if not names:
+        return
+    html = pg.content()
+    text = pg.locator("body").inner_text()
+    shown = sorted(n for n in names if n in html or n in text)
+    assert not shown, f"{where}: hidden card(s) shown in the page: {shown}"
+
+
+def _final_box(pg, kind: str, text: str | re.Pattern) -> None:
+    box = pg.locator(f'[data-testid="{ALERT[kind]}"]').filter(has_text=text)
+    box.first.wait_for()
+    others = [k for k in ALERT if k != kind]
+    for k in others:
+        assert not pg.locator(f'[data-testid="{ALERT[k]}"]').filter(has_text=text).count(), \
+            f"the final box must be {kind}, not {k}"
+
+
+def _report(capsys, table: str, clicks: list[float], extra: str = "") -> None:
+    clicks = sorted(c for c in clicks if c == c)
+    assert clicks
+    TIMINGS[f"{table}_median_s"] = clicks[len(clicks) // 2]
+    with capsys.disabled():
+        print(f"\n[browser] {table}: {len(clicks)} clicks to the end, median {clicks[len(clicks) // 2]:.2f} s "
+              f"from click to the table redrawn (max {clicks[-1]:.2f} s){extra}")
+
+
+def _nespanini_deck(server, name: str):
+    from sqlmodel import select
+
+    from cardbase.models import Deck
+    from cardbase.playtest import deck_defs_from_db
+
+    engine, scope = _db_session(server)
+    try:
+        with scope as s:
+            deck = s.exec(select(Deck).where(Deck.name == name)).one()
+            return deck_defs_from_db(s, deck.id)
+    finally:
+        engine.dispose()
+
+
+def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:  # noqa: F811
+    """A NesPanini game against the greedy bot, to its end: at every decision the action count
+    and the bot's hand size are the engine's, the bot's hand shows as backs and no card of it
+    that you cannot know is named; the end is the result box of the right colour."""
+    import random
+
+    from cardbase.bots import make_bot
+    from cardbase.games.nespanini import Game
+    from cardbase.games.nespanini.state import replay
+
+    goto(page, st_server, "playtest")
+    page.get_by_text("Contre un bot", exact=True).click()
+    wait_idle(page)
+    mine = page.locator(".st-key-pt_bot_game_deck input").input_value()
+    theirs = page.locator(".st-key-pt_bot_game_bdeck input").input_value()
+    assert mine != theirs  # two different decks: the bot's cards are not all yours too
+    page.locator(".st-key-pt_bot_game_new button").click()
+    page.get_by_text("Votre main").wait_for()
+    wait_idle(page)
+    seed = int(_metric(page, "Graine"))
+    my_deck, bot_deck = _nespanini_deck(st_server, mine), _nespanini_deck(st_server, theirs)
+    game = Game([my_deck, bot_deck])
+    state = replay(game, seed, [])
+    actions: list[int] = []
+
+    def bots() -> None:
+        while not state.is_terminal() and state.current_player() != 0:
+            a = make_bot("greedy", seed=seed + len(actions)).step(state)
+            state.apply_action(a)
+            actions.append(a)
+
+    bots()
+    rng = random.Random(seed)
+    count = r"(\d+) action\(s\) jouée\(s\)"
+    clicks: list[float] = []
+    secret_checked = 0
+    took = False
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        page.get_by_text(re.compile(rf"^{len(actions)} action\(s\) jouée\(s\)")).wait_for()
+        obs = state.observation(0)
+        # the bot's hand: one back per card, its size the engine's
+        line = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text="Main du bot :").last
+        backs = line.inner_text().count("crop_portrait")
+        assert backs == obs.hand_sizes[1], (backs, obs.hand_sizes)
+        assert _metric(page, "Graine") == str(seed)
+        known = ({c.name for c in my_deck} | {c.name for d in obs.discards for c in d}
+                 | {c.name for c in obs.revealed[1]} | {c.name for c in obs.choices})
+        for ev in state.events or []:  # what an effect showed you (cards looked at, picked, given)
+            if ev[0] in ("look", "reveal") and ev[1] == 0:
+                known |= {game_def.name for game_def in (state.table.defs[k] for k in ev[2])}
+            elif ev[0] in ("legendary-bottom", "pick", "give", "forced", "bury", "effect", "discard"):
+                known.add(state.table.defs[ev[2]].name)
+        secret = {c.name for c in (state.table.defs[k] for k in state.hands[1])} - known
+        _absent(page, secret, f"after {len(actions)} actions")
+        secret_checked += bool(secret)
+        if not took and len(clicks) >= 4:
+            shot(page, "playtest-bot")
+            took = True
+        legal = state.legal_actions(0)
+        if state.decision is None:  # discard a card of your hand (a Légendaire cannot be)
+            i = rng.choice([i for i, kind in enumerate(state.hands[0]) if kind in legal])
+            action, button = state.hands[0][i], page.locator(f".st-key-pt_bot_game_discard_{i} button")
+        else:
+            i = rng.randrange(len(legal))
+            action, button = legal[i], page.locator(f".st-key-pt_bot_game_choice_{i} button")
+        state.apply_action(action)
+        actions.append(action)
+        bots()
+        clicks.append(_click_until(page, button, count, len(actions)))
+    assert state.is_terminal()
+    assert secret_checked, "the bot never held a card you could not know: the check said nothing"
+    me, bot = state.scores()
+    kind, word = ("success", "Gagné") if me > bot else ("error", "Perdu") if me < bot else ("info", "Égalité")
+    _final_box(page, kind, f"{word}")
+    page.get_by_text(f"{me} à {bot}").first.wait_for()
+    page.get_by_text("Décompte carte par carte").first.wait_for()
+    shot(page, "playtest-bot-end")
+    _report(capsys, "NesPanini against the greedy bot", clicks,
+            f"; {secret_checked} decision(s) with bot cards you could not know, none shown")
+
+
 def test_the_server_log_has_no_errors(st_server) -> None:  # noqa: F811
     """Runs last: every page shown above rendered without a conversion error or a traceback
     (the Cards table used to log a pyarrow error on every render)."""
