@@ -321,16 +321,21 @@ def _db_session(server):
 
 
 def _box_game(server, code: str, players: int, **options):
-    from cardbase import catalog
     from cardbase.games import registry
+
+    cards = tuple(_box_game_cards(server, code))
+    return registry.playable(code).build(cards, players, **options)
+
+
+def _box_game_cards(server, code: str) -> list:
+    from cardbase import catalog
 
     engine, scope = _db_session(server)
     try:
         with scope as s:
-            cards = tuple(catalog.card_defs(s, game=code))
+            return catalog.card_defs(s, game=code)
     finally:
         engine.dispose()
-    return registry.playable(code).build(cards, players, **options)
 
 
 def _bots_play(state, actions: list[int], *, human: int, bot: str, seed: int, game) -> None:
@@ -344,8 +349,19 @@ def _bots_play(state, actions: list[int], *, human: int, bot: str, seed: int, ga
 
 
 def _pick_option(pg, label: str, option: str, key: str) -> None:
-    pg.locator(f".st-key-{key}").click()
-    pg.get_by_role("option", name=option, exact=True).click()
+    wait_idle(pg)
+    box = pg.locator(f".st-key-{key} input")
+    for attempt in range(3):  # a click landing while the page is still drawn may not open the list
+        box.click()
+        box.fill(option[:5])
+        try:
+            pg.get_by_role("option", name=option, exact=True).click(timeout=10_000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            pg.keyboard.press("Escape")
+            wait_idle(pg)
     wait_idle(pg)
     pg.wait_for_function("([k, v]) => { const i = document.querySelector(`.st-key-${k} input`);"
                          " return i && i.value === v; }", arg=[key, option])
@@ -360,8 +376,8 @@ def _main_text(pg) -> str:
     return pg.locator('[data-testid="stMainBlockContainer"]').inner_text()
 
 
-def _click_until(pg, button, count_pattern: str, expected: int, *, tries: int = 3) -> float:
-    """Click ``button`` until the page shows ``expected`` actions played (a click landing while the
+def _click_until(pg, selector: str, count_pattern: str, expected: int, *, tries: int = 3) -> float:
+    """Click the button of CSS ``selector`` until the page shows ``expected`` actions played (a click landing while the
     page is redrawn can be lost); the seconds from the click that took to the table redrawn."""
     regex = re.compile(count_pattern)
     for attempt in range(tries):
@@ -369,8 +385,11 @@ def _click_until(pg, button, count_pattern: str, expected: int, *, tries: int = 
         now = regex.search(_main_text(pg))
         if now and int(now.group(1)) == expected:
             break  # the previous attempt took after all
+        # during a redraw the old widgets stay beside the new ones for a moment (marked stale); a
+        # button with a tooltip is drawn twice, one copy hidden: click the visible one
+        pg.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')")
         start = time.perf_counter()
-        button.click()
+        pg.locator(f"{selector} >> visible=true").first.click()
         try:
             pg.wait_for_function("([p, n]) => { const m = document.querySelector("
                                  "'[data-testid=\"stMainBlockContainer\"]').innerText.match(new RegExp(p));"
@@ -384,13 +403,23 @@ def _click_until(pg, button, count_pattern: str, expected: int, *, tries: int = 
     return float("nan")
 
 
+def _wait_count(pg, selector: str, n: int) -> None:
+    """The page shows ``n`` elements of ``selector`` (waiting a little for the redraw to settle)."""
+    try:
+        pg.wait_for_function("([s, n]) => document.querySelectorAll(s).length === n", arg=[selector, n],
+                             timeout=10_000)
+    except Exception:
+        raise AssertionError(f"{pg.locator(selector).count()} × {selector} shown, {n} expected") from None
+
+
 def _absent(pg, names: set[str], where: str) -> None:
     """None of ``names`` (cards the player cannot know) is anywhere in the page."""
     if not names:
         return
     html = pg.content()
     text = pg.locator("body").inner_text()
-    shown = sorted(n for n in names if n in html or n in text)
+    shown = sorted(n for n in names  # a whole name: « Rouge 1 » is not in « Rouge 12 »
+                   if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", where_) for where_ in (html, text)))
     assert not shown, f"{where}: hidden card(s) shown in the page: {shown}"
 
 
@@ -490,10 +519,10 @@ def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:
         legal = state.legal_actions(0)
         if state.decision is None:  # discard a card of your hand (a Légendaire cannot be)
             i = rng.choice([i for i, kind in enumerate(state.hands[0]) if kind in legal])
-            action, button = state.hands[0][i], page.locator(f".st-key-pt_bot_game_discard_{i} button")
+            action, button = state.hands[0][i], f".st-key-pt_bot_game_discard_{i} button"
         else:
             i = rng.randrange(len(legal))
-            action, button = legal[i], page.locator(f".st-key-pt_bot_game_choice_{i} button")
+            action, button = legal[i], f".st-key-pt_bot_game_choice_{i} button"
         state.apply_action(action)
         actions.append(action)
         bots()
@@ -508,6 +537,171 @@ def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:
     shot(page, "playtest-bot-end")
     _report(capsys, "NesPanini against the greedy bot", clicks,
             f"; {secret_checked} decision(s) with bot cards you could not know, none shown")
+
+
+def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> None:  # noqa: F811
+    """CT vs Terror at 4 seats against greedy bots, to its end: at every decision the action count
+    and every seat's hand size are the engine's, your hand is listed, the cards the others hold
+    that you cannot know are named nowhere; the end says who won, a loss in red."""
+    import random
+
+    from cardbase.games.ctterror.state import PASS, replay
+
+    page.set_viewport_size({"width": 1400, "height": 1300})
+    goto(page, st_server, "playtest")
+    _pick_option(page, "Jeu", "CT vs Terror", "pt_gamecode")
+    page.locator(".st-key-ctt_new button").wait_for()
+    assert page.locator(".st-key-ctt_players input").input_value() == "4"
+    page.locator(".st-key-ctt_new button").click()
+    page.get_by_text("Votre main").first.wait_for()
+    wait_idle(page)
+    seed = int(re.search(r"graine (\d+)", _main_text(page)).group(1))
+    game = _box_game(st_server, "ctterror", 4)
+    state = replay(game, seed, [])
+    actions: list[int] = []
+    _bots_play(state, actions, human=0, bot="greedy", seed=seed, game=game)
+    kinds = game.kinds
+    texts = {c.ref: c.effect_text or "" for c in _box_game_cards(st_server, "ctterror")}
+    rng = random.Random(seed)
+    count = r"(\d+) action\(s\) jouée\(s\) · graine"
+    clicks: list[float] = []
+    hidden_named = 0
+    for step in range(80):
+        page.get_by_text(re.compile(rf"^{len(actions)} action\(s\) jouée\(s\) · graine {seed}")).wait_for()
+        obs = state.observation(0)
+        main = _main_text(page)
+        sizes = [int(n) for n in re.findall(r"(\d+) carte\(s\) en main", main)]
+        assert sizes == list(obs.hand_sizes), (sizes, obs.hand_sizes)
+        assert f"Votre main ({sum(obs.hand)})" in main
+        mine = {kinds[k].name for k, n in enumerate(obs.hand) if n}
+        for name in mine:
+            assert name in main, f"your card {name} is not shown"
+        if state.is_terminal():
+            break
+        legal = state.legal_actions(0)
+        legal = [a for a in legal if a != PASS] + [a for a in legal if a == PASS]  # the page's order
+        public = " ".join(state.event_to_string(ev) for ev in state.events or [])
+        public += " ".join(state.action_to_string(a) for a in legal)
+        public += " ".join(texts.get(kinds[k].ref, "") for k, n in enumerate(obs.hand) if n)
+        known = mine | {kinds[k].name for k in obs.discard} | {kinds[k].name for _o, k, _m in state.table}
+        held = {kinds[k].name for q in range(1, state.n) for k, n in enumerate(state.hands[q]) if n}
+        secret = {name for name in held - known if name not in public}
+        _absent(page, secret, f"after {len(actions)} actions")
+        hidden_named += len(secret)
+        if step == 0:
+            shot(page, "ctterror")
+        i = rng.randrange(len(legal))
+        state.apply_action(legal[i])
+        actions.append(legal[i])
+        _bots_play(state, actions, human=0, bot="greedy", seed=seed, game=game)
+        clicks.append(_click_until(page, f".st-key-ctt_act_{i} button", count, len(actions)))
+    assert state.is_terminal()
+    obs = state.observation(0)
+    if obs.winner is None:
+        _final_box(page, "warning", "limite de tours")
+    elif obs.winner == obs.teams[0]:
+        _final_box(page, "success", "Votre équipe a gagné")
+    else:
+        _final_box(page, "error", "Votre équipe a perdu")
+    assert not page.get_by_text("Votre décision").count()  # nothing left to decide
+    shot(page, "ctterror-end")
+    _report(capsys, "CT vs Terror, 4 seats, greedy bots", clicks,
+            f"; {hidden_named} card name(s) held by others and unknowable, none shown")
+
+
+def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None:  # noqa: F811
+    """Overseers at 4 seats against greedy bots, three rounds to the end, by clicking (the
+    placement by ticking cards): at every decision the action count is the engine's, the others'
+    face-down cards show as as many backs, your own as marked cards, none of their names you could
+    not know is in the page, and the totals stay hidden until the end (OV10); the final box is
+    green only when you win alone."""
+    import random
+
+    from cardbase.games.overseers.state import PLACE, K, replay
+    from cardbase.i18n import translate
+
+    page.set_viewport_size({"width": 1400, "height": 1300})
+    goto(page, st_server, "playtest")
+    _pick_option(page, "Jeu", "Overseers", "pt_gamecode")
+    page.locator(".st-key-ovs_new button").wait_for()
+    assert page.locator(".st-key-ovs_players input").input_value() == "4"
+    page.locator(".st-key-ovs_new button").click()
+    page.get_by_text(re.compile(r"^4 joueurs · graine \d+")).wait_for()
+    wait_idle(page)
+    seed = int(re.search(r"graine (\d+)", _main_text(page)).group(1))
+    game = _box_game(st_server, "overseers", 4)
+    state = replay(game, seed, [])
+    actions: list[int] = []
+    _bots_play(state, actions, human=0, bot="greedy", seed=seed, game=game)
+    cards = game.box.cards
+    rng = random.Random(seed)
+    count = r"· (\d+) action\(s\) jouée\(s\) · bots"
+    clicks: list[float] = []
+    hidden_named = backs_seen = 0
+    took = False
+    for _ in range(80):
+        page.get_by_text(re.compile(rf"· {len(actions)} action\(s\) jouée\(s\) · bots")).first.wait_for()
+        obs = state.observation(0)
+        if state.is_terminal():
+            break
+        assert "Totaux :" not in _main_text(page)  # OV10: the others' points are not known yet
+        if obs.table is None:  # before the reveal: the others' face-down cards are backs
+            hidden = sum(b for q, b in enumerate(obs.bottoms) if q != 0)
+            _wait_count(page, 'span[title="Carte face cachée"]', hidden)
+            mine_down = len(obs.bottoms[0]) if obs.tops[0] or obs.bottoms[0] else 0
+            _wait_count(page, 'span[title="Votre carte face cachée"]', mine_down)
+            backs_seen += hidden
+            known = ({k for hand in obs.seen for k in hand} | set(obs.kept) | set(obs.known_discard)
+                     | {k for _q, k in obs.peeks} | {k for top in obs.tops if top for k in top})
+            for ev in state.events or []:  # cards shown to everyone on the way
+                if ev[0] in ("take",):
+                    known.add(ev[2])
+                elif ev[0] == "give":
+                    known.add(ev[3])
+                elif ev[0] == "penalty":
+                    known |= set(ev[2])
+                elif ev[0] == "reveal":  # an earlier round's reveal stays on the page
+                    known |= {k for row in ev[1] for k in row}
+            secret = {cards[k].name for q in range(1, state.n) for k in state.bottom[q] if k not in known}
+            secret -= {cards[k].name for k in known}
+            _absent(page, secret, f"after {len(actions)} actions")
+            hidden_named += len(secret)
+            if not took and hidden and obs.phase in ("vote", "spy"):
+                shot(page, "overseers")
+                took = True
+        legal = state.legal_actions(0)
+        if obs.phase == "place":  # tick the cards of the bottom row, then place
+            action = rng.choice(legal)
+            mask = action - PLACE * K
+            for i in range(len(state.kept[0])):
+                if mask >> i & 1:
+                    page.locator(f".st-key-ovs_down_{len(actions)}_{i} label").click()
+                    wait_idle(page)
+            button = ".st-key-ovs_place button:not([disabled])"
+            page.locator(f"{button} >> visible=true").first.wait_for()
+        else:
+            i = rng.randrange(len(legal))
+            action, button = legal[i], f".st-key-ovs_a_{i} button"
+        state.apply_action(action)
+        actions.append(action)
+        _bots_play(state, actions, human=0, bot="greedy", seed=seed, game=game)
+        clicks.append(_click_until(page, button, count, len(actions)))
+    assert state.is_terminal() and took
+    assert backs_seen and hidden_named, "no face-down card of another seat was ever checked"
+    winners = state.winners
+    if winners == [0]:
+        _final_box(page, "success", "vous gagnez")
+    elif len(winners) > 1:
+        _final_box(page, "info", "victoire partagée")
+    else:
+        _final_box(page, "error", "victoire de")
+    totals = ", ".join(f"{translate('fr', 'overseers_page.you_seat' if q == 0 else 'overseers_page.seat', seat=q + 1)}"
+                       f" {v}" for q, v in enumerate(state.observation(0).totals))
+    page.get_by_text(f"Totaux : {totals}", exact=True).wait_for()
+    assert not page.locator('span[title="Carte face cachée"]').count()  # every card is shown at the end
+    shot(page, "overseers-end")
+    _report(capsys, "Overseers, 4 seats, greedy bots", clicks,
+            f"; {hidden_named} face-down card name(s) of other seats checked absent")
 
 
 def test_the_server_log_has_no_errors(st_server) -> None:  # noqa: F811
