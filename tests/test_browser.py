@@ -704,6 +704,88 @@ def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None
             f"; {hidden_named} face-down card name(s) of other seats checked absent")
 
 
+def _type_cell(pg, editor, dx: float, dy: float, text: str) -> None:
+    """Type ``text`` in the cell of a table editor at (dx, dy) from its corner, and check it took
+    (the editor's accessible table holds the cells' text)."""
+    frame = editor.locator('[data-testid="stDataFrameResizable"]').bounding_box()
+    for attempt in range(3):  # a click landing while the page is redrawn only focuses the table
+        pg.mouse.click(frame["x"] + dx, frame["y"] + dy)
+        pg.wait_for_timeout(300)
+        pg.keyboard.type(text)
+        pg.keyboard.press("Enter")
+        wait_idle(pg)
+        if text in editor.evaluate("e => e.textContent"):
+            return
+    raise AssertionError(f"the table editor did not take {text!r}")
+
+
+def test_the_games_page_shows_a_game_and_creates_one(page, st_server) -> None:  # noqa: F811
+    """The Jeux page lists the games; in editor mode it shows a game's settings, and creates a new
+    game with a declared card field typed in the table editor: the game is listed, stored with its
+    field, and the Playtest selector offers it with the « no engine yet » note."""
+    from cardbase import gamesdata
+
+    goto(page, st_server, "games")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')]"
+                           ".some(e => e.textContent.includes('Overseers') && e.textContent.includes('3–6'))")
+    assert not page.locator(".st-key-ga_create").count()  # no form before editor mode
+    page.locator(".st-key-editor_password input").fill(PASSWORD)
+    page.get_by_role("button", name="Déverrouiller le mode éditeur").click()
+    page.get_by_text("Mode éditeur actif").wait_for()
+    wait_idle(page)
+
+    _pick_option(page, "Jeu", "overseers — Overseers", "ga_pick")
+    page.wait_for_function("() => document.querySelector('.st-key-gae_name input')?.value === 'Overseers'")
+    assert page.locator(".st-key-gae_min_players input").input_value() == "3"
+    assert page.locator(".st-key-gae_max_players input").input_value() == "6"
+    fields = page.locator('[class*="st-key-gae_fields_"]')
+    page.wait_for_function("() => document.querySelector('[class*=\"st-key-gae_fields_\"]')?.textContent"
+                           ".includes('vote')")
+    assert "int" in fields.evaluate("e => e.textContent")
+    page.get_by_text("Aperçu d'une carte du jeu").scroll_into_view_if_needed()
+    wait_idle(page)
+    shot(page, "games")
+
+    page.get_by_text("Nouveau jeu", exact=True).click()
+    wait_idle(page)
+    page.locator(".st-key-gan_code input").fill("monjeu")
+    name = page.locator(".st-key-gan_name input")
+    name.fill("Mon jeu")
+    name.press("Enter")
+    wait_idle(page)
+    editor = page.locator('[class*="st-key-gan_fields_"]')
+    editor.hover()
+    editor.get_by_role("button", name="Add row").click()
+    wait_idle(page)
+    _type_cell(page, editor, 40, 54, "force")  # Nom, then Min and Max of the new row
+    _type_cell(page, editor, 181, 54, "1")
+    _type_cell(page, editor, 247, 54, "10")
+    shot(page, "games-new")
+    page.locator(".st-key-ga_create button").click()
+    wait_idle(page)
+    assert not page.get_by_text("Jeu non créé").count(), _main_text(page)
+    # created: the page switches to editing it (the toast saying so may be gone already)
+    page.wait_for_function("() => document.querySelector('.st-key-ga_pick input')?.value === 'monjeu — Mon jeu'")
+    page.wait_for_function("() => document.querySelector('[class*=\"st-key-gae_fields_\"]')?.textContent"
+                           ".includes('force')")
+    page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')]"
+                           ".some(e => e.textContent.includes('Mon jeu') && e.textContent.includes('force:int:1..10'))")
+    engine, scope = _db_session(st_server)
+    try:
+        with scope as s:
+            stored = next(gamesdata.game_dict(g) for g in gamesdata.list_games(s) if g.code == "monjeu")
+    finally:
+        engine.dispose()
+    assert stored["name"] == "Mon jeu"
+    assert [(f["name"], f["type"], f.get("min"), f.get("max")) for f in stored["fields"]] == [("force", "int", 1, 10)]
+
+    goto(page, st_server, "playtest")
+    _pick_option(page, "Jeu", "Mon jeu", "pt_gamecode")
+    page.locator('[data-testid="stAlertContentInfo"]').filter(has_text="pas encore de moteur").wait_for()
+    page.get_by_role("link", name="Cartes").first.wait_for()
+    shot(page, "playtest-no-engine")
+
+
 def test_the_server_log_has_no_errors(st_server) -> None:  # noqa: F811
     """Runs last: every page shown above rendered without a conversion error or a traceback
     (the Cards table used to log a pyarrow error on every render)."""
