@@ -348,7 +348,8 @@ def _bots_play(state, actions: list[int], *, human: int, bot: str, seed: int, ga
         actions.append(a)
 
 
-def _pick_option(pg, label: str, option: str, key: str) -> None:
+def _pick_option(pg, option: str, key: str) -> None:
+    """Choose ``option`` in the select box of widget key ``key``."""
     wait_idle(pg)
     box = pg.locator(f".st-key-{key} input")
     for attempt in range(3):  # a click landing while the page is still drawn may not open the list
@@ -426,6 +427,7 @@ def _absent(pg, names: set[str], where: str) -> None:
 def _final_box(pg, kind: str, text: str | re.Pattern) -> None:
     box = pg.locator(f'[data-testid="{ALERT[kind]}"]').filter(has_text=text)
     box.first.wait_for()
+    box.first.scroll_into_view_if_needed()
     others = [k for k in ALERT if k != kind]
     for k in others:
         assert not pg.locator(f'[data-testid="{ALERT[k]}"]').filter(has_text=text).count(), \
@@ -507,7 +509,7 @@ def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:
                  | {c.name for c in obs.revealed[1]} | {c.name for c in obs.choices})
         for ev in state.events or []:  # what an effect showed you (cards looked at, picked, given)
             if ev[0] in ("look", "reveal") and ev[1] == 0:
-                known |= {game_def.name for game_def in (state.table.defs[k] for k in ev[2])}
+                known |= {state.table.defs[k].name for k in ev[2]}
             elif ev[0] in ("legendary-bottom", "pick", "give", "forced", "bury", "effect", "discard"):
                 known.add(state.table.defs[ev[2]].name)
         secret = {c.name for c in (state.table.defs[k] for k in state.hands[1])} - known
@@ -549,7 +551,7 @@ def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> No
 
     page.set_viewport_size({"width": 1400, "height": 1300})
     goto(page, st_server, "playtest")
-    _pick_option(page, "Jeu", "CT vs Terror", "pt_gamecode")
+    _pick_option(page, "CT vs Terror", "pt_gamecode")
     page.locator(".st-key-ctt_new button").wait_for()
     assert page.locator(".st-key-ctt_players input").input_value() == "4"
     page.locator(".st-key-ctt_new button").click()
@@ -589,7 +591,7 @@ def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> No
         _absent(page, secret, f"after {len(actions)} actions")
         hidden_named += len(secret)
         if step == 0:
-            shot(page, "ctterror")
+            shot(page, "ctterror-table")
         i = rng.randrange(len(legal))
         state.apply_action(legal[i])
         actions.append(legal[i])
@@ -622,7 +624,7 @@ def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None
 
     page.set_viewport_size({"width": 1400, "height": 1300})
     goto(page, st_server, "playtest")
-    _pick_option(page, "Jeu", "Overseers", "pt_gamecode")
+    _pick_option(page, "Overseers", "pt_gamecode")
     page.locator(".st-key-ovs_new button").wait_for()
     assert page.locator(".st-key-ovs_players input").input_value() == "4"
     page.locator(".st-key-ovs_new button").click()
@@ -666,8 +668,8 @@ def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None
             secret -= {cards[k].name for k in known}
             _absent(page, secret, f"after {len(actions)} actions")
             hidden_named += len(secret)
-            if not took and hidden and obs.phase in ("vote", "spy"):
-                shot(page, "overseers")
+            if not took and hidden and obs.phase == "vote":
+                shot(page, "overseers-vote")
                 took = True
         legal = state.legal_actions(0)
         if obs.phase == "place":  # tick the cards of the bottom row, then place
@@ -708,7 +710,7 @@ def _type_cell(pg, editor, dx: float, dy: float, text: str) -> None:
     """Type ``text`` in the cell of a table editor at (dx, dy) from its corner, and check it took
     (the editor's accessible table holds the cells' text)."""
     frame = editor.locator('[data-testid="stDataFrameResizable"]').bounding_box()
-    for attempt in range(3):  # a click landing while the page is redrawn only focuses the table
+    for _ in range(3):  # a click landing while the page is redrawn only focuses the table
         pg.mouse.click(frame["x"] + dx, frame["y"] + dy)
         pg.wait_for_timeout(300)
         pg.keyboard.type(text)
@@ -734,7 +736,7 @@ def test_the_games_page_shows_a_game_and_creates_one(page, st_server) -> None:  
     page.get_by_text("Mode éditeur actif").wait_for()
     wait_idle(page)
 
-    _pick_option(page, "Jeu", "overseers — Overseers", "ga_pick")
+    _pick_option(page, "overseers — Overseers", "ga_pick")
     page.wait_for_function("() => document.querySelector('.st-key-gae_name input')?.value === 'Overseers'")
     assert page.locator(".st-key-gae_min_players input").input_value() == "3"
     assert page.locator(".st-key-gae_max_players input").input_value() == "6"
@@ -744,7 +746,7 @@ def test_the_games_page_shows_a_game_and_creates_one(page, st_server) -> None:  
     assert "int" in fields.evaluate("e => e.textContent")
     page.get_by_text("Aperçu d'une carte du jeu").scroll_into_view_if_needed()
     wait_idle(page)
-    shot(page, "games")
+    shot(page, "games-settings")
 
     page.get_by_text("Nouveau jeu", exact=True).click()
     wait_idle(page)
@@ -780,10 +782,65 @@ def test_the_games_page_shows_a_game_and_creates_one(page, st_server) -> None:  
     assert [(f["name"], f["type"], f.get("min"), f.get("max")) for f in stored["fields"]] == [("force", "int", 1, 10)]
 
     goto(page, st_server, "playtest")
-    _pick_option(page, "Jeu", "Mon jeu", "pt_gamecode")
+    _pick_option(page, "Mon jeu", "pt_gamecode")
     page.locator('[data-testid="stAlertContentInfo"]').filter(has_text="pas encore de moteur").wait_for()
     page.get_by_role("link", name="Cartes").first.wait_for()
     shot(page, "playtest-no-engine")
+
+
+def test_play_a_15_en_un_tour_game_to_the_end(page, st_server, capsys) -> None:  # noqa: F811
+    """15 en un tour at 2 seats against the greedy bot, to its end, by clicking face-down cards and
+    sometimes stopping: every click answers (the table is redrawn), a face-down card never shows
+    its name before it is flipped, and the game ends with its final box and nothing left to click."""
+    import random
+
+    goto(page, st_server, "playtest")
+    _pick_option(page, "15 en un tour (stop ou encore)", "pt_gamecode")
+    page.locator(".st-key-pl_new button").wait_for()
+    page.locator(".st-key-pl_new button").click()
+    wait_idle(page)
+    names = {c.name for c in _box_game_cards(st_server, "pushluck")}
+    rng = random.Random()
+    clicks: list[float] = []
+    final = page.locator('[data-testid="stAlertContainer"]').filter(has_text="Partie terminée")
+    took = False
+    for step in range(150):
+        wait_idle(page)
+        if final.count():
+            break
+        flips = page.locator('[class*="st-key-pl_flip_"] button >> visible=true')
+        n = flips.count()
+        for i in range(n):  # a face-down card is a back, whatever it is
+            label = flips.nth(i).inner_text()
+            assert not any(name in label for name in names), label
+        stop = page.locator(".st-key-pl_stop button")
+        again = page.locator(".st-key-pl_reshuffle button")
+        points = int(_metric(page, "Vos points du tour") or 0) if stop.count() else 0
+        if stop.count() and (not n or points >= 10 or rng.random() < 0.1):
+            target = ".st-key-pl_stop button"
+        elif n:
+            target = f".st-key-pl_flip_{rng.randrange(n)} button"
+        elif again.count():
+            target = ".st-key-pl_reshuffle button"
+        else:
+            raise AssertionError(f"nothing to click and no final box:\n{_main_text(page)}")
+        if not took and step >= 2:
+            shot(page, "pushluck-game")
+            took = True
+        before = _main_text(page)
+        page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')")
+        start = time.perf_counter()
+        page.locator(f"{target} >> visible=true").first.click()
+        page.wait_for_function("b => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
+                               ".innerText !== b", arg=before, timeout=30_000)
+        wait_idle(page)
+        clicks.append(time.perf_counter() - start)
+    final.first.wait_for()
+    final.first.scroll_into_view_if_needed()
+    assert not page.locator('[class*="st-key-pl_flip_"]').count()  # nothing left to play
+    assert not page.locator(".st-key-pl_stop").count()
+    shot(page, "pushluck-end")
+    _report(capsys, "15 en un tour, 2 seats, greedy bot", clicks)
 
 
 def test_the_server_log_has_no_errors(st_server) -> None:  # noqa: F811
