@@ -368,6 +368,12 @@ def _pick_option(pg, option: str, key: str) -> None:
                          " return i && i.value === v; }", arg=[key, option])
 
 
+def _settled(pg) -> None:
+    """The script has finished and the page holds no element of the previous run."""
+    wait_idle(pg)
+    pg.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')")
+
+
 def _metric(pg, label: str) -> str:
     box = pg.locator('[data-testid="stMetric"]').filter(has_text=label).first
     return box.locator('[data-testid="stMetricValue"]').inner_text().strip()
@@ -396,7 +402,7 @@ def _click_until(pg, selector: str, count_pattern: str, expected: int, *, tries:
                                  "'[data-testid=\"stMainBlockContainer\"]').innerText.match(new RegExp(p));"
                                  " return m && Number(m[1]) === n; }", arg=[count_pattern, expected],
                                  timeout=25_000)
-            wait_idle(pg)
+            _settled(pg)
             return time.perf_counter() - start
         except Exception:
             if attempt == tries - 1:
@@ -476,7 +482,7 @@ def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:
     assert mine != theirs  # two different decks: the bot's cards are not all yours too
     page.locator(".st-key-pt_bot_game_new button").click()
     page.get_by_text("Votre main").wait_for()
-    wait_idle(page)
+    _settled(page)
     seed = int(_metric(page, "Graine"))
     my_deck, bot_deck = _nespanini_deck(st_server, mine), _nespanini_deck(st_server, theirs)
     game = Game([my_deck, bot_deck])
@@ -499,6 +505,7 @@ def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:
         if state.is_terminal():
             break
         page.get_by_text(re.compile(rf"^{len(actions)} action\(s\) jouée\(s\)")).wait_for()
+        _settled(page)
         obs = state.observation(0)
         # the bot's hand: one back per card, its size the engine's
         line = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text="Main du bot :").last
@@ -556,7 +563,7 @@ def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> No
     assert page.locator(".st-key-ctt_players input").input_value() == "4"
     page.locator(".st-key-ctt_new button").click()
     page.get_by_text("Votre main").first.wait_for()
-    wait_idle(page)
+    _settled(page)
     seed = int(re.search(r"graine (\d+)", _main_text(page)).group(1))
     game = _box_game(st_server, "ctterror", 4)
     state = replay(game, seed, [])
@@ -570,6 +577,7 @@ def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> No
     hidden_named = 0
     for step in range(80):
         page.get_by_text(re.compile(rf"^{len(actions)} action\(s\) jouée\(s\) · graine {seed}")).wait_for()
+        _settled(page)
         obs = state.observation(0)
         main = _main_text(page)
         sizes = [int(n) for n in re.findall(r"(\d+) carte\(s\) en main", main)]
@@ -629,7 +637,7 @@ def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None
     assert page.locator(".st-key-ovs_players input").input_value() == "4"
     page.locator(".st-key-ovs_new button").click()
     page.get_by_text(re.compile(r"^4 joueurs · graine \d+")).wait_for()
-    wait_idle(page)
+    _settled(page)
     seed = int(re.search(r"graine (\d+)", _main_text(page)).group(1))
     game = _box_game(st_server, "overseers", 4)
     state = replay(game, seed, [])
@@ -643,6 +651,7 @@ def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None
     took = False
     for _ in range(80):
         page.get_by_text(re.compile(rf"· {len(actions)} action\(s\) jouée\(s\) · bots")).first.wait_for()
+        _settled(page)
         obs = state.observation(0)
         if state.is_terminal():
             break
@@ -709,16 +718,24 @@ def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None
 def _type_cell(pg, editor, dx: float, dy: float, text: str) -> None:
     """Type ``text`` in the cell of a table editor at (dx, dy) from its corner, and check it took
     (the editor's accessible table holds the cells' text)."""
-    frame = editor.locator('[data-testid="stDataFrameResizable"]').bounding_box()
+    grid = editor.locator('[data-testid="stDataFrameResizable"]')
     for _ in range(3):  # a click landing while the page is redrawn only focuses the table
-        pg.mouse.click(frame["x"] + dx, frame["y"] + dy)
-        pg.wait_for_timeout(300)
-        pg.keyboard.type(text)
-        pg.keyboard.press("Enter")
-        wait_idle(pg)
+        _settled(pg)
+        grid.scroll_into_view_if_needed()
+        frame = grid.bounding_box()
+        pg.mouse.dblclick(frame["x"] + dx, frame["y"] + dy)  # opens the cell's editor
+        entry = pg.locator("#portal textarea, #portal input").first
+        try:
+            entry.wait_for(timeout=5_000)
+        except Exception:
+            pg.screenshot(path="/tmp/browser_scratch/cell.png")
+            continue
+        entry.fill(text)
+        entry.press("Enter")
+        _settled(pg)
         if text in editor.evaluate("e => e.textContent"):
             return
-    raise AssertionError(f"the table editor did not take {text!r}")
+    raise AssertionError(f"the table editor did not take {text!r}: {editor.evaluate('e => e.textContent')!r}")
 
 
 def test_the_games_page_shows_a_game_and_creates_one(page, st_server) -> None:  # noqa: F811
@@ -755,10 +772,18 @@ def test_the_games_page_shows_a_game_and_creates_one(page, st_server) -> None:  
     name.fill("Mon jeu")
     name.press("Enter")
     wait_idle(page)
+    _settled(page)
     editor = page.locator('[class*="st-key-gan_fields_"]')
-    editor.hover()
-    editor.get_by_role("button", name="Add row").click()
-    wait_idle(page)
+    for attempt in range(3):  # the table's toolbar shows on hover, and not while the page is redrawn
+        editor.hover()
+        try:
+            editor.get_by_role("button", name="Add row").click(timeout=10_000)
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+            _settled(page)
+    _settled(page)
     _type_cell(page, editor, 40, 54, "force")  # Nom, then Min and Max of the new row
     _type_cell(page, editor, 181, 54, "1")
     _type_cell(page, editor, 247, 54, "10")
@@ -798,14 +823,18 @@ def test_play_a_15_en_un_tour_game_to_the_end(page, st_server, capsys) -> None: 
     _pick_option(page, "15 en un tour (stop ou encore)", "pt_gamecode")
     page.locator(".st-key-pl_new button").wait_for()
     page.locator(".st-key-pl_new button").click()
-    wait_idle(page)
+    _settled(page)
     names = {c.name for c in _box_game_cards(st_server, "pushluck")}
     rng = random.Random()
     clicks: list[float] = []
     final = page.locator('[data-testid="stAlertContainer"]').filter(has_text="Partie terminée")
     took = False
     for step in range(150):
-        wait_idle(page)
+        _settled(page)  # the table is drawn: a final box, or something to click
+        page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stAlertContainer\"]')]"
+                               ".some(e => e.innerText.includes('Partie terminée'))"
+                               " || document.querySelector('[class*=\"st-key-pl_flip_\"], .st-key-pl_stop,"
+                               " .st-key-pl_reshuffle')")
         if final.count():
             break
         flips = page.locator('[class*="st-key-pl_flip_"] button >> visible=true')
@@ -828,12 +857,11 @@ def test_play_a_15_en_un_tour_game_to_the_end(page, st_server, capsys) -> None: 
             shot(page, "pushluck-game")
             took = True
         before = _main_text(page)
-        page.wait_for_function("() => !document.querySelector('[data-stale=\"true\"]')")
         start = time.perf_counter()
         page.locator(f"{target} >> visible=true").first.click()
         page.wait_for_function("b => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
                                ".innerText !== b", arg=before, timeout=30_000)
-        wait_idle(page)
+        _settled(page)
         clicks.append(time.perf_counter() - start)
     final.first.wait_for()
     final.first.scroll_into_view_if_needed()
