@@ -252,3 +252,8 @@ def _pct(x: float) -> str:
 from cardbase.cli.rulings import rulings_command as _rulings_command  # noqa: E402
 
 app.command("rulings")(_rulings_command)
+
+# ``cardbase games check FILE``: a rules file of the rules language (cardbase/cli/rulesdata.py).
+from cardbase.cli.rulesdata import check_command as _check_command  # noqa: E402
+
+app.command("check")(_check_command)
