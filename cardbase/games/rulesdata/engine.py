@@ -114,6 +114,8 @@ class State:
         self.ended_by = ""
         self.cov = {a.name: [0, 0] for a in r.actions}
         self._ending = False
+        self._seat = 0
+        self._make_env()
         into = self.zones[r.into]
         size = game.box_size
         for p, pile in enumerate(into):
@@ -137,6 +139,7 @@ class State:
         s.done = self.done[:]
         s.winners = self.winners[:]
         s.cov = {k: v[:] for k, v in self.cov.items()}
+        s._make_env()
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -145,22 +148,38 @@ class State:
         piles = self.zones[zone]
         return piles[seat] if seat >= 0 and len(piles) > 1 else piles[0]
 
-    def _ns(self, seat: int, card: CardView | None = None) -> dict[str, Any]:
-        ns: dict[str, Any] = dict(self.rules.options)
-        ns.update(self.counters[max(seat, 0)])
+    def _make_env(self) -> None:
+        """The functions of the expressions, bound to this state (``self._seat``: whose view)."""
         cards = self.game.cards
-        ns.update(round=self.round, turn=self.turns + 1, seat=seat + 1, players=self.n, card=card,
-                  count=lambda z: len(self._pile(z, seat)),
-                  top=lambda z: cards[self._pile(z, seat)[-1]] if self._pile(z, seat) else NO_CARD,
-                  done=lambda a: self.done[self.game.action_index[a]],
-                  can=lambda a: bool(self._choices(self.game.action_index[a], seat)),
-                  has=_has, min=min, max=max, abs=abs,
-                  total=lambda c: sum(x[c] for x in self.counters),
-                  best=lambda c: max(x[c] for x in self.counters))
-        return ns
+        index = self.game.action_index
+        pile = self._pile
+
+        def top(z: str) -> CardView:
+            p = pile(z, self._seat)
+            return cards[p[-1]] if p else NO_CARD
+
+        env: dict[str, Any] = dict(self.rules.options)
+        env.update({"__builtins__": {}, "players": self.n,
+                    "count": lambda z: len(pile(z, self._seat)), "top": top,
+                    "done": lambda a: self.done[index[a]],
+                    "can": lambda a: bool(self._choices(index[a], self._seat)),
+                    "has": _has, "min": min, "max": max, "abs": abs,
+                    "total": lambda c: sum(x[c] for x in self.counters),
+                    "best": lambda c: max(x[c] for x in self.counters)})
+        self._env = env
 
     def _eval(self, e: Expr, seat: int, card: CardView | None = None) -> Any:
-        return e(self._ns(seat, card))
+        before = self._seat
+        self._seat = seat
+        local = dict(self.counters[max(seat, 0)])
+        local["card"] = card
+        local["round"] = self.round
+        local["turn"] = self.turns + 1
+        local["seat"] = seat + 1
+        try:
+            return e(self._env, local)
+        finally:
+            self._seat = before
 
     # ------------------------------------------------------------------ operations
 

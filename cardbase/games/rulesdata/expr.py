@@ -47,8 +47,10 @@ class Expr:
     code: Any
     names: frozenset[str]
 
-    def __call__(self, ns: dict[str, Any]) -> Any:
-        return eval(self.code, {"__builtins__": {}}, ns)  # noqa: S307 - checked tree, no built-ins
+    def __call__(self, env: dict[str, Any], local: dict[str, Any]) -> Any:
+        """``env``: the functions and options (it holds an empty ``__builtins__``); ``local``: the
+        seat's counters and the card."""
+        return eval(self.code, env, local)  # noqa: S307 - a checked tree, no built-ins
 
 
 def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],

@@ -177,11 +177,11 @@ class _Checker:
         self.path, self.text = path, text
         self.problems: list[Problem] = []
 
-    def add(self, parts: list[Any], key: str, fix: str, **values: Any) -> None:
+    def add(self, parts: list[Any], msg: str, fix: str, **values: Any) -> None:
         line = locate(self.text, [p for p in parts if not isinstance(p, tuple)])
         where = tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts)) \
             if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
-        self.problems.append(Problem("rules-file", tr(key, **values), tr(fix, **values), where))
+        self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
 
     def table(self, data: Any, parts: list[Any], *, required: bool = False) -> dict[str, Any]:
         if data is None:

@@ -1,0 +1,287 @@
+"""Games written as data (data/rules/*.toml, docs/rules-language.md): the checker, the interpreter,
+15 en un tour against its hand-written engine, Le Huit played whole, the measures of a good game."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli import app
+from cardbase.games import registry
+from cardbase.games.pushluck.material import box_from_cards
+from cardbase.games.pushluck.rules import Rules as PushRules
+from cardbase.games.pushluck.state import FLIP, RESHUFFLE, STOP
+from cardbase.games.pushluck.state import Game as PushGame
+from cardbase.games.rulesdata.engine import Game, IllegalActionError
+from cardbase.games.rulesdata.language import RulesFileError, load_rules, parse_rules_text
+from cardbase.games.rulesdata.measures import measures
+from cardbase.playtest.cards import load_edition_defs
+from cardbase.playtest.games import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "data" / "rules"
+P15 = [c for c in load_edition_defs([ROOT / "data" / "editions" / "P15.toml"]) if c.game == "pushluck"]
+runner = CliRunner()
+
+
+# ------------------------------------------------------------------ 15 en un tour: the same game
+
+def _lockstep(players: int, seeds: range, options: dict | None = None) -> int:
+    """Play the hand-written engine and the rules file side by side on the same seeds, the same
+    random choices: same legal moves at every step (STOP / RESHUFFLE / FLIP i are the file's
+    arreter / remelanger / retourner at position i), same turn points, same end. Returns the number
+    of moves compared."""
+    options = options or {}
+    data = Game(load_rules(RULES / "pushluck.toml", options=options), P15, players)
+    hand = PushGame(box_from_cards(P15), PushRules(**options), players)
+    stride = data.stride
+
+    def tr(a: int) -> int:
+        return 0 if a == STOP else stride if a == RESHUFFLE else 2 * stride + (a - FLIP)
+
+    moves = 0
+    for seed in seeds:
+        a, b, rng = data.new_state(seed), hand.new_state(seed), random.Random(seed)
+        while not b.is_terminal():
+            assert a.current_player() == b.current_player()
+            assert a.legal_actions() == [tr(x) for x in b.legal_actions()], seed
+            assert a.counters[b.player]["points"] == b.points
+            assert a.counters[b.player]["shields"] == b.shields
+            x = rng.choice(b.legal_actions())
+            b.apply_action(x)
+            a.apply_action(tr(x))
+            moves += 1
+        assert a.is_terminal()
+        assert (a.returns(), a.ended_by, a.round, a.turns) == (b.returns(), b.ended_by, b.round, b.turns)
+    return moves
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_pushluck_rules_file_plays_the_hand_written_game_move_by_move(players) -> None:
+    """PL1-PL7, PL9: the data version deals the same cards from the same seed and agrees on every
+    legal move, every turn's points and Protections, the winner and how the game ended."""
+    assert _lockstep(players, range(120)) > 2000
+
+
+def test_pushluck_rules_file_option_is_the_engines_option() -> None:
+    """PL6: the target is an option of both; at 10 points both still agree move by move (and the
+    games are shorter than at 15)."""
+    short = _lockstep(2, range(60), {"target": 10})
+    assert short < _lockstep(2, range(60))
+
+
+def test_pushluck_rules_file_ties_first_seat() -> None:
+    """PL7 where two rules meet: both seats reach the target in the same round with equal scores;
+    the file's ``ties = "first"`` gives the win to seat 1 as the engine does."""
+    data = Game(load_rules(RULES / "pushluck.toml"), P15, 2)
+    for seed in range(400):
+        s = data.new_state(seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        scores = [c["score"] for c in s.counters]
+        if s.ended_by == "target" and scores[0] == scores[1]:
+            assert s.winners == [0] and s.returns() == [1.0, -1.0]
+            return
+    pytest.fail("no tie in 400 games")
+
+
+# ------------------------------------------------------------------ Le Huit, written only as data
+
+def _huit(players: int = 2) -> Game:
+    return registry.get("huit").build((), players)
+
+
+def test_huit_is_registered_from_its_rules_file() -> None:
+    spec = registry.get("huit")
+    assert spec.engine and spec.own_cards and spec.rules_file.endswith("huit.toml")
+    assert (spec.min_players, spec.max_players, spec.default_players) == (2, 5, 2)
+    assert "pushluck" in registry.REGISTRY and registry.REGISTRY["pushluck"].rules_file is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_huit_whole_games_follow_the_rules(players) -> None:
+    """Every play matches the colour or value of the discard's top (an 8 goes anywhere); a
+    player draws only when no card can be played, at most once a turn; no card is lost; the game
+    ends with an empty hand (that player wins) or an empty draw pile (the smallest hand wins)."""
+    game = _huit(players)
+    cards = game.cards
+    assert len(cards) == 32
+    stride = game.stride
+    for seed in range(40):
+        s = game.new_state(seed)
+        rng = random.Random(seed)
+        assert [len(h) for h in s.zones["main"]] == [7] * players
+        while not s.is_terminal():
+            p = s.current_player()
+            legal = s.legal_actions()
+            kinds = {a // stride for a in legal}
+            top = cards[s.zones["defausse"][0][-1]]
+            hand = s.zones["main"][p]
+            playable = [c for c in hand if cards[c].value == 8 or cards[c].colour == top.colour
+                        or cards[c].value == top.value]
+            assert (0 in kinds) == bool(playable)
+            if playable:
+                assert 1 not in kinds  # no draw when a card can be played
+            a = rng.choice(legal)
+            before = s.done[1]
+            s.apply_action(a)
+            if a // stride == 1:
+                assert before == 0  # limit = 1
+            if not s.is_terminal():
+                total = sum(len(x) for v in s.zones.values() for x in v)
+                assert total == 32
+        hands = [len(h) for h in s.zones["main"]]
+        if s.ended_by == "main_vide":
+            assert [hands[w] for w in s.winners] == [0]
+        else:
+            assert s.ended_by == "pioche_vide" and not s.zones["pioche"][0]
+            assert all(hands[w] == min(hands) for w in s.winners)
+
+
+def test_huit_seed_replays_and_log_is_french() -> None:
+    game = _huit()
+    a, b = game.new_state(11), game.new_state(11)
+    for s in (a, b):
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[0])
+    assert a.history == b.history and a.log_lines() == b.log_lines()
+    assert a.log_lines()[0] == "Manche 1" and "Fin de la partie" in a.log_lines()[-1]
+    s = game.new_state(11)
+    assert any(s.action_to_string(x).startswith("Jouer : ") or s.action_to_string(x) == "Piocher"
+               for x in s.legal_actions())
+    with pytest.raises(IllegalActionError, match="ne peut pas"):
+        s.apply_action(10**6)
+
+
+def test_huit_observation_hides_and_resample_keeps_what_is_seen() -> None:
+    game = _huit()
+    s = game.new_state(5)
+    obs = s.observation(1)
+    assert all(x is None for x in obs["zones"]["main"][0])  # seat 1's hand, seen by seat 2
+    assert all(x is not None for x in obs["zones"]["main"][1])
+    assert obs["zones"]["defausse"][0][-1] is not None and all(x is None for x in obs["zones"]["pioche"][0])
+    r = s.resample(1, random.Random(3))
+    assert r.zones["main"][1] == s.zones["main"][1] and r.zones["defausse"] == s.zones["defausse"]
+    assert [len(x) for x in r.zones["main"]] == [len(x) for x in s.zones["main"]]
+    assert Counter(r.zones["pioche"][0] + r.zones["main"][0]) == Counter(s.zones["pioche"][0] + s.zones["main"][0])
+    assert r.zones["pioche"][0] + r.zones["main"][0] != s.zones["pioche"][0] + s.zones["main"][0]
+
+
+def test_huit_batch_bots_and_coverage() -> None:
+    """The batch runner and the generic bots play it; greedy (one-ply look-ahead on the file's
+    heuristic) beats random; coverage counts every action's decisions."""
+    rep, recs = simulate("huit", [], games=150, bots=["greedy", "random"], seed=1)
+    assert rep.games == 150 and set(rep.ended_by) <= {"main_vide", "pioche_vide"}
+    assert rep.seats[0]["wins"] > rep.seats[1]["wins"]
+    cov = recs[0].coverage
+    assert set(cov) <= {"jouer", "piocher", "passer"} and "jouer" in cov
+    assert all(0 <= used <= occ for occ, used in cov.values())
+    for bot in ("mc", "ismcts"):
+        r, _ = simulate("huit", [], games=1, bots=[bot, "random"], seed=2)
+        assert r.games == 1
+
+
+# ------------------------------------------------------------------ the checker
+
+BROKEN = """[game]
+code = "essai"
+players = [2, 4]
+
+[material]
+source = "edition"
+into = "pile"
+
+[[zones]]
+name = "pioche"
+visible = "partout"
+
+[counters]
+points = { reset = "jamais" }
+
+[[actions]]
+name = "piocher"
+move = { from = "pioche", to = "main" }
+when = "count('pioche') > 0 and score >= 3"
+
+[[actions]]
+name = "compter"
+then = [{ add = "pts", value = 1 }]
+
+[end]
+[[end.conditions]]
+player = "__import__('os')"
+"""
+
+
+def test_checker_lists_every_problem_with_line_and_key() -> None:
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(BROKEN, "essai.toml")
+    text = str(info.value)
+    problems = info.value.problems
+    assert len(problems) >= 7
+    wheres = [p.where for p in problems]
+    assert "fichier essai.toml, ligne 7, clé material.into" in wheres  # unknown zone « pile »
+    assert "fichier essai.toml, ligne 11, clé zones[1].visible" in wheres
+    assert "fichier essai.toml, ligne 14, clé counters.points.reset" in wheres
+    assert "fichier essai.toml, ligne 18, clé actions[1].move" in wheres  # zone « main »
+    assert "fichier essai.toml, ligne 19, clé actions[1].when" in wheres  # « score » unknown
+    assert "La zone « pile » n'existe pas" in text and "Zones décrites : pioche" in text
+    assert "Le compteur « pts » n'existe pas" in text
+    assert "« winner »" in text or "winner" in text  # the missing [end.winner]
+    assert any("__import__" in p.message for p in problems)
+
+
+def test_expressions_refuse_anything_but_the_language() -> None:
+    base = (RULES / "huit.toml").read_text(encoding="utf-8")
+    line = base.splitlines().index('heuristic = "-count(\'main\')"') + 1
+    for bad, word in (("card.__class__", "__class__"), ("open('x')", "open"),
+                      ("[c for c in card]", "ListComp"), ("count('nulle_part')", "nulle_part"),
+                      ("done('voler')", "voler"), ("1 +", "colonne")):
+        text = base.replace('heuristic = "-count(\'main\')"', f'heuristic = "{bad}"')
+        with pytest.raises(RulesFileError) as info:
+            parse_rules_text(text, "huit.toml")
+        assert word in str(info.value), bad
+        assert info.value.problems[0].where.startswith(f"fichier huit.toml, ligne {line}, clé scoring.heuristic")
+
+
+def test_unknown_option_override_is_refused() -> None:
+    with pytest.raises(RulesFileError, match="L'option « cible » n'existe pas"):
+        load_rules(RULES / "pushluck.toml", options={"cible": 12})
+
+
+# ------------------------------------------------------------------ command line and measures
+
+def test_cli_games_check_ok_and_broken(tmp_path) -> None:
+    ok = runner.invoke(app, ["games", "check", str(RULES / "huit.toml")])
+    assert ok.exit_code == 0, ok.output
+    assert "règles valables pour « huit »" in ok.stdout and "20 finies par une condition" in ok.stdout
+    bad = tmp_path / "essai.toml"
+    bad.write_text(BROKEN, encoding="utf-8")
+    res = runner.invoke(app, ["games", "check", str(bad)])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "ligne 19" in res.output and "ligne 7" in res.output
+
+
+@pytest.mark.sqlite_only("the command-line contract does not depend on the database")
+def test_cli_sim_game_plays_a_rules_file_game(cli_env) -> None:
+    res = runner.invoke(app, ["sim", "game", "huit", "--games", "30", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["game"] == "huit" and data["games"] == 30 and data["players"] == 2
+
+
+def test_measures_of_a_good_game() -> None:
+    m = measures(_huit(), games=60, seed=4)
+    assert m["games"] == 60 and 0 < m["decided"] <= 60
+    fp = m["first_player"]
+    assert fp["ci95"][0] <= fp["rate"] <= fp["ci95"][1] and fp["fair"] == 0.5
+    assert m["length"]["min"] <= m["length"]["median"] <= m["length"]["max"]
+    assert m["decisions"]["per_game"] > 0 and m["decisions"]["options"] >= 2
+    assert m["lead_changes"]["mean"] > 0
+    assert m == measures(_huit(), games=60, seed=4)  # seeded
