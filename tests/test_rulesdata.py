@@ -285,3 +285,16 @@ def test_measures_of_a_good_game() -> None:
     assert m["decisions"]["per_game"] > 0 and m["decisions"]["options"] >= 2
     assert m["lead_changes"]["mean"] > 0
     assert m == measures(_huit(), games=60, seed=4)  # seeded
+
+
+def test_cli_sim_measures_text_json_and_refusals() -> None:
+    res = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--seed", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data == measures(_huit(), games=40, seed=2)
+    text = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--bots", "greedy,random"])
+    assert text.exit_code == 0 and "premier joueur :" in text.stdout and "remontées" in text.stdout
+    hand = runner.invoke(app, ["sim", "measures", "pushluck", "--games", "5"])
+    assert hand.exit_code == 2 and "moteur écrit à la main" in hand.output
+    zero = runner.invoke(app, ["sim", "measures", "huit", "--games", "0"])
+    assert zero.exit_code == 2 and "de 1 à 20 000" in zero.output

@@ -79,7 +79,7 @@ class Game:
         copies = n if rules.per_player_copy else 1
         self.box_size = len(views)
         self.cards: list[CardView] = []
-        for p in range(copies):
+        for _copy in range(copies):
             for v in views:
                 self.cards.append(CardView(len(self.cards), v.name, v.value, v.colour, v.type, v.banner,
                                            v.rarity, v.keywords, v.stats, v.ref))

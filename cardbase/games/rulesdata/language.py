@@ -233,13 +233,13 @@ def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Ru
     try:
         raw = p.read_bytes()
     except OSError as exc:
-        raise RulesFileError(tr("rulesdata.unreadable", file=str(p), error=exc.strerror or str(exc)))
+        raise RulesFileError(tr("rulesdata.unreadable", file=str(p), error=exc.strerror or str(exc))) from None
     if len(raw) > MAX_FILE_BYTES:
         raise RulesFileError(tr("rulesdata.too_big", file=str(p), limit=MAX_FILE_BYTES))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise RulesFileError(tr("rulesdata.not_utf8", file=str(p)))
+        raise RulesFileError(tr("rulesdata.not_utf8", file=str(p))) from None
     return parse_rules_text(text, p.name, options=options)
 
 
@@ -249,7 +249,7 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
     except tomllib.TOMLDecodeError as exc:
         raise RulesFileError(tr("rulesdata.title", file=path),
                              [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)),
-                                      tr("rulesdata.toml_fix"), path)])
+                                      tr("rulesdata.toml_fix"), path)]) from None
     c = _Checker(path, text)
     rules = _build(c, data, path, options or {})
     if c.problems:
