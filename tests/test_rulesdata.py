@@ -298,3 +298,35 @@ def test_cli_sim_measures_text_json_and_refusals() -> None:
     assert hand.exit_code == 2 and "moteur écrit à la main" in hand.output
     zero = runner.invoke(app, ["sim", "measures", "huit", "--games", "0"])
     assert zero.exit_code == 2 and "de 1 à 20 000" in zero.output
+
+
+def test_huit_rulings_come_from_its_file_and_flip_the_game() -> None:
+    """HU1-HU3 are the file's [[rulings]] (docs/rulings/huit.md); HU2 (contested) turned off makes
+    an 8 follow colour or value like any card, HU1 deals fewer cards."""
+    from cardbase.games.rulings import game_rulings, parse_rules
+
+    listed = {r.code: r for r in game_rulings("huit")}
+    assert set(listed) == {"HU1", "HU2", "HU3"} and listed["HU2"].contested
+    assert listed["HU1"].default == 7 and listed["HU1"].bounds == (3, 10)
+    options = parse_rules("huit", ["HU2=false", "hand=5"])
+    game = registry.get("huit").build((), 2, **options)
+    cards = game.cards
+    saw_blocked_eight = False
+    for seed in range(30):
+        s = game.new_state(seed)
+        assert [len(h) for h in s.zones["main"]] == [5, 5]
+        while not s.is_terminal():
+            top = cards[s.zones["defausse"][0][-1]]
+            plays = [cards[s.zones["main"][s.player][a % game.stride]] for a in s.legal_actions()
+                     if a // game.stride == 0]
+            assert all(c.colour == top.colour or c.value == top.value for c in plays)
+            eights = [c for c in (cards[x] for x in s.zones["main"][s.player]) if c.value == 8]
+            saw_blocked_eight |= any(c.colour != top.colour and top.value != 8 for c in eights)
+            s.apply_action(random.Random(seed + len(s.history)).choice(s.legal_actions()))
+    assert saw_blocked_eight
+
+
+def test_checker_refuses_a_ruling_on_an_unknown_option() -> None:
+    text = (RULES / "huit.toml").read_text(encoding="utf-8").replace('option = "hand"', 'option = "main_size"')
+    with pytest.raises(RulesFileError, match="L'option « main_size » n'existe pas"):
+        parse_rules_text(text, "huit.toml")

@@ -112,6 +112,7 @@ class Rules:
     ties: str
     heuristic: Expr | None
     description: str = ""
+    rulings: list[dict[str, Any]] = field(default_factory=list)  # [[rulings]], checked
 
 
 # ---------------------------------------------------------------------------------- locating keys
@@ -259,7 +260,8 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
 
 
 TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
-            "triggers", "end", "scoring")
+            "triggers", "end", "scoring", "rulings")
+RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
 
 
 def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, Any]) -> Rules | None:
@@ -419,13 +421,62 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     heuristic = ctx.expr(scoring["heuristic"], ["scoring", "heuristic"], card=False) \
         if "heuristic" in scoring else None
 
-    # a zone nobody can ever see nor take from is suspicious, but legal (a set-aside pile)
+    rulings = _rulings(c, data.get("rulings", []), opts)
     if c.problems:
         return None
     return Rules(path, code, str(name), players[0], players[1], default_players, opts, source,
                  into, per_player_copy, generated, zones, counters, first, setup_ops, turn_start,
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
-                 by, order, among, ties, heuristic, str(game.get("description", "")))
+                 by, order, among, ties, heuristic, str(game.get("description", "")), rulings)
+
+
+def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:
+    """``[[rulings]]``: the game's numbered rulings (``cardbase.games.rulings.Ruling`` fields); an
+    option's default is its value in ``[options]``."""
+    out: list[dict[str, Any]] = []
+    if not isinstance(raw, list):
+        c.add(["rulings"], "rulesdata.not_table", "rulesdata.not_table_fix", key="rulings")
+        return out
+    seen: set[str] = set()
+    for i, r in enumerate(raw):
+        r = c.table(r, ["rulings", i])
+        parts: list[Any] = ["rulings", i]
+        c.unknown_keys(r, parts, RULING_KEYS)
+        code = r.get("code")
+        if not isinstance(code, str) or not re.fullmatch(r"[A-Z]+\d+", code) or code in seen:
+            c.add(parts + ["code"], "rulesdata.ruling_code", "rulesdata.ruling_code_fix", value=code)
+            continue
+        seen.add(code)
+        texts = {}
+        for key in ("title", "text"):
+            v = r.get(key)
+            if not (isinstance(v, dict) and isinstance(v.get("fr"), str) and isinstance(v.get("en"), str)):
+                c.add(parts + [key], "rulesdata.ruling_text", "rulesdata.ruling_text_fix", key=key)
+            else:
+                texts[key] = {"fr": v["fr"], "en": v["en"]}
+        entry: dict[str, Any] = {"code": code, "title": texts.get("title", {}), "text": texts.get("text", {}),
+                                 "contested": c.boolean(r, parts, "contested", False)}
+        option = r.get("option")
+        if option is not None:
+            if option not in opts:
+                c.add(parts + ["option"], "rulesdata.unknown_override", "rulesdata.unknown_override_fix",
+                      key=option, known=", ".join(sorted(opts)) or "—")
+                continue
+            default = opts[option]
+            allowed = tuple(r.get("allowed", (True, False) if isinstance(default, bool) else ()))
+            bounds = r.get("bounds")
+            if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2
+                                           and all(isinstance(x, int) for x in bounds)):
+                c.add(parts + ["bounds"], "rulesdata.bad_values", "rulesdata.bad_values_fix", value=bounds)
+                bounds = None
+            if (allowed and default not in allowed) or (bounds and not bounds[0] <= default <= bounds[1]):
+                c.add(parts + ["option"], "rulesdata.ruling_default", "rulesdata.ruling_default_fix",
+                      key=option, value=default)
+            entry.update(option=option, default=default, allowed=allowed,
+                         bounds=tuple(bounds) if bounds else None,
+                         alternatives=tuple(r.get("alternatives", ())))
+        out.append(entry)
+    return out
 
 
 def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:

@@ -60,3 +60,20 @@ def rules_specs(taken: set[str]) -> list[Any]:
                             build=partial(build, path), own_cards=rules.source == "generated",
                             rules_file=str(path)))
     return out
+
+
+def file_rulings(code: str) -> tuple[Any, ...]:
+    """The ``[[rulings]]`` of the rules file of a game written as data (empty when it has none or
+    the file does not pass the checker)."""
+    from cardbase.games.rulings import Ruling
+
+    from .language import RulesFileError, load_rules
+
+    path = rules_path(code)
+    if not path.is_file():
+        return ()
+    try:
+        rules = load_rules(path)
+    except RulesFileError:
+        return ()
+    return tuple(Ruling(**r) for r in rules.rulings)
