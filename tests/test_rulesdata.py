@@ -330,3 +330,18 @@ def test_checker_refuses_a_ruling_on_an_unknown_option() -> None:
     text = (RULES / "huit.toml").read_text(encoding="utf-8").replace('option = "hand"', 'option = "main_size"')
     with pytest.raises(RulesFileError, match="L'option « main_size » n'existe pas"):
         parse_rules_text(text, "huit.toml")
+
+
+def test_a_formula_that_fails_in_play_is_a_clear_error(tmp_path) -> None:
+    """A filter comparing a number with a text passes the checker but fails on the first cards:
+    ``games check`` plays a few games and says which expression failed, exit 2, no traceback."""
+    text = (RULES / "huit.toml").read_text(encoding="utf-8").replace(
+        "card.value == top('defausse').value\"", "card.value > top('defausse').name\"")
+    path = tmp_path / "huit.toml"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["games", "check", str(path)])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "échoue en cours de partie" in res.output and "top('defausse').name" in res.output
+    big = (RULES / "huit.toml").read_text(encoding="utf-8").replace('count = "hand"', 'count = 10000000')
+    with pytest.raises(RulesFileError, match="jusqu'à un million"):
+        parse_rules_text(big, "huit.toml")

@@ -28,6 +28,11 @@ class IllegalActionError(CardbaseError):
     """An action that is not legal in this state."""
 
 
+class RulesRuntimeError(CardbaseError):
+    """An expression of the rules file that fails while a game is played (a card without the
+    field it reads, a text where a number is needed…)."""
+
+
 class CardView:
     """A card as expressions see it: ``card.value``, ``card.colour``, any stats figure…"""
 
@@ -178,8 +183,23 @@ class State:
         local["seat"] = seat + 1
         try:
             return e(self._env, local)
+        except CardbaseError:
+            raise
+        except Exception as exc:  # the designer's formula failed on this card or position
+            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
+                                       card=card.name if card is not None else "—",
+                                       file=self.rules.path)) from None
         finally:
             self._seat = before
+
+    def _number(self, e: Expr, seat: int, card: CardView | None) -> int:
+        v = self._eval(e, seat, card)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RulesRuntimeError(tr("rulesdata.runtime_number", expr=e.source, value=repr(v),
+                                       card=card.name if card is not None else "—", file=self.rules.path))
+        if abs(v) > 10**9:
+            raise RulesRuntimeError(tr("rulesdata.runtime_big", expr=e.source, file=self.rules.path))
+        return v
 
     # ------------------------------------------------------------------ operations
 
@@ -189,9 +209,9 @@ class State:
                 return
             verb = op[0]
             if verb == "add":
-                self.counters[seat][op[1]] += int(self._eval(op[2], seat, card))
+                self.counters[max(seat, 0)][op[1]] += self._number(op[2], seat, card)
             elif verb == "set":
-                self.counters[seat][op[1]] = int(self._eval(op[2], seat, card))
+                self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
             elif verb == "if":
                 self._run(op[2] if self._eval(op[1], seat, card) else op[3], seat, card)
             elif verb == "shuffle":
@@ -202,14 +222,14 @@ class State:
             elif verb == "move":
                 _, src, dst, pick, count = op
                 a, b = self._pile(src, seat), self._pile(dst, seat)
-                k = len(a) if pick == "all" else int(self._eval(count, seat, card))
+                k = len(a) if pick == "all" else self._number(count, seat, card)
                 for _ in range(min(k, len(a))):
                     b.append(a.pop(self.rng.randrange(len(a)) if pick == "random" else -1))
             elif verb == "deal":
                 _, src, dst, _pick, count = op
-                k = int(self._eval(count, seat, card))
+                k = self._number(count, seat, card)
                 a = self._pile(src, seat)
-                for _ in range(k):
+                for _ in range(min(k, len(a))):
                     for p in range(self.n):
                         if a:
                             self.zones[dst][p].append(a.pop())

@@ -74,7 +74,10 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
         if not isinstance(node, _OPS):
             problems.append(ExprProblem("rulesdata.expr.form", (("form", type(node).__name__),)))
             continue
-        if isinstance(node, ast.Constant) and not (node.value is None or isinstance(node.value, (int, str, bool))):
+        if isinstance(node, ast.Constant) and (
+                not (node.value is None or isinstance(node.value, (int, str, bool)))
+                or (isinstance(node.value, int) and abs(node.value) > 10**6)
+                or (isinstance(node.value, str) and len(node.value) > 200)):
             problems.append(ExprProblem("rulesdata.expr.constant", (("value", repr(node.value)),)))
         elif isinstance(node, ast.Name):
             if node.id in FUNCTIONS:
