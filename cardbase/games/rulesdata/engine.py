@@ -59,6 +59,24 @@ def _has(card: Any, keyword: str) -> bool:
     return fold(keyword) in {fold(k) for k in (card.keywords or ())}
 
 
+def _top(s: State, seat: int, z: str) -> CardView:
+    pile = s._pile(z, seat)
+    return s.game.cards[pile[-1]] if pile else NO_CARD
+
+
+# The functions of the expressions (expr.FUNCTIONS), as compiled expressions call them.
+FUNCTIONS: dict[str, Any] = {
+    "__builtins__": {},
+    "_f_count": lambda s, seat, z: len(s._pile(z, seat)),
+    "_f_top": _top,
+    "_f_done": lambda s, seat, a: s.done[s.game.action_index[a]],
+    "_f_can": lambda s, seat, a: bool(s._choices(s.game.action_index[a], seat)),
+    "_f_total": lambda s, seat, c: sum(x[c] for x in s.counters),
+    "_f_best": lambda s, seat, c: max(x[c] for x in s.counters),
+    "_f_has": _has, "_f_min": min, "_f_max": max, "_f_abs": abs,
+}
+
+
 class Game:
     """A rules file, its cards and a number of players."""
 
@@ -119,8 +137,7 @@ class State:
         self.ended_by = ""
         self.cov = {a.name: [0, 0] for a in r.actions}
         self._ending = False
-        self._seat = 0
-        self._make_env()
+        self._legal: list[int] | None = None
         into = self.zones[r.into]
         size = game.box_size
         for p, pile in enumerate(into):
@@ -135,7 +152,7 @@ class State:
     def clone(self, *, log: bool = False) -> State:
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
-        s.rng = random.Random()
+        s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
         s.rng.setstate(self.rng.getstate())
         s.events = self.events[:] if (log and self.events is not None) else None
         s.history = self.history[:]
@@ -144,7 +161,6 @@ class State:
         s.done = self.done[:]
         s.winners = self.winners[:]
         s.cov = {k: v[:] for k, v in self.cov.items()}
-        s._make_env()
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -153,44 +169,16 @@ class State:
         piles = self.zones[zone]
         return piles[seat] if seat >= 0 and len(piles) > 1 else piles[0]
 
-    def _make_env(self) -> None:
-        """The functions of the expressions, bound to this state (``self._seat``: whose view)."""
-        cards = self.game.cards
-        index = self.game.action_index
-        pile = self._pile
-
-        def top(z: str) -> CardView:
-            p = pile(z, self._seat)
-            return cards[p[-1]] if p else NO_CARD
-
-        env: dict[str, Any] = dict(self.rules.options)
-        env.update({"__builtins__": {}, "players": self.n,
-                    "count": lambda z: len(pile(z, self._seat)), "top": top,
-                    "done": lambda a: self.done[index[a]],
-                    "can": lambda a: bool(self._choices(index[a], self._seat)),
-                    "has": _has, "min": min, "max": max, "abs": abs,
-                    "total": lambda c: sum(x[c] for x in self.counters),
-                    "best": lambda c: max(x[c] for x in self.counters)})
-        self._env = env
-
     def _eval(self, e: Expr, seat: int, card: CardView | None = None) -> Any:
-        before = self._seat
-        self._seat = seat
-        local = dict(self.counters[max(seat, 0)])
-        local["card"] = card
-        local["round"] = self.round
-        local["turn"] = self.turns + 1
-        local["seat"] = seat + 1
+        fn = e.fn or e.bind(FUNCTIONS)
         try:
-            return e(self._env, local)
+            return fn(self, seat, self.counters[max(seat, 0)], card)
         except CardbaseError:
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
             raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
                                        card=card.name if card is not None else "—",
                                        file=self.rules.path)) from None
-        finally:
-            self._seat = before
 
     def _number(self, e: Expr, seat: int, card: CardView | None) -> int:
         v = self._eval(e, seat, card)
@@ -272,6 +260,8 @@ class State:
         p = self.player
         if p == TERMINAL or (player is not None and player != p):
             return []
+        if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
+            return self._legal[:]
         stride = self.game.stride
         out: list[int] = []
         forced: list[int] = []
@@ -280,13 +270,15 @@ class State:
             out.extend(ids)
             if a.compulsory:
                 forced.extend(ids)
-        return forced or out
+        self._legal = forced or out
+        return self._legal[:]
 
     def apply_action(self, action: int) -> None:
         p = self.player
         if p == TERMINAL:
             raise IllegalActionError(tr("rulesdata.illegal.over"))
         legal = self.legal_actions()
+        self._legal = None
         if action not in legal:
             raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
                                         action=self.action_to_string(action),
@@ -359,12 +351,14 @@ class State:
         self._log("turn", p)
         self._run(r.turn_start, p, None)
         self._ending = False
+        self._legal = None
         if not self.legal_actions():
             self._after_action()
 
     def _end_turn(self) -> None:
         r = self.rules
         p = self.player
+        self._legal = None
         self._ending = False
         self._run(r.turn_end, p, None)
         self._ending = False
@@ -476,6 +470,7 @@ class State:
         rng.shuffle(cards)
         for (pile, i), c in zip(places, cards):
             pile[i] = c
+        s._legal = None
         return s
 
     # ------------------------------------------------------------------ text

@@ -43,18 +43,61 @@ class ExprProblem:
 
 @dataclass(slots=True)
 class Expr:
+    """A checked expression, compiled to ``lambda _s, _seat, _c, _card: …`` (the state, the seat
+    it is about, that seat's counters, the card); the functions come from the interpreter's
+    table given to :meth:`bind` (with no built-ins)."""
+
     source: str
     code: Any
     names: frozenset[str]
+    fn: Any = None
 
-    def __call__(self, env: dict[str, Any], local: dict[str, Any]) -> Any:
-        """``env``: the functions and options (it holds an empty ``__builtins__``); ``local``: the
-        seat's counters and the card."""
-        return eval(self.code, env, local)
+    def bind(self, functions: dict[str, Any]) -> Any:
+        self.fn = eval(self.code, functions)  # a checked tree, no built-ins
+        return self.fn
+
+
+class _Rewrite(ast.NodeTransformer):
+    """Names to what they mean: a counter to ``_c['name']``, an option to its value, ``card`` to
+    ``_card``, ``round``/``turn``/``seat``/``players`` to the state's, a function ``f(…)`` to
+    ``_f_f(_s, _seat, …)`` for the functions of the state, ``_f_f(…)`` for the others."""
+
+    def __init__(self, counters: set[str], constants: dict[str, Any]) -> None:
+        self.counters, self.constants = counters, constants
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        args = [self.visit(a) for a in node.args]
+        assert isinstance(node.func, ast.Name)
+        fn = ast.Name(f"_f_{node.func.id}", ast.Load())
+        if FUNCTIONS[node.func.id][2]:
+            args = [ast.Name("_s", ast.Load()), ast.Name("_seat", ast.Load()), *args]
+        return ast.copy_location(ast.Call(fn, args, []), node)
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        i = node.id
+        s = ast.Name("_s", ast.Load())
+        if i in self.counters:
+            new: ast.expr = ast.Subscript(ast.Name("_c", ast.Load()), ast.Constant(i), ast.Load())
+        elif i in self.constants:
+            new = ast.Constant(self.constants[i])
+        elif i == "card":
+            new = ast.Name("_card", ast.Load())
+        elif i == "round":
+            new = ast.Attribute(s, "round", ast.Load())
+        elif i == "players":
+            new = ast.Attribute(s, "n", ast.Load())
+        elif i == "turn":
+            new = ast.BinOp(ast.Attribute(s, "turns", ast.Load()), ast.Add(), ast.Constant(1))
+        elif i == "seat":
+            new = ast.BinOp(ast.Name("_seat", ast.Load()), ast.Add(), ast.Constant(1))
+        else:
+            return node
+        return ast.copy_location(new, node)
 
 
 def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
-                 counters: Iterable[str], card: bool) -> tuple[Expr | None, list[ExprProblem]]:
+                 counters: Iterable[str], card: bool,
+                 constants: dict[str, Any] | None = None) -> tuple[Expr | None, list[ExprProblem]]:
     """The compiled expression, or the problems found in it (all of them)."""
     if isinstance(source, bool) or isinstance(source, int):
         source = str(source)
@@ -112,4 +155,8 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                                                  ("known", ", ".join(sorted(kinds[kind]))))))
     if problems:
         return None, problems
-    return Expr(source.strip(), compile(tree, "<règle>", "eval"), frozenset(used)), []
+    body = _Rewrite(set(counters), dict(constants or {})).visit(tree.body)
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in ("_s", "_seat", "_c", "_card")],
+                         kwonlyargs=[], kw_defaults=[], defaults=[])
+    lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
+    return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used)), []

@@ -521,7 +521,7 @@ class _Ctx:
     def expr(self, source: Any, parts: list[Any], *, card: bool) -> Expr | None:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options),
                                    zones=self.zones, actions=self.actions, counters=self.counters,
-                                   card=card)
+                                   card=card, constants=self.options)
         for p in problems:
             self.c.add(parts, p.key, p.key + "_fix", expr=source, **dict(p.values))
         return e
