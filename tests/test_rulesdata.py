@@ -345,3 +345,11 @@ def test_a_formula_that_fails_in_play_is_a_clear_error(tmp_path) -> None:
     big = (RULES / "huit.toml").read_text(encoding="utf-8").replace('count = "hand"', 'count = 10000000')
     with pytest.raises(RulesFileError, match="jusqu'à un million"):
         parse_rules_text(big, "huit.toml")
+
+
+def test_cli_sim_rulings_weighs_a_rules_file_ruling() -> None:
+    """HU2 (contested, from the file's [[rulings]]) is weighed by ``sim rulings`` like a
+    hand-written game's ruling, with no database card."""
+    res = runner.invoke(app, ["sim", "rulings", "huit", "--games", "30", "--json"])
+    assert res.exit_code == 0, res.output
+    assert "HU2" in res.stdout and "eight_wild" in res.stdout
