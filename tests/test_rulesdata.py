@@ -353,3 +353,17 @@ def test_cli_sim_rulings_weighs_a_rules_file_ruling() -> None:
     res = runner.invoke(app, ["sim", "rulings", "huit", "--games", "30", "--json"])
     assert res.exit_code == 0, res.output
     assert "HU2" in res.stdout and "eight_wild" in res.stdout
+
+
+def test_cli_check_warns_of_an_action_never_legal(tmp_path) -> None:
+    """A ``when`` that can never hold (a hand of more than 32 cards) passes the checker, but the
+    trial games show the action was never legal; the condition it guards never ends a game."""
+    text = (RULES / "huit.toml").read_text(encoding="utf-8").replace(
+        'when = "done(\'piocher\') > 0 or count(\'pioche\') == 0"', 'when = "count(\'main\') > 40"')
+    path = tmp_path / "huit.toml"
+    path.write_text(text, encoding="utf-8")
+    res = runner.invoke(app, ["games", "check", str(path), "--games", "10"])
+    assert res.exit_code == 0, res.output
+    assert "l'action « passer » n'a jamais été possible en 10 parties" in res.stdout
+    ok = runner.invoke(app, ["games", "check", str(RULES / "huit.toml"), "--games", "10", "--json"])
+    assert json.loads(ok.stdout)["tried"]["never_legal"] == []

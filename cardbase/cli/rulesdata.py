@@ -43,6 +43,10 @@ def check_command(
                   mean=tried["mean_turns"]))
     if tried["ended"] < tried["games"]:
         typer.echo(tr("rulesdata.cli.safety", count=tried["games"] - tried["ended"]))
+    for name in tried["never_legal"]:
+        typer.echo(tr("rulesdata.cli.never_legal", action=name, games=tried["games"]))
+    for name in tried["never_ended_by"]:
+        typer.echo(tr("rulesdata.cli.never_ended_by", condition=name, games=tried["games"]))
 
 
 @handle_errors

@@ -73,7 +73,8 @@ def play_measured(game: Game, seed: int, bots: Sequence[str]) -> dict[str, Any]:
     if winner is not None and snapshots:
         comeback = snapshots[len(snapshots) // 2][winner]
     return {"first": first, "winner": winner, "turns": s.turns, "ended_by": s.ended_by,
-            "lead_changes": changes, "comeback": comeback, "decisions": decisions, "options": options}
+            "lead_changes": changes, "comeback": comeback, "decisions": decisions, "options": options,
+            "coverage": s.coverage()}
 
 
 def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None) -> dict[str, Any]:
@@ -119,5 +120,9 @@ def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0
     names = ["random"] * game.num_players
     rows = [play_measured(game, game_seed(seed, i), names) for i in range(games)]
     conditions = {e.name for e in rules.endings}
+    legal_somewhere = {k for r in rows for k in r["coverage"]}
     return {"games": games, "ended": sum(1 for r in rows if r["ended_by"] in conditions),
-            "mean_turns": round(statistics.fmean(r["turns"] for r in rows), 1) if rows else 0.0}
+            "mean_turns": round(statistics.fmean(r["turns"] for r in rows), 1) if rows else 0.0,
+            "never_legal": [a.name for a in rules.actions if a.name not in legal_somewhere],
+            "never_ended_by": [e.name for e in rules.endings
+                               if not any(r["ended_by"] == e.name for r in rows)]}
