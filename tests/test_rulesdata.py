@@ -65,7 +65,7 @@ def _lockstep(players: int, seeds: range, options: dict | None = None) -> int:
 def test_pushluck_rules_file_plays_the_hand_written_game_move_by_move(players) -> None:
     """PL1-PL7, PL9: the data version deals the same cards from the same seed and agrees on every
     legal move, every turn's points and Protections, the winner and how the game ended."""
-    assert _lockstep(players, range(120)) > 2000
+    assert _lockstep(players, range(80)) > 1500
 
 
 def test_pushluck_rules_file_option_is_the_engines_option() -> None:
@@ -174,17 +174,24 @@ def test_huit_observation_hides_and_resample_keeps_what_is_seen() -> None:
 
 
 def test_huit_batch_bots_and_coverage() -> None:
-    """The batch runner and the generic bots play it; greedy (one-ply look-ahead on the file's
-    heuristic) beats random; coverage counts every action's decisions."""
-    rep, recs = simulate("huit", [], games=150, bots=["greedy", "random"], seed=1)
-    assert rep.games == 150 and set(rep.ended_by) <= {"main_vide", "pioche_vide"}
-    assert rep.seats[0]["wins"] > rep.seats[1]["wins"]
+    """The batch runner and the generic bots play it (greedy: a one-ply look-ahead on the file's
+    heuristic over deals of what it cannot see); coverage counts every action's decisions."""
+    rep, recs = simulate("huit", [], games=100, bots=["greedy", "random"], seed=1)
+    assert rep.games == 100 and set(rep.ended_by) <= {"main_vide", "pioche_vide"}
+    assert rep.seats[0]["wins"] + rep.seats[1]["wins"] + rep.ties == 100
     cov = recs[0].coverage
     assert set(cov) <= {"jouer", "piocher", "passer"} and "jouer" in cov
     assert all(0 <= used <= occ for occ, used in cov.values())
-    for bot in ("mc", "ismcts"):
-        r, _ = simulate("huit", [], games=1, bots=[bot, "random"], seed=2)
-        assert r.games == 1
+    from cardbase.bots.base import make_bot
+
+    game = _huit()
+    for bot in (make_bot("mc", seed=1, samples=3), make_bot("ismcts", seed=1, iterations=20)):
+        s = game.new_state(2)
+        while not s.is_terminal() and len(s.history) < 12:  # the search bots play the first moves
+            legal = s.legal_actions()
+            a = bot.step(s)
+            assert a in legal
+            s.apply_action(a)
 
 
 # ------------------------------------------------------------------ the checker
@@ -367,3 +374,28 @@ def test_cli_check_warns_of_an_action_never_legal(tmp_path) -> None:
     assert "l'action « passer » n'a jamais été possible en 10 parties" in res.stdout
     ok = runner.invoke(app, ["games", "check", str(RULES / "huit.toml"), "--games", "10", "--json"])
     assert json.loads(ok.stdout)["tried"]["never_legal"] == []
+
+
+def test_greedy_never_peeks_at_hidden_cards() -> None:
+    """The generic greedy plays from what its seat sees: two states that differ only by the order of
+    the face-down cards (PL1) or by the opponent's hand get the same move."""
+    data = Game(load_rules(RULES / "pushluck.toml"), P15, 2)
+    huit = _huit()
+    checked = 0
+    for game, zone in ((data, "cachees"), (huit, "pioche")):
+        for seed in range(40):
+            s = game.new_state(seed)
+            rng = random.Random(seed)
+            for _ in range(rng.randrange(4)):
+                if not s.is_terminal():
+                    s.apply_action(rng.choice(s.legal_actions()))
+            if s.is_terminal() or len(s.legal_actions()) < 2:
+                continue
+            other = s.clone()
+            pile = other._pile(zone, other.player)
+            random.Random(seed + 1).shuffle(pile)
+            if game is huit:
+                random.Random(seed + 2).shuffle(other.zones["main"][1 - other.player])
+            assert s.greedy_action() == other.greedy_action()
+            checked += 1
+    assert checked > 20

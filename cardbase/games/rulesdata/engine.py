@@ -421,6 +421,27 @@ class State:
             return 0.0
         return float(self._eval(self.rules.heuristic, player))
 
+    def greedy_action(self, samples: int = 4) -> int:
+        """The greedy bot's move: the legal action whose result has the best ``[scoring]
+        heuristic`` for the seat to play, averaged over ``samples`` deals of what that seat cannot
+        see (it never peeks at a hidden card). Seeded by the game's seed and the moves so far."""
+        p = self.player
+        legal = self.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        rng = random.Random(self.seed * 1_000_003 + len(self.history))
+        best, best_v = legal[0], None
+        for a in legal:
+            total = 0.0
+            for _ in range(samples):
+                s = self.resample(p, rng)
+                s.rng = random.Random(rng.random())  # chance after the move is not known either
+                s.apply_action(a)
+                total += s.heuristic(p)
+            if best_v is None or total > best_v:
+                best, best_v = a, total
+        return best
+
     def coverage(self) -> dict[str, list[int]]:
         """Rule coverage: each action's [decisions where it was legal, times played]."""
         return {k: v[:] for k, v in self.cov.items() if v[0]}
@@ -466,7 +487,7 @@ class State:
             for owner, pile in enumerate(piles):
                 for i in self._hidden(name, owner if per else -1, player, len(pile)):
                     places.append((pile, i))
-        cards = [pile[i] for pile, i in places]
+        cards = sorted(pile[i] for pile, i in places)  # the deal depends on what is unseen, not where
         rng.shuffle(cards)
         for (pile, i), c in zip(places, cards):
             pile[i] = c
