@@ -41,6 +41,7 @@ class GameSpec:
     # a game described as data (data/rules/<code>.toml): the file, and whether it brings its own cards
     own_cards: bool = False
     rules_file: str | None = None
+    title: str | None = None  # the name shown for a game that is not in the database (its rules file's)
 
     @property
     def engine(self) -> bool:

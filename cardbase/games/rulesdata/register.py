@@ -58,7 +58,7 @@ def rules_specs(taken: set[str]) -> list[Any]:
                             bots=("random", "greedy", "mc", "ismcts"),
                             default_players=rules.default_players,
                             build=partial(build, path), own_cards=rules.source == "generated",
-                            rules_file=str(path)))
+                            rules_file=str(path), title=rules.name))
     return out
 
 
