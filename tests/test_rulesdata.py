@@ -399,3 +399,94 @@ def test_greedy_never_peeks_at_hidden_cards() -> None:
             assert s.greedy_action() == other.greedy_action()
             checked += 1
     assert checked > 20
+
+
+COURSE = """[game]
+code = "course"
+players = [2, 3]
+
+[options]
+but = 10
+
+[material]
+source = "generated"
+cards = [{ name = "Un", value = 1, copies = 6 }, { name = "Trois", value = 3, copies = 3 }]
+into = "pioche"
+
+[[zones]]
+name = "pioche"
+owner = "shared"
+ordered = false
+visible = "nobody"
+
+[[zones]]
+name = "tas"
+owner = "player"
+visible = "everyone"
+
+[counters]
+total = { reset = "never" }
+
+[setup]
+first_player = "rotate"
+
+[[actions]]
+name = "prendre"
+move = { from = "pioche", to = "tas" }
+pick = "random"
+compulsory = true
+when = "done('prendre') == 0"
+then = [{ add = "total", value = "card.value" }]
+
+[[actions]]
+name = "passer"
+ends_turn = true
+
+[end]
+check = "action"
+max_rounds = 30
+
+[[end.conditions]]
+name = "but"
+player = "total >= but"
+
+[end.winner]
+by = "total"
+among = "reached"
+ties = "first"
+"""
+
+
+def test_compulsory_random_pick_rotation_and_end_at_the_action() -> None:
+    """Where the constructs meet: a compulsory action hides the others while it is legal; its card
+    is taken at random (seeded) and counted; the first player rotates each round; an end checked
+    after every action stops the game mid-round; an empty pile leaves only « passer » until the
+    safety net (``round_limit``)."""
+    game = Game(parse_rules_text(COURSE, "course.toml"), (), 2)
+    ends: set[str] = set()
+    for seed in range(40):
+        s = game.new_state(seed)
+        assert [a // game.stride for a in s.legal_actions()] == [0]  # prendre only (compulsory)
+        s.apply_action(s.legal_actions()[0])
+        drawn = game.cards[s.zones["tas"][0][-1]]
+        assert s.counters[0]["total"] == drawn.value
+        assert [a // game.stride for a in s.legal_actions()] == [1]  # done: only passer
+        firsts = []
+        s2 = game.new_state(seed)
+        while not s2.is_terminal():
+            if not s2.done[0] and not s2.done[1] and s2.turn_actions == 0:
+                firsts.append((s2.round, s2.player))
+            s2.apply_action(s2.legal_actions()[0])
+        starts = {}
+        for r, p in firsts:
+            starts.setdefault(r, p)
+        assert all(p == (r - 1) % 2 for r, p in starts.items())  # rotate: seat 1, 2, 1…
+        ends.add(s2.ended_by)
+        if s2.ended_by == "but":
+            w = s2.winners[0]
+            assert s2.counters[w]["total"] >= 10 and s2.player == -1
+            assert s2.history[-1] // game.stride == 0  # it ended on the taking, not at a turn's end
+        else:
+            assert s2.ended_by == "round_limit" and s2.round == 30 and not s2.zones["pioche"][0]
+            assert s2.returns() == [0.0, 0.0]
+    assert ends == {"but", "round_limit"}
