@@ -170,8 +170,10 @@ def sim_game_command(
     spec = registry.playable(game)
     names = check_sim(games=games, workers=workers, records=records, bots=bots, players=players, spec=spec)
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
-    with session() as s:
-        cards = catalog.card_defs(s, game=spec.code)
+    cards = []
+    if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
+        with session() as s:
+            cards = catalog.card_defs(s, game=spec.code)
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
     from cardbase.cli.sim import _executor, _progress
@@ -252,3 +254,8 @@ def _pct(x: float) -> str:
 from cardbase.cli.rulings import rulings_command as _rulings_command  # noqa: E402
 
 app.command("rulings")(_rulings_command)
+
+# ``cardbase games check FILE``: a rules file of the rules language (cardbase/cli/rulesdata.py).
+from cardbase.cli.rulesdata import check_command as _check_command  # noqa: E402
+
+app.command("check")(_check_command)

@@ -100,8 +100,10 @@ def sim_rulings_command(
     else:
         names = check_sim(games=games, runs=readings, unit="limits.unit.readings", workers=workers, bots=bots,
                           players=players, spec=spec)
-        with session() as s:
-            cards = catalog.card_defs(s, game=spec.code)
+        cards = []
+        if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
+            with session() as s:
+                cards = catalog.card_defs(s, game=spec.code)
         with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
             res = weigh(spec.code, cards, players=players, bots=names or None, games=games, seed=seed,
                         only=codes, workers=workers, executor=ex, progress=progress)

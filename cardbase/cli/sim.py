@@ -524,3 +524,8 @@ app.command("game")(_sim_game_command)
 from cardbase.cli.rulings import sim_rulings_command as _sim_rulings_command  # noqa: E402
 
 app.command("rulings")(_sim_rulings_command)
+
+# ``cardbase sim measures``: the measures of a good game written as data (cardbase/cli/rulesdata.py).
+from cardbase.cli.rulesdata import measures_command as _measures_command  # noqa: E402
+
+app.command("measures")(_measures_command)

@@ -38,6 +38,10 @@ class GameSpec:
     default_players: int | None = None
     # box games: cards (one edition) + players + options -> a Game whose new_state(seed) deals
     build: Callable[..., Any] | None = field(default=None, compare=False)
+    # a game described as data (data/rules/<code>.toml): the file, and whether it brings its own cards
+    own_cards: bool = False
+    rules_file: str | None = None
+    title: str | None = None  # the name shown for a game that is not in the database (its rules file's)
 
     @property
     def engine(self) -> bool:
@@ -100,6 +104,17 @@ REGISTRY: dict[str, GameSpec] = {
                  bots=("random", "greedy", "belief", "mc", "ismcts"), build=_overseers),
     )
 }
+
+
+def _add_rules_games() -> None:
+    """Games written in the rules language (``cardbase.games.rulesdata``), after the hand-written."""
+    from cardbase.games.rulesdata.register import rules_specs
+
+    for spec in rules_specs(set(REGISTRY)):
+        REGISTRY[spec.code] = spec
+
+
+_add_rules_games()
 
 
 def get(code: str) -> GameSpec:

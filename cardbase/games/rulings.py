@@ -65,8 +65,10 @@ def game_rulings(code: str) -> tuple[Ruling, ...]:
     """The rulings of the game ``code`` (empty for a game without an engine module)."""
     try:
         module = importlib.import_module(f"cardbase.games.{code}.rulings")
-    except ModuleNotFoundError:
-        return ()
+    except ModuleNotFoundError:  # a game written as data: the [[rulings]] of its rules file
+        from cardbase.games.rulesdata.register import file_rulings
+
+        return file_rulings(code) if code.replace("_", "").replace("-", "").isalnum() else ()
     return tuple(getattr(module, "RULINGS", ()))
 
 

@@ -149,7 +149,7 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
         raise CardbaseError(tr("games.decks_needed", game=code))
     players, bots = registry.seat_bots(spec, players, bots, games)
     cards_t = tuple(cards)
-    if not cards_t:
+    if not cards_t and not spec.own_cards:  # a rules file may describe its own cards
         raise CardbaseError(tr("games.no_cards", game=code))
     opts = tuple(sorted((options or {}).items()))
     game = _game(code, cards_t, players, opts)  # material problems show here, before any worker starts

@@ -230,6 +230,9 @@ def game_names() -> dict[str, str]:
 
     with session() as s:
         names = {g.code: g.name for g in s.exec(select(Game))}
+    for code, spec in registry.REGISTRY.items():  # a game written as data, not in the database
+        if code not in names and getattr(spec, "title", None):
+            names[code] = spec.title
     codes = sorted(set(registry.REGISTRY) | set(names),
                    key=lambda c: (c != MAIN_GAME, names.get(c, c).lower()))
     return {c: names.get(c, c) for c in codes}

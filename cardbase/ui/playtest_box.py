@@ -22,7 +22,13 @@ from cardbase.ui.common import lang, localized, num, pct, session, show_error, t
 
 
 def game_cards(code: str) -> list:
-    """The game's cards from the database (every edition's cards with their copies)."""
+    """The game's cards from the database (every edition's cards with their copies); none for a
+    game written as data that describes its own cards (data/rules/<code>.toml)."""
+    from cardbase.games import registry
+
+    spec = registry.REGISTRY.get(code)
+    if spec is not None and spec.own_cards:
+        return []
     with session() as s:
         return catalog.card_defs(s, game=code)
 

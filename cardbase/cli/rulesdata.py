@@ -1,0 +1,114 @@
+"""``cardbase games check FILE``: a rules file checked (every problem at once) and tried by bots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cardbase.cli.common import handle_errors, print_json
+from cardbase.i18n import tr
+
+
+@handle_errors
+def check_command(
+    file: Path = typer.Argument(..., help="A rules file (data/rules/<code>.toml)."),
+    edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
+    games: int = typer.Option(20, "--games", "-n", help="Random games played to see that the game ends (0: none)."),
+    json_out: bool = typer.Option(False, "--json", help="JSON output."),
+) -> None:
+    """Check a rules file: every problem at once with its line and key, then a few random games."""
+    from cardbase.errors import CardbaseError
+    from cardbase.games.rulesdata.language import load_rules
+    from cardbase.games.rulesdata.measures import try_random
+
+    if not 0 <= games <= 1000:
+        raise CardbaseError(tr("rulesdata.cli.bad_games", games=games))
+    rules = load_rules(file)
+    cards = []
+    if edition:
+        from cardbase.playtest.cards import load_edition_defs
+
+        cards = [c for c in load_edition_defs(edition) if c.game == rules.code]
+    tried = try_random(rules, cards, games) if games and (cards or rules.source == "generated") else None
+    if json_out:
+        print_json({"file": str(file), "code": rules.code, "ok": True, "tried": tried})
+        return
+    typer.echo(tr("rulesdata.cli.ok", file=str(file), code=rules.code, zones=len(rules.zones),
+                  actions=len(rules.actions)))
+    if tried is None:
+        typer.echo(tr("rulesdata.cli.not_tried"))
+        return
+    typer.echo(tr("rulesdata.cli.tried", games=tried["games"], ended=tried["ended"],
+                  mean=tried["mean_turns"]))
+    if tried["ended"] < tried["games"]:
+        typer.echo(tr("rulesdata.cli.safety", count=tried["games"] - tried["ended"]))
+    for name in tried["never_legal"]:
+        typer.echo(tr("rulesdata.cli.never_legal", action=name, games=tried["games"]))
+    for name in tried["never_ended_by"]:
+        typer.echo(tr("rulesdata.cli.never_ended_by", condition=name, games=tried["games"]))
+
+
+@handle_errors
+def measures_command(
+    game: str = typer.Argument(..., help="The code of a game written as data (data/rules/<code>.toml)."),
+    games: int = typer.Option(500, "--games", "-n", help="Number of games."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the batch."),
+    bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
+    edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
+    json_out: bool = typer.Option(False, "--json", help="JSON output."),
+) -> None:
+    """The measures of a good game: first-player advantage, length, lead changes, comebacks, decisions."""
+    from cardbase.errors import CardbaseError
+    from cardbase.games import registry
+    from cardbase.games.rulesdata.measures import measures
+
+    spec = registry.playable(game)
+    if spec.rules_file is None:
+        data = sorted(c for c, s in registry.REGISTRY.items() if s.rules_file)
+        raise CardbaseError(tr("rulesdata.cli.not_data", game=spec.code, games=", ".join(data) or "—"))
+    if not 1 <= games <= 20_000:
+        raise CardbaseError(tr("rulesdata.cli.bad_count", games=games))
+    count, names = registry.seat_bots(spec, players, [b.strip() for b in bots.split(",") if b.strip()], games)
+    cards = []
+    if not spec.own_cards:
+        if edition:
+            from cardbase.playtest.cards import load_edition_defs
+
+            cards = [c for c in load_edition_defs(edition) if c.game == spec.code]
+        else:
+            from cardbase import catalog
+            from cardbase.cli.common import session
+
+            with session() as s:
+                cards = catalog.card_defs(s, game=spec.code)
+    assert spec.build is not None
+    m = measures(spec.build(cards, count), games=games, seed=seed, bots=names)
+    if json_out:
+        print_json(m)
+        return
+
+    def pct(x: float | None) -> str:
+        return "—" if x is None else _num(100 * x, 1)
+
+    fp, ln, cb, dc = m["first_player"], m["length"], m["comebacks"], m["decisions"]
+    typer.echo(tr("rulesdata.measures.head", game=m["game"], games=m["games"], players=m["players"],
+                  bots=", ".join(m["bots"]), seed=seed))
+    typer.echo(tr("rulesdata.measures.first", rate=pct(fp["rate"]), lo=pct(fp["ci95"][0]),
+                  hi=pct(fp["ci95"][1]), fair=pct(fp["fair"]), decided=m["decided"]))
+    typer.echo(tr("rulesdata.measures.length", mean=_num(ln["mean"], 1), sd=_num(ln["sd"], 1),
+                  min=ln["min"], q25=ln["q25"], median=ln["median"], q75=ln["q75"], max=ln["max"]))
+    typer.echo(tr("rulesdata.measures.leads", mean=_num(m["lead_changes"]["mean"], 2)))
+    typer.echo(tr("rulesdata.measures.comebacks", rate=pct(cb["rate"]), lo=pct(cb["ci95"][0]),
+                  hi=pct(cb["ci95"][1]), count=cb["count"], of=cb["of"]))
+    typer.echo(tr("rulesdata.measures.decisions", per_game=_num(dc["per_game"], 1),
+                  options=_num(dc["options"], 1)))
+    typer.echo(tr("rulesdata.measures.ended", ended=", ".join(f"{k} : {v}" for k, v in m["ended_by"].items())))
+
+
+def _num(x: float, digits: int) -> str:
+    from cardbase.i18n import current_language
+
+    text = f"{x:.{digits}f}"
+    return text.replace(".", ",") if current_language() == "fr" else text

@@ -1,0 +1,549 @@
+"""The interpreter: any checked rules file (:mod:`.language`) played as an OpenSpiel-shaped game.
+
+Cards are small integers indexing ``Game.cards`` (one entry per physical card). A zone is a list
+of card ids whose *end* is the top. An action id is ``k * stride + i``: the rules file's action
+number ``k`` and, for an action that takes a card, the card's position ``i`` in its zone (a zone the
+player cannot see offers positions, a visible one offers its cards). Chance is sampled from the
+state's own seeded ``random.Random``; a shuffle first puts the zone back in card order, so a seed
+replays a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from cardbase.domain import CardDef
+from cardbase.errors import CardbaseError
+from cardbase.i18n import current_language, tr
+
+from .expr import Expr
+from .language import Rules
+
+TERMINAL = -1
+
+
+class IllegalActionError(CardbaseError):
+    """An action that is not legal in this state."""
+
+
+class RulesRuntimeError(CardbaseError):
+    """An expression of the rules file that fails while a game is played (a card without the
+    field it reads, a text where a number is needed…)."""
+
+
+class CardView:
+    """A card as expressions see it: ``card.value``, ``card.colour``, any stats figure…"""
+
+    __slots__ = ("banner", "colour", "id", "keywords", "name", "rarity", "ref", "stats", "type", "value")
+
+    def __init__(self, id: int, name: str | None = None, value: Any = None, colour: Any = None,
+                 type: Any = None, banner: Any = None, rarity: Any = None, keywords: tuple = (),
+                 stats: dict | None = None, ref: str = "") -> None:
+        self.id, self.name, self.value, self.colour, self.type = id, name, value, colour, type
+        self.banner, self.rarity, self.keywords, self.stats, self.ref = banner, rarity, keywords, stats or {}, ref
+
+    def __getattr__(self, name: str) -> Any:  # a game's own figure (stats), None when absent
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return self.stats.get(name)
+
+
+NO_CARD = CardView(-1)
+
+
+def _has(card: Any, keyword: str) -> bool:
+    from cardbase.text import fold
+
+    return fold(keyword) in {fold(k) for k in (card.keywords or ())}
+
+
+def _top(s: State, seat: int, z: str) -> CardView:
+    pile = s._pile(z, seat)
+    return s.game.cards[pile[-1]] if pile else NO_CARD
+
+
+# The functions of the expressions (expr.FUNCTIONS), as compiled expressions call them.
+FUNCTIONS: dict[str, Any] = {
+    "__builtins__": {},
+    "_f_count": lambda s, seat, z: len(s._pile(z, seat)),
+    "_f_top": _top,
+    "_f_done": lambda s, seat, a: s.done[s.game.action_index[a]],
+    "_f_can": lambda s, seat, a: bool(s._choices(s.game.action_index[a], seat)),
+    "_f_total": lambda s, seat, c: sum(x[c] for x in s.counters),
+    "_f_best": lambda s, seat, c: max(x[c] for x in s.counters),
+    "_f_has": _has, "_f_min": min, "_f_max": max, "_f_abs": abs,
+}
+
+
+class Game:
+    """A rules file, its cards and a number of players."""
+
+    def __init__(self, rules: Rules, cards: Sequence[CardDef] = (), players: int | None = None) -> None:
+        self.rules = rules
+        n = players or rules.default_players or rules.min_players
+        if not rules.min_players <= n <= rules.max_players:
+            raise CardbaseError(tr("rulesdata.bad_player_count", game=rules.code, players=n,
+                                   min=rules.min_players, max=rules.max_players))
+        self.num_players = n
+        views: list[CardView] = []
+        if rules.source == "generated":
+            for d in rules.generated:
+                stats = {k: v for k, v in d.items() if k not in ("name", "value", "colour", "copies")}
+                views.append(CardView(len(views), d["name"], d.get("value"), d.get("colour"), stats=stats))
+        else:
+            for c in cards:
+                for _ in range(max(c.copies, 0)):
+                    views.append(CardView(len(views), c.name, c.value, c.colour, c.card_type, c.banner,
+                                          c.rarity, c.keywords, dict(c.stats), c.ref))
+        if not views:
+            raise CardbaseError(tr("rulesdata.no_cards", game=rules.code))
+        copies = n if rules.per_player_copy else 1
+        self.box_size = len(views)
+        self.cards: list[CardView] = []
+        for _copy in range(copies):
+            for v in views:
+                self.cards.append(CardView(len(self.cards), v.name, v.value, v.colour, v.type, v.banner,
+                                           v.rarity, v.keywords, v.stats, v.ref))
+        self.stride = len(self.cards) + 1
+        self.action_index = {a.name: k for k, a in enumerate(rules.actions)}
+
+    def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
+        return State(self, seed, log=log)
+
+
+class State:
+    """One game in progress (mutable; :meth:`clone` copies it)."""
+
+    def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
+        self.game = game
+        self.rules = r = game.rules
+        self.n = n = game.num_players
+        self.seed = random.randrange(2**63) if seed is None else seed
+        self.rng = random.Random(self.seed)
+        self.events: list[tuple] | None = [] if log else None
+        self.history: list[int] = []
+        self.zones: dict[str, list[list[int]]] = {
+            z.name: [[] for _ in range(n if z.per_player else 1)] for z in r.zones.values()}
+        self.counters = [{c.name: c.start for c in r.counters.values()} for _ in range(n)]
+        self.done = [0] * len(r.actions)
+        self.round = 0
+        self.turns = 0
+        self.turn_actions = 0
+        self.player = 0
+        self.first = 0
+        self.winners: list[int] = []
+        self.ended_by = ""
+        self.cov = {a.name: [0, 0] for a in r.actions}
+        self._ending = False
+        self._legal: list[int] | None = None
+        into = self.zones[r.into]
+        size = game.box_size
+        for p, pile in enumerate(into):
+            pile.extend(range(p * size, (p + 1) * size) if r.per_player_copy else range(len(game.cards)))
+        self._run(r.setup, -1, None)  # -1: the set-up, before any turn
+        if r.first_player == "random":
+            self.first = self.rng.randrange(n)
+        self._start_round()
+
+    # ------------------------------------------------------------------ copying
+
+    def clone(self, *, log: bool = False) -> State:
+        s = State.__new__(State)
+        s.__dict__.update(self.__dict__)
+        s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
+        s.rng.setstate(self.rng.getstate())
+        s.events = self.events[:] if (log and self.events is not None) else None
+        s.history = self.history[:]
+        s.zones = {k: [pile[:] for pile in v] for k, v in self.zones.items()}
+        s.counters = [dict(c) for c in self.counters]
+        s.done = self.done[:]
+        s.winners = self.winners[:]
+        s.cov = {k: v[:] for k, v in self.cov.items()}
+        return s
+
+    # ------------------------------------------------------------------ expressions
+
+    def _pile(self, zone: str, seat: int) -> list[int]:
+        piles = self.zones[zone]
+        return piles[seat] if seat >= 0 and len(piles) > 1 else piles[0]
+
+    def _eval(self, e: Expr, seat: int, card: CardView | None = None) -> Any:
+        fn = e.fn or e.bind(FUNCTIONS)
+        try:
+            return fn(self, seat, self.counters[max(seat, 0)], card)
+        except CardbaseError:
+            raise
+        except Exception as exc:  # the designer's formula failed on this card or position
+            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
+                                       card=card.name if card is not None else "—",
+                                       file=self.rules.path)) from None
+
+    def _number(self, e: Expr, seat: int, card: CardView | None) -> int:
+        v = self._eval(e, seat, card)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise RulesRuntimeError(tr("rulesdata.runtime_number", expr=e.source, value=repr(v),
+                                       card=card.name if card is not None else "—", file=self.rules.path))
+        if abs(v) > 10**9:
+            raise RulesRuntimeError(tr("rulesdata.runtime_big", expr=e.source, file=self.rules.path))
+        return v
+
+    # ------------------------------------------------------------------ operations
+
+    def _run(self, ops: list[tuple], seat: int, card: CardView | None) -> None:
+        for op in ops:
+            if self._ending:
+                return
+            verb = op[0]
+            if verb == "add":
+                self.counters[max(seat, 0)][op[1]] += self._number(op[2], seat, card)
+            elif verb == "set":
+                self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
+            elif verb == "if":
+                self._run(op[2] if self._eval(op[1], seat, card) else op[3], seat, card)
+            elif verb == "shuffle":
+                for pile in (self.zones[op[1]] if self.rules.zones[op[1]].per_player and seat < 0
+                             else [self._pile(op[1], seat)]):
+                    pile.sort()
+                    self.rng.shuffle(pile)
+            elif verb == "move":
+                _, src, dst, pick, count = op
+                a, b = self._pile(src, seat), self._pile(dst, seat)
+                k = len(a) if pick == "all" else self._number(count, seat, card)
+                for _ in range(min(k, len(a))):
+                    b.append(a.pop(self.rng.randrange(len(a)) if pick == "random" else -1))
+            elif verb == "deal":
+                _, src, dst, _pick, count = op
+                k = self._number(count, seat, card)
+                a = self._pile(src, seat)
+                for _ in range(min(k, len(a))):
+                    for p in range(self.n):
+                        if a:
+                            self.zones[dst][p].append(a.pop())
+            elif verb == "end_turn":
+                self._ending = True
+
+    # ------------------------------------------------------------------ the interface
+
+    @property
+    def num_players(self) -> int:
+        return self.n
+
+    def current_player(self) -> int:
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.player == TERMINAL
+
+    def _choices(self, k: int, seat: int) -> list[int]:
+        """The argument positions of action ``k`` legal for ``seat`` (``[0]`` for an action
+        without a card), ignoring compulsory actions."""
+        a = self.rules.actions[k]
+        if a.limit is not None and self.done[k] >= a.limit:
+            return []
+        if a.when is not None and not self._eval(a.when, seat):
+            return []
+        if a.source is None:
+            return [0]
+        pile = self._pile(a.source, seat)
+        if not pile:
+            return []
+        if a.pick != "choice":
+            return [len(pile) - 1]
+        if a.filter is None:
+            return list(range(len(pile)))
+        cards = self.game.cards
+        return [i for i, c in enumerate(pile) if self._eval(a.filter, seat, cards[c])]
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        p = self.player
+        if p == TERMINAL or (player is not None and player != p):
+            return []
+        if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
+            return self._legal[:]
+        stride = self.game.stride
+        out: list[int] = []
+        forced: list[int] = []
+        for k, a in enumerate(self.rules.actions):
+            ids = [k * stride + i for i in self._choices(k, p)]
+            out.extend(ids)
+            if a.compulsory:
+                forced.extend(ids)
+        self._legal = forced or out
+        return self._legal[:]
+
+    def apply_action(self, action: int) -> None:
+        p = self.player
+        if p == TERMINAL:
+            raise IllegalActionError(tr("rulesdata.illegal.over"))
+        legal = self.legal_actions()
+        self._legal = None
+        if action not in legal:
+            raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
+                                        action=self.action_to_string(action),
+                                        legal=", ".join(self.action_to_string(x) for x in legal)))
+        seen = {x // self.game.stride for x in legal}
+        for name, k in self.game.action_index.items():
+            if k in seen:
+                self.cov[name][0] += 1
+        k, i = divmod(action, self.game.stride)
+        a = self.rules.actions[k]
+        self.cov[a.name][1] += 1
+        self.history.append(action)
+        self.done[k] += 1
+        self.turn_actions += 1
+        self._log("action", p, action)
+        card = None
+        if a.source is not None:
+            pile = self._pile(a.source, p)
+            cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
+            assert a.dest is not None
+            self._pile(a.dest, p).append(cid)
+            card = self.game.cards[cid]
+            self._log("card", p, cid)
+            for t in self.rules.triggers:
+                if t.on == a.name and (t.card is None or self._eval(t.card, p, card)):
+                    self._run(t.ops, p, card)
+        self._run(a.then, p, card)
+        if a.ends_turn:
+            self._ending = True
+        self._after_action()
+
+    def _after_action(self) -> None:
+        r = self.rules
+        while self.player != TERMINAL:
+            if r.check == "action" and self._check_end():
+                return
+            if not self._ending and self.turn_actions >= r.max_turn_actions:
+                self._log("turn_limit", self.player)
+                self._ending = True
+            if not self._ending and self.legal_actions():
+                return
+            if not self._ending:
+                self._log("no_move", self.player)
+            self._end_turn()
+
+    # ------------------------------------------------------------------ turns and rounds
+
+    def _start_round(self) -> None:
+        r = self.rules
+        self.round += 1
+        if r.first_player == "rotate" and self.round > 1:
+            self.first = (self.first + 1) % self.n
+        for c in r.counters.values():
+            if c.reset == "round":
+                for p in range(self.n):
+                    self.counters[p][c.name] = c.start
+        self.seat_index = 0
+        self._log("round", self.round)
+        self._start_turn((self.first) % self.n)
+
+    def _start_turn(self, p: int) -> None:
+        r = self.rules
+        self.player = p
+        self.turn_actions = 0
+        self.done = [0] * len(r.actions)
+        self._ending = False
+        for c in r.counters.values():
+            if c.reset == "turn":
+                self.counters[p][c.name] = c.start
+        self._log("turn", p)
+        self._run(r.turn_start, p, None)
+        self._ending = False
+        self._legal = None
+        if not self.legal_actions():
+            self._after_action()
+
+    def _end_turn(self) -> None:
+        r = self.rules
+        p = self.player
+        self._legal = None
+        self._ending = False
+        self._run(r.turn_end, p, None)
+        self._ending = False
+        self.turns += 1
+        self._log("end_turn", p)
+        if r.check in ("turn", "action") and self._check_end():
+            return
+        self.seat_index += 1
+        if self.seat_index < self.n:
+            self._start_turn((self.first + self.seat_index) % self.n)
+            return
+        if r.check == "round" and self._check_end():
+            return
+        if self.round >= r.max_rounds:
+            self._finish("round_limit", [])
+            return
+        self._start_round()
+
+    def _check_end(self) -> bool:
+        order = [(self.first + i) % self.n for i in range(self.n)]
+        for e in self.rules.endings:
+            if e.scope == "game":
+                if self._eval(e.test, self.player if self.player >= 0 else 0):
+                    self._finish(e.name, order)
+                    return True
+            else:
+                reached = [p for p in order if self._eval(e.test, p)]
+                if reached:
+                    self._finish(e.name, reached if self.rules.winner_among == "reached" else order)
+                    return True
+        return False
+
+    def _finish(self, reason: str, candidates: list[int]) -> None:
+        r = self.rules
+        if candidates:
+            vals = {p: self._eval(r.winner_by, p) for p in candidates}
+            best = (max if r.winner_order == "highest" else min)(vals.values())
+            top = [p for p in candidates if vals[p] == best]
+            self.winners = top[:1] if r.ties == "first" else top
+        self.player = TERMINAL
+        self.ended_by = reason
+        self._log("end", reason, tuple(self.winners))
+
+    # ------------------------------------------------------------------ results
+
+    def returns(self) -> list[float]:
+        """The winners share +1, the others share -1; nobody or everybody: 0 for all."""
+        k = len(self.winners)
+        if k == 0 or k == self.n:
+            return [0.0] * self.n
+        return [1.0 / k if p in self.winners else -1.0 / (self.n - k) for p in range(self.n)]
+
+    def winner(self) -> int:
+        return self.winners[0] if len(self.winners) == 1 else -1
+
+    def heuristic(self, player: int) -> float:
+        if self.player == TERMINAL:
+            return 1000.0 * self.returns()[player]
+        if self.rules.heuristic is None:
+            return 0.0
+        return float(self._eval(self.rules.heuristic, player))
+
+    def greedy_action(self, samples: int = 4) -> int:
+        """The greedy bot's move: the legal action whose result has the best ``[scoring]
+        heuristic`` for the seat to play, averaged over ``samples`` deals of what that seat cannot
+        see (it never peeks at a hidden card). Seeded by the game's seed and the moves so far."""
+        p = self.player
+        legal = self.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        rng = random.Random(self.seed * 1_000_003 + len(self.history))
+        best, best_v = legal[0], None
+        for a in legal:
+            total = 0.0
+            for _ in range(samples):
+                s = self.resample(p, rng)
+                s.rng = random.Random(rng.random())  # chance after the move is not known either
+                s.apply_action(a)
+                total += s.heuristic(p)
+            if best_v is None or total > best_v:
+                best, best_v = a, total
+        return best
+
+    def coverage(self) -> dict[str, list[int]]:
+        """Rule coverage: each action's [decisions where it was legal, times played]."""
+        return {k: v[:] for k, v in self.cov.items() if v[0]}
+
+    # ------------------------------------------------------------------ information
+
+    def _hidden(self, zone: str, owner: int, player: int, size: int) -> range:
+        vis = self.rules.zones[zone].visible
+        if vis == "everyone" or (vis == "owner" and owner == player):
+            return range(0)
+        if vis == "top":
+            return range(max(size - 1, 0))
+        return range(size)
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees: each zone's size and the names of the cards it can see (None for
+        a hidden one), every counter, the seat to play and the round."""
+        zones: dict[str, Any] = {}
+        for name, piles in self.zones.items():
+            per = self.rules.zones[name].per_player
+            rows = []
+            for owner, pile in enumerate(piles):
+                hidden = set(self._hidden(name, owner if per else -1, player, len(pile)))
+                rows.append(tuple(None if i in hidden else self.game.cards[c].name
+                                  for i, c in enumerate(pile)))
+            zones[name] = tuple(rows)
+        return {"player": player, "current_player": self.player, "round": self.round,
+                "zones": zones, "counters": tuple(tuple(sorted(c.items())) for c in self.counters),
+                "terminal": self.player == TERMINAL}
+
+    def information_key(self, player: int) -> tuple:
+        o = self.observation(player)
+        return (o["current_player"], o["round"], tuple(sorted(o["zones"].items())), o["counters"],
+                tuple(self.done))
+
+    def resample(self, player: int, rng: random.Random) -> State:
+        """A clone where every card ``player`` cannot see is dealt again at random among the
+        hidden places (each zone keeps its size)."""
+        s = self.clone()
+        places: list[tuple[list[int], int]] = []
+        for name, piles in s.zones.items():
+            per = self.rules.zones[name].per_player
+            for owner, pile in enumerate(piles):
+                for i in self._hidden(name, owner if per else -1, player, len(pile)):
+                    places.append((pile, i))
+        cards = sorted(pile[i] for pile, i in places)  # the deal depends on what is unseen, not where
+        rng.shuffle(cards)
+        for (pile, i), c in zip(places, cards):
+            pile[i] = c
+        s._legal = None
+        return s
+
+    # ------------------------------------------------------------------ text
+
+    def action_to_string(self, action: int) -> str:
+        k, i = divmod(action, self.game.stride)
+        if not 0 <= k < len(self.rules.actions):
+            return str(action)
+        a = self.rules.actions[k]
+        lang = current_language()
+        label = a.label.get(lang) or a.label.get("fr") or a.name
+        if a.source is None:
+            return label
+        p = self.player if self.player >= 0 else 0
+        pile = self._pile(a.source, p)
+        hidden = a.pick == "choice" and bool(self._hidden(a.source, p, p, len(pile))) and \
+            i in self._hidden(a.source, p, p, len(pile))
+        card = "" if hidden or i >= len(pile) else self.game.cards[pile[i]].name
+        if a.pick != "choice":
+            return label
+        if hidden:
+            return tr("rulesdata.action.position", action=label, position=i + 1)
+        return tr("rulesdata.action.card", action=label, card=card)
+
+    def event_to_string(self, event: tuple) -> str:
+        kind = event[0]
+        if kind == "round":
+            return tr("rulesdata.log.round", round=event[1])
+        if kind == "turn":
+            return tr("rulesdata.log.turn", player=event[1] + 1)
+        if kind == "action":
+            k = event[2] // self.game.stride
+            a = self.rules.actions[k]
+            return tr("rulesdata.log.action", player=event[1] + 1,
+                      action=a.label.get(current_language()) or a.label.get("fr") or a.name)
+        if kind == "card":
+            return tr("rulesdata.log.card", player=event[1] + 1, card=self.game.cards[event[2]].name)
+        if kind == "no_move":
+            return tr("rulesdata.log.no_move", player=event[1] + 1)
+        if kind == "turn_limit":
+            return tr("rulesdata.log.turn_limit", player=event[1] + 1)
+        if kind == "end_turn":
+            return tr("rulesdata.log.end_turn", player=event[1] + 1)
+        if kind == "end":
+            if not event[2]:
+                return tr("rulesdata.log.end_none", reason=event[1])
+            return tr("rulesdata.log.end", reason=event[1], players=", ".join(str(p + 1) for p in event[2]))
+        return str(event)
+
+    def log_lines(self) -> list[str]:
+        return [self.event_to_string(e) for e in (self.events or [])]
+
+    def _log(self, *event: Any) -> None:
+        if self.events is not None:
+            self.events.append(event)

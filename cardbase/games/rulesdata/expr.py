@@ -1,0 +1,162 @@
+"""The small expression language of rules files: conditions, filters, values.
+
+An expression is a Python-looking formula read with :mod:`ast` and checked against a short list of
+allowed forms (numbers, strings, ``True``/``False``/``None``, arithmetic, comparisons, ``and``/
+``or``/``not``, ``x if c else y``, a card's field ``card.value``, and the functions of
+:data:`FUNCTIONS`). Anything else is refused with a problem saying what is allowed; an accepted
+expression is compiled once and evaluated with no built-ins at all.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+# name -> (min args, max args, kinds of the string arguments: "zone" / "action" / "" for any)
+FUNCTIONS: dict[str, tuple[int, int, str]] = {
+    "count": (1, 1, "zone"),  # cards in a zone (the seat's own, for a zone of each player)
+    "top": (1, 1, "zone"),  # the top card of a zone (a card with every field None when empty)
+    "done": (1, 1, "action"),  # times an action was played in this turn
+    "can": (1, 1, "action"),  # the action is legal now (ignoring compulsory actions)
+    "has": (2, 2, ""),  # has(card, "Foule"): the card bears the keyword
+    "min": (1, 9, ""),
+    "max": (1, 9, ""),
+    "abs": (1, 1, ""),
+    "total": (1, 1, "counter"),  # a counter summed over every player
+    "best": (1, 1, "counter"),  # a counter's highest value over every player
+}
+BUILTIN_NAMES = ("round", "turn", "seat", "players")
+
+_OPS = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
+        ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq,
+        ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
+        ast.Name, ast.Load, ast.Constant, ast.Call, ast.Attribute, ast.IfExp, ast.Tuple, ast.List)
+
+
+@dataclass(slots=True, frozen=True)
+class ExprProblem:
+    key: str  # the i18n key of the message (rulesdata.expr.*)
+    values: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(slots=True)
+class Expr:
+    """A checked expression, compiled to ``lambda _s, _seat, _c, _card: …`` (the state, the seat
+    it is about, that seat's counters, the card); the functions come from the interpreter's
+    table given to :meth:`bind` (with no built-ins)."""
+
+    source: str
+    code: Any
+    names: frozenset[str]
+    fn: Any = None
+
+    def bind(self, functions: dict[str, Any]) -> Any:
+        self.fn = eval(self.code, functions)  # a checked tree, no built-ins
+        return self.fn
+
+
+class _Rewrite(ast.NodeTransformer):
+    """Names to what they mean: a counter to ``_c['name']``, an option to its value, ``card`` to
+    ``_card``, ``round``/``turn``/``seat``/``players`` to the state's, a function ``f(…)`` to
+    ``_f_f(_s, _seat, …)`` for the functions of the state, ``_f_f(…)`` for the others."""
+
+    def __init__(self, counters: set[str], constants: dict[str, Any]) -> None:
+        self.counters, self.constants = counters, constants
+
+    def visit_Call(self, node: ast.Call) -> Any:
+        args = [self.visit(a) for a in node.args]
+        assert isinstance(node.func, ast.Name)
+        fn = ast.Name(f"_f_{node.func.id}", ast.Load())
+        if FUNCTIONS[node.func.id][2]:
+            args = [ast.Name("_s", ast.Load()), ast.Name("_seat", ast.Load()), *args]
+        return ast.copy_location(ast.Call(fn, args, []), node)
+
+    def visit_Name(self, node: ast.Name) -> Any:
+        i = node.id
+        s = ast.Name("_s", ast.Load())
+        if i in self.counters:
+            new: ast.expr = ast.Subscript(ast.Name("_c", ast.Load()), ast.Constant(i), ast.Load())
+        elif i in self.constants:
+            new = ast.Constant(self.constants[i])
+        elif i == "card":
+            new = ast.Name("_card", ast.Load())
+        elif i == "round":
+            new = ast.Attribute(s, "round", ast.Load())
+        elif i == "players":
+            new = ast.Attribute(s, "n", ast.Load())
+        elif i == "turn":
+            new = ast.BinOp(ast.Attribute(s, "turns", ast.Load()), ast.Add(), ast.Constant(1))
+        elif i == "seat":
+            new = ast.BinOp(ast.Name("_seat", ast.Load()), ast.Add(), ast.Constant(1))
+        else:
+            return node
+        return ast.copy_location(new, node)
+
+
+def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
+                 counters: Iterable[str], card: bool,
+                 constants: dict[str, Any] | None = None) -> tuple[Expr | None, list[ExprProblem]]:
+    """The compiled expression, or the problems found in it (all of them)."""
+    if isinstance(source, bool) or isinstance(source, int):
+        source = str(source)
+    if not isinstance(source, str) or not source.strip():
+        return None, [ExprProblem("rulesdata.expr.not_text")]
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as exc:
+        return None, [ExprProblem("rulesdata.expr.syntax", (("column", exc.offset or 0),))]
+    known = set(names) | set(BUILTIN_NAMES)
+    if card:
+        known.add("card")
+    kinds = {"zone": set(zones), "action": set(actions), "counter": set(counters)}
+    problems: list[ExprProblem] = []
+    used: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, _OPS):
+            problems.append(ExprProblem("rulesdata.expr.form", (("form", type(node).__name__),)))
+            continue
+        if isinstance(node, ast.Constant) and (
+                not (node.value is None or isinstance(node.value, (int, str, bool)))
+                or (isinstance(node.value, int) and abs(node.value) > 10**6)
+                or (isinstance(node.value, str) and len(node.value) > 200)):
+            problems.append(ExprProblem("rulesdata.expr.constant", (("value", repr(node.value)),)))
+        elif isinstance(node, ast.Name):
+            if node.id in FUNCTIONS:
+                continue
+            used.add(node.id)
+            if node.id not in known:
+                problems.append(ExprProblem("rulesdata.expr.name", (("name", node.id),
+                                                                    ("known", ", ".join(sorted(known))))))
+        elif isinstance(node, ast.Attribute):
+            base = node.value
+            ok = (isinstance(base, ast.Name) and base.id == "card") or (
+                isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top")
+            if not ok or node.attr.startswith("_"):
+                problems.append(ExprProblem("rulesdata.expr.attribute", (("attr", node.attr),)))
+        elif isinstance(node, ast.Call):
+            fn = node.func.id if isinstance(node.func, ast.Name) else None
+            if fn not in FUNCTIONS or node.keywords:
+                problems.append(ExprProblem("rulesdata.expr.function", (("name", fn or "?"),
+                                                                        ("known", ", ".join(FUNCTIONS)))))
+                continue
+            lo, hi, kind = FUNCTIONS[fn]
+            if not lo <= len(node.args) <= hi:
+                problems.append(ExprProblem("rulesdata.expr.arity", (("name", fn), ("count", lo))))
+                continue
+            if kind:
+                arg = node.args[0]
+                if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+                        and arg.value in kinds[kind]):
+                    text = arg.value if isinstance(arg, ast.Constant) else ast.unparse(arg)
+                    problems.append(ExprProblem(f"rulesdata.expr.bad_{kind}",
+                                                (("name", fn), ("value", text),
+                                                 ("known", ", ".join(sorted(kinds[kind]))))))
+    if problems:
+        return None, problems
+    body = _Rewrite(set(counters), dict(constants or {})).visit(tree.body)
+    args = ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in ("_s", "_seat", "_c", "_card")],
+                         kwonlyargs=[], kw_defaults=[], defaults=[])
+    lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
+    return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used)), []

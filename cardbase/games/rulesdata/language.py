@@ -1,0 +1,636 @@
+"""Rules files (``data/rules/<code>.toml``): reading and checking, every problem at once.
+
+The language is described in ``docs/rules-language.md``. :func:`load_rules` reads a file and
+returns a :class:`Rules` whose expressions are compiled; any problem (an unknown zone, a bad
+expression, a missing key…) is reported with the file, the line and the key, and how to fix it,
+all in one :class:`RulesFileError`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardbase.errors import CardbaseError, Problem
+from cardbase.i18n import tr
+
+from .expr import Expr, compile_expr
+
+VISIBILITY = ("nobody", "owner", "everyone", "top")
+RESETS = ("never", "turn", "round")
+PICKS = ("choice", "top", "random")
+OP_PICKS = ("top", "random", "all")
+FIRST = ("seat1", "random", "rotate")
+CHECKS = ("action", "turn", "round")
+ORDERS = ("highest", "lowest")
+AMONG = ("reached", "all")
+TIES = ("first", "shared")
+SOURCES = ("edition", "generated")
+VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn")
+MAX_FILE_BYTES = 200_000
+
+
+class RulesFileError(CardbaseError):
+    """A rules file that cannot be played; its problems are all listed."""
+
+
+@dataclass(slots=True, frozen=True)
+class Zone:
+    name: str
+    per_player: bool
+    ordered: bool
+    visible: str
+
+
+@dataclass(slots=True, frozen=True)
+class Counter:
+    name: str
+    start: int
+    reset: str
+
+
+@dataclass(slots=True)
+class Action:
+    name: str
+    label: dict[str, str]
+    source: str | None = None  # the zone a card is taken from (None: no card moves)
+    dest: str | None = None
+    pick: str = "choice"
+    filter: Expr | None = None
+    when: Expr | None = None
+    limit: int | None = None
+    ends_turn: bool = False
+    compulsory: bool = False
+    then: list[tuple] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Trigger:
+    on: str
+    card: Expr | None
+    ops: list[tuple]
+
+
+@dataclass(slots=True)
+class Ending:
+    name: str
+    scope: str  # "player": true for some player; "game": true for the game
+    test: Expr
+
+
+@dataclass(slots=True)
+class Rules:
+    path: str
+    code: str
+    name: str
+    min_players: int
+    max_players: int
+    default_players: int | None
+    options: dict[str, Any]
+    source: str  # "edition" or "generated"
+    into: str
+    per_player_copy: bool
+    generated: list[dict[str, Any]]  # generated cards (name, value, colour)
+    zones: dict[str, Zone]
+    counters: dict[str, Counter]
+    first_player: str
+    setup: list[tuple]
+    turn_start: list[tuple]
+    turn_end: list[tuple]
+    actions: list[Action]
+    triggers: list[Trigger]
+    check: str
+    endings: list[Ending]
+    max_rounds: int
+    max_turn_actions: int
+    winner_by: Expr
+    winner_order: str
+    winner_among: str
+    ties: str
+    heuristic: Expr | None
+    description: str = ""
+    rulings: list[dict[str, Any]] = field(default_factory=list)  # [[rulings]], checked
+
+
+# ---------------------------------------------------------------------------------- locating keys
+
+def locate(text: str, parts: list[Any]) -> int | None:
+    """The line (1-based) of a key path such as ``["actions", 2, "when"]`` in the file text: the
+    n-th ``[[actions]]`` block, then the ``when =`` line in it (best effort: the nearest line)."""
+    lines = text.splitlines()
+    start, end, found = 0, len(lines), None
+    i = 0
+    while i < len(parts):
+        part = parts[i]
+        nxt = parts[i + 1] if i + 1 < len(parts) else None
+        if isinstance(part, str) and isinstance(nxt, int):
+            hdr = re.compile(r"^\s*\[\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]\]")
+            hits = [k for k in range(start, end) if hdr.match(lines[k])]
+            if nxt < len(hits):
+                start = hits[nxt]
+                found = start + 1
+                later = [k for k in range(start + 1, len(lines))
+                         if re.match(r"^\s*\[\[?\s*(?!" + re.escape(part) + r"\.)", lines[k])]
+                end = later[0] if later else len(lines)
+                i += 2
+                continue
+            hit = _key_line(lines, start, end, part)
+            return hit + 1 if hit is not None else found
+        if isinstance(part, str):
+            hdr = re.compile(r"^\s*\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]")
+            hits = [k for k in range(start, end) if hdr.match(lines[k])]
+            if hits:
+                start = hits[0]
+                found = start + 1
+                later = [k for k in range(start + 1, len(lines)) if re.match(r"^\s*\[", lines[k])]
+                end = later[0] if later else len(lines)
+            else:
+                hit = _key_line(lines, start, end, part)
+                if hit is not None:
+                    return hit + 1
+                return found
+        i += 1
+    return found
+
+
+def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
+    pat = re.compile(r"^\s*\"?" + re.escape(key) + r"\"?\s*=")
+    for k in range(start, end):
+        if pat.match(lines[k]):
+            return k
+    return None
+
+
+def key_text(parts: list[Any]) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p + 1}]" if isinstance(p, int) else (("." if out else "") + str(p))
+    return out
+
+
+# ---------------------------------------------------------------------------------- the checker
+
+class _Checker:
+    def __init__(self, path: str, text: str) -> None:
+        self.path, self.text = path, text
+        self.problems: list[Problem] = []
+
+    def add(self, parts: list[Any], msg: str, fix: str, **values: Any) -> None:
+        line = locate(self.text, [p for p in parts if not isinstance(p, tuple)])
+        where = tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts)) \
+            if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
+        self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
+
+    def table(self, data: Any, parts: list[Any], *, required: bool = False) -> dict[str, Any]:
+        if data is None:
+            if required:
+                self.add(parts, "rulesdata.missing", "rulesdata.missing_fix", key=key_text(parts))
+            return {}
+        if not isinstance(data, dict):
+            self.add(parts, "rulesdata.not_table", "rulesdata.not_table_fix", key=key_text(parts))
+            return {}
+        return data
+
+    def unknown_keys(self, data: dict[str, Any], parts: list[Any], allowed: tuple[str, ...]) -> None:
+        for k in data:
+            if k not in allowed:
+                self.add(parts + [k], "rulesdata.unknown_key", "rulesdata.unknown_key_fix",
+                         key=k, known=", ".join(allowed))
+
+    def choice(self, data: dict[str, Any], parts: list[Any], key: str, allowed: tuple[str, ...],
+               default: str) -> str:
+        v = data.get(key, default)
+        if v not in allowed:
+            self.add(parts + [key], "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key=key,
+                     value=v, allowed=", ".join(allowed))
+            return default
+        return v
+
+    def integer(self, data: dict[str, Any], parts: list[Any], key: str, default: int | None,
+                lo: int, hi: int) -> int | None:
+        v = data.get(key, default)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+            self.add(parts + [key], "rulesdata.bad_int", "rulesdata.bad_int_fix", key=key, value=v,
+                     lo=lo, hi=hi)
+            return default
+        return v
+
+    def boolean(self, data: dict[str, Any], parts: list[Any], key: str, default: bool) -> bool:
+        v = data.get(key, default)
+        if not isinstance(v, bool):
+            self.add(parts + [key], "rulesdata.bad_bool", "rulesdata.bad_bool_fix", key=key, value=v)
+            return default
+        return v
+
+
+def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Rules:
+    """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``)."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise RulesFileError(tr("rulesdata.unreadable", file=str(p), error=exc.strerror or str(exc))) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesFileError(tr("rulesdata.too_big", file=str(p), limit=MAX_FILE_BYTES))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RulesFileError(tr("rulesdata.not_utf8", file=str(p))) from None
+    return parse_rules_text(text, p.name, options=options)
+
+
+def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None) -> Rules:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesFileError(tr("rulesdata.title", file=path),
+                             [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)),
+                                      tr("rulesdata.toml_fix"), path)]) from None
+    c = _Checker(path, text)
+    rules = _build(c, data, path, options or {})
+    if c.problems:
+        raise RulesFileError(tr("rulesdata.title", file=path), c.problems)
+    assert rules is not None
+    return rules
+
+
+TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
+            "triggers", "end", "scoring", "rulings")
+RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
+
+
+def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, Any]) -> Rules | None:
+    c.unknown_keys(data, [], TOP_KEYS)
+    game = c.table(data.get("game"), ["game"], required=True)
+    c.unknown_keys(game, ["game"], ("code", "name", "players", "default_players", "description"))
+    code = game.get("code")
+    if not isinstance(code, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{1,30}", code or ""):
+        c.add(["game", "code"], "rulesdata.bad_code", "rulesdata.bad_code_fix", value=code)
+        code = "?"
+    name = game.get("name", code)
+    players = game.get("players", [2, 2])
+    if (not isinstance(players, list) or len(players) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in players)
+            or not 1 <= players[0] <= players[1] <= 12):
+        c.add(["game", "players"], "rulesdata.bad_players", "rulesdata.bad_players_fix", value=players)
+        players = [2, 2]
+    default_players = c.integer(game, ["game"], "default_players", None, players[0], players[1])
+
+    opts = dict(c.table(data.get("options"), ["options"]))
+    for k, v in opts.items():
+        if not isinstance(v, (int, str, bool)) or not re.fullmatch(r"[a-z_][a-z0-9_]*", k):
+            c.add(["options", k], "rulesdata.bad_option", "rulesdata.bad_option_fix", key=k)
+    for k, v in overrides.items():
+        if k not in opts:
+            c.add(["options"], "rulesdata.unknown_override", "rulesdata.unknown_override_fix", key=k,
+                  known=", ".join(sorted(opts)) or "—")
+        elif type(v) is not type(opts[k]):
+            c.add(["options", k], "rulesdata.bad_override", "rulesdata.bad_override_fix", key=k,
+                  value=v, default=opts[k])
+        else:
+            opts[k] = v
+
+    # zones
+    zones: dict[str, Zone] = {}
+    zone_list = data.get("zones", [])
+    if not isinstance(zone_list, list) or not zone_list:
+        c.add(["zones"], "rulesdata.no_zones", "rulesdata.no_zones_fix")
+        zone_list = []
+    for i, z in enumerate(zone_list):
+        z = c.table(z, ["zones", i])
+        c.unknown_keys(z, ["zones", i], ("name", "owner", "ordered", "visible"))
+        zname = z.get("name")
+        if not isinstance(zname, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", zname):
+            c.add(["zones", i, "name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=zname)
+            continue
+        if zname in zones:
+            c.add(["zones", i, "name"], "rulesdata.duplicate", "rulesdata.duplicate_fix", value=zname)
+        owner = c.choice(z, ["zones", i], "owner", ("shared", "player"), "shared")
+        zones[zname] = Zone(zname, owner == "player", c.boolean(z, ["zones", i], "ordered", True),
+                            c.choice(z, ["zones", i], "visible", VISIBILITY, "nobody"))
+
+    counters: dict[str, Counter] = {}
+    for k, v in c.table(data.get("counters"), ["counters"]).items():
+        v = c.table(v, ["counters", k])
+        c.unknown_keys(v, ["counters", k], ("start", "reset"))
+        if not re.fullmatch(r"[a-z_][a-z0-9_]*", k) or k in zones:
+            c.add(["counters", k], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=k)
+        counters[k] = Counter(k, c.integer(v, ["counters", k], "start", 0, -10**6, 10**6) or 0,
+                              c.choice(v, ["counters", k], "reset", RESETS, "never"))
+    for k in opts:
+        if k in counters:
+            c.add(["options", k], "rulesdata.name_clash", "rulesdata.name_clash_fix", value=k)
+
+    actions_raw = data.get("actions", [])
+    if not isinstance(actions_raw, list) or not actions_raw:
+        c.add(["actions"], "rulesdata.no_actions", "rulesdata.no_actions_fix")
+        actions_raw = []
+    action_names = [a.get("name") for a in actions_raw if isinstance(a, dict)]
+    ctx = _Ctx(c, zones, counters, opts, [n for n in action_names if isinstance(n, str)])
+
+    # material
+    mat = c.table(data.get("material"), ["material"], required=True)
+    c.unknown_keys(mat, ["material"], ("source", "into", "per_player", "colours", "values", "copies",
+                                       "cards"))
+    source = c.choice(mat, ["material"], "source", SOURCES, "edition")
+    into = mat.get("into")
+    if into not in zones:
+        c.add(["material", "into"], "rulesdata.unknown_zone", "rulesdata.unknown_zone_fix",
+              value=into, known=", ".join(zones))
+    per_player_copy = c.boolean(mat, ["material"], "per_player", False)
+    if into in zones and per_player_copy != zones[into].per_player:
+        c.add(["material", "per_player"], "rulesdata.copy_zone", "rulesdata.copy_zone_fix", zone=into)
+    generated: list[dict[str, Any]] = []
+    if source == "generated":
+        generated = _generated(c, mat)
+    elif any(k in mat for k in ("colours", "values", "cards")):
+        c.add(["material", "source"], "rulesdata.edition_with_cards", "rulesdata.edition_with_cards_fix")
+
+    setup = c.table(data.get("setup"), ["setup"])
+    c.unknown_keys(setup, ["setup"], ("first_player", "do"))
+    first = c.choice(setup, ["setup"], "first_player", FIRST, "seat1")
+    setup_ops = ctx.ops(setup.get("do", []), ["setup", "do"], card=False)
+    turn = c.table(data.get("turn"), ["turn"])
+    c.unknown_keys(turn, ["turn"], ("start", "end", "max_actions"))
+    turn_start = ctx.ops(turn.get("start", []), ["turn", "start"], card=False)
+    turn_end = ctx.ops(turn.get("end", []), ["turn", "end"], card=False)
+    max_actions = c.integer(turn, ["turn"], "max_actions", 500, 1, 100_000) or 500
+
+    actions: list[Action] = []
+    seen: set[str] = set()
+    for i, a in enumerate(actions_raw):
+        a = c.table(a, ["actions", i])
+        act = ctx.action(a, i)
+        if act is None:
+            continue
+        if act.name in seen:
+            c.add(["actions", i, "name"], "rulesdata.duplicate", "rulesdata.duplicate_fix", value=act.name)
+        seen.add(act.name)
+        actions.append(act)
+
+    triggers: list[Trigger] = []
+    trig_raw = data.get("triggers", [])
+    for i, t in enumerate(trig_raw if isinstance(trig_raw, list) else []):
+        t = c.table(t, ["triggers", i])
+        c.unknown_keys(t, ["triggers", i], ("on", "card", "do"))
+        on = t.get("on")
+        act = next((x for x in actions if x.name == on), None)
+        if act is None:
+            c.add(["triggers", i, "on"], "rulesdata.unknown_action", "rulesdata.unknown_action_fix",
+                  value=on, known=", ".join(ctx.actions))
+            continue
+        if act.source is None:
+            c.add(["triggers", i, "on"], "rulesdata.trigger_no_card", "rulesdata.trigger_no_card_fix",
+                  value=on)
+        card = ctx.expr(t["card"], ["triggers", i, "card"], card=True) if "card" in t else None
+        triggers.append(Trigger(on, card, ctx.ops(t.get("do", []), ["triggers", i, "do"], card=True)))
+
+    end = c.table(data.get("end"), ["end"], required=True)
+    c.unknown_keys(end, ["end"], ("check", "max_rounds", "conditions", "winner"))
+    check = c.choice(end, ["end"], "check", CHECKS, "round")
+    max_rounds = c.integer(end, ["end"], "max_rounds", 1000, 1, 1_000_000) or 1000
+    endings: list[Ending] = []
+    conds = end.get("conditions", [])
+    if not isinstance(conds, list) or not conds:
+        c.add(["end", "conditions"], "rulesdata.no_end", "rulesdata.no_end_fix")
+        conds = []
+    for i, e in enumerate(conds):
+        e = c.table(e, ["end", "conditions", i])
+        c.unknown_keys(e, ["conditions", i], ("name", "player", "game"))
+        ename = e.get("name", f"fin{i + 1}")
+        scopes = [s for s in ("player", "game") if s in e]
+        if len(scopes) != 1:
+            c.add(["conditions", i], "rulesdata.end_scope", "rulesdata.end_scope_fix")
+            continue
+        test = ctx.expr(e[scopes[0]], ["conditions", i, scopes[0]], card=False)
+        if test is not None:
+            endings.append(Ending(str(ename), scopes[0], test))
+    win = c.table(end.get("winner"), ["end", "winner"], required=True)
+    c.unknown_keys(win, ["winner"], ("by", "order", "among", "ties"))
+    by = ctx.expr(win.get("by", "0"), ["winner", "by"], card=False)
+    order = c.choice(win, ["winner"], "order", ORDERS, "highest")
+    among = c.choice(win, ["winner"], "among", AMONG, "all")
+    ties = c.choice(win, ["winner"], "ties", TIES, "shared")
+    scoring = c.table(data.get("scoring"), ["scoring"])
+    c.unknown_keys(scoring, ["scoring"], ("heuristic",))
+    heuristic = ctx.expr(scoring["heuristic"], ["scoring", "heuristic"], card=False) \
+        if "heuristic" in scoring else None
+
+    rulings = _rulings(c, data.get("rulings", []), opts)
+    if c.problems:
+        return None
+    return Rules(path, code, str(name), players[0], players[1], default_players, opts, source,
+                 into, per_player_copy, generated, zones, counters, first, setup_ops, turn_start,
+                 turn_end, actions, triggers, check, endings, max_rounds, max_actions,
+                 by, order, among, ties, heuristic, str(game.get("description", "")), rulings)
+
+
+def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:
+    """``[[rulings]]``: the game's numbered rulings (``cardbase.games.rulings.Ruling`` fields); an
+    option's default is its value in ``[options]``."""
+    out: list[dict[str, Any]] = []
+    if not isinstance(raw, list):
+        c.add(["rulings"], "rulesdata.not_table", "rulesdata.not_table_fix", key="rulings")
+        return out
+    seen: set[str] = set()
+    for i, r in enumerate(raw):
+        r = c.table(r, ["rulings", i])
+        parts: list[Any] = ["rulings", i]
+        c.unknown_keys(r, parts, RULING_KEYS)
+        code = r.get("code")
+        if not isinstance(code, str) or not re.fullmatch(r"[A-Z]+\d+", code) or code in seen:
+            c.add(parts + ["code"], "rulesdata.ruling_code", "rulesdata.ruling_code_fix", value=code)
+            continue
+        seen.add(code)
+        texts = {}
+        for key in ("title", "text"):
+            v = r.get(key)
+            if not (isinstance(v, dict) and isinstance(v.get("fr"), str) and isinstance(v.get("en"), str)):
+                c.add(parts + [key], "rulesdata.ruling_text", "rulesdata.ruling_text_fix", key=key)
+            else:
+                texts[key] = {"fr": v["fr"], "en": v["en"]}
+        entry: dict[str, Any] = {"code": code, "title": texts.get("title", {}), "text": texts.get("text", {}),
+                                 "contested": c.boolean(r, parts, "contested", False)}
+        option = r.get("option")
+        if option is not None:
+            if option not in opts:
+                c.add(parts + ["option"], "rulesdata.unknown_override", "rulesdata.unknown_override_fix",
+                      key=option, known=", ".join(sorted(opts)) or "—")
+                continue
+            default = opts[option]
+            allowed = tuple(r.get("allowed", (True, False) if isinstance(default, bool) else ()))
+            bounds = r.get("bounds")
+            if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2
+                                           and all(isinstance(x, int) for x in bounds)):
+                c.add(parts + ["bounds"], "rulesdata.bad_values", "rulesdata.bad_values_fix", value=bounds)
+                bounds = None
+            if (allowed and default not in allowed) or (bounds and not bounds[0] <= default <= bounds[1]):
+                c.add(parts + ["option"], "rulesdata.ruling_default", "rulesdata.ruling_default_fix",
+                      key=option, value=default)
+            entry.update(option=option, default=default, allowed=allowed,
+                         bounds=tuple(bounds) if bounds else None,
+                         alternatives=tuple(r.get("alternatives", ())))
+        out.append(entry)
+    return out
+
+
+def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    copies = c.integer(mat, ["material"], "copies", 1, 1, 20) or 1
+    if "cards" in mat:
+        cards = mat["cards"]
+        if not isinstance(cards, list):
+            c.add(["material", "cards"], "rulesdata.not_table", "rulesdata.not_table_fix", key="cards")
+            return out
+        for i, card in enumerate(cards):
+            card = c.table(card, ["material", "cards", i])
+            if not isinstance(card.get("name"), str):
+                c.add(["material", "cards", i], "rulesdata.card_name", "rulesdata.card_name_fix")
+                continue
+            n = c.integer(card, ["material", "cards", i], "copies", 1, 0, 100) or 0
+            out.extend([dict(card)] * n)
+        return out
+    colours = mat.get("colours")
+    values = mat.get("values")
+    if not (isinstance(colours, list) and colours and all(isinstance(x, str) for x in colours)):
+        c.add(["material", "colours"], "rulesdata.bad_colours", "rulesdata.bad_colours_fix")
+        return out
+    if not (isinstance(values, list) and len(values) == 2 and all(isinstance(x, int) for x in values)
+            and values[0] <= values[1] and values[1] - values[0] < 100):
+        c.add(["material", "values"], "rulesdata.bad_values", "rulesdata.bad_values_fix", value=values)
+        return out
+    for _ in range(copies):
+        for col in colours:
+            for v in range(values[0], values[1] + 1):
+                out.append({"name": f"{v} {col}", "value": v, "colour": col})
+    return out
+
+
+class _Ctx:
+    """Compiles the expressions and operation lists of one file against its names."""
+
+    def __init__(self, c: _Checker, zones: dict[str, Zone], counters: dict[str, Counter],
+                 options: dict[str, Any], actions: list[str]) -> None:
+        self.c, self.zones, self.counters, self.options, self.actions = c, zones, counters, options, actions
+
+    def expr(self, source: Any, parts: list[Any], *, card: bool) -> Expr | None:
+        e, problems = compile_expr(source, names=list(self.counters) + list(self.options),
+                                   zones=self.zones, actions=self.actions, counters=self.counters,
+                                   card=card, constants=self.options)
+        for p in problems:
+            self.c.add(parts, p.key, p.key + "_fix", expr=source, **dict(p.values))
+        return e
+
+    def zone(self, value: Any, parts: list[Any]) -> str | None:
+        if value not in self.zones:
+            self.c.add(parts, "rulesdata.unknown_zone", "rulesdata.unknown_zone_fix", value=value,
+                       known=", ".join(self.zones))
+            return None
+        return value
+
+    def counter(self, value: Any, parts: list[Any]) -> str | None:
+        if value not in self.counters:
+            self.c.add(parts, "rulesdata.unknown_counter", "rulesdata.unknown_counter_fix", value=value,
+                       known=", ".join(self.counters) or "—")
+            return None
+        return value
+
+    def ops(self, raw: Any, parts: list[Any], *, card: bool) -> list[tuple]:
+        if not isinstance(raw, list):
+            self.c.add(parts, "rulesdata.not_list", "rulesdata.not_list_fix", key=key_text(parts))
+            return []
+        out: list[tuple] = []
+        for i, op in enumerate(raw):
+            here = parts + [(i,)]  # an operation inside a list: shown, not located
+            if not isinstance(op, dict):
+                self.c.add(here, "rulesdata.bad_op", "rulesdata.bad_op_fix", verbs=", ".join(VERBS))
+                continue
+            verbs = [v for v in VERBS if v in op]
+            if len(verbs) != 1:
+                self.c.add(here, "rulesdata.bad_op", "rulesdata.bad_op_fix", verbs=", ".join(VERBS))
+                continue
+            verb = verbs[0]
+            allowed = {"add": ("add", "value"), "set": ("set", "value"), "if": ("if", "then", "else"),
+                       "move": ("move", "to", "pick", "count"), "shuffle": ("shuffle",),
+                       "deal": ("deal", "to", "count"), "end_turn": ("end_turn",)}[verb]
+            extra = [k for k in op if k not in allowed]
+            if extra:
+                self.c.add(here, "rulesdata.op_keys", "rulesdata.op_keys_fix", verb=verb,
+                           keys=", ".join(extra), known=", ".join(allowed))
+                continue
+            if verb in ("add", "set"):
+                name = self.counter(op[verb], here)
+                value = self.expr(op.get("value", 0), here, card=card)
+                if name and value:
+                    out.append((verb, name, value))
+            elif verb == "if":
+                test = self.expr(op["if"], here, card=card)
+                then = self.ops(op.get("then", []), here, card=card)
+                other = self.ops(op.get("else", []), here, card=card)
+                if test:
+                    out.append(("if", test, then, other))
+            elif verb in ("move", "deal"):
+                src = self.zone(op[verb], here)
+                dst = self.zone(op.get("to"), here)
+                pick = op.get("pick", "top")
+                if verb == "move" and pick not in OP_PICKS:
+                    self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="pick",
+                               value=pick, allowed=", ".join(OP_PICKS))
+                count = self.expr(op.get("count", 1), here, card=card)
+                if verb == "deal" and dst and not self.zones[dst].per_player:
+                    self.c.add(here, "rulesdata.deal_shared", "rulesdata.deal_shared_fix", zone=dst)
+                    continue
+                if src and dst and count:
+                    out.append((verb, src, dst, pick, count))
+            elif verb == "shuffle":
+                z = self.zone(op["shuffle"], here)
+                if z:
+                    out.append(("shuffle", z))
+            elif verb == "end_turn":
+                out.append(("end_turn",))
+        return out
+
+    def action(self, a: dict[str, Any], i: int) -> Action | None:
+        c = self.c
+        parts: list[Any] = ["actions", i]
+        c.unknown_keys(a, parts, ("name", "label", "move", "pick", "filter", "when", "limit",
+                                  "ends_turn", "compulsory", "then"))
+        name = a.get("name")
+        if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
+            c.add(parts + ["name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
+            return None
+        label = a.get("label", {})
+        if isinstance(label, str):
+            label = {"fr": label, "en": label}
+        if not isinstance(label, dict) or not isinstance(label.get("fr", ""), str):
+            c.add(parts + ["label"], "rulesdata.bad_label", "rulesdata.bad_label_fix")
+            label = {}
+        act = Action(name, {k: str(v) for k, v in label.items()})
+        move = a.get("move")
+        if move is not None:
+            move = c.table(move, parts + ["move"])
+            act.source = self.zone(move.get("from"), parts + ["move"])
+            act.dest = self.zone(move.get("to"), parts + ["move"])
+        act.pick = c.choice(a, parts, "pick", PICKS, "choice")
+        if "filter" in a:
+            if move is None:
+                c.add(parts + ["filter"], "rulesdata.filter_no_move", "rulesdata.filter_no_move_fix")
+            elif act.source and act.pick == "choice" and self.zones[act.source].visible in ("nobody", "top"):
+                c.add(parts + ["filter"], "rulesdata.filter_hidden", "rulesdata.filter_hidden_fix",
+                      zone=act.source)
+            act.filter = self.expr(a["filter"], parts + ["filter"], card=True)
+        if act.source and act.pick == "top" and not self.zones[act.source].ordered:
+            c.add(parts + ["pick"], "rulesdata.top_unordered", "rulesdata.top_unordered_fix",
+                  zone=act.source)
+        if "when" in a:
+            act.when = self.expr(a["when"], parts + ["when"], card=False)
+        act.limit = c.integer(a, parts, "limit", None, 1, 10_000)
+        act.ends_turn = c.boolean(a, parts, "ends_turn", False)
+        act.compulsory = c.boolean(a, parts, "compulsory", False)
+        act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None)
+        return act
