@@ -21,7 +21,15 @@ def test_a_game_is_played_to_its_end_by_clicking() -> None:
     at = _page()
     no_exception(at)
     for _ in range(200):
-        if any("Partie terminée" in s.value for s in at.success):
+        finals = [(kind, s.value) for kind, box in (("success", at.success), ("info", at.info),
+                                                     ("error", at.error))
+                  for s in box if "Partie terminée" in s.value]
+        if finals:  # a win green, a shared win blue, a loss red
+            kind, text = finals[0]
+            if "gagné par la place" in text:
+                assert kind == "error", finals
+            else:
+                assert "vous avez gagné" in text and kind in ("success", "info"), finals
             break
         flips = [b for b in at.button if (b.key or "").startswith("pl_flip_")]
         stop = [b for b in at.button if b.key == "pl_stop"]
@@ -108,7 +116,7 @@ def test_at_32_points_the_advice_says_the_risk_of_going_on() -> None:
 def test_the_scoreboard_after_the_game_is_yours_and_the_toggle_is_kept() -> None:
     at = _page()
     at.toggle(key="pl_advice").set_value(True).run()
-    _click_until(at, lambda a: any("Partie terminée" in s.value for s in a.success))
+    _click_until(at, lambda a: any("Partie terminée" in s.value for s in [*a.success, *a.info, *a.error]))
     state = _state(at)
     labels = {m.label: m.value for m in at.metric}
     assert "Vos points du tour" not in labels

@@ -167,7 +167,12 @@ def table() -> None:
         winners = [w for w in range(record["players"]) if state.returns()[w] > 0]
         text = t("pushluck_page.you_won") if HUMAN in winners else t(
             "pushluck_page.won_by", seats=", ".join(str(w + 1) for w in winners) or "—")
-        st.success(t("pushluck_page.over", result=text))
+        best = max((sc or 0) for sc in obs.round_scores)
+        if len(winners) == 1 and sum(1 for sc in obs.round_scores if (sc or 0) == best) > 1:
+            text += " " + t("pushluck_page.tie_first")  # PL7: at equal scores, the first to reach it
+        # a win is green, a shared win blue, a loss red: never a green box for a lost game
+        box = st.success if winners == [HUMAN] else st.info if HUMAN in winners else st.error
+        box(t("pushluck_page.over", result=text))
     elif state.current_player() == HUMAN:
         legal = state.legal_actions()
         flips = [x for x in legal if x >= FLIP]
