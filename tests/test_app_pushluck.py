@@ -131,10 +131,10 @@ def test_the_scoreboard_after_the_game_is_yours_and_the_toggle_is_kept() -> None
 @pytest.mark.parametrize("players", [4, 5, 6])
 def test_many_players_offer_no_exact_optimal_bot(players: int) -> None:
     at = _page()
-    assert "optimal" in at.selectbox(key="pl_bot").options  # two players: offered
+    assert "Optimal (calcul exact)" in at.selectbox(key="pl_bot").options  # two players: offered
     at.number_input(key="pl_players").set_value(players).run()
     no_exception(at)
-    assert "optimal" not in at.selectbox(key="pl_bot").options
+    assert "Optimal (calcul exact)" not in at.selectbox(key="pl_bot").options
     assert any("jusqu'à 3 joueurs" in c.value for c in at.caption)
     at.button(key="pl_new").click().run()
     at.toggle(key="pl_advice").set_value(True).run()
