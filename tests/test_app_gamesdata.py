@@ -371,3 +371,13 @@ def test_the_games_page_in_english(app_env: str) -> None:
     no_exception(at)
     box = at.error[0].value
     assert "Game not created" in box and "already taken" in box and "no name" in box
+
+
+def test_a_row_added_but_left_untouched_is_ignored() -> None:
+    """The table editor's « + » adds a row with its type filled in: left as is, it is an empty row
+    (« Une ligne vide est ignorée »), not a field without a name."""
+    from cardbase.ui.games_admin import FIELD_COLUMNS, rows_to_fields
+
+    untouched = {k: None for k in FIELD_COLUMNS} | {"type": "int", "required": False}
+    force = {k: None for k in FIELD_COLUMNS} | {"name": "force", "type": "int", "min": 1, "max": 10}
+    assert rows_to_fields([force, untouched]) == [{"name": "force", "type": "int", "min": 1, "max": 10}]

@@ -111,13 +111,15 @@ def _cell(value: Any) -> Any:
 
 def rows_to_fields(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Rows of the table editor → declarations for the service (which checks them). A row left
-    entirely empty is ignored; anything else goes to the service as typed."""
+    empty (its type alone, as the table adds a row, counts as empty) is ignored; anything else goes
+    to the service as typed."""
     out = []
     for row in rows:
         cells = {k: _cell(row.get(k)) for k in FIELD_COLUMNS}
         if cells["required"] is False:
             cells["required"] = None
-        if all(v is None for v in cells.values()):
+        # a row left as the « + » button adds it (only its type prefilled) is an empty row too
+        if all(v is None for k, v in cells.items() if k != "type"):
             continue
         decl: dict[str, Any] = {"name": cells["name"] or "", "type": cells["type"] or "int"}
         for key in ("min", "max"):
