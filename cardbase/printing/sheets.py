@@ -302,22 +302,29 @@ class _Drawer:
 
     def __init__(self, ctx: _Ctx, workers: int) -> None:
         self.ctx = ctx
+        self.workers = workers
         self.pool = None
-        self.window = 1
-        if workers > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+        self.warm = False
+        self.window = 1 if workers == 1 else 4 * workers  # asked ahead: memory stays flat
 
-            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
-            self.pool = ProcessPoolExecutor(
-                max_workers=workers, mp_context=multiprocessing.get_context(method),
-                initializer=_worker_start,
-                initargs=(ctx.options, ctx.templates_dir, ctx.template_name))
-            self.window = 4 * workers  # cards asked ahead: memory stays flat on long prints
+    def _start(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # forked workers inherit what the first card loaded here (modules, fonts, templates,
+        # the card frame): each process would otherwise pay for it again
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        self.pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context(method),
+            initializer=_worker_start,
+            initargs=(self.ctx.options, self.ctx.templates_dir, self.ctx.template_name))
 
     def submit(self, card: CardDef, fp: str):
         if self.pool is None:
-            return _Ready(_draw_encoded(self.ctx, card, fp))
+            if self.workers == 1 or not self.warm:  # the first card: drawn here
+                self.warm = True
+                return _Ready(_draw_encoded(self.ctx, card, fp))
+            self._start()
         return self.pool.submit(_worker_draw, card, fp)
 
     def result(self, future, card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
