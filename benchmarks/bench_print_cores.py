@@ -7,12 +7,12 @@ of the process and its workers (user + system) are printed, with cards/s, the wa
 the first case and the PDF's size per page. The machine may be shared: the CPU time and the load
 average say how much of the wall time was waiting for a core.
 
-    python benchmarks/bench_print_cores.py [--runs 5] [--times 1] [--workers 1 2]
-        [--root OTHER_CHECKOUT]
+    python benchmarks/bench_print_cores.py [--runs 5] [--times 1] [--workers 1 0]
+        [--before OTHER_CHECKOUT] [--root CHECKOUT]
 
-``--times K`` prints the edition K times as distinct cards (a larger set), ``--root`` measures
-another checkout (e.g. the code before a change; ``--workers`` is then not passed to it when the
-value is 0).
+``--times K`` prints the edition K times as distinct cards (a larger set); ``--before`` adds the
+same command run from another checkout (e.g. ``git archive <commit> | tar -x -C /tmp/before``) as
+the reference case, interleaved with the others.
 """
 
 from __future__ import annotations
@@ -61,20 +61,28 @@ def _seed_copies(env: dict[str, str], root: Path, times: int) -> None:
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
 
 
+def _env(db_url: str, root: Path) -> dict[str, str]:
+    env = dict(os.environ, DATABASE_URL=db_url,
+               PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    env.pop("CARDBASE_LANG", None)
+    return env
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--times", type=int, default=1, help="print the edition this many times")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 0],
                     help="cases: worker counts (0 = the default, no --workers option)")
-    ap.add_argument("--root", type=Path, default=ROOT)
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout measured")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="another checkout (e.g. the code before a change), run without "
+                         "--workers as a first case, interleaved with the others")
     ap.add_argument("--dpi", type=int, default=300)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, DATABASE_URL=f"sqlite:///{Path(tmp) / 'cardbase.db'}",
-                   PYTHONPATH=os.pathsep.join(filter(None, [str(args.root),
-                                                            os.environ.get("PYTHONPATH")])))
-        env.pop("CARDBASE_LANG", None)
+        db_url = f"sqlite:///{Path(tmp) / 'cardbase.db'}"
+        env = _env(db_url, args.root)
         out = Path(tmp) / "x.pdf"
         base = [sys.executable, "-c", ENTRY, "print", "--out", str(out), "--dpi", str(args.dpi)]
         source = ["--edition", "NP1"]
@@ -83,32 +91,39 @@ def main() -> None:
         if args.times > 1:
             _seed_copies(env, args.root, args.times)
             cards = 64 * args.times
-        cases = [(w, [*base, *source, *([] if w == 0 else ["--workers", str(w)])])
+        cases = [(f"workers {w}" if w else "default", env,
+                  [*base, *source, *([] if w == 0 else ["--workers", str(w)])])
                  for w in args.workers]
-        for _, cmd in cases:
-            _run(cmd, env)  # warm-up: bytecode and file caches
-        walls: dict[int, list[float]] = {w: [] for w, _ in cases}
-        cpus: dict[int, list[float]] = {w: [] for w, _ in cases}
-        sizes: dict[int, tuple[int, int]] = {}
+        if args.before is not None:
+            cases.insert(0, ("before", _env(db_url, args.before), [*base, *source]))
+        for _, case_env, cmd in cases:
+            _run(cmd, case_env)  # warm-up: bytecode and file caches
+        walls: dict[str, list[float]] = {name: [] for name, _, _ in cases}
+        cpus: dict[str, list[float]] = {name: [] for name, _, _ in cases}
+        sizes: dict[str, tuple[int, int]] = {}
         for _ in range(args.runs):
-            for w, cmd in cases:  # interleaved: a burst of load hits every case alike
-                wall, cpu = _run(cmd, env)
-                walls[w].append(wall)
-                cpus[w].append(cpu)
+            for name, case_env, cmd in cases:  # interleaved: a burst of load hits every case alike
+                wall, cpu = _run(cmd, case_env)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
                 data = out.read_bytes()
-                sizes[w] = (len(data), data.count(b"/Type /Page "))
+                sizes[name] = (len(data), data.count(b"/Type /Page "))
     print(f"cardbase print, {cards} cards ({' '.join(source)}), A4, {args.dpi} DPI, whole process; "
           f"{args.runs} runs, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
-          f"checkout {args.root}")
-    print(f"{'workers':<9}{'wall med':>9}{'cards/s':>9}{'wall min':>9}{'cards/s':>9}"
-          f"{'CPU med':>9}{'cards/CPU s':>12}{'× wall':>8}{'CPU/wall':>9}{'MB/page':>9}{'pages':>6}")
+          f"checkout {args.root}" + (f", before: {args.before}" if args.before else ""))
+    print(f"{'case':<11}{'wall med':>9}{'cards/s':>9}{'wall min':>9}{'cards/s':>9}"
+          f"{'CPU med':>9}{'cards/CPU s':>12}{'× wall':>8}{'× CPU':>7}{'CPU/wall':>9}{'MB/page':>9}"
+          f"{'pages':>6}")
     ref = statistics.median(walls[cases[0][0]])
-    for w, _ in cases:
-        med, low, cpu = statistics.median(walls[w]), min(walls[w]), statistics.median(cpus[w])
-        size, pages = sizes[w]
-        print(f"{w or 'default':<9}{med:>8.2f}s{cards / med:>9.1f}{low:>8.2f}s{cards / low:>9.1f}"
-              f"{cpu:>8.2f}s{cards / cpu:>12.1f}{ref / med:>8.2f}{cpu / med:>9.2f}"
-              f"{size / 1e6 / max(pages, 1):>9.2f}{pages:>6}")
+    ref_cpu = statistics.median(cpus[cases[0][0]])
+    for name, _, _ in cases:
+        med, low, cpu = statistics.median(walls[name]), min(walls[name]), statistics.median(cpus[name])
+        size, pages = sizes[name]
+        print(f"{name:<11}{med:>8.2f}s{cards / med:>9.1f}{low:>8.2f}s{cards / low:>9.1f}"
+              f"{cpu:>8.2f}s{cards / cpu:>12.1f}{ref / med:>8.2f}{ref_cpu / cpu:>7.2f}"
+              f"{cpu / med:>9.2f}{size / 1e6 / max(pages, 1):>9.2f}{pages:>6}")
+    print("(× wall, × CPU: the first case's median over this case's; CPU/wall above 1: more than "
+          "one core at work)")
 
 
 if __name__ == "__main__":
