@@ -114,3 +114,30 @@ def test_cli_workers_option(cli_env: str, tmp_path: Path) -> None:
                               "--workers", "0"])
     assert bad.exit_code == 2
     assert "--workers de 1 à 64" in bad.output and "Traceback" not in bad.output
+
+
+def test_cli_shows_progress_on_a_terminal_for_a_long_print(cli_env: str, tmp_path: Path,
+                                                           monkeypatch) -> None:
+    import io
+    import types
+
+    from cardbase.cli import print_cmd
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    term = Terminal()
+    monkeypatch.setattr(print_cmd, "sys", types.SimpleNamespace(stderr=term))
+    monkeypatch.setattr(print_cmd, "PROGRESS_FROM", 3)
+    res = CliRunner().invoke(app, ["print", "--edition", "CTT", "--out", str(tmp_path / "a.pdf"),
+                                   "--dpi", "72", "--workers", "2"])
+    assert res.exit_code == 0, res.output
+    shown = term.getvalue()
+    assert "Impression" in shown and "100%" in shown
+    # short prints, and a print that is not on a terminal, show nothing
+    term.truncate(0)
+    monkeypatch.setattr(print_cmd, "PROGRESS_FROM", 10_000)
+    assert CliRunner().invoke(app, ["print", "--edition", "CTT", "--out",
+                                    str(tmp_path / "b.pdf"), "--dpi", "72"]).exit_code == 0
+    assert term.getvalue().strip("\x00") == ""
