@@ -5,7 +5,8 @@ script), run several times after one warm-up run; the median and the minimum wal
 (user + system, steadier on a busy machine) are printed, with their ratios to
 ``python -c "import typer"``. Bytecode is cached (in a temporary folder) as on a user's machine.
 Targets: ``cardbase --help`` at most 3×, and
-``cardbase sticker encode 17`` at most 4×.
+``cardbase sticker encode 17`` at most 4×. The read-only commands (``cards search``, ``cards show``,
+``deck stats``, ``deck validate``) run on a temporary SQLite database seeded by the warm-up.
 
     python benchmarks/bench_startup.py [--runs 15] [--root OTHER_CHECKOUT]
 """
@@ -22,6 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+DECK = ROOT / "data" / "decks" / "braises-ardentes.txt"
 CARDBASE = "import sys; sys.argv[0] = 'cardbase'; from cardbase.cli import main; sys.exit(main())"
 
 CASES: list[tuple[str, list[str], float | None]] = [
@@ -32,6 +34,11 @@ CASES: list[tuple[str, list[str], float | None]] = [
     ("cardbase --lang en sticker encode 17", ["-c", CARDBASE, "--lang", "en", "sticker", "encode", "17"], 4.0),
     ("cardbase sticker --help", ["-c", CARDBASE, "sticker", "--help"], None),
     ("cardbase deck --help", ["-c", CARDBASE, "deck", "--help"], None),
+    # read-only commands on a seeded database (a temporary SQLite file, seeded by the warm-up)
+    ("cardbase cards search 'c:rouge k:foule'", ["-c", CARDBASE, "cards", "search", "c:rouge k:foule"], None),
+    ("cardbase cards show NP1-001", ["-c", CARDBASE, "cards", "show", "NP1-001"], None),
+    ("cardbase deck stats DECK", ["-c", CARDBASE, "deck", "stats", str(DECK)], None),
+    ("cardbase deck validate DECK", ["-c", CARDBASE, "deck", "validate", str(DECK)], None),
 ]
 
 
@@ -62,6 +69,8 @@ def main() -> None:
     # Measure what users get: modules compiled once to bytecode (kept outside the checkout).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="cardbase-bench-pycache-")
+    db_dir = tempfile.mkdtemp(prefix="cardbase-bench-db-")
+    env["DATABASE_URL"] = f"sqlite:///{Path(db_dir) / 'cardbase.db'}"
     for _name, args, _ in CASES:
         _time(args, env)  # warm-up: file-system caches and bytecode
     # Interleave the cases so that a burst of load on the machine hits them all alike.

@@ -49,6 +49,9 @@ DEFAULT_DB_PATH = DATA_DIR / "cardbase.db"
 MIGRATIONS_DIR = PACKAGE_DIR / "migrations"
 
 BUSY_TIMEOUT_MS = 10_000  # an ordinary SQLite write waits this long for another writer
+# The row of ``seed_item`` saying that the database was seeded from ``data/`` (see cardbase.seed).
+SEED_MARKER = ("data", "data/")
+
 # Key of the PostgreSQL advisory lock held while a database is migrated and seeded.
 INIT_LOCK_KEY = zlib.crc32(b"cardbase start-up") & 0x7FFFFFFF
 
@@ -433,10 +436,10 @@ def _up_to_date(engine: Engine, seed: bool, data_dir: Path | None, report: InitR
             return False
         if not seed:
             return True
-        from cardbase.seed import pending
-
-        with Session(bind=conn) as session:
-            return not pending(session, data_dir, report.warnings)
+        # the seed marker read directly: a start on a seeded database loads no seeding code
+        kind, origin = SEED_MARKER
+        return conn.execute(text("SELECT 1 FROM seed_item WHERE kind = :kind AND origin = :origin"),
+                            {"kind": kind, "origin": origin}).first() is not None
 
 
 def init_db(engine: Engine, *, seed: bool = True, reset: bool = False,

@@ -41,12 +41,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
 
 from cardbase import datafiles
-from cardbase.db import DATA_DIR
+from cardbase.db import DATA_DIR, SEED_MARKER
 from cardbase.errors import CardbaseError, Problem, ValidationError
 from cardbase.i18n import tr
 from cardbase.models import Card, Deck, DeckEntry, Edition, Game, SeedItem
 
-MARKER_KIND, MARKER_ORIGIN = "data", "data/"
+MARKER_KIND, MARKER_ORIGIN = SEED_MARKER
 PULL_NOTE = "data pull"  # the note of a starter deck's version written by `data pull`
 # The entries ``data status`` lists and ``data pull`` brings, in this order.
 UNITS = ("game", "colour", "edition", "deck")

@@ -29,8 +29,9 @@ def _keep_language() -> Iterator[None]:
         yield
 
 
-def _modules_after(*args: str) -> dict:
-    """Run ``cardbase ARGS`` in a fresh interpreter; its exit code and the heavy modules it loaded."""
+def _modules_after(*args: str, watch: tuple[str, ...] = HEAVY) -> dict:
+    """Run ``cardbase ARGS`` in a fresh interpreter; its exit code and which of the ``watch``
+    modules (or packages: their submodules count) it loaded."""
     script = (
         "import json, sys\n"
         "sys.argv = ['cardbase', *sys.argv[1:]]\n"
@@ -40,7 +41,9 @@ def _modules_after(*args: str) -> dict:
         "    main()\n"
         "except SystemExit as exc:\n"
         "    code = exc.code or 0\n"
-        f"heavy = sorted(m for m in {HEAVY!r} if m in sys.modules)\n"
+        f"watch = {watch!r}\n"
+        "heavy = sorted(w for w in watch\n"
+        "               if any(m == w or m.startswith(w + '.') for m in sys.modules))\n"
         "sys.stderr.write('\\n' + json.dumps({'code': code, 'heavy': heavy}) + '\\n')\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -68,6 +71,30 @@ def test_a_command_that_needs_the_database_still_loads_it():
     """The check above can fail: the same probe sees the database layer when a command uses it."""
     seen = _modules_after("db", "--help")
     assert "sqlalchemy" in seen["heavy"]
+
+
+# Modules a read-only command does not need: images, tables, the app, games, printing, and what
+# only writes use (seeding from data/, the editor's permissions).
+NOT_FOR_READS = ("PIL", "pandas", "numpy", "streamlit", "pyarrow", "alembic", "cardbase.printing",
+                 "cardbase.playtest", "cardbase.app", "cardbase.seed", "cardbase.datafiles",
+                 "cardbase.access", "cardbase.writelock")
+DECK = str(ROOT / "data" / "decks" / "braises-ardentes.txt")
+
+
+@pytest.mark.parametrize(("args", "code", "games"), [
+    (("cards", "search", "c:rouge k:foule"), 0, False),
+    (("cards", "search", "c:rouge", "--json"), 0, False),
+    (("cards", "show", "NP1-001"), 0, False),
+    (("deck", "stats", DECK), 0, False),
+    (("deck", "validate", DECK), 0, True),  # its warnings come from the NesPanini rules (R10)
+])
+def test_read_only_commands_import_only_what_they_need(cli_env, args, code, games):
+    _modules_after("cards", "search", "c:rouge")  # the first run seeds the test database
+    seen = _modules_after(*args, watch=(*NOT_FOR_READS, "cardbase.games"))
+    assert seen["code"] == code
+    expected = ["cardbase.games"] if games else []
+    assert seen["heavy"] == expected, f"cardbase {' '.join(args)} imported {seen['heavy']}"
+    assert _modules_after(*args, watch=("sqlalchemy",))["heavy"] == ["sqlalchemy"]  # probe works
 
 
 def _tree() -> list[tuple[str, ...]]:

@@ -455,8 +455,16 @@ def test_pages_are_written_as_they_are_made(tmp_path: Path, monkeypatch: pytest.
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(sheets_mod.PdfWriter, "add_page", spy)
-    print_cards(cards(), tmp_path / "stream.pdf", dpi=72)
+    print_cards(cards(), tmp_path / "stream.pdf", dpi=72, workers=1)
     assert seen_at_page == [9, 18, 27, 36, 45]
+    # on every core, cards are asked a few ahead of the page being written, never all at once
+    seen_at_page.clear()
+    pulled = 0
+    monkeypatch.setattr(sheets_mod.os, "sched_getaffinity", lambda _pid: {0, 1}, raising=False)
+    print_cards(cards(), tmp_path / "stream.pdf", dpi=72)
+    ahead = sheets_mod.PARALLEL_FROM
+    assert seen_at_page[0] <= ahead + 1 and len(seen_at_page) == 5
+    assert all(at <= 9 * (i + 1) + max(ahead, 4 * 2 + 1) for i, at in enumerate(seen_at_page))
 
 
 def test_bad_requests(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -48,6 +50,11 @@ P_SIMULATE = typer.Option(None, "--simulate",
 PR_JSON = typer.Option(False, "--json", help="Print machine-readable JSON.")
 P_SKIP_UNFIT = typer.Option(False, "--skip-unfit",
     help="Print the other cards when some cannot be drawn (text too long…), and name them.")
+
+P_WORKERS = typer.Option(None, "--workers", "-j",
+    help="Processes drawing the cards at once (home sheets; default: one per core, one for a "
+    "small print). The file is the same whatever the number.")
+PROGRESS_FROM = 100  # cards: a shorter print is done before a bar would help
 
 print_app = typer.Typer(help="Print cards to a PDF for home printing or a print shop, or a proof sheet.",
                         add_completion=False)
@@ -118,6 +125,24 @@ def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) ->
     return target, True
 
 
+@contextmanager
+def _progress(total: int):
+    """A progress bar on the terminal (stderr) for a long print, else nothing."""
+    if total < PROGRESS_FROM or not sys.stderr.isatty():
+        yield None
+        return
+    from cardbase.i18n import tr
+
+    with typer.progressbar(length=total, label=tr("cores.progress"), file=sys.stderr) as bar:
+        state = {"placed": 0}
+
+        def update(placed: int) -> None:
+            bar.update(placed - state["placed"])
+            state["placed"] = placed
+
+        yield update
+
+
 def print_command(
     ctx: typer.Context,
     edition: str | None = P_EDITION,
@@ -138,6 +163,7 @@ def print_command(
     proof_overlay: bool = P_OVERLAY,
     simulate: str | None = P_SIMULATE,
     skip_unfit: bool = P_SKIP_UNFIT,
+    workers: int | None = P_WORKERS,
 ) -> None:
     """Print cards to a PDF for home printing or a print shop, or a proof sheet."""
     if ctx.invoked_subcommand is not None:
@@ -145,6 +171,7 @@ def print_command(
     from cardbase import catalog
     from cardbase.i18n import tr
     from cardbase.printing import print_cards
+    from cardbase.printing.sheets import check_workers
     from cardbase.stickers import colour_table
 
     chosen = [x for x in (edition, deck, query) if x]
@@ -159,6 +186,7 @@ def print_command(
 
         if mode in MODES:
             check_target(out, (".png", ".pdf") if mode == "proof" else (".pdf",))
+    check_workers(workers)
     if preset is not None:
         from cardbase.printing.presets import get_preset
 
@@ -179,13 +207,15 @@ def print_command(
     if make_folder:
         out.parent.mkdir()  # only now, and removed again if the print fails
     try:
-        result = print_cards(
-            cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
-            back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,
-            sticker_table=table, changed_since=changed_since, template=template, art_dir=art_dir,
-            edition_symbols=symbols, preset=preset, proof_overlay=proof_overlay, simulate=simulate,
-            skip_unfit=skip_unfit,
-        )
+        with _progress(len(cards) if mode == "home" else 0) as progress:
+            result = print_cards(
+                cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
+                back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,
+                sticker_table=table, changed_since=changed_since, template=template,
+                art_dir=art_dir, edition_symbols=symbols, preset=preset,
+                proof_overlay=proof_overlay, simulate=simulate, skip_unfit=skip_unfit,
+                workers=workers, progress=progress,
+            )
     except BaseException:
         if make_folder and not any(out.parent.iterdir()):
             out.parent.rmdir()

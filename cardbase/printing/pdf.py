@@ -17,6 +17,15 @@ from PIL import Image
 JPEG_QUALITY = 94
 
 
+def encode_jpeg(image: Image.Image) -> tuple[bytes, int, int]:
+    """The JPEG bytes of ``image`` as the PDF stores them (RGB, 4:4:4), with its width and height."""
+    if image.mode != "RGB":
+        image = image.convert("RGB")
+    buf = io.BytesIO()
+    image.save(buf, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
+    return buf.getvalue(), image.width, image.height
+
+
 def _num(v: float) -> str:
     s = f"{v:.4f}".rstrip("0").rstrip(".")
     return s if s not in ("-0", "") else "0"
@@ -67,13 +76,11 @@ class PdfWriter:
 
     def add_image(self, image: Image.Image) -> int:
         """Write ``image`` once as a JPEG XObject; returns its object number."""
-        if image.mode != "RGB":
-            image = image.convert("RGB")
-        buf = io.BytesIO()
-        image.save(buf, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
-        data = buf.getvalue()
+        return self.add_jpeg(*encode_jpeg(image))
+
+    def add_jpeg(self, data: bytes, w: int, h: int) -> int:
+        """Write JPEG bytes made by ``encode_jpeg`` (e.g. in another process) as an XObject."""
         oid = self._new_id()
-        w, h = image.size
         head = (f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /DeviceRGB "
                 f"/BitsPerComponent 8 /Filter /DCTDecode /Length {len(data)} >>").encode()
         self._obj(oid, head, data)

@@ -9,7 +9,9 @@ import io
 import itertools
 import json
 import math
-from collections.abc import Iterable, Iterator, Mapping
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,7 +25,7 @@ from cardbase.printing.card import RenderOptions, render_back, render_card
 from cardbase.printing.fingerprint import card_fingerprint
 from cardbase.printing.fonts import get_font
 from cardbase.printing.output import atomic_dir, atomic_file, check_target
-from cardbase.printing.pdf import PdfWriter, line, place_image
+from cardbase.printing.pdf import PdfWriter, encode_jpeg, line, place_image
 from cardbase.printing.templates import Template, load_template, template_for
 from cardbase.printing.textfit import TextTooLong
 from cardbase.printing.units import mm_to_pt, mm_to_px
@@ -42,6 +44,8 @@ MAX_PROOF_PIXELS = 100_000_000  # a proof sheet: 1,000 poker cards fit, a 300 MB
 MAX_MANIFEST_VALUES = 4_000_000  # about ten a card, counted before json.loads
 MAX_MANIFEST_DEPTH = 10  # a manifest nests three levels
 MAX_BACK_OFFSET_MM = 20.0
+MAX_WORKERS = 64
+PARALLEL_FROM = 24  # distinct cards: below this, starting worker processes costs more than it saves
 
 
 class PrintError(CardbaseError):
@@ -236,6 +240,104 @@ def _select(cards: Iterable[CardDef], previous: dict[str, str] | None, ctx: _Ctx
             yield card, fp
 
 
+# --------------------------------------------------------------------------- drawing on every core
+
+def default_workers(cards: int) -> int:
+    """One process for a small print, else one per core this process may use."""
+    if cards < PARALLEL_FROM:
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
+
+
+def check_workers(workers: int | None) -> None:
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise PrintError(tr("cores.bad_workers", workers=workers, max=MAX_WORKERS))
+
+
+_WORKER_CTX: _Ctx | None = None  # in a worker process: its options and its loaded templates
+
+
+def _worker_start(options: RenderOptions, templates_dir: Path | None, template: str | None) -> None:
+    global _WORKER_CTX
+    _WORKER_CTX = _Ctx(options, templates_dir, template)
+
+
+def _draw_encoded(ctx: _Ctx, card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
+    """The card's face as the PDF's JPEG bytes, or why it cannot be drawn."""
+    try:
+        img = render_card(card, ctx.template(card), ctx.options, fingerprint=fp)
+    except (TextTooLong, StickerError) as exc:
+        return str(exc)
+    return encode_jpeg(img)
+
+
+def _worker_draw(card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
+    assert _WORKER_CTX is not None
+    return _draw_encoded(_WORKER_CTX, card, fp)
+
+
+class _Ready:
+    """A result computed in this process, used where a worker's future would be."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+    def done(self) -> bool:
+        return True
+
+    def result(self) -> object:
+        return self.value
+
+
+class _Drawer:
+    """Draws card faces (and encodes them) in ``workers`` processes, handing them back in the
+    order they were asked for; with one worker, in this process. Each worker process loads each
+    template, font, art and sticker glyph once (the module caches live per process)."""
+
+    def __init__(self, ctx: _Ctx, workers: int) -> None:
+        self.ctx = ctx
+        self.workers = workers
+        self.pool = None
+        self.warm = False
+        self.window = 1 if workers == 1 else 4 * workers  # asked ahead: memory stays flat
+
+    def _start(self) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # forked workers inherit what the first card loaded here (modules, fonts, templates,
+        # the card frame): each process would otherwise pay for it again
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        self.pool = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=multiprocessing.get_context(method),
+            initializer=_worker_start,
+            initargs=(self.ctx.options, self.ctx.templates_dir, self.ctx.template_name))
+
+    def submit(self, card: CardDef, fp: str):
+        if self.pool is None:
+            if self.workers == 1 or not self.warm:  # the first card: drawn here
+                self.warm = True
+                return _Ready(_draw_encoded(self.ctx, card, fp))
+            self._start()
+        return self.pool.submit(_worker_draw, card, fp)
+
+    def result(self, future, card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
+        try:
+            return future.result()
+        except Exception:  # drawn again here, so that the real error is raised as it is
+            return _draw_encoded(self.ctx, card, fp)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", paper: str = "a4",
                 dpi: int = 300, backs: bool = False, back_offset_mm: tuple[float, float] = (0.0, 0.0),
                 stickers: bool = True, sticker_table: Mapping[str, str] | None = None,
@@ -243,7 +345,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
                 template: str | None = None, art_dir: Path | None = None,
                 edition_symbols: Mapping[str, str] | None = None, preset: str | None = None,
                 proof_overlay: bool = False, simulate: str | None = None,
-                skip_unfit: bool = False) -> PrintResult:
+                skip_unfit: bool = False, workers: int | None = None,
+                progress: Callable[[int], None] | None = None) -> PrintResult:
     """Print ``cards`` (each as many times as it appears) to ``out``.
 
     ``home``: A4/Letter sheets with crop marks, optional duplex backs (x/y offset in mm, as seen
@@ -267,8 +370,13 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     has no sticker code) does not stop the print at once: every such card is named in one error
     and nothing is written; with ``skip_unfit`` the others are printed and the cards left out are
     in ``result.left_out``.
+
+    ``workers`` (home sheets): processes drawing the cards at once, the file the same byte for
+    byte whatever their number; ``None`` is one per core, or one for a small print.
+    ``progress(placed)`` is called as card faces are placed on the pages (copies count).
     """
     out = Path(out)
+    check_workers(workers)
     if mode not in MODES:
         raise PrintError(tr("printing.bad_mode", mode=mode, modes=", ".join(MODES)))
     if not 72 <= dpi <= 1200:
@@ -313,7 +421,7 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
     with atomic_file(manifest) as manifest_tmp:
         if mode == "home":
             _home(selected, out, ctx, result, paper=paper.lower(), backs=backs,
-                  offset=back_offset_mm)
+                  offset=back_offset_mm, workers=workers, progress=progress)
         elif mode == "shop" and shop_preset is not None:
             _shop_preset(selected, out, ctx, result, shop_preset, backs=backs)
         elif mode == "shop":
@@ -332,7 +440,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
 
 
 def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
-          paper: str, backs: bool, offset: tuple[float, float]) -> None:
+          paper: str, backs: bool, offset: tuple[float, float], workers: int | None = None,
+          progress: Callable[[int], None] | None = None) -> None:
     dpi = ctx.options.dpi
     layout: SheetLayout | None = None
     image_ids: dict[str, int] = {}  # fingerprint → XObject, for copies
@@ -367,24 +476,60 @@ def _home(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
                 pdf.add_page(mm_to_pt(pw), mm_to_pt(ph), "".join(ops), names)
             page.clear()
 
-        for card, fp in selected:
-            t = ctx.template(card)
-            if layout is None:
-                layout = sheet_layout(paper, (t.width_mm, t.height_mm))
-            elif (t.width_mm, t.height_mm) != layout.card_mm:
-                raise TemplateError(tr(
-                    "printing.mixed_sizes", ref=card.ref, width=f"{t.width_mm:g}",
-                    height=f"{t.height_mm:g}", sheet_width=f"{layout.card_mm[0]:g}",
-                    sheet_height=f"{layout.card_mm[1]:g}"))
-            if fp not in image_ids:
-                img = ctx.drawn(card, fp, render_card, card, t, ctx.options, fingerprint=fp)
-                if img is None:
-                    continue
-                image_ids[fp] = pdf.add_image(img)
+        # Faces are asked for in card order (each distinct card once) and placed in that order
+        # as they come back, so the file is the same whatever the number of workers.
+        if workers is None:  # sized by a look ahead of a few cards: pages still stream
+            ahead: list[tuple[CardDef, str]] = []
+            distinct: set[str] = set()
+            for item in selected:
+                ahead.append(item)
+                distinct.add(item[1])
+                if len(distinct) >= PARALLEL_FROM:
+                    break
+            workers = default_workers(len(distinct))
+            selected = itertools.chain(ahead, selected)
+        drawer = _Drawer(ctx, workers)
+        asked: set[str] = set()
+        pending: deque[tuple[CardDef, str, Template, object]] = deque()
+
+        def place(card: CardDef, fp: str, t: Template, future: object) -> None:
+            if future is not None:
+                got = drawer.result(future, card, fp)
+                if isinstance(got, str):
+                    ctx.unfit[fp] = (card, got)
+                else:
+                    image_ids[fp] = pdf.add_jpeg(*got)
+            if fp not in image_ids:  # cannot be drawn: named by check_unfit
+                return
             page.append((card, fp, t))
             result.cards += 1
+            if progress is not None:
+                progress(result.cards)
             if len(page) == layout.per_page:
                 flush()
+
+        try:
+            for card, fp in selected:
+                t = ctx.template(card)
+                if layout is None:
+                    layout = sheet_layout(paper, (t.width_mm, t.height_mm))
+                elif (t.width_mm, t.height_mm) != layout.card_mm:
+                    raise TemplateError(tr(
+                        "printing.mixed_sizes", ref=card.ref, width=f"{t.width_mm:g}",
+                        height=f"{t.height_mm:g}", sheet_width=f"{layout.card_mm[0]:g}",
+                        sheet_height=f"{layout.card_mm[1]:g}"))
+                future = None
+                if fp not in asked:
+                    asked.add(fp)
+                    future = drawer.submit(card, fp)
+                pending.append((card, fp, t, future))
+                while pending and (len(pending) > drawer.window
+                                   or pending[0][3] is None or pending[0][3].done()):
+                    place(*pending.popleft())
+            while pending:
+                place(*pending.popleft())
+        finally:
+            drawer.close()
         if page:
             flush()
         ctx.check_unfit(result)

@@ -1,0 +1,130 @@
+"""The whole ``cardbase print`` command on every core against one process: cards/s, CPU, PDF size.
+
+Each run is a new process (``cardbase print --edition NP1 --out x.pdf``, Python start-up, imports
+and database opening included), *not* pinned to a core. The database is a SQLite file made and
+seeded once before the timed runs. For each case the median and best wall time and the CPU time
+of the process and its workers (user + system) are printed, with cards/s, the wall-time ratio to
+the first case and the PDF's size per page. The machine may be shared: the CPU time and the load
+average say how much of the wall time was waiting for a core.
+
+    python benchmarks/bench_print_cores.py [--runs 5] [--times 1] [--workers 1 0]
+        [--before OTHER_CHECKOUT] [--root CHECKOUT]
+
+``--times K`` prints the edition K times as distinct cards (a larger set); ``--before`` adds the
+same command run from another checkout (e.g. ``git archive <commit> | tar -x -C /tmp/before``) as
+the reference case, interleaved with the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+ENTRY = "import sys; from cardbase.cli import main; sys.exit(main())"
+
+
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system, the process and the workers it waited for)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode() if proc.stderr else ''}")
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def _seed_copies(env: dict[str, str], root: Path, times: int) -> None:
+    """Add NP1's cards ``times - 1`` more times to NP1 as distinct cards (other numbers)."""
+    code = (
+        f"import sys; sys.path.insert(0, {str(root)!r})\n"
+        "from cardbase.db import session_scope as session\n"
+        "from cardbase.models import Card, Edition\n"
+        "from sqlmodel import select\n"
+        "with session() as s:\n"
+        "    ed = s.exec(select(Edition).where(Edition.code == 'NP1')).one()\n"
+        "    base = s.exec(select(Card).where(Card.edition_id == ed.id)).all()\n"
+        f"    for k in range(1, {times}):\n"
+        "        for c in base:\n"
+        "            d = c.model_dump(exclude={'id', 'origin'})\n"
+        "            d['number'] = c.number + 1000 * k\n"
+        "            s.add(Card(**d))\n"
+        "    s.commit()\n"
+    )
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+
+
+def _env(db_url: str, root: Path) -> dict[str, str]:
+    env = dict(os.environ, DATABASE_URL=db_url,
+               PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+    env.pop("CARDBASE_LANG", None)
+    return env
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--times", type=int, default=1, help="print the edition this many times")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 0],
+                    help="cases: worker counts (0 = the default, no --workers option)")
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout measured")
+    ap.add_argument("--before", type=Path, default=None,
+                    help="another checkout (e.g. the code before a change), run without "
+                         "--workers as a first case, interleaved with the others")
+    ap.add_argument("--dpi", type=int, default=300)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db_url = f"sqlite:///{Path(tmp) / 'cardbase.db'}"
+        env = _env(db_url, args.root)
+        out = Path(tmp) / "x.pdf"
+        base = [sys.executable, "-c", ENTRY, "print", "--out", str(out), "--dpi", str(args.dpi)]
+        source = ["--edition", "NP1"]
+        _run([*base, *source], env)  # creates and seeds the database
+        cards = 64
+        if args.times > 1:
+            _seed_copies(env, args.root, args.times)
+            cards = 64 * args.times
+        cases = [(f"workers {w}" if w else "default", env,
+                  [*base, *source, *([] if w == 0 else ["--workers", str(w)])])
+                 for w in args.workers]
+        if args.before is not None:
+            cases.insert(0, ("before", _env(db_url, args.before), [*base, *source]))
+        for _, case_env, cmd in cases:
+            _run(cmd, case_env)  # warm-up: bytecode and file caches
+        walls: dict[str, list[float]] = {name: [] for name, _, _ in cases}
+        cpus: dict[str, list[float]] = {name: [] for name, _, _ in cases}
+        sizes: dict[str, tuple[int, int]] = {}
+        for _ in range(args.runs):
+            for name, case_env, cmd in cases:  # interleaved: a burst of load hits every case alike
+                wall, cpu = _run(cmd, case_env)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+                data = out.read_bytes()
+                sizes[name] = (len(data), data.count(b"/Type /Page "))
+    print(f"cardbase print, {cards} cards ({' '.join(source)}), A4, {args.dpi} DPI, whole process; "
+          f"{args.runs} runs, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
+          f"checkout {args.root}" + (f", before: {args.before}" if args.before else ""))
+    print(f"{'case':<11}{'wall med':>9}{'cards/s':>9}{'wall min':>9}{'cards/s':>9}"
+          f"{'CPU med':>9}{'cards/CPU s':>12}{'× wall':>8}{'× CPU':>7}{'CPU/wall':>9}{'MB/page':>9}"
+          f"{'pages':>6}")
+    ref = statistics.median(walls[cases[0][0]])
+    ref_cpu = statistics.median(cpus[cases[0][0]])
+    for name, _, _ in cases:
+        med, low, cpu = statistics.median(walls[name]), min(walls[name]), statistics.median(cpus[name])
+        size, pages = sizes[name]
+        print(f"{name:<11}{med:>8.2f}s{cards / med:>9.1f}{low:>8.2f}s{cards / low:>9.1f}"
+              f"{cpu:>8.2f}s{cards / cpu:>12.1f}{ref / med:>8.2f}{ref_cpu / cpu:>7.2f}"
+              f"{cpu / med:>9.2f}{size / 1e6 / max(pages, 1):>9.2f}{pages:>6}")
+    print("(× wall, × CPU: the first case's median over this case's; CPU/wall above 1: more than "
+          "one core at work)")
+
+
+if __name__ == "__main__":
+    main()
