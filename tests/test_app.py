@@ -886,7 +886,7 @@ def test_nespanini_batches_take_rulings_refuse_illegal_decks_and_show_coverage(a
     r1 = next(r for r in summary["rulings"] if r["code"] == "R1")
     assert r1["value"] == "turns" and r1["changed"]
     assert summary.get("coverage")
-    assert "R1 end_rule = turns *" in texts(at)
+    assert "R1 : 5 tours chacun *" in texts(at)
 
     with session_scope() as s:  # a saved deck one card short: illegal
         lines = STARTER.splitlines()

@@ -79,5 +79,5 @@ def test_deck_page_offers_the_tabletop_simulator_zip(app_env: str, tmp_path) -> 
     deck = saved["ObjectStates"][0]
     assert len(deck["DeckIDs"]) == 20 and len(deck["ContainedObjects"]) == 20
     # the images are looked for in the player's folder, never in the server's home
-    face = deck["CustomDeck"]["1"]["FaceURL"]
+    face = next(iter(deck["CustomDeck"].values()))["FaceURL"]  # sheet keys are spread (T5), not "1"
     assert face.startswith("file:///C:/Users/moi/Documents/deck/"), face

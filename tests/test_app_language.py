@@ -29,7 +29,7 @@ pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
 
 # Words that never belong in the French app (raw codes of bots, endings, fields and games too) …
 ENGLISH = {
-    "the", "and", "with", "without", "from", "your", "you", "is", "are", "of", "to", "for", "in", "on",
+    "the", "and", "with", "without", "from", "your", "you", "is", "are", "of", "to", "for", "in",  # not "on": a French word too
     "none", "true", "false", "null", "nan", "upload", "choose", "select", "press", "enter", "submit",
     "player", "players", "win", "wins",
     "loss", "losses", "ties", "rate", "games", "game", "cards", "card", "turn", "rounds", "mean",
@@ -240,6 +240,9 @@ def card_data(url: str) -> list[str]:
         for d in s.exec(select(Deck)):
             out |= {x for x in (d.name, d.description) if x}
     out |= set(GAME_TERMS) | set(gamesdata.known_templates())  # template files are named by designers
+    from cardbase.games import registry  # games written as data (data/rules/) name themselves
+
+    out |= {spec.title for spec in registry.REGISTRY.values() if getattr(spec, "title", None)}
     return sorted({" ".join(x.split()) for x in out}, key=len, reverse=True)
 
 

@@ -41,7 +41,7 @@ def test_a_batch_under_another_reading_says_so_and_shows_coverage(contested_poin
     no_exception(at)
     report = at.session_state["okb_result"]["report"]
     assert [r["value"] for r in report["rulings"]] == ["all"]
-    assert "OK5 points = all *" in texts(at)
+    assert "OK5 : toutes les lignes *" in texts(at)
     assert sum(v["used"] for k, v in report["coverage"].items() if k.startswith("ending:")) == 20
 
 

@@ -477,7 +477,7 @@ def test_print_page_shop_preset_zip_and_colour_proof() -> None:
     assert len(at.get("imgs")) >= 1 or len(at.get("image")) >= 2
     risks = at.table[-1].value
     assert risks.index[0] == "deutéranopie"
-    assert list(risks.iloc[0])[:2] == ["bleu / violet", "3.7"]
+    assert list(risks.iloc[0])[:2] == ["bleu / violet", "3,7"]  # a decimal comma in the French app
 
 
 @pytest.mark.parametrize("card_settings", [{"border_mm": 33}, {"border_mm": 30}, {"safe_mm": 31}])

@@ -538,7 +538,17 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
         st.dataframe(pd.DataFrame([{t("engine.col.percentile"): k, t("playtest.score"): num(v, 1)}
                                    for k, v in summ["percentiles"].items()]), hide_index=True, width="stretch")
     st.markdown(f"**{t('playtest.per_card')}**")
-    per_card = num_columns(pd.DataFrame(result["cards"]), percent=("kept_rate", "discarded_rate"),
+    cards_df = pd.DataFrame(result["cards"])
+    if "goldfish_judged" in cards_df:  # ruling R7: what goldfish cannot see, said in words
+        from cardbase import i18n
+
+        cards_df["goldfish_judged"] = [
+            t("engine.sim.yes") if ok else "; ".join(i18n.translate(i18n.current_language(), f"nespanini.blind.{r}")
+                                                   for r in why)
+            for ok, why in zip(cards_df["goldfish_judged"], cards_df.get("goldfish_blind", [()] * len(cards_df)),
+                               strict=False)]
+        cards_df = cards_df.drop(columns=["goldfish_blind"], errors="ignore")
+    per_card = num_columns(cards_df, percent=("kept_rate", "discarded_rate"),
                            signed=("swap_delta",))  # numbers written for the interface language
     st.dataframe(per_card, hide_index=True, width="stretch", column_config={
         "card": st.column_config.TextColumn(t("engine.col.card")),
@@ -549,6 +559,8 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
         "discarded_rate": st.column_config.TextColumn(t("playtest.discarded")),
         "avg_points": st.column_config.TextColumn(t("playtest.avg_points")),
         "swap_delta": st.column_config.TextColumn(t("playtest.swap"), help=t("playtest.swap_help")),
+        "goldfish_judged": st.column_config.TextColumn(t("playtest.goldfish_judged"),
+                                                       help=t("playtest.goldfish_judged_help")),
     })
 
 

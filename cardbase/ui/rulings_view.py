@@ -26,23 +26,44 @@ def pct(x: float | None, digits: int = 1, signed: bool = False) -> str:
     return (text.replace(".", ",") if lang() == "fr" else text) + " %"
 
 
-def _value_text(v: Any) -> str:
+def _value_text(v: Any, option: str | None = None) -> str:
+    """An option's value in words (« 5 tours chacun »); the code is what ``--rule`` takes."""
+    from cardbase import i18n
+
     if isinstance(v, bool):
         return t("rulings_view.yes") if v else t("rulings_view.no")
+    if option:
+        return i18n.find(lang(), f"rulings.value.{option}.{v}") or str(v)
     return str(v)
+
+
+def _help(r: Ruling) -> str:
+    """The ruling's text as a tooltip, option names shown as code, and what --rule takes."""
+    import re
+
+    codes = {str(v).lower() for v in r.allowed} | {"true", "false"} | ({r.option} if r.option else set())
+    codes = {c for c in codes if re.fullmatch(r"[a-z_]+", c)}
+
+    def code(m: re.Match) -> str:
+        word = m.group(1)
+        return f"`{word}`" if "_" in word or word.lower() in codes else word
+
+    # the names an option and its values have on the command line are shown as code
+    text = re.sub(r"(?<![`\w])([A-Za-z][A-Za-z_]*)(?![`\w])", code, r.text_in(lang()))
+    return f"{text}\n\n`--rule {r.option}=…`" if r.option else text
 
 
 def _widget(r: Ruling, key: str) -> Any:
     label = f"{r.code} — {r.title_in(lang())}" + (f" ({t('rulings_view.contested')})" if r.contested else "")
     if isinstance(r.default, bool):
-        return st.checkbox(label, value=r.default, key=key, help=r.text_in(lang()))
+        return st.checkbox(label, value=r.default, key=key, help=_help(r))
     if r.allowed:
         return st.selectbox(label, list(r.allowed), index=list(r.allowed).index(r.default), key=key,
-                            format_func=_value_text, help=r.text_in(lang()))
+                            format_func=lambda v: _value_text(v, r.option), help=_help(r))
     if isinstance(r.default, int):
         lo, hi = r.bounds or (0, 10**6)
-        return int(st.number_input(label, lo, hi, r.default, key=key, help=r.text_in(lang())))
-    return st.text_input(label, value=str(r.default), key=key, help=r.text_in(lang()))
+        return int(st.number_input(label, lo, hi, r.default, key=key, help=_help(r)))
+    return st.text_input(label, value=str(r.default), key=key, help=_help(r))
 
 
 def rule_options(code: str, prefix: str) -> dict[str, Any]:
@@ -65,7 +86,7 @@ def rule_options(code: str, prefix: str) -> dict[str, Any]:
 
 def rulings_caption(rulings: list[dict[str, Any]]) -> None:
     """Which contested or changed rulings the figures above rest on."""
-    parts = [f"{r['code']} {r['option']} = {_value_text(r['value'])}" + (" *" if r["changed"] else "")
+    parts = [f"{r['code']} : {_value_text(r['value'], r['option'])}" + (" *" if r["changed"] else "")
              for r in rulings if r["contested"] or r["changed"]]
     if parts:
         st.caption(t("rulings_view.rests_on", rulings=", ".join(parts)))
@@ -160,7 +181,7 @@ def weights_table(res: dict[str, Any]) -> None:
             lo, hi = side["delta_ci95"]
             rows.append({
                 t("rulings_view.ruling"): f"{v['ruling']} — {v['title']}",
-                t("rulings_view.reading"): f"{v['option']} = {_value_text(v['value'])}",
+                t("rulings_view.reading"): _value_text(v["value"], v["option"]),
                 t("rulings_view.side"): _side_label(side["side"], team),
                 t("rulings_view.win_rate"): pct(side["win_rate"]),
                 t("rulings_view.delta"): pct(side["delta"], signed=True),

@@ -73,7 +73,7 @@ RULINGS: tuple[Ruling, ...] = (
         "R9", _t("Information cachée des bots", "Hidden information for bots"),
         _t("Par défaut les listes de deck sont publiques : les bots de recherche redistribuent les "
            "cartes cachées de l'adversaire à partir de sa liste exacte. « hidden » les tire d'un "
-           "deck uniforme du pool de cartes, comme face à une personne dont on ignore la liste.",
+           "deck uniforme du pool de cartes, comme face à une personne dont la liste est inconnue.",
            "By default deck lists are public: the search bots re-deal the opponent's hidden cards "
            "from their exact list. 'hidden' draws them from a uniform deck of the card pool, as "
            "against a person whose list is unknown."),
