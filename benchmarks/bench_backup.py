@@ -25,9 +25,10 @@ from sqlmodel import Session, select
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cardbase import backup, db
-from cardbase.catalog import apply_keys
-from cardbase.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game
+from cardbase.catalog import backup
+from cardbase.storage import db
+from cardbase.catalog.cards import apply_keys
+from cardbase.storage.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game
 
 COLOURS = ["rouge", "bleu", "vert", "jaune", "violet", "noir"]
 WORDS = ["loup", "sardine", "banc", "corsaire", "lanterne", "brume", "écume", "fanion", "récif"]

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from cardbase import db
-from cardbase.catalog import apply_keys
+from cardbase.storage import db
+from cardbase.catalog.cards import apply_keys
 from cardbase.decks import (
     check_deck,
     deck_stats,
@@ -27,7 +27,7 @@ from cardbase.decks import (
     parse_deck_list,
     resolve_deck,
 )
-from cardbase.models import Card, Edition, Game
+from cardbase.storage.models import Card, Edition, Game
 
 SYLLABLES = ["ba", "ro", "ké", "lu", "mi", "da", "zo", "vé", "ni", "sa", "tu", "gé"]
 

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 from types import SimpleNamespace
 
-from cardbase.datafiles import load_edition_file
+from cardbase.storage.datafiles import load_edition_file
 from cardbase.domain import CardDef
-from cardbase.effects import compile_score, parse_effect, score_bonus
+from cardbase.games.effects import compile_score, parse_effect, score_bonus
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -19,7 +19,7 @@ import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from cardbase.bots import ISMCTSBot
+from cardbase.games.bots import ISMCTSBot
 from cardbase.games.nespanini import Game, play_greedy
 from cardbase.playtest.batch import run_goldfish_chunk
 from cardbase.playtest.cards import load_deck_defs, starter_decks

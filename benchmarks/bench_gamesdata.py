@@ -25,7 +25,11 @@ sys.path.insert(0, str(ROOT))
 
 from sqlmodel import Session
 
-from cardbase import catalog, db, gamesdata, search, transfer
+from cardbase.catalog import cards as catalog
+from cardbase.storage import db
+from cardbase.catalog import gamesdata
+from cardbase.catalog import search
+from cardbase.catalog import transfer
 
 
 def rows_csv(code: str, n: int, typed: bool) -> str:

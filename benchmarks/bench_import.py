@@ -37,7 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
-from cardbase import db, transfer
+from cardbase.storage import db
+from cardbase.catalog import transfer
 
 
 def generate(path: Path, rows: int, template_url: str) -> None:

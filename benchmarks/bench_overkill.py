@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from cardbase.bots import make_bot
+from cardbase.games.bots import make_bot
 from cardbase.games.overkill.material import box_from_cards
 from cardbase.games.overkill.state import Game
 from cardbase.playtest.cards import load_edition_defs

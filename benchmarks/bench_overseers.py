@@ -16,7 +16,7 @@ import os
 import time
 from pathlib import Path
 
-from cardbase.bots.base import make_bot
+from cardbase.games.bots.base import make_bot
 from cardbase.games import registry
 from cardbase.games.overseers.analysis import analyse
 from cardbase.playtest.cards import load_edition_defs

@@ -93,7 +93,7 @@ def whole_command(runs: int, dpi: int) -> None:
 
 
 def starter_edition():
-    from cardbase.datafiles import figures, load_edition_file
+    from cardbase.storage.datafiles import figures, load_edition_file
     from cardbase.domain import CardDef
 
     ed, cards = load_edition_file(ROOT / "data" / "editions" / "NP1.toml")
@@ -109,8 +109,8 @@ def starter_edition():
 
 
 def in_process(dpi: int, repeat: int) -> None:
-    from cardbase.printing import card as card_mod
-    from cardbase.printing import print_cards
+    from cardbase.outputs.printing import card as card_mod
+    from cardbase.outputs.printing import print_cards
 
     cards = starter_edition()
     print(f"inside a running process ({len(cards)} cards, A4, {dpi} DPI):")
@@ -137,7 +137,7 @@ def in_process(dpi: int, repeat: int) -> None:
 
 
 def _child(times: int, dpi: int) -> None:
-    from cardbase.printing import print_cards
+    from cardbase.outputs.printing import print_cards
 
     base = starter_edition()
     # distinct cards (new numbers) so no image is reused between copies

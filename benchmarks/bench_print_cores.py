@@ -45,8 +45,8 @@ def _seed_copies(env: dict[str, str], root: Path, times: int) -> None:
     """Add NP1's cards ``times - 1`` more times to NP1 as distinct cards (other numbers)."""
     code = (
         f"import sys; sys.path.insert(0, {str(root)!r})\n"
-        "from cardbase.db import session_scope as session\n"
-        "from cardbase.models import Card, Edition\n"
+        "from cardbase.storage.db import session_scope as session\n"
+        "from cardbase.storage.models import Card, Edition\n"
         "from sqlmodel import select\n"
         "with session() as s:\n"
         "    ed = s.exec(select(Edition).where(Edition.code == 'NP1')).one()\n"

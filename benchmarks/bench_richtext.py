@@ -27,9 +27,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cardbase.datafiles import figures, load_edition_file
+from cardbase.storage.datafiles import figures, load_edition_file
 from cardbase.domain import CardDef
-from cardbase.printing import RenderOptions, load_template, print_cards, render_card
+from cardbase.outputs.printing import RenderOptions, load_template, print_cards, render_card
 
 
 def np1_cards() -> list[CardDef]:

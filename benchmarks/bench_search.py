@@ -18,10 +18,10 @@ from pathlib import Path
 
 from sqlmodel import Session
 
-from cardbase.catalog import apply_keys
-from cardbase.db import init_db, make_engine
-from cardbase.models import Card, Edition, Game
-from cardbase.search import count_cards, search_cards
+from cardbase.catalog.cards import apply_keys
+from cardbase.storage.db import init_db, make_engine
+from cardbase.storage.models import Card, Edition, Game
+from cardbase.catalog.search import count_cards, search_cards
 
 QUERIES = [
     "",

@@ -52,7 +52,7 @@ class Server:
 
 
 def _seed_database(path: Path) -> None:
-    from cardbase import db
+    from cardbase.storage import db
 
     engine = db.make_engine(f"sqlite:///{path}")
     db.init_db(engine)

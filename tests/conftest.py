@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 from sqlmodel import Session
 
-from cardbase import db
+from cardbase.storage import db
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pg_support import DatabaseSupply, PgCluster, PgUnavailable

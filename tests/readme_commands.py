@@ -66,7 +66,7 @@ def main(readme_path: str, workdir: str) -> None:
 
     from typer.testing import CliRunner
 
-    from cardbase import db
+    from cardbase.storage import db
     from cardbase.cli import app
 
     todo = commands(Path(readme_path).read_text(encoding="utf-8"))

@@ -201,7 +201,8 @@ def _open_np1_card(at: AppTest, db_url: str, number: int = 2) -> None:
 
 
 def _card(db_url: str, ref: str) -> dict:
-    from cardbase import catalog, db
+    from cardbase.catalog import cards as catalog
+    from cardbase.storage import db
 
     eng = db.make_engine(db_url)
     try:
@@ -234,7 +235,9 @@ def test_editor_saves_a_change(app_env: str) -> None:
 
 
 def test_editor_refuses_a_stale_edit_and_keeps_the_input(app_env: str) -> None:
-    from cardbase import access, catalog, db
+    from cardbase import access
+    from cardbase.catalog import cards as catalog
+    from cardbase.storage import db
 
     at = page_test("editor", editor=True).run()
     _open_np1_card(at, app_env, 3)
@@ -661,7 +664,7 @@ def test_deck_builder_confirms_a_save_and_stays_on_its_tab(app_env: str) -> None
 
 
 def test_colour_chart_uses_the_printed_colours(app_env: str) -> None:
-    from cardbase.printing import template_for
+    from cardbase.outputs.printing import template_for
     from cardbase.ui.decks import colour_chart
 
     spec = colour_chart({"rouge": 5, "bleu": 3}, "nespanini").to_dict()
@@ -797,7 +800,7 @@ def test_a_deck_saved_under_a_taken_name_offers_save_as_and_replace(app_env: str
     says the name is taken and offers another name or replacing it, and the replace still refuses
     to overwrite a version saved since it was shown."""
     from cardbase import decks as deck_service
-    from cardbase.db import session_scope
+    from cardbase.storage.db import session_scope
 
     at = page_test("decks").run()
     at.text_area(key="deck_paste").input(STARTER).run()
@@ -873,7 +876,7 @@ def test_nespanini_batches_take_rulings_refuse_illegal_decks_and_show_coverage(a
     """The app's NesPanini batches as the command line's: a contested reading chosen (R1), the
     rulings the figures rest on, the rule coverage, and an illegal deck refused unless allowed."""
     from cardbase import decks as deck_service
-    from cardbase.db import session_scope
+    from cardbase.storage.db import session_scope
 
     at = page_test("playtest")
     at.session_state["pt_mode"] = "duel"
@@ -917,7 +920,8 @@ def test_card_detail_shows_rich_text_styled_and_literal(app_env: str) -> None:
     found by o:degats (search reads the text without markup); its characters stay literal."""
     from sqlmodel import Session
 
-    from cardbase import catalog, db
+    from cardbase.catalog import cards as catalog
+    from cardbase.storage import db
 
     with Session(db.get_engine(app_env)) as s:
         catalog.create_card(s, edition="NP1", fields={

@@ -174,7 +174,7 @@ def test_an_overkill_batch_draws_seats_cards_endings_and_rounds() -> None:
 def test_the_round_end_reveal_matches_the_engine() -> None:
     """Every round's face-up lines give the winner the engine logged (overkills, then points),
     whether the round ended by two stands, two overkills or an empty timer (OK3)."""
-    from cardbase.bots.base import make_bot
+    from cardbase.games.bots.base import make_bot
     from cardbase.ui import playtest_overkill as ok
 
     reasons = set()
@@ -250,8 +250,8 @@ def test_a_team_report_shows_its_teams() -> None:
 def test_a_game_created_in_the_app_is_listed_with_what_it_can_do() -> None:
     """A game of the database without an engine (as the Jeux page creates) is in the Playtest
     selector, and its page says what works for it today."""
-    from cardbase import gamesdata
-    from cardbase.db import session_scope
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.db import session_scope
 
     with session_scope() as s:
         gamesdata.create_game(s, code="tarotique", name="Tarotique", min_players=3, max_players=5,

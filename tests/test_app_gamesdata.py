@@ -24,7 +24,7 @@ def app_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
 
 @contextmanager
 def _db(db_url: str):
-    from cardbase import db
+    from cardbase.storage import db
 
     eng = db.make_engine(db_url)
     try:
@@ -37,8 +37,8 @@ def _db(db_url: str):
 def _game(db_url: str, code: str) -> dict | None:
     from sqlmodel import select
 
-    from cardbase import gamesdata
-    from cardbase.models import Game
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.models import Game
 
     with _db(db_url) as s:
         game = s.exec(select(Game).where(Game.code == code)).first()
@@ -127,7 +127,7 @@ def test_a_bad_declaration_is_refused_with_every_problem(app_env: str) -> None:
 
 
 def test_edit_a_game_and_a_stale_edit_is_refused_keeping_the_input(app_env: str) -> None:
-    from cardbase import gamesdata
+    from cardbase.catalog import gamesdata
 
     at = page_test("games_admin", editor=True)
     at.session_state["ga_mode"] = "edit"
@@ -159,7 +159,7 @@ def test_edit_a_game_and_a_stale_edit_is_refused_keeping_the_input(app_env: str)
 # --------------------------------------------------------------------------- card editor
 
 def _card(db_url: str, ref: str) -> dict:
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     with _db(db_url) as s:
         c = catalog.get_card(s, ref)
@@ -194,7 +194,8 @@ def test_editor_shows_declared_fields_as_typed_inputs_and_saves_them(app_env: st
 
 
 def test_editor_offers_a_choice_field_and_the_service_checks_the_value(app_env: str) -> None:
-    from cardbase import catalog, gamesdata
+    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import gamesdata
 
     with _db(app_env) as s:
         gamesdata.create_game(s, code="duel", name="Duel", min_players=2, max_players=2,
@@ -220,7 +221,7 @@ def test_editor_offers_a_choice_field_and_the_service_checks_the_value(app_env: 
 
 
 def test_editor_stale_edit_of_a_declared_field_keeps_the_input(app_env: str) -> None:
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     at = page_test("editor", editor=True).run()
     card = _open(at, app_env, "CTT-002")
@@ -264,8 +265,9 @@ def test_editor_new_card_with_a_number_outside_the_range_is_refused_not_dropped(
     created without its force; the message says why, the input stays, and 7 then saves."""
     from sqlmodel import select
 
-    from cardbase import catalog, gamesdata
-    from cardbase.models import Card, Edition
+    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.models import Card, Edition
 
     with _db(app_env) as s:
         gamesdata.create_game(s, code="duel", name="Duel", min_players=2, max_players=2,
@@ -305,7 +307,7 @@ def test_editor_edit_with_a_number_outside_the_range_is_refused_not_dropped(app_
 
 def test_editions_page_refuses_a_negative_set_size_instead_of_saving_zero(app_env: str) -> None:
     """A set size typed below 0 reaches the service and is refused; nothing is created."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
     from cardbase.errors import NotFoundError
 
     at = page_test("editions", editor=True).run()

@@ -21,9 +21,10 @@ import pytest
 from sqlmodel import select
 from test_app import SQLITE, STARTER, app_env, no_exception, page_test  # noqa: F401 - fixture
 
-from cardbase import db, gamesdata
-from cardbase.models import Card, Deck, Edition, Game
-from cardbase.tts import slug
+from cardbase.storage import db
+from cardbase.catalog import gamesdata
+from cardbase.storage.models import Card, Deck, Edition, Game
+from cardbase.outputs.tts import slug
 
 pytestmark = [SQLITE, pytest.mark.usefixtures("app_env")]
 
@@ -418,9 +419,9 @@ def test_a_declared_field_has_a_french_and_an_english_label(tmp_path) -> None:
     """``label`` (French) and ``label_en`` in data/games.toml, checked, stored, exported as written;
     the page, the editor and the printed card use the one of their language, the code stays the
     code."""
-    from cardbase.gamesdata import check_declarations
+    from cardbase.catalog.gamesdata import check_declarations
     from cardbase.i18n import use_language
-    from cardbase.printing.card import STAT_LABELS, stat_label
+    from cardbase.outputs.printing.card import STAT_LABELS, stat_label
 
     decls, problems = check_declarations([{"name": "team_damage", "type": "int", "label": "Dégâts d'équipe",
                                            "label_en": "Team damage"}])
@@ -437,7 +438,7 @@ def test_a_declared_field_has_a_french_and_an_english_label(tmp_path) -> None:
     # the seeded games carry both labels; printing follows the language of the print
     with db.session_scope(db.get_engine(os.environ["DATABASE_URL"])) as s:
         fields = {f["name"]: f for f in gamesdata.get_game(s, "ctterror").fields}
-        from cardbase import catalog
+        from cardbase.catalog import cards as catalog
 
         catalog.card_defs(s, game="ctterror", limit=1)
     assert fields["team_damage"]["label_en"] == "Team damage"

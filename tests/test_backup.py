@@ -14,10 +14,13 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from cardbase import access, backup, catalog, db, decks, i18n
+from cardbase import access, decks, i18n
+from cardbase.catalog import backup
+from cardbase.catalog import cards as catalog
+from cardbase.storage import db
 from cardbase.cli import app
 from cardbase.errors import ArtError, PermissionDenied
-from cardbase.models import Card, DeckVersion
+from cardbase.storage.models import Card, DeckVersion
 
 runner = CliRunner()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardbase.bots import GreedyBot, ISMCTSBot, MonteCarloBot, RandomBot, make_bot, oracle_search
+from cardbase.games.bots import GreedyBot, ISMCTSBot, MonteCarloBot, RandomBot, make_bot, oracle_search
 from cardbase.errors import CardbaseError
 from cardbase.games.nespanini import Game
 from tests.test_engine import RICH
@@ -72,7 +72,7 @@ def test_ismcts_options_still_play_legal_moves():
 
 
 def test_utilities_are_the_returns_plus_a_share_of_the_margin():
-    from cardbase.bots import utility
+    from cardbase.games.bots import utility
 
     g = Game([RICH, RICH])
     for seed in range(20):
@@ -149,7 +149,7 @@ def test_search_bots_play_for_their_team_over_n_players(bot):
 
 
 def test_utilities_default_to_the_returns():
-    from cardbase.bots.base import utilities
+    from cardbase.games.bots.base import utilities
 
     s = _LastStone(1, 3)
     s.apply_action(1)

@@ -165,7 +165,9 @@ def _wait_text(pg, text: str) -> None:
 
 def _add_hostile_card(server) -> dict[str, str]:
     """A card whose texts are Markdown that would fetch, link and format if rendered."""
-    from cardbase import access, catalog, db
+    from cardbase import access
+    from cardbase.catalog import cards as catalog
+    from cardbase.storage import db
 
     fields = {
         "number": 990, "name": "Braisillon _petit_ *rouge*", "value": 2, "colour": "rouge",
@@ -315,7 +317,7 @@ ALERT = {"success": "stAlertContentSuccess", "error": "stAlertContentError", "in
 
 
 def _db_session(server):
-    from cardbase import db
+    from cardbase.storage import db
 
     engine = db.make_engine(f"sqlite:///{server.db_path}")
     return engine, db.session_scope(engine)
@@ -329,7 +331,7 @@ def _box_game(server, code: str, players: int, **options):
 
 
 def _box_game_cards(server, code: str) -> list:
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     engine, scope = _db_session(server)
     try:
@@ -462,7 +464,7 @@ def _report(capsys, table: str, clicks: list[float], extra: str = "") -> None:
 def _nespanini_deck(server, name: str):
     from sqlmodel import select
 
-    from cardbase.models import Deck
+    from cardbase.storage.models import Deck
     from cardbase.playtest import deck_defs_from_db
 
     engine, scope = _db_session(server)
@@ -480,7 +482,7 @@ def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:
     that you cannot know is named; the end is the result box of the right colour."""
     import random
 
-    from cardbase.bots import make_bot
+    from cardbase.games.bots import make_bot
     from cardbase.games.nespanini import Game
     from cardbase.games.nespanini.state import replay
 
@@ -752,7 +754,7 @@ def test_the_games_page_shows_a_game_and_creates_one(page, st_server) -> None:  
     """The Jeux page lists the games; in editor mode it shows a game's settings, and creates a new
     game with a declared card field typed in the table editor: the game is listed, stored with its
     field, and the Playtest selector offers it with the « no engine yet » note."""
-    from cardbase import gamesdata
+    from cardbase.catalog import gamesdata
 
     goto(page, st_server, "games")
     page.wait_for_function("() => [...document.querySelectorAll('[data-testid=\"stDataFrame\"]')]"

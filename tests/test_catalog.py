@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from cardbase import catalog, datafiles, i18n
-from cardbase.db import DATA_DIR
+from cardbase import i18n
+from cardbase.catalog import cards as catalog
+from cardbase.storage import datafiles
+from cardbase.storage.db import DATA_DIR
 from cardbase.errors import NotFoundError, StaleEditError, ValidationError
-from cardbase.models import Card, Deck, DeckEntry, Game
+from cardbase.storage.models import Card, Deck, DeckEntry, Game
 
 
 def test_create_card_reports_every_problem(session):
@@ -123,7 +125,9 @@ def test_card_defs(session):
 
 
 def test_a_viewer_cannot_write_through_the_services(session, monkeypatch):
-    from cardbase import access, stickers, transfer
+    from cardbase import access
+    from cardbase.catalog import stickers
+    from cardbase.catalog import transfer
     from cardbase.errors import PermissionDenied
 
     monkeypatch.setenv(access.PASSWORD_ENV, "s3cret")
@@ -206,7 +210,7 @@ def test_an_art_link_leading_out_of_the_art_folder_is_refused(tmp_path, monkeypa
 
 @pytest.mark.parametrize("value", ["/etc/passwd", "../../x"])
 def test_edit_and_import_refuse_an_art_path_outside_the_art_folder(session, value):
-    from cardbase import transfer
+    from cardbase.catalog import transfer
     from cardbase.errors import ImportError_
 
     card = catalog.get_card(session, "OVK-001")
@@ -257,7 +261,7 @@ def test_a_defausse_effect_without_the_keyword_is_refused_on_edit(session):
 
 
 def test_a_defausse_effect_without_the_keyword_is_refused_on_import(session):
-    from cardbase import transfer
+    from cardbase.catalog import transfer
     from cardbase.errors import ImportError_
 
     text = f'edition,number,name,value,keywords,effect\nNP1,93,Essai,2,Foule,"{DISCARD_EFFECT}"\n'

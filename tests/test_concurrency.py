@@ -13,9 +13,11 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from cardbase import catalog, db, decks
+from cardbase import decks
+from cardbase.catalog import cards as catalog
+from cardbase.storage import db
 from cardbase.errors import CardbaseError, StaleEditError, ValidationError
-from cardbase.models import Card, Deck, DeckEntry, DeckVersion
+from cardbase.storage.models import Card, Deck, DeckEntry, DeckVersion
 
 EDITORS = 2
 

@@ -921,6 +921,6 @@ def test_search_utility_adds_the_team_life_margin() -> None:
     u = s.utilities()
     assert u[0] == u[2] == pytest.approx(1 + 0.2 * 120 / 400)
     assert u[1] == u[3] == pytest.approx(-1 - 0.2 * 120 / 400)
-    from cardbase.bots.base import utilities
+    from cardbase.games.bots.base import utilities
 
     assert utilities(s) == u

@@ -8,9 +8,9 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlmodel import Session, SQLModel, func, select
 
-import cardbase.models  # noqa: F401
-from cardbase import db
-from cardbase.models import Card, Edition, Game
+import cardbase.storage.models  # noqa: F401
+from cardbase.storage import db
+from cardbase.storage.models import Card, Edition, Game
 
 
 def test_migrations_match_models(empty_engine):
@@ -106,9 +106,10 @@ from pathlib import Path
 from conftest import BACKENDS
 from typer.testing import CliRunner
 
-from cardbase import catalog, decks, i18n
+from cardbase import decks, i18n
+from cardbase.catalog import cards as catalog
 from cardbase.cli import app
-from cardbase.models import Deck
+from cardbase.storage.models import Deck
 
 ROOT = Path(__file__).resolve().parent.parent
 CARDBASE = [sys.executable, "-c", "from cardbase.cli import main; main()"]
@@ -188,7 +189,7 @@ def test_broken_data_files_never_block_start_up(backend, make_db, tmp_path):
     try:
         report = db.init_db(engine, data_dir=data)
         assert all(v == 0 for v in report.values()) and not report.warnings, report
-        from cardbase import seed
+        from cardbase.catalog import seed
 
         with Session(engine) as s:
             st = seed.status(s, data)
@@ -227,7 +228,7 @@ def test_six_first_runs_at_once(backend, tmp_path, request):
     go = tmp_path / "go"
     script = ("import os, sys, time\n"
               "from cardbase.cli import main\n"
-              "import cardbase.db, cardbase.seed, cardbase.catalog, alembic.command\n"
+              "import cardbase.storage.db, cardbase.catalog.seed, cardbase.catalog.cards, alembic.command\n"
               f"while not os.path.exists({str(go)!r}): time.sleep(0.005)\n"
               "main()\n")
     env = {**os.environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT)}

@@ -9,10 +9,11 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from cardbase import db, i18n
-from cardbase.catalog import apply_keys
+from cardbase import i18n
+from cardbase.storage import db
+from cardbase.catalog.cards import apply_keys
 from cardbase.cli import app as root_app
-from cardbase.models import Card, Edition, Game
+from cardbase.storage.models import Card, Edition, Game
 
 # Names no real edition uses, so the test cards never mix with the seeded ones.
 TEST_CARDS = [

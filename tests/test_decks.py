@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from cardbase import db, i18n
-from cardbase.catalog import apply_keys
+from cardbase import i18n
+from cardbase.storage import db
+from cardbase.catalog.cards import apply_keys
 from cardbase.decks import (
     DeckList,
     check_deck,
@@ -33,7 +34,7 @@ from cardbase.decks import (
     save_deck,
 )
 from cardbase.errors import DeckListError, StaleEditError
-from cardbase.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game
+from cardbase.storage.models import Card, Deck, DeckEntry, DeckVersion, Edition, Game
 from cardbase.text import fold
 
 
@@ -550,7 +551,7 @@ def test_deck_list_value_is_frozen() -> None:
 
 
 def test_seeded_starter_decks_are_legal_and_share_as_codes(session: Session) -> None:
-    from cardbase.db import DATA_DIR
+    from cardbase.storage.db import DATA_DIR
 
     files = sorted((DATA_DIR / "decks").glob("*.txt"))
     if not files:
@@ -568,7 +569,7 @@ def test_seeded_starter_decks_are_legal_and_share_as_codes(session: Session) -> 
 def test_delete_deck_removes_history_and_respects_versions(session):
     from cardbase import decks
     from cardbase.errors import StaleEditError
-    from cardbase.models import DeckVersion
+    from cardbase.storage.models import DeckVersion
 
     deck = decks.list_decks(session, game="nespanini")[0]
     with pytest.raises(StaleEditError, match="NOT deleted"):

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardbase.domain import CardDef
-from cardbase.effects import (
+from cardbase.games.effects import (
     AttrTerm,
     Bury,
     Comparison,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardbase.bots import RandomBot
+from cardbase.games.bots import RandomBot
 from cardbase.games.nespanini import ENDINGS, TERMINAL, Game, IllegalActionError, replay
 from cardbase.games.nespanini.effects import held_cards
 from cardbase.playtest.cards import make_card
@@ -364,7 +364,7 @@ def test_invariants_on_thousands_of_games():
 
 
 def test_oracle_is_an_upper_bound_of_random_and_greedy_play():
-    from cardbase.bots import oracle_search
+    from cardbase.games.bots import oracle_search
 
     score_deck = ((PLAIN + EFFECTS[8:]) * 2)[:20]
     for deck, budget in ((score_deck, 5_000), (RICH, 300)):
@@ -416,8 +416,8 @@ def test_shuffle_is_python_shuffle():
 @given(data=st.data())
 def test_compiled_scores_equal_the_effect_interpreter(data):
     """Zone codes, clamping and the score cache give the interpreter's bonus on any zones."""
-    from cardbase.effects import parse_effect
-    from cardbase.effects.evaluate import score_bonus
+    from cardbase.games.effects import parse_effect
+    from cardbase.games.effects.evaluate import score_bonus
     from cardbase.games.nespanini import Zones
 
     pool = list(dict.fromkeys(POOL + ZONE_CARDS + [c for d in _STARTERS.values() for c in d]))
@@ -444,8 +444,8 @@ _STARTERS = _starter_cards()
 
 
 def test_scores_of_played_games_equal_the_effect_interpreter():
-    from cardbase.effects import parse_effect
-    from cardbase.effects.evaluate import score_bonus
+    from cardbase.games.effects import parse_effect
+    from cardbase.games.effects.evaluate import score_bonus
 
     decks = [RICH, deck_of(ZONE_CARDS + PLAIN)] + list(_STARTERS.values())
     for i, deck in enumerate(decks):
@@ -633,7 +633,7 @@ def test_r4_shown_hand_is_known_and_the_card_put_under_is_forgotten():
 
 @pytest.mark.parametrize("name", ["mc", "ismcts"])
 def test_search_bots_play_reveal_and_legendary_decks(name):
-    from cardbase.bots import GreedyBot, make_bot
+    from cardbase.games.bots import GreedyBot, make_bot
 
     opts = {"samples": 4} if name == "mc" else {"iterations": 40}
     g = Game([np1_deck(REVEAL_DECK), np1_deck(LEGENDS_DECK)])

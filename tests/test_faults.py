@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import event, func, select
 from sqlalchemy.engine import Engine
 
-from cardbase import db
+from cardbase.storage import db
 
 ROOT = Path(__file__).resolve().parent.parent
 KILLED = 77
@@ -83,7 +83,7 @@ def _start_and_die_at(url: str, k: int) -> int:
 def _table_counts(url: str) -> dict[str, int]:
     from sqlmodel import SQLModel
 
-    import cardbase.models  # noqa: F401
+    import cardbase.storage.models  # noqa: F401
 
     engine = db.make_engine(url)
     try:

@@ -21,10 +21,12 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 from test_fuzz_parsers import _checksummed, structured_body
 
-from cardbase import db, decks, transfer
+from cardbase import decks
+from cardbase.storage import db
+from cardbase.catalog import transfer
 from cardbase.errors import CardbaseError, DeckListError, ImportError_, QueryError
-from cardbase.models import Card
-from cardbase.search import search_cards
+from cardbase.storage.models import Card
+from cardbase.catalog.search import search_cards
 
 # A database round trip per case: half of the profile's cases, on each backend.
 DB_CASES = max(25, settings.default.max_examples // 2)

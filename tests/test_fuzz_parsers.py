@@ -22,8 +22,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 
-from cardbase import decks, stickers
-from cardbase.effects import effect_to_french, format_effect, lint_effect, parse_effect
+from cardbase import decks
+from cardbase.catalog import stickers
+from cardbase.games.effects import effect_to_french, format_effect, lint_effect, parse_effect
 from cardbase.errors import (
     CardbaseError,
     DeckListError,
@@ -33,8 +34,8 @@ from cardbase.errors import (
     StickerError,
     TemplateError,
 )
-from cardbase.search import parse_query, to_query, to_sql
-from cardbase.transfer import read_rows
+from cardbase.catalog.search import parse_query, to_query, to_sql
+from cardbase.catalog.transfer import read_rows
 
 PROJECT = Path(__file__).resolve().parents[1]
 
@@ -268,7 +269,7 @@ ART_VALID = ["np1-012.png", "np1/012.png", "ovk/atouts/ruse.webp"]
 @example("../../x")
 @example("/etc/passwd")
 def test_art_references(name: str) -> None:
-    from cardbase.catalog import check_art_name
+    from cardbase.catalog.cards import check_art_name
 
     problem = check_art_name(name)
     if problem is not None:
@@ -328,7 +329,7 @@ def test_json_rows(text: str, as_bytes: bool) -> None:
 
 # --------------------------------------------------------------------------- card templates
 
-from cardbase.printing import templates as tpl
+from cardbase.outputs.printing import templates as tpl
 
 _POKER = tomllib.loads((PROJECT / "card_templates" / "poker.toml").read_text(encoding="utf-8"))
 
@@ -418,7 +419,7 @@ def _sample_card():
 @given(mutated_template())
 def test_accepted_templates_render(tmp_path: Path, data: dict) -> None:
     """A template that loads also renders a card face and a back (or says what is wrong)."""
-    from cardbase.printing.card import RenderOptions, render_back, render_card
+    from cardbase.outputs.printing.card import RenderOptions, render_back, render_card
 
     (tmp_path / "poker.toml").write_text((PROJECT / "card_templates" / "poker.toml").read_text(encoding="utf-8"),
                                          encoding="utf-8")

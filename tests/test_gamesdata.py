@@ -10,10 +10,14 @@ import pytest
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from cardbase import catalog, datafiles, db, gamesdata, search
+from cardbase.catalog import cards as catalog
+from cardbase.storage import datafiles
+from cardbase.storage import db
+from cardbase.catalog import gamesdata
+from cardbase.catalog import search
 from cardbase.cli import app
 from cardbase.errors import QueryError, StaleEditError, ValidationError
-from cardbase.models import Game
+from cardbase.storage.models import Game
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -112,7 +116,7 @@ def test_new_game_from_the_command_line_to_print(cli_env, tmp_path: Path) -> Non
     pdf = tmp_path / "du1.pdf"
     ok("print", "--edition", "DU1", "--out", str(pdf))
     assert pdf.read_bytes().startswith(b"%PDF")
-    from cardbase.printing.templates import template_name_for
+    from cardbase.outputs.printing.templates import template_name_for
 
     assert template_name_for("duel", None) == "tarot"
 

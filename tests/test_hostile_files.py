@@ -20,11 +20,11 @@ import pytest
 from sqlmodel import select
 from typer.testing import CliRunner
 
-import cardbase.tts as tts
-from cardbase import catalog
+import cardbase.outputs.tts as tts
+from cardbase.catalog import cards as catalog
 from cardbase.cli import app
-from cardbase.models import Card, Edition
-from cardbase.printing import presets as presets_mod
+from cardbase.storage.models import Card, Edition
+from cardbase.outputs.printing import presets as presets_mod
 
 ROOT = Path(__file__).resolve().parents[1]
 runner = CliRunner()
@@ -117,7 +117,7 @@ def test_import_of_a_fifo_and_of_dev_zero_is_refused_without_blocking(cli_env: s
 def test_the_size_limit_holds_when_stat_says_less(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The limit is on the bytes read, not on the size ``stat`` reports (/proc files say 0)."""
-    from cardbase.bounded_io import read_bounded
+    from cardbase.storage.bounded_io import read_bounded
 
     path = tmp_path / "grows.json"
     path.write_bytes(b" " * 5000)
@@ -167,7 +167,7 @@ def test_export_never_writes_what_import_refuses(session, tmp_path: Path,
     assert tts.read_saved_object(session, result.object).cards == 12
     # the value count too: a limit one under the object's values
     text = result.object.read_text(encoding="utf-8")
-    from cardbase.bounded_io import json_shape
+    from cardbase.storage.bounded_io import json_shape
 
     bare = json_shape(text, 0, 10**6)
     assert bare is not None and bare[0] == "values"
@@ -321,7 +321,7 @@ def test_print_into_a_folder_as_the_readme_writes_it(cli_env: str, tmp_path: Pat
 def test_changed_since_reads_a_manifest_within_limits(cli_env: str, tmp_path: Path) -> None:
     """``--changed-since`` reads a file someone may hand over: a named pipe, /dev/zero and a
     file of tiny values are refused, without blocking and before json.loads builds them."""
-    from cardbase.printing import sheets
+    from cardbase.outputs.printing import sheets
 
     fifo = tmp_path / "old.manifest.json"
     os.mkfifo(fifo)
@@ -359,7 +359,7 @@ def test_art_files_are_read_within_limits(tmp_path: Path, monkeypatch: pytest.Mo
     for path, kind in ((fifo, "FIFO"), (zero, "périphérique")):
         res = _python_in_child(
             "from pathlib import Path\nfrom cardbase.errors import ArtError\n"
-            "from cardbase.printing.art import load_art\n"
+            "from cardbase.storage.art import load_art\n"
             f"try:\n    load_art(Path({str(path)!r}), (10, 10), where='TST-001')\n"
             "except ArtError as exc:\n    print(exc)\n", tmp_path)
         assert res.returncode == 0, res.stderr
@@ -368,7 +368,7 @@ def test_art_files_are_read_within_limits(tmp_path: Path, monkeypatch: pytest.Mo
     from PIL import Image
 
     from cardbase.errors import ArtError
-    from cardbase.printing import art
+    from cardbase.storage import art
 
     png = tmp_path / "art.png"
     Image.new("RGB", (40, 40), "red").save(png)
@@ -389,7 +389,7 @@ def test_art_files_are_read_within_limits(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_template_files_are_read_within_limits(cli_env: str, tmp_path: Path) -> None:
-    from cardbase.printing import templates
+    from cardbase.outputs.printing import templates
 
     deep = tmp_path / "deep.toml"
     deep.write_text('extends = "nespanini"\nx = ' + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
@@ -409,7 +409,7 @@ def test_template_files_are_read_within_limits(cli_env: str, tmp_path: Path) -> 
 
 def test_distinct_faces_are_bounded_before_any_is_drawn(session, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    import cardbase.printing as printing
+    import cardbase.outputs.printing as printing
 
     defs = catalog.card_defs(session, edition="NP1") + catalog.card_defs(session, edition="OVK")
     faces = tuple(defs[:tts.MAX_FACES_PER_SHEET + 1])
@@ -431,7 +431,7 @@ def test_a_proof_sheet_is_bounded_before_it_is_allocated(cli_env: str, tmp_path:
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A proof of many cards, or of a preset with a large canvas, is refused once its pixels pass
     the limit: before the sheet is allocated, while the thumbnails are drawn."""
-    from cardbase.printing import sheets
+    from cardbase.outputs.printing import sheets
 
     out = tmp_path / "proof.png"
     monkeypatch.setattr(sheets, "MAX_PROOF_PIXELS", 2_000_000)  # about 25 poker cards at 96 dpi

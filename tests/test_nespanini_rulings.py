@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from cardbase.bots import RandomBot
+from cardbase.games.bots import RandomBot
 from cardbase.games.nespanini import Game
 from cardbase.playtest.batch import duel, goldfish
 from cardbase.playtest.cards import load_deck_defs, make_card, starter_decks

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cardbase.datafiles import dump_edition, load_edition_file, read_toml
-from cardbase.effects import effect_to_french, format_effect, lint_effect, parse_effect
+from cardbase.storage.datafiles import dump_edition, load_edition_file, read_toml
+from cardbase.games.effects import effect_to_french, format_effect, lint_effect, parse_effect
 from cardbase.text import fold
 
 ROOT = Path(__file__).resolve().parent.parent

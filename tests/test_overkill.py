@@ -552,7 +552,7 @@ def test_search_horizon_is_the_end_of_the_round() -> None:
 
 @pytest.mark.parametrize("name", ["mc", "ismcts"])
 def test_search_bots_play_overkill_legally_and_reproducibly(name) -> None:
-    from cardbase.bots import make_bot
+    from cardbase.games.bots import make_bot
 
     opts = {"samples": 4} if name == "mc" else {"iterations": 40}
     g = game()
@@ -570,7 +570,7 @@ def test_search_bots_play_overkill_legally_and_reproducibly(name) -> None:
 
 def test_search_bots_never_read_hidden_cards() -> None:
     """Two states equal from the searcher's side (a re-deal of what it cannot see): same move."""
-    from cardbase.bots import ISMCTSBot, MonteCarloBot
+    from cardbase.games.bots import ISMCTSBot, MonteCarloBot
 
     for s, rng in _random_games(12, seed=4):
         for _ in range(6):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from cardbase import i18n
-from cardbase.bots.base import RandomBot
+from cardbase.games.bots.base import RandomBot
 from cardbase.errors import CardbaseError
 from cardbase.games import registry
 from cardbase.games.overseers.bots import greedy_action

@@ -299,7 +299,8 @@ def _texts(at) -> str:
 
 
 def test_playtest_page_round_robin_and_ladder_say_how_games_ended(cli_env):
-    from cardbase import db, decks
+    from cardbase import decks
+    from cardbase.storage import db
 
     with db.session_scope() as s:
         keys = [f"deck:{d.id}" for d in decks.list_decks(s, game="nespanini")][:3]

@@ -9,12 +9,13 @@ import pytest
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from cardbase import catalog, db
+from cardbase.catalog import cards as catalog
+from cardbase.storage import db
 from cardbase.cli import app
 from cardbase.domain import CardDef
 from cardbase.errors import TemplateError
-from cardbase.printing import print_cards
-from cardbase.printing.sheets import UnfitCardsError
+from cardbase.outputs.printing import print_cards
+from cardbase.outputs.printing.sheets import UnfitCardsError
 
 LONG = ("Piochez une carte puis défaussez-en une. " * 60)[:2400]
 
@@ -78,8 +79,8 @@ def test_a_rich_card_is_the_same_in_the_shop_png_and_the_card_image(tmp_path: Pa
     image the app and the previews draw (docs/rich-text.md)."""
     from PIL import Image, ImageChops
 
-    from cardbase.printing import RenderOptions, render_card, template_for
-    from cardbase.printing.fingerprint import card_fingerprint
+    from cardbase.outputs.printing import RenderOptions, render_card, template_for
+    from cardbase.outputs.printing.fingerprint import card_fingerprint
 
     rich = _card(1, colour="bleu",
                  effect_text="**Défausse** : +1 par carte Foule {rouge} et {sticker:12}.")

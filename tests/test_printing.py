@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from PIL import Image
 
 from cardbase import i18n
-from cardbase.datafiles import figures, load_edition_file
+from cardbase.storage.datafiles import figures, load_edition_file
 from cardbase.domain import CardDef
 from cardbase.errors import ArtError, CardbaseError, StickerError, TemplateError
-from cardbase.printing import (
+from cardbase.outputs.printing import (
     PrintError,
     RenderOptions,
     load_template,
@@ -27,13 +27,13 @@ from cardbase.printing import (
     sheet_layout,
     template_for,
 )
-from cardbase.printing import art as art_mod
-from cardbase.printing import sheets as sheets_mod
-from cardbase.printing.fonts import get_font
-from cardbase.printing.sticker_art import SYMBOL_SHAPES, sticker_strip
-from cardbase.printing.templates import default_templates_dir
-from cardbase.printing.textfit import Paragraph, fit_text
-from cardbase.printing.units import mm_to_pt, mm_to_px
+from cardbase.storage import art as art_mod
+from cardbase.outputs.printing import sheets as sheets_mod
+from cardbase.outputs.printing.fonts import get_font
+from cardbase.outputs.printing.sticker_art import SYMBOL_SHAPES, sticker_strip
+from cardbase.outputs.printing.templates import default_templates_dir
+from cardbase.outputs.printing.textfit import Paragraph, fit_text
+from cardbase.outputs.printing.units import mm_to_pt, mm_to_px
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITIONS = ROOT / "data" / "editions"
@@ -103,7 +103,7 @@ def test_template_problems_all_reported(tmp_path: Path) -> None:
     assert "« boxx »" in text and "4 problème(s)" in text
     assert "missing-font" in codes and "Nope.ttf" in text
     assert len(exc.value.problems) == 4
-    from cardbase.printing.templates import clear_cache
+    from cardbase.outputs.printing.templates import clear_cache
 
     clear_cache()
     with i18n.use_language("en"), pytest.raises(TemplateError) as exc:
@@ -297,7 +297,7 @@ def test_card_art_is_used_and_bad_art_refused(tmp_path: Path, monkeypatch: pytes
 
 
 def test_fingerprint_printed_and_tracks_content() -> None:
-    from cardbase.printing import card_fingerprint
+    from cardbase.outputs.printing import card_fingerprint
 
     a = card_fingerprint(card())
     assert a == card_fingerprint(dataclasses.replace(card(), id=99, version=7))
@@ -633,7 +633,7 @@ def test_template_types_list(tmp_path: Path) -> None:
 
 
 def test_printed_figures_follow_the_language() -> None:
-    from cardbase.printing.card import stat_label
+    from cardbase.outputs.printing.card import stat_label
 
     assert stat_label("damage") == "dégâts" and stat_label("team_damage") == "dégâts d'équipe"
     assert stat_label("new_figure") == "new figure"
@@ -648,7 +648,7 @@ def test_printed_figures_follow_the_language() -> None:
     with i18n.use_language("fr"):
         assert render_card(ct, t, RenderOptions(dpi=100, fingerprint=False)).tobytes() == fr.tobytes()
     # the fingerprint follows the printed words; French ones are as before
-    from cardbase.printing import card_fingerprint
+    from cardbase.outputs.printing import card_fingerprint
     french = card_fingerprint(ct)
     with i18n.use_language("en"):
         assert card_fingerprint(ct) != french
@@ -675,7 +675,7 @@ def test_art_outside_the_art_folder_is_never_read(tmp_path: Path, reference: str
         print_cards([card(), bad], out, art_dir=art_dir, dpi=72)
     assert not out.exists() and opened == []
     # the fingerprint does not read it either
-    from cardbase.printing import card_fingerprint
+    from cardbase.outputs.printing import card_fingerprint
     real_read = Path.read_bytes
     read: list[Path] = []
     monkeypatch.setattr(Path, "read_bytes", lambda self: (read.append(self), real_read(self))[1])

@@ -87,7 +87,7 @@ def test_failed_print_keeps_the_previous_file(cli_env: str, tmp_path: Path) -> N
 
 def test_output_path_errors_are_clear(cli_env: str, tmp_path: Path,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardbase.printing import output
+    from cardbase.outputs.printing import output
 
     # render into a missing folder, without an extension, onto a folder
     res = runner.invoke(app, ["render", "CTT-010", "--out", str(tmp_path / "missing" / "c.png")])
@@ -135,8 +135,8 @@ def test_print_page_downloads_a_saved_deck_under_its_name(cli_env: str) -> None:
     from sqlmodel import select
     from streamlit.testing.v1 import AppTest
 
-    from cardbase import db
-    from cardbase.models import Deck
+    from cardbase.storage import db
+    from cardbase.storage.models import Deck
 
     with db.session_scope() as s:
         decks = list(s.exec(select(Deck).order_by(Deck.name)).all())
@@ -164,7 +164,7 @@ def test_print_page_downloads_a_saved_deck_under_its_name(cli_env: str) -> None:
 
 def test_a_full_disk_is_a_clear_error_and_keeps_the_previous_file(
         cli_env: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardbase.printing import pdf
+    from cardbase.outputs.printing import pdf
 
     out = tmp_path / "prints" / "ctt.pdf"
     out.parent.mkdir()

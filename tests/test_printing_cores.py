@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from cardbase.cli import app
 from cardbase.domain import CardDef
-from cardbase.printing import print_cards, sheets
-from cardbase.printing.sheets import PrintError, UnfitCardsError, default_workers
+from cardbase.outputs.printing import print_cards, sheets
+from cardbase.outputs.printing.sheets import PrintError, UnfitCardsError, default_workers
 
 LONG = ("Piochez une carte puis défaussez-en une. " * 60)[:2400]
 

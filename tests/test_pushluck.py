@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cardbase import i18n
-from cardbase.bots.greedy import GreedyBot
+from cardbase.games.bots.greedy import GreedyBot
 from cardbase.cli import app
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError

@@ -7,11 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from PIL import Image
 
-from cardbase import richtext
+from cardbase.catalog import richtext
 from cardbase.domain import CardDef
-from cardbase.printing import RenderOptions, load_template, render_card
-from cardbase.printing.textfit import fit_text
-from cardbase.richtext import NBSP, Span, Symbol, SymbolContext, parse, plain
+from cardbase.outputs.printing import RenderOptions, load_template, render_card
+from cardbase.outputs.printing.textfit import fit_text
+from cardbase.catalog.richtext import NBSP, Span, Symbol, SymbolContext, parse, plain
 
 CTX = SymbolContext(colours={"rouge": "#c0392b", "bleu": "#2e6fb7"}, declared={"etoile": "★"})
 
@@ -115,7 +115,7 @@ def test_fitting_measures_rich_runs_and_never_splits_a_symbol() -> None:
     ctx = richtext.context_for(template)
     text = " ".join(["**Mot**~{rouge}"] * 12)
     parsed = parse(text, ctx)
-    from cardbase.printing.textfit import Paragraph
+    from cardbase.outputs.printing.textfit import Paragraph
 
     layout = fit_text([Paragraph(parsed.plain, rich=parsed)], 300, 400, size_pt=10,
                       min_size_pt=5, dpi=150)
@@ -163,7 +163,7 @@ def test_app_shows_the_text_styled_but_never_interprets_what_users_typed() -> No
 
 
 def test_tts_description_is_the_text_as_it_reads() -> None:
-    from cardbase.tts import saved_object_doc
+    from cardbase.outputs.tts import saved_object_doc
 
     cards = [_card("Inflige 3 **dégâts** {rouge}~!"), _card("5 \\* 2", number=8)]
     doc = saved_object_doc("x", cards, [100, 101], {1: ("face.png", 10, 7)}, "back.png")

@@ -8,9 +8,10 @@ import json
 import pytest
 from sqlmodel import Session
 
-from cardbase import catalog, transfer
+from cardbase.catalog import cards as catalog
+from cardbase.catalog import transfer
 from cardbase.errors import ImportError_, ValidationError
-from cardbase.search import Field, parse_query, search_cards
+from cardbase.catalog.search import Field, parse_query, search_cards
 
 
 def test_a_quoted_value_starting_like_an_operator_is_literal_text() -> None:
@@ -73,8 +74,8 @@ def test_import_names_row_column_and_character_and_round_trips(engine, tmp_path)
 
 def test_nespanini_value_range_is_checked_on_create_edit_and_import_r12(engine) -> None:
     """NesPanini ruling R12: a value is 0 to 99 (no sticker code for −3); declared as data."""
-    from cardbase import gamesdata
-    from cardbase.models import Game
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.models import Game
 
     with Session(engine) as s:
         for value in (-3, 100):
@@ -100,8 +101,8 @@ def test_nespanini_value_range_is_checked_on_create_edit_and_import_r12(engine) 
 
 
 def test_value_is_declared_like_a_field_but_is_not_one() -> None:
-    from cardbase import gamesdata
-    from cardbase.models import Game
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.models import Game
 
     decl, problems = gamesdata.parse_field_spec("value:int:0..20")
     assert problems == [] and (decl.min, decl.max) == (0, 20)
@@ -113,7 +114,7 @@ def test_value_is_declared_like_a_field_but_is_not_one() -> None:
 
 
 def test_html_converts_to_the_markup_and_names_what_it_cannot() -> None:
-    from cardbase.richtext import from_html, parse
+    from cardbase.catalog.richtext import from_html, parse
 
     text, left = from_html("<b>Cri de guerre</b> : {0} dégâts.<br/>Pioche&nbsp;1 <span>x</span> 2*3")
     assert text == "**Cri de guerre** : \\{0\\} dégâts.\\nPioche~1 <span>x</span> 2\\*3"

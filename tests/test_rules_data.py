@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cardbase.datafiles import dump_edition, figures, load_edition_file
+from cardbase.storage.datafiles import dump_edition, figures, load_edition_file
 from cardbase.text import canonical_colour
 
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -19,7 +19,7 @@ from cardbase.games.pushluck.state import FLIP, RESHUFFLE, STOP
 from cardbase.games.pushluck.state import Game as PushGame
 from cardbase.games.rulesdata.engine import Game, IllegalActionError
 from cardbase.games.rulesdata.language import RulesFileError, load_rules, parse_rules_text
-from cardbase.games.rulesdata.measures import measures
+from cardbase.playtest.measures import measures
 from cardbase.playtest.cards import load_edition_defs
 from cardbase.playtest.games import simulate
 
@@ -182,7 +182,7 @@ def test_huit_batch_bots_and_coverage() -> None:
     cov = recs[0].coverage
     assert set(cov) <= {"jouer", "piocher", "passer"} and "jouer" in cov
     assert all(0 <= used <= occ for occ, used in cov.values())
-    from cardbase.bots.base import make_bot
+    from cardbase.games.bots.base import make_bot
 
     game = _huit()
     for bot in (make_bot("mc", seed=1, samples=3), make_bot("ismcts", seed=1, iterations=20)):

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from cardbase import i18n
-from cardbase.catalog import apply_keys
+from cardbase.catalog.cards import apply_keys
 from cardbase.errors import QueryError
-from cardbase.models import Card, Edition, Game
-from cardbase.search import (
+from cardbase.storage.models import Card, Edition, Game
+from cardbase.catalog.search import (
     All,
     And,
     Field,
@@ -326,7 +326,7 @@ def test_every_unknown_value_is_named_at_once_and_in_french_by_default(db):
 
 
 def test_catalog_search_checks_values_too(db):
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     with pytest.raises(QueryError, match="rouge"):
         catalog.card_dicts(db, query="c:rouj")
@@ -414,7 +414,7 @@ def test_sql_agrees_with_the_reference(db, query):
 
 def test_a_card_reference_finds_its_card(session) -> None:
     """A reference typed in the search box (NP1-003, np1-3) finds that card."""
-    from cardbase.search import search_cards
+    from cardbase.catalog.search import search_cards
 
     def refs(q):
         return [(c.edition_id, c.number, c.name) for c in search_cards(session, q)]

@@ -12,10 +12,13 @@ from sqlalchemy import text
 from sqlmodel import Session, func, select
 from typer.testing import CliRunner
 
-from cardbase import access, catalog, db, decks, seed
+from cardbase import access, decks
+from cardbase.catalog import cards as catalog
+from cardbase.storage import db
+from cardbase.catalog import seed
 from cardbase.cli import app
 from cardbase.errors import NotFoundError
-from cardbase.models import Card, Deck, Edition, Game, SeedItem
+from cardbase.storage.models import Card, Deck, Edition, Game, SeedItem
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -378,7 +381,7 @@ def test_pull_of_a_changed_game_colour_and_starter_deck(cli_env, tmp_path: Path)
         with Session(engine) as s:
             game = s.exec(select(Game).where(Game.code == "overkill")).one()
             assert game.name == "OVERKILL !" and game.version == 2
-            from cardbase import stickers
+            from cardbase.catalog import stickers
 
             assert stickers.colour_table(s)["gris"] == "coeur"
             saved = decks.get_deck(s, "Marée et Crypte", game="nespanini")

@@ -18,15 +18,15 @@ from typer.testing import CliRunner
 from cardbase import i18n
 from cardbase.cli import app
 from cardbase.errors import CardbaseError
-from cardbase.printing import RenderOptions, load_template, print_cards, render_card, template_for
-from cardbase.printing import presets as presets_mod
-from cardbase.printing.colourblind import (
+from cardbase.outputs.printing import RenderOptions, load_template, print_cards, render_card, template_for
+from cardbase.outputs.printing import presets as presets_mod
+from cardbase.outputs.printing.colourblind import (
     DEFAULT_THRESHOLD,
     colour_report,
     delta_e,
     simulate_image,
 )
-from cardbase.printing.presets import (
+from cardbase.outputs.printing.presets import (
     PresetError,
     fit,
     fit_note,
@@ -35,7 +35,7 @@ from cardbase.printing.presets import (
     shop_back,
     shop_face,
 )
-from cardbase.printing.sheets import PROOF_DPI
+from cardbase.outputs.printing.sheets import PROOF_DPI
 
 runner = CliRunner()
 
@@ -168,8 +168,8 @@ def _ink(full: Image.Image, blank: Image.Image) -> tuple[int, int, int, int] | N
 def _filling_text(t, preset) -> str:
     """The longest part of LONG_TEXT that the effect box holds without growing into the art
     (a grown text box moves the art's edge, which is allowed outside the safe area)."""
-    from cardbase.printing.card import _effect_growth
-    from cardbase.printing.textfit import Paragraph
+    from cardbase.outputs.printing.card import _effect_growth
+    from cardbase.outputs.printing.textfit import Paragraph
 
     f = fit(t, preset)
     region = f.template.region("effect")
@@ -485,8 +485,8 @@ def test_extreme_borders_and_safe_zones_still_render(tmp_path: Path, card_settin
     """A border wider than half the card (no panel, no frame lines on the back) or a safe zone
     that leaves a value disc smaller than its ring: the card and its back still render (found by
     the template fuzz test)."""
-    from cardbase.printing import render_back
-    from cardbase.printing import templates as tpl
+    from cardbase.outputs.printing import render_back
+    from cardbase.outputs.printing import templates as tpl
 
     settings = "\n".join(f"{k} = {v}" for k, v in card_settings.items())
     (tmp_path / "wide.toml").write_text(f'extends = "poker"\n[card]\n{settings}\n', encoding="utf-8")

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 from sqlmodel import Session, select
 from typer.testing import CliRunner
 
-from cardbase import i18n, stickers
+from cardbase import i18n
+from cardbase.catalog import stickers
 from cardbase.cli.sticker import app
 from cardbase.errors import CardbaseError, StickerError
-from cardbase.models import StickerColour
-from cardbase.stickers import Sticker, decode, encode, format_stickers
+from cardbase.storage.models import StickerColour
+from cardbase.catalog.stickers import Sticker, decode, encode, format_stickers
 
 RULES_SENTENCE = "un carré pointé + un rond pointé + deux points"
 ENGLISH_SENTENCE = "one dotted square + one dotted circle + two dots"

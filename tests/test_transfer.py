@@ -7,9 +7,11 @@ import json
 import pytest
 from sqlmodel import Session, func, select
 
-from cardbase import catalog, i18n, transfer
+from cardbase import i18n
+from cardbase.catalog import cards as catalog
+from cardbase.catalog import transfer
 from cardbase.errors import ImportError_
-from cardbase.models import Card
+from cardbase.storage.models import Card
 
 
 def _count(engine) -> int:

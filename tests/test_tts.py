@@ -11,11 +11,12 @@ import pytest
 from PIL import Image, ImageChops
 from typer.testing import CliRunner
 
-from cardbase import catalog, decks, i18n
+from cardbase import decks, i18n
+from cardbase.catalog import cards as catalog
 from cardbase.cli import app
-from cardbase.printing import RenderOptions, render_back, render_card, template_for
-from cardbase.stickers import colour_table
-from cardbase.tts import (
+from cardbase.outputs.printing import RenderOptions, render_back, render_card, template_for
+from cardbase.catalog.stickers import colour_table
+from cardbase.outputs.tts import (
     MAX_FACES_PER_SHEET,
     MAX_SIDE_PX,
     TtsSource,
@@ -294,7 +295,7 @@ def test_hostile_saved_objects_get_clear_errors(cli_env: str, tmp_path: Path,
            "aucune des 2 carte(s)", "Zorglub", "planche 3, case 14")
     many = {"ObjectStates": [{"Name": "Card", "Nickname": "x"}] * 60_000}
     _fails(["tts", "import", write("many.json", json.dumps(many))], "plus de 50000 objets")
-    import cardbase.tts as tts
+    import cardbase.outputs.tts as tts
 
     monkeypatch.setattr(tts, "MAX_IMPORT_BYTES", 1000)
     _fails(["tts", "import", write("big.json", json.dumps({"ObjectStates": [], "x": "a" * 2000}))],
@@ -363,7 +364,7 @@ printing.render()
 
 def test_a_failed_export_keeps_the_previous_files(session, tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import cardbase.tts as tts
+    import cardbase.outputs.tts as tts
 
     source = tts.edition_source(session, "P15")
     first = export_tts(source, tmp_path, sticker_table=colour_table(session))
@@ -389,7 +390,7 @@ def test_overseers_sticker_codes_and_no_stickers(cli_env: str, tmp_path: Path) -
 
 
 def test_deck_list_uses_the_reference_of_a_shared_name(session, tmp_path: Path) -> None:
-    from cardbase.tts import ImportedDeck, ImportedEntry
+    from cardbase.outputs.tts import ImportedDeck, ImportedEntry
 
     (d,) = [c for c in catalog.card_defs(session, edition="NP1") if c.number == 27]
     text = ImportedDeck("D", [ImportedEntry(d, 2, "ref")], frozenset({fold_name(d.name)})).deck_list()
@@ -408,7 +409,7 @@ def test_any_json_gives_a_result_or_a_clear_error(session, tmp_path: Path) -> No
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from cardbase.tts import TtsError, read_saved_object
+    from cardbase.outputs.tts import TtsError, read_saved_object
 
     leaves = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | \
         st.sampled_from(["Card", "DeckCustom", "Deck", "Bag", "NP1-027", "Villageois", ""]) | st.text(max_size=8)
@@ -621,7 +622,7 @@ def test_two_exports_on_one_table_never_collide_and_a_reexport_replaces(cli_env:
 
 
 def test_sheet_keys_stay_unique_within_one_export() -> None:
-    from cardbase.tts import SHEET_KEYS, sheet_key
+    from cardbase.outputs.tts import SHEET_KEYS, sheet_key
 
     used: set[int] = set()
     first = sheet_key("D", ["NP1-001"], used)
@@ -635,8 +636,8 @@ def test_sheet_keys_stay_unique_within_one_export() -> None:
 def test_every_shipped_card_size_keeps_its_proportions(session, tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch,
                                                        template: str, size: tuple) -> None:
-    from cardbase.printing import templates
-    from cardbase.tts import read_saved_object
+    from cardbase.outputs.printing import templates
+    from cardbase.outputs.tts import read_saved_object
 
     source = TtsSource("Quinze", "file", tuple(catalog.card_defs(session, edition="P15")))
     monkeypatch.setitem(templates.GAME_TEMPLATES, "pushluck", template)

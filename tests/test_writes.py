@@ -18,9 +18,12 @@ from typing import Any
 import pytest
 from sqlmodel import Session, select
 
-from cardbase import catalog, gamesdata, transfer, writelock
+from cardbase.catalog import cards as catalog
+from cardbase.catalog import gamesdata
+from cardbase.catalog import transfer
+from cardbase.storage import writelock
 from cardbase.errors import CardbaseError, Problem, ValidationError
-from cardbase.models import Edition, Game
+from cardbase.storage.models import Edition, Game
 
 HOLD = 1.5  # seconds writer A stays between its checks and its write while B has not finished
 
@@ -223,7 +226,7 @@ def test_games_add_twice_at_once_on_the_command_line(cli_env, monkeypatch):
     """The command line's loser exits with code 2 and the French message, no traceback."""
     from typer.testing import CliRunner
 
-    from cardbase import db
+    from cardbase.storage import db
     from cardbase.cli import app
 
     engine = db.make_engine(cli_env)

@@ -10,8 +10,8 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from cardbase.datafiles import dump_edition
-from cardbase.effects import effect_to_french, format_effect, parse_effect
+from cardbase.storage.datafiles import dump_edition
+from cardbase.games.effects import effect_to_french, format_effect, parse_effect
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET = ROOT / "data" / "editions" / "NP1.toml"

@@ -57,7 +57,7 @@ def search_command(
     A query that starts with '-' (a negation such as -k:foule) would be read as an option: put
     '--' before it, e.g. cardbase cards search -- '-k:foule c:rouge'.
     """
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     count = _limit(limit)
     with session() as s:
@@ -86,7 +86,7 @@ def _limit(text: str | None) -> int | None:
 def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), id or exact name."),
                  json_out: bool = typer.Option(False, "--json")) -> None:
     """Show every field of one card."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     with session() as s:
         c = catalog.get_card(s, card)
@@ -114,7 +114,7 @@ def edit_command(
     set_: list[str] = typer.Option([], "--set", help="FIELD=VALUE, repeatable; VALUE is JSON or text."),
 ) -> None:
     """Change fields of a card; refused if someone saved it since VERSION."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     changes = {}
     bad = [item for item in set_ if "=" not in item]
@@ -163,7 +163,7 @@ def import_command(
         help="Convert the card texts' foreign markup: html (<b>, <i>, <br>, entities)."),
 ) -> None:
     """Import cards: checked whole first, then written all at once or not at all."""
-    from cardbase import transfer
+    from cardbase.catalog import transfer
 
     with session() as s:
         plan = transfer.import_file(s, file, dry_run=dry_run, markup=markup)
@@ -183,7 +183,7 @@ def export_command(
     edition: str | None = typer.Option(None, "--edition", "-e", help="Only this edition."),
 ) -> None:
     """Export cards to CSV or JSON (the import format)."""
-    from cardbase import transfer
+    from cardbase.catalog import transfer
 
     with session() as s:
         n = transfer.export_file(s, file, query=query, edition=edition)

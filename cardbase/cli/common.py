@@ -44,7 +44,7 @@ def print_json(data: Any) -> None:
 
 @contextmanager
 def session() -> Iterator[Any]:
-    from cardbase.db import session_scope
+    from cardbase.storage.db import session_scope
 
     with session_scope() as s:
         yield s

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cardbase import db
+from cardbase.storage import db
 from cardbase.cli.common import handle_errors, print_json, session
 from cardbase.i18n import tr
 
@@ -27,7 +27,7 @@ def init_command(reset: bool = typer.Option(False, "--reset", help="Drop everyth
     typer.echo(tr("db.ready", where=db.describe(engine.url), added=added))
     warnings = list(counts.warnings)
     if not any(counts.values()):  # already seeded: say what data/ offers, never bring it in
-        from cardbase import seed
+        from cardbase.catalog import seed
 
         with db.session_scope(engine) as s:
             st = seed.status(s)
@@ -43,7 +43,7 @@ def init_command(reset: bool = typer.Option(False, "--reset", help="Drop everyth
 @handle_errors
 def editions_list(json_out: bool = typer.Option(False, "--json")) -> None:
     """Every edition with its card count and numbering check."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     with session() as s:
         rows = catalog.edition_report(s)
@@ -66,7 +66,7 @@ def editions_add(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create an edition of a game; cards can be imported into it at once."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     with session() as s:
         ed = catalog.create_edition(s, game=game, code=code, name=name, set_size=size, symbol=symbol)
@@ -87,7 +87,8 @@ def editions_edit(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Change an edition; refused if someone saved it since --version."""
-    from cardbase import catalog, gamesdata
+    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import gamesdata
     from cardbase.errors import ValidationError
 
     changes, problems = gamesdata.edition_setting_changes(set_)
@@ -103,7 +104,7 @@ def editions_edit(
 
 
 def _edition_data(s, code: str) -> dict:
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     return next(r for r in catalog.edition_report(s) if r["code"] == code)
 
@@ -116,7 +117,9 @@ def data_export(
     games_file: Path | None = typer.Option(None, "--games", help="File to write the games to (default: games.toml beside the editions folder)."),
 ) -> None:
     """Write the games and the editions back to their diff-friendly data files."""
-    from cardbase import catalog, datafiles, gamesdata
+    from cardbase.catalog import cards as catalog
+    from cardbase.storage import datafiles
+    from cardbase.catalog import gamesdata
 
     with session() as s:
         codes = [edition] if edition else [r["code"] for r in catalog.edition_report(s)]
@@ -140,7 +143,7 @@ def data_status(
 ) -> None:
     """What differs between data/ and the database: new or changed in data/, changed, deleted or
     renamed in the database. Nothing is written."""
-    from cardbase import seed
+    from cardbase.catalog import seed
 
     with session() as s:
         st = seed.status(s, data)
@@ -176,7 +179,7 @@ def data_pull(
     data: Path = typer.Option(db.DATA_DIR, "--data", help="The data folder to bring from (default: data/)."),
 ) -> None:
     """Bring chosen changes of data/ into the database, with the checks of an import, all or nothing."""
-    from cardbase import seed
+    from cardbase.catalog import seed
 
     with session() as s:
         report = seed.pull(s, list(codes or []), everything=all_, overwrite=overwrite, dry_run=dry_run,

@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cardbase import db
+from cardbase.storage import db
 from cardbase.cli.common import handle_errors, print_json
 from cardbase.i18n import tr
 
 if TYPE_CHECKING:
-    from cardbase import backup
+    from cardbase.catalog import backup
 
 ART_DIR = typer.Option(None, "--art-dir",
                        help="Art folder to include / restore into (default: CARDBASE_ART_DIR or data/art).")
@@ -34,7 +34,7 @@ def db_dump(file: Path = DUMP_FILE,
             art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT,
             force: bool = typer.Option(False, "--force", help="Replace FILE if it already exists.")) -> None:
     """Write the whole database and the art folder to one portable archive (written atomically)."""
-    from cardbase import backup
+    from cardbase.catalog import backup
 
     engine = db.get_engine(init=False)
     report = backup.dump_database(engine, file, art_dir=art_dir or backup.default_art_dir(), force=force)
@@ -45,7 +45,7 @@ def db_dump(file: Path = DUMP_FILE,
 def db_restore(file: Path = RESTORE_FILE,
                art_dir: Path | None = ART_DIR, json_out: bool = JSON_OUT) -> None:
     """Restore an archive into an EMPTY database (DATABASE_URL); a database with data is refused."""
-    from cardbase import backup
+    from cardbase.catalog import backup
 
     engine = db.get_engine(init=False)
     report = backup.restore_database(engine, file, art_dir=art_dir)

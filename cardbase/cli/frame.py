@@ -168,7 +168,7 @@ class _HelpValues(dict):
 
     def __missing__(self, key: str) -> str:
         if key == "symbols":
-            from cardbase.stickers import SYMBOLS
+            from cardbase.catalog.stickers import SYMBOLS
 
             return ", ".join(SYMBOLS)
         return "{" + key + "}"

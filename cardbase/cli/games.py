@@ -20,7 +20,7 @@ def list_command(json_out: bool = typer.Option(False, "--json", help="Print JSON
 
     from cardbase.cli.common import session
     from cardbase.games import registry
-    from cardbase.models import Game
+    from cardbase.storage.models import Game
 
     with session() as s:
         games = [(g.code, g.name, g.min_players, g.max_players) for g in s.exec(select(Game).order_by(Game.code))]
@@ -48,7 +48,7 @@ def show_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """One game: players, deck rules, template, declared card fields and version."""
-    from cardbase import gamesdata
+    from cardbase.catalog import gamesdata
     from cardbase.cli.common import session
 
     with session() as s:
@@ -71,7 +71,7 @@ def add_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Create a game with its deck rules, card template and card fields."""
-    from cardbase import gamesdata
+    from cardbase.catalog import gamesdata
     from cardbase.cli.common import session
     from cardbase.errors import ValidationError
 
@@ -102,7 +102,7 @@ def edit_command(
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Change a game; refused if someone saved it since --version."""
-    from cardbase import gamesdata
+    from cardbase.catalog import gamesdata
     from cardbase.cli.common import session
     from cardbase.errors import ValidationError
 
@@ -119,7 +119,7 @@ def edit_command(
 
 
 def _print_game(data: dict, json_out: bool) -> None:
-    from cardbase.gamesdata import FieldDecl
+    from cardbase.catalog.gamesdata import FieldDecl
 
     if json_out:
         print_json(data)
@@ -160,7 +160,7 @@ def sim_game_command(
     import json
     import os
 
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
     from cardbase.cli.common import session
     from cardbase.games import registry
     from cardbase.games.rulings import parse_rules

@@ -69,7 +69,7 @@ R_ART_DIR = typer.Option(None, "--art-dir", help="Folder of the art files.")
 
 
 def _edition_symbols(s, codes: set[str]) -> dict[str, str]:
-    from cardbase.catalog import get_edition
+    from cardbase.catalog.cards import get_edition
 
     out = {}
     for code in codes:
@@ -81,7 +81,8 @@ def _edition_symbols(s, codes: set[str]) -> dict[str, str]:
 
 def _deck_cards(s, path: Path) -> list[CardDef]:
     """Each card of the deck as many times as the deck holds it, in deck-list order."""
-    from cardbase import catalog, decks
+    from cardbase import decks
+    from cardbase.catalog import cards as catalog
     from cardbase.errors import DeckListError
 
     resolved = decks.resolve_deck(s, decks.read_deck_file(path))
@@ -102,8 +103,8 @@ def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) ->
     import os
 
     from cardbase.i18n import tr
-    from cardbase.printing.output import OutputError
-    from cardbase.tts import slug
+    from cardbase.outputs.printing.output import OutputError
+    from cardbase.outputs.tts import slug
 
     if not out.strip():
         raise OutputError(tr("files.print.empty_out"))
@@ -168,11 +169,11 @@ def print_command(
     """Print cards to a PDF for home printing or a print shop, or a proof sheet."""
     if ctx.invoked_subcommand is not None:
         return
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
     from cardbase.i18n import tr
-    from cardbase.printing import print_cards
-    from cardbase.printing.sheets import check_workers
-    from cardbase.stickers import colour_table
+    from cardbase.outputs.printing import print_cards
+    from cardbase.outputs.printing.sheets import check_workers
+    from cardbase.catalog.stickers import colour_table
 
     chosen = [x for x in (edition, deck, query) if x]
     if len(chosen) != 1:
@@ -181,18 +182,18 @@ def print_command(
         fail(tr("shop.cli.no_out"))
     out, make_folder = _output_file(out_arg, mode, edition, deck)
     if not make_folder:  # an existing folder: the file in it is checked as any other
-        from cardbase.printing import MODES
-        from cardbase.printing.output import check_target
+        from cardbase.outputs.printing import MODES
+        from cardbase.outputs.printing.output import check_target
 
         if mode in MODES:
             check_target(out, (".png", ".pdf") if mode == "proof" else (".pdf",))
     check_workers(workers)
     if preset is not None:
-        from cardbase.printing.presets import get_preset
+        from cardbase.outputs.printing.presets import get_preset
 
         get_preset(preset)  # an unknown preset fails before the database is opened
     if simulate is not None:
-        from cardbase.printing.colourblind import check_deficiency
+        from cardbase.outputs.printing.colourblind import check_deficiency
 
         check_deficiency(simulate)
     with session() as s:
@@ -236,7 +237,7 @@ def print_command(
         line += tr("printing.cli.skipped", skipped=result.skipped)
     typer.echo(line)
     if mode == "shop" and preset is not None:
-        from cardbase.printing.presets import get_preset
+        from cardbase.outputs.printing.presets import get_preset
 
         p = get_preset(preset)
         typer.echo(tr("shop.cli.preset_done", n=(len(result.files) - 1) // 2, preset=p.name,
@@ -261,12 +262,12 @@ def render_command(
     art_dir: Path | None = R_ART_DIR,
 ) -> None:
     """Render one card to a PNG."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
     from cardbase.i18n import tr
-    from cardbase.printing import render_card_png
-    from cardbase.printing.output import check_target
-    from cardbase.printing.sheets import IMAGE_FORMATS
-    from cardbase.stickers import colour_table
+    from cardbase.outputs.printing import render_card_png
+    from cardbase.outputs.printing.output import check_target
+    from cardbase.outputs.printing.sheets import IMAGE_FORMATS
+    from cardbase.catalog.stickers import colour_table
 
     check_target(out, tuple(IMAGE_FORMATS))  # before opening the database
     with session() as s:
@@ -282,7 +283,7 @@ def presets_command(as_json: bool = PR_JSON) -> None:
     """List the print-shop presets: canvas in pixels, trim, bleed, safe margin, source."""
     from cardbase.cli.common import print_json
     from cardbase.i18n import tr
-    from cardbase.printing.presets import load_presets, presets_path
+    from cardbase.outputs.printing.presets import load_presets, presets_path
 
     presets = load_presets()
     if as_json:

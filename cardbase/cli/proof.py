@@ -19,7 +19,7 @@ C_JSON = typer.Option(False, "--json", help="Print machine-readable JSON.")
 def _table(report: dict) -> str:
     """Worst pairs first: those under the threshold, with the fix to consider."""
     from cardbase.i18n import tr
-    from cardbase.printing.colourblind import deficiency_label, fix_for
+    from cardbase.outputs.printing.colourblind import deficiency_label, fix_for
 
     pairs = report["pairs"]
     risky = [p for p in pairs if not p["distinct"]]
@@ -61,11 +61,11 @@ def colours_command(
     as_json: bool = C_JSON,
 ) -> None:
     """Colour-blind proof: how far apart the cards' printed colours are for each deficiency."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
     from cardbase.cli.common import session
     from cardbase.i18n import tr
-    from cardbase.printing.colourblind import DEFAULT_THRESHOLD, colour_report
-    from cardbase.stickers import colour_table
+    from cardbase.outputs.printing.colourblind import DEFAULT_THRESHOLD, colour_report
+    from cardbase.catalog.stickers import colour_table
 
     if (game is None) == (edition is None):
         fail(tr("shop.proof.one_source"))

@@ -20,7 +20,7 @@ def check_command(
     """Check a rules file: every problem at once with its line and key, then a few random games."""
     from cardbase.errors import CardbaseError
     from cardbase.games.rulesdata.language import load_rules
-    from cardbase.games.rulesdata.measures import try_random
+    from cardbase.playtest.measures import try_random
 
     if not 0 <= games <= 1000:
         raise CardbaseError(tr("rulesdata.cli.bad_games", games=games))
@@ -62,7 +62,7 @@ def measures_command(
     """The measures of a good game: first-player advantage, length, lead changes, comebacks, decisions."""
     from cardbase.errors import CardbaseError
     from cardbase.games import registry
-    from cardbase.games.rulesdata.measures import measures
+    from cardbase.playtest.measures import measures
 
     spec = registry.playable(game)
     if spec.rules_file is None:
@@ -78,7 +78,7 @@ def measures_command(
 
             cards = [c for c in load_edition_defs(edition) if c.game == spec.code]
         else:
-            from cardbase import catalog
+            from cardbase.catalog import cards as catalog
             from cardbase.cli.common import session
 
             with session() as s:

@@ -77,7 +77,7 @@ def sim_rulings_command(
     against: str | None = typer.Option(None, "--against", help="NesPanini: deck B (default: the second starter deck)."),
 ) -> None:
     """Play the same games under every reading of each contested ruling: how the figures move."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
     from cardbase.cli.common import session
     from cardbase.cli.sim import _executor, _progress
     from cardbase.errors import CardbaseError
@@ -135,7 +135,7 @@ def _weigh_duel(deck: str | None, against: str | None, bots: list[str], games: i
                 codes: list[str] | None, workers: int | None, scheduler: str | None, quiet: bool) -> dict:
     """``sim rulings nespanini``: the decks (starter decks by default), checked legal, then
     :func:`cardbase.playtest.weights.weigh_duel`."""
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
     from cardbase.cli.common import session
     from cardbase.cli.sim import _deck, _executor, _legality, _progress
     from cardbase.playtest.cards import starter_decks

@@ -55,8 +55,8 @@ def _batch_rules(options: dict[str, Any], editions: list[Path] | None) -> tuple[
 
             rest["pool"] = [c for c in load_edition_defs(editions) if c.game == "nespanini"]
         else:
-            from cardbase import catalog
-            from cardbase.db import session_scope
+            from cardbase.catalog import cards as catalog
+            from cardbase.storage.db import session_scope
 
             with session_scope() as session:
                 rest["pool"] = catalog.card_defs(session, game="nespanini")
@@ -71,7 +71,7 @@ def _legality(named: dict[str, Any], allow_illegal: bool, editions: list[Path] |
     if editions:
         rules = deck_rules()
     else:
-        from cardbase.db import session_scope
+        from cardbase.storage.db import session_scope
 
         with session_scope() as session:
             rules = deck_rules(session)
@@ -131,7 +131,7 @@ def _deck(spec: str, editions: list[Path] | None) -> tuple[str, list[Any]]:
                                        starters=", ".join(starters) or tr("engine.sim.none")))
             path = starters[spec]
         return path.stem, load_deck_defs(path, editions)
-    from cardbase.db import session_scope
+    from cardbase.storage.db import session_scope
     from cardbase.playtest.decks import resolve_playtest_deck
 
     with session_scope() as session:
@@ -459,7 +459,7 @@ def sweep_command(
 
             cards = [c for c in load_edition_defs(edition) if c.game == spec.code]
         else:
-            from cardbase import catalog
+            from cardbase.catalog import cards as catalog
             from cardbase.cli.common import session
 
             with session() as s:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from cardbase import stickers
+from cardbase.catalog import stickers
 from cardbase.cli.common import EXIT_ERROR, fail, print_json
 from cardbase.errors import CardbaseError, StickerError
 from cardbase.i18n import tr
@@ -94,7 +94,7 @@ def colour(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the symbol of a colour; with --symbol, add the colour to the database table."""
-    from cardbase.db import session_scope
+    from cardbase.storage.db import session_scope
 
     warning = ""
     try:
@@ -114,7 +114,7 @@ def colour(
             if symbol is None:
                 from sqlmodel import select
 
-                from cardbase.models import StickerColour
+                from cardbase.storage.models import StickerColour
 
                 row = session.exec(
                     select(StickerColour).where(StickerColour.colour == colour_key)).first()

@@ -10,7 +10,7 @@ import typer
 from cardbase.cli.common import fail, handle_errors, print_json, session
 
 if TYPE_CHECKING:
-    from cardbase.tts import ImportResult
+    from cardbase.outputs.tts import ImportResult
 
 app = typer.Typer(help="Tabletop Simulator: a deck or a box game as a custom deck, and back.",
                   no_args_is_help=True)
@@ -28,15 +28,15 @@ def export_command(
 ) -> None:
     """Write the face sheets, the back and the saved object of a deck or an edition."""
     from cardbase.i18n import tr
-    from cardbase.stickers import colour_table
-    from cardbase.tts import deck_source, edition_source, edition_symbols, export_tts
+    from cardbase.catalog.stickers import colour_table
+    from cardbase.outputs.tts import deck_source, edition_source, edition_symbols, export_tts
 
     if (source is None) == (edition is None):
         fail(tr("tts.source.one_source"))
     if not out.strip():  # "" would be the current folder: refused before the database is opened
         fail(tr("tts.export.empty_out"))
     if base_url:
-        from cardbase.tts import check_base_url
+        from cardbase.outputs.tts import check_base_url
 
         check_base_url(base_url)
     with session() as s:
@@ -74,7 +74,7 @@ def import_command(
     printed; --partial accepts it); 2: unreadable, or not a deck of this database."""
     from cardbase.errors import CardbaseError
     from cardbase.i18n import tr
-    from cardbase.tts import refusal, scan_saved_object
+    from cardbase.outputs.tts import refusal, scan_saved_object
 
     try:
         with session() as s:
@@ -110,7 +110,7 @@ def _report(result: ImportResult) -> None:
     """The summary first, then where each card matched by name came from, the unknown cards by
     deck and sheet (folded after FOLD_AFTER names a group), the problems met: on stderr."""
     from cardbase.i18n import tr
-    from cardbase.tts import FOLD_AFTER
+    from cardbase.outputs.tts import FOLD_AFTER
 
     c = result.counts()
     typer.echo(tr("tts.import.summary_head", decks=c["decks"], kept=c["decks_kept"],

@@ -24,7 +24,7 @@ from typing import Any
 
 import pandas as pd
 
-from cardbase.bots import make_bot, oracle_search
+from cardbase.games.bots import make_bot, oracle_search
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.games.nespanini import (

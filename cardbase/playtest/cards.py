@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from cardbase.datafiles import figures, load_edition_file
+from cardbase.storage.datafiles import figures, load_edition_file
 from cardbase.domain import CardDef
 from cardbase.errors import DeckListError, Problem
 from cardbase.i18n import tr

@@ -25,11 +25,12 @@ from typing import Any
 
 from sqlmodel import Session
 
-from cardbase import catalog, decks
+from cardbase import decks
+from cardbase.catalog import cards as catalog
 from cardbase.domain import CardDef
 from cardbase.errors import DeckListError, NotFoundError
 from cardbase.i18n import tr
-from cardbase.models import Deck
+from cardbase.storage.models import Deck
 from cardbase.text import fold
 
 from .cards import starter_decks
@@ -125,7 +126,7 @@ def deck_rules(session: Session | None = None) -> Any:
     given and knows it, else the game of ``data/games.toml`` (``--edition`` batches, no database)."""
     import tomllib
 
-    from cardbase.models import Game
+    from cardbase.storage.models import Game
 
     if session is not None:
         found = decks.get_game(session, GAME)

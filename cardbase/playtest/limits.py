@@ -85,7 +85,7 @@ def bot_names(text: str | None, option: str, *, single: bool = False) -> tuple[l
 
 def nespanini_bot_problems(names: Iterable[str], option: str) -> list[Problem]:
     """NesPanini bots are known before any game: an unknown name is said at once."""
-    from cardbase.bots import make_bot
+    from cardbase.games.bots import make_bot
 
     out = []
     for name in dict.fromkeys(names):

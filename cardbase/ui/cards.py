@@ -10,9 +10,12 @@ import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
-from cardbase import catalog, gamesdata, i18n, stickers
+from cardbase import i18n
+from cardbase.catalog import cards as catalog
+from cardbase.catalog import gamesdata
+from cardbase.catalog import stickers
 from cardbase.errors import CardbaseError, QueryError
-from cardbase.models import Card, Edition, Game
+from cardbase.storage.models import Card, Edition, Game
 from cardbase.text import fold
 from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, session, show_error, t, tp
 
@@ -136,7 +139,7 @@ def render() -> None:
 
     query = st.text_input(t("cards.search"), key="cards_q", placeholder=t("cards.search_placeholder"),
                           help=t("cards.search_help"))
-    from cardbase import db
+    from cardbase.storage import db
 
     url = db.database_url()
     f1, f2, f3, f4, f5 = st.columns([1, 1, 1.2, 1.2, 1.4])
@@ -244,7 +247,7 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
                 labels: dict[str, dict[str, dict[str, str]]] | None = None) -> None:
     """One card: image, fields (declared ones by their label, as printed), sticker code, the
     decks that use it."""
-    from cardbase.printing.card import stat_label
+    from cardbase.outputs.printing.card import stat_label
 
     own = (labels or {}).get(card["game"], {})
     with st.container(border=True):

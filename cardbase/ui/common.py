@@ -18,7 +18,8 @@ import streamlit as st
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from cardbase import access, db, i18n
+from cardbase import access, i18n
+from cardbase.storage import db
 from cardbase.errors import CardbaseError, PermissionDenied
 
 LANG_KEY = "lang"
@@ -146,7 +147,7 @@ def colour_hex(game: str, colour: str | None) -> str:
     from PIL import ImageColor
 
     try:
-        from cardbase.printing import template_for
+        from cardbase.outputs.printing import template_for
 
         value = template_for(game).colour_of(colour)
         r, g, b = ImageColor.getrgb(value)[:3]
@@ -284,7 +285,7 @@ def problems_table(problems: Sequence[Any]) -> None:
 
 def render_def_png(card: Any, *, dpi: int = 110, sticker_table: dict[str, str] | None = None) -> bytes:
     """A card definition (saved or not) drawn with its game's template, as PNG bytes."""
-    from cardbase.printing import RenderOptions, render_card, template_for
+    from cardbase.outputs.printing import RenderOptions, render_card, template_for
 
     template = template_for(card.game, card.card_type)
     image = render_card(card, template, RenderOptions(dpi=dpi, sticker_table=sticker_table))
@@ -301,7 +302,8 @@ def card_png(card_id: int, version: int, dpi: int = 110, url: str = "") -> bytes
 
 @st.cache_data(show_spinner=False, max_entries=512)
 def _card_png(card_id: int, version: int, dpi: int, url: str, lang: str) -> bytes | None:
-    from cardbase import catalog, stickers
+    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import stickers
 
     with session() as s:
         defs = catalog.card_defs(s, ids=[card_id])
@@ -323,7 +325,7 @@ def game_names() -> dict[str, str]:
     commands and files."""
     from sqlmodel import select
 
-    from cardbase.models import Game
+    from cardbase.storage.models import Game
 
     try:
         with session() as s:

@@ -18,9 +18,10 @@ import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
-from cardbase import access, catalog, decks
+from cardbase import access, decks
+from cardbase.catalog import cards as catalog
 from cardbase.errors import CardbaseError, QueryError, StaleEditError
-from cardbase.models import Card, Edition, Game
+from cardbase.storage.models import Card, Edition, Game
 from cardbase.ui.common import (
     MAIN_GAME,
     colour_hex,
@@ -131,7 +132,7 @@ def count_cards(query: str | None, game: str) -> int:
     stmt = (select(func.count()).select_from(Card).join(Edition, Card.edition_id == Edition.id)
             .join(Game, Edition.game_id == Game.id).where(Game.code == game))
     if query and query.strip():
-        from cardbase.search import parse_query, to_sql
+        from cardbase.catalog.search import parse_query, to_sql
 
         stmt = stmt.where(to_sql(parse_query(query)))
     with session() as s:
@@ -389,7 +390,7 @@ def _tts_zip(text: str, name: str, game: str, *, disabled: bool) -> None:
     """The deck for Tabletop Simulator: the same zip as ``cardbase tts export`` (saved object and
     face sheets; image addresses are files of the folder the zip is unpacked to, on the player's
     computer: no default, the server's own folders mean nothing there)."""
-    from cardbase import tts
+    from cardbase.outputs import tts
     from cardbase.i18n import tr
     from cardbase.ui.printing import folder_url
 
@@ -568,7 +569,7 @@ def _conflict(entries: dict[str, int], game: str, note: str) -> None:
 
 
 def open_saved(deck_id: int) -> None:
-    from cardbase.models import Deck
+    from cardbase.storage.models import Deck
 
     with session() as s:
         deck = s.get(Deck, deck_id)

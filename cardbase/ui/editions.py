@@ -9,9 +9,10 @@ import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
-from cardbase import access, catalog
+from cardbase import access
+from cardbase.catalog import cards as catalog
 from cardbase.errors import CardbaseError
-from cardbase.models import Game
+from cardbase.storage.models import Game
 from cardbase.ui.common import MAIN_GAME, editor_gate, game_names, plain, session, show_error, t, tp
 
 FLASH = "edn_flash"  # the confirmation of the last write, shown once after the page reloads

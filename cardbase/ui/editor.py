@@ -7,7 +7,7 @@ does not draw); the card being edited is remembered only by its id and the versi
 started from. The editor opens on the main game's first edition. A save made stale by someone else is refused by
 ``catalog.update_card`` and shown next to the saved values, with the user's input untouched.
 
-A game that declares card fields (:mod:`cardbase.gamesdata`) gets one typed input per field — a
+A game that declares card fields (:mod:`cardbase.catalog.gamesdata`) gets one typed input per field — a
 number input within the field's range, a list of its choices, a text input — in place of the raw
 ``stats`` table; their form keys are ``x_<field>`` and they are saved by name, so that the service
 checks every value (type, range, required).
@@ -22,10 +22,13 @@ import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
-from cardbase import access, catalog, gamesdata, transfer
+from cardbase import access
+from cardbase.catalog import cards as catalog
+from cardbase.catalog import gamesdata
+from cardbase.catalog import transfer
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, EffectError, StaleEditError
-from cardbase.models import Card, Edition, Game
+from cardbase.storage.models import Card, Edition, Game
 from cardbase.text import canonical_colour
 from cardbase.ui.common import (
     MAIN_GAME,
@@ -162,7 +165,7 @@ def preview_def(form: dict[str, str], *, game: str, edition: str, set_size: int,
 
 def effect_french(source: str) -> str | None:
     try:
-        from cardbase.effects import effect_to_french, parse_effect
+        from cardbase.games.effects import effect_to_french, parse_effect
 
         return effect_to_french(parse_effect(source))
     except (ImportError, EffectError):
@@ -171,7 +174,7 @@ def effect_french(source: str) -> str | None:
 
 def check_effect_text(source: str, *, known: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """Parse and lint an effect: ``{"ok", "french", "problems": [Problem…]}``."""
-    from cardbase.effects import effect_to_french, lint_effect, parse_effect
+    from cardbase.games.effects import effect_to_french, lint_effect, parse_effect
 
     if not source.strip():
         return {"ok": True, "french": "", "problems": []}
@@ -415,7 +418,7 @@ def _preview(form: dict[str, str], *, game: str, edition: str, set_size: int, de
     st.markdown(f"**{t('editor.preview')}**")
     try:
         card = preview_def(form, game=game, edition=edition, set_size=set_size, decls=decls)
-        from cardbase import stickers
+        from cardbase.catalog import stickers
 
         with session() as s:
             table = stickers.colour_table(s)
@@ -688,8 +691,8 @@ def _declared_labels() -> dict[str, str]:
     """Every game's declared card fields, code → label in the interface language."""
     from sqlmodel import select
 
-    from cardbase import gamesdata
-    from cardbase.models import Game
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.models import Game
 
     with session() as s:
         return {d.name: d.label_in(lang()) for g in s.exec(select(Game)) for d in gamesdata.declared_fields(g)}

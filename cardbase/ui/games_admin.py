@@ -2,7 +2,7 @@
 whether an engine plays it; create a game and edit one (editor mode), with a live preview of a
 sample card of the game in the chosen template.
 
-Every check is the service's (:mod:`cardbase.gamesdata`): the page only turns its widgets into
+Every check is the service's (:mod:`cardbase.catalog.gamesdata`): the page only turns its widgets into
 values, and shows every problem the service finds at once. A save made stale by someone else is
 refused by ``gamesdata.update_game`` and shown next to the saved values, the input untouched.
 
@@ -23,7 +23,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from cardbase import access, gamesdata
+from cardbase import access
+from cardbase.catalog import gamesdata
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, StaleEditError
 from cardbase.ui.common import editor_gate, is_editor, lang, num, session, show_error, t, tp
@@ -194,7 +195,7 @@ def _engines() -> dict[str, bool]:
 
 
 def _first_card(code: str) -> CardDef | None:
-    from cardbase import catalog
+    from cardbase.catalog import cards as catalog
 
     if not code:
         return None
@@ -352,8 +353,8 @@ def _form(prefix: str, *, known: list[str], disabled: bool = False) -> dict[str,
 
 def _preview(code: str, values: dict[str, Any], known: list[str]) -> None:
     """A sample card of the game drawn with the chosen template, as typed."""
-    from cardbase import stickers
-    from cardbase.printing import RenderOptions, load_template, render_card
+    from cardbase.catalog import stickers
+    from cardbase.outputs.printing import RenderOptions, load_template, render_card
 
     st.markdown(f"**{t('games_admin.preview')}**")
     decls = gamesdata.check_declarations(values.get("fields") or [])[0]

@@ -22,7 +22,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from cardbase import catalog, db, decks
+from cardbase import decks
+from cardbase.catalog import cards as catalog
+from cardbase.storage import db
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import (
@@ -107,7 +109,7 @@ def replay_state(record: dict[str, Any]):
 
 def play(record: dict[str, Any], action: int, *, human: int = 0) -> dict[str, Any]:
     """Apply the human's action, then let the bot play until it is the human's turn again."""
-    from cardbase.bots import make_bot
+    from cardbase.games.bots import make_bot
 
     state = replay_state(record)
     state.apply_action(action)
@@ -122,7 +124,7 @@ def play(record: dict[str, Any], action: int, *, human: int = 0) -> dict[str, An
 
 def start(record: dict[str, Any], *, human: int = 0) -> dict[str, Any]:
     """Let the bot open when it plays first."""
-    from cardbase.bots import make_bot
+    from cardbase.games.bots import make_bot
 
     state = replay_state(record)
     actions = list(record["actions"])
@@ -226,7 +228,7 @@ def game_names() -> dict[str, str]:
     from sqlmodel import select
 
     from cardbase.games import registry
-    from cardbase.models import Game
+    from cardbase.storage.models import Game
 
     with session() as s:
         names = {g.code: g.name for g in s.exec(select(Game))}
@@ -444,7 +446,7 @@ def _batch_rules(prefix: str) -> dict[str, Any]:
                             help=t("playtest.allow_illegal_help"))
     rules = dict(options)
     if rules.get("deck_lists") == "hidden":  # R9: the re-deals draw from the NesPanini cards
-        from cardbase import catalog
+        from cardbase.catalog import cards as catalog
 
         with session() as s:
             rules["pool"] = catalog.card_defs(s, game=GAME)

@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from cardbase import catalog, i18n
+from cardbase import i18n
+from cardbase.catalog import cards as catalog
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import lang, localized, num, pct, session, show_error, t
 
@@ -79,7 +80,7 @@ def no_engine(code: str) -> None:
     from sqlmodel import func, select
 
     from cardbase.games import registry
-    from cardbase.models import Card, Deck, Edition, Game
+    from cardbase.storage.models import Card, Deck, Edition, Game
 
     with session() as s:
         names = {g.code: g.name for g in s.exec(select(Game))}

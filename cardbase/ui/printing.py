@@ -15,10 +15,12 @@ import streamlit as st
 from PIL import Image, ImageDraw
 from sqlmodel import select
 
-from cardbase import catalog, decks, stickers
+from cardbase import decks
+from cardbase.catalog import cards as catalog
+from cardbase.catalog import stickers
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
-from cardbase.models import Deck, Edition, Game
+from cardbase.storage.models import Deck, Edition, Game
 from cardbase.ui.common import lang, num, session, show_error, t
 
 PREVIEW_DPI = 60
@@ -50,7 +52,7 @@ def cards_for(source: str, value: Any) -> list[CardDef]:
 
 def first_sheet(cards: list[CardDef], *, paper: str, table: dict[str, str], use_stickers: bool) -> Image.Image:
     """The first home sheet as an image: the cards at their place in the grid, with crop marks."""
-    from cardbase.printing import PAPERS_MM, RenderOptions, render_card, sheet_layout, template_for
+    from cardbase.outputs.printing import PAPERS_MM, RenderOptions, render_card, sheet_layout, template_for
 
     def px(mm: float) -> int:
         return round(mm / 25.4 * PREVIEW_DPI)
@@ -98,7 +100,7 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
               changed_since: bytes | None, name: str, preset: str | None = None,
               proof_overlay: bool = False) -> dict[str, Any]:
     """Print to a temporary folder; return the PDF bytes, a zip of PNGs (shop) and the figures."""
-    from cardbase.printing import print_cards
+    from cardbase.outputs.printing import print_cards
 
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / f"{name}.{'png' if mode == 'proof' else 'pdf'}"  # a proof is a PNG here
@@ -217,7 +219,7 @@ def _tts_download(source: str, value: Any, cards: list[CardDef], name: str,
     """The same export as ``cardbase tts export``, as one zip: the saved object and the images
     (an edition counts every card's copies, like a box game)."""
     from cardbase.i18n import tr
-    from cardbase.tts import TtsSource, edition_source, edition_symbols, export_zip, slug
+    from cardbase.outputs.tts import TtsSource, edition_source, edition_symbols, export_zip, slug
 
     st.divider()
     st.subheader(tr("tts.ui.title"))
@@ -304,8 +306,8 @@ def _file_name(source: str, value: Any, deck_names: dict[int, str] | None = None
 def _shop_options(mode: str) -> dict[str, Any]:
     """The print-shop preset (shop and proof), the trim/safe lines and the simulated deficiency
     (proof) chosen on the page."""
-    from cardbase.printing.colourblind import DEFICIENCIES, deficiency_label
-    from cardbase.printing.presets import load_presets
+    from cardbase.outputs.printing.colourblind import DEFICIENCIES, deficiency_label
+    from cardbase.outputs.printing.presets import load_presets
 
     chosen: dict[str, Any] = {"preset": None, "overlay": False, "simulate": None}
     if mode not in ("shop", "proof"):
@@ -338,7 +340,7 @@ def _shop_options(mode: str) -> dict[str, Any]:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def _simulated_png(proof: bytes, deficiency: str) -> bytes:
-    from cardbase.printing.colourblind import simulate_image
+    from cardbase.outputs.printing.colourblind import simulate_image
 
     buf = io.BytesIO()
     simulate_image(Image.open(io.BytesIO(proof)), deficiency).save(buf, format="PNG")
@@ -349,7 +351,7 @@ def _colour_risks(cards: list[CardDef], table: dict[str, str]) -> None:
     """The pairs of printed colours a colour-blind player may not tell apart, worst first."""
     import pandas as pd
 
-    from cardbase.printing.colourblind import colour_report, deficiency_label, fix_for
+    from cardbase.outputs.printing.colourblind import colour_report, deficiency_label, fix_for
 
     try:
         report = colour_report(cards, sticker_table=table)
@@ -385,7 +387,7 @@ def _downloads(result: dict[str, Any], simulate: str | None = None) -> None:
     for note in result.get("notes") or []:
         st.info(note)
     if result.get("proof") and simulate:
-        from cardbase.printing.colourblind import deficiency_label
+        from cardbase.outputs.printing.colourblind import deficiency_label
 
         plain, simulated = st.columns(2)
         plain.image(result["proof"], caption=t("shop.ui.proof_plain"))

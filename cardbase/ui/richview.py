@@ -7,7 +7,7 @@ handed to Markdown or HTML as such: a card text ``_x_`` or ``<b>`` shows exactly
 
 from __future__ import annotations
 
-from cardbase.richtext import NBSP, Span, has_markup, parse
+from cardbase.catalog.richtext import NBSP, Span, has_markup, parse
 from cardbase.ui.common import plain
 
 # Streamlit's named colours for the colours the seed games print (others: a grey badge)

@@ -154,7 +154,7 @@ def duel_weights_panel(named: dict[str, Any], *, prefix: str, bots: tuple[str, s
         st.caption(t("rulings_view.two_decks"))
         return
     if st.button(t("rulings_view.weights_run"), key=f"{prefix}_weigh"):
-        from cardbase import catalog
+        from cardbase.catalog import cards as catalog
         from cardbase.ui.common import session
 
         (na, da), (nb, db) = named.items()

@@ -8,7 +8,8 @@ import pandas as pd
 import streamlit as st
 from PIL import Image
 
-from cardbase import access, stickers
+from cardbase import access
+from cardbase.catalog import stickers
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import editor_gate, plain, session, show_error, t, tp
 
@@ -24,7 +25,7 @@ LEGEND = [  # (sticker, value, French name as the rules write it)
 def strip_png(items: list[stickers.Sticker], symbol: str | None, height: int = 44) -> bytes | None:
     """The stickers drawn as on a printed card (PNG), or None when the drawing code is absent."""
     try:
-        from cardbase.printing.sticker_art import strip_for
+        from cardbase.outputs.printing.sticker_art import strip_for
     except ImportError:
         return None
     if not items and not symbol:

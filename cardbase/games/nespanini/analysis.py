@@ -77,7 +77,7 @@ BLIND_REASONS = ("score-opponent", "score-cimetiere", "effect-opponent", "effect
 
 def _zones_of(node: Any, out: set[str]) -> None:
     """Every zone named anywhere in an effect's tree (score rules, their counts and conditions)."""
-    from cardbase.effects.ast import Zone
+    from cardbase.games.effects.ast import Zone
 
     if isinstance(node, Zone):
         out.add(str(node))

@@ -25,7 +25,7 @@ def _effect_parts(card: CardDef) -> tuple[Any, ScoreFn | None, tuple[Any, ...]]:
     if not card.effect or not card.effect.strip():
         return None, None, ()
     try:
-        from cardbase.effects import compile_score, parse_effect
+        from cardbase.games.effects import compile_score, parse_effect
     except ImportError as exc:  # pragma: no cover - the effect language ships with cardbase
         raise EffectError(tr("engine.error.effect_language", card=card.name, error=exc)) from None
     try:

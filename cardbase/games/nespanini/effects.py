@@ -1,4 +1,4 @@
-"""Resolution of Défausse effects: the actions of :mod:`cardbase.effects.ast` as game steps.
+"""Resolution of Défausse effects: the actions of :mod:`cardbase.games.effects.ast` as game steps.
 
 When a card with Défausse actions is discarded at step 2, its actions are queued and resolved in
 order. An action that needs a choice stops the resolution with a pending *decision*; the chooser

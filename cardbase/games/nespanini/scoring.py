@@ -1,6 +1,6 @@
 """Score rules compiled to work on card indices, and the per-game score caches.
 
-:func:`cardbase.effects.compile_score` evaluates a rule on CardDef sequences. The engine keeps
+:func:`cardbase.games.effects.compile_score` evaluates a rule on CardDef sequences. The engine keeps
 cards as integers, so here every filter of a rule becomes a 0/1 mask over the card table.
 
 Counts in the hand are read from the hand itself. Every count in another zone (own discards,

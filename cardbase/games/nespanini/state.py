@@ -429,7 +429,7 @@ class State:
 
     def utilities(self) -> list[float]:
         """What the search bots maximise: the return plus a share of the margin (docs/bots.md)."""
-        from cardbase.bots.base import margin_utilities
+        from cardbase.games.bots.base import margin_utilities
 
         return margin_utilities(self.scores())
 

@@ -36,7 +36,7 @@ def _rate(wins: float, n: int) -> dict[str, Any]:
 def analyse(cards: Sequence[CardDef], players: int, *, games: int = 1000, seed: int = 0,
             bots: Sequence[str] = ("greedy",), options: dict[str, Any] | None = None) -> dict[str, Any]:
     """Play ``games`` games and return the seat, Leader and colour figures (JSON-ready)."""
-    from cardbase.bots.base import make_bot
+    from cardbase.games.bots.base import make_bot
 
     spec = registry.playable("overseers")
     registry.check_players(spec, players)

@@ -17,7 +17,7 @@ from cardbase.domain import CardDef
 
 
 def rules_dir() -> Path:
-    from cardbase.db import DATA_DIR
+    from cardbase.storage.db import DATA_DIR
 
     return DATA_DIR / "rules"
 

@@ -1,0 +1,7 @@
+"""The card catalog: games, editions and cards as services over storage — validation and
+versioned edits (``cards``), the query language (``search``), sticker codes (``stickers``), rich
+card text (``richtext``), games declared as data (``gamesdata``), CSV/JSON import and export
+(``transfer``), whole-database backups (``backup``) and seeding from ``data/`` (``seed``). It may
+import storage, the games (their registry and effect language) and decks' legality rules, never
+playtest, outputs or a face (Streamlit, Typer).
+"""

@@ -1,0 +1,127 @@
+"""The measures of a good game, for a game written as data: played by bots, seeded.
+
+* **first-player advantage**: how often the seat that played first wins, among decided games,
+  with its 95 % (Wilson) interval — a fair game of ``n`` players sits near ``1/n``;
+* **game length**: turns per game, mean, spread and quantiles;
+* **lead changes**: after every turn the leader is the single best player by the rules file's
+  ``[end.winner] by`` (highest or lowest as it says); a change is a new single leader;
+* **comebacks**: among decided games, how often the eventual winner was strictly behind at the
+  middle turn of the game;
+* **decisions**: moves where the player had more than one legal action, per game, and the mean
+  number of options of those moves.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from typing import Any
+
+from cardbase.domain import CardDef
+from cardbase.games.rulesdata.engine import Game, State
+from cardbase.games.rulesdata.language import Rules
+from cardbase.playtest.batch import game_seed
+from cardbase.playtest.stats import wilson
+
+
+def _leader(state: State) -> int | None:
+    r = state.rules
+    vals = [state._eval(r.winner_by, p) for p in range(state.n)]
+    best = max(vals) if r.winner_order == "highest" else min(vals)
+    top = [p for p, v in enumerate(vals) if v == best]
+    return top[0] if len(top) == 1 else None
+
+
+def _behind(state: State, player: int) -> bool:
+    r = state.rules
+    vals = [state._eval(r.winner_by, p) for p in range(state.n)]
+    mine = vals[player]
+    return any((v > mine) if r.winner_order == "highest" else (v < mine) for v in vals)
+
+
+def play_measured(game: Game, seed: int, bots: Sequence[str]) -> dict[str, Any]:
+    """One game played by ``bots``; what the measures need of it."""
+    from cardbase.playtest.games import seat_bot
+
+    s = game.new_state(seed, log=False)
+    players = [seat_bot(b, seed * 31 + i, game) for i, b in enumerate(bots)]
+    first = s.current_player()
+    leaders: list[int | None] = []
+    snapshots: list[list[bool]] = []  # after each turn: is each seat strictly behind
+    decisions = options = 0
+    turns = s.turns
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        if len(legal) > 1:
+            decisions += 1
+            options += len(legal)
+        s.apply_action(players[s.current_player()].step(s))
+        if s.turns != turns and not s.is_terminal():
+            turns = s.turns
+            leaders.append(_leader(s))
+            snapshots.append([_behind(s, p) for p in range(s.n)])
+    changes = 0
+    last = None
+    for lead in leaders:
+        if lead is not None and lead != last:
+            if last is not None:
+                changes += 1
+            last = lead
+    winner = s.winners[0] if len(s.winners) == 1 else None
+    comeback = None
+    if winner is not None and snapshots:
+        comeback = snapshots[len(snapshots) // 2][winner]
+    return {"first": first, "winner": winner, "turns": s.turns, "ended_by": s.ended_by,
+            "lead_changes": changes, "comeback": comeback, "decisions": decisions, "options": options,
+            "coverage": s.coverage()}
+
+
+def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None) -> dict[str, Any]:
+    """The measures over ``games`` seeded games (game ``i`` dealt from ``game_seed(seed, i)``)."""
+    names = list(bots or ["greedy"])
+    if len(names) == 1:
+        names = names * game.num_players
+    rows = [play_measured(game, game_seed(seed, i), names) for i in range(games)]
+    decided = [r for r in rows if r["winner"] is not None]
+    first_wins = sum(1 for r in decided if r["winner"] == r["first"])
+    lo, hi = wilson(first_wins, len(decided))
+    lengths = sorted(r["turns"] for r in rows)
+    backs = [r for r in decided if r["comeback"] is not None]
+    cb = sum(1 for r in backs if r["comeback"])
+    clo, chi = wilson(cb, len(backs))
+    n = len(rows)
+
+    def q(f: float) -> int:
+        return lengths[min(n - 1, max(0, int(f * n - 1e-9)))]
+
+    ended: dict[str, int] = {}
+    for r in rows:
+        ended[r["ended_by"]] = ended.get(r["ended_by"], 0) + 1
+    dec = sum(r["decisions"] for r in rows)
+    return {"game": game.rules.code, "games": n, "players": game.num_players, "bots": names,
+            "seed": seed, "decided": len(decided),
+            "first_player": {"wins": first_wins, "rate": first_wins / len(decided) if decided else None,
+                             "ci95": [lo, hi], "fair": 1 / game.num_players},
+            "length": {"mean": statistics.fmean(lengths), "sd": statistics.pstdev(lengths),
+                       "min": lengths[0], "q25": q(0.25), "median": q(0.5), "q75": q(0.75),
+                       "max": lengths[-1]},
+            "lead_changes": {"mean": statistics.fmean(r["lead_changes"] for r in rows)},
+            "comebacks": {"count": cb, "of": len(backs), "rate": cb / len(backs) if backs else None,
+                          "ci95": [clo, chi]},
+            "decisions": {"per_game": dec / n, "options": (sum(r["options"] for r in rows) / dec) if dec else 0.0},
+            "ended_by": dict(sorted(ended.items()))}
+
+
+def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0) -> dict[str, Any]:
+    """``games`` random games at the default player count: how many ended by a condition of the
+    file rather than a safety net (the check that a game can end)."""
+    game = Game(rules, cards)
+    names = ["random"] * game.num_players
+    rows = [play_measured(game, game_seed(seed, i), names) for i in range(games)]
+    conditions = {e.name for e in rules.endings}
+    legal_somewhere = {k for r in rows for k in r["coverage"]}
+    return {"games": games, "ended": sum(1 for r in rows if r["ended_by"] in conditions),
+            "mean_turns": round(statistics.fmean(r["turns"] for r in rows), 1) if rows else 0.0,
+            "never_legal": [a.name for a in rules.actions if a.name not in legal_somewhere],
+            "never_ended_by": [e.name for e in rules.endings
+                               if not any(r["ended_by"] == e.name for r in rows)]}
