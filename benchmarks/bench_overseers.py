@@ -16,9 +16,9 @@ import os
 import time
 from pathlib import Path
 
-from cardbase.games.bots.base import make_bot
+from cardbase.games.bots.registry import make_bot
 from cardbase.games import registry
-from cardbase.games.overseers.analysis import analyse
+from cardbase.playtest.overseers import analyse
 from cardbase.playtest.cards import load_edition_defs
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "editions" / "OVS.toml"

@@ -35,7 +35,7 @@ def main() -> None:
 
         State.belief = lambda self, player: {}
     print(f"load average: {os.getloadavg()[0]:.1f}")
-    from cardbase.games.bots.base import make_bot
+    from cardbase.games.bots.registry import make_bot
     from cardbase.games.overseers.bots import GreedyBot
 
     n = args.players

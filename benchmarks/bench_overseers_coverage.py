@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from cardbase.games.bots.base import make_bot
+from cardbase.games.bots.registry import make_bot
 from cardbase.games import registry
 from cardbase.games.overseers.rulings import COVERAGE
 from cardbase.games.overseers.state import ADMIT, P_JUDGE

@@ -36,9 +36,10 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from cardbase.errors import PermissionDenied
 from cardbase.i18n import tr
@@ -69,12 +70,17 @@ _enforced = False
 _current: contextvars.ContextVar[str | None] = contextvars.ContextVar("cardbase_editor", default=None)
 
 
-def _secret_password() -> str | None:
-    """The password from Streamlit secrets, when Streamlit and a secrets file are present."""
-    try:
-        import streamlit as st
+# Where the face that runs keeps its secrets (the app sets Streamlit's ``st.secrets.get``, see
+# cardbase/ui/common.py): this module never imports a face. None: the environment only.
+secret_reader: Callable[[str], Any] | None = None
 
-        value = st.secrets.get(PASSWORD_ENV)
+
+def _secret_password() -> str | None:
+    """The password from the face's secrets (the app: Streamlit secrets, when a file is present)."""
+    if secret_reader is None:
+        return None
+    try:
+        value = secret_reader(PASSWORD_ENV)
     except Exception:
         return None
     return str(value) if value else None

@@ -174,7 +174,7 @@ def test_an_overkill_batch_draws_seats_cards_endings_and_rounds() -> None:
 def test_the_round_end_reveal_matches_the_engine() -> None:
     """Every round's face-up lines give the winner the engine logged (overkills, then points),
     whether the round ended by two stands, two overkills or an empty timer (OK3)."""
-    from cardbase.games.bots.base import make_bot
+    from cardbase.games.bots.registry import make_bot
     from cardbase.ui import playtest_overkill as ok
 
     reasons = set()

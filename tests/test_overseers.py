@@ -663,7 +663,7 @@ def test_batch_figures_do_not_depend_on_the_workers() -> None:
 
 
 def test_analysis_gives_seats_the_first_leader_rounds_led_and_colours() -> None:
-    from cardbase.games.overseers.analysis import analyse
+    from cardbase.playtest.overseers import analyse
 
     a = analyse(DEFS, 4, games=40, seed=5)
     b = analyse(DEFS, 4, games=40, seed=5)

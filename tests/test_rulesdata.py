@@ -182,7 +182,7 @@ def test_huit_batch_bots_and_coverage() -> None:
     cov = recs[0].coverage
     assert set(cov) <= {"jouer", "piocher", "passer"} and "jouer" in cov
     assert all(0 <= used <= occ for occ, used in cov.values())
-    from cardbase.games.bots.base import make_bot
+    from cardbase.games.bots.registry import make_bot
 
     game = _huit()
     for bot in (make_bot("mc", seed=1, samples=3), make_bot("ismcts", seed=1, iterations=20)):

@@ -56,6 +56,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from cardbase.storage import db
 from cardbase.errors import ArtError, CardbaseError, Problem
 from cardbase.i18n import tr
+from cardbase.storage.art import default_art_dir, safe_art_path  # the art folder lives with the art
 
 FORMAT = "cardbase-dump"
 FORMAT_VERSION = 1
@@ -86,30 +87,6 @@ class BackupReport:
 
 
 # --------------------------------------------------------------------------- art folder
-
-def default_art_dir() -> Path:
-    """The art folder: ``CARDBASE_ART_DIR``, else ``data/art``. Card ``art`` paths are relative to it."""
-    env = os.environ.get("CARDBASE_ART_DIR")
-    return Path(env) if env else db.DATA_DIR / "art"
-
-
-def safe_art_path(art_dir: Path, name: str) -> Path:
-    """``art_dir / name`` when ``name`` is a plain relative path that stays inside ``art_dir``."""
-    if not isinstance(name, str) or not name.strip():
-        raise ArtError(tr("backup.art_no_name"))
-    if "\x00" in name or "\\" in name:
-        raise ArtError(tr("backup.art_bad_char", name=repr(name)))
-    pure = PurePosixPath(name)
-    if pure.is_absolute() or (len(name) > 1 and name[1] == ":"):
-        raise ArtError(tr("backup.art_absolute", name=repr(name)))
-    if any(part in ("..", "") for part in name.split("/")) or any(p.startswith(".") for p in pure.parts):
-        raise ArtError(tr("backup.art_leaves", name=repr(name)))
-    root = Path(art_dir).resolve()
-    target = (root / pure).resolve()
-    if target != root and root not in target.parents:
-        raise ArtError(tr("backup.art_outside", name=repr(name), root=root))
-    return target
-
 
 ART_FORMATS = {"PNG": ".png", "JPEG": ".jpg", "WEBP": ".webp"}
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024

@@ -16,6 +16,8 @@ from sqlalchemy import func, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from cardbase.catalog.fields import CARD_FIELDS
+from cardbase.catalog.gamesdata import get_game  # noqa: F401 - games are looked up there
 from cardbase.domain import CardDef
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
@@ -31,25 +33,8 @@ def require_editor(*, action: str) -> None:
     check(action=action)
 
 
-# Fields a user may set on a card, with their meaning in English; messages name them in the
-# current language with ``field_label``.
-CARD_FIELDS: dict[str, str] = {
-    "number": "collector number",
-    "name": "name",
-    "value": "value",
-    "colour": "colour",
-    "banner": "banner (fanion)",
-    "rarity": "rarity",
-    "card_type": "type or class",
-    "keywords": "keywords",
-    "effect": "effect (effect language)",
-    "effect_text": "printed effect text",
-    "flavour": "flavour text",
-    "art": "art file",
-    "copies": "copies in the game",
-    "stats": "game-specific figures",
-    "sample": "sample-data flag",
-}
+# Fields a user may set on a card (CARD_FIELDS, catalog/fields.py), with their meaning in English;
+# messages name them in the current language with ``field_label``.
 
 
 def field_label(key: str) -> str:
@@ -239,7 +224,7 @@ def check_art_name(name: str) -> Problem | None:
     if any(part in ("", ".", "..") or part.startswith(".") for part in parts):
         return Problem("unsafe-art", tr("catalog.art_leaves", name=_shown(name)),
                        tr("catalog.art_fix"))
-    from cardbase.catalog.backup import default_art_dir, safe_art_path
+    from cardbase.storage.art import default_art_dir, safe_art_path
     from cardbase.errors import ArtError
 
     try:
@@ -362,14 +347,6 @@ def french_text(effect_obj: Any) -> str | None:
 
 
 # --------------------------------------------------------------------------- reading
-
-def get_game(session: Session, code: str) -> Game:
-    game = session.exec(select(Game).where(Game.code == fold(code))).first()
-    if game is None:
-        codes = ", ".join(session.exec(select(Game.code)).all())
-        raise NotFoundError(tr("catalog.no_game", code=code, codes=codes))
-    return game
-
 
 def get_edition(session: Session, code: str) -> Edition:
     edition = session.exec(select(Edition).where(func.upper(Edition.code) == code.upper())).first()
@@ -505,8 +482,7 @@ def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
 def card_defs(session: Session, **filters: Any) -> list[CardDef]:
     rows = card_rows(session, **filters)
     from cardbase.catalog.gamesdata import declared_fields
-    from cardbase.outputs.printing.card import STAT_LABELS
-    from cardbase.outputs.printing.templates import GAME_TEMPLATES
+    from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
 
     for g in {g.code: g for _, _, g in rows}.values():  # the game's chosen template, for printing these cards
         if g.template:

@@ -28,7 +28,7 @@ from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from cardbase.errors import Problem, StaleEditError, ValidationError
+from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
 from cardbase.storage.models import Card, Edition, Game
 from cardbase.text import fold
@@ -61,7 +61,7 @@ GAME_FIELDS = ("name", "min_players", "max_players", "deck_size", "copy_limit", 
 
 
 def reserved_names() -> set[str]:
-    from cardbase.catalog.cards import CARD_FIELDS
+    from cardbase.catalog.fields import CARD_FIELDS
     from cardbase.catalog.search import KEYS
 
     return set(CARD_FIELDS) | set(KEYS) | _RESERVED_EXTRA
@@ -413,7 +413,7 @@ def split_card_fields(game: Game | None, fields: Mapping[str, Any]) -> tuple[dic
     A ``stats`` table given with the fields is read as declared values too when the game declares
     fields (older files and imports), so that it is checked the same way.
     """
-    from cardbase.catalog.cards import CARD_FIELDS
+    from cardbase.catalog.fields import CARD_FIELDS
     from cardbase.storage.datafiles import is_field_name
 
     names = {d.name for d in declared_fields(game)}
@@ -466,9 +466,9 @@ def known_templates(directory: Any = None) -> list[str]:
     """The template names a game may choose: the files of card_templates/ (.toml, .json)."""
     from pathlib import Path
 
-    from cardbase.outputs.printing.templates import default_templates_dir
+    from cardbase.config import templates_dir
 
-    folder = Path(directory) if directory else default_templates_dir()
+    folder = Path(directory) if directory else templates_dir()
     try:
         files = [p for p in folder.iterdir() if p.suffix in (".toml", ".json")]
     except OSError:
@@ -479,9 +479,11 @@ def known_templates(directory: Any = None) -> list[str]:
 # --------------------------------------------------------------------------- games
 
 def get_game(session: Session, code: str) -> Game:
-    from cardbase.catalog.cards import get_game as _get
-
-    return _get(session, code)
+    game = session.exec(select(Game).where(Game.code == fold(code))).first()
+    if game is None:
+        codes = ", ".join(session.exec(select(Game.code)).all())
+        raise NotFoundError(tr("catalog.no_game", code=code, codes=codes))
+    return game
 
 
 def game_dict(game: Game) -> dict[str, Any]:

@@ -103,8 +103,7 @@ def _problem(code: str, position: int, where: str, **kw: object) -> Problem:
 
 def _resolve(name: str, ctx: SymbolContext | None) -> tuple[str, str] | None:
     """(kind, value) of a symbol name, or None when the context does not know it."""
-    from cardbase.outputs.printing.sticker_art import SYMBOL_SHAPES
-    from cardbase.catalog.stickers import MAX_VALUE
+    from cardbase.catalog.stickers import MAX_VALUE, SYMBOL_SHAPES
 
     key = fold(name)
     if key.startswith("sticker:"):

@@ -64,6 +64,11 @@ __all__ = [
 
 KINDS = ("dot", "circle", "square")
 _UNIT = {"dot": 1, "circle": 5, "square": 10}
+# The sticker symbols that have a drawing (cardbase/outputs/printing/sticker_art.py draws them).
+SYMBOL_SHAPES = (
+    "coeur", "lune", "goutte", "rond-plein", "trefle", "quatre-carreaux", "grappe", "fleur",
+    "croix-epaisse", "carre-plein",
+)
 MAX_VALUE = 1_000_000  # far beyond any card; keeps texts and numbers small
 MAX_TEXT = 1000  # characters of sticker text read by ``decode``
 
@@ -511,7 +516,7 @@ def symbol_label(symbol: str, lang: str | None = None) -> str:
 
 
 def _stickers_file() -> Path:
-    from cardbase.storage.db import DATA_DIR  # the data folder; no session is opened
+    from cardbase.config import DATA_DIR  # the data folder; no session is opened
 
     return DATA_DIR / "stickers.toml"
 

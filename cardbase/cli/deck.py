@@ -45,7 +45,7 @@ def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool 
     try:
         with session() as s:
             result = decks.check_deck(s, deck_list, game)
-            from cardbase.games.nespanini.analysis import deck_warnings  # ruling R10
+            from cardbase.decks.warnings import deck_warnings  # ruling R10
             warnings = deck_warnings(s, deck_list, game)
     except CardbaseError as exc:
         _error(exc)

@@ -176,7 +176,7 @@ def sim_game_command(
             cards = catalog.card_defs(s, game=spec.code)
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
-    from cardbase.cli.sim import _executor, _progress
+    from cardbase.cli.batch_common import _executor, _progress
 
     with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
         rep, recs = simulate(spec.code, cards, players=players, bots=names, games=games, seed=seed,

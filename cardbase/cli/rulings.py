@@ -79,7 +79,7 @@ def sim_rulings_command(
     """Play the same games under every reading of each contested ruling: how the figures move."""
     from cardbase.catalog import cards as catalog
     from cardbase.cli.common import session
-    from cardbase.cli.sim import _executor, _progress
+    from cardbase.cli.batch_common import _executor, _progress
     from cardbase.errors import CardbaseError
     from cardbase.games import registry
     from cardbase.games.rulings import contested
@@ -137,7 +137,7 @@ def _weigh_duel(deck: str | None, against: str | None, bots: list[str], games: i
     :func:`cardbase.playtest.weights.weigh_duel`."""
     from cardbase.catalog import cards as catalog
     from cardbase.cli.common import session
-    from cardbase.cli.sim import _deck, _executor, _legality, _progress
+    from cardbase.cli.batch_common import _deck, _executor, _legality, _progress
     from cardbase.playtest.cards import starter_decks
     from cardbase.playtest.weights import weigh_duel
 

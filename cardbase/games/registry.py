@@ -110,7 +110,7 @@ def _add_rules_games() -> None:
     """Games written in the rules language (``cardbase.games.rulesdata``), after the hand-written."""
     from cardbase.games.rulesdata.register import rules_specs
 
-    for spec in rules_specs(set(REGISTRY)):
+    for spec in rules_specs(set(REGISTRY), GameSpec):
         REGISTRY[spec.code] = spec
 
 

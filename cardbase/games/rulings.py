@@ -14,51 +14,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from cardbase.errors import CardbaseError, Problem, ValidationError
-from cardbase.i18n import current_language, tr
-
-
-@dataclass(slots=True, frozen=True)
-class Ruling:
-    """One numbered ruling of a game.
-
-    ``title`` and ``text`` are ``{"fr": …, "en": …}``. ``allowed``: the values the option takes
-    (an enumeration); empty for a number, which is then bounded by ``bounds`` (inclusive).
-    ``alternatives``: the values ``sim rulings`` plays besides the default (default: every
-    allowed value but the default)."""
-
-    code: str
-    title: dict[str, str]
-    text: dict[str, str]
-    option: str | None = None
-    default: Any = None
-    allowed: tuple[Any, ...] = ()
-    bounds: tuple[int, int] | None = None
-    contested: bool = False
-    alternatives: tuple[Any, ...] = ()
-
-    def variants(self) -> tuple[Any, ...]:
-        """The values other than the default that weigh this ruling."""
-        if self.alternatives:
-            return tuple(v for v in self.alternatives if v != self.default)
-        return tuple(v for v in self.allowed if v != self.default)
-
-    def title_in(self, lang: str | None = None) -> str:
-        lang = lang or current_language()
-        return self.title.get(lang) or self.title.get("fr") or self.code
-
-    def text_in(self, lang: str | None = None) -> str:
-        lang = lang or current_language()
-        return self.text.get(lang) or self.text.get("fr") or ""
-
-    def as_dict(self, lang: str | None = None) -> dict[str, Any]:
-        return {"code": self.code, "title": self.title_in(lang), "text": self.text_in(lang),
-                "option": self.option, "default": self.default, "allowed": list(self.allowed),
-                "bounds": list(self.bounds) if self.bounds else None, "contested": self.contested,
-                "alternatives": list(self.variants()) if self.option else []}
+from cardbase.games.frame import Ruling  # the shape every game gives its rulings in
+from cardbase.i18n import tr
 
 
 def game_rulings(code: str) -> tuple[Ruling, ...]:
@@ -66,8 +26,6 @@ def game_rulings(code: str) -> tuple[Ruling, ...]:
     try:
         module = importlib.import_module(f"cardbase.games.{code}.rulings")
     except ModuleNotFoundError:  # a game written as data: the [[rulings]] of its rules file
-        from cardbase.games.rulesdata.register import file_rulings
-
         return file_rulings(code) if code.replace("_", "").replace("-", "").isalnum() else ()
     return tuple(getattr(module, "RULINGS", ()))
 
@@ -170,3 +128,19 @@ def contested(code: str, only: Sequence[str] | None = None) -> list[Ruling]:
         raise CardbaseError(tr("rulings.unknown_code", codes=", ".join(bad), game=code,
                                known=", ".join(sorted(codes)) or tr("rulings.none")))
     return [codes[c] for c in wanted]
+
+
+def file_rulings(code: str) -> tuple[Any, ...]:
+    """The ``[[rulings]]`` of the rules file of a game written as data (empty when it has none or
+    the file does not pass the checker)."""
+    from cardbase.games.rulesdata.language import RulesFileError, load_rules
+    from cardbase.games.rulesdata.register import rules_path
+
+    path = rules_path(code)
+    if not path.is_file():
+        return ()
+    try:
+        rules = load_rules(path)
+    except RulesFileError:
+        return ()
+    return tuple(Ruling(**r) for r in rules.rulings)

@@ -62,7 +62,7 @@ def seat_bot(name: str, seed: int, game: Any = None) -> Any:
         bot = own(name, seed)
         if bot is not None:
             return bot
-    from cardbase.games.bots.base import make_bot
+    from cardbase.games.bots.registry import make_bot
 
     return make_bot(name, seed=seed)
 

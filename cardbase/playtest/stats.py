@@ -5,16 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a proportion (95 % by default); (0, 1) when n is 0."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+from cardbase.games.stats import wilson  # noqa: F401 - re-exported: the batch figures use it too
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import io
 import warnings
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from PIL import Image, ImageDraw, ImageOps, UnidentifiedImageError
 
+from cardbase import config
 from cardbase.errors import ArtError
 from cardbase.i18n import tr
 
@@ -16,12 +17,33 @@ MAX_ART_PIXELS = 40_000_000  # 40 megapixels: far above any card art, far below 
 MAX_ART_BYTES = 60 * 1024 * 1024
 
 
+def default_art_dir() -> Path:
+    """The art folder: ``CARDBASE_ART_DIR``, else ``data/art``. Card ``art`` paths are relative to it."""
+    return config.art_dir()
+
+
+def safe_art_path(art_dir: Path, name: str) -> Path:
+    """``art_dir / name`` when ``name`` is a plain relative path that stays inside ``art_dir``."""
+    if not isinstance(name, str) or not name.strip():
+        raise ArtError(tr("backup.art_no_name"))
+    if "\x00" in name or "\\" in name:
+        raise ArtError(tr("backup.art_bad_char", name=repr(name)))
+    pure = PurePosixPath(name)
+    if pure.is_absolute() or (len(name) > 1 and name[1] == ":"):
+        raise ArtError(tr("backup.art_absolute", name=repr(name)))
+    if any(part in ("..", "") for part in name.split("/")) or any(p.startswith(".") for p in pure.parts):
+        raise ArtError(tr("backup.art_leaves", name=repr(name)))
+    root = Path(art_dir).resolve()
+    target = (root / pure).resolve()
+    if target != root and root not in target.parents:
+        raise ArtError(tr("backup.art_outside", name=repr(name), root=root))
+    return target
+
+
 def resolve_art(art: str, art_dir: Path | None, *, where: str = "") -> Path:
     """The file of a card's art reference: a name inside the art folder (``art_dir``, else the
     project's art folder). An absolute path, ``..`` or a link leading out of the folder is
     refused with an :class:`ArtError` naming the card (``where``): printing never reads it."""
-    from cardbase.catalog.backup import default_art_dir, safe_art_path
-
     folder = Path(art_dir) if art_dir is not None else default_art_dir()
     try:
         return safe_art_path(folder, art)

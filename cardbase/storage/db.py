@@ -23,6 +23,7 @@ Start-up (:func:`init_db`) never bricks a database:
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import threading
@@ -441,6 +442,14 @@ def _up_to_date(engine: Engine, seed: bool, data_dir: Path | None, report: InitR
                             {"kind": kind, "origin": origin}).first() is not None
 
 
+def seeder() -> Any:
+    """The seeding service, ``seeder(connection, data_dir) -> InitReport``: the function named by
+    :data:`cardbase.config.SEEDER` (the catalog's ``seed_database``). Storage runs it on a database
+    never seeded but does not import it: seeding is a service of the layer above."""
+    module, _, name = config.SEEDER.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def init_db(engine: Engine, *, seed: bool = True, reset: bool = False,
             data_dir: Path | None = None) -> InitReport:
     """Migrate to the newest schema and seed a database never seeded from ``data/``. Idempotent.
@@ -466,9 +475,7 @@ def init_db(engine: Engine, *, seed: bool = True, reset: bool = False,
                 _upgrade_on(conn)
                 report.migrated, report.migrated_from = True, before
             if seed:
-                from cardbase.catalog.seed import seed_database
-
-                seeded = seed_database(conn, data_dir)
+                seeded = seeder()(conn, data_dir)
                 report.update(seeded)
                 report.warnings = seeded.warnings
     return report

@@ -22,6 +22,13 @@ from cardbase import access, i18n
 from cardbase.storage import db
 from cardbase.errors import CardbaseError, PermissionDenied
 
+
+def _streamlit_secret(name: str) -> Any:
+    return st.secrets.get(name)
+
+
+access.secret_reader = _streamlit_secret  # the editor password may come from Streamlit's secrets
+
 LANG_KEY = "lang"
 TOKEN_KEY = "editor_token"
 MAIN_GAME = "nespanini"  # the game pages open on

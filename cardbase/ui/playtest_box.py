@@ -170,7 +170,7 @@ def batch(code: str, *, prefix: str) -> None:
         rulings_view.rulings_caption(result["report"].get("rulings") or [])
         rulings_view.show_coverage(result["report"])
     rulings_view.weights_panel(code, prefix=prefix, players=players, bots=bots, games=int(games),
-                               seed=int(seed), progress_bar=_progress_bar)
+                               seed=int(seed), progress_bar=_progress_bar, cards=game_cards)
 
 
 def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None = None) -> None:

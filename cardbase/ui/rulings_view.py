@@ -14,7 +14,7 @@ import streamlit as st
 
 from cardbase.errors import CardbaseError
 from cardbase.games import rulings as rulings_data
-from cardbase.games.rulings import Ruling
+from cardbase.games.frame import Ruling
 from cardbase.ui.common import lang, show_error, t
 
 
@@ -110,8 +110,9 @@ def show_coverage(rep: dict[str, Any]) -> None:
 
 
 def weights_panel(code: str, *, prefix: str, players: int, bots: list[str], games: int, seed: int,
-                  progress_bar) -> None:
-    """« Poids des arbitrages »: the same games under every reading of each contested ruling."""
+                  progress_bar, cards) -> None:
+    """« Poids des arbitrages »: the same games under every reading of each contested ruling
+    (``cards(code)``: the game's cards, given by the page that shows the panel)."""
     from cardbase.games.rulings import contested
     from cardbase.playtest.weights import weigh
 
@@ -124,10 +125,8 @@ def weights_panel(code: str, *, prefix: str, players: int, bots: list[str], game
     st.caption(t("rulings_view.weights_caption", rulings=", ".join(r.code for r in weighed),
                  games=games * (1 + runs)))
     if st.button(t("rulings_view.weights_run"), key=f"{prefix}_weigh"):
-        from cardbase.ui.playtest_box import game_cards
-
         try:
-            res = weigh(code, game_cards(code), players=players, bots=bots, games=games, seed=seed,
+            res = weigh(code, cards(code), players=players, bots=bots, games=games, seed=seed,
                         workers=1, progress=progress_bar())
         except CardbaseError as exc:
             show_error(exc)

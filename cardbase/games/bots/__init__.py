@@ -11,11 +11,12 @@ Levels: :class:`RandomBot` < :class:`GreedyBot` < :class:`MonteCarloBot` < :clas
 
 from __future__ import annotations
 
-from .base import BOT_NAMES, Bot, RandomBot, make_bot, utility
+from .base import Bot, RandomBot, utility
 from .greedy import GreedyBot
 from .ismcts import ISMCTSBot
 from .montecarlo import MonteCarloBot
 from .oracle import OracleResult, oracle_score, oracle_search
+from .registry import BOT_NAMES, make_bot
 
 __all__ = [
     "BOT_NAMES",

@@ -1,4 +1,4 @@
-"""The bot protocol, what a game state must offer the bots, the utility, and the bot registry.
+"""The bot protocol, what a game state must offer the bots, the utility (the bots by name: :mod:`.registry`).
 
 What a state offers (every engine of ``cardbase/games/`` does; OpenSpiel-shaped):
 
@@ -35,9 +35,6 @@ from __future__ import annotations
 
 import random
 from typing import Any, Protocol
-
-BOT_NAMES = ("random", "greedy", "mc", "ismcts")
-
 
 class Bot(Protocol):
     name: str
@@ -102,25 +99,3 @@ class RandomBot:
     def step(self, state: Any) -> int:
         legal = state.legal_actions()
         return legal[self.rng.randrange(len(legal))]
-
-
-def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot by name: random, greedy, mc (determinized Monte Carlo) or ismcts."""
-    from cardbase.errors import CardbaseError
-
-    from .greedy import GreedyBot
-    from .ismcts import ISMCTSBot
-    from .montecarlo import MonteCarloBot
-
-    key = name.strip().lower()
-    if key == "random":
-        return RandomBot(seed)
-    if key == "greedy":
-        return GreedyBot()
-    if key in ("mc", "montecarlo", "monte-carlo"):
-        return MonteCarloBot(seed=seed, **options)
-    if key == "ismcts":
-        return ISMCTSBot(seed=seed, **options)
-    from cardbase.i18n import tr
-
-    raise CardbaseError(tr("engine.error.unknown_bot", name=name, known=", ".join(BOT_NAMES)))

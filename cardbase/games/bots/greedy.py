@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardbase.games.frame import greedy_of, play_greedy, policies_of
+
 
 def greedy_step(state: Any) -> int:
-    """The game's own greedy choice if it has one, else a one-step look-ahead on ``heuristic``."""
+    """The game's own greedy choice if it has one (given by its package to the frame), else a
+    one-step look-ahead on ``heuristic``."""
+    own = greedy_of(state)
+    if own is not None:
+        return own(state)
     fast = getattr(state, "greedy_action", None)
     if fast is not None:
         return fast()
@@ -34,7 +40,9 @@ class GreedyBot:
 def greedy_rollout(state: Any, horizon: Any = None) -> Any:
     """Play ``state`` with the greedy policy for every player (in place): to the end, or until
     ``horizon`` (a mark from ``state.search_horizon()``) is reached."""
-    whole = getattr(state, "play_greedy", None)  # a game's own fast greedy play-out
+    if policies_of(state).greedy is not None:  # a game's own greedy (and fast play-out)
+        return play_greedy(state, horizon)
+    whole = getattr(state, "play_greedy", None)  # a state's own fast greedy play-out
     if whole is not None:
         return whole() if horizon is None else whole(horizon)
     fast = getattr(state, "greedy_action", None)

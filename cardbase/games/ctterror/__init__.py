@@ -7,3 +7,9 @@
 """
 
 from __future__ import annotations
+
+from cardbase.games import frame
+
+from . import bots as _bots
+
+frame.register(__name__, greedy=_bots.greedy_action, playout=_bots.play_greedy)

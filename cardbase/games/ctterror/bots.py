@@ -11,10 +11,29 @@ keeping and a large penalty for dying; a Masque whenever it can.
 from __future__ import annotations
 
 from .rules import ARMOUR, DODGE, FLASH, FRIENDLY, GAS, HEADSHOT, MASK, RENFORT, RICOCHET, WEAPON
-from .state import CALLED, CHARACTER, DEFEND, EXPLOSIVE, HEADSHOT_MODE, MASKING, PASS, TURN, State
+from .state import (
+    CALLED,
+    CHARACTER,
+    DEFEND,
+    EXPLOSIVE,
+    HEADSHOT_MODE,
+    MASKING,
+    PASS,
+    TERMINAL,
+    TURN,
+    State,
+)
 
 DEATH = 500.0  # what dying costs, in life points
 KEEP = {ARMOUR: 0.5, DODGE: 30.0, FRIENDLY: 15.0, RICOCHET: 10.0, RENFORT: 20.0, WEAPON: 0.5}
+
+
+def play_greedy(state: State) -> State:
+    """Play to the end with the greedy heuristic for every player, in place (the moves are those
+    of :func:`greedy_action`, applied without the legality check: they are legal)."""
+    while state.player != TERMINAL:
+        state._apply(greedy_action(state))
+    return state
 
 
 def greedy_action(s: State) -> int:

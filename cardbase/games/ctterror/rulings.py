@@ -8,7 +8,7 @@ defuse, the endings).
 
 from __future__ import annotations
 
-from cardbase.games.rulings import Ruling
+from cardbase.games.frame import Ruling
 
 from .rules import DEAL_BOMB, FRIENDLY_FIRE, ODD_EXTRA, RICOCHET_POOL
 

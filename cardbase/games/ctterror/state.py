@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardbase.errors import CardbaseError, Problem
+from cardbase.games import frame
+from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
 from cardbase.i18n import tr
 
 from .material import Box
@@ -66,8 +68,6 @@ TURN, CALLED, DEFEND, MASKING, OVER = "turn", "called", "defend", "mask", "over"
 NORMAL, EXPLOSIVE, HEADSHOT_MODE = 0, 1, 2
 
 
-class IllegalActionError(CardbaseError):
-    """An action that is not legal in this state."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -760,18 +760,12 @@ class State:
         return TEAMS[self.winner_team] if self.winner_team >= 0 else None
 
     def greedy_action(self) -> int:
-        """The greedy heuristic's choice for the player to act (see :mod:`.bots`)."""
-        from .bots import greedy_action
-
-        return greedy_action(self)
+        """The greedy heuristic's choice for the player to act (:mod:`.bots`, through the frame)."""
+        return frame.greedy(self)
 
     def play_greedy(self) -> State:
         """Play to the end with the greedy heuristic for every player, in place."""
-        from .bots import greedy_action
-
-        while self.player != TERMINAL:
-            self._apply(greedy_action(self))
-        return self
+        return frame.play_greedy(self)
 
     def heuristic(self, player: int) -> float:
         """The life of the player's team minus the other's (what a look-ahead compares)."""
@@ -946,11 +940,3 @@ class State:
             rows.append(tr("ctterror.text.seat", seat=self.seat_name(p), life=self.life[p],
                            cards=self.hand_n[p]))
         return "\n".join(rows)
-
-
-def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
-    """Play ``actions`` from the deal of ``seed``; the result has the same event log."""
-    s = game.new_state(seed)
-    for a in actions:
-        s.apply_action(a)
-    return s

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from cardbase.games import frame
+
 from .cards import CardTable, blank_card
 from .fast import play_greedy
 from .policy import greedy_action
@@ -30,3 +32,5 @@ __all__ = [
     "ENDINGS", "HAND_SIZE", "STALEMATE_ROUNDS", "TERMINAL", "CardScore", "CardTable", "Game", "IllegalActionError",
     "Observation", "State", "Zones", "blank_card", "greedy_action", "play_greedy", "replay",
 ]
+
+frame.register(__name__, greedy=greedy_action, playout=play_greedy)

@@ -56,17 +56,6 @@ def ending_warnings(entries: Iterable[tuple[Iterable[str], int]]) -> list[DeckWa
     )]
 
 
-def deck_warnings(session: Any, deck_list: Any, game: Any = None) -> list[DeckWarning]:
-    """:func:`ending_warnings` of a deck list matched against the database (NesPanini decks only;
-    other games and unresolved lines give no warning: ``check_deck`` reports those)."""
-    from cardbase import decks
-
-    resolved = decks.resolve_deck(session, deck_list, game=game)
-    if resolved.game is None or resolved.game.code != GAME or not resolved.entries:
-        return []
-    return ending_warnings((e.card.keywords or (), e.count) for e in resolved.entries)
-
-
 # ----------------------------------------------------------------------------- goldfish blind spots
 
 #: why goldfish cannot judge a card (ruling R7): its score counts the opponent's discard pile

@@ -237,7 +237,7 @@ def decision_action_to_string(state: State, action: int) -> str:
 
 def apply_decision(state: State, action: int, *, check: bool = True) -> None:
     """Answer the pending decision with ``action`` (``check=False``: the caller knows it is legal)."""
-    from .state import IllegalActionError
+    from cardbase.games.frame import IllegalActionError
 
     d = state.decision
     assert d is not None

@@ -10,7 +10,7 @@ the occasions it is counted over and whether the rulebook names the rule.
 
 from __future__ import annotations
 
-from cardbase.games.rulings import Ruling
+from cardbase.games.frame import Ruling
 
 
 def _t(fr: str, en: str) -> dict[str, str]:

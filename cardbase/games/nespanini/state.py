@@ -24,6 +24,8 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
+from cardbase.games import frame
+from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
 from cardbase.i18n import tr
 
 from .cards import CardTable
@@ -85,8 +87,6 @@ def shuffle(rng: random.Random, x: list) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-class IllegalActionError(CardbaseError):
-    """An action that is not legal in the current state."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -434,14 +434,12 @@ class State:
         return margin_utilities(self.scores())
 
     def greedy_action(self) -> int:
-        """The greedy policy's choice for the player to act (see :mod:`.policy`)."""
-        return _greedy_action(self)
+        """The greedy policy's choice for the player to act (:mod:`.policy`, through the frame)."""
+        return frame.greedy(self)
 
     def play_greedy(self) -> State:
-        """Play to the end with the greedy policy for every player, in place (see :mod:`.fast`)."""
-        from .fast import play_greedy
-
-        return play_greedy(self)
+        """Play to the end with the greedy policy for every player, in place (:mod:`.fast`)."""
+        return frame.play_greedy(self)
 
     def heuristic(self, player: int) -> float:
         """The score ``player``'s hand would have if the game ended now."""
@@ -723,7 +721,6 @@ class State:
         return s
 
 
-from .policy import greedy_action as _greedy_action  # noqa: E402 - policy imports state
 
 
 def _hand_info(table: CardTable, hand: tuple[int, ...]) -> tuple[int, int]:
@@ -734,11 +731,3 @@ def _hand_info(table: CardTable, hand: tuple[int, ...]) -> tuple[int, int]:
         if fns[k] is not None:
             fields = max(fields, 0) | reads[k]
     return sum(value[k] for k in hand), fields
-
-
-def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
-    """Play ``actions`` from the deal of ``seed``; the result has the same event log."""
-    s = game.new_state(seed)
-    for a in actions:
-        s.apply_action(a)
-    return s

@@ -7,3 +7,10 @@
 """
 
 from __future__ import annotations
+
+from cardbase.games import frame
+
+from . import fast as _fast
+
+# the greedy heuristic of bots.py, at speed (fast.py makes the same decisions)
+frame.register(__name__, greedy=_fast.greedy_action, playout=_fast.play_greedy)

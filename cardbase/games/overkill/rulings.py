@@ -7,7 +7,7 @@ designer may change name the field of :class:`~cardbase.games.overkill.rules.Rul
 
 from __future__ import annotations
 
-from cardbase.games.rulings import Ruling
+from cardbase.games.frame import Ruling
 
 from .rules import POINTS_MODES
 

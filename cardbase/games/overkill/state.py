@@ -13,11 +13,12 @@ shuffle or random draw comes from it, so ``seed`` replays a game exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from cardbase.errors import CardbaseError
+from cardbase.games import frame
+from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
 from cardbase.i18n import tr
 
 from .material import Box
@@ -64,8 +65,6 @@ def shuffle(rng: random.Random, x: list) -> None:
         x[i], x[j] = x[j], x[i]
 
 
-class IllegalActionError(CardbaseError):
-    """An action that is not legal in this state."""
 
 
 class Card(NamedTuple):
@@ -647,12 +646,12 @@ class State:
 
     def greedy_action(self) -> int:
         """The greedy heuristic's choice for the player to act (:mod:`.bots`, at speed: :mod:`.fast`)."""
-        return _fast.greedy_action(self)
+        return frame.greedy(self)
 
     def play_greedy(self, horizon: int | None = None) -> State:
         """Play with the greedy heuristic for both players, in place: to the end, or to the end of
         round ``horizon`` (a mark of :meth:`search_horizon`)."""
-        return _fast.play_greedy(self, horizon)
+        return frame.play_greedy(self, horizon)
 
     # ------------------------------------------------------------------ search horizon
 
@@ -802,7 +801,6 @@ class State:
         return "\n".join(rows)
 
 
-from . import fast as _fast  # noqa: E402 - fast imports this module
 
 TIE_RATE = 0.05  # share of tied rounds between two greedy players, measured (docs/bots.md)
 _VALUES: dict[tuple[int, int, int], float] = {}
@@ -835,11 +833,3 @@ def game_value(score: int, total: int, bet: int) -> float:
         _VALUES.clear()
     _VALUES[key] = v
     return v
-
-
-def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
-    """Play ``actions`` from the deal of ``seed``; the result has the same event log."""
-    s = game.new_state(seed)
-    for a in actions:
-        s.apply_action(a)
-    return s

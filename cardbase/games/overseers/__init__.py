@@ -8,3 +8,20 @@
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from cardbase.games import frame
+
+from . import analysis as _analysis
+from . import bots as _bots
+
+
+def _own_bot(game: Any, name: str, seed: int | None) -> Any:
+    """Overseers' own bots: ``belief`` (OV18); ``None`` for the generic ones."""
+    return _bots.BeliefBot(seed=seed) if name.strip().lower() == "belief" else None
+
+
+frame.register(__name__, greedy=_bots.greedy_action, bot=_own_bot,
+               analytics=lambda game, records: _analysis.batch_figures(records, game.num_players),
+               analytics_text=lambda game, figures: _analysis.figures_text(figures))

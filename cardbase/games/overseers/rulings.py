@@ -8,7 +8,7 @@ their labels and the occasions they are counted over.
 
 from __future__ import annotations
 
-from cardbase.games.rulings import Ruling
+from cardbase.games.frame import Ruling
 
 from .rules import SPLIT_MODES, STOLEN_VALUES
 

@@ -20,6 +20,8 @@ from itertools import combinations
 from typing import Any
 
 from cardbase.errors import CardbaseError
+from cardbase.games import frame
+from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
 from cardbase.i18n import tr
 
 from .material import Box, check_box, draw, groups
@@ -41,8 +43,6 @@ TERMINAL = -1
 PUBLIC = -1  # discard_from: a card everyone saw going into the discard
 
 
-class IllegalActionError(CardbaseError):
-    """An action that is not legal in this state."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -115,22 +115,14 @@ class Game:
 
     def analytics(self, records: Sequence[Any]) -> dict[str, Any]:
         """The batch report's Overseers figures: ``leader`` and ``colours`` (see analysis.py)."""
-        from .analysis import batch_figures
-
-        return batch_figures(records, self.num_players)
+        return frame.analytics(self, records)
 
     def analytics_text(self, figures: dict[str, Any]) -> list[str]:
-        from .analysis import figures_text
-
-        return figures_text(figures)
+        return frame.analytics_text(self, figures)
 
     def make_bot(self, name: str, seed: int | None = None) -> Any:
         """Overseers' own bots: ``belief`` (OV18); ``None`` for the generic ones."""
-        if name.strip().lower() == "belief":
-            from .bots import BeliefBot
-
-            return BeliefBot(seed=seed)
-        return None
+        return frame.own_bot(self, name, seed)
 
 
 def _masks(n: int, sizes: tuple[int, ...]) -> list[int]:
@@ -836,17 +828,11 @@ class State:
         return [1.0 if p in w else 0.0 for p in range(self.n)]
 
     def greedy_action(self) -> int:
-        """The greedy heuristic's choice for the player to act (see :mod:`.bots`)."""
-        from .bots import greedy_action
-
-        return greedy_action(self)
+        """The greedy heuristic's choice for the player to act (:mod:`.bots`, through the frame)."""
+        return frame.greedy(self)
 
     def play_greedy(self) -> State:
-        from .bots import greedy_action
-
-        while self.player != TERMINAL:
-            self.apply_action(greedy_action(self))
-        return self
+        return frame.play_greedy(self)
 
     def heuristic(self, player: int) -> float:
         return float(self.totals[player] - max(self.totals[q] for q in range(self.n) if q != player))
@@ -1119,11 +1105,3 @@ class State:
             cards = " ".join(self._card(k) for k in sorted(self.cards_of(p)))
             rows.append(f"{self._seat(p)} ({name}) : {cards}")
         return "\n".join(rows)
-
-
-def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
-    """Play ``actions`` from the deal of ``seed``; the result has the same event log."""
-    s = game.new_state(seed)
-    for a in actions:
-        s.apply_action(a)
-    return s

@@ -11,3 +11,18 @@
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from cardbase.games import frame
+
+from . import bots as _bots
+from .state import State as _State
+
+
+def _own_bot(game: Any, name: str, seed: int | None) -> Any:
+    """This game's own bots (``optimal``); ``None`` for the generic ones."""
+    return _bots.OptimalBot() if name.strip().lower() == "optimal" else None
+
+
+frame.register(__name__, greedy=_bots.greedy_action, playout=_State.play_greedy, bot=_own_bot)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardbase.games.rulings import Ruling
+from cardbase.games.frame import Ruling
 
 from .rules import TIE_MODES, Rules
 

@@ -43,10 +43,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import ceil
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .rules import ADD, MUL, PROTECTION
-from .solver import _STOP, Convex, Solver, _at, _breaks, _deep, _env, _sum
+from .convex import _STOP, Convex, _at, _breaks, _deep, _env, _sum
+
+if TYPE_CHECKING:
+    from .solver import Solver
 
 TAIL_PASSES = 8  # passes of the tail's decisions before the slope policy π (the bot's n)
 MAX_X = 5000  # the largest threshold X solved (the integer induction below X)
@@ -330,7 +333,7 @@ class Unlimited:
 
     def table(self, p_max: int = 40) -> list[dict[str, Any]]:
         """For each face-down set and Protection count, the points at which to go on."""
-        from .solver import _pass_states, _ranges
+        from .convex import _pass_states, _ranges
 
         rows = []
         top = max(p_max, self.X)

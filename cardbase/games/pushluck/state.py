@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardbase.errors import CardbaseError
+from cardbase.games import frame
+from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
 from cardbase.i18n import tr
 
 from .material import Box
@@ -34,8 +36,6 @@ _STOP_C, _RESH_C, _MUL_C, _PROT_C, _TIE_C = 0, 2, 4, 6, 12
 _END_C = {"target": 14, "rounds": 16, "round_limit": 18}
 
 
-class IllegalActionError(CardbaseError):
-    """An action that is not legal in this state."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -136,11 +136,7 @@ class Game:
 
     def make_bot(self, name: str, seed: int | None = None) -> Any:
         """This game's own bots (``optimal``); ``None`` for the generic ones."""
-        if name.strip().lower() == "optimal":
-            from .bots import OptimalBot
-
-            return OptimalBot()
-        return None
+        return frame.own_bot(self, name, seed)
 
 
 class State:
@@ -415,10 +411,8 @@ class State:
         return out
 
     def greedy_action(self) -> int:
-        """Go until the target, then stop (see :mod:`.bots`)."""
-        from .bots import greedy_action
-
-        return greedy_action(self)
+        """Go until the target, then stop (:mod:`.bots`, through the frame)."""
+        return frame.greedy(self)
 
     def play_greedy(self) -> State:
         """Play to the end with the greedy rule for every seat, in place (the moves of
@@ -545,11 +539,3 @@ class State:
     def __str__(self) -> str:
         return tr("pushluck.text.state", round=self.round, player=self.player + 1,
                   points=self.points, shields=self.shields, down=len(self.down))
-
-
-def replay(game: Game, seed: int, actions: Sequence[int]) -> State:
-    """Play ``actions`` from the deal of ``seed``; the result has the same event log."""
-    s = game.new_state(seed)
-    for a in actions:
-        s.apply_action(a)
-    return s

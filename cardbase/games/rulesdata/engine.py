@@ -16,16 +16,13 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
+from cardbase.games.frame import IllegalActionError  # one for every game
 from cardbase.i18n import current_language, tr
 
 from .expr import Expr
 from .language import Rules
 
 TERMINAL = -1
-
-
-class IllegalActionError(CardbaseError):
-    """An action that is not legal in this state."""
 
 
 class RulesRuntimeError(CardbaseError):

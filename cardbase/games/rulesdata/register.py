@@ -8,7 +8,7 @@ out here and reported by ``cardbase games check``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,7 +17,7 @@ from cardbase.domain import CardDef
 
 
 def rules_dir() -> Path:
-    from cardbase.storage.db import DATA_DIR
+    from cardbase.config import DATA_DIR
 
     return DATA_DIR / "rules"
 
@@ -34,10 +34,10 @@ def build(path: Path, cards: Sequence[CardDef], players: int, **options: Any) ->
     return Game(load_rules(path, options=options), cards, players)
 
 
-def rules_specs(taken: set[str]) -> list[Any]:
-    """A spec per valid rules file whose code is not in ``taken``."""
-    from cardbase.games.registry import GameSpec
-
+def rules_specs(taken: set[str], spec: Callable[..., Any]) -> list[Any]:
+    """A spec per valid rules file whose code is not in ``taken`` (``spec``: the registry's
+    :class:`~cardbase.games.registry.GameSpec`, handed over so that this module does not import
+    the registry that imports it)."""
     from .language import RulesFileError, load_rules
 
     out = []
@@ -52,7 +52,7 @@ def rules_specs(taken: set[str]) -> list[Any]:
         if rules.code in taken or rules.code != path.stem:
             continue
         hidden = any(z.visible != "everyone" for z in rules.zones.values())
-        out.append(GameSpec(rules.code, rules.min_players, rules.max_players, "box",
+        out.append(spec(rules.code, rules.min_players, rules.max_players, "box",
                             information="imperfect" if hidden else "perfect",
                             utility="zero_sum" if rules.max_players == 2 else "general_sum",
                             bots=("random", "greedy", "mc", "ismcts"),
@@ -60,20 +60,3 @@ def rules_specs(taken: set[str]) -> list[Any]:
                             build=partial(build, path), own_cards=rules.source == "generated",
                             rules_file=str(path), title=rules.name))
     return out
-
-
-def file_rulings(code: str) -> tuple[Any, ...]:
-    """The ``[[rulings]]`` of the rules file of a game written as data (empty when it has none or
-    the file does not pass the checker)."""
-    from cardbase.games.rulings import Ruling
-
-    from .language import RulesFileError, load_rules
-
-    path = rules_path(code)
-    if not path.is_file():
-        return ()
-    try:
-        rules = load_rules(path)
-    except RulesFileError:
-        return ()
-    return tuple(Ruling(**r) for r in rules.rulings)

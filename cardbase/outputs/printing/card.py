@@ -59,7 +59,7 @@ def rich_paragraph(text: str, template: Template, font: str,
 
 # The labels a game declares for its card fields (data/games.toml, Jeux page), by game code, then
 # field, then language; filled when cards are read for printing (``catalog.card_defs``).
-STAT_LABELS: dict[str, dict[str, dict[str, str | None]]] = {}
+from cardbase.catalog.printinfo import STAT_LABELS  # noqa: E402
 
 
 def stat_label(key: object, game: str | None = None) -> str:

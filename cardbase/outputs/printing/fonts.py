@@ -61,3 +61,17 @@ def get_font(name: str, size_px: float, *, base_dir: Path | None = None) -> Imag
 
 def cache_info() -> object:
     return _load.cache_info()
+
+
+_WIDTHS: dict[tuple[int, str], float] = {}
+
+
+def text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
+    """``font.getlength`` memoised (fonts are cached, so their ids are stable)."""
+    key = (id(font), text)
+    w = _WIDTHS.get(key)
+    if w is None:
+        if len(_WIDTHS) > 200_000:
+            _WIDTHS.clear()
+        w = _WIDTHS[key] = font.getlength(text)
+    return w

@@ -106,7 +106,7 @@ _CUT = re.compile(r"(\n|[ \t]+)")
 
 # an atom: ("text", str, font, width) | ("pic", image, dy, width); words are lists of atoms
 def _atoms(parsed, base: str, size_px: int, base_dir: Path | None, margin: float):
-    from cardbase.outputs.printing.textfit import text_width
+    from cardbase.outputs.printing.fonts import text_width
 
     faces: dict[tuple[bool, bool], object] = {}
 
@@ -163,7 +163,7 @@ def _atom_width(atom: tuple, margin: float = 0.0) -> float:
 
 def _split_long(atoms: list[tuple], width: float, margin: float) -> list[list[tuple]]:
     """A word wider than the line, cut between letters of its text runs (never in a symbol)."""
-    from cardbase.outputs.printing.textfit import text_width
+    from cardbase.outputs.printing.fonts import text_width
 
     lines: list[list[tuple]] = [[]]
     used = 0.0

@@ -21,10 +21,8 @@ INK = (24, 24, 28, 255)
 PAD = (255, 255, 255, 255)
 PAD_EDGE = (120, 120, 120, 255)
 
-SYMBOL_SHAPES = (
-    "coeur", "lune", "goutte", "rond-plein", "trefle", "quatre-carreaux", "grappe", "fleur",
-    "croix-epaisse", "carre-plein",
-)
+# the symbols drawn here (their names are the catalog's: cardbase/catalog/stickers.py)
+from cardbase.catalog.stickers import SYMBOL_SHAPES  # noqa: E402
 
 
 def _circle(d: ImageDraw.ImageDraw, cx: float, cy: float, r: float, fill=INK) -> None:

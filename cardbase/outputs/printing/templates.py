@@ -14,7 +14,6 @@ a file is reported at once.
 from __future__ import annotations
 
 import json
-import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -24,6 +23,7 @@ from typing import Any
 
 from PIL import ImageColor
 
+from cardbase import config
 from cardbase.errors import Problem, TemplateError
 from cardbase.i18n import tr
 from cardbase.outputs.printing.fonts import font_path
@@ -122,10 +122,7 @@ class Template:
 # --------------------------------------------------------------------------- locating files
 
 def default_templates_dir() -> Path:
-    env = os.environ.get("CARDBASE_TEMPLATES")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[3] / "card_templates"
+    return config.templates_dir()
 
 
 def _find_file(name: str, directory: Path) -> Path | None:
@@ -521,7 +518,7 @@ _TYPES_CACHE: dict[tuple[str, int], tuple[str, ...]] = {}
 
 
 # Game code → the template the game chose (Game.template), filled by catalog.card_defs.
-GAME_TEMPLATES: dict[str, str] = {}
+from cardbase.catalog.printinfo import GAME_TEMPLATES  # noqa: E402
 
 
 def template_name_for(game: str, card_type: str | None, directory: Path | None = None) -> str:

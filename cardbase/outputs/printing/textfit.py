@@ -19,7 +19,7 @@ from PIL import ImageDraw, ImageFont
 
 from cardbase.errors import TemplateError
 from cardbase.i18n import tr
-from cardbase.outputs.printing.fonts import get_font
+from cardbase.outputs.printing.fonts import get_font, text_width
 from cardbase.outputs.printing.units import pt_to_px
 
 
@@ -62,20 +62,6 @@ class Layout:
     width: float
     height: float  # total height of the text block
     shrunk_below_min: bool
-
-
-_WIDTHS: dict[tuple[int, str], float] = {}
-
-
-def text_width(font: ImageFont.FreeTypeFont, text: str) -> float:
-    """``font.getlength`` memoised (fonts are cached, so their ids are stable)."""
-    key = (id(font), text)
-    w = _WIDTHS.get(key)
-    if w is None:
-        if len(_WIDTHS) > 200_000:
-            _WIDTHS.clear()
-        w = _WIDTHS[key] = font.getlength(text)
-    return w
 
 
 def _break_word(word: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
