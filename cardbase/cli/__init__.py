@@ -4,6 +4,9 @@ Each command group lives in its own module and calls the same service functions 
 root group (:mod:`cardbase.cli.frame`) imports a group's module only when one of its commands runs
 or its help is shown, and prints everything in French by default, in English with ``--lang en`` or
 ``CARDBASE_LANG=en`` (an unknown language falls back to French, with a warning).
+
+One of the two faces (with :mod:`cardbase.ui`): it may import every layer below it and Typer,
+never the app's pages.
 """
 
 from __future__ import annotations

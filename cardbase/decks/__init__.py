@@ -4,6 +4,10 @@ One parser (:func:`parse_deck_list`), one resolver against the database (:func:`
 one legality checker (:func:`check_deck`). The CLI, the app and the tests all go through them.
 
 The deck-list format, the deck-code format and the rulings are described in ``docs/decks.md``.
+
+Decks sit above the games and storage: they may import storage, the games (a game's rule of
+thumb about decks: ``warnings``) and the kernel, never the catalog's services, playtest, outputs
+or a face (Streamlit, Typer).
 """
 
 from __future__ import annotations

@@ -20,6 +20,9 @@ CLI's ``--lang`` and the app's language switch call :func:`set_language`. Servic
 messages with :func:`tr`, in the current language. Game terms (Foule, Légendaire, Défausse,
 Cimetière) stay as the rules write them in every language. Machine-readable parts (``--json`` keys,
 problem codes) never go through here.
+
+Part of the shared kernel at the bottom of the house: it imports nothing of cardbase, and every
+layer may import it.
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 ``deck_defs_from_db(session, deck_ref)`` (from :mod:`.decks`) gives the cards of a deck named by
 a deck-list file, a saved deck or a starter slug; it is imported on first use so that batch
 workers do not load the database layer.
+
+Playtest sits above the catalog: it may import the catalog, decks, the games, storage and the
+kernel, never outputs or a face (Streamlit, Typer).
 """
 
 from __future__ import annotations
