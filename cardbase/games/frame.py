@@ -104,6 +104,11 @@ def _package(obj: Any) -> str:
     return module
 
 
+def package_policies(package: str) -> Policies:
+    """The policies the game package ``package`` registered (empty when it registered none)."""
+    return _POLICIES.get(package, _NONE)
+
+
 _BY_TYPE: dict[type, Policies] = {}
 
 

@@ -13,6 +13,7 @@ results the observation hides until everyone has chosen.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,10 +43,31 @@ class GameSpec:
     own_cards: bool = False
     rules_file: str | None = None
     title: str | None = None  # the name shown for a game that is not in the database (its rules file's)
+    # the game's package (cardbase.games.<code>): it registers its greedy, play-out and own bots
+    package: str | None = None
 
     @property
     def engine(self) -> bool:
         return self.build is not None
+
+    @property
+    def policies(self) -> Any:
+        """The game's greedy choice, fast play-out and own bots (:class:`cardbase.games.frame.Policies`,
+        empty for a game written as data: the generic bots play it)."""
+        from cardbase.games import frame
+
+        if self.package is None:
+            return frame.Policies()
+        importlib.import_module(self.package)  # its __init__ registers the policies
+        return frame.package_policies(self.package)
+
+    @property
+    def greedy(self) -> Callable[[Any], int] | None:
+        return self.policies.greedy
+
+    @property
+    def playout(self) -> Callable[..., Any] | None:
+        return self.policies.playout
 
 
 def _overkill(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
@@ -94,14 +116,19 @@ def _nespanini(decks: Sequence[Sequence[CardDef]], players: int, **options: Any)
 
 REGISTRY: dict[str, GameSpec] = {
     spec.code: spec for spec in (
-        GameSpec("nespanini", 1, 2, "decks", bots=("random", "greedy", "mc", "ismcts"), build=_nespanini),
-        GameSpec("overkill", 2, 2, "box", bots=("random", "greedy", "mc", "ismcts"), build=_overkill),
+        GameSpec("nespanini", 1, 2, "decks", bots=("random", "greedy", "mc", "ismcts"), build=_nespanini,
+                 package="cardbase.games.nespanini"),
+        GameSpec("overkill", 2, 2, "box", bots=("random", "greedy", "mc", "ismcts"), build=_overkill,
+                 package="cardbase.games.overkill"),
         GameSpec("pushluck", 1, 6, "box", information="perfect", utility="general_sum",
-                 bots=("random", "greedy", "optimal"), build=_pushluck, default_players=2),
+                 bots=("random", "greedy", "optimal"), build=_pushluck, default_players=2,
+                 package="cardbase.games.pushluck"),
         GameSpec("ctterror", 2, 8, "box", teams=True, utility="teams",
-                 bots=("random", "greedy", "mc", "ismcts"), build=_ctterror),
+                 bots=("random", "greedy", "mc", "ismcts"), build=_ctterror,
+                 package="cardbase.games.ctterror"),
         GameSpec("overseers", 3, 6, "box", utility="general_sum",
-                 bots=("random", "greedy", "belief", "mc", "ismcts"), build=_overseers),
+                 bots=("random", "greedy", "belief", "mc", "ismcts"), build=_overseers,
+                 package="cardbase.games.overseers"),
     )
 }
 

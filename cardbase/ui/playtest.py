@@ -108,30 +108,28 @@ def replay_state(record: dict[str, Any]):
 
 
 def play(record: dict[str, Any], action: int, *, human: int = 0) -> dict[str, Any]:
-    """Apply the human's action, then let the bot play until it is the human's turn again."""
-    from cardbase.games.bots import make_bot
+    """Apply the human's action, then let the bot play until it is the human's turn again (the
+    same loop as every box game's table: the bot of action ``i`` is seeded ``seed + i``)."""
+    from cardbase.ui.playtest_box import bots_until
 
     state = replay_state(record)
     state.apply_action(action)
     actions = [*record["actions"], action]
-    while record.get("bot") and not state.is_terminal() and state.current_player() != human:
-        bot = make_bot(record["bot"], seed=record["seed"] + len(actions))
-        a = bot.step(state)
-        state.apply_action(a)
-        actions.append(a)
+    if record.get("bot"):
+        actions += bots_until(state, human=human, bot=record["bot"], seed=record["seed"],
+                              played=len(actions))
     return {**record, "actions": actions}
 
 
 def start(record: dict[str, Any], *, human: int = 0) -> dict[str, Any]:
     """Let the bot open when it plays first."""
-    from cardbase.games.bots import make_bot
+    from cardbase.ui.playtest_box import bots_until
 
     state = replay_state(record)
     actions = list(record["actions"])
-    while record.get("bot") and not state.is_terminal() and state.current_player() != human:
-        a = make_bot(record["bot"], seed=record["seed"] + len(actions)).step(state)
-        state.apply_action(a)
-        actions.append(a)
+    if record.get("bot"):
+        actions += bots_until(state, human=human, bot=record["bot"], seed=record["seed"],
+                              played=len(actions))
     return {**record, "actions": actions}
 
 
