@@ -20,9 +20,11 @@ Optional, used when present:
 * ``utilities() -> list[float]`` — what search maximises at the end of a game, one per seat,
   when it is not simply ``returns()`` (NesPanini adds a share of the score margin);
 * ``greedy_action() -> int`` — the game's greedy heuristic for the seat to act (the ``greedy``
-  bot; search play-outs and the modelled opponents of ISMCTS);
+  bot; search play-outs and the modelled opponents of ISMCTS); a game package gives it to
+  :mod:`cardbase.games.frame` (``frame.register(__name__, greedy=…)``), where the bots look first;
 * ``play_greedy(horizon=None)`` — a fast greedy play-out, in place, making exactly the moves of
-  repeated ``greedy_action`` (to the end, or to ``horizon`` when the state offers one);
+  repeated ``greedy_action`` (to the end, or to ``horizon`` when the state offers one); given to
+  the frame as ``playout=…``;
 * ``search_horizon() -> mark`` and ``horizon_utilities(mark) -> list[float] | None`` — a point
   where play-outs stop and how the position is valued there (``None`` while it is not reached).
   OVERKILL's horizon is the end of the round in play: a game is many rounds, and a play-out to the
