@@ -38,6 +38,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+
 class Bot(Protocol):
     name: str
 

@@ -40,7 +40,10 @@ class GreedyBot:
 def greedy_rollout(state: Any, horizon: Any = None) -> Any:
     """Play ``state`` with the greedy policy for every player (in place): to the end, or until
     ``horizon`` (a mark from ``state.search_horizon()``) is reached."""
-    if policies_of(state).greedy is not None:  # a game's own greedy (and fast play-out)
+    pol = policies_of(state)
+    if pol.playout is not None:  # a game's own fast greedy play-out
+        return pol.playout(state) if horizon is None else pol.playout(state, horizon)
+    if pol.greedy is not None:  # a game's own greedy
         return play_greedy(state, horizon)
     whole = getattr(state, "play_greedy", None)  # a state's own fast greedy play-out
     if whole is not None:

@@ -29,6 +29,8 @@ import random
 import time
 from typing import Any
 
+from cardbase.games.frame import greedy_of
+
 from .base import horizon_of, playout_utilities
 
 
@@ -102,8 +104,12 @@ class ISMCTSBot:
         rng = self.rng
         c = self.c
         widen = self.widen
-        model_opp = self.opponent == "greedy" and hasattr(s, "greedy_action")
-        has_greedy = hasattr(s, "greedy_action")
+        # the game's greedy, from the frame (else the state's own method)
+        greedy = greedy_of(s)
+        if greedy is None and hasattr(s, "greedy_action"):
+            greedy = type(s).greedy_action
+        model_opp = self.opponent == "greedy" and greedy is not None
+        has_greedy = greedy is not None
         info = getattr(s, "information_key", None)
         reached = (lambda: False) if horizon is None else (
             lambda: s.horizon_utilities(horizon) is not None)
@@ -111,7 +117,7 @@ class ISMCTSBot:
         edge = first
         while True:
             while model_opp and not s.is_terminal() and s.current_player() != me and not reached():
-                s.apply_action(s.greedy_action())  # the others are modelled, not searched
+                s.apply_action(greedy(s))  # the others are modelled, not searched
             if s.is_terminal() or reached():
                 break
             mover = s.current_player()
@@ -136,7 +142,7 @@ class ISMCTSBot:
             if untried and (not tried or tried * widen <= seen):
                 a = None
                 if has_greedy:
-                    g = s.greedy_action()
+                    g = greedy(s)
                     if g in untried:
                         a = g
                 if a is None:
