@@ -18,8 +18,7 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.games import registry
-from cardbase.games.rulings import contested
-from cardbase.games.frame import Ruling
+from cardbase.games.rulings import Ruling, contested
 from cardbase.playtest.stats import wilson
 
 Z95 = 1.959963984540054

@@ -14,7 +14,7 @@ import streamlit as st
 
 from cardbase.errors import CardbaseError
 from cardbase.games import rulings as rulings_data
-from cardbase.games.frame import Ruling
+from cardbase.games.rulings import Ruling
 from cardbase.ui.common import lang, show_error, t
 
 
