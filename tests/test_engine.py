@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardbase.games.bots import RandomBot
 from cardbase.games.nespanini import ENDINGS, TERMINAL, Game, IllegalActionError, replay
-from cardbase.games.nespanini.effects import held_cards
+from cardbase.games.effects.resolve import held_cards
 from cardbase.playtest.cards import make_card
 
 LEG = ("Légendaire",)
@@ -653,7 +653,8 @@ def test_one_way_out_of_a_hand():
     import inspect
     import re
 
-    from cardbase.games.nespanini import effects, fast, state
+    from cardbase.games.nespanini import fast, state
+    from cardbase.games.effects import resolve as effects
 
     for mod in (state, effects, fast):
         src = inspect.getsource(mod)

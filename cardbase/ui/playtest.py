@@ -343,7 +343,7 @@ def _board(state, record: dict[str, Any], key: str) -> None:
         if obs.decision == "discard":
             st.markdown(f"**{t('playtest.choose_discard')}**")
         else:
-            from cardbase.games.nespanini.effects import decision_label
+            from cardbase.games.effects.resolve import decision_label
 
             label = decision_label(state.decision[0]) if state.decision else obs.decision
             st.markdown(f"**{t('playtest.choose_effect')}** — {label}")

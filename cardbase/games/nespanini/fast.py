@@ -25,7 +25,7 @@ missed discard choice is computed from points, never from whole-hand scores.
 
 from __future__ import annotations
 
-from .effects import BOTTOM, COV_EFFECT, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
+from cardbase.games.effects.resolve import BOTTOM, COV_EFFECT, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
 from .policy import _credits, best_removal, best_take, greedy_action, greedy_miss
 from .state import COV_DEF_OCC, COV_DEF_USED, COV_LEG, COV_STEP, TERMINAL, TURN_LIMIT, State
 

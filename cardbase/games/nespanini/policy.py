@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from .effects import BOTTOM, FORCE, GIVE, PICK, RECOVER, TAKE
+from cardbase.games.effects.resolve import BOTTOM, FORCE, GIVE, PICK, RECOVER, TAKE
 
 if TYPE_CHECKING:
     from .cards import CardTable
@@ -207,7 +207,7 @@ def _greedy(state: State, legal: list[int], code: int) -> int:
 
 def best_take(state: State, hand: list[int], legal: Sequence[int], code: int, swap: bool) -> int:
     """The card to take among ``legal`` (looked-at cards, or discard-pile picks encoded as in
-    :mod:`.effects`): the one whose best following hand scores most, the first on ties.
+    :mod:`cardbase.games.effects.resolve`): the one whose best following hand scores most, the first on ties.
     ``swap``: a Swap, after which a non-Légendaire hand card goes to the discard pile."""
     # each candidate's worth is memoised on its own (hand, card, the features the hand and the
     # card read), so offers that share cards share the work

@@ -6,7 +6,7 @@ The interface follows the OpenSpiel shape so the bots work on any game that spea
 
 Cards are integers (indices into :class:`CardTable`); an action is an integer too. At the
 step-2 discard an action is the kind of the card to discard (two copies of the same card are one
-action). Choices inside a Défausse effect are actions as well (see :mod:`.effects`), so a human, a
+action). Choices inside a Défausse effect are actions as well (see :mod:`cardbase.games.effects.resolve`), so a human, a
 bot and a replay all drive the game through :meth:`State.apply_action`.
 
 Decks keep their top card at the end of the list (``deck.pop()`` draws). The rulings for what the
@@ -29,7 +29,7 @@ from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one 
 from cardbase.i18n import tr
 
 from .cards import CardTable
-from .effects import (
+from cardbase.games.effects.resolve import (
     COV_EFFECT,
     EFFECT_KINDS,
     apply_decision,

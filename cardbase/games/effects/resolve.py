@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from cardbase.i18n import tr
 
 if TYPE_CHECKING:
-    from .state import State
+    from cardbase.games.nespanini.state import State
 
 # rule coverage (State.cov): the Défausse action kinds, each with two counters after the five of
 # step 2 (resolved, changed something)
