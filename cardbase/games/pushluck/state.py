@@ -361,9 +361,11 @@ class State:
 
     def _finish(self, reason: str) -> None:
         c = self.cov
-        c[14] += 1
-        c[16] += 1
-        c[18] += 1
+        if self.n > 1:  # the endings this game could have: 15 reached (PL6) or the net (PL10)
+            c[14] += 1
+            c[18] += 1
+        else:  # solo: only its rounds end it (PL8); 15 is no ending there
+            c[16] += 1
         c[_END_C[reason] + 1] += 1
         if reason == "target" and self.n > 1:  # PL7: the best score was shared
             scores = [s or 0 for s in self.round_scores]
