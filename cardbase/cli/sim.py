@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+import io
 import sys
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +66,10 @@ def _batch_rules(options: dict[str, Any], editions: list[Path] | None) -> tuple[
     return options["stalemate_rounds"], rest
 
 
+# True while a batch command reports on a deck played although illegal (``--allow-illegal``)
+_PLAYED_ILLEGAL: ContextVar[bool] = ContextVar("played_illegal", default=False)
+
+
 def _legality(named: dict[str, Any], allow_illegal: bool, editions: list[Path] | None) -> dict[str, list[str]]:
     """The decks' legality (cardbase.decks): an illegal deck refuses the batch (exit 2) unless
     ``--allow-illegal``; the problems of the decks played anyway, for the report."""
@@ -75,7 +82,34 @@ def _legality(named: dict[str, Any], allow_illegal: bool, editions: list[Path] |
 
         with session_scope() as session:
             rules = deck_rules(session)
-    return batch_legality(named, allow_illegal=allow_illegal, rules=rules)
+    illegal = batch_legality(named, allow_illegal=allow_illegal, rules=rules)
+    _PLAYED_ILLEGAL.set(any(illegal.values()))
+    return illegal
+
+
+def _marks_illegal(command):
+    """A batch on an illegal deck says so on every line of its text report: each line but the
+    warning itself starts with « [deck non conforme] » (the JSON report has ``illegal``)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        token = _PLAYED_ILLEGAL.set(False)
+        out = io.StringIO()
+        try:
+            with redirect_stdout(out):
+                command(*args, **kwargs)
+        finally:
+            text = out.getvalue()
+            if _PLAYED_ILLEGAL.get() and not kwargs.get("json_out"):
+                mark = tr("nespanini.sim.illegal_mark")
+                warning = tr("nespanini.sim.illegal", problems="").split(":")[0]
+                text = "".join(line if not line.strip() or line.startswith(warning) else mark + line
+                               for line in text.splitlines(keepends=True))
+            _PLAYED_ILLEGAL.reset(token)
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+    return run
 
 
 def _in_force(options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -183,6 +217,7 @@ def _table(df: Any) -> Any:
 
 @app.command("goldfish", help=tr("engine.help.goldfish"))
 @handle_errors
+@_marks_illegal
 def goldfish_command(
     deck: str = typer.Argument(..., help=DECK_HELP),
     games: int = GAMES,
@@ -246,6 +281,7 @@ def goldfish_command(
 
 @app.command("duel", help=tr("engine.help.duel"))
 @handle_errors
+@_marks_illegal
 def duel_command(
     deck_a: str = typer.Argument(..., help=tr("engine.help.deck_a", deck=DECK_HELP)),
     deck_b: str = typer.Argument(..., help=tr("engine.help.deck_b")),
@@ -314,6 +350,7 @@ def duel_command(
 
 @app.command("roundrobin", help=tr("engine.help.roundrobin"))
 @handle_errors
+@_marks_illegal
 def roundrobin_command(
     decks: list[str] = typer.Argument(None, help=tr("engine.help.rr_decks")),
     games: int = typer.Option(400, "--games", "-n", help=tr("engine.help.games_per_pair")),
@@ -362,6 +399,7 @@ def roundrobin_command(
 
 @app.command("ladder", help=tr("engine.help.ladder"))
 @handle_errors
+@_marks_illegal
 def ladder_command(
     deck: str = typer.Argument(None, help=tr("engine.help.ladder_deck")),
     games: int = typer.Option(200, "--games", "-n", help=tr("engine.help.games_per_rung")),
@@ -415,6 +453,7 @@ def ladder_command(
 
 @app.command("sweep", help="Sweep one field of a card over a range of values, on the same deals.")
 @handle_errors
+@_marks_illegal
 def sweep_command(
     deck: str = typer.Argument(None, help=DECK_HELP),
     card: str = typer.Option(..., "--card", "-c", help="Card reference or name."),
