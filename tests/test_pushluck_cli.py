@@ -92,3 +92,18 @@ def test_solve_says_when_the_exact_solo_value_is_out_of_reach(monkeypatch) -> No
     r = runner.invoke(app, ["solve", "pushluck", "--players", "1"])
     assert r.exit_code == 0, r.output
     assert "n'a pas pu être calculée exactement" in r.output and "sans maximum" not in r.output
+
+
+def test_a_solo_interval_never_goes_below_zero_pl8() -> None:
+    """A solo total is never negative: with the optimal bot's rare huge scores (PL12) the normal
+    interval of the mean used to start below 0."""
+    from types import SimpleNamespace
+
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.rules import Rules
+    from cardbase.games.pushluck.state import Game
+
+    g = Game(parse_box("+3,+5,x2,protection,perdre-tout"), Rules(), players=1)
+    records = [SimpleNamespace(returns=[0.0])] * 99 + [SimpleNamespace(returns=[40000.0])]
+    solo = g.analytics(records)["solo"]
+    assert solo["mean"] == 400 and solo["mean_ci95"][0] == 0.0 and solo["mean_ci95"][1] > 400

@@ -109,7 +109,8 @@ class Game:
 
         return {"seat_win_rates": False,
                 "solo": {"rounds": self.rules.solo_rounds, "games": n, "mean": mean,
-                         "mean_ci95": [mean - half, mean + half], "sd": sd,
+                         # a total is never negative (PL8): the interval stops at 0 (heavy tails)
+                         "mean_ci95": [max(0.0, mean - half), mean + half], "sd": sd,
                          "quantiles": {"min": xs[0], "q10": q(0.10), "q25": q(0.25), "median": q(0.5),
                                        "q75": q(0.75), "q90": q(0.90), "max": xs[-1]},
                          "range95": [q(0.025), q(0.975)],
