@@ -291,3 +291,38 @@ def test_the_capped_values_written_apart_rise_to_the_exact_value_pl12() -> None:
     assert all(g2 < Fraction(9, 10) * g1 for g1, g2 in itertools.pairwise(gaps[2:]))
     plus_one = _capped_values(PLUS_ONE, 6)
     assert plus_one == Solver(parse_box(PLUS_ONE)).solo(6).values and plus_one[-1] < 12
+
+
+def test_stop_at_target_solo_value_by_brute_force_pl6_pl12() -> None:
+    """PL6 `stop_at_target`: a turn is over at 15, so the points stay under 15 + the largest
+    card and every pass adds a point: a plain recursion over the cards, no cap on reshuffles,
+    gives the exact solo value (37913/4800 for the default box), the solver's."""
+    cards = _cards(DEFAULT)
+    every = frozenset(range(len(cards)))
+
+    @cache
+    def choose(p: int, down: frozenset, shields: int) -> Fraction:
+        if p >= 15:
+            return Fraction(p)
+        return max(Fraction(p), flip(p, down or every, shields if down else 0))
+
+    @cache
+    def flip(p: int, down: frozenset, shields: int) -> Fraction:
+        total = Fraction(0)
+        for i in down:
+            kind, fig = cards[i]
+            rest = down - {i}
+            if kind == "add":
+                total += choose(p + fig, rest, shields)
+            elif kind == "mul":
+                total += choose(p * fig, rest, shields)
+            elif kind == "protection":
+                total += choose(p, rest, shields + 1)
+            elif shields:
+                total += choose(p, rest, shields - 1)
+        return total / len(down)
+
+    value = flip(0, every, 0)
+    assert value == Fraction(37913, 4800)
+    data = solve(parse_box(DEFAULT), players=1, stop_at_target=True)
+    assert data["solo"]["expected_points_per_round_exact"] == str(value)
