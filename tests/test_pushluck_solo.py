@@ -198,7 +198,7 @@ def test_the_upper_function_is_a_fixed_point_by_brute_force_pl12(box: str) -> No
 
 
 class _Convex:
-    __slots__ = ("xs", "ys", "m")
+    __slots__ = ("m", "xs", "ys")
 
     def __init__(self, xs, ys, m) -> None:
         self.xs, self.ys, self.m = xs, ys, m
