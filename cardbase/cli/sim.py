@@ -14,7 +14,7 @@ import typer
 
 from cardbase.cli.common import handle_errors, print_json
 from cardbase.errors import CardbaseError, NotFoundError
-from cardbase.i18n import tr
+from cardbase.i18n import fmt_num, fmt_pct, tr
 
 # Help texts are read when the command line starts (language: CARDBASE_LANG); every output line
 # is formatted when printed, in the current language (--lang).
@@ -190,7 +190,7 @@ def _progress(label: str, enabled: bool):
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
+    return fmt_pct(x)
 
 
 def _ended(ended_by: dict[str, int], games: int) -> None:
@@ -261,17 +261,17 @@ def goldfish_command(
     _say_rulings(options)
     _ended(s["ended_by"], s["games"])
     _say_coverage(s)
-    typer.echo(tr("engine.sim.goldfish_mean", mean=f"{s['mean']:.2f}", std=f"{s['std']:.2f}",
+    typer.echo(tr("engine.sim.goldfish_mean", mean=fmt_num(s['mean']), std=fmt_num(s['std']),
                   min=s["min"], max=s["max"]))
     typer.echo(tr("engine.sim.percentiles",
                   values=", ".join(f"p{q}={v:g}" for q, v in s["percentiles"].items())))
     if s["oracle_mean_gap"] is not None:
-        typer.echo(tr("engine.sim.oracle_gap", gap=f"{s['oracle_mean_gap']:.2f}",
+        typer.echo(tr("engine.sim.oracle_gap", gap=fmt_num(s['oracle_mean_gap']),
                       games=s["oracle_games"], exact=s["oracle_exact"]))
     typer.echo("")
     _say_illegal(illegal)
     typer.echo(_table(rep.cards.drop(columns=["goldfish_blind"])).to_string(
-        index=False, float_format=lambda v: f"{v:.3f}"))
+        index=False, float_format=lambda v: fmt_num(v, 3)))
     blind = [tr("nespanini.sim.blind_card", card=r["card"], reasons=", ".join(
         tr(f"nespanini.blind.{x}") for x in r["goldfish_blind"]))
         for r in rep.cards.to_dict(orient="records") if r["goldfish_blind"]]
@@ -344,8 +344,8 @@ def duel_command(
             typer.echo(tr(f"nespanini.sim.seat_{seat}", deck=na, rate=_pct(r["win_rate"]),
                           lo=_pct(r["ci95"][0]), hi=_pct(r["ci95"][1]), wins=r["wins"],
                           decided=r["decided"], ties=r["ties"]))
-    typer.echo(tr("engine.sim.duel_margin", margin=f"{s['mean_margin']:+.2f}",
-                  a=f"{s['mean_score_a']:.2f}", b=f"{s['mean_score_b']:.2f}"))
+    typer.echo(tr("engine.sim.duel_margin", margin=("+" if s['mean_margin'] >= 0 else "") + fmt_num(s['mean_margin']),
+                  a=fmt_num(s['mean_score_a']), b=fmt_num(s['mean_score_b'])))
 
 
 @app.command("roundrobin", help=tr("engine.help.roundrobin"))
@@ -392,7 +392,7 @@ def roundrobin_command(
     _ended(rep.ended_by, total)
     _say_coverage(rep.to_dict())
     typer.echo(tr("engine.sim.rr_matrix"))
-    typer.echo(rep.matrix.to_string(float_format=lambda v: f"{v:.3f}", na_rep="—"))
+    typer.echo(rep.matrix.to_string(float_format=lambda v: fmt_num(v, 3), na_rep="—"))
     typer.echo("")
     typer.echo(_table(rep.ratings).to_string(index=False))
 
@@ -444,7 +444,7 @@ def ladder_command(
     _say_illegal(illegal)
     _say_rulings(options)
     typer.echo(_table(df.drop(columns=["ended_by", "illegal"])).to_string(
-        index=False, float_format=lambda v: f"{v:.3f}"))
+        index=False, float_format=lambda v: fmt_num(v, 3)))
     for _, row in df.iterrows():
         typer.echo(tr("engine.sim.ladder_rung", level=row["level"], against=row["against"]))
         _say_illegal(illegal)
@@ -542,15 +542,15 @@ def sweep_command(
         _say_rulings(np_options)
     for p in res["points"]:
         lo, hi = p["ci95"]
-        score = "—" if p["mean_score"] is None else f"{p['mean_score']:.2f}"
+        score = "—" if p["mean_score"] is None else fmt_num(p['mean_score'])
         if p["win_rate"] is None:
             typer.echo(tr("dask.sweep.point_goldfish", value=p["value"], score=score,
-                          lo=f"{lo:.2f}", hi=f"{hi:.2f}"))
+                          lo=fmt_num(lo), hi=fmt_num(hi)))
         else:
             typer.echo(tr("dask.sweep.point", value=p["value"], rate=_pct(p["win_rate"]), lo=_pct(lo),
                           hi=_pct(hi), score=score))
     if res["mode"] != "goldfish":
-        typer.echo(tr("dask.sweep.crossing", value=f"{res['crossing']:.2f}") if res["crossing"] is not None
+        typer.echo(tr("dask.sweep.crossing", value=fmt_num(res['crossing'])) if res["crossing"] is not None
                    else tr("dask.sweep.no_crossing"))
 
 
