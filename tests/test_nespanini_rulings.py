@@ -412,7 +412,7 @@ def test_cli_rule_options_reach_the_games_and_are_echoed():
              "--rule", "end_rule=turns")
     assert "arbitrages changés : R1 end_rule=turns" in r.stdout
     assert re.search(r"victoires du premier joueur : \d+,\d % \[.*\] \(\d+ sur \d+ parties décidées ; "
-                     r"\d+ égalités à part\)", r.stdout)
+                     r"égalités à part : \d+\)", r.stdout)
     r = _sim("sweep", "braises-ardentes", "--card", "NP1-001", "--values", "1..2", "--goldfish",
              "-n", "10", "--rule", "end_rule=first", "--json")
     assert r.exit_code == 0, r.output
