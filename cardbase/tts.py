@@ -42,6 +42,7 @@ import io
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -698,8 +699,28 @@ def _top_objects(data: Any, path: Path) -> list[Any]:
     raise TtsError(tr("tts.import.not_saved_object", path=str(path)))
 
 
+def _shown_text(value: str) -> str:
+    """Text read from a saved object as it may be shown: a lone surrogate (JSON allows
+    ``"\\ud800"``, no output can encode it) and control characters (a terminal would obey an
+    escape sequence in a stranger's deck name) become U+FFFD; tabs and line breaks a space."""
+    if value.isprintable():
+        return value
+    out = []
+    for ch in value:
+        if ch in "\t\n\r":
+            out.append(" ")
+        elif ch.isprintable() or ch == "\u200d" or unicodedata.category(ch) == "Zs":
+            out.append(ch)  # a space of any width, the joiner inside an emoji
+        else:  # controls, surrogates, bidi overrides, unassigned, line separators
+            out.append("\ufffd")
+    return "".join(out)
+
+
 def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
+    if not isinstance(value, str):
+        return None
+    value = _shown_text(value).strip()
+    return value or None
 
 
 def _sheet_cell(card_id: Any) -> tuple[str, int | None]:
@@ -728,6 +749,7 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
     groups: list[Group] = []
     loose: list[tuple[dict[str, Any], Origin]] = []
     loose_label = tr("tts.import.loose")
+    labels = {loose_label}
     seen = 0
     stack: list[tuple[Any, int, int | None, str, str | None]] = [
         (o, 1, None, f"ObjectStates[{i}]", None) for i, o in reversed(list(enumerate(objects)))]
@@ -753,7 +775,9 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
                                kind=type(states).__name__))
             states = None
         for k in sorted(states or {}, key=lambda k: (len(str(k)), str(k)), reverse=True):
-            stack.append((states[k], depth + 1, group, f"{where}.States[{k}]", str(k)[:20]))
+            key = _shown_text(str(k)[:20])
+            # T8: what a state holds (a deck kept as a state, its cards) is a state too
+            stack.append((states[k], depth + 1, group, f"{where}.States[{key}]", key))
         if kind in CARD_NAMES:
             label = groups[group][0] if group is not None else loose_label
             sheet, cell = _sheet_cell(obj.get("CardID"))
@@ -761,8 +785,13 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
             target.append((obj, Origin(label, sheet, cell, where, state)))
             continue
         if kind in DECK_NAMES:
-            label = _text(obj.get("Nickname"))
-            groups.append(((label or tr("tts.import.deck_n", n=len(groups) + 1))[:200], []))
+            label = (_text(obj.get("Nickname")) or tr("tts.import.deck_n", n=len(groups) + 1))[:200]
+            if label in labels:  # two decks of one name: told apart, never lumped (T10)
+                label = next(tr("tts.import.deck_again", deck=label, n=n)
+                             for n in range(2, len(groups) + 3)
+                             if tr("tts.import.deck_again", deck=label, n=n) not in labels)
+            labels.add(label)
+            groups.append((label, []))
             inner: int | None = len(groups) - 1
             ids = obj.get("DeckIDs")
             if contained is None and isinstance(ids, list):  # an older save: the IDs alone
@@ -776,7 +805,7 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
             inner = None  # a bag, a box…: its decks and cards count on their own
             where_of = f"{where}.ContainedObjects"
         for i, child in reversed(list(enumerate(contained or []))):
-            stack.append((child, depth + 1, inner, f"{where_of}[{i}]", None))
+            stack.append((child, depth + 1, inner, f"{where_of}[{i}]", state))
     if loose:
         groups.append((loose_label, loose))
     return groups, problems
@@ -820,9 +849,13 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
                     names_here[nick] = card.ref
             if card is None:
                 named = nick is not None or ref_text is not None
-                label = (nick or ref_text or "")[:200] if named else tr(
-                    "tts.import.nameless", deck=origin.deck, sheet=origin.sheet,
-                    cell="?" if origin.cell is None else origin.cell)
+                if named:
+                    label = (nick or ref_text or "")[:200]
+                elif origin.cell is not None:
+                    label = tr("tts.import.nameless", deck=origin.deck, sheet=origin.sheet,
+                               cell=origin.cell)
+                else:  # no usable CardID: its place in the file tells it apart (T10)
+                    label = tr("tts.import.nameless_at", deck=origin.deck, where=origin.where)
                 key = (origin.sheet, label)
                 u = lost.get(key)
                 if u is None:

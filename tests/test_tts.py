@@ -693,3 +693,69 @@ def test_a_text_print_refuses_is_refused_in_the_tts_export(session, tmp_path: Pa
         export_tts(TtsSource("Trop long", "file", (card(hi),)), tmp_path / "o", stickers=False)
     assert not (tmp_path / "o").exists()
     export_tts(TtsSource("Juste", "file", (card(lo),)), tmp_path / "ok", stickers=False)
+
+
+def _card(cid, nick=None, **kw) -> dict:
+    return {"Name": "Card", "CardID": cid, **({"Nickname": nick} if nick is not None else {}), **kw}
+
+
+def test_text_from_a_strangers_file_cannot_break_or_steer_the_output(cli_env: str,
+                                                                      tmp_path: Path) -> None:
+    """A lone surrogate (valid JSON, unencodable) used to end in a traceback; an escape sequence
+    in a deck name reached the terminal as it was."""
+    path = tmp_path / "odd.json"
+    path.write_text('{"ObjectStates":[{"Name":"Deck","Nickname":"D\\ud800\\u001b[2Jx",'
+                    '"ContainedObjects":[{"Name":"Card","CardID":100,"Nickname":"A\\udfffb"},'
+                    '{"Name":"Card","CardID":101,"Nickname":"Tisonnier"},'
+                    '{"Name":"Card","CardID":102,"Nickname":"Tisonnier"}],'
+                    '"States":{"2\\u001b":{"Name":"Card","CardID":103,"Nickname":"Tisonnier"}}}]}',
+                    encoding="utf-8")
+    code, data, err = _import_json(path)
+    assert code == 1
+    assert data["decks"][0]["name"] == "D\ufffd\ufffd[2Jx"
+    assert data["unknown"][0]["name"] == "A\ufffdb"
+    text = json.dumps(data, ensure_ascii=False) + err
+    text.encode("utf-8")  # no lone surrogate left
+    assert "\x1b" not in text
+    res = runner.invoke(app, ["tts", "import", str(path), "--partial"])
+    assert res.exit_code == 0 and "Traceback" not in res.output and "\x1b" not in res.output
+    assert "1 Tisonnier" not in res.stdout and "2 Tisonnier" in res.stdout
+
+
+def test_decks_of_one_name_and_cards_without_cardid_are_told_apart(cli_env: str,
+                                                                   tmp_path: Path) -> None:
+    """Ruling T10: two decks with the same nickname get « (2) »; a nameless card without a
+    usable CardID is named by its place in the file, not lumped with the others."""
+    def deck(nick, cards):
+        return {"Name": "DeckCustom", "Nickname": nick, "ContainedObjects": cards}
+    doc = {"ObjectStates": [
+        deck("Player Deck", [_card(100), _card(101)]),
+        deck("Player Deck", [_card(100), _card(101), _card(102)]),
+        deck("Braises", [_card(200, "Tisonnier", GMNotes="NP1-005")] * 6
+             + [_card(None), _card(-5), _card(1.5), _card("x")]),
+    ]}
+    path = tmp_path / "same.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, err = _import_json(path, "--partial")
+    assert code == 2 and data["reason"] == "mostly_unknown"  # 9 of 15 unknown
+    decks = [u["deck"] for u in data["unknown"]]
+    assert decks[:5] == ["Player Deck"] * 2 + ["Player Deck (2)"] * 3
+    assert "Inconnues du deck « Player Deck (2) », planche 1 (3 carte(s))" in err
+    no_id = [u for u in data["unknown"] if u["deck"] == "Braises"]
+    assert [u["count"] for u in no_id] == [1, 1, 1, 1]
+    assert len({u["name"] for u in no_id}) == 4
+    assert no_id[0]["name"] == ("carte sans nom (deck « Braises », sans CardID lisible, "
+                                "en ObjectStates[2].ContainedObjects[6])")
+
+
+def test_a_deck_kept_as_a_state_is_read_but_not_counted(cli_env: str, tmp_path: Path) -> None:
+    """Ruling T8 goes down: the cards of a deck kept as another object's state are states too."""
+    doc = {"ObjectStates": [_card(300, "Tisonnier", GMNotes="NP1-005", States={
+        "2": {"Name": "DeckCustom", "ContainedObjects": [_card(400, "Braisillon",
+                                                               GMNotes="NP1-002")]}})]}
+    path = tmp_path / "st.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 0 and data["summary"]["states"] == 1 and data["cards"] == 1
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert "Braisillon" not in res.stdout and "# name: Deck 1" not in res.stdout

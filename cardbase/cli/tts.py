@@ -100,7 +100,7 @@ def import_command(
     if error is not None:
         fail(str(error))
     if not json_out:
-        typer.echo("\n".join(d.deck_list() for d in result.decks), nl=False)
+        typer.echo("\n".join(d.deck_list() for d in result.decks if d.count), nl=False)
     if code == 1:
         typer.echo(tr("tts.import.partial_hint"), err=True)
         raise typer.Exit(1)
