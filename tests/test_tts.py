@@ -688,7 +688,10 @@ def test_a_text_print_refuses_is_refused_in_the_tts_export(session, tmp_path: Pa
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if fits(mid, 300) else (lo, mid)
-    assert fits(hi, cell_size(63, 88)[2])  # at the cell's own resolution it would have passed
+    # every output judges as print does (before, the cell's 152 dpi, a 100 dpi proof and a
+    # 600 dpi shop file each fitted it in type of their own rounding)
+    for dpi in (100, cell_size(63, 88)[2], 600):
+        assert not fits(hi, dpi) and fits(lo, dpi), dpi
     with pytest.raises(TemplateError, match="Long"):
         export_tts(TtsSource("Trop long", "file", (card(hi),)), tmp_path / "o", stickers=False)
     assert not (tmp_path / "o").exists()
