@@ -115,12 +115,15 @@ def test_value_is_declared_like_a_field_but_is_not_one() -> None:
 def test_html_converts_to_the_markup_and_names_what_it_cannot() -> None:
     from cardbase.richtext import from_html, parse
 
-    text, left = from_html("<b>Cri de guerre</b> : {0} dégâts.<br/>Pioche&nbsp;1 <span>x</span> 2*3")
+    text, left, closed = from_html("<b>Cri de guerre</b> : {0} dégâts.<br/>Pioche&nbsp;1 <span>x</span> 2*3")
     assert text == "**Cri de guerre** : \\{0\\} dégâts.\\nPioche~1 <span>x</span> 2\\*3"
-    assert left == ["<span>", "</span>"]
+    assert left == ["<span>", "</span>"] and closed == []
     assert parse(text).problems == ()
     assert parse(text).plain == "Cri de guerre : {0} dégâts.\nPioche\u00a01 <span>x</span> 2*3"
-    assert from_html("<i>ouvert") == ("*ouvert*", ["<i>"])
+    assert from_html("<i>ouvert") == ("*ouvert*", [], ["<i>"])
+    # a tag named as left in the text is in the text (a lone </b> used to vanish)
+    assert from_html("Un </b> orphelin") == ("Un </b> orphelin", ["</b>"], [])
+    assert from_html("<b>a <b>b</b></b>") == ("**a <b>b**</b>", ["<b>", "</b>"], [])
     assert from_html("a &#0; b")[0] == "a &#0; b"  # no control character from an entity
 
 
