@@ -171,8 +171,8 @@ def import_command(
         print_json(plan.as_dict() | {"dry_run": dry_run})
     else:
         typer.echo((tr("transfer.dry_run") + "\n" if dry_run else "") + plan.summary())
-    if plan.problems:
-        raise typer.Exit(1)
+    if plan.problems:  # bad input, nothing written: exit 2 as for a file that cannot be read
+        raise typer.Exit(2)
 
 
 @app.command("export")
