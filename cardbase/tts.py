@@ -51,7 +51,8 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from cardbase.domain import CardDef
-from cardbase.errors import CardbaseError, DeckListError, NotFoundError, Problem, TemplateError
+from cardbase.errors import (CardbaseError, DeckListError, NotFoundError, Problem, StickerError,
+                             TemplateError)
 from cardbase.i18n import tr
 from cardbase.text import card_ref, fold, parse_card_ref
 
@@ -372,6 +373,7 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     from PIL import Image
 
     from cardbase.printing import RenderOptions, render_back, render_card, template_for
+    from cardbase.printing.textfit import TextTooLong
     from cardbase.printing.fingerprint import card_fingerprint
     from cardbase.printing.output import atomic_file
 
@@ -443,23 +445,35 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     _check_export_text(source.name, planned)
 
     cell_of: dict[str, int] = {}
+    unfit: list[Problem] = []  # every card that cannot be drawn, named at once, nothing written
     sheet_images: list[tuple[int, bytes, str, int, int]] = []  # each sheet as its PNG
     for n, (key, chunk) in enumerate(zip(keys, chunks, strict=True), start=1):
         cols, rows = grid_for(len(chunk))
         sheet = Image.new("RGB", (cols * cw, rows * ch), EMPTY_CELL)
         for cell, card in enumerate(chunk):
             fp = card_fingerprint(card, art_dir=art_dir)
-            img = render_card(card, templates[(card.game, card.card_type)], options, fingerprint=fp)
+            try:
+                img = render_card(card, templates[(card.game, card.card_type)], options,
+                                  fingerprint=fp)
+            except (TextTooLong, StickerError) as exc:  # as print does: every such card named
+                unfit.append(Problem("card-unfit", str(exc), tr("tts.export.unfit_fix"), card.ref))
+                continue
             if img.size != (cw, ch):  # a template whose rounding differs: fitted to the cell
                 img = img.resize((cw, ch), Image.Resampling.LANCZOS)
             r, c = divmod(cell, cols)
             sheet.paste(img, (c * cw, r * ch))
             cell_of[card.ref] = key * 100 + cell
+        if unfit:  # no need to write a sheet that will not be used
+            continue
         digest = hashlib.sha256(sheet.tobytes()).hexdigest()[:8]  # the name follows the pixels
         png = io.BytesIO()
         sheet.save(png, format="PNG", compress_level=3)
         del sheet  # one sheet's pixels in memory at a time
         sheet_images.append((key, png.getvalue(), f"{base}-faces-{n}-{digest}.png", cols, rows))
+    if unfit:
+        from cardbase.printing.sheets import UnfitCardsError
+
+        raise UnfitCardsError(tr("tts.export.unfit", count=len(unfit), name=source.name), unfit)
     back_t = template_for(faces[0].game)
     back = render_back(back_t, REFERENCE_DPI)
     if back.size != (cw, ch):

@@ -692,9 +692,20 @@ def test_a_text_print_refuses_is_refused_in_the_tts_export(session, tmp_path: Pa
     # 600 dpi shop file each fitted it in type of their own rounding)
     for dpi in (100, cell_size(63, 88)[2], 600):
         assert not fits(hi, dpi) and fits(lo, dpi), dpi
-    with pytest.raises(TemplateError, match="Long"):
+    with pytest.raises(TemplateError) as info:
         export_tts(TtsSource("Trop long", "file", (card(hi),)), tmp_path / "o", stickers=False)
+    assert [p.where for p in info.value.problems] == ["NP1-999"]
     assert not (tmp_path / "o").exists()
+    # every card that cannot be drawn is named at once, as print names them (it stopped at one)
+    def numbered(n: int, words: int) -> CardDef:
+        return CardDef(id=n, game="nespanini", edition="NP1", number=n, set_size=1, name=f"C{n}",
+                       value=3, colour="rouge", card_type="Personnage",
+                       effect_text=" ".join(["mot"] * words))
+    with pytest.raises(TemplateError) as info:
+        export_tts(TtsSource("Deux", "file", (numbered(997, lo), numbered(999, hi),
+                                               numbered(998, hi))), tmp_path / "o", stickers=False)
+    assert [p.where for p in info.value.problems] == ["NP1-999", "NP1-998"]
+    assert "2 carte(s)" in str(info.value) and not (tmp_path / "o").exists()
     export_tts(TtsSource("Juste", "file", (card(lo),)), tmp_path / "ok", stickers=False)
 
 
