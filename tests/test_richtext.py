@@ -210,3 +210,16 @@ def test_any_text_parses_without_failing_and_escaping_is_exact(text: str) -> Non
         assert p.where.startswith("caractère ")
     assert parse(richtext.escape(text), CTX).plain == text  # any text can be written literally
     assert parse(richtext.escape(text), CTX).problems == ()
+
+
+def test_generated_effect_text_quotes_names_literally() -> None:
+    """A card name quoted by the effect language's French text is literal text, not markup: « Étoile* »
+    used to open an italic that never closed (the text then printed raw, backslashes and all)."""
+    from cardbase.effects import effect_to_french, parse_effect
+    from cardbase.richtext import parse
+
+    for name in ("Étoile*", "a {b}", "x~y"):
+        text = effect_to_french(parse_effect(f'score: +2 per card in hand where name = "{name}"'))
+        parsed = parse(text)
+        assert parsed.problems == ()
+        assert parsed.plain == f"+2 pour chaque carte nommée « {name} » dans votre main."

@@ -26,6 +26,7 @@ from cardbase import access, catalog, gamesdata, transfer
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, EffectError, StaleEditError
 from cardbase.models import Card, Edition, Game
+from cardbase.richtext import plain as plain_text
 from cardbase.text import canonical_colour
 from cardbase.ui.common import (
     MAIN_GAME,
@@ -403,12 +404,12 @@ def _effect_feedback(form: dict[str, str], game: str) -> None:
     except ImportError:
         return
     if result["ok"]:
-        st.success(tp("editor.effect_ok", text=result["french"]), icon=":material/check_circle:")
+        st.success(tp("editor.effect_ok", text=plain_text(result["french"])), icon=":material/check_circle:")
     else:
         lines = "\n".join(f"- {plain(p)}" for p in result["problems"])
         st.error(t("editor.effect_bad") + "\n\n" + lines, icon=":material/warning:")
         if result["french"]:
-            st.caption(tp("editor.effect_prints", text=result["french"]))
+            st.caption(tp("editor.effect_prints", text=plain_text(result["french"])))
 
 
 def _preview(form: dict[str, str], *, game: str, edition: str, set_size: int, decls: Any = ()) -> None:
