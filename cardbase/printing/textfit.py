@@ -10,6 +10,7 @@ text or changes the template. Nothing unreadable is ever printed.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -176,7 +177,9 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
     it fits at all is judged at FIT_DPI in the box of ``box_mm`` (width, height in millimetres;
     the pixel box scaled when not given), so that every output refuses what print refuses."""
     hi = max(1, int(pt_to_px(size_pt, dpi)))
-    lo_pref = max(1, int(pt_to_px(max(min_size_pt, FLOOR_PT), dpi)))
+    # the minimum rounded up: whole pixels never take the text under the template's minimum (a
+    # 5 pt minimum is 20.8 px at 300 dpi: 20 px printed 4.8 pt, 21 px prints 5.04 pt)
+    lo_pref = max(1, math.ceil(pt_to_px(max(min_size_pt, FLOOR_PT), dpi) - 1e-6))
     floor = min(lo_pref, hi)
 
     def fits(size: int) -> tuple[bool, tuple]:
@@ -204,7 +207,7 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
             w_ref, h_ref = (float(mm_to_px(v, FIT_DPI)) for v in box_mm)
         else:
             w_ref, h_ref = width * k, height * k
-        sizes = {max(1, int(pt_to_px(max(min_size_pt, FLOOR_PT), FIT_DPI))),
+        sizes = {max(1, math.ceil(pt_to_px(max(min_size_pt, FLOOR_PT), FIT_DPI) - 1e-6)),
                  max(1, int(pt_to_px(size_pt, FIT_DPI)))}
         for size in sorted(sizes):
             rows, h, _ = _layout_at(paragraphs, size, w_ref, line_spacing, base_dir)
