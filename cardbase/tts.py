@@ -456,7 +456,8 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
                 img = render_card(card, templates[(card.game, card.card_type)], options,
                                   fingerprint=fp)
             except (TextTooLong, StickerError) as exc:  # as print does: every such card named
-                unfit.append(Problem("card-unfit", str(exc), tr("tts.export.unfit_fix"), card.ref))
+                unfit.append(Problem("card-unfit", str(exc).removeprefix(card.ref + " "),
+                                     where=card.ref))  # the reference shown once
                 continue
             if img.size != (cw, ch):  # a template whose rounding differs: fitted to the cell
                 img = img.resize((cw, ch), Image.Resampling.LANCZOS)
