@@ -560,10 +560,13 @@ class ImportedEntry:
     matched_by: str  # "ref" or "name"
     origins: list[Origin] = field(default_factory=list)
     states: int = 0  # times the card is kept as another card's alternate state
+    # references found in GMNotes that this database does not have (the card matched by name)
+    unknown_refs: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ref": self.card.ref, "name": self.card.name, "count": self.count,
                 "matched_by": self.matched_by, "states": self.states,
+                "unknown_refs": list(self.unknown_refs),
                 "from": [o.as_dict() for o in self.origins]}
 
 
@@ -883,6 +886,8 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
                 deck.entries.append(entry)
             if how == "ref":
                 entry.matched_by = "ref"  # one copy carried its reference: the deck knows it
+            elif ref_text is not None and ref_text not in entry.unknown_refs:
+                entry.unknown_refs.append(ref_text)  # another database's numbering, say so
             entry.origins.append(origin)
             if origin.state is None:  # T8: a card kept as a state is read, not a copy
                 entry.count += 1

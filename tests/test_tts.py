@@ -773,3 +773,22 @@ def test_a_deck_kept_as_a_state_is_read_but_not_counted(cli_env: str, tmp_path: 
     assert code == 0 and data["summary"]["states"] == 1 and data["cards"] == 1
     res = runner.invoke(app, ["tts", "import", str(path)])
     assert "Braisillon" not in res.stdout and "# name: Deck 1" not in res.stdout
+
+
+def test_a_reference_this_database_lacks_is_said_not_called_missing(cli_env: str,
+                                                                    tmp_path: Path) -> None:
+    """A card whose GMNotes hold a reference that does not exist here (another database's
+    numbering) and whose name matches: matched by name, and the import says which reference it
+    carried instead of « its reference was missing »."""
+    doc = {"ObjectStates": [{"Name": "DeckCustom", "Nickname": "G", "ContainedObjects": [
+        _card(100, "Tisonnier", GMNotes="NP1-999"), _card(101, "Braisillon", GMNotes="NP1-002")]}]}
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 0
+    by_ref = {c["ref"]: c for c in data["decks"][0]["cards"]}
+    assert by_ref["NP1-005"]["matched_by"] == "name"
+    assert by_ref["NP1-005"]["unknown_refs"] == ["NP1-999"]
+    assert by_ref["NP1-002"]["unknown_refs"] == []
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert "la référence de ses notes du MJ (NP1-999) n'existe pas dans cette base" in res.stderr

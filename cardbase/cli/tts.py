@@ -123,7 +123,10 @@ def _report(result: ImportResult) -> None:
             if e.matched_by != "name":
                 continue
             o = e.origins[0]
-            typer.echo(tr("tts.import.by_name", name=e.card.name, ref=e.card.ref) + " "
+            said = (tr("tts.import.by_name_unknown_ref", name=e.card.name, ref=e.card.ref,
+                       notes=", ".join(e.unknown_refs)) if e.unknown_refs
+                    else tr("tts.import.by_name", name=e.card.name, ref=e.card.ref))
+            typer.echo(said + " "
                        + tr("tts.import.origin", deck=o.deck, sheet=o.sheet,
                             cell="?" if o.cell is None else o.cell), err=True)
     for name in result.dropped:
