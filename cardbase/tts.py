@@ -829,6 +829,41 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
     return groups, problems
 
 
+def _gm_ref(obj: Mapping[str, Any]) -> str | None:
+    """The cardbase reference in a card's GMNotes, or None (a script's JSON is no reference)."""
+    notes = _text(obj.get("GMNotes"))
+    parsed = parse_card_ref(notes) if notes and len(notes) <= 40 else None
+    return card_ref(*parsed) if parsed is not None else None
+
+
+def _deck_game(cards: Sequence[tuple[dict[str, Any], Origin]], by_ref: Mapping[str, CardDef],
+               by_name: Mapping[str, list[CardDef]]) -> str | None:
+    """Ruling T11: the game a deck is of — the one game of the cards its GMNotes references name,
+    else the game of more than half of the names that exist in one game only — or None (mixed,
+    or nothing known). Its names are then looked for among that game's cards only."""
+    from collections import Counter
+
+    ref_games: Counter[str] = Counter()
+    name_games: Counter[str] = Counter()
+    for obj, _ in cards:
+        ref = _gm_ref(obj)
+        known = by_ref.get(ref) if ref is not None else None
+        if known is not None:
+            ref_games[known.game] += 1
+            continue
+        nick = _text(obj.get("Nickname"))
+        if nick is not None and len(nick) <= 200:
+            games = {c.game for c in by_name.get(fold(nick), [])}
+            if len(games) == 1:
+                name_games[games.pop()] += 1
+    if ref_games:
+        return next(iter(ref_games)) if len(ref_games) == 1 else None
+    if not name_games:
+        return None
+    game, n = name_games.most_common(1)[0]
+    return game if n > sum(name_games.values()) / 2 else None
+
+
 def scan_saved_object(session: Any, path: Path) -> ImportResult:
     """Every card of a saved object matched to the database, with where it came from; raises
     only when the file cannot be read as a saved object (see :meth:`ImportResult.verdict`)."""
@@ -849,6 +884,7 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
     shared = frozenset(k for k, v in by_name.items() if len(v) > 1)
     for name, cards in groups:
         deck = ImportedDeck(name, shared_names=shared)
+        deck_game = _deck_game(cards, by_ref, by_name)
         index: dict[str, ImportedEntry] = {}
         lost: dict[tuple[str, str], UnknownCard] = {}
         names_here: dict[str, str] = {}
@@ -862,6 +898,8 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
                 card = by_ref.get(ref_text)
             if card is None and nick is not None and len(nick) <= 200:
                 found = by_name.get(fold(nick), [])
+                if deck_game is not None:  # T11: a namesake in another game is not this card
+                    found = [c for c in found if c.game == deck_game]
                 if len(found) == 1:
                     card, how = found[0], "name"
                     names_here[nick] = card.ref

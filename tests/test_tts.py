@@ -792,3 +792,36 @@ def test_a_reference_this_database_lacks_is_said_not_called_missing(cli_env: str
     assert by_ref["NP1-002"]["unknown_refs"] == []
     res = runner.invoke(app, ["tts", "import", str(path)])
     assert "la référence de ses notes du MJ (NP1-999) n'existe pas dans cette base" in res.stderr
+
+
+def test_names_are_looked_for_in_the_decks_own_game(cli_env: str, session, tmp_path: Path) -> None:
+    """Ruling T11: a NesPanini deck (by its references, or by most of its names) does not take a
+    card of another game because a name matches (« Protection » is 15 en un tour's), and a name
+    two games share is the one of the deck's game (it used to be unknown, ambiguous)."""
+    catalog.create_card(session, edition="P15", fields={"number": 50, "name": "Tisonnier"})
+    session.commit()
+
+    def deck(nick, cards):
+        return {"Name": "DeckCustom", "Nickname": nick, "ContainedObjects": cards}
+    doc = {"ObjectStates": [
+        deck("Par noms", [_card(100, "Braisillon"), _card(101, "Apprentie forgeronne"),
+                          _card(102, "Tisonnier"), _card(103, "Protection")]),
+        deck("Par refs", [_card(200, "x", GMNotes="NP1-002"), _card(201, "y", GMNotes="NP1-001"),
+                          _card(202, "Tisonnier"), _card(203, "Protection")]),
+    ]}
+    path = tmp_path / "t11.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 1
+    for d in data["decks"]:
+        assert d["game"] == "nespanini"
+        assert {c["ref"] for c in d["cards"]} == {"NP1-002", "NP1-001", "NP1-005"}
+    assert [(u["deck"], u["name"]) for u in data["unknown"]] == [("Par noms", "Protection"),
+                                                                  ("Par refs", "Protection")]
+    # a deck mixing games by name alone, no game in the majority: names matched as before
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps({"ObjectStates": [deck("Mix", [
+        _card(100, "Braisillon"), _card(101, "Protection"), _card(102, "Rouge 1")])]}),
+        encoding="utf-8")
+    code, data, _ = _import_json(mixed)
+    assert code == 0 and data["decks"][0]["game"] is None
