@@ -958,14 +958,14 @@ def refusal(result: ImportResult, path: Path) -> TtsError | None:
     code, reason = result.verdict()
     if code != 2:
         return None
-    bad = [Problem("bad-object", p) for p in result.problems[:50]]
+    bad = [Problem("bad-object", p) for p in result.problems]  # every one, never cut
     if reason == "no_cards":
         return TtsError(tr("tts.import.no_cards", path=str(path)), bad)
     c = result.counts()
     total = c["unknown"] + c["matched_by_ref"] + c["matched_by_name"]
     if reason == "nothing":
         found = [Problem("unknown-card", tr("tts.import.unknown_line", name=u.name, count=u.count))
-                 for u in result.unknown[:50]]
+                 for u in result.unknown]
         return TtsError(tr("tts.import.nothing", path=str(path), total=total), found + bad)
     return TtsError(tr("tts.import.mostly_unknown", path=str(path), unknown=c["unknown"],
                        total=total, share=f"{MAX_UNKNOWN_SHARE:.0%}".replace("%", " %")))

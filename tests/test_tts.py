@@ -825,3 +825,26 @@ def test_names_are_looked_for_in_the_decks_own_game(cli_env: str, session, tmp_p
         encoding="utf-8")
     code, data, _ = _import_json(mixed)
     assert code == 0 and data["decks"][0]["game"] is None
+
+
+def test_nothing_recognised_lists_the_unknown_once_folded_and_all_in_json(cli_env: str, session,
+                                                                          tmp_path: Path) -> None:
+    """A file of 60 cards none of which is known: the summary folds them (« … et 50 de plus »),
+    the refusal is one line (it repeated the first 50 unfolded, the other 10 silently dropped),
+    --json gives all 60; the library's error names all 60."""
+    from cardbase.tts import TtsError, read_saved_object
+
+    doc = {"ObjectStates": [{"Name": "Deck", "Nickname": "F", "ContainedObjects": [
+        _card(100 + i, f"Inconnue {i}") for i in range(60)]}]}
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert res.exit_code == 2
+    assert "… et 50 de plus" in res.stderr
+    assert res.stderr.count("Inconnue 3 ") == 1 and "Inconnue 55" not in res.stderr
+    assert res.stderr.rstrip().endswith("aucune des 60 carte(s) ne correspond à une carte de la base")
+    code, data, _ = _import_json(path)
+    assert code == 2 and len(data["unknown"]) == 60 and "\n" not in data["error"]
+    with pytest.raises(TtsError) as info:
+        read_saved_object(session, path)
+    assert len(info.value.problems) == 60

@@ -90,15 +90,18 @@ def import_command(
     if code == 1 and partial:
         code = 0
     error = refusal(result, file)
+    # the refusal's headline only: the summary above lists every unknown card (folded by group,
+    # --json in full) and every problem; its problem list would repeat them, unfolded
+    headline = str(error).split("\n", 1)[0] if error is not None else None
     if json_out:
         data = result.as_dict()
         data["exit_code"] = code
-        if error is not None:
-            data["error"] = str(error)
+        if headline is not None:
+            data["error"] = headline
         print_json(data)
     _report(result)
-    if error is not None:
-        fail(str(error))
+    if headline is not None:
+        fail(headline)
     if not json_out:
         typer.echo("\n".join(d.deck_list() for d in result.decks if d.count), nl=False)
     if code == 1:
