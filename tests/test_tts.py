@@ -848,3 +848,17 @@ def test_nothing_recognised_lists_the_unknown_once_folded_and_all_in_json(cli_en
     with pytest.raises(TtsError) as info:
         read_saved_object(session, path)
     assert len(info.value.problems) == 60
+
+
+def test_many_broken_objects_are_folded_in_text_and_all_in_json(cli_env: str,
+                                                                tmp_path: Path) -> None:
+    doc = {"ObjectStates": [{"Name": "Deck", "Nickname": "B", "ContainedObjects": [
+        _card(100, "Tisonnier", GMNotes="NP1-005"), *(["pas un objet"] * 500)]}]}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.count("devrait être un objet") == 10
+    assert "… et 490 autre(s) objet(s) ignoré(s)" in res.stderr
+    code, data, _ = _import_json(path)
+    assert code == 0 and len(data["problems"]) == 500

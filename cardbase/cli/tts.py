@@ -147,5 +147,7 @@ def _report(result: ImportResult) -> None:
                           if cells and u.named else ""), err=True)
         if len(items) > FOLD_AFTER:
             typer.echo("  " + tr("tts.import.folded", n=len(items) - FOLD_AFTER), err=True)
-    for problem in result.problems:
+    for problem in result.problems[:FOLD_AFTER]:  # a broken file can hold thousands: folded too
         typer.echo(tr("tts.import.problem", problem=problem), err=True)
+    if len(result.problems) > FOLD_AFTER:
+        typer.echo(tr("tts.import.problems_folded", n=len(result.problems) - FOLD_AFTER), err=True)
