@@ -255,3 +255,16 @@ def test_english_effect_text_uses_the_markup_and_keeps_the_games_terms() -> None
         parsed = parse(text)
         assert parsed.problems == (), text
         assert "a other" not in parsed.plain and "**" not in parsed.plain
+
+
+def test_cards_show_in_english_gives_the_effects_english_text(cli_env) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    res = CliRunner().invoke(app, ["--lang", "en", "cards", "show", "NP1-002"])
+    assert res.exit_code == 0, res.output
+    assert ("effect text (English): +1 for each other rouge card in your hand (3 cards at most)."
+            in res.output)
+    res = CliRunner().invoke(app, ["cards", "show", "NP1-002"])
+    assert "anglais" not in res.output and "English" not in res.output
