@@ -51,8 +51,14 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from cardbase.domain import CardDef
-from cardbase.errors import (CardbaseError, DeckListError, NotFoundError, Problem, StickerError,
-                             TemplateError)
+from cardbase.errors import (
+    CardbaseError,
+    DeckListError,
+    NotFoundError,
+    Problem,
+    StickerError,
+    TemplateError,
+)
 from cardbase.i18n import tr
 from cardbase.text import card_ref, fold, parse_card_ref
 
@@ -373,9 +379,9 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     from PIL import Image
 
     from cardbase.printing import RenderOptions, render_back, render_card, template_for
-    from cardbase.printing.textfit import TextTooLong
     from cardbase.printing.fingerprint import card_fingerprint
     from cardbase.printing.output import atomic_file
+    from cardbase.printing.textfit import TextTooLong
 
     if not source.cards:
         raise TtsError(tr("tts.export.empty", name=source.name))

@@ -37,8 +37,8 @@ from cardbase.effects.ast import (
     ValueTerm,
     Zone,
 )
-from cardbase.effects.evaluate import compile_filter, compile_score, count_value, score_bonus
 from cardbase.effects.english import effect_to_english
+from cardbase.effects.evaluate import compile_filter, compile_score, count_value, score_bonus
 from cardbase.effects.french import effect_to_french
 from cardbase.effects.lint import lint_effect
 from cardbase.effects.parser import parse_effect
