@@ -905,3 +905,39 @@ def test_the_app_loads_nothing_from_outside_its_server(page, st_server) -> None:
     assert not outside, outside
     icon = page.locator('link[rel="shortcut icon"], link[rel="icon"]').first.get_attribute("href")
     assert icon and "gstatic" not in icon
+
+
+def test_a_rich_card_text_shows_styled_beside_its_image(page, st_server) -> None:  # noqa: F811
+    """docs/rich-text.md: the card view shows the text as the card image draws it — the keywords
+    bold (explicit ``**`` and the game's bold keywords), italics, the colour as a badge — and the
+    markup characters never. Its screenshot is docs/images/app-rich-text.png."""
+    from cardbase import access, catalog, db
+
+    text = "**Foule** : +1 pour chaque carte {rouge} de votre main, *même* la Légendaire."
+    engine = db.make_engine(f"sqlite:///{st_server.db_path}")
+    try:
+        with access.editor_context(None), db.session_scope(engine) as s:
+            if not any(c["number"] == 992 for c in catalog.card_dicts(s, edition="NP1")):
+                catalog.create_card(s, edition="NP1", fields={
+                    "number": 992, "name": "Colosse riche", "value": 9, "colour": "rouge",
+                    "effect_text": text})
+    finally:
+        engine.dispose()
+    goto(page, st_server)
+    box = page.locator(".st-key-cards_q input")
+    box.fill("Colosse riche")
+    box.press("Enter")
+    page.get_by_text(re.compile(r"^1 carte\(s\) en \d+ ms")).wait_for()
+    wait_idle(page)
+    detail = page.locator('[data-testid="stMainBlockContainer"]')
+    detail.get_by_role("heading", name="Colosse riche").wait_for()
+    line = detail.locator("p", has_text="pour chaque carte").first
+    line.wait_for()
+    bold = line.locator("strong").all_inner_texts()
+    assert "Foule" in bold and "Légendaire" in bold  # the second one from the game's keywords
+    assert line.locator("em").all_inner_texts() == ["même"]
+    shown = line.inner_text()
+    assert "rouge" in shown and "{" not in shown and "*" not in shown
+    line.scroll_into_view_if_needed()
+    wait_idle(page)
+    shot(page, "rich-text")
