@@ -26,6 +26,11 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "abs": (1, 1, ""),
     "total": (1, 1, "counter"),  # a counter summed over every player
     "best": (1, 1, "counter"),  # a counter's highest value over every player
+    "count_all": (1, 1, "zone"),  # cards in a zone, every player's pile of it together
+    "having": (2, 2, "zone"),  # having('main', 'Légendaire'): cards of the zone with the keyword
+    "having_all": (2, 2, "zone"),  # the same, every player's pile of the zone together
+    "score": (0, 0, "state"),  # the player's hand scored by the cards' effects ([effects])
+    "effect": (2, 2, "state"),  # effect(card, 'recover'): the size of the card's Défausse actions of a kind
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 
@@ -51,6 +56,7 @@ class Expr:
     code: Any
     names: frozenset[str]
     fn: Any = None
+    calls: frozenset[str] = frozenset()  # the functions it calls
 
     def bind(self, functions: dict[str, Any]) -> Any:
         self.fn = eval(self.code, functions)  # a checked tree, no built-ins
@@ -113,6 +119,8 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
     kinds = {"zone": set(zones), "action": set(actions), "counter": set(counters)}
     problems: list[ExprProblem] = []
     used: set[str] = set()
+    used_calls: set[str] = set()
+    callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
         if not isinstance(node, _OPS):
             problems.append(ExprProblem("rulesdata.expr.form", (("form", type(node).__name__),)))
@@ -123,7 +131,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                 or (isinstance(node.value, str) and len(node.value) > 200)):
             problems.append(ExprProblem("rulesdata.expr.constant", (("value", repr(node.value)),)))
         elif isinstance(node, ast.Name):
-            if node.id in FUNCTIONS:
+            if node.id in FUNCTIONS and id(node) in callees:
                 continue
             used.add(node.id)
             if node.id not in known:
@@ -145,7 +153,8 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
             if not lo <= len(node.args) <= hi:
                 problems.append(ExprProblem("rulesdata.expr.arity", (("name", fn), ("count", lo))))
                 continue
-            if kind:
+            used_calls.add(fn)
+            if kind and kind != "state":
                 arg = node.args[0]
                 if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
                         and arg.value in kinds[kind]):
@@ -159,4 +168,5 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
     args = ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in ("_s", "_seat", "_c", "_card")],
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
-    return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used)), []
+    return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used), None,
+                frozenset(used_calls)), []
