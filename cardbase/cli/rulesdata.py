@@ -10,11 +10,29 @@ from cardbase.cli.common import handle_errors, print_json
 from cardbase.i18n import tr
 
 
+def _decks(rules, refs: list[str], edition) -> list | None:
+    """The decks of a game played with decks (``source = "decks"``): those given, else the
+    game's starter decks (``data/decks``), as many as its default player count."""
+    from cardbase.playtest.cards import load_deck_defs, starter_decks
+
+    paths = []
+    starters = {k: p for k, p in sorted(starter_decks().items())
+                if f"# game: {rules.code}" in p.read_text(encoding="utf-8")}
+    for ref in refs:
+        paths.append(starters.get(ref) or Path(ref))
+    if not paths:
+        paths = list(starters.values())[: rules.default_players or rules.min_players]
+    if not paths:
+        return None
+    return [load_deck_defs(p, edition or None) for p in paths]
+
+
 @handle_errors
 def check_command(
     file: Path = typer.Argument(..., help="A rules file (data/rules/<code>.toml)."),
     edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
     games: int = typer.Option(20, "--games", "-n", help="Random games played to see that the game ends (0: none)."),
+    deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """Check a rules file: every problem at once with its line and key, then a few random games."""
@@ -30,7 +48,9 @@ def check_command(
         from cardbase.playtest.cards import load_edition_defs
 
         cards = [c for c in load_edition_defs(edition) if c.game == rules.code]
-    tried = try_random(rules, cards, games) if games and (cards or rules.source == "generated") else None
+    decks = _decks(rules, deck or [], edition) if rules.source == "decks" else None
+    tried = try_random(rules, cards, games, decks=decks) \
+        if games and (cards or rules.source == "generated" or decks) else None
     if json_out:
         print_json({"file": str(file), "code": rules.code, "ok": True, "tried": tried})
         return

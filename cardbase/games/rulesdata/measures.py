@@ -113,10 +113,12 @@ def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str]
             "ended_by": dict(sorted(ended.items()))}
 
 
-def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0) -> dict[str, Any]:
+def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0, *,
+               decks: Sequence[Sequence[CardDef]] | None = None) -> dict[str, Any]:
     """``games`` random games at the default player count: how many ended by a condition of the
-    file rather than a safety net (the check that a game can end)."""
-    game = Game(rules, cards)
+    file rather than a safety net (the check that a game can end). ``decks``: one per player, for
+    a game played with decks."""
+    game = Game(rules, cards, decks=decks)
     names = ["random"] * game.num_players
     rows = [play_measured(game, game_seed(seed, i), names) for i in range(games)]
     conditions = {e.name for e in rules.endings}
