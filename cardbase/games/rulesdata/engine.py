@@ -85,7 +85,7 @@ FUNCTIONS: dict[str, Any] = {
     "_f_having": lambda s, seat, z, kw: sum(1 for c in s._pile(z, seat) if _has(s.game.cards[c], kw)),
     "_f_having_all": lambda s, seat, z, kw: sum(1 for p in s.zones[z] for c in p if _has(s.game.cards[c], kw)),
     "_f_score": lambda s, seat: s.effect_score(seat),
-    "_f_effect": lambda s, seat, card, kind: s.effect_size(card, kind),
+    "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind),
 }
 
 
@@ -377,15 +377,14 @@ class State:
                 total += fn(defs[c], zones)
         return total
 
-    def effect_size(self, card: CardView, kind: str) -> int:
-        """``effect(card, 'draw')``: the size of the card's Défausse actions of that kind (N of
-        draw N, look N, force_discard N, bury N; 1 for recover, swap, reveal); 0 without."""
-        eff = self.game.effects
-        if eff is None or card is None or card.id < 0:
-            return 0
+    def pending_size(self, seat: int, kind: str) -> int:
+        """``pending('draw')``: the size of the seat's Défausse actions of that kind still waiting
+        to be resolved (N of draw N, look N, force_discard N, bury N; 1 for recover, swap,
+        reveal). The greedy bot's look-ahead with ``horizon = "choice"`` stops before an effect
+        begins: this is how a heuristic credits the effect of the card just discarded."""
         total = 0
-        for a in eff.on_discard[card.id]:
-            if EFFECT_KIND_NAMES.get(type(a).__name__) == kind:
+        for owner, _src, a in self.queue:
+            if owner == seat and EFFECT_KIND_NAMES.get(type(a).__name__) == kind:
                 total += getattr(a, "n", 1)
         return total
 
@@ -720,10 +719,7 @@ class State:
     def _look_ahead(self, deal: State, action: int, p: int, r: float) -> float:
         s = deal.clone()
         s.rng = random.Random(r)  # chance after the move is not known either
-        if self.rules.horizon == "choice":
-            s._pause = True
-            s.apply_action(action)
-        elif self.rules.horizon == "turn":
+        if self.rules.horizon in ("choice", "turn"):
             s._pause = True
             s.apply_action(action)
             depth = 0

@@ -30,7 +30,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "having": (2, 2, "zone"),  # having('main', 'Légendaire'): cards of the zone with the keyword
     "having_all": (2, 2, "zone"),  # the same, every player's pile of the zone together
     "score": (0, 0, "state"),  # the player's hand scored by the cards' effects ([effects])
-    "effect": (2, 2, "state"),  # effect(card, 'recover'): the size of the card's Défausse actions of a kind
+    "pending": (1, 1, "state"),  # pending('recover'): the size of the seat's Défausse actions waiting
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 

@@ -551,7 +551,7 @@ class _Ctx:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options),
                                    zones=self.zones, actions=self.actions, counters=self.counters,
                                    card=card, constants=self.options)
-        if e is not None and {"score", "effect"} & e.calls and not self.has_effects:
+        if e is not None and {"score", "pending"} & e.calls and not self.has_effects:
             self.c.add(parts, "rulesdata.score_no_effects", "rulesdata.score_no_effects_fix", expr=source)
             return None
         for p in problems:
