@@ -209,3 +209,97 @@ def test_duel_win_rate_within_the_engines_interval() -> None:
     data, hand = greedy_figures(("maree-et-crypte", "braises-ardentes"), 120)
     lo, hi = wilson(sum(hand), len(hand))
     assert lo <= sum(data) / len(data) <= hi, (sum(data) / len(data), lo, hi)
+
+
+BAD_EFFECTS = """
+[game]
+code = "essai"
+players = [2, 2]
+
+[material]
+source = "decks"
+into = "deck"
+
+[[zones]]
+name = "deck"
+owner = "player"
+
+[[zones]]
+name = "table"
+owner = "shared"
+
+[effects]
+hand = "table"
+discards = "deck"
+deck = "deck"
+
+[setup]
+do = [{ move = "deck", to = "table", at = "side" }, { effect = "defausse" }]
+
+[[actions]]
+name = "poser"
+move = { from = "deck", to = "table", at = "dessous" }
+when = "score >= 3"
+
+[end]
+[[end.conditions]]
+game = "score() > 10 or pending('draw') > 0"
+[end.winner]
+by = "score()"
+"""
+
+
+def test_checker_refuses_the_effect_constructs_misused_with_line_and_key() -> None:
+    from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(BAD_EFFECTS, "essai.toml")
+    problems = info.value.problems
+    text = str(info.value)
+    wheres = [p.where for p in problems]
+    assert "fichier essai.toml, ligne 7, clé material.source" in wheres or any(
+        "material.per_player" in w for w in wheres)  # decks need a zone of each player
+    assert any("effects.hand" in w and "ligne 19" in w for w in wheres)  # a shared zone
+    assert "« table » est commune" in text
+    assert any("actions[1].move.at" in w for w in wheres)  # « dessous »
+    assert any("actions[1].when" in w for w in wheres)  # score used as a name
+    assert "setup.do" in text and "effect" in text  # effect without a card moved
+    assert sum("score()" in p.message for p in problems) >= 1  # score() without a valid [effects]
+    assert len(problems) >= 6
+
+
+def test_a_deck_game_needs_its_decks_and_check_tries_the_starter_decks() -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+    from cardbase.errors import CardbaseError
+
+    with pytest.raises(CardbaseError) as info:
+        Game(load_rules(FILE))
+    assert "un deck par joueur" in str(info.value)
+    runner = CliRunner()
+    res = runner.invoke(app, ["--lang", "en", "games", "check", str(FILE), "--games", "10",
+                              "--deck", "maree-et-crypte", "--deck", "braises-ardentes"])
+    assert res.exit_code == 0, res.output
+    assert "10 random games: 10 ended by a condition of the file" in res.output
+
+
+def test_the_log_tells_an_effect_in_french_and_english() -> None:
+    from cardbase import i18n
+
+    g = Game(load_rules(FILE), decks=[DECKS["maree-et-crypte"], DECKS["braises-ardentes"]])
+    for seed in range(40):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            if s.decision is not None:
+                labels = [s.action_to_string(a) for a in s.legal_actions()]
+                assert all(x and not x.isdigit() for x in labels)
+            s.apply_action(s.greedy_action())
+        lines = s.log_lines()
+        if any("effet Défausse de" in x for x in lines):
+            break
+    assert any("effet Défausse de" in x for x in lines)
+    assert any("sous son deck" in x or "prend" in x for x in lines)
+    with i18n.use_language("en"):
+        en = s.log_lines()
+    assert any("Défausse effect of" in x for x in en)

@@ -366,9 +366,9 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         c.add(["material", "into"], "rulesdata.unknown_zone", "rulesdata.unknown_zone_fix",
               value=into, known=", ".join(zones))
     per_player_copy = c.boolean(mat, ["material"], "per_player", False)
-    if into in zones and per_player_copy != zones[into].per_player:
+    if into in zones and per_player_copy != zones[into].per_player and source != "decks":
         c.add(["material", "per_player"], "rulesdata.copy_zone", "rulesdata.copy_zone_fix", zone=into)
-    if source == "decks" and not per_player_copy:
+    if source == "decks" and not (per_player_copy and into in zones and zones[into].per_player):
         c.add(["material", "per_player"], "rulesdata.decks_per_player", "rulesdata.decks_per_player_fix")
     generated: list[dict[str, Any]] = []
     if source == "generated":
