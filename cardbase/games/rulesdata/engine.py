@@ -10,6 +10,7 @@ replays a game exactly.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -60,10 +61,20 @@ class CardView:
 NO_CARD = CardView(-1)
 
 
-def _has(card: Any, keyword: str) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _fold(text: str) -> str:
     from cardbase.text import fold
 
-    return fold(keyword) in {fold(k) for k in (card.keywords or ())}
+    return fold(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _kw_set(keywords: tuple) -> frozenset:
+    return frozenset(_fold(k) for k in keywords)
+
+
+def _has(card: Any, keyword: str) -> bool:
+    return _fold(keyword) in _kw_set(tuple(card.keywords or ()))
 
 
 def _top(s: State, seat: int, z: str) -> CardView:
@@ -89,6 +100,26 @@ FUNCTIONS: dict[str, Any] = {
 }
 
 
+class _LazyRng:
+    """A generator seeded on first use: the greedy bot's look-ahead gives every trial a seed of its
+    own, and most trials draw nothing."""
+
+    __slots__ = ("_real", "_seed")
+
+    def __init__(self, seed: float) -> None:
+        self._seed, self._real = seed, None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._real is None:
+            self._real = random.Random(self._seed)
+        return getattr(self._real, name)
+
+    def getstate(self) -> Any:
+        if self._real is None:
+            self._real = random.Random(self._seed)
+        return self._real.getstate()
+
+
 class EffectTable:
     """The cards' effects in the effect language (``docs/effects.md``), per card id, for a file with
     an ``[effects]`` section: score rules compiled by :func:`cardbase.effects.compile_score`,
@@ -104,6 +135,7 @@ class EffectTable:
         self.on_discard: list[tuple] = []
         self.score_fn: list[Any] = []
         self.value: list[int] = []
+        self.reads: list[int] = []  # the zones its score rules count in (bits, see _reads)
         parsed: dict[str, Any] = {}
         for c, d in zip(game.cards, game.defs):
             src = (getattr(d, "effect", None) or "").strip() if d is not None else ""
@@ -122,8 +154,23 @@ class EffectTable:
             self.on_discard.append(tuple(eff.on_discard) if eff is not None else ())
             self.score_fn.append(compile_score(eff) if eff is not None and eff.score else None)
             self.value.append(c.value if isinstance(c.value, int) and not isinstance(c.value, bool) else 0)
+            self.reads.append(_reads(eff))
         self.size = len(self.defs)
         self.has_discard_effect = [bool(x) for x in self.on_discard]
+
+
+def _reads(effect: Any) -> int:
+    """The zones a card's score rules count in, as bits: 1 hand, 2 discards, 4 Cimetière, 8 the
+    opponent's discards, 16 deck (a Cimetière count needs both discard piles: 2 | 8 with it)."""
+    if effect is None:
+        return 0
+    bits = {"hand": 1, "discards": 2, "cimetiere": 4 | 2 | 8, "opponent_discards": 8, "deck": 16}
+    out = 0
+    for rule in effect.score:
+        counts = [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else [])
+        for count in counts:
+            out |= bits[str(count.zone)]
+    return out
 
 
 class _EffZones:
@@ -311,11 +358,15 @@ class State:
 
     # ------------------------------------------------------------------ copying
 
-    def clone(self, *, log: bool = False) -> State:
+    def clone(self, *, log: bool = False, reseed: float | None = None) -> State:
+        """A copy; ``reseed``: its chance from a new generator seeded so (the look-ahead's)."""
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
-        s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
-        s.rng.setstate(self.rng.getstate())
+        if reseed is not None:
+            s.rng = _LazyRng(reseed)
+        else:
+            s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
+            s.rng.setstate(self.rng.getstate())
         s.events = self.events[:] if (log and self.events is not None) else None
         s.history = self.history[:]
         s.zones = {k: [pile[:] for pile in v] for k, v in self.zones.items()}
@@ -365,12 +416,16 @@ class State:
             return total
         defs = eff.defs
         piles = self.zones[z["discards"]]
+        reads = 0
+        for c in hand:
+            reads |= eff.reads[c]
         zones = _EffZones()
-        zones.hand = tuple(defs[c] for c in hand)
-        zones.discards = tuple(defs[c] for c in piles[seat])
-        zones.opponent_discards = tuple(defs[c] for q, pile in enumerate(piles) if q != seat for c in pile)
-        zones.cimetiere = zones.discards + zones.opponent_discards
-        zones.deck = tuple(defs[c] for c in reversed(self._pile(z["deck"], seat)))
+        zones.hand = [defs[c] for c in hand]
+        zones.discards = [defs[c] for c in piles[seat]] if reads & 6 else ()
+        zones.opponent_discards = [defs[c] for q, pile in enumerate(piles) if q != seat for c in pile] \
+            if reads & 12 else ()
+        zones.cimetiere = zones.discards + zones.opponent_discards if reads & 4 else ()
+        zones.deck = [defs[c] for c in self._pile(z["deck"], seat)] if reads & 16 else ()
         for c in hand:
             fn = fns[c]
             if fn is not None:
@@ -717,8 +772,7 @@ class State:
         return best
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float) -> float:
-        s = deal.clone()
-        s.rng = random.Random(r)  # chance after the move is not known either
+        s = deal.clone(reseed=r)  # chance after the move is not known either
         if self.rules.horizon in ("choice", "turn"):
             s._pause = True
             s.apply_action(action)
