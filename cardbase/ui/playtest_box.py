@@ -107,10 +107,21 @@ def render(code: str) -> None:
     """A game with an engine but no view of its own: batches of bot games (box games)."""
     from cardbase.games import registry
 
-    if registry.get(code).material != "box":
+    spec = registry.get(code)
+    if spec.material != "box":
         st.info(t("games_page.no_view"), icon=":material/construction:")
         return
-    st.caption(t("games_page.no_table"))
+    if getattr(spec, "rules_file", None):  # a game written as data: its table, then its batches
+        from cardbase.ui import playtest_rules
+
+        mode = st.segmented_control(t("playtest.mode"), ["table", "batch"], key=f"prt_{code}_mode",
+                                    default="table", format_func=lambda m: t(f"rulesdata.table.mode_{m}"),
+                                    label_visibility="collapsed", required=True) or "table"
+        if mode == "table":
+            playtest_rules.table(code)
+            return
+    else:
+        st.caption(t("games_page.no_table"))
     batch(code, prefix=f"pgb_{code}")
 
 
