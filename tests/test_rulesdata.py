@@ -294,11 +294,32 @@ def test_measures_of_a_good_game() -> None:
     assert m == measures(_huit(), games=60, seed=4)  # seeded
 
 
+def test_measures_drama_decisiveness_and_skill_gap() -> None:
+    """How early the winner is known, by how much a comeback winner was behind, greedy against
+    random — each with its interval."""
+    from cardbase.games.rulesdata.measures import decided_at
+
+    assert decided_at([0, 0, 0, 0], 0) == 0.0  # led from the first turn
+    assert decided_at([1, 1, 0, 0], 0) == 0.5
+    assert decided_at([0, 1, None, 1], 0) == 1.0  # never led: known only at the end
+    assert decided_at([0, 1], None) is None
+    m = measures(_huit(), games=60, seed=4, skill_games=40)
+    dv = m["decisiveness"]
+    assert 0 <= dv["ci95"][0] <= dv["mean"] <= dv["ci95"][1] <= 1 and dv["of"] == m["decided"]
+    cb = m["comebacks"]
+    assert (cb["mean_gap"] is None) == (cb["count"] == 0) and (cb["mean_gap"] or 1) > 0
+    sk = m["skill_gap"]
+    assert sk["games"] == 40 and sk["ci95"][0] <= sk["rate"] <= sk["ci95"][1] and sk["fair"] == 0.5
+    ln, lc = m["length"], m["lead_changes"]
+    assert ln["ci95"][0] <= ln["mean"] <= ln["ci95"][1] and lc["ci95"][0] <= lc["mean"] <= lc["ci95"][1]
+
+
 def test_cli_sim_measures_text_json_and_refusals() -> None:
-    res = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--seed", "2", "--json"])
+    res = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--seed", "2", "--json",
+                              "--skill-games", "20"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert data == measures(_huit(), games=40, seed=2)
+    assert data == json.loads(json.dumps(measures(_huit(), games=40, seed=2, skill_games=20)))
     text = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--bots", "greedy,random"])
     assert text.exit_code == 0 and "premier joueur :" in text.stdout and "remontées" in text.stdout
     hand = runner.invoke(app, ["sim", "measures", "pushluck", "--games", "5"])

@@ -77,6 +77,7 @@ def measures_command(
     bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
     edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
+    skill: int = typer.Option(200, "--skill-games", help="Games of greedy against random for the skill gap (0: none)."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """The measures of a good game: first-player advantage, length, lead changes, comebacks, decisions."""
@@ -90,6 +91,8 @@ def measures_command(
         raise CardbaseError(tr("rulesdata.cli.not_data", game=spec.code, games=", ".join(data) or "—"))
     if not 1 <= games <= 20_000:
         raise CardbaseError(tr("rulesdata.cli.bad_count", games=games))
+    if not 0 <= skill <= 20_000:
+        raise CardbaseError(tr("rulesdata.cli.bad_count", games=skill))
     count, names = registry.seat_bots(spec, players, [b.strip() for b in bots.split(",") if b.strip()], games)
     cards = []
     if not spec.own_cards:
@@ -104,7 +107,7 @@ def measures_command(
             with session() as s:
                 cards = catalog.card_defs(s, game=spec.code)
     assert spec.build is not None
-    m = measures(spec.build(cards, count), games=games, seed=seed, bots=names)
+    m = measures(spec.build(cards, count), games=games, seed=seed, bots=names, skill_games=skill)
     if json_out:
         print_json(m)
         return
@@ -117,11 +120,25 @@ def measures_command(
                   bots=", ".join(m["bots"]), seed=seed))
     typer.echo(tr("rulesdata.measures.first", rate=pct(fp["rate"]), lo=pct(fp["ci95"][0]),
                   hi=pct(fp["ci95"][1]), fair=pct(fp["fair"]), decided=m["decided"]))
+    typer.echo(tr("rulesdata.measures.first_means"))
     typer.echo(tr("rulesdata.measures.length", mean=_num(ln["mean"], 1), sd=_num(ln["sd"], 1),
                   min=ln["min"], q25=ln["q25"], median=ln["median"], q75=ln["q75"], max=ln["max"]))
-    typer.echo(tr("rulesdata.measures.leads", mean=_num(m["lead_changes"]["mean"], 2)))
+    typer.echo(tr("rulesdata.measures.length_ci", lo=_num(ln["ci95"][0], 1), hi=_num(ln["ci95"][1], 1)))
+    lc = m["lead_changes"]
+    typer.echo(tr("rulesdata.measures.leads", mean=_num(lc["mean"], 2)))
+    typer.echo(tr("rulesdata.measures.leads_ci", lo=_num(lc["ci95"][0], 2), hi=_num(lc["ci95"][1], 2)))
     typer.echo(tr("rulesdata.measures.comebacks", rate=pct(cb["rate"]), lo=pct(cb["ci95"][0]),
                   hi=pct(cb["ci95"][1]), count=cb["count"], of=cb["of"]))
+    if cb["mean_gap"] is not None:
+        typer.echo(tr("rulesdata.measures.comeback_gap", gap=_num(cb["mean_gap"], 1)))
+    dv = m["decisiveness"]
+    if dv["mean"] is not None:
+        typer.echo(tr("rulesdata.measures.decisive", mean=pct(dv["mean"]), lo=pct(dv["ci95"][0]),
+                      hi=pct(dv["ci95"][1]), of=dv["of"]))
+    sk = m["skill_gap"]
+    if sk is not None:
+        typer.echo(tr("rulesdata.measures.skill", rate=pct(sk["rate"]), lo=pct(sk["ci95"][0]),
+                      hi=pct(sk["ci95"][1]), fair=pct(sk["fair"]), decided=sk["decided"]))
     typer.echo(tr("rulesdata.measures.decisions", per_game=_num(dc["per_game"], 1),
                   options=_num(dc["options"], 1)))
     typer.echo(tr("rulesdata.measures.ended", ended=", ".join(f"{k} : {v}" for k, v in m["ended_by"].items())))

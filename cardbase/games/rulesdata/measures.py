@@ -5,8 +5,12 @@
 * **game length**: turns per game, mean, spread and quantiles;
 * **lead changes**: after every turn the leader is the single best player by the rules file's
   ``[end.winner] by`` (highest or lowest as it says); a change is a new single leader;
-* **comebacks**: among decided games, how often the eventual winner was strictly behind at the
-  middle turn of the game;
+* **comebacks** (drama): among decided games, how often the eventual winner was strictly behind at
+  the middle turn of the game, and by how much on average (in ``[end.winner] by`` units);
+* **decisiveness**: how early the winner is known — the share of the turns played before the
+  eventual winner became the single leader for good (0 from the start, 1 only at the end);
+* **skill gap** (``skill_games``): a greedy seat against random seats, its win rate beside the
+  fair share;
 * **decisions**: moves where the player had more than one legal action, per game, and the mean
   number of options of those moves.
 """
@@ -31,6 +35,38 @@ def _leader(state: State) -> int | None:
     best = max(vals) if r.winner_order == "highest" else min(vals)
     top = [p for p, v in enumerate(vals) if v == best]
     return top[0] if len(top) == 1 else None
+
+
+def _gap(state: State, player: int) -> float:
+    """How far ``player`` is behind the best other player by ``[end.winner] by`` (0 when not)."""
+    r = state.rules
+    vals = [state._eval(r.winner_by, p) for p in range(state.n)]
+    mine = vals[player]
+    others = [v for p, v in enumerate(vals) if p != player]
+    if not others:
+        return 0.0
+    return float(max(0, (max(others) - mine) if r.winner_order == "highest" else (mine - min(others))))
+
+
+def decided_at(leaders: Sequence[int | None], winner: int | None) -> float | None:
+    """How early the winner is known: the share of the game's turns played before the eventual
+    winner became the single leader for good (0: led from the first turn on; 1: only at the end).
+    None for a game nobody won."""
+    if winner is None:
+        return None
+    if not leaders:
+        return 1.0
+    i = len(leaders)
+    while i > 0 and leaders[i - 1] == winner:
+        i -= 1
+    return i / len(leaders)
+
+
+def _mean_ci(xs: Sequence[float]) -> list[float]:
+    if len(xs) < 2:
+        return [float(xs[0]), float(xs[0])] if xs else [0.0, 0.0]
+    m, h = statistics.fmean(xs), 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
+    return [m - h, m + h]
 
 
 def _behind(state: State, player: int) -> bool:
@@ -60,7 +96,7 @@ def play_measured(game: Game, seed: int, bots: Sequence[str]) -> dict[str, Any]:
         if s.turns != turns and not s.is_terminal():
             turns = s.turns
             leaders.append(_leader(s))
-            snapshots.append([_behind(s, p) for p in range(s.n)])
+            snapshots.append([_gap(s, p) for p in range(s.n)])
     changes = 0
     last = None
     for lead in leaders:
@@ -69,16 +105,36 @@ def play_measured(game: Game, seed: int, bots: Sequence[str]) -> dict[str, Any]:
                 changes += 1
             last = lead
     winner = s.winners[0] if len(s.winners) == 1 else None
-    comeback = None
+    comeback = gap = None
     if winner is not None and snapshots:
-        comeback = snapshots[len(snapshots) // 2][winner]
+        gap = snapshots[len(snapshots) // 2][winner]
+        comeback = gap > 0
     return {"first": first, "winner": winner, "turns": s.turns, "ended_by": s.ended_by,
-            "lead_changes": changes, "comeback": comeback, "decisions": decisions, "options": options,
+            "lead_changes": changes, "comeback": comeback, "gap": gap,
+            "decided_at": decided_at(leaders, winner), "decisions": decisions, "options": options,
             "coverage": s.coverage()}
 
 
-def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None) -> dict[str, Any]:
-    """The measures over ``games`` seeded games (game ``i`` dealt from ``game_seed(seed, i)``)."""
+def skill_gap(game: Game, *, games: int, seed: int = 0) -> dict[str, Any]:
+    """Greedy against random: one seat greedy, the others random, the greedy seat turning from
+    game to game; its win rate among decided games with its interval, beside the fair share."""
+    wins = decided = 0
+    for i in range(games):
+        names = ["random"] * game.num_players
+        names[i % game.num_players] = "greedy"
+        row = play_measured(game, game_seed(seed, i), names)
+        if row["winner"] is not None:
+            decided += 1
+            wins += row["winner"] == i % game.num_players
+    lo, hi = wilson(wins, decided)
+    return {"games": games, "decided": decided, "wins": wins,
+            "rate": wins / decided if decided else None, "ci95": [lo, hi], "fair": 1 / game.num_players}
+
+
+def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None,
+             skill_games: int = 0) -> dict[str, Any]:
+    """The measures over ``games`` seeded games (game ``i`` dealt from ``game_seed(seed, i)``);
+    ``skill_games``: that many more games for the skill gap (greedy against random)."""
     names = list(bots or ["greedy"])
     if len(names) == 1:
         names = names * game.num_players
@@ -99,16 +155,23 @@ def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str]
     for r in rows:
         ended[r["ended_by"]] = ended.get(r["ended_by"], 0) + 1
     dec = sum(r["decisions"] for r in rows)
+    known = [r["decided_at"] for r in rows if r["decided_at"] is not None]
     return {"game": game.rules.code, "games": n, "players": game.num_players, "bots": names,
             "seed": seed, "decided": len(decided),
             "first_player": {"wins": first_wins, "rate": first_wins / len(decided) if decided else None,
                              "ci95": [lo, hi], "fair": 1 / game.num_players},
             "length": {"mean": statistics.fmean(lengths), "sd": statistics.pstdev(lengths),
+                       "ci95": _mean_ci(lengths),
                        "min": lengths[0], "q25": q(0.25), "median": q(0.5), "q75": q(0.75),
                        "max": lengths[-1]},
-            "lead_changes": {"mean": statistics.fmean(r["lead_changes"] for r in rows)},
+            "lead_changes": {"mean": statistics.fmean(r["lead_changes"] for r in rows),
+                             "ci95": _mean_ci([r["lead_changes"] for r in rows])},
             "comebacks": {"count": cb, "of": len(backs), "rate": cb / len(backs) if backs else None,
-                          "ci95": [clo, chi]},
+                          "ci95": [clo, chi],
+                          "mean_gap": statistics.fmean(r["gap"] for r in backs if r["comeback"]) if cb else None},
+            "decisiveness": {"mean": statistics.fmean(known) if known else None,
+                             "ci95": _mean_ci(known), "of": len(known)},
+            "skill_gap": skill_gap(game, games=skill_games, seed=seed + 1) if skill_games else None,
             "decisions": {"per_game": dec / n, "options": (sum(r["options"] for r in rows) / dec) if dec else 0.0},
             "ended_by": dict(sorted(ended.items()))}
 
