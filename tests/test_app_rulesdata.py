@@ -19,6 +19,14 @@ def test_the_batch_view_plays_a_rules_file_game() -> None:
     assert "HU2" in shown  # its contested ruling, from the rules file
     tables = " ".join(x.value.to_string() for x in at.dataframe)
     assert "main_vide" in tables
+    at.button(key="pgb_huit_measures").click().run()
+    no_exception(at)
+    frame = at.dataframe[-1].value
+    rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
+    assert {"Victoires du premier joueur", "Vainqueur connu après",
+            "Écart de niveau (greedy contre random)", "Changements de meneur"} <= set(rows)
+    assert all(" – " in rows[k] for k in ("Victoires du premier joueur", "Vainqueur connu après"))
+    assert "hasard décide" in frame.to_string()
 
 
 def _table_page(lang: str = "fr"):
