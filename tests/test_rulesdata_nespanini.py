@@ -303,3 +303,42 @@ def test_the_log_tells_an_effect_in_french_and_english() -> None:
     with i18n.use_language("en"):
         en = s.log_lines()
     assert any("Défausse effect of" in x for x in en)
+
+
+def test_checker_finds_a_zone_nobody_can_see(tmp_path) -> None:
+    """A face-down zone no move takes cards out of and no formula reads: the cards put there are
+    lost to every player — a problem with its line and key; reading it (count) makes it fine."""
+    from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+
+    text = (ROOT / "data" / "rules" / "huit.toml").read_text(encoding="utf-8")
+    text = text.replace('''[[zones]]
+name = "main"''', '''[[zones]]
+name = "oubliettes"
+owner = "shared"
+ordered = false
+visible = "nobody"
+
+[[zones]]
+name = "main"''').replace('''ends_turn = true
+
+[[actions]]
+name = "piocher"''', '''ends_turn = true
+
+[[actions]]
+name = "jeter"
+label = { fr = "Jeter", en = "Throw away" }
+move = { from = "main", to = "oubliettes" }
+pick = "choice"
+ends_turn = true
+
+[[actions]]
+name = "piocher"''', 1)
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(text, "essai.toml")
+    (p,) = info.value.problems
+    assert "« oubliettes »" in p.message and "zones[3].visible" in p.where and "ligne" in p.where
+    assert "count('oubliettes')" in p.fix
+    fixed = text.replace("heuristic = \"-count('main')\"",
+                         "heuristic = \"-count('main') + 0 * count('oubliettes')\"")
+    assert fixed != text
+    parse_rules_text(fixed, "essai.toml")

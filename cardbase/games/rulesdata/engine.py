@@ -761,6 +761,7 @@ class State:
         deals = []
         for _ in range(n):
             d = self.resample(p, rng)
+            d.legal_actions()  # once per deal: every trial's clone inherits it
             deals.append((d, rng.random()))
         best, best_v = legal[0], None
         for a in legal:

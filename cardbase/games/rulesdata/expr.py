@@ -57,6 +57,7 @@ class Expr:
     names: frozenset[str]
     fn: Any = None
     calls: frozenset[str] = frozenset()  # the functions it calls
+    zones: frozenset[str] = frozenset()  # the zones it reads (count, top, having…)
 
     def bind(self, functions: dict[str, Any]) -> Any:
         self.fn = eval(self.code, functions)  # a checked tree, no built-ins
@@ -120,6 +121,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
     problems: list[ExprProblem] = []
     used: set[str] = set()
     used_calls: set[str] = set()
+    used_zones: set[str] = set()
     callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
         if not isinstance(node, _OPS):
@@ -154,6 +156,8 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                 problems.append(ExprProblem("rulesdata.expr.arity", (("name", fn), ("count", lo))))
                 continue
             used_calls.add(fn)
+            if kind == "zone" and node.args and isinstance(node.args[0], ast.Constant):
+                used_zones.add(str(node.args[0].value))
             if kind and kind != "state":
                 arg = node.args[0]
                 if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
@@ -169,4 +173,4 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
     return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used), None,
-                frozenset(used_calls)), []
+                frozenset(used_calls), frozenset(used_zones)), []

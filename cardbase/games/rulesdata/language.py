@@ -449,6 +449,14 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         if "heuristic" in scoring else None
 
     rulings = _rulings(c, data.get("rulings", []), opts)
+    # a zone nobody can see, whose cards no action or operation takes out and no formula reads:
+    # what goes there is lost to every player (an effect's zones count as read)
+    for i, z in enumerate(zone_list):
+        zname = z.get("name") if isinstance(z, dict) else None
+        zone = zones.get(zname) if isinstance(zname, str) else None
+        if (zone is not None and zone.visible == "nobody" and zname not in ctx.used
+                and zname not in effects.values()):
+            c.add(["zones", i, "visible"], "rulesdata.blind_zone", "rulesdata.blind_zone_fix", zone=zname)
     if c.problems:
         return None
     return Rules(path, code, str(name), players[0], players[1], default_players, opts, source,
@@ -546,11 +554,14 @@ class _Ctx:
                  options: dict[str, Any], actions: list[str]) -> None:
         self.c, self.zones, self.counters, self.options, self.actions = c, zones, counters, options, actions
         self.has_effects = False  # the file has a valid [effects] section (score(), effect)
+        self.used: set[str] = set()  # zones some expression reads or some move takes cards from
 
     def expr(self, source: Any, parts: list[Any], *, card: bool) -> Expr | None:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options),
                                    zones=self.zones, actions=self.actions, counters=self.counters,
                                    card=card, constants=self.options)
+        if e is not None:
+            self.used |= e.zones
         if e is not None and {"score", "pending"} & e.calls and not self.has_effects:
             self.c.add(parts, "rulesdata.score_no_effects", "rulesdata.score_no_effects_fix", expr=source)
             return None
@@ -610,6 +621,8 @@ class _Ctx:
             elif verb in ("move", "deal"):
                 src = self.zone(op[verb], here)
                 dst = self.zone(op.get("to"), here)
+                if src:
+                    self.used.add(src)
                 pick = op.get("pick", "top")
                 if verb == "move" and pick not in OP_PICKS:
                     self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="pick",
@@ -671,6 +684,8 @@ class _Ctx:
             move = c.table(move, parts + ["move"])
             c.unknown_keys(move, parts + ["move"], ("from", "to", "at"))
             act.source = self.zone(move.get("from"), parts + ["move"])
+            if act.source:
+                self.used.add(act.source)
             act.dest = self.zone(move.get("to"), parts + ["move"])
             act.at = c.choice(move, parts + ["move"], "at", PLACES, "top")
         act.pick = c.choice(a, parts, "pick", PICKS, "choice")
