@@ -511,3 +511,28 @@ def test_compulsory_random_pick_rotation_and_end_at_the_action() -> None:
             assert s2.ended_by == "round_limit" and s2.round == 30 and not s2.zones["pioche"][0]
             assert s2.returns() == [0.0, 0.0]
     assert ends == {"but", "round_limit"}
+
+
+def test_pushluck_rules_file_greedy_is_the_engines_greedy() -> None:
+    """The file's [scoring] heuristic (horizon "turn") makes the generic greedy bot the engine's
+    greedy policy: on the same deals, at every move, both choose the same kind of action (go on,
+    stop, reshuffle); flips are blind, so which face-down card is turned is the engine's. Then the
+    greedy seat rates and P(15 in the first turn) agree (benchmarks/bench_rulesdata_pushluck.py)."""
+    from cardbase.games.pushluck.bots import greedy_action
+
+    data = Game(load_rules(RULES / "pushluck.toml"), P15, 2)
+    hand = PushGame(box_from_cards(P15), PushRules(), 2)
+    stride = data.stride
+    kinds = {STOP: 0, RESHUFFLE: 1}
+    moves = stops = 0
+    for seed in range(30):
+        a, b = data.new_state(seed), hand.new_state(seed)
+        while not b.is_terminal():
+            x = greedy_action(b)
+            assert a.greedy_action() // stride == kinds.get(x, 2), (seed, moves)
+            stops += x == STOP
+            b.apply_action(x)
+            a.apply_action(0 if x == STOP else stride if x == RESHUFFLE else 2 * stride + (x - FLIP))
+            moves += 1
+        assert a.returns() == b.returns() and a.ended_by == b.ended_by
+    assert moves > 300 and stops > 30
