@@ -322,8 +322,17 @@ def test_cli_sim_measures_text_json_and_refusals() -> None:
     assert data == json.loads(json.dumps(measures(_huit(), games=40, seed=2, skill_games=20)))
     text = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--bots", "greedy,random"])
     assert text.exit_code == 0 and "premier joueur :" in text.stdout and "remontées" in text.stdout
-    hand = runner.invoke(app, ["sim", "measures", "pushluck", "--games", "5"])
+    hand = runner.invoke(app, ["sim", "measures", "overkill", "--games", "5"])
     assert hand.exit_code == 2 and "moteur écrit à la main" in hand.output
+    # a hand-written engine whose rules are also written as data: measured on its rules file
+    both = runner.invoke(app, ["sim", "measures", "nespanini", "--games", "12", "--skill-games", "6",
+                               "--deck", "maree-et-crypte", "--deck", "braises-ardentes", "--json"])
+    assert both.exit_code == 0, both.output
+    data = json.loads(both.stdout)
+    assert data["rules_file"] == "data/rules/nespanini.toml" and data["games"] == 12
+    assert data["skill_gap"]["games"] == 6 and set(data["ended_by"]) <= {"cimetiere", "empty-deck"}
+    optimal = runner.invoke(app, ["sim", "measures", "pushluck", "--games", "5", "--bots", "optimal"])
+    assert optimal.exit_code == 2 and "random, greedy, mc et ismcts" in optimal.output
     zero = runner.invoke(app, ["sim", "measures", "huit", "--games", "0"])
     assert zero.exit_code == 2 and "de 1 à 20 000" in zero.output
 

@@ -78,6 +78,7 @@ def measures_command(
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
     edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
     skill: int = typer.Option(200, "--skill-games", help="Games of greedy against random for the skill gap (0: none)."),
+    deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """The measures of a good game: first-player advantage, length, lead changes, comebacks, decisions."""
@@ -86,16 +87,35 @@ def measures_command(
     from cardbase.games.rulesdata.measures import measures
 
     spec = registry.playable(game)
-    if spec.rules_file is None:
-        data = sorted(c for c, s in registry.REGISTRY.items() if s.rules_file)
-        raise CardbaseError(tr("rulesdata.cli.not_data", game=spec.code, games=", ".join(data) or "—"))
     if not 1 <= games <= 20_000:
         raise CardbaseError(tr("rulesdata.cli.bad_count", games=games))
     if not 0 <= skill <= 20_000:
         raise CardbaseError(tr("rulesdata.cli.bad_count", games=skill))
-    count, names = registry.seat_bots(spec, players, [b.strip() for b in bots.split(",") if b.strip()], games)
+    rules = None
+    if spec.rules_file is None:
+        # a hand-written engine whose rules are also written as data (nespanini, pushluck): the
+        # measures are taken on the rules file's games, which agree with the engine's
+        # (docs/rules-language.md)
+        from cardbase.games.rulesdata.language import RulesFileError, load_rules
+        from cardbase.games.rulesdata.register import rules_path
+
+        path = rules_path(spec.code)
+        try:
+            rules = load_rules(path) if path.is_file() else None
+        except RulesFileError:
+            rules = None
+        if rules is None:
+            data = sorted(c for c, s in registry.REGISTRY.items() if s.rules_file)
+            raise CardbaseError(tr("rulesdata.cli.not_data", game=spec.code, games=", ".join(data) or "—"))
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if rules is not None and any(b not in ("random", "greedy", "mc", "ismcts") for b in names):
+        raise CardbaseError(tr("rulesdata.cli.file_bots", game=spec.code, bots=", ".join(names)))
+    decks = _decks(rules, deck or [], edition) if rules is not None and rules.source == "decks" else None
+    if decks is not None:
+        players = len(decks)
+    count, names = registry.seat_bots(spec, players, names, games)
     cards = []
-    if not spec.own_cards:
+    if not spec.own_cards and decks is None:
         if edition:
             from cardbase.playtest.cards import load_edition_defs
 
@@ -106,8 +126,16 @@ def measures_command(
 
             with session() as s:
                 cards = catalog.card_defs(s, game=spec.code)
-    assert spec.build is not None
-    m = measures(spec.build(cards, count), games=games, seed=seed, bots=names, skill_games=skill)
+    if rules is not None:
+        from cardbase.games.rulesdata.engine import Game
+
+        built = Game(rules, cards, count, decks=decks)
+    else:
+        assert spec.build is not None
+        built = spec.build(cards, count)
+    m = measures(built, games=games, seed=seed, bots=names, skill_games=skill)
+    if rules is not None:
+        m["rules_file"] = f"data/rules/{spec.code}.toml"
     if json_out:
         print_json(m)
         return
@@ -118,6 +146,8 @@ def measures_command(
     fp, ln, cb, dc = m["first_player"], m["length"], m["comebacks"], m["decisions"]
     typer.echo(tr("rulesdata.measures.head", game=m["game"], games=m["games"], players=m["players"],
                   bots=", ".join(m["bots"]), seed=seed))
+    if m.get("rules_file"):
+        typer.echo(tr("rulesdata.measures.via_file", file=m["rules_file"]))
     typer.echo(tr("rulesdata.measures.first", rate=pct(fp["rate"]), lo=pct(fp["ci95"][0]),
                   hi=pct(fp["ci95"][1]), fair=pct(fp["fair"]), decided=m["decided"]))
     typer.echo(tr("rulesdata.measures.first_means"))
