@@ -358,8 +358,9 @@ class State:
 
     # ------------------------------------------------------------------ copying
 
-    def clone(self, *, log: bool = False, reseed: float | None = None) -> State:
-        """A copy; ``reseed``: its chance from a new generator seeded so (the look-ahead's)."""
+    def clone(self, *, log: bool = False, reseed: float | None = None, trial: bool = False) -> State:
+        """A copy; ``reseed``: its chance from a new generator seeded so (the look-ahead's);
+        ``trial``: a look-ahead's copy, which counts no rule coverage (it shares the counts)."""
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
         if reseed is not None:
@@ -373,7 +374,10 @@ class State:
         s.counters = [dict(c) for c in self.counters]
         s.done = self.done[:]
         s.winners = self.winners[:]
-        s.cov = {k: v[:] for k, v in self.cov.items()}
+        if trial:
+            s._pause = True
+        else:
+            s.cov = {k: v[:] for k, v in self.cov.items()}
         s.queue = self.queue[:]
         s.revealed = [x[:] for x in self.revealed]
         s.effect_cov = self.effect_cov[:]
@@ -581,13 +585,14 @@ class State:
             raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(x) for x in legal)))
-        seen = {x // self.game.stride for x in legal}
-        for name, k in self.game.action_index.items():
-            if k in seen:
-                self.cov[name][0] += 1
         k, i = divmod(action, self.game.stride)
         a = self.rules.actions[k]
-        self.cov[a.name][1] += 1
+        if not self._pause:  # rule coverage (not counted in the greedy bot's look-ahead)
+            seen = {x // self.game.stride for x in legal}
+            for name, kk in self.game.action_index.items():
+                if kk in seen:
+                    self.cov[name][0] += 1
+            self.cov[a.name][1] += 1
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
@@ -759,8 +764,9 @@ class State:
         n = self.rules.samples if samples is None else samples
         rng = random.Random(self.seed * 1_000_003 + len(self.history))
         deals = []
+        trial = self.rules.horizon in ("choice", "turn")
         for _ in range(n):
-            d = self.resample(p, rng)
+            d = self.resample(p, rng, trial=trial)
             d.legal_actions()  # once per deal: every trial's clone inherits it
             deals.append((d, rng.random()))
         best, best_v = legal[0], None
@@ -773,9 +779,9 @@ class State:
         return best
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float) -> float:
-        s = deal.clone(reseed=r)  # chance after the move is not known either
-        if self.rules.horizon in ("choice", "turn"):
-            s._pause = True
+        turn = self.rules.horizon in ("choice", "turn")
+        s = deal.clone(reseed=r, trial=turn)  # chance after the move is not known either
+        if turn:
             s.apply_action(action)
             depth = 0
             while (not s.paused and s.player == p and s.decision is not None and depth < 20):
@@ -820,12 +826,12 @@ class State:
         return (o["current_player"], o["round"], tuple(sorted(o["zones"].items())), o["counters"],
                 tuple(self.done))
 
-    def resample(self, player: int, rng: random.Random) -> State:
+    def resample(self, player: int, rng: random.Random, *, trial: bool = False) -> State:
         """A clone where every card ``player`` cannot see is dealt again at random among the
         hidden places (each zone keeps its size). With ``source = "decks"`` each player's deck
         list is public: the unseen cards of a player's zones are dealt again among that player's
         hidden places only (NesPanini ruling R9, ``public``); the cards an effect revealed stay."""
-        s = self.clone()
+        s = self.clone(trial=trial)  # trial: the greedy look-ahead's deal, no coverage counted
         groups: dict[int, list[tuple[list[int], int]]] = {}
         by_owner = self.rules.source == "decks"
         for name, piles in s.zones.items():
