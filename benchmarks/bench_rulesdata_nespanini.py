@@ -1,7 +1,7 @@
 """NesPanini written as data (data/rules/nespanini.toml) against its hand-written engine, on the
 same seeds: goldfish mean score of each starter deck and the greedy duel win rate (points rate,
 seats swapped on the same deals) of each pair given, with the hand-written engine's 95 % interval,
-and the games per second of each.
+and the games per second of each (processor time, so that a busy machine does not skew it).
 
     PYTHONPATH=. nice python benchmarks/bench_rulesdata_nespanini.py --games 400
 """
@@ -43,12 +43,12 @@ def main() -> None:
     print(f"goldfish, greedy, {n} games a deck, seed {args.seed}")
     for name in sorted(decks):
         g, h = Game(rules, decks=[decks[name]]), npn.Game([decks[name]])
-        t = time.perf_counter()
+        t = time.process_time()
         a = [_data_game(g, game_seed(args.seed, i)).effect_score(0) for i in range(n)]
-        ta = time.perf_counter() - t
-        t = time.perf_counter()
+        ta = time.process_time() - t
+        t = time.process_time()
         b = [h.new_state(game_seed(args.seed, i), log=False).play_greedy().score(0) for i in range(n)]
-        tb = time.perf_counter() - t
+        tb = time.process_time() - t
         mb, hw = statistics.fmean(b), 1.96 * statistics.stdev(b) / math.sqrt(n)
         ma = statistics.fmean(a)
         ok = "dans" if mb - hw <= ma <= mb + hw else "HORS de"
@@ -63,13 +63,13 @@ def main() -> None:
             order = [decks[db], decks[da]] if flip else [decks[da], decks[db]]
             me = 1 if flip else 0
             g, h = Game(rules, decks=order), npn.Game(order)
-            t = time.perf_counter()
+            t = time.process_time()
             ra += [(_data_game(g, game_seed(args.seed, i)).returns()[me] + 1) / 2 for i in range(n // 2)]
-            ta += time.perf_counter() - t
-            t = time.perf_counter()
+            ta += time.process_time() - t
+            t = time.process_time()
             rb += [(h.new_state(game_seed(args.seed, i), log=False).play_greedy().returns()[me] + 1) / 2
                    for i in range(n // 2)]
-            tb += time.perf_counter() - t
+            tb += time.process_time() - t
         pa, pb = sum(ra) / len(ra), sum(rb) / len(rb)
         lo, hi = wilson(sum(rb), len(rb))
         ok = "dans" if lo <= pa <= hi else "HORS de"

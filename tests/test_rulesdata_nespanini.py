@@ -342,3 +342,23 @@ name = "piocher"''', 1)
                          "heuristic = \"-count('main') + 0 * count('oubliettes')\"")
     assert fixed != text
     parse_rules_text(fixed, "essai.toml")
+
+
+def test_an_effects_choice_is_in_the_chooser_observation_only() -> None:
+    """While an effect waits for a choice, its chooser's observation names the cards offered (a
+    card looked at, a card of a discard pile); the other player sees only that a choice is made."""
+    g = Game(load_rules(FILE), decks=[DECKS["maree-et-crypte"], DECKS["braises-ardentes"]])
+    seen = set()
+    for seed in range(30):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            if s.decision is not None:
+                me, other = s.current_player(), 1 - s.current_player()
+                tag, offered = s.observation(me)["decision"]
+                seen.add(tag)
+                if tag in ("take", "pick"):
+                    assert offered and all(isinstance(x, str) for x in offered)
+                assert s.observation(other)["decision"] == ("waiting", ())
+                assert s.information_key(me) != s.information_key(other)
+            s.apply_action(s.greedy_action())
+    assert {"take", "bottom"} <= seen

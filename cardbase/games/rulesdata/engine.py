@@ -817,14 +817,24 @@ class State:
                 rows.append(tuple(None if i in hidden else self.game.cards[c].name
                                   for i, c in enumerate(pile)))
             zones[name] = tuple(rows)
-        return {"player": player, "current_player": self.player, "round": self.round,
-                "zones": zones, "counters": tuple(tuple(sorted(c.items())) for c in self.counters),
-                "terminal": self.player == TERMINAL}
+        out = {"player": player, "current_player": self.player, "round": self.round,
+               "zones": zones, "counters": tuple(tuple(sorted(c.items())) for c in self.counters),
+               "terminal": self.player == TERMINAL}
+        if self.decision is not None:  # an effect's pending choice: its kind, and to the chooser
+            from cardbase.games.nespanini.effects import decision_view  # the cards offered
+
+            tag, offered = decision_view(_EffectView(self), player)
+            size = len(self.game.cards)
+            out["decision"] = (tag, tuple(self.game.cards[c % size].name for c in offered))
+        if any(self.revealed) and player >= 0:  # cards an effect showed to the others
+            out["revealed"] = tuple(tuple(self.game.cards[c].name for c in r) if q != player else ()
+                                    for q, r in enumerate(self.revealed))
+        return out
 
     def information_key(self, player: int) -> tuple:
         o = self.observation(player)
         return (o["current_player"], o["round"], tuple(sorted(o["zones"].items())), o["counters"],
-                tuple(self.done))
+                tuple(self.done), o.get("decision"), o.get("revealed"))
 
     def resample(self, player: int, rng: random.Random, *, trial: bool = False) -> State:
         """A clone where every card ``player`` cannot see is dealt again at random among the
