@@ -23,7 +23,7 @@ def test_the_batch_view_plays_a_rules_file_game() -> None:
     no_exception(at)
     frame = at.dataframe[-1].value
     rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
-    assert {"Victoires du premier joueur", "Vainqueur connu après",
+    assert {"Victoires du premier joueur", "Vainqueur connu après", "Décisions qui changent l'issue",
             "Écart de niveau (greedy contre random)", "Changements de meneur"} <= set(rows)
     assert all(" – " in rows[k] for k in ("Victoires du premier joueur", "Vainqueur connu après"))
     assert "hasard décide" in frame.to_string()

@@ -316,16 +316,19 @@ def test_measures_drama_decisiveness_and_skill_gap() -> None:
 
 def test_cli_sim_measures_text_json_and_refusals() -> None:
     res = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--seed", "2", "--json",
-                              "--skill-games", "20"])
+                              "--skill-games", "20", "--outcome-games", "3"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert data == json.loads(json.dumps(measures(_huit(), games=40, seed=2, skill_games=20)))
+    assert data == json.loads(json.dumps(measures(_huit(), games=40, seed=2, skill_games=20,
+                                                  outcome_games=3)))
+    assert data["outcome"]["games"] == 3 and data["outcome"]["decisions"] > 0
     text = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--bots", "greedy,random"])
     assert text.exit_code == 0 and "premier joueur :" in text.stdout and "remontées" in text.stdout
     hand = runner.invoke(app, ["sim", "measures", "overkill", "--games", "5"])
     assert hand.exit_code == 2 and "moteur écrit à la main" in hand.output
     # a hand-written engine whose rules are also written as data: measured on its rules file
     both = runner.invoke(app, ["sim", "measures", "nespanini", "--games", "12", "--skill-games", "6",
+                               "--outcome-games", "1",
                                "--deck", "maree-et-crypte", "--deck", "braises-ardentes", "--json"])
     assert both.exit_code == 0, both.output
     data = json.loads(both.stdout)
@@ -545,3 +548,53 @@ def test_pushluck_rules_file_greedy_is_the_engines_greedy() -> None:
             moves += 1
         assert a.returns() == b.returns() and a.ended_by == b.ended_by
     assert moves > 300 and stops > 30
+
+
+FIXED_WINNER = """
+[game]
+code = "fixe"
+players = [2, 2]
+
+[material]
+source = "generated"
+colours = ["x"]
+values = [1, 2]
+into = "table"
+
+[[zones]]
+name = "table"
+visible = "everyone"
+
+[[actions]]
+name = "gauche"
+ends_turn = true
+
+[[actions]]
+name = "droite"
+ends_turn = true
+
+[end]
+check = "round"
+[[end.conditions]]
+name = "trois"
+game = "round >= 3"
+[end.winner]
+by = "seat"
+among = "all"
+"""
+
+
+def test_decisions_that_change_the_outcome() -> None:
+    """Another action, the game finished by the same bots and the same chance: in a game whose
+    winner is the last seat whatever is played, no decision changes the outcome; in Le Huit some do;
+    a search bot against greedy is measured the same way as greedy against random."""
+    from cardbase.games.rulesdata.measures import outcome_share, skill_gap
+
+    fixed = Game(parse_rules_text(FIXED_WINNER, "fixe.toml"))
+    none = outcome_share(fixed, games=5, bots=["random"])
+    assert none["decisions"] == 5 * 6 and none["changed"] == 0 and none["ci95"][0] == 0
+    some = outcome_share(_huit(), games=6, seed=3)
+    assert 0 < some["changed"] < some["decisions"] and some["ci95"][0] <= some["rate"] <= some["ci95"][1]
+    assert some == outcome_share(_huit(), games=6, seed=3)  # seeded
+    gap = skill_gap(fixed, games=4, strong="greedy", weak="random")
+    assert gap["bots"] == ["greedy", "random"] and gap["wins"] == 2  # the last seat always wins

@@ -78,6 +78,8 @@ def measures_command(
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
     edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
     skill: int = typer.Option(200, "--skill-games", help="Games of greedy against random for the skill gap (0: none)."),
+    search: int = typer.Option(0, "--search-games", help="Games of a search bot (mc) against greedy (0: none; slow)."),
+    outcome: int = typer.Option(20, "--outcome-games", help="Games whose decisions are replayed to see which change the winner (0: none)."),
     deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
@@ -89,8 +91,9 @@ def measures_command(
     spec = registry.playable(game)
     if not 1 <= games <= 20_000:
         raise CardbaseError(tr("rulesdata.cli.bad_count", games=games))
-    if not 0 <= skill <= 20_000:
-        raise CardbaseError(tr("rulesdata.cli.bad_count", games=skill))
+    for extra in (skill, search, outcome):
+        if not 0 <= extra <= 20_000:
+            raise CardbaseError(tr("rulesdata.cli.bad_count", games=extra))
     rules = None
     if spec.rules_file is None:
         # a hand-written engine whose rules are also written as data (nespanini, pushluck): the
@@ -133,7 +136,8 @@ def measures_command(
     else:
         assert spec.build is not None
         built = spec.build(cards, count)
-    m = measures(built, games=games, seed=seed, bots=names, skill_games=skill)
+    m = measures(built, games=games, seed=seed, bots=names, skill_games=skill, search_games=search,
+                 outcome_games=outcome)
     if rules is not None:
         m["rules_file"] = f"data/rules/{spec.code}.toml"
     if json_out:
@@ -169,8 +173,16 @@ def measures_command(
     if sk is not None:
         typer.echo(tr("rulesdata.measures.skill", rate=pct(sk["rate"]), lo=pct(sk["ci95"][0]),
                       hi=pct(sk["ci95"][1]), fair=pct(sk["fair"]), decided=sk["decided"]))
+    se = m.get("search_gap")
+    if se is not None:
+        typer.echo(tr("rulesdata.measures.search", rate=pct(se["rate"]), lo=pct(se["ci95"][0]),
+                      hi=pct(se["ci95"][1]), fair=pct(se["fair"]), decided=se["decided"]))
     typer.echo(tr("rulesdata.measures.decisions", per_game=_num(dc["per_game"], 1),
                   options=_num(dc["options"], 1)))
+    oc = m.get("outcome")
+    if oc is not None and oc["decisions"]:
+        typer.echo(tr("rulesdata.measures.outcome", rate=pct(oc["rate"]), lo=pct(oc["ci95"][0]),
+                      hi=pct(oc["ci95"][1]), decisions=oc["decisions"], games=oc["games"]))
     typer.echo(tr("rulesdata.measures.ended", ended=", ".join(f"{k} : {v}" for k, v in m["ended_by"].items())))
 
 

@@ -210,6 +210,9 @@ def measures_rows(m: dict[str, Any]) -> list[dict[str, Any]]:
             row("decisive", pct(dv["mean"]) if dv["mean"] is not None else "—", span(dv["ci95"], pct))]
     if sk:
         rows.append(row("skill", pct(sk["rate"]) if sk["rate"] is not None else "—", span(sk["ci95"], pct)))
+    oc = m.get("outcome")
+    if oc and oc["decisions"]:
+        rows.append(row("outcome", pct(oc["rate"]), span(oc["ci95"], pct)))
     return rows
 
 
@@ -221,12 +224,14 @@ def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], gam
 
     st.markdown(f"**{t('rulesdata.mui.title')}**")
     n = min(games, MEASURES_MOST)
-    if st.button(t("rulesdata.mui.run", games=n, skill=min(games, 200)), key=f"{prefix}_measures"):
+    if st.button(t("rulesdata.mui.run", games=n, skill=min(games, 200), outcome=min(games, 20)),
+                 key=f"{prefix}_measures"):
         spec = registry.playable(code)
         try:
             with st.spinner(t("playtest.running")):
                 game = spec.build(tuple(game_cards(code)), players, **options)
-                m = measures(game, games=n, seed=seed, bots=bots, skill_games=min(games, 200))
+                m = measures(game, games=n, seed=seed, bots=bots, skill_games=min(games, 200),
+                             outcome_games=min(games, 20))
         except CardbaseError as exc:
             show_error(exc)
             return

@@ -10,7 +10,10 @@
 * **decisiveness**: how early the winner is known — the share of the turns played before the
   eventual winner became the single leader for good (0 from the start, 1 only at the end);
 * **skill gap** (``skill_games``): a greedy seat against random seats, its win rate beside the
-  fair share;
+  fair share; ``search_games``: a search seat (mc) against greedy seats;
+* **decisions that change the outcome** (``outcome_games``): the share of the moves with a choice
+  where another legal action, the game finished by the same bots and the same chance, gives
+  another winner;
 * **decisions**: moves where the player had more than one legal action, per game, and the mean
   number of options of those moves.
 """
@@ -115,26 +118,80 @@ def play_measured(game: Game, seed: int, bots: Sequence[str]) -> dict[str, Any]:
             "coverage": s.coverage()}
 
 
-def skill_gap(game: Game, *, games: int, seed: int = 0) -> dict[str, Any]:
-    """Greedy against random: one seat greedy, the others random, the greedy seat turning from
-    game to game; its win rate among decided games with its interval, beside the fair share."""
+def skill_gap(game: Game, *, games: int, seed: int = 0, strong: str = "greedy",
+              weak: str = "random") -> dict[str, Any]:
+    """``strong`` against ``weak`` (greedy against random; a search bot against greedy): one seat
+    ``strong``, the others ``weak``, the strong seat turning from game to game; its win rate
+    among decided games with its interval, beside the fair share."""
     wins = decided = 0
     for i in range(games):
-        names = ["random"] * game.num_players
-        names[i % game.num_players] = "greedy"
+        names = [weak] * game.num_players
+        names[i % game.num_players] = strong
         row = play_measured(game, game_seed(seed, i), names)
         if row["winner"] is not None:
             decided += 1
             wins += row["winner"] == i % game.num_players
     lo, hi = wilson(wins, decided)
-    return {"games": games, "decided": decided, "wins": wins,
+    return {"games": games, "decided": decided, "wins": wins, "bots": [strong, weak],
             "rate": wins / decided if decided else None, "ci95": [lo, hi], "fair": 1 / game.num_players}
 
 
+def outcome_share(game: Game, *, games: int, seed: int = 0, bots: Sequence[str] | None = None,
+                  most_moves: int = 400) -> dict[str, Any]:
+    """The share of decisions that change the outcome: in ``games`` games played by ``bots``, at
+    every move with more than one legal action, each other action is played instead and the game
+    finished by the same bots with the same chance (the state's generator is copied); the
+    decision counts when some other action gives another winner (every finish of a decision is
+    played by bots seeded alike, so only the action differs). With its interval."""
+    from cardbase.playtest.games import seat_bot
+
+    names = list(bots or ["greedy"])
+    if len(names) == 1:
+        names = names * game.num_players
+    changed = total = 0
+    for i in range(games):
+        gs = game_seed(seed, i)
+        s = game.new_state(gs, log=False)
+        players = [seat_bot(b, gs * 31 + q, game) for q, b in enumerate(names)]
+
+        def finish(t: State, at: int) -> tuple:
+            # the same fresh bots for every alternative of a decision: only the action differs
+            bots_now = [seat_bot(b, gs * 31 + q + 7_919 * at, game) for q, b in enumerate(names)]
+            moves = 0
+            while not t.is_terminal() and moves < most_moves:
+                t.apply_action(bots_now[t.current_player()].step(t))
+                moves += 1
+            return tuple(t.winners) if t.is_terminal() else ("?",)
+
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            chosen = players[s.current_player()].step(s)
+            if len(legal) > 1:
+                base = s.clone()
+                base.apply_action(chosen)
+                at = len(s.history)
+                mine = finish(base, at)
+                total += 1
+                for a in legal:
+                    if a == chosen:
+                        continue
+                    alt = s.clone()
+                    alt.apply_action(a)
+                    if finish(alt, at) != mine:
+                        changed += 1
+                        break
+            s.apply_action(chosen)
+    lo, hi = wilson(changed, total)
+    return {"games": games, "decisions": total, "changed": changed,
+            "rate": changed / total if total else None, "ci95": [lo, hi]}
+
+
 def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None,
-             skill_games: int = 0) -> dict[str, Any]:
+             skill_games: int = 0, search_games: int = 0, outcome_games: int = 0) -> dict[str, Any]:
     """The measures over ``games`` seeded games (game ``i`` dealt from ``game_seed(seed, i)``);
-    ``skill_games``: that many more games for the skill gap (greedy against random)."""
+    ``skill_games``: that many more games for the skill gap (greedy against random),
+    ``search_games`` for a search bot (mc) against greedy, ``outcome_games`` for the share of
+    decisions that change the outcome."""
     names = list(bots or ["greedy"])
     if len(names) == 1:
         names = names * game.num_players
@@ -172,6 +229,9 @@ def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str]
             "decisiveness": {"mean": statistics.fmean(known) if known else None,
                              "ci95": _mean_ci(known), "of": len(known)},
             "skill_gap": skill_gap(game, games=skill_games, seed=seed + 1) if skill_games else None,
+            "search_gap": skill_gap(game, games=search_games, seed=seed + 2, strong="mc", weak="greedy")
+            if search_games else None,
+            "outcome": outcome_share(game, games=outcome_games, seed=seed, bots=names) if outcome_games else None,
             "decisions": {"per_game": dec / n, "options": (sum(r["options"] for r in rows) / dec) if dec else 0.0},
             "ended_by": dict(sorted(ended.items()))}
 
