@@ -333,6 +333,7 @@ def test_cli_sim_measures_text_json_and_refusals() -> None:
     assert both.exit_code == 0, both.output
     data = json.loads(both.stdout)
     assert data["rules_file"] == "data/rules/nespanini.toml" and data["games"] == 12
+    assert data["decks"] == ["maree-et-crypte", "braises-ardentes"]
     assert data["skill_gap"]["games"] == 6 and set(data["ended_by"]) <= {"cimetiere", "empty-deck"}
     optimal = runner.invoke(app, ["sim", "measures", "pushluck", "--games", "5", "--bots", "optimal"])
     assert optimal.exit_code == 2 and "random, greedy, mc et ismcts" in optimal.output

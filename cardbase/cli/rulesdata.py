@@ -10,6 +10,17 @@ from cardbase.cli.common import handle_errors, print_json
 from cardbase.i18n import tr
 
 
+def _deck_names(rules, refs: list[str]) -> list[str]:
+    """The names of the decks :func:`_decks` plays (the refs given, else the starter slugs)."""
+    from cardbase.playtest.cards import starter_decks
+
+    if refs:
+        return list(refs)
+    starters = [k for k, p in sorted(starter_decks().items())
+                if f"# game: {rules.code}" in p.read_text(encoding="utf-8")]
+    return starters[: rules.default_players or rules.min_players]
+
+
 def _decks(rules, refs: list[str], edition) -> list | None:
     """The decks of a game played with decks (``source = "decks"``): those given, else the
     game's starter decks (``data/decks``), as many as its default player count."""
@@ -140,6 +151,8 @@ def measures_command(
                  outcome_games=outcome)
     if rules is not None:
         m["rules_file"] = f"data/rules/{spec.code}.toml"
+        if decks is not None:
+            m["decks"] = _deck_names(rules, deck or [])
     if json_out:
         print_json(m)
         return
@@ -152,6 +165,8 @@ def measures_command(
                   bots=", ".join(m["bots"]), seed=seed))
     if m.get("rules_file"):
         typer.echo(tr("rulesdata.measures.via_file", file=m["rules_file"]))
+    if m.get("decks"):
+        typer.echo(tr("rulesdata.measures.decks", decks=", ".join(m["decks"])))
     typer.echo(tr("rulesdata.measures.first", rate=pct(fp["rate"]), lo=pct(fp["ci95"][0]),
                   hi=pct(fp["ci95"][1]), fair=pct(fp["fair"]), decided=m["decided"]))
     typer.echo(tr("rulesdata.measures.first_means"))
