@@ -599,3 +599,71 @@ def test_decisions_that_change_the_outcome() -> None:
     assert some == outcome_share(_huit(), games=6, seed=3)  # seeded
     gap = skill_gap(fixed, games=4, strong="greedy", weak="random")
     assert gap["bots"] == ["greedy", "random"] and gap["wins"] == 2  # the last seat always wins
+
+
+BIDS = """
+[game]
+code = "mises"
+players = [2, 2]
+
+[material]
+source = "generated"
+colours = ["x"]
+values = [1, 2]
+into = "table"
+
+[[zones]]
+name = "table"
+visible = "everyone"
+
+[counters]
+reserve = { start = 4 }
+total = {}
+mise = {}
+
+[[actions]]
+name = "miser"
+label = { fr = "Miser", en = "Bid" }
+choose = { counter = "mise", values = [1, 2, 3], allowed = "value <= reserve" }
+then = [{ add = "total", value = "mise" }, { add = "reserve", value = "-mise" }]
+ends_turn = true
+
+[[actions]]
+name = "passer"
+label = { fr = "Passer", en = "Pass" }
+when = "reserve == 0"
+ends_turn = true
+
+[end]
+check = "round"
+[[end.conditions]]
+name = "deux"
+game = "round >= 2"
+[end.winner]
+by = "total"
+among = "all"
+"""
+
+
+def test_a_choice_that_is_a_number() -> None:
+    """choose = { counter, values, allowed }: one legal action per number offered (a bid, a colour
+    by its number), the number kept in the counter, in the labels and the log; refused when it
+    names no whole numbers or also moves a card."""
+    game = Game(parse_rules_text(BIDS, "mises.toml"))
+    s = game.new_state(1)
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["Miser : 1", "Miser : 2", "Miser : 3"]
+    s.apply_action(s.legal_actions()[2])  # seat 1 bids 3
+    assert s.counters[0]["mise"] == 3 and s.counters[0]["reserve"] == 1 and s.counters[0]["total"] == 3
+    s.apply_action(s.legal_actions()[1])  # seat 2 bids 2
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["Miser : 1"]  # reserve 1 left
+    s.apply_action(s.legal_actions()[0])
+    assert len(s.legal_actions()) == 2  # seat 2: 1 or 2 (reserve 2)
+    s.apply_action(s.legal_actions()[1])
+    assert s.is_terminal() and s.winners == [0, 1]  # 4 each: a shared win
+    assert "Joueur 1 : Miser : 3" in s.log_lines()
+    bad = BIDS.replace("values = [1, 2, 3]", "values = []").replace(
+        'label = { fr = "Passer", en = "Pass" }', 'label = { fr = "Passer", en = "Pass" }\nchoose = { counter = "x", values = [1] }\nmove = { from = "table", to = "table" }')
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(bad, "mises.toml")
+    text = str(info.value)
+    assert "liste de 1 à 100 nombres entiers" in text and "pas les deux" in text and "« x » n'existe pas" in text

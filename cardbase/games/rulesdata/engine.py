@@ -307,7 +307,8 @@ class Game:
                                                v.rarity, v.keywords, v.stats, v.ref))
                     self.defs.append(flat[j] if flat else None)
                 self.starts.append(range(copy * self.box_size, (copy + 1) * self.box_size))
-        self.stride = len(self.cards) + 1
+        most = max((len(a.choose_values) for a in rules.actions), default=0)
+        self.stride = max(len(self.cards), most) + 1
         self.action_index = {a.name: k for k, a in enumerate(rules.actions)}
         self.effects = EffectTable(self) if rules.effects else None
         # the ids of an effect's choices start after every action of the file
@@ -397,7 +398,7 @@ class State:
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
             raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
-                                       card=card.name if card is not None else "—",
+                                       card=getattr(card, "name", card) if card is not None else "—",
                                        file=self.rules.path)) from None
 
     def effect_score(self, seat: int) -> int:
@@ -530,6 +531,10 @@ class State:
             return []
         if a.when is not None and not self._eval(a.when, seat):
             return []
+        if a.choose_counter is not None:  # a number: one choice per value offered
+            if a.choose_filter is None:
+                return list(range(len(a.choose_values)))
+            return [i for i, v in enumerate(a.choose_values) if self._eval(a.choose_filter, seat, v)]
         if a.source is None:
             return [0]
         pile = self._pile(a.source, seat)
@@ -598,6 +603,8 @@ class State:
         self.turn_actions += 1
         self._log("action", p, action)
         card = None
+        if a.choose_counter is not None:
+            self.counters[p][a.choose_counter] = a.choose_values[i]
         if a.source is not None:
             pile = self._pile(a.source, p)
             cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
@@ -882,6 +889,8 @@ class State:
         a = self.rules.actions[k]
         lang = current_language()
         label = a.label.get(lang) or a.label.get("fr") or a.name
+        if a.choose_counter is not None and 0 <= i < len(a.choose_values):
+            return tr("rulesdata.action.number", action=label, value=a.choose_values[i])
         if a.source is None:
             return label
         p = self.player if self.player >= 0 else 0
@@ -902,10 +911,12 @@ class State:
         if kind == "turn":
             return tr("rulesdata.log.turn", player=event[1] + 1)
         if kind == "action":
-            k = event[2] // self.game.stride
+            k, i = divmod(event[2], self.game.stride)
             a = self.rules.actions[k]
-            return tr("rulesdata.log.action", player=event[1] + 1,
-                      action=a.label.get(current_language()) or a.label.get("fr") or a.name)
+            label = a.label.get(current_language()) or a.label.get("fr") or a.name
+            if a.choose_counter is not None and 0 <= i < len(a.choose_values):
+                label = tr("rulesdata.action.number", action=label, value=a.choose_values[i])
+            return tr("rulesdata.log.action", player=event[1] + 1, action=label)
         if kind == "card":
             return tr("rulesdata.log.card", player=event[1] + 1, card=self.game.cards[event[2]].name)
         if kind == "no_move":

@@ -69,8 +69,8 @@ class _Rewrite(ast.NodeTransformer):
     ``_card``, ``round``/``turn``/``seat``/``players`` to the state's, a function ``f(…)`` to
     ``_f_f(_s, _seat, …)`` for the functions of the state, ``_f_f(…)`` for the others."""
 
-    def __init__(self, counters: set[str], constants: dict[str, Any]) -> None:
-        self.counters, self.constants = counters, constants
+    def __init__(self, counters: set[str], constants: dict[str, Any], number: bool = False) -> None:
+        self.counters, self.constants, self.number = counters, constants, number
 
     def visit_Call(self, node: ast.Call) -> Any:
         args = [self.visit(a) for a in node.args]
@@ -87,7 +87,7 @@ class _Rewrite(ast.NodeTransformer):
             new: ast.expr = ast.Subscript(ast.Name("_c", ast.Load()), ast.Constant(i), ast.Load())
         elif i in self.constants:
             new = ast.Constant(self.constants[i])
-        elif i == "card":
+        elif i == "card" or (self.number and i == "value"):  # value: the number a choose offers
             new = ast.Name("_card", ast.Load())
         elif i == "round":
             new = ast.Attribute(s, "round", ast.Load())
@@ -104,7 +104,8 @@ class _Rewrite(ast.NodeTransformer):
 
 def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
                  counters: Iterable[str], card: bool,
-                 constants: dict[str, Any] | None = None) -> tuple[Expr | None, list[ExprProblem]]:
+                 constants: dict[str, Any] | None = None,
+                 number: bool = False) -> tuple[Expr | None, list[ExprProblem]]:
     """The compiled expression, or the problems found in it (all of them)."""
     if isinstance(source, bool) or isinstance(source, int):
         source = str(source)
@@ -168,7 +169,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                                                  ("known", ", ".join(sorted(kinds[kind]))))))
     if problems:
         return None, problems
-    body = _Rewrite(set(counters), dict(constants or {})).visit(tree.body)
+    body = _Rewrite(set(counters), dict(constants or {}), number).visit(tree.body)
     args = ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in ("_s", "_seat", "_c", "_card")],
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))

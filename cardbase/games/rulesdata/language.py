@@ -34,6 +34,7 @@ PLACES = ("top", "bottom")  # where a moved card goes in its new zone
 HORIZONS = ("step", "turn", "choice")  # [scoring] horizon: what the greedy bot looks at after its move
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
 MAX_FILE_BYTES = 200_000
+MAX_CHOICES = 100  # numbers one choose action may offer
 
 
 class RulesFileError(CardbaseError):
@@ -69,6 +70,10 @@ class Action:
     ends_turn: bool = False
     compulsory: bool = False
     then: list[tuple] = field(default_factory=list)
+    # choose = { counter = "mise", values = [1, 2, 3] }: the player chooses a number, not a card
+    choose_counter: str | None = None
+    choose_values: tuple[int, ...] = ()
+    choose_filter: Expr | None = None  # an expression on ``value``: the numbers offered
 
 
 @dataclass(slots=True)
@@ -556,10 +561,10 @@ class _Ctx:
         self.has_effects = False  # the file has a valid [effects] section (score(), effect)
         self.used: set[str] = set()  # zones some expression reads or some move takes cards from
 
-    def expr(self, source: Any, parts: list[Any], *, card: bool) -> Expr | None:
-        e, problems = compile_expr(source, names=list(self.counters) + list(self.options),
+    def expr(self, source: Any, parts: list[Any], *, card: bool, extra: tuple[str, ...] = ()) -> Expr | None:
+        e, problems = compile_expr(source, names=list(self.counters) + list(self.options) + list(extra),
                                    zones=self.zones, actions=self.actions, counters=self.counters,
-                                   card=card, constants=self.options)
+                                   card=card, constants=self.options, number="value" in extra)
         if e is not None:
             self.used |= e.zones
         if e is not None and {"score", "pending"} & e.calls and not self.has_effects:
@@ -667,7 +672,7 @@ class _Ctx:
         c = self.c
         parts: list[Any] = ["actions", i]
         c.unknown_keys(a, parts, ("name", "label", "move", "pick", "filter", "when", "limit",
-                                  "ends_turn", "compulsory", "then"))
+                                  "ends_turn", "compulsory", "then", "choose"))
         name = a.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
             c.add(parts + ["name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
@@ -688,6 +693,24 @@ class _Ctx:
                 self.used.add(act.source)
             act.dest = self.zone(move.get("to"), parts + ["move"])
             act.at = c.choice(move, parts + ["move"], "at", PLACES, "top")
+        choose = a.get("choose")
+        if choose is not None:
+            choose = c.table(choose, parts + ["choose"])
+            c.unknown_keys(choose, parts + ["choose"], ("counter", "values", "allowed"))
+            if move is not None:
+                c.add(parts + ["choose"], "rulesdata.choose_and_move", "rulesdata.choose_and_move_fix")
+            act.choose_counter = self.counter(choose.get("counter"), parts + ["choose"])
+            values = choose.get("values")
+            if (not isinstance(values, list) or not 1 <= len(values) <= MAX_CHOICES
+                    or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 10**6
+                               for v in values) or len(set(values)) != len(values)):
+                c.add(parts + ["choose"], "rulesdata.choose_values", "rulesdata.choose_values_fix",
+                      most=MAX_CHOICES, value=values)
+            else:
+                act.choose_values = tuple(values)
+            if "allowed" in choose:
+                act.choose_filter = self.expr(choose["allowed"], parts + ["choose"], card=False,
+                                              extra=("value",))
         act.pick = c.choice(a, parts, "pick", PICKS, "choice")
         if "filter" in a:
             if move is None:
