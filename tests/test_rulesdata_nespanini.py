@@ -66,7 +66,7 @@ class _Pair:
             legal = sorted(legal, key=place)
         for y in legal:
             if self.b.decision is None:
-                k, i = divmod(y, g.stride)
+                _k, i = divmod(y, g.stride)
                 if kind[a.zones["main"][a.player][i]] == x:
                     return y
             else:

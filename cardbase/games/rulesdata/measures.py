@@ -154,7 +154,7 @@ def outcome_share(game: Game, *, games: int, seed: int = 0, bots: Sequence[str] 
         s = game.new_state(gs, log=False)
         players = [seat_bot(b, gs * 31 + q, game) for q, b in enumerate(names)]
 
-        def finish(t: State, at: int) -> tuple:
+        def finish(t: State, at: int, gs: int = gs) -> tuple:
             # the same fresh bots for every alternative of a decision: only the action differs
             bots_now = [seat_bot(b, gs * 31 + q + 7_919 * at, game) for q, b in enumerate(names)]
             moves = 0
