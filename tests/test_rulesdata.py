@@ -281,6 +281,14 @@ def test_cli_sim_game_plays_a_rules_file_game(cli_env) -> None:
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["game"] == "huit" and data["games"] == 30 and data["players"] == 2
+    # the batch report of a game written as data carries the measures of a good game
+    assert data["measures"] == json.loads(json.dumps(measures(_huit(), games=30, seed=0,
+                                                              bots=["greedy", "greedy"])))
+    text = runner.invoke(app, ["sim", "game", "huit", "--games", "20", "--measures-games", "10"])
+    assert text.exit_code == 0 and "Mesures d'un bon jeu :" in text.stdout
+    assert "huit : 10 parties" in text.stdout and "décision : le vainqueur mène" in text.stdout
+    off = runner.invoke(app, ["sim", "game", "huit", "--games", "20", "--measures-games", "0", "--json"])
+    assert "measures" not in json.loads(off.stdout)
 
 
 def test_measures_of_a_good_game() -> None:

@@ -157,12 +157,19 @@ def measures_command(
         print_json(m)
         return
 
+    print_measures(m)
+
+
+def print_measures(m: dict) -> None:
+    """The measures of a good game as text, a sentence after each figure (``sim measures`` and
+    ``sim game`` of a game written as data)."""
+
     def pct(x: float | None) -> str:
         return "—" if x is None else _num(100 * x, 1)
 
     fp, ln, cb, dc = m["first_player"], m["length"], m["comebacks"], m["decisions"]
     typer.echo(tr("rulesdata.measures.head", game=m["game"], games=m["games"], players=m["players"],
-                  bots=", ".join(m["bots"]), seed=seed))
+                  bots=", ".join(m["bots"]), seed=m["seed"]))
     if m.get("rules_file"):
         typer.echo(tr("rulesdata.measures.via_file", file=m["rules_file"]))
     if m.get("decks"):
