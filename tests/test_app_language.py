@@ -243,6 +243,12 @@ def card_data(url: str) -> list[str]:
     from cardbase.games import registry  # games written as data (data/rules/) name themselves
 
     out |= {spec.title for spec in registry.REGISTRY.values() if getattr(spec, "title", None)}
+    from cardbase.games.rulesdata.language import load_rules  # and name their zones and endings
+
+    for spec in registry.REGISTRY.values():
+        if getattr(spec, "rules_file", None):
+            rules = load_rules(spec.rules_file)
+            out |= set(rules.zones) | {e.name for e in rules.endings} | set(rules.counters)
     return sorted({" ".join(x.split()) for x in out}, key=len, reverse=True)
 
 
@@ -342,6 +348,11 @@ WALK: list[tuple[str, bool, list[Step]]] = [
     ("playtest", False, [
         _set(pt_gamecode="ctterror"), _click("ctt_new"), _set(ctt_mode="batch"), _click("cttb_go", cttb_games=4),
     ]),
+    ("playtest", False, [  # a game written as data: its table, its batches and its measures
+        _set(pt_gamecode="huit"), _click("prt_huit_new"), _set(prt_huit_mode="batch"),
+        _click("pgb_huit_go", pgb_huit_games=4), _click("pgb_huit_measures"),
+    ]),
+    ("games_admin", True, [_set(ga_pick="pushluck")]),  # a game's rules panel
 ]
 
 

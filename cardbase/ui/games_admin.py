@@ -460,6 +460,9 @@ def _edit(games: list[dict[str, Any]], known: list[str]) -> None:
     stale = st.session_state.get("ga_stale")
     if stale and stale.get("code") == code:
         _stale_panel(code, values, stale, loaded)
+    from cardbase.ui import rules_editor
+
+    rules_editor.render(code)
 
 
 def _comparable(game: dict[str, Any]) -> dict[str, Any]:
