@@ -33,7 +33,7 @@ ENGLISH = {
     "none", "true", "false", "null", "nan", "upload", "choose", "select", "press", "enter", "submit",
     "player", "players", "win", "wins",
     "loss", "losses", "ties", "rate", "games", "game", "cards", "card", "turn", "rounds", "mean",
-    "yes", "no", "int", "text", "choice", "bool", "str", "float",
+    "yes", "no", "int", "text", "choice", "bool", "str", "float", "value", "values", "damage",
 }
 # … nor in the English app.
 FRENCH = {
