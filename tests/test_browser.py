@@ -862,7 +862,7 @@ def test_play_a_15_en_un_tour_game_to_the_end(page, st_server, capsys) -> None: 
             target = ".st-key-pl_reshuffle button"
         else:
             raise AssertionError(f"nothing to click and no final box:\n{_main_text(page)}")
-        if not took and step >= 2:
+        if not took and step >= 1:
             shot(page, "pushluck-game")
             took = True
         before = _main_text(page)
@@ -879,6 +879,12 @@ def test_play_a_15_en_un_tour_game_to_the_end(page, st_server, capsys) -> None: 
     shot(page, "pushluck-end")
     _report(capsys, "15 en un tour, 2 seats, greedy bot", clicks)
 
+    page.get_by_text("Variantes de la boîte", exact=True).click()
+    page.locator(".st-key-pl_compare button").click()
+    page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
+    _settled(page)
+    shot(page, "pushluck-variants")
+
 
 def test_15_en_un_tour_optimal_bots_at_five_players_show_progress_and_cancel(page, st_server, capsys) -> None:  # noqa: F811
     """5 players with the optimal bots: the exact solver takes minutes, so « Nouvelle partie »
@@ -894,11 +900,11 @@ def test_15_en_un_tour_optimal_bots_at_five_players_show_progress_and_cancel(pag
     _pick_option(page, "Optimal (calcul exact)", "pl_bot")
     start = time.perf_counter()
     page.locator(".st-key-pl_new button").click()
-    progress = page.get_by_text(re.compile(r"Calcul exact de la stratégie optimale à 5 joueurs : (\d+) s écoulées"))
+    progress = page.get_by_text(re.compile(r"Calcul exact de la stratégie optimale à 5 joueurs, temps écoulé : (\d+) s"))
     progress.first.wait_for()
     answered = time.perf_counter() - start
-    first = int(re.search(r"(\d+) s écoulées", progress.first.inner_text()).group(1))
-    page.wait_for_function("n => { const m = document.body.innerText.match(/(\\d+) s écoulées/);"
+    first = int(re.search(r"temps écoulé : (\d+) s", progress.first.inner_text()).group(1))
+    page.wait_for_function("n => { const m = document.body.innerText.match(/temps écoulé : (\\d+) s/);"
                            " return m && +m[1] > n; }", arg=first, timeout=60_000)  # it counts up
     assert not page.locator('[class*="st-key-pl_flip_"]').count()  # no game before its bots
     shot(page, "pushluck-solving")
