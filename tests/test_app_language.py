@@ -344,7 +344,7 @@ WALK: list[tuple[str, bool, list[Step]]] = [
         _set(pt_mode="bot"), _click("pt_bot_game_new"),
         _set(pt_mode="batch"), _click("ptb_go", ptb_games=10),
         _set(pt_mode="duel"), _click("ptd_go", ptd_games=2),
-        _set(pt_mode="ladder"), _set(pt_mode="balance"),
+        _set(pt_mode="ladder"), _set(pt_mode="balance"), _click("ptw_go", ptw_games=10, ptw_lo=1, ptw_hi=2),
     ]),
     ("playtest", False, [
         _set(pt_gamecode="overkill"), _click("ok_new", ok_initial_score=3),
