@@ -205,6 +205,9 @@ def test_three_optimal_bots_answer_a_click() -> None:
     at.selectbox(key="pl_bot").set_value("optimal").run()
     at.button(key="pl_new").click().run()
     no_exception(at)
+    job = _job(3)  # a few seconds, in the background like 4 and 5 players: it can be cancelled
+    assert job is not None and job.done.wait(300) and job.ok, job and job.error
+    at.run()
     _click_until(at, lambda a: _state(a).round >= 2 or _state(a).is_terminal())
 
 

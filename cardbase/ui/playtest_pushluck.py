@@ -28,12 +28,14 @@ KEY = "pl_game"  # {"seed", "actions", "bot", "players"}
 HUMAN = 0
 BOTS = ("greedy", "optimal", "random")
 # The exact N-player solver grows fast with the seats (PL12: each later seat nests a search per
-# score to beat): about 1 s at 3 players, 30 s at 4, minutes and over a gigabyte at 5, more at 6.
-# Up to OPTIMAL_MAX_PLAYERS it is built behind a spinner; up to BACKGROUND_MAX_PLAYERS the optimal
+# score to beat): 0.1 s at 2 players, 1 to 4 s at 3, 30 s at 4, minutes and over a gigabyte at 5,
+# more at 6. Up to OPTIMAL_MAX_PLAYERS it is built at once; up to BACKGROUND_MAX_PLAYERS the optimal
 # bots and the winning chances are offered with their cost, the solver built once per box and rules
-# in a background thread while the page shows the time spent and a cancel button; beyond, they are
-# not offered (the other bots stay).
-OPTIMAL_MAX_PLAYERS = 3
+# in a background thread while the page shows the time spent and a cancel button (the advice starts
+# it by itself up to AUTO_MAX_PLAYERS, on demand beyond); past that they are not offered (the other
+# bots stay).
+OPTIMAL_MAX_PLAYERS = 2
+AUTO_MAX_PLAYERS = 3
 BACKGROUND_MAX_PLAYERS = 5
 VARIANTS = ("+3,+5,x2,protection,perdre-tout", "+1,+3,x2,protection,perdre-tout",
             "+1,+3,+5,x2,protection,perdre-tout")
@@ -236,6 +238,8 @@ def show_advice(state, target: int) -> None:
     stop15 = state.rules.stop_at_target
     if OPTIMAL_MAX_PLAYERS < n <= BACKGROUND_MAX_PLAYERS and not _solved(n, stop15):
         job = solver_job(n, stop15)
+        if job is None and n <= AUTO_MAX_PLAYERS:  # a few seconds: started without asking (once)
+            job = solver_job(n, stop15, start=True)
         if job is not None and not job.done.is_set():
             _progress(n, stop15)
         elif st.button(t("pushluck.table.compute_advice", cost=_cost(n)), key="pl_compute"):
@@ -292,7 +296,7 @@ def _solved(players: int, stop15: bool = False) -> bool:
 
 
 def _cost(players: int) -> str:
-    return t(f"pushluck.table.cost_{min(max(players, 4), BACKGROUND_MAX_PLAYERS)}")
+    return t(f"pushluck.table.cost_{min(max(players, 3), BACKGROUND_MAX_PLAYERS)}")
 
 
 class _Job:
