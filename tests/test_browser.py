@@ -565,6 +565,7 @@ def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> No
     import random
 
     from cardbase.games.ctterror.state import PASS, replay
+    from cardbase.ui import playtest_ctterror as ctt_view
 
     page.set_viewport_size({"width": 1400, "height": 1300})
     goto(page, st_server, "playtest")
@@ -603,6 +604,8 @@ def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> No
         public = " ".join(state.event_to_string(ev) for ev in state.events or [])
         public += " ".join(state.action_to_string(a) for a in legal)
         public += " ".join(texts.get(kinds[k].ref, "") for k, n in enumerate(obs.hand) if n)
+        # what the page says of the decision names cards as rules (« seule une Esquive sauve… »)
+        public += " " + ctt_view.situation(state) + " ".join(ctt_view.action_label(state, a) for a in legal)
         known = mine | {kinds[k].name for k in obs.discard} | {kinds[k].name for _o, k, _m in state.table}
         held = {kinds[k].name for q in range(1, state.n) for k, n in enumerate(state.hands[q]) if n}
         secret = {name for name in held - known if name not in public}

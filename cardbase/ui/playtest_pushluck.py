@@ -242,7 +242,9 @@ def show_advice(state, target: int) -> None:
             job = solver_job(n, stop15, start=True)
         if job is not None and not job.done.is_set():
             _progress(n, stop15)
-        elif st.button(t("pushluck.table.compute_advice", cost=_cost(n)), key="pl_compute"):
+        elif job is not None and job.error:
+            st.error(job.error)
+        if (job is None or job.done.is_set()) and st.button(t("pushluck.table.compute_advice", cost=_cost(n)), key="pl_compute"):
             solver_job(n, stop15, start=True)
             st.rerun()
         st.info(t("pushluck.table.advice_reach", pct=_pct(advice(state)), target=target))
@@ -321,6 +323,9 @@ class _Job:
             pass
         except (CardbaseError, MemoryError, RecursionError) as exc:
             self.error = str(exc) or type(exc).__name__
+            import logging
+
+            logging.getLogger(__name__).warning("pushluck solver (%s players): %r", self.players, exc)
         finally:
             self.done.set()
 
