@@ -188,7 +188,7 @@ def test_four_optimal_bots_play_once_the_background_build_is_done() -> None:
     assert not any("Calcul exact de la stratégie" in i.value for i in at.info)
     assert [b for b in at.button if (b.key or "").startswith("pl_flip_")]
     at.toggle(key="pl_advice").set_value(True).run()
-    _click_until(at, lambda a: _state(a).is_terminal() or _state(a).points >= 15 and _state(a).player == 0)
+    _click_until(at, lambda a: _state(a).is_terminal() or (_state(a).points >= 15 and _state(a).player == 0))
     state = _state(at)
     if not state.is_terminal():
         from cardbase.ui.playtest_pushluck import win_advice

@@ -345,7 +345,7 @@ def solver_job(players: int, stop15: bool, *, start: bool = False) -> _Job | Non
         game = engine_game(players, stop15)
         key = (tuple(game_cards(CODE)), players, stop15)
         job = _JOBS.get(key)
-        if start and (job is None or job.done.is_set() and not job.ok):
+        if start and (job is None or (job.done.is_set() and not job.ok)):
             job = _JOBS[key] = _Job(game, players)
         return job
 
