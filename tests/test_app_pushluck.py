@@ -279,3 +279,17 @@ def test_the_contested_reading_of_pl6_is_a_table_option_and_the_advice_follows()
 
     _click_until(at, done)
     assert seen and max(seen) < 15
+
+
+def test_a_background_build_that_fails_says_why() -> None:
+    """A solver the rules do not allow (a tie rule other than PL7's « first ») fails in its thread:
+    the job keeps the reason, in French, and is not taken for a built solver."""
+    from cardbase.games import registry
+    from cardbase.playtest.cards import DATA_DIR, load_edition_defs
+    from cardbase.ui.playtest_pushluck import _Job
+
+    cards = load_edition_defs([DATA_DIR / "editions" / "P15.toml"])
+    game = registry.playable("pushluck").build(cards, 3, tie="shared")
+    job = _Job(game, 3)
+    assert job.done.wait(60)
+    assert not job.ok and job.error and "règle d'égalité" in job.error
