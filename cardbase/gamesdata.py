@@ -112,15 +112,16 @@ class FieldDecl:
 
     def label_in(self, lang: str) -> str:
         """The field's name as a person reads it in ``lang`` (« fr » or « en »): its declared label,
-        else the printed name the messages know (``printing.stat.<code>``), else its code with
+        else the printed name the messages know (``printing.stat.<code>``, or ``field.<code>`` for a
+        column every card has, such as ``value``), else its code with
         spaces. The code itself stays for searching (``damage>=3``) and the CSV columns."""
         from cardbase import i18n
 
         declared = self.label_en if lang == "en" else self.label
         if declared:
             return declared
-        known = i18n.table(lang).get(f"printing.stat.{self.name}")
-        if known:
+        known = i18n.table(lang).get(f"printing.stat.{self.name}") or i18n.table(lang).get(f"field.{self.name}")
+        if known:  # a printed name, or a column every card has (« value » is the card's Valeur)
             return known[:1].upper() + known[1:]
         return self.label or self.name.replace("_", " ")
 

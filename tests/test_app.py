@@ -248,6 +248,8 @@ def test_editor_refuses_a_stale_edit_and_keeps_the_input(app_env: str) -> None:
     no_exception(at)
     assert "modifiée par quelqu'un d'autre" in texts(at)
     assert at.text_input(key="edf_name").value == "Mon nouveau nom"  # nothing typed is lost
+    diff = at.dataframe[0].value  # only the fields someone changed: mine (name), theirs (flavour)
+    assert sorted(diff.iloc[:, 0]) == ["Nom", "Texte d'ambiance"], diff
     saved = _card(app_env, "NP1-003")
     assert saved["name"] == card["name"] and saved["flavour"] == "Leur version"
     at.button(key="ed_stale_mine").click().run()  # knowingly apply mine on top of theirs

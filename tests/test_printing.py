@@ -642,8 +642,10 @@ def test_printed_figures_follow_the_language() -> None:
 
     assert stat_label("damage") == "dégâts" and stat_label("team_damage") == "dégâts d'équipe"
     assert stat_label("new_figure") == "new figure"
+    assert stat_label("value", "overseers") == "valeur"  # a column every card has, by its name
     with i18n.use_language("en"):
         assert stat_label("team_damage") == "team damage" and stat_label("objectif") == "target"
+        assert stat_label("value", "overseers") == "value"
     ct = next(c for c in edition_defs("CTT") if dict(c.stats).get("team_damage"))
     t = template_for(ct.game, ct.card_type)
     fr = render_card(ct, t, RenderOptions(dpi=100, fingerprint=False))

@@ -64,8 +64,8 @@ STAT_LABELS: dict[str, dict[str, dict[str, str | None]]] = {}
 
 def stat_label(key: object, game: str | None = None) -> str:
     """A card figure's name as printed, in the current language: the label the game declares for
-    it (« Dégâts » / « Damage »), else the name the messages know (``damage`` → « dégâts »), else
-    its key with spaces for underscores."""
+    it (« Dégâts » / « Damage »), else the name the messages know (``damage`` → « dégâts », or a
+    column every card has: ``value`` → « valeur »), else its key with spaces for underscores."""
     from cardbase import i18n
 
     name = str(key)
@@ -75,6 +75,9 @@ def stat_label(key: object, game: str | None = None) -> str:
     if label:
         return label
     label = i18n.table(lang).get(f"printing.stat.{name}")
+    if label is None and not declared.get("fr"):  # a column every card has (« value »): its name
+        column = i18n.table(lang).get(f"field.{name}")
+        label = column[:1].lower() + column[1:] if column else None
     return label if label is not None else (declared.get("fr") or name.replace("_", " "))
 
 

@@ -11,6 +11,7 @@ Only plain values are kept in the session: the report as a dict and the rounds o
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pandas as pd
@@ -42,13 +43,21 @@ def bots_until(state, *, human: int, bot: str, seed: int, played: int) -> list[i
     done: list[int] = []
     if state.is_terminal() or state.current_player() == human:
         return done
-    # the search bots may think for a while at large tables: the page says so, with the time spent,
-    # rather than stay grey (Streamlit's stop button cancels the run)
+    # the search bots may think for a while at large tables: the page says so, with the time spent
+    # and the moves played so far. Writing that count is also where the run notices a stop or a new
+    # click (Streamlit stops a run only when it writes to the page), so a long bot turn can be
+    # cancelled between two moves; the cancelled click is then not kept.
     with st.spinner(t("playtest.bots_thinking", bot=bot_label(bot)), show_time=True):
+        count = st.empty()
+        shown = time.monotonic()
         while not state.is_terminal() and state.current_player() != human:
             a = seat_bot(bot, seed + played + len(done), state.game).step(state)
             state.apply_action(a)
             done.append(a)
+            if time.monotonic() - shown > 0.25:
+                count.caption(t("playtest.bots_moves", n=len(done)))
+                shown = time.monotonic()
+        count.empty()
     return done
 
 

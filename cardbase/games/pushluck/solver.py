@@ -29,6 +29,7 @@ The reshuffles are unbounded; how each question stays exact is ruling PL12 of
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from fractions import Fraction
@@ -48,15 +49,31 @@ class SolverError(CardbaseError):
     """A question the solver cannot answer for this box or these rules."""
 
 
+class SolverCancelled(SolverError):
+    """The computation was cancelled (the table's « Annuler »): nothing of it is kept."""
+
+
+_DEEP_LOCK = threading.Lock()
+_DEEP = [0, 0]  # runs inside _deep, the limit before the first
+
+
 @contextmanager
 def _deep() -> Any:
-    """Recursion over passes goes one level per card flipped: give it room."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 100_000))
+    """Recursion over passes goes one level per card flipped: give it room. The limit is the
+    process's: it is raised by the first run inside and put back by the last one out, so a run in
+    another thread (the table's background solver) never has it lowered under its feet."""
+    with _DEEP_LOCK:
+        if not _DEEP[0]:
+            _DEEP[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_DEEP[1], 100_000))
+        _DEEP[0] += 1
     try:
         yield
     finally:
-        sys.setrecursionlimit(old)
+        with _DEEP_LOCK:
+            _DEEP[0] -= 1
+            if not _DEEP[0]:
+                sys.setrecursionlimit(_DEEP[1])
 
 
 def _frac(x: Fraction) -> str:
@@ -399,7 +416,10 @@ class Solver:
 
     # ------------------------------------------------------------------ seats
 
-    def seats(self, players: int) -> _Seats:
+    def seats(self, players: int, cancel: Callable[[], bool] | None = None) -> _Seats:
+        """Every seat's optimal play and winning chances (built once per player count). ``cancel``:
+        asked now and then while building; when it answers True the build stops with
+        :class:`SolverCancelled` and nothing is kept."""
         if players < 2:
             raise SolverError(tr("pushluck.solver.seats_players", players=players))
         if self.tie != "first":
@@ -408,7 +428,7 @@ class Solver:
             raise SolverError(tr("pushluck.solver.no_lose"))
         got = self._seat_cache.get(players)
         if got is None:
-            got = self._seat_cache[players] = _Seats(self, players)
+            got = self._seat_cache[players] = _Seats(self, players, cancel)
         return got
 
 
@@ -631,9 +651,10 @@ class _Seats:
     leader (the seat that made ``b``), and "nobody reaches the target this round" (for the rounds).
     """
 
-    def __init__(self, solver: Solver, players: int) -> None:
+    def __init__(self, solver: Solver, players: int, cancel: Callable[[], bool] | None = None) -> None:
         self.s = solver
         self.n = players
+        self.cancel = cancel
         self.t = solver.target
         self.L: dict[tuple[int, int], Vec] = {}
         self.aboves: dict[int, _Problem] = {}
@@ -645,6 +666,7 @@ class _Seats:
             # W = r / (1 - q) for those policies; solve again until the policies agree.
             w: Vec = (1.0 / n,) * n
             for self.iterations in range(1, 101):
+                self._check()
                 u0 = self._none_problems(w)[0]
                 q = u0[n + 1]
                 r = [u0[i] - q * w[i] for i in range(n)]
@@ -656,6 +678,11 @@ class _Seats:
         self.win = w
         # the policies of the fixed point; slot n + 1: P(nobody reaches the target in a round)
         self.q = self._none_problems(w)[0][n + 1]
+        self.cancel = None  # built: nothing more to cancel
+
+    def _check(self) -> None:
+        if self.cancel is not None and self.cancel():
+            raise SolverCancelled(tr("pushluck.solver.cancelled"))
 
     # the last seat with a score to beat: go until it is beaten (floats, cached by score)
     def _last(self, v: int) -> Vec:
@@ -675,6 +702,7 @@ class _Seats:
         got = self.L.get(key)
         if got is not None:
             return got
+        self._check()
         if j == n - 1:
             out = self._last(v)
         else:
