@@ -21,7 +21,7 @@ from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationEr
 from cardbase.i18n import tr
 from cardbase.models import Card, Deck, DeckEntry, Edition, Game
 from cardbase.richtext import plain
-from cardbase.text import canonical_colour, card_ref, fold, parse_card_ref
+from cardbase.text import canonical_colour, card_ref, fold, has_control, parse_card_ref
 
 
 def require_editor(*, action: str) -> None:
@@ -144,6 +144,8 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
                 bad(key, tr("catalog.name_empty"), tr("catalog.missing_fix.name"))
             elif len(name) > 120:
                 bad(key, tr("catalog.name_too_long", length=len(name)), tr("catalog.name_too_long_fix"))
+            elif has_control(name):
+                bad(key, tr("catalog.name_control", name=_shown(name)), tr("catalog.name_control_fix"))
             else:
                 clean[key] = name
         elif key == "keywords":
