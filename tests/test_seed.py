@@ -434,3 +434,23 @@ def test_a_database_seeded_before_origins_is_adopted_once(backend, make_db) -> N
         assert not any(again.values()) and overkill_cards(engine) == 1
     finally:
         engine.dispose()
+
+
+def test_card_texts_follow_the_databases_sticker_colours(session) -> None:
+    """The sticker colour table is seeded once, then the database's: a colour added there is a
+    symbol card texts may use, a colour deleted there is not (the check used to read
+    data/stickers.toml, refusing « {sticker:gris} » while listing gris among the known symbols)."""
+    from cardbase import stickers
+    from cardbase.errors import ValidationError
+    from cardbase.models import StickerColour
+
+    stickers.add_colour(session, "gris", "coeur")
+    card = catalog.create_card(session, edition="OVS", fields={"number": 90, "name": "Gris",
+                                                               "effect_text": "Posez {sticker:gris}"})
+    assert card.effect_text == "Posez {sticker:gris}"
+    session.delete(session.exec(select(StickerColour).where(StickerColour.colour == "rouge")).one())
+    session.flush()
+    session.info.clear()  # as a new command would read it
+    with pytest.raises(ValidationError, match="sticker:rouge"):
+        catalog.create_card(session, edition="OVS", fields={"number": 91, "name": "Rouge",
+                                                            "effect_text": "Posez {sticker:rouge}"})
