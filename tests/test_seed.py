@@ -62,6 +62,7 @@ def edit_every_seeded_kind(engine) -> None:
         p15 = catalog.get_edition(s, "P15")  # an edition goes, its game stays
         s.exec(text(f"DELETE FROM card WHERE edition_id = {p15.id}"))
         s.exec(text(f"DELETE FROM edition WHERE id = {p15.id}"))
+        s.exec(text("DELETE FROM sticker_colour WHERE colour = 'rose'"))  # the sticker table too
 
 
 def assert_edits_kept(engine, before: dict[str, int]) -> None:
@@ -74,6 +75,9 @@ def assert_edits_kept(engine, before: dict[str, int]) -> None:
                                                                  "Marée et Crypte"}
         assert catalog.get_card(s, "NP1-001").name == "Apprentie du feu"
         assert s.exec(select(Card).where(Card.name == "Apprentie forgeronne")).first() is None
+        from cardbase.stickers import colour_table
+
+        assert "rose" not in colour_table(s) and len(colour_table(s)) == 9
 
 
 def test_renames_and_deletions_stick_through_every_command(cli_env) -> None:
@@ -98,6 +102,7 @@ def test_renames_and_deletions_stick_through_every_command(cli_env) -> None:
         assert states[("edition", "CTT")] == ["deleted"] and states[("edition", "P15")] == ["deleted"]
         assert states[("deck", "bosquet-en-fete")] == ["deleted"]
         assert states[("deck", "braises-ardentes")] == ["renamed"]
+        assert states[("colour", "rose")] == ["deleted"]
         ovs = next(e for e in status["entries"] if e["origin"] == "OVS")
         assert ovs["states"] == ["user_changed"] and ovs["cards"] == {"deleted": [47]}
         np1 = next(e for e in status["entries"] if e["origin"] == "NP1")
@@ -115,6 +120,9 @@ def test_renames_and_deletions_stick_through_every_command(cli_env) -> None:
             assert catalog.get_card(s, "NP1-001").name == "Apprentie forgeronne"
             assert catalog.get_card(s, "OVS-047").origin == "OVS-047"
             assert len(s.exec(select(Deck)).all()) == 4
+            from cardbase.stickers import colour_table
+
+            assert colour_table(s)["rose"] == "fleur"  # the deleted colour, brought back when asked
         assert overkill_cards(engine) == 39
         assert {e["origin"]: e["states"] for e in json.loads(ok("data", "status", "--json").stdout)["entries"]} \
             == {"pushluck": ["renamed"], "OVK": ["renamed"], "braises-ardentes": ["renamed"]}
