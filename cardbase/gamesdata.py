@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 from cardbase.errors import Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
 from cardbase.models import Card, Edition, Game
-from cardbase.text import fold
+from cardbase.text import fold, has_control
 
 
 def require_editor(*, action: str) -> None:
@@ -613,7 +613,8 @@ def _text_problems(values: Mapping[str, Any]) -> list[Problem]:
         if value is None:
             continue
         limit = getattr(columns[key].type, "length", None)
-        if not isinstance(value, str) or "\x00" in value or (limit and len(value) > limit):
+        if not isinstance(value, str) or "\x00" in value or (limit and len(value) > limit) \
+                or (key == "name" and has_control(value)):
             problems.append(Problem("invalid-field", tr("gamesdata.text_bad", field=key, limit=limit or "∞"),
                                     tr("gamesdata.text_fix"), key))
     return problems
@@ -936,7 +937,7 @@ def edition_change_problems(session: Session, edition: Edition | None, changes: 
         limit = Edition.__table__.c.name.type.length
         if not isinstance(name, str) or not name.strip():
             problems.append(Problem("missing", tr("catalog.edition_no_name"), tr("catalog.edition_no_name_fix"), "name"))
-        elif "\x00" in name:
+        elif has_control(name):
             problems.append(Problem("invalid-field", tr("gamesdata.text_bad", field="name", limit=limit),
                                     tr("gamesdata.text_fix"), "name"))
         elif len(name.strip()) > limit:

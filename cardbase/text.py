@@ -22,6 +22,15 @@ def fold(text: str | None) -> str:
     return _SPACES.sub(" ", stripped.casefold()).strip()
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control(text: str) -> bool:
+    """Whether a one-line text (a name) holds a control character: NUL, a line break, a tab, or an
+    escape that a terminal would run (``\\x1b[2J`` clears the screen of whoever lists the cards)."""
+    return bool(_CONTROL.search(text))
+
+
 def card_ref(edition_code: str, number: int) -> str:
     """The collector reference of a card, e.g. ``NP1-012``."""
     return f"{edition_code}-{number:03d}"

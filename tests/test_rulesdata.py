@@ -675,3 +675,25 @@ def test_a_choice_that_is_a_number() -> None:
         parse_rules_text(bad, "mises.toml")
     text = str(info.value)
     assert "liste de 1 à 100 nombres entiers" in text and "pas les deux" in text and "« x » n'existe pas" in text
+
+@pytest.mark.sqlite_only("reading a rules file does not depend on the database")
+def test_hostile_rules_files_are_refused_without_a_traceback(tmp_path: Path) -> None:
+    """« games check /dev/zero » ran out of memory (read_bytes trusts stat) and 100,000 nested
+    lists hit Python's recursion limit inside tomllib: a device, a pipe, a folder and deep nesting
+    are each one clear line, exit code 2."""
+    import os
+
+    fifo = tmp_path / "regles.fifo"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 60_000 + "]" * 60_000 + "\n", encoding="utf-8")
+    inline = tmp_path / "inline.toml"
+    inline.write_text("a = " + "{x = " * 20_000 + "1" + "}" * 20_000 + "\n", encoding="utf-8")
+    for path, says in (("/dev/zero", "périphérique"), (str(fifo), "tube nommé"),
+                       (str(tmp_path), "est un dossier"), (str(deep), "trop profondément"),
+                       (str(inline), "trop profondément")):
+        r = CliRunner().invoke(app, ["games", "check", path])
+        assert r.exit_code == 2, (path, r.output)
+        assert says in r.output and "Traceback" not in r.output, (path, r.output)
+    with pytest.raises(RulesFileError, match="trop profondément"):
+        load_rules(deep)

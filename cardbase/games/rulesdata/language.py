@@ -33,7 +33,7 @@ VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "e
 PLACES = ("top", "bottom")  # where a moved card goes in its new zone
 HORIZONS = ("step", "turn", "choice")  # [scoring] horizon: what the greedy bot looks at after its move
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
-MAX_FILE_BYTES = 200_000
+MAX_FILE_BYTES = 200 * 1024  # 200 kB
 MAX_CHOICES = 100  # numbers one choose action may offer
 
 
@@ -243,11 +243,11 @@ class _Checker:
 
 def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Rules:
     """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``)."""
+    from cardbase.bounded_io import read_bounded
+
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RulesFileError(tr("rulesdata.unreadable", file=str(p), error=exc.strerror or str(exc))) from None
+    # an ordinary file, at most the limit read whatever stat says (/dev/zero ran out of memory)
+    raw = read_bounded(p, MAX_FILE_BYTES, RulesFileError, "rulesdata.file")
     if len(raw) > MAX_FILE_BYTES:
         raise RulesFileError(tr("rulesdata.too_big", file=str(p), limit=MAX_FILE_BYTES))
     try:
@@ -257,7 +257,14 @@ def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Ru
     return parse_rules_text(text, p.name, options=options)
 
 
+MAX_TOML_DEPTH = 20  # lists and tables nested in a rules file (tomllib recurses on each level)
+
+
 def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None) -> Rules:
+    from cardbase.bounded_io import toml_depth
+
+    if toml_depth(text) > MAX_TOML_DEPTH:  # counted before the parser recurses (RecursionError)
+        raise RulesFileError(tr("rulesdata.too_deep", file=path, max=MAX_TOML_DEPTH))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

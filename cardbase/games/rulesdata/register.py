@@ -28,9 +28,12 @@ def rules_path(code: str) -> Path:
 
 def build(path: Path, cards: Sequence[CardDef], players: int, **options: Any) -> Any:
     """The interpreter's game of the rules file ``path`` (``options``: its ``[options]``)."""
+    from cardbase.games.registry import check_box
+
     from .engine import Game
     from .language import load_rules
 
+    check_box(path.stem, cards)
     return Game(load_rules(path, options=options), cards, players)
 
 
