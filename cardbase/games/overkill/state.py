@@ -55,13 +55,18 @@ def shuffle(rng: random.Random, x: list) -> None:
     position drawn by rejection on ``getrandbits``), so the same permutation from the same
     generator state (a test compares it with :meth:`random.Random.shuffle`)."""
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        m = i + 1
-        k = m.bit_length()
+    plan = _SHUFFLE_PLANS.get(len(x))
+    if plan is None:  # per length: each place, the count it draws below and its bits
+        plan = _SHUFFLE_PLANS[len(x)] = tuple((i, i + 1, (i + 1).bit_length())
+                                              for i in range(len(x) - 1, 0, -1))
+    for i, m, k in plan:
         j = getrandbits(k)
         while j >= m:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_SHUFFLE_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 class IllegalActionError(CardbaseError):
