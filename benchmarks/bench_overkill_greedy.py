@@ -9,7 +9,10 @@ DIR``): each checkout runs in its own process, the two alternate ``--rounds`` ti
 prints the CPU time (``time.process_time``, steadier than wall time on a shared machine) of each,
 their ratio, and a digest of every game's history, event log, scores, rule coverage and generator
 state on ``--check`` seeds under four rule sets: equal digests mean the same games, move for move.
-Also prints the inner loop alone (the decisions, by replaying each game's moves without choosing).
+This is the inner loop; the whole ``cardbase sim game overkill`` process is timed by
+``bench_overkill.py`` (games/s start-up included) and ``bench_startup.py`` (its fixed cost). On a
+shared machine CPU time still moves by ±20 % from run to run: for a steady comparison count
+instructions, e.g. ``valgrind --tool=callgrind python -c '…play N games…'`` for two values of N.
 """
 
 from __future__ import annotations

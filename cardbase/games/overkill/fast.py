@@ -46,12 +46,10 @@ class _Tables:
 
     __slots__ = (
         "atouts",
-        "averages",
         "bits",
         "chunks",
         "colour",
         "colour_mask",
-        "decided",
         "full",
         "helper",
         "kinds",
@@ -71,8 +69,6 @@ class _Tables:
         self.atouts = game.atouts
         self.full = (1 << self.n) - 1
         self.memo: dict = {}
-        self.averages: dict = {}  # unseen cards (a bit mask) -> face-down card values (red, black)
-        self.decided: dict = {}  # (m0, m1, op_ok, op_pts, obj, cand) -> DRAW or PASS
         # the number cards by colour and by value, as bit masks (what a Helper's answer keeps)
         self.colour_mask = [0, 0]
         self.value_mask: dict[int, int] = {}
@@ -140,7 +136,7 @@ def _estimate_under(mode: str, m0, m1, o0, o1, obj) -> float:
 def greedy_action(s: State) -> int:
     """The greedy choice of the player to act: the same as :func:`.bots.greedy_action`."""
     t = _tables(s.game)
-    value, colour, bits, mode = t.value, t.colour, t.bits, t.mode
+    value, bits = t.value, t.bits
     p = s.player
     q = 1 - p
     objectives = s.objectives
@@ -183,21 +179,15 @@ def greedy_action(s: State) -> int:
 
 def _averages(t: _Tables, pool_mask: int) -> tuple[float, float]:
     """The value the player gives an opponent's face-down card of each colour: the average of the
-    unseen cards of that colour (``pool_mask``) to the half, 0 when none is left (memoised)."""
-    av = t.averages.get(pool_mask)
-    if av is None:
-        rs = rc = bs = bc = 0
-        for start, width, _, stats in t.chunks:
-            st = stats[pool_mask >> start & width]
-            rs += st[0]
-            rc += st[1]
-            bs += st[2]
-            bc += st[3]
-        av = (round(2 * rs / rc) / 2 if rc else 0.0, round(2 * bs / bc) / 2 if bc else 0.0)
-        if len(t.averages) > 200_000:
-            t.averages.clear()
-        t.averages[pool_mask] = av
-    return av
+    unseen cards of that colour (``pool_mask``) to the half, 0 when none is left."""
+    rs = rc = bs = bc = 0
+    for start, width, _, stats in t.chunks:
+        st = stats[pool_mask >> start & width]
+        rs += st[0]
+        rc += st[1]
+        bs += st[2]
+        bc += st[3]
+    return (round(2 * rs / rc) / 2 if rc else 0.0, round(2 * bs / bc) / 2 if bc else 0.0)
 
 
 def _decide(s: State, t: _Tables, p: int, obj: int, m0: int, m1: int, u0: int, u1: int,
@@ -205,7 +195,7 @@ def _decide(s: State, t: _Tables, p: int, obj: int, m0: int, m1: int, u0: int, u
     """The greedy choice from the player's picture of the round: its line sums ``m0``, ``m1``, the
     opponent's face-up sums ``u0``, ``u1``, their face-down cards ``d0``, ``d1`` valued ``a0``,
     ``a1``, and the cards it has not seen (``pool_mask``)."""
-    value, colour, n, mode = t.value, t.colour, t.n, t.mode
+    value, mode = t.value, t.mode
     q = 1 - p
     objectives = s.objectives
     mine_r, mine_b = s.lines[p]
@@ -354,17 +344,8 @@ def _decide(s: State, t: _Tables, p: int, obj: int, m0: int, m1: int, u0: int, u
             cand &= keep if info[SPY] else ~keep
         if not cand:
             cand = pool_mask
-    # the choice after the mean estimate of one more card among ``cand``, memoised on everything
-    # it depends on (``now`` follows from the key too)
-    key = (m0, m1, op_ok, op_pts, obj, cand)
-    decided = t.decided
-    a = decided.get(key)
-    if a is None:
-        a = _draw_or_pass(t, key, now)
-        if len(decided) > 200_000:
-            decided.clear()
-        decided[key] = a
-    return a
+    # the choice after the mean estimate of one more card among ``cand``
+    return _draw_or_pass(t, (m0, m1, op_ok, op_pts, obj, cand), now)
 
 
 def _draw_or_pass(t: _Tables, key: tuple, now: float) -> int:
@@ -452,7 +433,7 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
     game = s.game
     value, colour = game.value, game.colour
     t = _tables(game)
-    bits, helper, averages = t.bits, t.helper, t.averages
+    bits, helper = t.bits, t.helper
     legal_kind = game.legal_kind
     cov = s.cov
     at = game.atout_cov
@@ -495,9 +476,7 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
                 k = theirs_b[0]
                 u1 -= value[k]
                 pool_mask |= bits[k]
-            av = averages.get(pool_mask)
-            if av is None:
-                av = _averages(t, pool_mask)
+            av = _averages(t, pool_mask)
             a0 = av[0] if d0 else 0.0
             a1 = av[1] if d1 else 0.0
         else:
