@@ -504,8 +504,13 @@ def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
     return [card_to_dict(c, e, g) for c, e, g in card_rows(session, **filters)]
 
 
-def card_defs(session: Session, **filters: Any) -> list[CardDef]:
+def card_defs(session: Session, *, for_print: bool = True, **filters: Any) -> list[CardDef]:
+    """The cards as values for engines and the renderer. ``for_print``: also tell the printing
+    code each game's template and field labels (loads it, with Pillow); a batch of games that
+    draws nothing passes False and starts sooner."""
     rows = card_rows(session, **filters)
+    if not for_print:
+        return [to_card_def(c, e, g) for c, e, g in rows]
     from cardbase.gamesdata import declared_fields
     from cardbase.printing.card import STAT_LABELS
     from cardbase.printing.templates import GAME_TEMPLATES

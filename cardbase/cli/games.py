@@ -178,7 +178,7 @@ def sim_game_command(
     cards = []
     if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
         with session() as s:
-            cards = catalog.card_defs(s, game=spec.code)
+            cards = catalog.card_defs(s, game=spec.code, for_print=False)
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
     from cardbase.cli.sim import _executor, _progress

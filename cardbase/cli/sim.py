@@ -62,7 +62,7 @@ def _batch_rules(options: dict[str, Any], editions: list[Path] | None) -> tuple[
             from cardbase.db import session_scope
 
             with session_scope() as session:
-                rest["pool"] = catalog.card_defs(session, game="nespanini")
+                rest["pool"] = catalog.card_defs(session, game="nespanini", for_print=False)
     return options["stalemate_rounds"], rest
 
 
@@ -502,7 +502,7 @@ def sweep_command(
             from cardbase.cli.common import session
 
             with session() as s:
-                cards = catalog.card_defs(s, game=spec.code)
+                cards = catalog.card_defs(s, game=spec.code, for_print=False)
         kwargs = {"game": spec.code, "cards": cards, "players": players, "options": options}
         label = {"game": spec.code}
     else:
