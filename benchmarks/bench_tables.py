@@ -14,6 +14,7 @@ not offer that bot at that count. Asserts nothing.
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import random
 import statistics
@@ -56,10 +57,14 @@ def one_game(game, seed: int, bot: str, human: int, rng: random.Random) -> list[
 
 
 def main() -> None:
+    logging.getLogger("streamlit").setLevel(logging.ERROR)  # outside a page: its bare-mode warnings
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2, help="games per configuration")
     ap.add_argument("--only", default=None, help="one game code")
     ap.add_argument("--budget", type=float, default=1.0, help="seconds a click may take")
+    ap.add_argument("--pushluck-optimal-max", type=int, default=4,
+                    help="15 en un tour: the most players timed with the optimal bots (their solver "
+                         "is built first, minutes at 5)")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.games} game(s) a configuration")
     print(f"{'game':<10} {'players':>7} {'bot':<8} {'clicks':>6} {'median':>8} {'p95':>8} {'max':>8} "
@@ -71,6 +76,14 @@ def main() -> None:
         for players in range(spec.min_players, spec.max_players + 1):
             game = spec.build(cards, players)
             for bot in spec.bots:
+                if code == "pushluck" and bot == "optimal" and players > 3:
+                    # the table builds this solver once in the background (or does not offer it):
+                    # bench_pushluck_table.py times that build; here only the clicks after it
+                    from cardbase.ui.playtest_pushluck import BACKGROUND_MAX_PLAYERS
+
+                    if players > BACKGROUND_MAX_PLAYERS or players > args.pushluck_optimal_max:
+                        continue
+                    game.solver().seats(players)
                 times: list[tuple[float, float]] = []
                 for g in range(args.games):
                     rng = random.Random(g)

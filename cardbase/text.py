@@ -22,6 +22,15 @@ def fold(text: str | None) -> str:
     return _SPACES.sub(" ", stripped.casefold()).strip()
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def has_control(text: str) -> bool:
+    """Whether a one-line text (a name) holds a control character: NUL, a line break, a tab, or an
+    escape that a terminal would run (``\\x1b[2J`` clears the screen of whoever lists the cards)."""
+    return bool(_CONTROL.search(text))
+
+
 def card_ref(edition_code: str, number: int) -> str:
     """The collector reference of a card, e.g. ``NP1-012``."""
     return f"{edition_code}-{number:03d}"
@@ -55,3 +64,13 @@ def canonical_colour(name: str | None) -> str:
     """Canonical colour key: folded, masculine singular ("Violettes" → "violet")."""
     key = fold(name)
     return _COLOUR_FORMS.get(key, key)
+
+
+# The characters that mean something in rich card text (docs/rich-text.md); cardbase.catalog.richtext
+# parses them, and everything that writes literal text into the markup escapes them.
+MARKUP_SPECIAL = frozenset("*{}~\\")
+
+
+def escape(text: str) -> str:
+    """Literal text written in the markup: every special character behind a backslash."""
+    return "".join("\\" + c if c in MARKUP_SPECIAL else c for c in text)

@@ -170,6 +170,16 @@ def shot(page, name: str) -> None:
     if SCREENSHOTS is None:
         return
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # the page as a person sees it once drawn: no placeholder left, every image loaded, no stale copy
+    try:
+        wait_idle(page)
+        page.wait_for_function(
+            """() => !document.querySelector('[data-testid="stSkeleton"], [data-stale="true"]')
+                     && [...document.images].every(i => i.complete && i.naturalWidth > 0)""",
+            timeout=30_000)
+        page.wait_for_timeout(300)
+    except Exception:  # a screenshot for the docs never fails a test
+        pass
     page.screenshot(path=str(SCREENSHOTS / f"app-{name}.png"), full_page=False)
 
 

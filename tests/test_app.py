@@ -251,6 +251,8 @@ def test_editor_refuses_a_stale_edit_and_keeps_the_input(app_env: str) -> None:
     no_exception(at)
     assert "modifiée par quelqu'un d'autre" in texts(at)
     assert at.text_input(key="edf_name").value == "Mon nouveau nom"  # nothing typed is lost
+    diff = at.dataframe[0].value  # only the fields someone changed: mine (name), theirs (flavour)
+    assert sorted(diff.iloc[:, 0]) == ["Nom", "Texte d'ambiance"], diff
     saved = _card(app_env, "NP1-003")
     assert saved["name"] == card["name"] and saved["flavour"] == "Leur version"
     at.button(key="ed_stale_mine").click().run()  # knowingly apply mine on top of theirs
@@ -933,3 +935,23 @@ def test_card_detail_shows_rich_text_styled_and_literal(app_env: str) -> None:
     detail = next(str(m.value) for m in at.markdown if ":red-background[rouge]" in str(m.value))
     assert "**Défausse** \\: 3 **dégâts** :red-background[rouge] \\<b\\>" in detail
     assert "\\_x\\_" in "".join(str(h.value) for h in at.subheader)
+
+
+@SQLITE
+def test_card_detail_bolds_the_games_keywords_as_the_card_image_does(app_env: str) -> None:
+    """NesPanini's template makes « Défausse » bold on the card (ruling R11); the card view's text
+    used to show it plain beside the image that shows it bold."""
+    from sqlmodel import Session
+
+    from cardbase.catalog import cards as catalog
+    from cardbase.storage import db
+
+    with Session(db.get_engine(app_env)) as s:
+        catalog.create_card(s, edition="NP1", fields={
+            "number": 991, "name": "Mot-clé", "effect_text": "Défausse : piochez 1 carte {bleu}."})
+        s.commit()
+    at = page_test("cards").run()
+    at.text_input(key="cards_q").input("n:991").run()
+    no_exception(at)
+    detail = next(str(m.value) for m in at.markdown if "piochez" in str(m.value))
+    assert "**Défausse** \\: piochez 1 carte :blue-background[bleu]" in detail

@@ -266,3 +266,36 @@ def test_a_game_created_in_the_app_is_listed_with_what_it_can_do() -> None:
     links = "\n".join(m.value for m in at.markdown)
     assert "0 carte(s) en 0 édition(s)" in links and "decks de 30 cartes" in links
     assert "](cards)" in links and "](print)" in links and "](decks)" in links
+
+
+def test_a_long_bot_turn_writes_its_moves_as_it_goes(monkeypatch) -> None:
+    """While the bots play, the page gets the count of their moves now and then: a person sees it
+    move, and writing it is where Streamlit notices another click and cancels this one."""
+    from cardbase.games.pushluck.state import replay
+    from cardbase.ui import playtest_shared as playtest_box  # the tables' shared bot loop
+
+    written: list[str] = []
+
+    class Slot:
+        def caption(self, text: str) -> None:
+            written.append(text)
+
+        def empty(self) -> None:
+            written.append("")
+
+    clock = iter(range(0, 10**6))
+    monkeypatch.setattr(playtest_box.st, "empty", lambda: Slot())
+    monkeypatch.setattr(playtest_box.time, "monotonic", lambda: float(next(clock)))  # a second a move
+    from cardbase.playtest.cards import DATA_DIR, load_edition_defs
+
+    cards = load_edition_defs([DATA_DIR / "editions" / "P15.toml"])
+    game = registry.playable("pushluck").build(cards, 3)
+    for seed in range(100):  # a deal where seat 1's greedy turn takes a few flips
+        written.clear()
+        done = playtest_box.bots_until(replay(game, seed, []), human=1, bot="greedy", seed=seed, played=0)
+        if len(done) >= 3:
+            break
+    assert len(done) >= 3 and written[-1] == ""  # the count is cleared when the bots are done
+    counts = [w for w in written if w]
+    assert len(counts) == len(done)  # a second a move here: every move is written
+    assert counts[-1].startswith(f"{len(done)} coup(s) des bots joué(s)")

@@ -34,7 +34,7 @@ ENGLISH = {
     "none", "true", "false", "null", "nan", "upload", "choose", "select", "press", "enter", "submit",
     "player", "players", "win", "wins",
     "loss", "losses", "ties", "rate", "games", "game", "cards", "card", "turn", "rounds", "mean",
-    "yes", "no", "int", "text", "choice", "bool", "str", "float",
+    "yes", "no", "int", "text", "choice", "bool", "str", "float", "value", "values", "damage",
 }
 # … nor in the English app.
 FRENCH = {
@@ -244,6 +244,12 @@ def card_data(url: str) -> list[str]:
     from cardbase.games import registry  # games written as data (data/rules/) name themselves
 
     out |= {spec.title for spec in registry.REGISTRY.values() if getattr(spec, "title", None)}
+    from cardbase.games.rulesdata.language import load_rules  # and name their zones and endings
+
+    for spec in registry.REGISTRY.values():
+        if getattr(spec, "rules_file", None):
+            rules = load_rules(spec.rules_file)
+            out |= set(rules.zones) | {e.name for e in rules.endings} | set(rules.counters)
     return sorted({" ".join(x.split()) for x in out}, key=len, reverse=True)
 
 
@@ -314,6 +320,23 @@ def _click(key: str, **inputs: int) -> Step:
     return step
 
 
+def _play_to_the_end(*prefixes: str, limit: int = 300) -> Step:
+    """Play a table to its end: each time, click the first enabled button whose key starts with the
+    first prefix that has one (so the final box and the end-of-game views are walked too)."""
+    def step(at: Any) -> None:
+        for _ in range(limit):
+            buttons = [b for b in at.button if b.key and not b.disabled]
+            pick = next((b for p in prefixes for b in buttons if b.key.startswith(p)), None)
+            if pick is None:  # nothing left to click: the game is over and says so
+                boxes = [x.value for x in [*at.success, *at.info, *at.warning, *at.error]]
+                assert any(v.startswith(("Partie terminée", "Game over")) for v in boxes), boxes
+                return
+            pick.click().run()
+            no_exception(at)
+        raise AssertionError(f"the game with buttons {prefixes} did not end in {limit} clicks")
+    return step
+
+
 # (page, editor mode, steps): the page is checked after every step
 WALK: list[tuple[str, bool, list[Step]]] = [
     ("cards", False, [_set(cards_view="gallery")]),
@@ -328,21 +351,31 @@ WALK: list[tuple[str, bool, list[Step]]] = [
         _set(pt_mode="bot"), _click("pt_bot_game_new"),
         _set(pt_mode="batch"), _click("ptb_go", ptb_games=10),
         _set(pt_mode="duel"), _click("ptd_go", ptd_games=2),
-        _set(pt_mode="ladder"), _set(pt_mode="balance"),
+        _set(pt_mode="ladder"), _set(pt_mode="balance"), _click("ptw_go", ptw_games=10, ptw_lo=1, ptw_hi=2),
     ]),
     ("playtest", False, [
-        _set(pt_gamecode="overkill"), _click("ok_new"), _set(ok_mode="batch"), _click("okb_go", okb_games=4),
+        _set(pt_gamecode="overkill"), _click("ok_new", ok_initial_score=3),
+        _play_to_the_end("ok_pass", "ok_atout_", "ok_draw"),
+        _set(ok_mode="batch"), _click("okb_go", okb_games=4),
     ]),
     ("playtest", False, [
         _set(pt_gamecode="overseers"), _click("ovs_new"), _set(ovs_mode="batch"), _click("ovsb_go", ovsb_games=4),
     ]),
     ("playtest", False, [
-        _set(pt_gamecode="pushluck"), _set(pl_mode="variants"), _click("pl_compare"), _set(pl_mode="batch"),
+        _set(pt_gamecode="pushluck"), _set(pl_advice=True), _click("pl_flip_0"),
+        _play_to_the_end("pl_stop", "pl_flip_", "pl_reshuffle"),
+        _set(pl_players=4), _set(pl_bot="optimal"), _click("pl_new"), _click("pl_cancel"),
+        _set(pl_mode="variants"), _click("pl_compare"), _set(pl_mode="batch"),
         _click("plb_go", plb_games=4),
     ]),
     ("playtest", False, [
-        _set(pt_gamecode="ctterror"), _click("ctt_new"), _set(ctt_mode="batch"), _click("cttb_go", cttb_games=4),
+        _set(pt_gamecode="ctterror"), _click("ctt_new"), _play_to_the_end("ctt_act_"), _set(ctt_mode="batch"), _click("cttb_go", cttb_games=4),
     ]),
+    ("playtest", False, [  # a game written as data: its table, its batches and its measures
+        _set(pt_gamecode="huit"), _click("prt_huit_new"), _set(prt_huit_mode="batch"),
+        _click("pgb_huit_go", pgb_huit_games=4), _click("pgb_huit_measures"),
+    ]),
+    ("games_admin", True, [_set(ga_pick="pushluck")]),  # a game's rules panel
 ]
 
 

@@ -128,18 +128,75 @@ def test_the_scoreboard_after_the_game_is_yours_and_the_toggle_is_kept() -> None
     assert any("de gagner la partie" in i.value for i in at.info)
 
 
-@pytest.mark.parametrize("players", [4, 5, 6])
-def test_many_players_offer_no_exact_optimal_bot(players: int) -> None:
+def test_six_players_offer_no_exact_optimal_bot() -> None:
     at = _page()
     assert "Optimal (calcul exact)" in at.selectbox(key="pl_bot").options  # two players: offered
-    at.number_input(key="pl_players").set_value(players).run()
+    at.number_input(key="pl_players").set_value(6).run()
     no_exception(at)
     assert "Optimal (calcul exact)" not in at.selectbox(key="pl_bot").options
-    assert any("jusqu'à 3 joueurs" in c.value for c in at.caption)
+    assert any("jusqu'à 5 joueurs" in c.value for c in at.caption)
     at.button(key="pl_new").click().run()
     at.toggle(key="pl_advice").set_value(True).run()
     no_exception(at)
-    assert any("jusqu'à 3 joueurs seulement" in i.value for i in at.info)
+    assert any("jusqu'à 5 joueurs seulement" in i.value for i in at.info)
+
+
+def _job(players: int):
+    from cardbase.ui.playtest_pushluck import solver_job
+
+    return solver_job(players, False)
+
+
+def test_five_optimal_bots_are_built_in_the_background_and_can_be_cancelled() -> None:
+    """5 players, optimal bots: the solver takes minutes, so the click answers at once with the
+    time spent and a cancel button; cancelling stops the build and keeps nothing of it."""
+    import time
+
+    at = _page()
+    at.number_input(key="pl_players").set_value(5).run()
+    assert "Optimal (calcul exact)" in at.selectbox(key="pl_bot").options
+    assert any("plusieurs minutes" in c.value and "annulé" in c.value for c in at.caption)  # its cost
+    at.selectbox(key="pl_bot").set_value("optimal").run()
+    start = time.perf_counter()
+    at.button(key="pl_new").click().run()
+    assert time.perf_counter() - start < 10  # the click answers; the build goes on in its thread
+    no_exception(at)
+    assert any("Calcul exact de la stratégie optimale à 5 joueurs" in i.value for i in at.info)
+    assert not [b for b in at.button if (b.key or "").startswith("pl_flip_")]  # not before it is ready
+    job = _job(5)
+    assert job is not None and not job.done.is_set()
+    at.button(key="pl_cancel").click().run()
+    no_exception(at)
+    assert job.done.wait(30)
+    assert not job.ok and 5 not in job.game.solver()._seat_cache
+    assert any("Calcul annulé" in w.value for w in at.warning)
+
+
+def test_four_optimal_bots_play_once_the_background_build_is_done() -> None:
+    """4 players, optimal bots: built in the background (about 30 s), then the game is played and
+    the advice gives the exact chances to win at 4 players."""
+    at = _page()
+    at.number_input(key="pl_players").set_value(4).run()
+    at.selectbox(key="pl_bot").set_value("optimal").run()
+    at.button(key="pl_new").click().run()
+    no_exception(at)
+    job = _job(4)
+    assert job is not None
+    assert job.done.wait(600) and job.ok, job.error
+    at.run()
+    no_exception(at)
+    assert not any("Calcul exact de la stratégie" in i.value for i in at.info)
+    assert [b for b in at.button if (b.key or "").startswith("pl_flip_")]
+    at.toggle(key="pl_advice").set_value(True).run()
+    _click_until(at, lambda a: _state(a).is_terminal() or (_state(a).points >= 15 and _state(a).player == 0))
+    state = _state(at)
+    if not state.is_terminal():
+        from cardbase.ui.playtest_pushluck import win_advice
+
+        stop, go = win_advice(state)
+        shown = next(i.value for i in at.info if "Si vous continuez" in i.value)
+        assert f"{100 * go:.1f} % de gagner la partie".replace(".", ",") in shown
+        assert stop is not None and f"{100 * stop:.1f} %".replace(".", ",") in shown
 
 
 def test_three_optimal_bots_answer_a_click() -> None:
@@ -148,6 +205,9 @@ def test_three_optimal_bots_answer_a_click() -> None:
     at.selectbox(key="pl_bot").set_value("optimal").run()
     at.button(key="pl_new").click().run()
     no_exception(at)
+    job = _job(3)  # a few seconds, in the background like 4 and 5 players: it can be cancelled
+    assert job is not None and job.done.wait(300) and job.ok, job and job.error
+    at.run()
     _click_until(at, lambda a: _state(a).round >= 2 or _state(a).is_terminal())
 
 
@@ -219,3 +279,17 @@ def test_the_contested_reading_of_pl6_is_a_table_option_and_the_advice_follows()
 
     _click_until(at, done)
     assert seen and max(seen) < 15
+
+
+def test_a_background_build_that_fails_says_why() -> None:
+    """A solver the rules do not allow (a tie rule other than PL7's « first ») fails in its thread:
+    the job keeps the reason, in French, and is not taken for a built solver."""
+    from cardbase.games import registry
+    from cardbase.playtest.cards import DATA_DIR, load_edition_defs
+    from cardbase.ui.playtest_pushluck import _Job
+
+    cards = load_edition_defs([DATA_DIR / "editions" / "P15.toml"])
+    game = registry.playable("pushluck").build(cards, 3, tie="shared")
+    job = _Job(game, 3)
+    assert job.done.wait(60)
+    assert not job.ok and job.error and "règle d'égalité" in job.error

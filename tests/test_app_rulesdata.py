@@ -8,6 +8,7 @@ from test_app import app_env, no_exception, page_test  # noqa: F401 - fixture
 def test_the_batch_view_plays_a_rules_file_game() -> None:
     at = page_test("playtest")
     at.session_state["pt_gamecode"] = "huit"
+    at.session_state["prt_huit_mode"] = "batch"
     at.run()
     no_exception(at)
     at.number_input(key="pgb_huit_games").set_value(20).run()
@@ -18,3 +19,48 @@ def test_the_batch_view_plays_a_rules_file_game() -> None:
     assert "HU2" in shown  # its contested ruling, from the rules file
     tables = " ".join(x.value.to_string() for x in at.dataframe)
     assert "main_vide" in tables
+    at.button(key="pgb_huit_measures").click().run()
+    no_exception(at)
+    frame = at.dataframe[-1].value
+    rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
+    assert {"Victoires du premier joueur", "Vainqueur connu après", "Décisions qui changent l'issue",
+            "Écart de niveau (greedy contre random)", "Changements de meneur"} <= set(rows)
+    assert all(" – " in rows[k] for k in ("Victoires du premier joueur", "Vainqueur connu après"))
+    assert "hasard décide" in frame.to_string()
+
+
+def _table_page(lang: str = "fr"):
+    at = page_test("playtest", lang=lang)
+    at.session_state["pt_gamecode"] = "huit"
+    at.run()
+    no_exception(at)
+    return at
+
+
+def test_the_table_of_a_rules_file_game_hides_what_seat_1_cannot_see() -> None:
+    at = _table_page()
+    zones = at.dataframe[0].value
+    rows = {(r["Zone"], r["À qui"]): r for _, r in zones.iterrows()}
+    mine, theirs = rows[("main", "joueur 1")], rows[("main", "joueur 2")]
+    assert "?" not in mine["Contenu (? = cachée)"] and mine["Cartes"] >= 6
+    assert set(theirs["Contenu (? = cachée)"].split(", ")) == {"?"}
+    pioche = rows[("pioche", "table")]["Contenu (? = cachée)"].split(", ")
+    assert set(pioche) == {"?"}
+    top = rows[("defausse", "table")]["Contenu (? = cachée)"].split(", ")
+    assert top[-1] != "?" and all(c == "?" for c in top[:-1])
+    buttons = [b for b in at.button if b.key.startswith("prt_huit_a")]
+    assert buttons and all(b.label.startswith(("Jouer", "Piocher", "Passer")) for b in buttons)
+
+
+def test_a_rules_file_game_is_played_by_hand_to_its_end() -> None:
+    at = _table_page("en")
+    for _ in range(200):
+        buttons = [b for b in at.button if b.key.startswith("prt_huit_a")]
+        if not buttons:
+            break
+        before = len(at.session_state["prt_huit"]["actions"])
+        buttons[0].click().run()
+        no_exception(at)
+        assert len(at.session_state["prt_huit"]["actions"]) > before
+    assert any("Game over" in s.value for s in at.success)
+    assert any("End of the game" in x.value for x in at.text)

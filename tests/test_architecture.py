@@ -210,7 +210,7 @@ def test_the_folder_list_reads_like_the_architecture() -> None:
     assert {"storage", "catalog", "decks", "games", "playtest", "outputs", "cli", "ui"} <= top
     # beside the folders, only the shared kernel
     assert top - {"storage", "catalog", "decks", "games", "playtest", "outputs", "cli", "ui",
-                  "i18n"} == {"__init__", "access", "config", "domain", "errors", "text"}
+                  "i18n"} == {"__init__", "access", "bounded_io", "config", "domain", "errors", "text"}
 
 
 def test_storage_does_not_load_a_service_when_imported() -> None:

@@ -97,6 +97,20 @@ def test_read_only_commands_import_only_what_they_need(cli_env, args, code, game
     assert _modules_after(*args, watch=("sqlalchemy",))["heavy"] == ["sqlalchemy"]  # probe works
 
 
+@pytest.mark.parametrize("args", [
+    ("sim", "game", "overkill", "--games", "3", "--json"),
+    ("sim", "game", "overkill", "--games", "3", "--workers", "1"),
+])
+def test_a_batch_of_box_games_loads_no_images_nor_tables(cli_env, args):
+    """A batch's fixed cost: the cards come from the database, the games need neither Pillow and
+    the printing code (a print's templates) nor pandas (the NesPanini tables)."""
+    _modules_after("cards", "search", "c:rouge")  # the first run seeds the test database
+    seen = _modules_after(*args, watch=("PIL", "pandas", "numpy", "cardbase.printing", "streamlit"))
+    assert seen["code"] == 0
+    assert seen["heavy"] == [], f"cardbase {' '.join(args)} imported {seen['heavy']}"
+    assert _modules_after(*args, watch=("sqlalchemy",))["heavy"] == ["sqlalchemy"]  # probe works
+
+
 def _tree() -> list[tuple[str, ...]]:
     """Every command path of the ``cardbase`` command, groups included."""
     root = typer.main.get_command(app)

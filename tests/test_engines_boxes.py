@@ -45,8 +45,9 @@ def _play(code: str, cards, players: int, seed: int) -> str:
 def test_every_box_the_data_accepts_is_played_or_refused_clearly(code: str, data) -> None:
     spec = registry.REGISTRY[code]
     box = [c for c in EVERY if c.game == code]
-    copies = data.draw(st.lists(st.sampled_from([0, 1, 1, 2, 3, 7, 50, 1000]), min_size=len(box),
-                                max_size=len(box)), label="copies")
+    # up to what the data checks accept: a card may have 1,000,000 copies
+    copies = data.draw(st.lists(st.sampled_from([0, 1, 1, 2, 3, 7, 50, 1000, 9_000, 1_000_000]),
+                                min_size=len(box), max_size=len(box)), label="copies")
     players = data.draw(st.integers(spec.min_players, spec.max_players), label="players")
     cards = [dataclasses.replace(c, copies=n) for c, n in zip(box, copies, strict=True)]
     _play(code, cards, players, data.draw(st.integers(0, 10**6), label="seed"))
@@ -61,3 +62,26 @@ def test_one_card_at_a_thousand_copies(code: str) -> None:
         cards = [dataclasses.replace(c, copies=1000) if j == i else c for j, c in enumerate(box)]
         for players in sorted({spec.min_players, spec.max_players}):
             _play(code, cards, players, i)
+
+
+@pytest.mark.parametrize("code", [c for c in BOX_GAMES if any(d.game == c for d in EVERY)])
+def test_a_box_over_the_engines_limit_is_refused_before_it_is_built(code: str) -> None:
+    """A card may have a million copies (accepted data): OVERKILL with every card at that many ran
+    out of memory building its box, 15 en un tour's random bots took minutes a game. Over its
+    limit a box is refused with the count, the card with the most copies and the limit; at the
+    limit it is played."""
+    limit = registry.MAX_BOX_CARDS_OF.get(code, registry.MAX_BOX_CARDS)
+    box = [c for c in EVERY if c.game == code]
+    rest = sum(c.copies for c in box[1:])
+    at_limit = [dataclasses.replace(box[0], copies=limit - rest)] + box[1:]
+    assert _play(code, at_limit, registry.REGISTRY[code].min_players, 1) == "played"
+    built = []
+    for copies in (limit - rest + 1, 1_000_000):
+        over = [dataclasses.replace(box[0], copies=copies)] + box[1:]
+        with pytest.raises(CardbaseError) as err:
+            registry.REGISTRY[code].build(over, registry.REGISTRY[code].min_players)
+        message = str(err.value)
+        assert f"{limit:,}".replace(",", " ") in message and box[0].ref in message, message
+        built.append(message)
+    assert len(built) == 2
+

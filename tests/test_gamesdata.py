@@ -264,6 +264,10 @@ def test_export_of_a_fresh_database_gives_the_data_files_back(cli_env, tmp_path:
     assert (tmp_path / "games.toml").read_bytes() == (DATA / "games.toml").read_bytes()
     for path in sorted((DATA / "editions").glob("*.toml")):
         assert (out / path.name).read_bytes() == path.read_bytes(), path.name
+    rules = sorted((DATA / "rules").glob("*.toml"))
+    assert rules  # the rules files written as data go with the export, byte for byte
+    for path in rules:
+        assert (tmp_path / "rules" / path.name).read_bytes() == path.read_bytes(), path.name
 
 
 def test_a_new_game_survives_export_and_seeding(cli_env, tmp_path: Path, make_db, backend) -> None:

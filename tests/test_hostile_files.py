@@ -117,7 +117,7 @@ def test_import_of_a_fifo_and_of_dev_zero_is_refused_without_blocking(cli_env: s
 def test_the_size_limit_holds_when_stat_says_less(tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """The limit is on the bytes read, not on the size ``stat`` reports (/proc files say 0)."""
-    from cardbase.storage.bounded_io import read_bounded
+    from cardbase.bounded_io import read_bounded
 
     path = tmp_path / "grows.json"
     path.write_bytes(b" " * 5000)
@@ -167,7 +167,7 @@ def test_export_never_writes_what_import_refuses(session, tmp_path: Path,
     assert tts.read_saved_object(session, result.object).cards == 12
     # the value count too: a limit one under the object's values
     text = result.object.read_text(encoding="utf-8")
-    from cardbase.storage.bounded_io import json_shape
+    from cardbase.bounded_io import json_shape
 
     bare = json_shape(text, 0, 10**6)
     assert bare is not None and bare[0] == "values"

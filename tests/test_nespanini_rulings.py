@@ -374,6 +374,24 @@ def test_cli_batches_refuse_an_illegal_deck_unless_allowed(tmp_path):
     assert json.loads(r.stdout)["illegal"] is False
 
 
+def test_cli_batch_on_an_illegal_deck_says_so_on_every_line(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(Path(starter_decks()["braises-ardentes"]).read_text(encoding="utf-8")
+                   + "1 Tisonnier\n", encoding="utf-8")
+    for args in (("goldfish", str(bad), "--oracle-games", "0", "--swap-games", "0"),
+                 ("duel", str(bad), "maree-et-crypte"), ("roundrobin", str(bad), "maree-et-crypte"),
+                 ("ladder", str(bad), "-n", "2"),
+                 ("sweep", str(bad), "--card", "NP1-001", "--values", "1..2", "--goldfish")):
+        r = _sim(*args, "-n", "4", "--allow-illegal", "--workers", "1")
+        assert r.exit_code == 0, (args, r.output)
+        lines = [x for x in r.stdout.splitlines() if x.strip()]
+        assert len(lines) >= 3
+        for line in lines:
+            assert line.startswith(("[deck non conforme] ", "ATTENTION — deck non conforme joué")), (args, line)
+    r = _sim("duel", "braises-ardentes", "maree-et-crypte", "-n", "4", "--workers", "1")
+    assert r.exit_code == 0 and "non conforme" not in r.stdout
+
+
 def test_cli_rule_options_reach_the_games_and_are_echoed():
     r = _sim("duel", "maree-et-crypte", "braises-ardentes", "-n", "20", "--json",
              "--rule", "end_rule=turns", "--rule", "R10=4")
@@ -393,8 +411,8 @@ def test_cli_rule_options_reach_the_games_and_are_echoed():
     r = _sim("duel", "maree-et-crypte", "braises-ardentes", "-n", "20",
              "--rule", "end_rule=turns")
     assert "arbitrages changés : R1 end_rule=turns" in r.stdout
-    assert re.search(r"victoires du premier joueur : [\d.]+ % \[.*\] \(\d+ sur \d+ parties décidées ; "
-                     r"\d+ égalités à part\)", r.stdout)
+    assert re.search(r"victoires du premier joueur : \d+,\d % \[.*\] \(\d+ sur \d+ parties décidées ; "
+                     r"égalités à part : \d+\)", r.stdout)
     r = _sim("sweep", "braises-ardentes", "--card", "NP1-001", "--values", "1..2", "--goldfish",
              "-n", "10", "--rule", "end_rule=first", "--json")
     assert r.exit_code == 0, r.output

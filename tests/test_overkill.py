@@ -498,6 +498,52 @@ def test_fast_greedy_plays_exactly_like_the_reference(rules) -> None:
         assert b.rng.getstate() == a.rng.getstate()
 
 
+# Digests of 300 whole greedy games per rule set (history, event log, scores, rule coverage, turns,
+# rounds), played by the greedy play-out as it was before it kept its picture of the round up to
+# date (commit 55b6777): a faster play-out must play exactly these games.
+_GREEDY_GAMES_BEFORE = {
+    (): "6fa677d47bd50740c026b507ffaa9abdae7f5ad9d39c517df704b0e0cbf18414",
+    (("points", "all"),): "2a3e3a5adc8e7e947ff0b7f828900c75a047112c0bb870b085f2888e45669a60",
+    (("points", "best_line"), ("reset_keeps", 1)):
+        "63923667735265b7e6b4703d41b281a4df5234f790e76d4901cacf6d7fc1018d",
+    (("reset_keeps", 0), ("timer", 6), ("first_player", "loser"), ("pile_copies", 2)):
+        "d71e4d47bc40fa284f292a34cd7d81724fba3925ffcffe3b217e6758df0d144d",
+}
+
+
+@pytest.mark.parametrize("rules", list(_GREEDY_GAMES_BEFORE))
+def test_greedy_play_out_plays_the_same_games_as_before_its_speed_up(rules) -> None:
+    import hashlib
+
+    g = game(**dict(rules))
+    h = hashlib.sha256()
+    for i in range(300):
+        s = g.new_state(i)
+        s.play_greedy()
+        h.update(repr((s.history, s.events, s.scores(), s.cov, s.turns, s.round)).encode())
+    assert h.hexdigest() == _GREEDY_GAMES_BEFORE[rules]
+
+
+def test_greedy_play_out_to_a_round_horizon_and_on_matches_the_step_by_step_loop() -> None:
+    """Stopped at the end of a round and resumed (as search bots do), or started from a clone in
+    the middle of a round, the play-out keeps the same game as the general loop."""
+    from cardbase.games.overkill import fast
+
+    g = game()
+    for i in range(60):
+        a, b = g.new_state(i), g.new_state(i)
+        for _ in range(7):  # a few decisions of the general loop, then the play-out from a clone
+            if not a.is_terminal():
+                a.apply_action(greedy_action(a))
+                b.apply_action(greedy_action(b))
+        b = b.clone(log=True)
+        while not b.is_terminal():
+            fast.play_greedy(b, b.search_horizon())
+        while not a.is_terminal():
+            a.apply_action(greedy_action(a))
+        assert (b.history, b.events, b.scores(), b.turns) == (a.history, a.events, a.scores(), a.turns)
+
+
 def test_fast_greedy_matches_on_random_positions() -> None:
     """Random play reaches positions greedy play does not (every atout, Helpers' answers)."""
     from cardbase.games.overkill import fast

@@ -1122,7 +1122,32 @@ def test_coverage_counts_every_judgement_in_every_play_path() -> None:
             assert cov.get("penalty", [0, 0])[1] == ev["penalty"]
             assert cov.get("compensation", [0, 0])[1] == ev["take"]
             assert cov["steal"] == [3, ev["give"]]
-            assert sum(cov[k][1] for k in ("end:alone", "end:never_led", "end:shared")) == 1
+            assert sum(cov.get(k, [0, 0])[1] for k in ("end:alone", "end:never_led", "end:shared")) == 1
+            tied = cov["end:alone"][1] == 0  # OV11's tie-breaks count only in a tie at the top
+            assert cov.get("end:never_led", [0, 0])[0] == cov.get("end:shared", [0, 0])[0] == int(tied)
             assert cov["successor_tie"][0] == 2
     rnd = play_random(game(4, character_choice=True), 7)
     assert all(0 <= used <= occ for occ, used in rnd.coverage().values())
+
+
+def test_a_batch_without_a_tie_at_the_top_never_warns_about_ov11_tie_breaks() -> None:
+    """OV11's tie-breaks (never led, shared win) are counted over the games tied at the highest
+    total: a batch without such a tie no longer warns that the bots « hardly use » them."""
+    from cardbase.playtest.coverage import warnings
+
+    total: dict[str, list[int]] = {}
+    ties = 0
+    for seed in range(40):
+        cov = game(4).new_state(seed).play_greedy().coverage()
+        ties += cov["end:alone"][1] == 0
+        for k, (occ, used) in cov.items():
+            slot = total.setdefault(k, [0, 0])
+            slot[0] += occ
+            slot[1] += used
+    assert total.get("end:never_led", [0, 0])[0] == ties == total.get("end:shared", [0, 0])[0]
+    assert ties < 40 and total["end:alone"][0] == 40
+    with i18n.use_language("fr"):
+        lines = [x for x in warnings("overseers", total) if "OV11" in x]
+    # a tie-break rate, if any, is over the tied games, never over all 40 games
+    assert all(f"sur {ties})" in x and "à égalité au plus haut total" in x for x in lines)
+    assert not any("sur 40)" in x for x in lines)

@@ -149,7 +149,12 @@ def test_longest_texts_in_the_data_fit_at_300_dpi() -> None:
     t = template_for("nespanini")
     r = t.regions["effect"]
     w, h = mm_to_px(r.box[2], 300), mm_to_px(r.box[3], 300)
-    for c in cards:
+    # the longest NesPanini texts in NesPanini's effect box at its minimum or above (the longest of
+    # other games fitted this box only at 19 px = 4.56 pt, under its 4.6 pt minimum, while the
+    # minimum was rounded down to whole pixels)
+    own = sorted((c for c in all_defs() if c.game == "nespanini"),
+                 key=lambda c: -len((c.effect_text or "") + (c.flavour or "")))[:6]
+    for c in own:
         layout = fit_text([Paragraph(c.effect_text or ""), Paragraph(c.flavour or "", "italic")],
                           w, h, size_pt=r.size_pt, min_size_pt=r.min_size_pt, dpi=300)
         assert _inside(layout, w, h)
@@ -637,8 +642,10 @@ def test_printed_figures_follow_the_language() -> None:
 
     assert stat_label("damage") == "dégâts" and stat_label("team_damage") == "dégâts d'équipe"
     assert stat_label("new_figure") == "new figure"
+    assert stat_label("value", "overseers") == "valeur"  # a column every card has, by its name
     with i18n.use_language("en"):
         assert stat_label("team_damage") == "team damage" and stat_label("objectif") == "target"
+        assert stat_label("value", "overseers") == "value"
     ct = next(c for c in edition_defs("CTT") if dict(c.stats).get("team_damage"))
     t = template_for(ct.game, ct.card_type)
     fr = render_card(ct, t, RenderOptions(dpi=100, fingerprint=False))
@@ -730,3 +737,27 @@ def test_shop_file_names_stay_in_their_folder(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "out" / "s-png").iterdir()) == [
         "TST-012.png", "back-______escaped.png"]
     assert not list(tmp_path.rglob("*escaped*"))[1:]  # only the one inside the folder
+
+
+@pytest.mark.parametrize("dpi", [300, 150])
+def test_text_is_never_fitted_under_the_templates_minimum(dpi: int) -> None:
+    """Whole pixels rounded the minimum down: 4.6 pt is 19.2 px at 300 dpi, and 19 px (4.56 pt)
+    was accepted. Every text that fits is now at the minimum or above, at any resolution that
+    fits it (at 150 dpi one pixel less is allowed only where print at 300 dpi fits it)."""
+    from cardbase.errors import TemplateError
+    from cardbase.outputs.printing.textfit import FIT_DPI
+
+    w, h = mm_to_px(52, dpi), mm_to_px(20, dpi)
+    smallest = None
+    for n in range(40, 400, 7):
+        try:
+            layout = fit_text([Paragraph(" ".join(["mot"] * n))], w, h, size_pt=8.2,
+                              min_size_pt=4.6, dpi=dpi)
+        except TemplateError:
+            continue
+        smallest = min(smallest or layout.size_px, layout.size_px)
+    assert smallest is not None
+    if dpi == FIT_DPI:
+        assert smallest * 72 / dpi >= 4.6
+    else:
+        assert (smallest + 1) * 72 / dpi >= 4.6

@@ -92,3 +92,61 @@ def test_solve_says_when_the_exact_solo_value_is_out_of_reach(monkeypatch) -> No
     r = runner.invoke(app, ["solve", "pushluck", "--players", "1"])
     assert r.exit_code == 0, r.output
     assert "n'a pas pu être calculée exactement" in r.output and "sans maximum" not in r.output
+
+
+def test_a_solo_interval_never_goes_below_zero_pl8() -> None:
+    """A solo total is never negative: with the optimal bot's rare huge scores (PL12) the normal
+    interval of the mean used to start below 0."""
+    from types import SimpleNamespace
+
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.rules import Rules
+    from cardbase.games.pushluck.state import Game
+
+    g = Game(parse_box("+3,+5,x2,protection,perdre-tout"), Rules(), players=1)
+    records = [SimpleNamespace(returns=[0.0])] * 99 + [SimpleNamespace(returns=[40000.0])]
+    solo = g.analytics(records)["solo"]
+    assert solo["mean"] == 400 and solo["mean_ci95"][0] == 0.0 and solo["mean_ci95"][1] > 400
+
+def test_a_box_with_multipliers_does_not_size_memory_by_its_scores_pl13() -> None:
+    """x10,x10 make the scores to beat reach millions: the peak distribution is kept sparse (a list
+    as long as the target asked for ~10 GB), and it agrees with the exact reach probability."""
+    from fractions import Fraction
+
+    from cardbase.games.pushluck.material import parse_box
+    from cardbase.games.pushluck.solver import Solver
+
+    s = Solver(parse_box("x10,x10,+15,+15,perdre-tout,protection"))
+    far = s.reach_float(10**12)  # the old dense table: a list of 2**40 floats
+    assert 0.0 < far < s.reach_float(10**6) < s.reach_float(15)
+    p, _flips = s.reach()
+    assert s.reach_float(15) == pytest.approx(float(p), abs=1e-12)
+    assert s.reach_float(16) <= s.reach_float(15) and s.reach_float(0) == 1.0
+    assert isinstance(p, Fraction)
+
+
+def test_the_seats_search_stops_at_its_limit_and_keeps_what_it_found(monkeypatch) -> None:
+    """P15 at 5 players took more than a quarter of an hour, a box with x10 multipliers at 2 or 3
+    players minutes and gigabytes: the search counts its positions (PL13) and stops with a message
+    naming the player count, after printing the counts it could answer."""
+    from cardbase.games.pushluck import solver
+
+    monkeypatch.setattr(solver, "MAX_SEAT_WORK", 5_000)  # P15: 2,400 at 2 players, 290,000 up to 3
+    r = runner.invoke(app, ["solve", "pushluck", "--players", "3"])
+    assert r.exit_code == 2, r.output
+    assert "2 joueurs (jeu optimal)" in r.output
+    assert "Chances de chaque place à 3 joueurs" in r.output and "5 000 positions" in r.output
+    assert "sim game pushluck --players 3 --bots greedy" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["solve", "pushluck", "--players", "3", "--json"])
+    assert r.exit_code == 2
+    data = json.loads(r.stdout[: r.stdout.rindex("}") + 1])
+    assert list(data["seats"]) == ["2"] and data["seats_limit"] == {"players": 3, "positions": 5_000}
+
+
+def test_box_figures_beyond_the_limits_are_listed_not_a_traceback() -> None:
+    huge = "+" + "9" * 5000  # int() of it raised ValueError (Python's 4,300-digit limit)
+    r = runner.invoke(app, ["solve", "pushluck", "--box", f"{huge},x5000,+1000001,+3,perdre-tout"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.output.count("chiffre hors limites") == 3
+    assert "carte 1 de la liste" in r.output and "carte 3 de la liste" in r.output
+    assert len(r.output) < 2000  # the 5,000 digits are not echoed

@@ -92,7 +92,7 @@ def test_every_ruling_of_the_doc_is_data_and_options_parse() -> None:
     codes = {a or b for a, b in codes}
     assert codes == {r.code for r in RULINGS}
     contested = [r for r in RULINGS if r.contested]
-    assert [r.code for r in contested] == ["PL6"]
+    assert [r.code for r in contested] == ["PL6", "PL14"]  # both move the headline seat figure
     fields = set(Rules.__dataclass_fields__)
     assert all(r.option in fields for r in RULINGS if r.option)
     assert parse_rules("pushluck", ["stop_at_target=oui", "PL14=false"]) == {
@@ -130,3 +130,17 @@ def test_coverage_counts_every_play_path(options) -> None:
     s = g.new_state(1)
     s.apply_action(FLIP)
     assert s.clone().coverage() == s.coverage()
+
+
+def test_a_solo_game_never_counts_15_as_an_ending_it_missed_pl8() -> None:
+    """PL8: reaching 15 does not end a solo game, so a solo batch has no "15 reached" occasion
+    (it used to count one per game and warn that the bots never reached it)."""
+    g = Game(parse_box(BOX), Rules(solo_rounds=3), 1)
+    s = g.new_state(4, log=False)
+    s.play_greedy()
+    cov = s.coverage()
+    assert cov["end:rounds"] == [1, 1]
+    assert "end:target" not in cov and "end:round_limit" not in cov
+    two = g.__class__(parse_box(BOX), Rules(), 2).new_state(4, log=False)
+    two.play_greedy()
+    assert two.coverage()["end:target"] == [1, 1] and "end:rounds" not in two.coverage()

@@ -4,6 +4,7 @@ and against simulation of the optimal solo bot."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import statistics
 from fractions import Fraction
@@ -185,3 +186,143 @@ def test_the_upper_function_is_a_fixed_point_by_brute_force_pl12(box: str) -> No
     assert start(0) == u.start
     for p in range(1, 3 * u.X + 10):
         assert max(Fraction(p), start(p)) == u.end_value(p)
+
+
+# ---------------------------------------------------------------- capped values, written apart
+#
+# The value of a solo turn with at most K reshuffles, as a function of the turn's points P, is
+# convex and piecewise linear (a maximum and averages of affine functions of P, composed with
+# P + v and m P). Below, each such function is a list of breakpoints with exact values and a last
+# slope, computed over the cards one by one (no grouping of copies, no pass statistics): an
+# independent computation of the capped values the solver's lower bound rests on (PL12, step 4).
+
+
+class _Convex:
+    __slots__ = ("m", "xs", "ys")
+
+    def __init__(self, xs, ys, m) -> None:
+        self.xs, self.ys, self.m = xs, ys, m
+
+    def __call__(self, x):
+        xs, ys = self.xs, self.ys
+        if x >= xs[-1]:
+            return ys[-1] + self.m * (x - xs[-1])
+        i = bisect.bisect_right(xs, x) - 1
+        return ys[i] + (ys[i + 1] - ys[i]) * (x - xs[i]) / (xs[i + 1] - xs[i])
+
+
+def _convex(xs, m, f) -> _Convex:
+    ys = [f(x) for x in xs]
+    keep_x, keep_y = [xs[0]], [ys[0]]
+    for i in range(1, len(xs)):  # drop breakpoints where the slope does not change
+        keep_x.append(xs[i])
+        keep_y.append(ys[i])
+        if len(keep_x) >= 3:
+            (x0, x1, x2), (y0, y1, y2) = keep_x[-3:], keep_y[-3:]
+            if (y1 - y0) * (x2 - x1) == (y2 - y1) * (x1 - x0):
+                del keep_x[-2], keep_y[-2]
+    if len(keep_x) >= 2 and keep_y[-1] - keep_y[-2] == m * (keep_x[-1] - keep_x[-2]):
+        del keep_x[-1], keep_y[-1]
+    return _Convex(keep_x, keep_y, m)
+
+
+def _line(a, b) -> _Convex:
+    return _Convex([Fraction(0)], [Fraction(b)], Fraction(a))
+
+
+def _stop_or(f: _Convex) -> _Convex:
+    """max(P, f(P)): the breakpoints of f and where f crosses the diagonal."""
+    xs = set(f.xs)
+    ends = sorted(xs) + [max(xs) + 1]
+    for a, b in itertools.pairwise(ends):
+        da, db = f(a) - a, f(b) - b
+        if da * db < 0:
+            xs.add(a + (b - a) * da / (da - db))
+    last = max(f.xs)
+    gap = f(last) - last
+    if gap > 0 and f.m < 1:
+        xs.add(last + gap / (1 - f.m))
+    return _convex(sorted(xs), max(f.m, Fraction(1)), lambda x: max(f(x), x))
+
+
+def _capped_values(text: str, most: int) -> list[Fraction]:
+    cards = _cards(text)
+    everything = frozenset(range(len(cards)))
+
+    @cache
+    def choose(k: int, down: frozenset, shields: int) -> _Convex:
+        if not down:  # a full pass: stop, or (reshuffles left) a new pass
+            return _stop_or(flip(k - 1, everything, 0)) if k else _line(1, 0)
+        return _stop_or(flip(k, down, shields))
+
+    @cache
+    def flip(k: int, down: frozenset, shields: int) -> _Convex:
+        parts = []
+        for i in down:
+            kind, fig = cards[i]
+            after = choose(k, down - {i}, shields + (kind == "protection"))
+            if kind == "add":
+                parts.append(_convex([Fraction(0)] + [x - fig for x in after.xs if x > fig], after.m,
+                                     lambda x, g=after, v=fig: g(x + v)))
+            elif kind == "mul":
+                parts.append(_Convex([x / fig for x in after.xs], list(after.ys), after.m * fig))
+            elif kind == "perdre-tout":
+                parts.append(choose(k, down - {i}, shields - 1) if shields else _line(0, 0))
+            else:
+                parts.append(after)
+        xs = sorted({x for g in parts for x in g.xs})
+        return _convex(xs, sum(g.m for g in parts) / len(parts),
+                       lambda x: sum(g(x) for g in parts) / len(parts))
+
+    return [flip(k, everything, 0)(Fraction(0)) for k in range(most + 1)]
+
+
+def test_the_capped_values_written_apart_rise_to_the_exact_value_pl12() -> None:
+    """The capped values (at most K reshuffles) of the default box, computed apart over the cards,
+    are the solver's, rise with K and stay under 24; with the brute-force fixed point above (an
+    upper bound of 24), they pin the unlimited value: 21.92 <= V* <= 24 at K = 8, closer as K
+    grows (22.75 at K = 10, 23.65 at K = 15, 23.90 at K = 20 by the same code)."""
+    mine = _capped_values(DEFAULT, 8)
+    assert mine == Solver(parse_box(DEFAULT)).solo(8).values
+    assert mine[3] == Fraction(1183, 72)
+    assert all(a < b < 24 for a, b in itertools.pairwise(mine))
+    assert mine[8] > Fraction(2192, 100)
+    gaps = [24 - v for v in mine]
+    assert all(g2 < Fraction(9, 10) * g1 for g1, g2 in itertools.pairwise(gaps[2:]))
+    plus_one = _capped_values(PLUS_ONE, 6)
+    assert plus_one == Solver(parse_box(PLUS_ONE)).solo(6).values and plus_one[-1] < 12
+
+
+def test_stop_at_target_solo_value_by_brute_force_pl6_pl12() -> None:
+    """PL6 `stop_at_target`: a turn is over at 15, so the points stay under 15 + the largest
+    card and every pass adds a point: a plain recursion over the cards, no cap on reshuffles,
+    gives the exact solo value (37913/4800 for the default box), the solver's."""
+    cards = _cards(DEFAULT)
+    every = frozenset(range(len(cards)))
+
+    @cache
+    def choose(p: int, down: frozenset, shields: int) -> Fraction:
+        if p >= 15:
+            return Fraction(p)
+        return max(Fraction(p), flip(p, down or every, shields if down else 0))
+
+    @cache
+    def flip(p: int, down: frozenset, shields: int) -> Fraction:
+        total = Fraction(0)
+        for i in down:
+            kind, fig = cards[i]
+            rest = down - {i}
+            if kind == "add":
+                total += choose(p + fig, rest, shields)
+            elif kind == "mul":
+                total += choose(p * fig, rest, shields)
+            elif kind == "protection":
+                total += choose(p, rest, shields + 1)
+            elif shields:
+                total += choose(p, rest, shields - 1)
+        return total / len(down)
+
+    value = flip(0, every, 0)
+    assert value == Fraction(37913, 4800)
+    data = solve(parse_box(DEFAULT), players=1, stop_at_target=True)
+    assert data["solo"]["expected_points_per_round_exact"] == str(value)

@@ -210,3 +210,61 @@ def test_any_text_parses_without_failing_and_escaping_is_exact(text: str) -> Non
         assert p.where.startswith("caractère ")
     assert parse(richtext.escape(text), CTX).plain == text  # any text can be written literally
     assert parse(richtext.escape(text), CTX).problems == ()
+
+
+def test_generated_effect_text_quotes_names_literally() -> None:
+    """A card name quoted by the effect language's French text is literal text, not markup: « Étoile* »
+    used to open an italic that never closed (the text then printed raw, backslashes and all)."""
+    from cardbase.games.effects import effect_to_french, parse_effect
+    from cardbase.catalog.richtext import parse
+
+    for name in ("Étoile*", "a {b}", "x~y"):
+        text = effect_to_french(parse_effect(f'score: +2 per card in hand where name = "{name}"'))
+        parsed = parse(text)
+        assert parsed.problems == ()
+        assert parsed.plain == f"+2 pour chaque carte nommée « {name} » dans votre main."
+
+
+def test_english_effect_text_uses_the_markup_and_keeps_the_games_terms() -> None:
+    """NesPanini ruling R13: the English text keeps the game's terms as its rules name them, keywords bold
+    through the markup; every NP1 effect gives a text without markup problems."""
+    from pathlib import Path
+
+    from cardbase.storage.datafiles import load_edition_file
+    from cardbase.games.effects import effect_to_english, parse_effect
+    from cardbase.catalog.richtext import parse
+
+    def en(src: str) -> str:
+        return effect_to_english(parse_effect(src))
+
+    assert en("defausse: force_discard 1") == ("**Défausse**: Your opponent discards 1 "
+                                               "non-**Légendaire** card of their choice, then draws as many.")
+    assert en("score: +1 per card in hand where other and keyword = foule max 3") == (
+        "+1 for each other **Foule** card in your hand (3 cards at most).")
+    assert en("defausse: recover from discards where colour = bleu").startswith(
+        "**Défausse**: Take another bleu card from your discard pile")
+    assert en("score: -2 if count(hand where other and colour = jaune) = 0") == (
+        "-2 if your hand holds no other jaune card.")
+    assert parse(en('score: +2 per card in hand where name = "a {b}*"')).plain == (
+        "+2 for each card named “a {b}*” in your hand.")
+    root = Path(__file__).resolve().parents[1]
+    _, cards = load_edition_file(root / "data" / "editions" / "NP1.toml")
+    texts = [en(c["effect"]) for c in cards if c.get("effect")]
+    assert len(texts) > 40
+    for text in texts:
+        parsed = parse(text)
+        assert parsed.problems == (), text
+        assert "a other" not in parsed.plain and "**" not in parsed.plain
+
+
+def test_cards_show_in_english_gives_the_effects_english_text(cli_env) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    res = CliRunner().invoke(app, ["--lang", "en", "cards", "show", "NP1-002"])
+    assert res.exit_code == 0, res.output
+    assert ("effect text (English): +1 for each other rouge card in your hand (3 cards at most)."
+            in res.output)
+    res = CliRunner().invoke(app, ["cards", "show", "NP1-002"])
+    assert "anglais" not in res.output and "English" not in res.output

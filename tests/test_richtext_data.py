@@ -116,12 +116,15 @@ def test_value_is_declared_like_a_field_but_is_not_one() -> None:
 def test_html_converts_to_the_markup_and_names_what_it_cannot() -> None:
     from cardbase.catalog.richtext import from_html, parse
 
-    text, left = from_html("<b>Cri de guerre</b> : {0} dégâts.<br/>Pioche&nbsp;1 <span>x</span> 2*3")
+    text, left, closed = from_html("<b>Cri de guerre</b> : {0} dégâts.<br/>Pioche&nbsp;1 <span>x</span> 2*3")
     assert text == "**Cri de guerre** : \\{0\\} dégâts.\\nPioche~1 <span>x</span> 2\\*3"
-    assert left == ["<span>", "</span>"]
+    assert left == ["<span>", "</span>"] and closed == []
     assert parse(text).problems == ()
     assert parse(text).plain == "Cri de guerre : {0} dégâts.\nPioche\u00a01 <span>x</span> 2*3"
-    assert from_html("<i>ouvert") == ("*ouvert*", ["<i>"])
+    assert from_html("<i>ouvert") == ("*ouvert*", [], ["<i>"])
+    # a tag named as left in the text is in the text (a lone </b> used to vanish)
+    assert from_html("Un </b> orphelin") == ("Un </b> orphelin", ["</b>"], [])
+    assert from_html("<b>a <b>b</b></b>") == ("**a <b>b**</b>", ["<b>", "</b>"], [])
     assert from_html("a &#0; b")[0] == "a &#0; b"  # no control character from an entity
 
 
@@ -156,3 +159,27 @@ def test_cli_import_markup_html_and_a_bad_markup(cli_env, tmp_path) -> None:
     assert json.loads(res.output)["warnings"] == []
     res = runner.invoke(app, ["cards", "show", "NP1-950", "--json"])
     assert json.loads(res.output)["effect_text"] == "**Charge**\\nPioche"
+
+
+@pytest.mark.sqlite_only("a command-line check")
+def test_cli_import_lists_every_markup_problem_with_row_and_column_and_exits_2(cli_env,
+                                                                               tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from cardbase.cli import app
+
+    path = tmp_path / "bad.csv"
+    path.write_text("edition,number,name,value,effect_text\n"
+                    "NP1,951,Une,3,**Foule : +1 {pourpre} et {rouge\n"
+                    "NP1,952,Deux,-3,Texte } avec *italique\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["cards", "import", str(path)])
+    assert res.exit_code == 2, res.output  # bad input: 2, as for an unreadable file (was 1)
+    assert "Traceback" not in res.output
+    for where in ("ligne 2, colonne effect_text (caractère 1)",
+                  "ligne 2, colonne effect_text (caractère 14)",
+                  "ligne 2, colonne effect_text (caractère 27)",
+                  "ligne 3, colonne effect_text (caractère 7)",
+                  "ligne 3, colonne effect_text (caractère 14)", "ligne 3, colonne value"):
+        assert where in res.output, where
+    res = CliRunner().invoke(app, ["cards", "show", "NP1-951"])
+    assert res.exit_code != 0  # nothing written

@@ -281,6 +281,14 @@ def test_cli_sim_game_plays_a_rules_file_game(cli_env) -> None:
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["game"] == "huit" and data["games"] == 30 and data["players"] == 2
+    # the batch report of a game written as data carries the measures of a good game
+    assert data["measures"] == json.loads(json.dumps(measures(_huit(), games=30, seed=0,
+                                                              bots=["greedy", "greedy"])))
+    text = runner.invoke(app, ["sim", "game", "huit", "--games", "20", "--measures-games", "10"])
+    assert text.exit_code == 0 and "Mesures d'un bon jeu :" in text.stdout
+    assert "huit : 10 parties" in text.stdout and "décision : le vainqueur mène" in text.stdout
+    off = runner.invoke(app, ["sim", "game", "huit", "--games", "20", "--measures-games", "0", "--json"])
+    assert "measures" not in json.loads(off.stdout)
 
 
 def test_measures_of_a_good_game() -> None:
@@ -294,15 +302,49 @@ def test_measures_of_a_good_game() -> None:
     assert m == measures(_huit(), games=60, seed=4)  # seeded
 
 
+def test_measures_drama_decisiveness_and_skill_gap() -> None:
+    """How early the winner is known, by how much a comeback winner was behind, greedy against
+    random — each with its interval."""
+    from cardbase.playtest.measures import decided_at
+
+    assert decided_at([0, 0, 0, 0], 0) == 0.0  # led from the first turn
+    assert decided_at([1, 1, 0, 0], 0) == 0.5
+    assert decided_at([0, 1, None, 1], 0) == 1.0  # never led: known only at the end
+    assert decided_at([0, 1], None) is None
+    m = measures(_huit(), games=60, seed=4, skill_games=40)
+    dv = m["decisiveness"]
+    assert 0 <= dv["ci95"][0] <= dv["mean"] <= dv["ci95"][1] <= 1 and dv["of"] == m["decided"]
+    cb = m["comebacks"]
+    assert (cb["mean_gap"] is None) == (cb["count"] == 0) and (cb["mean_gap"] or 1) > 0
+    sk = m["skill_gap"]
+    assert sk["games"] == 40 and sk["ci95"][0] <= sk["rate"] <= sk["ci95"][1] and sk["fair"] == 0.5
+    ln, lc = m["length"], m["lead_changes"]
+    assert ln["ci95"][0] <= ln["mean"] <= ln["ci95"][1] and lc["ci95"][0] <= lc["mean"] <= lc["ci95"][1]
+
+
 def test_cli_sim_measures_text_json_and_refusals() -> None:
-    res = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--seed", "2", "--json"])
+    res = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--seed", "2", "--json",
+                              "--skill-games", "20", "--outcome-games", "3"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
-    assert data == measures(_huit(), games=40, seed=2)
+    assert data == json.loads(json.dumps(measures(_huit(), games=40, seed=2, skill_games=20,
+                                                  outcome_games=3)))
+    assert data["outcome"]["games"] == 3 and data["outcome"]["decisions"] > 0
     text = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--bots", "greedy,random"])
     assert text.exit_code == 0 and "premier joueur :" in text.stdout and "remontées" in text.stdout
-    hand = runner.invoke(app, ["sim", "measures", "pushluck", "--games", "5"])
+    hand = runner.invoke(app, ["sim", "measures", "overkill", "--games", "5"])
     assert hand.exit_code == 2 and "moteur écrit à la main" in hand.output
+    # a hand-written engine whose rules are also written as data: measured on its rules file
+    both = runner.invoke(app, ["sim", "measures", "nespanini", "--games", "12", "--skill-games", "6",
+                               "--outcome-games", "1",
+                               "--deck", "maree-et-crypte", "--deck", "braises-ardentes", "--json"])
+    assert both.exit_code == 0, both.output
+    data = json.loads(both.stdout)
+    assert data["rules_file"] == "data/rules/nespanini.toml" and data["games"] == 12
+    assert data["decks"] == ["maree-et-crypte", "braises-ardentes"]
+    assert data["skill_gap"]["games"] == 6 and set(data["ended_by"]) <= {"cimetiere", "empty-deck"}
+    optimal = runner.invoke(app, ["sim", "measures", "pushluck", "--games", "5", "--bots", "optimal"])
+    assert optimal.exit_code == 2 and "random, greedy, mc et ismcts" in optimal.output
     zero = runner.invoke(app, ["sim", "measures", "huit", "--games", "0"])
     assert zero.exit_code == 2 and "de 1 à 20 000" in zero.output
 
@@ -490,3 +532,168 @@ def test_compulsory_random_pick_rotation_and_end_at_the_action() -> None:
             assert s2.ended_by == "round_limit" and s2.round == 30 and not s2.zones["pioche"][0]
             assert s2.returns() == [0.0, 0.0]
     assert ends == {"but", "round_limit"}
+
+
+def test_pushluck_rules_file_greedy_is_the_engines_greedy() -> None:
+    """The file's [scoring] heuristic (horizon "turn") makes the generic greedy bot the engine's
+    greedy policy: on the same deals, at every move, both choose the same kind of action (go on,
+    stop, reshuffle); flips are blind, so which face-down card is turned is the engine's. Then the
+    greedy seat rates and P(15 in the first turn) agree (benchmarks/bench_rulesdata_pushluck.py)."""
+    from cardbase.games.pushluck.bots import greedy_action
+
+    data = Game(load_rules(RULES / "pushluck.toml"), P15, 2)
+    hand = PushGame(box_from_cards(P15), PushRules(), 2)
+    stride = data.stride
+    kinds = {STOP: 0, RESHUFFLE: 1}
+    moves = stops = 0
+    for seed in range(30):
+        a, b = data.new_state(seed), hand.new_state(seed)
+        while not b.is_terminal():
+            x = greedy_action(b)
+            assert a.greedy_action() // stride == kinds.get(x, 2), (seed, moves)
+            stops += x == STOP
+            b.apply_action(x)
+            a.apply_action(0 if x == STOP else stride if x == RESHUFFLE else 2 * stride + (x - FLIP))
+            moves += 1
+        assert a.returns() == b.returns() and a.ended_by == b.ended_by
+    assert moves > 300 and stops > 30
+
+
+FIXED_WINNER = """
+[game]
+code = "fixe"
+players = [2, 2]
+
+[material]
+source = "generated"
+colours = ["x"]
+values = [1, 2]
+into = "table"
+
+[[zones]]
+name = "table"
+visible = "everyone"
+
+[[actions]]
+name = "gauche"
+ends_turn = true
+
+[[actions]]
+name = "droite"
+ends_turn = true
+
+[end]
+check = "round"
+[[end.conditions]]
+name = "trois"
+game = "round >= 3"
+[end.winner]
+by = "seat"
+among = "all"
+"""
+
+
+def test_decisions_that_change_the_outcome() -> None:
+    """Another action, the game finished by the same bots and the same chance: in a game whose
+    winner is the last seat whatever is played, no decision changes the outcome; in Le Huit some do;
+    a search bot against greedy is measured the same way as greedy against random."""
+    from cardbase.playtest.measures import outcome_share, skill_gap
+
+    fixed = Game(parse_rules_text(FIXED_WINNER, "fixe.toml"))
+    none = outcome_share(fixed, games=5, bots=["random"])
+    assert none["decisions"] == 5 * 6 and none["changed"] == 0 and none["ci95"][0] == 0
+    some = outcome_share(_huit(), games=6, seed=3)
+    assert 0 < some["changed"] < some["decisions"] and some["ci95"][0] <= some["rate"] <= some["ci95"][1]
+    assert some == outcome_share(_huit(), games=6, seed=3)  # seeded
+    gap = skill_gap(fixed, games=4, strong="greedy", weak="random")
+    assert gap["bots"] == ["greedy", "random"] and gap["wins"] == 2  # the last seat always wins
+
+
+BIDS = """
+[game]
+code = "mises"
+players = [2, 2]
+
+[material]
+source = "generated"
+colours = ["x"]
+values = [1, 2]
+into = "table"
+
+[[zones]]
+name = "table"
+visible = "everyone"
+
+[counters]
+reserve = { start = 4 }
+total = {}
+mise = {}
+
+[[actions]]
+name = "miser"
+label = { fr = "Miser", en = "Bid" }
+choose = { counter = "mise", values = [1, 2, 3], allowed = "value <= reserve" }
+then = [{ add = "total", value = "mise" }, { add = "reserve", value = "-mise" }]
+ends_turn = true
+
+[[actions]]
+name = "passer"
+label = { fr = "Passer", en = "Pass" }
+when = "reserve == 0"
+ends_turn = true
+
+[end]
+check = "round"
+[[end.conditions]]
+name = "deux"
+game = "round >= 2"
+[end.winner]
+by = "total"
+among = "all"
+"""
+
+
+def test_a_choice_that_is_a_number() -> None:
+    """choose = { counter, values, allowed }: one legal action per number offered (a bid, a colour
+    by its number), the number kept in the counter, in the labels and the log; refused when it
+    names no whole numbers or also moves a card."""
+    game = Game(parse_rules_text(BIDS, "mises.toml"))
+    s = game.new_state(1)
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["Miser : 1", "Miser : 2", "Miser : 3"]
+    s.apply_action(s.legal_actions()[2])  # seat 1 bids 3
+    assert s.counters[0]["mise"] == 3 and s.counters[0]["reserve"] == 1 and s.counters[0]["total"] == 3
+    s.apply_action(s.legal_actions()[1])  # seat 2 bids 2
+    assert [s.action_to_string(a) for a in s.legal_actions()] == ["Miser : 1"]  # reserve 1 left
+    s.apply_action(s.legal_actions()[0])
+    assert len(s.legal_actions()) == 2  # seat 2: 1 or 2 (reserve 2)
+    s.apply_action(s.legal_actions()[1])
+    assert s.is_terminal() and s.winners == [0, 1]  # 4 each: a shared win
+    assert "Joueur 1 : Miser : 3" in s.log_lines()
+    bad = BIDS.replace("values = [1, 2, 3]", "values = []").replace(
+        'label = { fr = "Passer", en = "Pass" }', 'label = { fr = "Passer", en = "Pass" }\nchoose = { counter = "x", values = [1] }\nmove = { from = "table", to = "table" }')
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(bad, "mises.toml")
+    text = str(info.value)
+    assert "liste de 1 à 100 nombres entiers" in text and "pas les deux" in text and "« x » n'existe pas" in text
+
+@pytest.mark.sqlite_only("reading a rules file does not depend on the database")
+def test_hostile_rules_files_are_refused_without_a_traceback(tmp_path: Path) -> None:
+    """« games check /dev/zero » ran out of memory (read_bytes trusts stat) and 100,000 nested
+    lists hit Python's recursion limit inside tomllib: a device, a pipe, a folder and deep nesting
+    are each one clear line, exit code 2."""
+    import os
+
+    fifo = tmp_path / "regles.fifo"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 60_000 + "]" * 60_000 + "\n", encoding="utf-8")
+    inline = tmp_path / "inline.toml"
+    inline.write_text("a = " + "{x = " * 20_000 + "1" + "}" * 20_000 + "\n", encoding="utf-8")
+    for path, says in (("/dev/zero", "périphérique"), (str(fifo), "tube nommé"),
+                       (str(tmp_path), "est un dossier"), (str(deep), "trop profondément"),
+                       (str(inline), "trop profondément")):
+        r = CliRunner().invoke(app, ["games", "check", path])
+        assert r.exit_code == 2, (path, r.output)
+        assert says in r.output and "Traceback" not in r.output, (path, r.output)
+    with pytest.raises(RulesFileError, match="trop profondément"):
+        load_rules(deep)

@@ -199,6 +199,8 @@ def test_sim_rulings_weighs_nespanini_on_a_duel(cli_env) -> None:
     data = json.loads(res.stdout)
     assert data["game"] == "nespanini" and data["weighed"] == ["R1"]
     assert {v["value"] for v in data["variants"]} == {"turns", "first"}
+    force = {r["option"]: r["value"] for r in data["baseline"]["rulings"]}  # the readings in force
+    assert force["end_rule"] == "cimetiere" and force["deck_lists"] == "public"
     for v in data["variants"]:
         assert [s["side"] for s in v["seats"]][1] == "first"
         for side in v["seats"]:

@@ -65,6 +65,7 @@ def edit_every_seeded_kind(engine) -> None:
         p15 = catalog.get_edition(s, "P15")  # an edition goes, its game stays
         s.exec(text(f"DELETE FROM card WHERE edition_id = {p15.id}"))
         s.exec(text(f"DELETE FROM edition WHERE id = {p15.id}"))
+        s.exec(text("DELETE FROM sticker_colour WHERE colour = 'rose'"))  # the sticker table too
 
 
 def assert_edits_kept(engine, before: dict[str, int]) -> None:
@@ -77,6 +78,9 @@ def assert_edits_kept(engine, before: dict[str, int]) -> None:
                                                                  "Marée et Crypte"}
         assert catalog.get_card(s, "NP1-001").name == "Apprentie du feu"
         assert s.exec(select(Card).where(Card.name == "Apprentie forgeronne")).first() is None
+        from cardbase.catalog.stickers import colour_table
+
+        assert "rose" not in colour_table(s) and len(colour_table(s)) == 9
 
 
 def test_renames_and_deletions_stick_through_every_command(cli_env) -> None:
@@ -101,6 +105,7 @@ def test_renames_and_deletions_stick_through_every_command(cli_env) -> None:
         assert states[("edition", "CTT")] == ["deleted"] and states[("edition", "P15")] == ["deleted"]
         assert states[("deck", "bosquet-en-fete")] == ["deleted"]
         assert states[("deck", "braises-ardentes")] == ["renamed"]
+        assert states[("colour", "rose")] == ["deleted"]
         ovs = next(e for e in status["entries"] if e["origin"] == "OVS")
         assert ovs["states"] == ["user_changed"] and ovs["cards"] == {"deleted": [47]}
         np1 = next(e for e in status["entries"] if e["origin"] == "NP1")
@@ -118,6 +123,9 @@ def test_renames_and_deletions_stick_through_every_command(cli_env) -> None:
             assert catalog.get_card(s, "NP1-001").name == "Apprentie forgeronne"
             assert catalog.get_card(s, "OVS-047").origin == "OVS-047"
             assert len(s.exec(select(Deck)).all()) == 4
+            from cardbase.catalog.stickers import colour_table
+
+            assert colour_table(s)["rose"] == "fleur"  # the deleted colour, brought back when asked
         assert overkill_cards(engine) == 39
         assert {e["origin"]: e["states"] for e in json.loads(ok("data", "status", "--json").stdout)["entries"]} \
             == {"pushluck": ["renamed"], "OVK": ["renamed"], "braises-ardentes": ["renamed"]}
@@ -437,3 +445,23 @@ def test_a_database_seeded_before_origins_is_adopted_once(backend, make_db) -> N
         assert not any(again.values()) and overkill_cards(engine) == 1
     finally:
         engine.dispose()
+
+
+def test_card_texts_follow_the_databases_sticker_colours(session) -> None:
+    """The sticker colour table is seeded once, then the database's: a colour added there is a
+    symbol card texts may use, a colour deleted there is not (the check used to read
+    data/stickers.toml, refusing « {sticker:gris} » while listing gris among the known symbols)."""
+    from cardbase.catalog import stickers
+    from cardbase.errors import ValidationError
+    from cardbase.storage.models import StickerColour
+
+    stickers.add_colour(session, "gris", "coeur")
+    card = catalog.create_card(session, edition="OVS", fields={"number": 90, "name": "Gris",
+                                                               "effect_text": "Posez {sticker:gris}"})
+    assert card.effect_text == "Posez {sticker:gris}"
+    session.delete(session.exec(select(StickerColour).where(StickerColour.colour == "rouge")).one())
+    session.flush()
+    session.info.clear()  # as a new command would read it
+    with pytest.raises(ValidationError, match="sticker:rouge"):
+        catalog.create_card(session, edition="OVS", fields={"number": 91, "name": "Rouge",
+                                                            "effect_text": "Posez {sticker:rouge}"})

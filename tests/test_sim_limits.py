@@ -311,6 +311,21 @@ def test_a_socket_that_never_answers_is_bounded(silent_socket) -> None:
     assert "ne répond pas comme un ordonnanceur Dask" in str(err)
 
 
+def test_the_probe_speaks_the_commands_language(silent_socket, http_server) -> None:
+    """The probe runs in a thread of its own: its messages used to come in French under --lang en."""
+    from cardbase.i18n import use_language
+
+    def in_english(address: str) -> None:
+        with use_language("en"):
+            connect(address, timeout=1)
+
+    for address in (silent_socket, http_server):
+        took, err = _bounded(lambda address=address: in_english(address))
+        assert isinstance(err, CardbaseError) and took < 5
+        assert "does not answer as a Dask scheduler" in str(err), str(err)
+        assert "ne répond pas" not in str(err)
+
+
 def test_a_server_speaking_another_protocol_is_named(chatty_server) -> None:
     took, err = _bounded(lambda: connect(chatty_server, timeout=1))
     assert isinstance(err, CardbaseError) and took < 5

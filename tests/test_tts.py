@@ -689,8 +689,177 @@ def test_a_text_print_refuses_is_refused_in_the_tts_export(session, tmp_path: Pa
     while hi - lo > 1:
         mid = (lo + hi) // 2
         lo, hi = (mid, hi) if fits(mid, 300) else (lo, mid)
-    assert fits(hi, cell_size(63, 88)[2])  # at the cell's own resolution it would have passed
-    with pytest.raises(TemplateError, match="Long"):
+    # every output judges as print does (before, the cell's 152 dpi, a 100 dpi proof and a
+    # 600 dpi shop file each fitted it in type of their own rounding)
+    for dpi in (100, cell_size(63, 88)[2], 600):
+        assert not fits(hi, dpi) and fits(lo, dpi), dpi
+    with pytest.raises(TemplateError) as info:
         export_tts(TtsSource("Trop long", "file", (card(hi),)), tmp_path / "o", stickers=False)
+    assert [p.where for p in info.value.problems] == ["NP1-999"]
     assert not (tmp_path / "o").exists()
+    # every card that cannot be drawn is named at once, as print names them (it stopped at one)
+    def numbered(n: int, words: int) -> CardDef:
+        return CardDef(id=n, game="nespanini", edition="NP1", number=n, set_size=1, name=f"C{n}",
+                       value=3, colour="rouge", card_type="Personnage",
+                       effect_text=" ".join(["mot"] * words))
+    with pytest.raises(TemplateError) as info:
+        export_tts(TtsSource("Deux", "file", (numbered(997, lo), numbered(999, hi),
+                                               numbered(998, hi))), tmp_path / "o", stickers=False)
+    assert [p.where for p in info.value.problems] == ["NP1-999", "NP1-998"]
+    assert "2 carte(s)" in str(info.value) and not (tmp_path / "o").exists()
     export_tts(TtsSource("Juste", "file", (card(lo),)), tmp_path / "ok", stickers=False)
+
+
+def _card(cid, nick=None, **kw) -> dict:
+    return {"Name": "Card", "CardID": cid, **({"Nickname": nick} if nick is not None else {}), **kw}
+
+
+def test_text_from_a_strangers_file_cannot_break_or_steer_the_output(cli_env: str,
+                                                                      tmp_path: Path) -> None:
+    """A lone surrogate (valid JSON, unencodable) used to end in a traceback; an escape sequence
+    in a deck name reached the terminal as it was."""
+    path = tmp_path / "odd.json"
+    path.write_text('{"ObjectStates":[{"Name":"Deck","Nickname":"D\\ud800\\u001b[2Jx",'
+                    '"ContainedObjects":[{"Name":"Card","CardID":100,"Nickname":"A\\udfffb"},'
+                    '{"Name":"Card","CardID":101,"Nickname":"Tisonnier"},'
+                    '{"Name":"Card","CardID":102,"Nickname":"Tisonnier"}],'
+                    '"States":{"2\\u001b":{"Name":"Card","CardID":103,"Nickname":"Tisonnier"}}}]}',
+                    encoding="utf-8")
+    code, data, err = _import_json(path)
+    assert code == 1
+    assert data["decks"][0]["name"] == "D\ufffd\ufffd[2Jx"
+    assert data["unknown"][0]["name"] == "A\ufffdb"
+    text = json.dumps(data, ensure_ascii=False) + err
+    text.encode("utf-8")  # no lone surrogate left
+    assert "\x1b" not in text
+    res = runner.invoke(app, ["tts", "import", str(path), "--partial"])
+    assert res.exit_code == 0 and "Traceback" not in res.output and "\x1b" not in res.output
+    assert "1 Tisonnier" not in res.stdout and "2 Tisonnier" in res.stdout
+
+
+def test_decks_of_one_name_and_cards_without_cardid_are_told_apart(cli_env: str,
+                                                                   tmp_path: Path) -> None:
+    """Ruling T10: two decks with the same nickname get « (2) »; a nameless card without a
+    usable CardID is named by its place in the file, not lumped with the others."""
+    def deck(nick, cards):
+        return {"Name": "DeckCustom", "Nickname": nick, "ContainedObjects": cards}
+    doc = {"ObjectStates": [
+        deck("Player Deck", [_card(100), _card(101)]),
+        deck("Player Deck", [_card(100), _card(101), _card(102)]),
+        deck("Braises", [_card(200, "Tisonnier", GMNotes="NP1-005")] * 6
+             + [_card(None), _card(-5), _card(1.5), _card("x")]),
+    ]}
+    path = tmp_path / "same.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, err = _import_json(path, "--partial")
+    assert code == 2 and data["reason"] == "mostly_unknown"  # 9 of 15 unknown
+    decks = [u["deck"] for u in data["unknown"]]
+    assert decks[:5] == ["Player Deck"] * 2 + ["Player Deck (2)"] * 3
+    assert "Inconnues du deck « Player Deck (2) », planche 1 (3 carte(s))" in err
+    no_id = [u for u in data["unknown"] if u["deck"] == "Braises"]
+    assert [u["count"] for u in no_id] == [1, 1, 1, 1]
+    assert len({u["name"] for u in no_id}) == 4
+    assert no_id[0]["name"] == ("carte sans nom (deck « Braises », sans CardID lisible, "
+                                "en ObjectStates[2].ContainedObjects[6])")
+
+
+def test_a_deck_kept_as_a_state_is_read_but_not_counted(cli_env: str, tmp_path: Path) -> None:
+    """Ruling T8 goes down: the cards of a deck kept as another object's state are states too."""
+    doc = {"ObjectStates": [_card(300, "Tisonnier", GMNotes="NP1-005", States={
+        "2": {"Name": "DeckCustom", "ContainedObjects": [_card(400, "Braisillon",
+                                                               GMNotes="NP1-002")]}})]}
+    path = tmp_path / "st.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 0 and data["summary"]["states"] == 1 and data["cards"] == 1
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert "Braisillon" not in res.stdout and "# name: Deck 1" not in res.stdout
+
+
+def test_a_reference_this_database_lacks_is_said_not_called_missing(cli_env: str,
+                                                                    tmp_path: Path) -> None:
+    """A card whose GMNotes hold a reference that does not exist here (another database's
+    numbering) and whose name matches: matched by name, and the import says which reference it
+    carried instead of « its reference was missing »."""
+    doc = {"ObjectStates": [{"Name": "DeckCustom", "Nickname": "G", "ContainedObjects": [
+        _card(100, "Tisonnier", GMNotes="NP1-999"), _card(101, "Braisillon", GMNotes="NP1-002")]}]}
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 0
+    by_ref = {c["ref"]: c for c in data["decks"][0]["cards"]}
+    assert by_ref["NP1-005"]["matched_by"] == "name"
+    assert by_ref["NP1-005"]["unknown_refs"] == ["NP1-999"]
+    assert by_ref["NP1-002"]["unknown_refs"] == []
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert "la référence de ses notes du MJ (NP1-999) n'existe pas dans cette base" in res.stderr
+
+
+def test_names_are_looked_for_in_the_decks_own_game(cli_env: str, session, tmp_path: Path) -> None:
+    """Ruling T11: a NesPanini deck (by its references, or by most of its names) does not take a
+    card of another game because a name matches (« Protection » is 15 en un tour's), and a name
+    two games share is the one of the deck's game (it used to be unknown, ambiguous)."""
+    catalog.create_card(session, edition="P15", fields={"number": 50, "name": "Tisonnier"})
+    session.commit()
+
+    def deck(nick, cards):
+        return {"Name": "DeckCustom", "Nickname": nick, "ContainedObjects": cards}
+    doc = {"ObjectStates": [
+        deck("Par noms", [_card(100, "Braisillon"), _card(101, "Apprentie forgeronne"),
+                          _card(102, "Tisonnier"), _card(103, "Protection")]),
+        deck("Par refs", [_card(200, "x", GMNotes="NP1-002"), _card(201, "y", GMNotes="NP1-001"),
+                          _card(202, "Tisonnier"), _card(203, "Protection")]),
+    ]}
+    path = tmp_path / "t11.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, data, _ = _import_json(path)
+    assert code == 1
+    for d in data["decks"]:
+        assert d["game"] == "nespanini"
+        assert {c["ref"] for c in d["cards"]} == {"NP1-002", "NP1-001", "NP1-005"}
+    assert [(u["deck"], u["name"]) for u in data["unknown"]] == [("Par noms", "Protection"),
+                                                                  ("Par refs", "Protection")]
+    # a deck mixing games by name alone, no game in the majority: names matched as before
+    mixed = tmp_path / "mixed.json"
+    mixed.write_text(json.dumps({"ObjectStates": [deck("Mix", [
+        _card(100, "Braisillon"), _card(101, "Protection"), _card(102, "Rouge 1")])]}),
+        encoding="utf-8")
+    code, data, _ = _import_json(mixed)
+    assert code == 0 and data["decks"][0]["game"] is None
+
+
+def test_nothing_recognised_lists_the_unknown_once_folded_and_all_in_json(cli_env: str, session,
+                                                                          tmp_path: Path) -> None:
+    """A file of 60 cards none of which is known: the summary folds them (« … et 50 de plus »),
+    the refusal is one line (it repeated the first 50 unfolded, the other 10 silently dropped),
+    --json gives all 60; the library's error names all 60."""
+    from cardbase.outputs.tts import TtsError, read_saved_object
+
+    doc = {"ObjectStates": [{"Name": "Deck", "Nickname": "F", "ContainedObjects": [
+        _card(100 + i, f"Inconnue {i}") for i in range(60)]}]}
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert res.exit_code == 2
+    assert "… et 50 de plus" in res.stderr
+    assert res.stderr.count("Inconnue 3 ") == 1 and "Inconnue 55" not in res.stderr
+    assert res.stderr.rstrip().endswith("aucune des 60 carte(s) ne correspond à une carte de la base")
+    code, data, _ = _import_json(path)
+    assert code == 2 and len(data["unknown"]) == 60 and "\n" not in data["error"]
+    with pytest.raises(TtsError) as info:
+        read_saved_object(session, path)
+    assert len(info.value.problems) == 60
+
+
+def test_many_broken_objects_are_folded_in_text_and_all_in_json(cli_env: str,
+                                                                tmp_path: Path) -> None:
+    doc = {"ObjectStates": [{"Name": "Deck", "Nickname": "B", "ContainedObjects": [
+        _card(100, "Tisonnier", GMNotes="NP1-005"), *(["pas un objet"] * 500)]}]}
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    res = runner.invoke(app, ["tts", "import", str(path)])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.count("devrait être un objet") == 10
+    assert "… et 490 autre(s) objet(s) ignoré(s)" in res.stderr
+    code, data, _ = _import_json(path)
+    assert code == 0 and len(data["problems"]) == 500

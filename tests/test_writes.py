@@ -284,6 +284,27 @@ def test_editions_add_refuses_a_symbol_edit_refuses(session):
         catalog.create_edition(session, game="pushluck", code="SY2", name="Symbole", symbol="a\nb")
 
 
+@pytest.mark.parametrize("name", ["a\x1b[2Jb", "Titre\x1b]0;pwned\x07", "deux\nlignes", "tab\tulation", "\x9bC1"])
+def test_names_with_a_control_character_are_refused_everywhere(session, name):
+    """An escape sequence in a name ran in the terminal of whoever listed the cards (« \\x1b[2J »
+    cleared the screen); a card, an edition and a game refuse it, on add and on edit."""
+    refused = []
+    card = catalog.get_card(session, "P15-001")
+    for attempt in (
+        lambda: catalog.create_card(session, edition="P15", fields={"number": 90, "name": name}),
+        lambda: catalog.update_card(session, card.id, expected_version=card.version, changes={"name": name}),
+        lambda: catalog.create_edition(session, game="pushluck", code="CC1", name=name),
+        lambda: catalog.update_edition(session, "P15", expected_version=1, changes={"name": name}),
+        lambda: gamesdata.create_game(session, code="ctl", name=name, min_players=2, max_players=2),
+    ):
+        with pytest.raises(ValidationError) as err:
+            attempt()
+        session.rollback()
+        refused.append(" ".join(p.message for p in err.value.problems))
+    assert all("contrôle" in m for m in refused), refused
+    assert catalog.get_card(session, "P15-001").name != name
+
+
 def test_a_choice_a_card_could_not_hold_is_refused(session):
     too_long = "x" * (gamesdata.MAX_TEXT + 1)
     decl, problems = gamesdata.field_from_dict({"name": "camp", "type": "choice", "choices": ["rouge", too_long]})

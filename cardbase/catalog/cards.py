@@ -23,7 +23,7 @@ from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationEr
 from cardbase.i18n import tr
 from cardbase.storage.models import Card, Deck, DeckEntry, Edition, Game
 from cardbase.catalog.richtext import plain
-from cardbase.text import canonical_colour, card_ref, fold, parse_card_ref
+from cardbase.text import canonical_colour, card_ref, fold, has_control, parse_card_ref
 
 
 def require_editor(*, action: str) -> None:
@@ -129,6 +129,8 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
                 bad(key, tr("catalog.name_empty"), tr("catalog.missing_fix.name"))
             elif len(name) > 120:
                 bad(key, tr("catalog.name_too_long", length=len(name)), tr("catalog.name_too_long_fix"))
+            elif has_control(name):
+                bad(key, tr("catalog.name_control", name=_shown(name)), tr("catalog.name_control_fix"))
             else:
                 clean[key] = name
         elif key == "keywords":
@@ -479,8 +481,13 @@ def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
     return [card_to_dict(c, e, g) for c, e, g in card_rows(session, **filters)]
 
 
-def card_defs(session: Session, **filters: Any) -> list[CardDef]:
+def card_defs(session: Session, *, for_print: bool = True, **filters: Any) -> list[CardDef]:
+    """The cards as values for engines and the renderer. ``for_print``: also tell the printing
+    code each game's template and field labels (loads it, with Pillow); a batch of games that
+    draws nothing passes False and starts sooner."""
     rows = card_rows(session, **filters)
+    if not for_print:
+        return [to_card_def(c, e, g) for c, e, g in rows]
     from cardbase.catalog.gamesdata import declared_fields
     from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
 
@@ -524,13 +531,31 @@ def markup_problems(game: Game | str | None, text: str | None, *, where: str = "
     if not has_markup(text):
         return []
     ctx = _markup_context(game if isinstance(game, str) or game is None else game.code,
-                          template if template is not None else getattr(game, "template", None))
+                          template if template is not None else getattr(game, "template", None),
+                          _sticker_table(game))
     found = parse(text, ctx).problems
     return [Problem(p.code, p.message, p.fix, f"{_where(where, 'effect_text')} ({p.where})")
             for p in found]
 
 
-def _markup_context(game_code: str | None, template: str | None):
+def _sticker_table(game: Game | str | None) -> dict[str, str] | None:
+    """The database's sticker colours (a colour added or deleted there counts, not data/'s
+    table), read once a session; None without a session."""
+    from sqlalchemy.orm import object_session
+
+    session = object_session(game) if isinstance(game, Game) else None
+    if session is None:
+        return None
+    table = session.info.get("cardbase.sticker_table")
+    if table is None:
+        from cardbase.catalog.stickers import colour_table
+
+        table = session.info["cardbase.sticker_table"] = colour_table(session)
+    return table
+
+
+def _markup_context(game_code: str | None, template: str | None,
+                    sticker_table: dict[str, str] | None = None):
     from cardbase.outputs.printing.templates import load_template, template_for
     from cardbase.catalog.richtext import context_for
 
@@ -538,7 +563,7 @@ def _markup_context(game_code: str | None, template: str | None):
         tpl = load_template(template) if template else template_for(game_code or "")
     except Exception:  # a game without a usable template: colours unknown, stickers still checked
         tpl = None
-    return context_for(tpl)
+    return context_for(tpl, sticker_table)
 
 
 def create_card(session: Session, *, edition: str, fields: Mapping[str, Any]) -> Card:

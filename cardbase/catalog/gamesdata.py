@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
 from cardbase.storage.models import Card, Edition, Game
-from cardbase.text import fold
+from cardbase.text import fold, has_control
 
 
 def require_editor(*, action: str) -> None:
@@ -112,15 +112,16 @@ class FieldDecl:
 
     def label_in(self, lang: str) -> str:
         """The field's name as a person reads it in ``lang`` (« fr » or « en »): its declared label,
-        else the printed name the messages know (``printing.stat.<code>``), else its code with
+        else the printed name the messages know (``printing.stat.<code>``, or ``field.<code>`` for a
+        column every card has, such as ``value``), else its code with
         spaces. The code itself stays for searching (``damage>=3``) and the CSV columns."""
         from cardbase import i18n
 
         declared = self.label_en if lang == "en" else self.label
         if declared:
             return declared
-        known = i18n.table(lang).get(f"printing.stat.{self.name}")
-        if known:
+        known = i18n.table(lang).get(f"printing.stat.{self.name}") or i18n.table(lang).get(f"field.{self.name}")
+        if known:  # a printed name, or a column every card has (« value » is the card's Valeur)
             return known[:1].upper() + known[1:]
         return self.label or self.name.replace("_", " ")
 
@@ -614,7 +615,8 @@ def _text_problems(values: Mapping[str, Any]) -> list[Problem]:
         if value is None:
             continue
         limit = getattr(columns[key].type, "length", None)
-        if not isinstance(value, str) or "\x00" in value or (limit and len(value) > limit):
+        if not isinstance(value, str) or "\x00" in value or (limit and len(value) > limit) \
+                or (key == "name" and has_control(value)):
             problems.append(Problem("invalid-field", tr("gamesdata.text_bad", field=key, limit=limit or "∞"),
                                     tr("gamesdata.text_fix"), key))
     return problems
@@ -937,7 +939,7 @@ def edition_change_problems(session: Session, edition: Edition | None, changes: 
         limit = Edition.__table__.c.name.type.length
         if not isinstance(name, str) or not name.strip():
             problems.append(Problem("missing", tr("catalog.edition_no_name"), tr("catalog.edition_no_name_fix"), "name"))
-        elif "\x00" in name:
+        elif has_control(name):
             problems.append(Problem("invalid-field", tr("gamesdata.text_bad", field="name", limit=limit),
                                     tr("gamesdata.text_fix"), "name"))
         elif len(name.strip()) > limit:

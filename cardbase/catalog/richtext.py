@@ -27,7 +27,8 @@ from cardbase.i18n import tr
 from cardbase.text import canonical_colour, fold
 
 NBSP = "\u00a0"
-_SPECIAL = frozenset("*{}~\\")
+from cardbase.text import MARKUP_SPECIAL as _SPECIAL  # noqa: E402
+from cardbase.text import escape  # noqa: E402,F401 - written literally in the markup
 MAX_SYMBOL_NAME = 40
 
 
@@ -274,11 +275,6 @@ def problems(text: str | None, ctx: SymbolContext | None, *, where: str = "") ->
     return list(parse(text, ctx, where=where).problems)
 
 
-def escape(text: str) -> str:
-    """Literal text written in the markup: every special character behind a backslash."""
-    return "".join("\\" + c if c in _SPECIAL else c for c in text)
-
-
 def context_for(template: object | None, sticker_table: Mapping[str, str] | None = None) -> SymbolContext:
     """The symbol context of a card template (its colours and declared symbols)."""
     from cardbase.catalog.stickers import default_colour_table
@@ -321,12 +317,15 @@ def looks_foreign(text: str | None) -> bool:
     return bool(text) and bool(_TAG.search(text) or _ENTITY.search(text))  # type: ignore[arg-type]
 
 
-def from_html(text: str) -> tuple[str, list[str]]:
+def from_html(text: str) -> tuple[str, list[str], list[str]]:
     """``text`` with ``<b>``/``<strong>``, ``<i>``/``<em>``, ``<br>`` and entities turned into
-    this markup, and the tags it could not convert (left in the text as they were). Characters
-    that are markup here (``*{}~\\``) are escaped first, so ``{0}`` stays ``{0}``."""
+    this markup, the tags it could not convert (left in the text as they were: a ``</b>`` without
+    its ``<b>``, a ``<b>`` inside a ``<b>``, ``<span>``…), and the tags never closed (closed at the
+    end of the text). Characters that are markup here (``*{}~\\``) are escaped first, so ``{0}``
+    stays ``{0}``."""
     out: list[str] = []
     left: list[str] = []
+    closed: list[str] = []
     pos = 0
     open_styles: list[str] = []
     for m in _TAG.finditer(text):
@@ -345,10 +344,12 @@ def from_html(text: str) -> tuple[str, list[str]]:
                 if mark in open_styles:
                     open_styles.remove(mark)
                     out.append(mark)
-                else:
+                else:  # a </b> without its <b>: left in the text, as said
                     left.append(m.group(0))
-            elif mark in open_styles:  # <b> inside <b>: already bold
+                    out.append(escape(m.group(0)))
+            elif mark in open_styles:  # <b> inside <b>: already bold; left in the text
                 left.append(m.group(0))
+                out.append(escape(m.group(0)))
             else:
                 open_styles.append(mark)
                 out.append(mark)
@@ -358,8 +359,8 @@ def from_html(text: str) -> tuple[str, list[str]]:
     out.append(_html_text(text[pos:]))
     for mark in reversed(open_styles):  # an unclosed <b>: closed at the end of the text
         out.append(mark)
-        left.append("<b>" if mark == "**" else "<i>")
-    return "".join(out), left
+        closed.append("<b>" if mark == "**" else "<i>")
+    return "".join(out), left, closed
 
 
 def _html_text(text: str) -> str:

@@ -612,6 +612,7 @@ def add_colour(session: Session, colour: str, symbol: str, label: str | None = N
     row = model(colour=key, symbol=sym, label=label or SYMBOLS[sym])
     session.add(row)
     session.flush()
+    session.info.pop("cardbase.sticker_table", None)  # the card text checks read the table again
     return row
 
 

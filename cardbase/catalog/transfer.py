@@ -696,10 +696,13 @@ def _foreign_markup(text: str, markup: str | None, plan: ImportPlan, where: str,
     if not looks_foreign(text):
         return text
     if markup == "html":
-        converted, left = from_html(text)
+        converted, left, closed = from_html(text)
         if left:
             plan.warnings.append(tr("richtext.import_left", where=where, name=_short(name),
                                     tags=" ".join(dict.fromkeys(left))))
+        if closed:
+            plan.warnings.append(tr("richtext.import_closed", where=where, name=_short(name),
+                                    tags=" ".join(closed)))
         return converted
     plan.warnings.append(tr("richtext.import_foreign", where=where, name=_short(name)))
     return text

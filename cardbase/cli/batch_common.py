@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,10 @@ import typer
 
 from cardbase.errors import NotFoundError
 from cardbase.i18n import tr
+
+
+# True while a batch command reports on a deck played although illegal (``--allow-illegal``)
+_PLAYED_ILLEGAL: ContextVar[bool] = ContextVar("played_illegal", default=False)
 
 
 def _legality(named: dict[str, Any], allow_illegal: bool, editions: list[Path] | None) -> dict[str, list[str]]:
@@ -27,7 +32,9 @@ def _legality(named: dict[str, Any], allow_illegal: bool, editions: list[Path] |
 
         with session_scope() as session:
             rules = deck_rules(session)
-    return batch_legality(named, allow_illegal=allow_illegal, rules=rules)
+    illegal = batch_legality(named, allow_illegal=allow_illegal, rules=rules)
+    _PLAYED_ILLEGAL.set(any(illegal.values()))
+    return illegal
 
 
 @contextmanager

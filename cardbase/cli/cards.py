@@ -97,6 +97,16 @@ def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), 
         return
     shown = [(tr(f"catalog.show.{key}"), value) for key, value in data.items()
              if value not in (None, "", [], {})]
+    if not _french() and data.get("effect"):  # the effect's text in English (ruling R13)
+        from cardbase.games.effects import effect_to_english, parse_effect
+        from cardbase.errors import EffectError
+        from cardbase.catalog.richtext import plain
+
+        try:
+            shown.append((tr("catalog.show.effect_text_en"),
+                          plain(effect_to_english(parse_effect(data["effect"])))))
+        except EffectError:
+            pass  # an effect that does not parse has no English text; the rest is shown
     width = max(len(label) for label, _ in shown)
     for label, value in shown:
         if isinstance(value, bool):
@@ -171,8 +181,8 @@ def import_command(
         print_json(plan.as_dict() | {"dry_run": dry_run})
     else:
         typer.echo((tr("transfer.dry_run") + "\n" if dry_run else "") + plan.summary())
-    if plan.problems:
-        raise typer.Exit(1)
+    if plan.problems:  # bad input, nothing written: exit 2 as for a file that cannot be read
+        raise typer.Exit(2)
 
 
 @app.command("export")

@@ -130,8 +130,21 @@ def data_export(
             games = [gamesdata.game_file_dict(g) for g in gamesdata.list_games(s)]
             target = games_file or out_dir.resolve().parent / "games.toml"
             texts.insert(0, (target, datafiles.dump_games(games)))
+            # the games' rules files (data/rules/<code>.toml, docs/rules-language.md) are data files
+            # already: they go beside games.toml as they are, byte for byte
+            from cardbase.games.rulesdata.register import rules_dir
+
+            rules_out = target.parent / "rules"
+            source = rules_dir()
+            if source.is_dir() and source.resolve() != rules_out.resolve():
+                for path in sorted(source.glob("*.toml")):
+                    texts.append((rules_out / path.name, path.read_bytes()))
     for path, text in texts:
-        path.write_text(text, encoding="utf-8")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
         typer.echo(tr("gamesdata.cli.wrote", path=str(path)))
 
 

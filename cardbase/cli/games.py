@@ -155,6 +155,7 @@ def sim_game_command(
     scheduler: str | None = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
                                          help="Dask scheduler address: run the games on that cluster."),
     rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): a ruling's option (cardbase games rulings GAME)."),
+    measures_games: int = typer.Option(200, "--measures-games", help="For a game written as data: games for the measures of a good game after the report (0: none)."),
 ) -> None:
     """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
     import json
@@ -169,11 +170,15 @@ def sim_game_command(
 
     spec = registry.playable(game)
     names = check_sim(games=games, workers=workers, records=records, bots=bots, players=players, spec=spec)
+    if not 0 <= measures_games <= 20_000:
+        from cardbase.errors import CardbaseError
+
+        raise CardbaseError(tr("rulesdata.cli.bad_count", games=measures_games))
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     cards = []
     if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
         with session() as s:
-            cards = catalog.card_defs(s, game=spec.code)
+            cards = catalog.card_defs(s, game=spec.code, for_print=False)
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
     from cardbase.cli.batch_common import _executor, _progress
@@ -191,6 +196,14 @@ def sim_game_command(
     solo = data.get("seat_win_rates") is False  # a solo batch: its score distribution, no win rate
     if solo:
         data["seats"] = [{"seat": x["seat"], "bot": x["bot"]} for x in data["seats"]]
+    measured = None
+    if spec.rules_file and measures_games:  # a game written as data: the measures of a good game
+        from cardbase.playtest.measures import measures
+
+        assert spec.build is not None
+        measured = measures(spec.build(cards, rep.players, **options), games=min(measures_games, games),
+                            seed=seed, bots=list(rep.bots))
+        data["measures"] = measured
     if json_out:
         print_json(data)
         return
@@ -229,6 +242,11 @@ def sim_game_command(
         typer.echo(line)
     for line in rep.coverage_warnings:  # a rulebook rule the bots almost never used
         typer.echo(line, err=True)
+    if measured is not None:
+        from cardbase.cli.rulesdata import print_measures
+
+        typer.echo(tr("rulesdata.measures.in_report"))
+        print_measures(measured)
 
 
 def _ending(key: str) -> str:

@@ -10,11 +10,40 @@ from cardbase.cli.common import handle_errors, print_json
 from cardbase.i18n import tr
 
 
+def _deck_names(rules, refs: list[str]) -> list[str]:
+    """The names of the decks :func:`_decks` plays (the refs given, else the starter slugs)."""
+    from cardbase.playtest.cards import starter_decks
+
+    if refs:
+        return list(refs)
+    starters = [k for k, p in sorted(starter_decks().items())
+                if f"# game: {rules.code}" in p.read_text(encoding="utf-8")]
+    return starters[: rules.default_players or rules.min_players]
+
+
+def _decks(rules, refs: list[str], edition) -> list | None:
+    """The decks of a game played with decks (``source = "decks"``): those given, else the
+    game's starter decks (``data/decks``), as many as its default player count."""
+    from cardbase.playtest.cards import load_deck_defs, starter_decks
+
+    paths = []
+    starters = {k: p for k, p in sorted(starter_decks().items())
+                if f"# game: {rules.code}" in p.read_text(encoding="utf-8")}
+    for ref in refs:
+        paths.append(starters.get(ref) or Path(ref))
+    if not paths:
+        paths = list(starters.values())[: rules.default_players or rules.min_players]
+    if not paths:
+        return None
+    return [load_deck_defs(p, edition or None) for p in paths]
+
+
 @handle_errors
 def check_command(
     file: Path = typer.Argument(..., help="A rules file (data/rules/<code>.toml)."),
     edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
     games: int = typer.Option(20, "--games", "-n", help="Random games played to see that the game ends (0: none)."),
+    deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """Check a rules file: every problem at once with its line and key, then a few random games."""
@@ -30,7 +59,9 @@ def check_command(
         from cardbase.playtest.cards import load_edition_defs
 
         cards = [c for c in load_edition_defs(edition) if c.game == rules.code]
-    tried = try_random(rules, cards, games) if games and (cards or rules.source == "generated") else None
+    decks = _decks(rules, deck or [], edition) if rules.source == "decks" else None
+    tried = try_random(rules, cards, games, decks=decks) \
+        if games and (cards or rules.source == "generated" or decks) else None
     if json_out:
         print_json({"file": str(file), "code": rules.code, "ok": True, "tried": tried})
         return
@@ -57,6 +88,10 @@ def measures_command(
     bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
     edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
+    skill: int = typer.Option(200, "--skill-games", help="Games of greedy against random for the skill gap (0: none)."),
+    search: int = typer.Option(0, "--search-games", help="Games of a search bot (mc) against greedy (0: none; slow)."),
+    outcome: int = typer.Option(20, "--outcome-games", help="Games whose decisions are replayed to see which change the winner (0: none)."),
+    deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """The measures of a good game: first-player advantage, length, lead changes, comebacks, decisions."""
@@ -65,14 +100,36 @@ def measures_command(
     from cardbase.playtest.measures import measures
 
     spec = registry.playable(game)
-    if spec.rules_file is None:
-        data = sorted(c for c, s in registry.REGISTRY.items() if s.rules_file)
-        raise CardbaseError(tr("rulesdata.cli.not_data", game=spec.code, games=", ".join(data) or "—"))
     if not 1 <= games <= 20_000:
         raise CardbaseError(tr("rulesdata.cli.bad_count", games=games))
-    count, names = registry.seat_bots(spec, players, [b.strip() for b in bots.split(",") if b.strip()], games)
+    for extra in (skill, search, outcome):
+        if not 0 <= extra <= 20_000:
+            raise CardbaseError(tr("rulesdata.cli.bad_count", games=extra))
+    rules = None
+    if spec.rules_file is None:
+        # a hand-written engine whose rules are also written as data (nespanini, pushluck): the
+        # measures are taken on the rules file's games, which agree with the engine's
+        # (docs/rules-language.md)
+        from cardbase.games.rulesdata.language import RulesFileError, load_rules
+        from cardbase.games.rulesdata.register import rules_path
+
+        path = rules_path(spec.code)
+        try:
+            rules = load_rules(path) if path.is_file() else None
+        except RulesFileError:
+            rules = None
+        if rules is None:
+            data = sorted(c for c, s in registry.REGISTRY.items() if s.rules_file)
+            raise CardbaseError(tr("rulesdata.cli.not_data", game=spec.code, games=", ".join(data) or "—"))
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if rules is not None and any(b not in ("random", "greedy", "mc", "ismcts") for b in names):
+        raise CardbaseError(tr("rulesdata.cli.file_bots", game=spec.code, bots=", ".join(names)))
+    decks = _decks(rules, deck or [], edition) if rules is not None and rules.source == "decks" else None
+    if decks is not None:
+        players = len(decks)
+    count, names = registry.seat_bots(spec, players, names, games)
     cards = []
-    if not spec.own_cards:
+    if not spec.own_cards and decks is None:
         if edition:
             from cardbase.playtest.cards import load_edition_defs
 
@@ -83,27 +140,71 @@ def measures_command(
 
             with session() as s:
                 cards = catalog.card_defs(s, game=spec.code)
-    assert spec.build is not None
-    m = measures(spec.build(cards, count), games=games, seed=seed, bots=names)
+    if rules is not None:
+        from cardbase.games.rulesdata.engine import Game
+
+        built = Game(rules, cards, count, decks=decks)
+    else:
+        assert spec.build is not None
+        built = spec.build(cards, count)
+    m = measures(built, games=games, seed=seed, bots=names, skill_games=skill, search_games=search,
+                 outcome_games=outcome)
+    if rules is not None:
+        m["rules_file"] = f"data/rules/{spec.code}.toml"
+        if decks is not None:
+            m["decks"] = _deck_names(rules, deck or [])
     if json_out:
         print_json(m)
         return
+
+    print_measures(m)
+
+
+def print_measures(m: dict) -> None:
+    """The measures of a good game as text, a sentence after each figure (``sim measures`` and
+    ``sim game`` of a game written as data)."""
 
     def pct(x: float | None) -> str:
         return "—" if x is None else _num(100 * x, 1)
 
     fp, ln, cb, dc = m["first_player"], m["length"], m["comebacks"], m["decisions"]
     typer.echo(tr("rulesdata.measures.head", game=m["game"], games=m["games"], players=m["players"],
-                  bots=", ".join(m["bots"]), seed=seed))
+                  bots=", ".join(m["bots"]), seed=m["seed"]))
+    if m.get("rules_file"):
+        typer.echo(tr("rulesdata.measures.via_file", file=m["rules_file"]))
+    if m.get("decks"):
+        typer.echo(tr("rulesdata.measures.decks", decks=", ".join(m["decks"])))
     typer.echo(tr("rulesdata.measures.first", rate=pct(fp["rate"]), lo=pct(fp["ci95"][0]),
                   hi=pct(fp["ci95"][1]), fair=pct(fp["fair"]), decided=m["decided"]))
+    typer.echo(tr("rulesdata.measures.first_means"))
     typer.echo(tr("rulesdata.measures.length", mean=_num(ln["mean"], 1), sd=_num(ln["sd"], 1),
                   min=ln["min"], q25=ln["q25"], median=ln["median"], q75=ln["q75"], max=ln["max"]))
-    typer.echo(tr("rulesdata.measures.leads", mean=_num(m["lead_changes"]["mean"], 2)))
+    typer.echo(tr("rulesdata.measures.length_ci", lo=_num(ln["ci95"][0], 1), hi=_num(ln["ci95"][1], 1)))
+    lc = m["lead_changes"]
+    typer.echo(tr("rulesdata.measures.leads", mean=_num(lc["mean"], 2)))
+    typer.echo(tr("rulesdata.measures.leads_ci", lo=_num(lc["ci95"][0], 2), hi=_num(lc["ci95"][1], 2)))
     typer.echo(tr("rulesdata.measures.comebacks", rate=pct(cb["rate"]), lo=pct(cb["ci95"][0]),
                   hi=pct(cb["ci95"][1]), count=cb["count"], of=cb["of"]))
+    if cb["mean_gap"] is not None:
+        typer.echo(tr("rulesdata.measures.comeback_gap", gap=_num(cb["mean_gap"], 1)))
+    dv = m["decisiveness"]
+    if dv["mean"] is not None:
+        typer.echo(tr("rulesdata.measures.decisive", mean=pct(dv["mean"]), lo=pct(dv["ci95"][0]),
+                      hi=pct(dv["ci95"][1]), of=dv["of"]))
+    sk = m["skill_gap"]
+    if sk is not None:
+        typer.echo(tr("rulesdata.measures.skill", rate=pct(sk["rate"]), lo=pct(sk["ci95"][0]),
+                      hi=pct(sk["ci95"][1]), fair=pct(sk["fair"]), decided=sk["decided"]))
+    se = m.get("search_gap")
+    if se is not None:
+        typer.echo(tr("rulesdata.measures.search", rate=pct(se["rate"]), lo=pct(se["ci95"][0]),
+                      hi=pct(se["ci95"][1]), fair=pct(se["fair"]), decided=se["decided"]))
     typer.echo(tr("rulesdata.measures.decisions", per_game=_num(dc["per_game"], 1),
                   options=_num(dc["options"], 1)))
+    oc = m.get("outcome")
+    if oc is not None and oc["decisions"]:
+        typer.echo(tr("rulesdata.measures.outcome", rate=pct(oc["rate"]), lo=pct(oc["ci95"][0]),
+                      hi=pct(oc["ci95"][1]), decisions=oc["decisions"], games=oc["games"]))
     typer.echo(tr("rulesdata.measures.ended", ended=", ".join(f"{k} : {v}" for k, v in m["ended_by"].items())))
 
 

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import functools
+import io
+import sys
+from contextlib import redirect_stdout
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from cardbase.cli.batch_common import _deck, _executor, _legality, _progress  # noqa: F401
+from cardbase.cli.batch_common import (  # noqa: F401 - the batch helpers
+    _PLAYED_ILLEGAL,
+    _deck,
+    _executor,
+    _legality,
+    _progress,
+)
 from cardbase.cli.common import handle_errors, print_json
 from cardbase.errors import CardbaseError
-from cardbase.i18n import tr
+from cardbase.i18n import fmt_num, fmt_pct, tr
 
 # Help texts are read when the command line starts (language: CARDBASE_LANG); every output line
 # is formatted when printed, in the current language (--lang).
@@ -58,8 +68,33 @@ def _batch_rules(options: dict[str, Any], editions: list[Path] | None) -> tuple[
             from cardbase.storage.db import session_scope
 
             with session_scope() as session:
-                rest["pool"] = catalog.card_defs(session, game="nespanini")
+                rest["pool"] = catalog.card_defs(session, game="nespanini", for_print=False)
     return options["stalemate_rounds"], rest
+
+
+def _marks_illegal(command):
+    """A batch on an illegal deck says so on every line of its text report: each line but the
+    warning itself starts with « [deck non conforme] » (the JSON report has ``illegal``)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> None:
+        token = _PLAYED_ILLEGAL.set(False)
+        out = io.StringIO()
+        try:
+            with redirect_stdout(out):
+                command(*args, **kwargs)
+        finally:
+            text = out.getvalue()
+            if _PLAYED_ILLEGAL.get() and not kwargs.get("json_out"):
+                mark = tr("nespanini.sim.illegal_mark")
+                warning = tr("nespanini.sim.illegal", problems="").split(":")[0]
+                text = "".join(line if not line.strip() or line.startswith(warning) else mark + line
+                               for line in text.splitlines(keepends=True))
+            _PLAYED_ILLEGAL.reset(token)
+            sys.stdout.write(text)
+            sys.stdout.flush()
+
+    return run
 
 
 def _in_force(options: dict[str, Any]) -> list[dict[str, Any]]:
@@ -89,7 +124,7 @@ def _say_coverage(summary: dict[str, Any]) -> None:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f} %"
+    return fmt_pct(x)
 
 
 def _ended(ended_by: dict[str, int], games: int) -> None:
@@ -116,6 +151,7 @@ def _table(df: Any) -> Any:
 
 @app.command("goldfish", help=tr("engine.help.goldfish"))
 @handle_errors
+@_marks_illegal
 def goldfish_command(
     deck: str = typer.Argument(..., help=DECK_HELP),
     games: int = GAMES,
@@ -159,17 +195,17 @@ def goldfish_command(
     _say_rulings(options)
     _ended(s["ended_by"], s["games"])
     _say_coverage(s)
-    typer.echo(tr("engine.sim.goldfish_mean", mean=f"{s['mean']:.2f}", std=f"{s['std']:.2f}",
+    typer.echo(tr("engine.sim.goldfish_mean", mean=fmt_num(s['mean']), std=fmt_num(s['std']),
                   min=s["min"], max=s["max"]))
     typer.echo(tr("engine.sim.percentiles",
                   values=", ".join(f"p{q}={v:g}" for q, v in s["percentiles"].items())))
     if s["oracle_mean_gap"] is not None:
-        typer.echo(tr("engine.sim.oracle_gap", gap=f"{s['oracle_mean_gap']:.2f}",
+        typer.echo(tr("engine.sim.oracle_gap", gap=fmt_num(s['oracle_mean_gap']),
                       games=s["oracle_games"], exact=s["oracle_exact"]))
     typer.echo("")
     _say_illegal(illegal)
     typer.echo(_table(rep.cards.drop(columns=["goldfish_blind"])).to_string(
-        index=False, float_format=lambda v: f"{v:.3f}"))
+        index=False, float_format=lambda v: fmt_num(v, 3)))
     blind = [tr("nespanini.sim.blind_card", card=r["card"], reasons=", ".join(
         tr(f"nespanini.blind.{x}") for x in r["goldfish_blind"]))
         for r in rep.cards.to_dict(orient="records") if r["goldfish_blind"]]
@@ -179,6 +215,7 @@ def goldfish_command(
 
 @app.command("duel", help=tr("engine.help.duel"))
 @handle_errors
+@_marks_illegal
 def duel_command(
     deck_a: str = typer.Argument(..., help=tr("engine.help.deck_a", deck=DECK_HELP)),
     deck_b: str = typer.Argument(..., help=tr("engine.help.deck_b")),
@@ -241,12 +278,13 @@ def duel_command(
             typer.echo(tr(f"nespanini.sim.seat_{seat}", deck=na, rate=_pct(r["win_rate"]),
                           lo=_pct(r["ci95"][0]), hi=_pct(r["ci95"][1]), wins=r["wins"],
                           decided=r["decided"], ties=r["ties"]))
-    typer.echo(tr("engine.sim.duel_margin", margin=f"{s['mean_margin']:+.2f}",
-                  a=f"{s['mean_score_a']:.2f}", b=f"{s['mean_score_b']:.2f}"))
+    typer.echo(tr("engine.sim.duel_margin", margin=("+" if s['mean_margin'] >= 0 else "") + fmt_num(s['mean_margin']),
+                  a=fmt_num(s['mean_score_a']), b=fmt_num(s['mean_score_b'])))
 
 
 @app.command("roundrobin", help=tr("engine.help.roundrobin"))
 @handle_errors
+@_marks_illegal
 def roundrobin_command(
     decks: list[str] = typer.Argument(None, help=tr("engine.help.rr_decks")),
     games: int = typer.Option(400, "--games", "-n", help=tr("engine.help.games_per_pair")),
@@ -288,13 +326,14 @@ def roundrobin_command(
     _ended(rep.ended_by, total)
     _say_coverage(rep.to_dict())
     typer.echo(tr("engine.sim.rr_matrix"))
-    typer.echo(rep.matrix.to_string(float_format=lambda v: f"{v:.3f}", na_rep="—"))
+    typer.echo(rep.matrix.to_string(float_format=lambda v: fmt_num(v, 3), na_rep="—"))
     typer.echo("")
     typer.echo(_table(rep.ratings).to_string(index=False))
 
 
 @app.command("ladder", help=tr("engine.help.ladder"))
 @handle_errors
+@_marks_illegal
 def ladder_command(
     deck: str = typer.Argument(None, help=tr("engine.help.ladder_deck")),
     games: int = typer.Option(200, "--games", "-n", help=tr("engine.help.games_per_rung")),
@@ -339,7 +378,7 @@ def ladder_command(
     _say_illegal(illegal)
     _say_rulings(options)
     typer.echo(_table(df.drop(columns=["ended_by", "illegal"])).to_string(
-        index=False, float_format=lambda v: f"{v:.3f}"))
+        index=False, float_format=lambda v: fmt_num(v, 3)))
     for _, row in df.iterrows():
         typer.echo(tr("engine.sim.ladder_rung", level=row["level"], against=row["against"]))
         _say_illegal(illegal)
@@ -348,6 +387,7 @@ def ladder_command(
 
 @app.command("sweep", help="Sweep one field of a card over a range of values, on the same deals.")
 @handle_errors
+@_marks_illegal
 def sweep_command(
     deck: str = typer.Argument(None, help=DECK_HELP),
     card: str = typer.Option(..., "--card", "-c", help="Card reference or name."),
@@ -396,7 +436,7 @@ def sweep_command(
             from cardbase.cli.common import session
 
             with session() as s:
-                cards = catalog.card_defs(s, game=spec.code)
+                cards = catalog.card_defs(s, game=spec.code, for_print=False)
         kwargs = {"game": spec.code, "cards": cards, "players": players, "options": options}
         label = {"game": spec.code}
     else:
@@ -436,15 +476,15 @@ def sweep_command(
         _say_rulings(np_options)
     for p in res["points"]:
         lo, hi = p["ci95"]
-        score = "—" if p["mean_score"] is None else f"{p['mean_score']:.2f}"
+        score = "—" if p["mean_score"] is None else fmt_num(p['mean_score'])
         if p["win_rate"] is None:
             typer.echo(tr("dask.sweep.point_goldfish", value=p["value"], score=score,
-                          lo=f"{lo:.2f}", hi=f"{hi:.2f}"))
+                          lo=fmt_num(lo), hi=fmt_num(hi)))
         else:
             typer.echo(tr("dask.sweep.point", value=p["value"], rate=_pct(p["win_rate"]), lo=_pct(lo),
                           hi=_pct(hi), score=score))
     if res["mode"] != "goldfish":
-        typer.echo(tr("dask.sweep.crossing", value=f"{res['crossing']:.2f}") if res["crossing"] is not None
+        typer.echo(tr("dask.sweep.crossing", value=fmt_num(res['crossing'])) if res["crossing"] is not None
                    else tr("dask.sweep.no_crossing"))
 
 

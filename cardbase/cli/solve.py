@@ -71,6 +71,7 @@ def pushluck_command(
     data = solve(the_box, players=players, reshuffles=reshuffles, **keep)
     if json_out:
         print_json(data)
+        _refuse_cut_seats(data)
         return
     echo = typer.echo
     echo(tr("pushluck.cli.head", box=", ".join(data["box"]), target=data["target"]))
@@ -110,7 +111,7 @@ def pushluck_command(
         for row in unl["policy"]:
             echo(tr("pushluck.cli.unlimited_row", cards=row["face_down"], protection=row["protection"],
                     go=_ranges(row["go_on"])))
-    if "seats_error" in data:
+    if "seats_error" in data and "seats_limit" not in data:
         echo(data["seats_error"])
     for n, seats in data["seats"].items():
         wins = ", ".join(tr("pushluck.cli.seat", seat=i + 1, p=_pct(w)) for i, w in enumerate(seats["win"]))
@@ -121,3 +122,13 @@ def pushluck_command(
             stop = pol["stop_from"]
             echo(tr("pushluck.cli.seat_policy", seat=pol["seat"],
                     stop=stop if stop is not None else tr("pushluck.cli.never")))
+    _refuse_cut_seats(data)
+
+
+def _refuse_cut_seats(data: dict) -> None:
+    """PL13: the seats' search went past its limit at some player count: what was computed is
+    printed, then the refusal (exit code 2) says from which count and what to do."""
+    if "seats_limit" in data:
+        from cardbase.errors import CardbaseError
+
+        raise CardbaseError(data["seats_error"])

@@ -90,17 +90,20 @@ def import_command(
     if code == 1 and partial:
         code = 0
     error = refusal(result, file)
+    # the refusal's headline only: the summary above lists every unknown card (folded by group,
+    # --json in full) and every problem; its problem list would repeat them, unfolded
+    headline = str(error).split("\n", 1)[0] if error is not None else None
     if json_out:
         data = result.as_dict()
         data["exit_code"] = code
-        if error is not None:
-            data["error"] = str(error)
+        if headline is not None:
+            data["error"] = headline
         print_json(data)
     _report(result)
-    if error is not None:
-        fail(str(error))
+    if headline is not None:
+        fail(headline)
     if not json_out:
-        typer.echo("\n".join(d.deck_list() for d in result.decks), nl=False)
+        typer.echo("\n".join(d.deck_list() for d in result.decks if d.count), nl=False)
     if code == 1:
         typer.echo(tr("tts.import.partial_hint"), err=True)
         raise typer.Exit(1)
@@ -123,7 +126,10 @@ def _report(result: ImportResult) -> None:
             if e.matched_by != "name":
                 continue
             o = e.origins[0]
-            typer.echo(tr("tts.import.by_name", name=e.card.name, ref=e.card.ref) + " "
+            said = (tr("tts.import.by_name_unknown_ref", name=e.card.name, ref=e.card.ref,
+                       notes=", ".join(e.unknown_refs)) if e.unknown_refs
+                    else tr("tts.import.by_name", name=e.card.name, ref=e.card.ref))
+            typer.echo(said + " "
                        + tr("tts.import.origin", deck=o.deck, sheet=o.sheet,
                             cell="?" if o.cell is None else o.cell), err=True)
     for name in result.dropped:
@@ -141,5 +147,7 @@ def _report(result: ImportResult) -> None:
                           if cells and u.named else ""), err=True)
         if len(items) > FOLD_AFTER:
             typer.echo("  " + tr("tts.import.folded", n=len(items) - FOLD_AFTER), err=True)
-    for problem in result.problems:
+    for problem in result.problems[:FOLD_AFTER]:  # a broken file can hold thousands: folded too
         typer.echo(tr("tts.import.problem", problem=problem), err=True)
+    if len(result.problems) > FOLD_AFTER:
+        typer.echo(tr("tts.import.problems_folded", n=len(result.problems) - FOLD_AFTER), err=True)

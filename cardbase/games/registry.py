@@ -70,7 +70,31 @@ class GameSpec:
         return self.policies.playout
 
 
+# The most cards a box game's engine is given, copies counted, checked before the box is built
+# (a card may have up to a million copies: OVERKILL with every card at that many ran out of memory
+# building its box, 15 en un tour's random bots took minutes a game). 15 en un tour flips its whole
+# box in a turn and offers one move a face-down card, so a game costs about the square of the box.
+MAX_BOX_CARDS = 10_000
+MAX_BOX_CARDS_OF = {"pushluck": 1_000}
+
+
+def check_box(code: str, cards: Sequence[CardDef]) -> None:
+    """Refuse, before building it, a box larger than its engine takes (copies counted)."""
+    limit = MAX_BOX_CARDS_OF.get(code, MAX_BOX_CARDS)
+    total = sum(max(int(getattr(c, "copies", 1) or 0), 0) for c in cards)
+    if total > limit:
+        biggest = max(cards, key=lambda c: getattr(c, "copies", 1) or 0)
+        raise CardbaseError(tr("games.box_too_big", game=code, cards=_spaced(total),
+                               limit=_spaced(limit), ref=getattr(biggest, "ref", "") or biggest.name,
+                               copies=_spaced(int(biggest.copies))))
+
+
+def _spaced(n: int) -> str:
+    return f"{n:,}".replace(",", " ")
+
+
 def _overkill(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    check_box("overkill", cards)
     from cardbase.games.overkill.material import box_from_cards
     from cardbase.games.overkill.rules import Rules
     from cardbase.games.overkill.state import Game
@@ -79,6 +103,7 @@ def _overkill(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
 
 
 def _ctterror(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    check_box("ctterror", cards)
     from cardbase.games.ctterror.material import box_from_cards
     from cardbase.games.ctterror.rules import Rules
     from cardbase.games.ctterror.state import Game
@@ -90,6 +115,7 @@ def _ctterror(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
 
 
 def _overseers(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    check_box("overseers", cards)
     from cardbase.games.overseers.material import box_from_cards
     from cardbase.games.overseers.rules import Rules
     from cardbase.games.overseers.state import Game
@@ -100,7 +126,10 @@ def _overseers(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
         raise CardbaseError(tr("overseers.rules.bad", options=", ".join(unknown)))
     rules = Rules(**options)
     return Game(box_from_cards(cards, rules.vol_keyword), players, rules)
+
+
 def _pushluck(cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    check_box("pushluck", cards)
     from cardbase.games.pushluck.material import box_from_cards
     from cardbase.games.pushluck.rules import Rules
     from cardbase.games.pushluck.state import Game
@@ -137,7 +166,7 @@ def _add_rules_games() -> None:
     """Games written in the rules language (``cardbase.games.rulesdata``), after the hand-written."""
     from cardbase.games.rulesdata.register import rules_specs
 
-    for spec in rules_specs(set(REGISTRY), GameSpec):
+    for spec in rules_specs(set(REGISTRY), GameSpec, check_box):
         REGISTRY[spec.code] = spec
 
 

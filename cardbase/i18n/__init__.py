@@ -174,3 +174,14 @@ def use_language(lang: str) -> Iterator[str]:
 def tr(key: str, /, **values: Any) -> str:
     """The message ``key`` in the current language, formatted with ``values``."""
     return translate(_current.get(), key, **values)
+
+
+def fmt_num(value: float, digits: int = 2) -> str:
+    """``value`` with ``digits`` decimals as the current language writes it (French: « 3,50 »)."""
+    text = f"{value:.{digits}f}"
+    return text.replace(".", ",") if _current.get() == "fr" else text
+
+
+def fmt_pct(rate: float, digits: int = 1) -> str:
+    """A rate in [0, 1] as a percentage in the current language (« 57,3 % »)."""
+    return f"{fmt_num(100 * rate, digits)} %"

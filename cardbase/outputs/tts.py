@@ -42,6 +42,7 @@ import io
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -50,7 +51,14 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from cardbase.domain import CardDef
-from cardbase.errors import CardbaseError, DeckListError, NotFoundError, Problem, TemplateError
+from cardbase.errors import (
+    CardbaseError,
+    DeckListError,
+    NotFoundError,
+    Problem,
+    StickerError,
+    TemplateError,
+)
 from cardbase.i18n import tr
 from cardbase.text import card_ref, fold, parse_card_ref
 
@@ -86,7 +94,7 @@ EMPTY_CELL = "#202024"
 MAX_IMPORT_BYTES = 32 * 1024 * 1024  # a saved object of a few decks is well under 1 MB
 MAX_OBJECTS = 50_000
 MAX_DEPTH = 40
-# Counted in the text before json.loads builds anything (cardbase.storage.bounded_io.json_shape): a card
+# Counted in the text before json.loads builds anything (cardbase.bounded_io.json_shape): a card
 # the game saves holds about 40 JSON values, one of ours about 26; each object level is a JSON
 # object and its ContainedObjects list, plus a few levels inside a card.
 MAX_JSON_VALUES = 40 * MAX_OBJECTS
@@ -373,6 +381,7 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     from cardbase.outputs.printing import RenderOptions, render_back, render_card, template_for
     from cardbase.outputs.printing.fingerprint import card_fingerprint
     from cardbase.outputs.printing.output import atomic_file
+    from cardbase.outputs.printing.textfit import TextTooLong
 
     if not source.cards:
         raise TtsError(tr("tts.export.empty", name=source.name))
@@ -442,23 +451,36 @@ def export_tts(source: TtsSource, out: Path | str, *, base_url: str | None = Non
     _check_export_text(source.name, planned)
 
     cell_of: dict[str, int] = {}
+    unfit: list[Problem] = []  # every card that cannot be drawn, named at once, nothing written
     sheet_images: list[tuple[int, bytes, str, int, int]] = []  # each sheet as its PNG
     for n, (key, chunk) in enumerate(zip(keys, chunks, strict=True), start=1):
         cols, rows = grid_for(len(chunk))
         sheet = Image.new("RGB", (cols * cw, rows * ch), EMPTY_CELL)
         for cell, card in enumerate(chunk):
             fp = card_fingerprint(card, art_dir=art_dir)
-            img = render_card(card, templates[(card.game, card.card_type)], options, fingerprint=fp)
+            try:
+                img = render_card(card, templates[(card.game, card.card_type)], options,
+                                  fingerprint=fp)
+            except (TextTooLong, StickerError) as exc:  # as print does: every such card named
+                unfit.append(Problem("card-unfit", str(exc).removeprefix(card.ref + " "),
+                                     where=card.ref))  # the reference shown once
+                continue
             if img.size != (cw, ch):  # a template whose rounding differs: fitted to the cell
                 img = img.resize((cw, ch), Image.Resampling.LANCZOS)
             r, c = divmod(cell, cols)
             sheet.paste(img, (c * cw, r * ch))
             cell_of[card.ref] = key * 100 + cell
+        if unfit:  # no need to write a sheet that will not be used
+            continue
         digest = hashlib.sha256(sheet.tobytes()).hexdigest()[:8]  # the name follows the pixels
         png = io.BytesIO()
         sheet.save(png, format="PNG", compress_level=3)
         del sheet  # one sheet's pixels in memory at a time
         sheet_images.append((key, png.getvalue(), f"{base}-faces-{n}-{digest}.png", cols, rows))
+    if unfit:
+        from cardbase.outputs.printing.sheets import UnfitCardsError
+
+        raise UnfitCardsError(tr("tts.export.unfit", count=len(unfit), name=source.name), unfit)
     back_t = template_for(faces[0].game)
     back = render_back(back_t, REFERENCE_DPI)
     if back.size != (cw, ch):
@@ -544,10 +566,13 @@ class ImportedEntry:
     matched_by: str  # "ref" or "name"
     origins: list[Origin] = field(default_factory=list)
     states: int = 0  # times the card is kept as another card's alternate state
+    # references found in GMNotes that this database does not have (the card matched by name)
+    unknown_refs: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ref": self.card.ref, "name": self.card.name, "count": self.count,
                 "matched_by": self.matched_by, "states": self.states,
+                "unknown_refs": list(self.unknown_refs),
                 "from": [o.as_dict() for o in self.origins]}
 
 
@@ -650,7 +675,7 @@ class ImportResult:
 
 
 def _load_json(path: Path) -> Any:
-    from cardbase.storage.bounded_io import read_bounded
+    from cardbase.bounded_io import read_bounded
 
     path = Path(path)
     return _parse_saved(read_bounded(path, MAX_IMPORT_BYTES, TtsError, "tts.import"), path)
@@ -659,7 +684,7 @@ def _load_json(path: Path) -> Any:
 def _parse_saved(raw: bytes, path: Path) -> Any:
     """A saved object's bytes as JSON, within the size, value-count and depth limits, checked on
     the text before json.loads builds anything."""
-    from cardbase.storage.bounded_io import json_shape
+    from cardbase.bounded_io import json_shape
 
     if len(raw) > MAX_IMPORT_BYTES:
         raise TtsError(tr("tts.import.too_big", path=str(path),
@@ -698,8 +723,28 @@ def _top_objects(data: Any, path: Path) -> list[Any]:
     raise TtsError(tr("tts.import.not_saved_object", path=str(path)))
 
 
+def _shown_text(value: str) -> str:
+    """Text read from a saved object as it may be shown: a lone surrogate (JSON allows
+    ``"\\ud800"``, no output can encode it) and control characters (a terminal would obey an
+    escape sequence in a stranger's deck name) become U+FFFD; tabs and line breaks a space."""
+    if value.isprintable():
+        return value
+    out = []
+    for ch in value:
+        if ch in "\t\n\r":
+            out.append(" ")
+        elif ch.isprintable() or ch == "\u200d" or unicodedata.category(ch) == "Zs":
+            out.append(ch)  # a space of any width, the joiner inside an emoji
+        else:  # controls, surrogates, bidi overrides, unassigned, line separators
+            out.append("\ufffd")
+    return "".join(out)
+
+
 def _text(value: Any) -> str | None:
-    return value.strip() if isinstance(value, str) and value.strip() else None
+    if not isinstance(value, str):
+        return None
+    value = _shown_text(value).strip()
+    return value or None
 
 
 def _sheet_cell(card_id: Any) -> tuple[str, int | None]:
@@ -728,6 +773,7 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
     groups: list[Group] = []
     loose: list[tuple[dict[str, Any], Origin]] = []
     loose_label = tr("tts.import.loose")
+    labels = {loose_label}
     seen = 0
     stack: list[tuple[Any, int, int | None, str, str | None]] = [
         (o, 1, None, f"ObjectStates[{i}]", None) for i, o in reversed(list(enumerate(objects)))]
@@ -753,7 +799,9 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
                                kind=type(states).__name__))
             states = None
         for k in sorted(states or {}, key=lambda k: (len(str(k)), str(k)), reverse=True):
-            stack.append((states[k], depth + 1, group, f"{where}.States[{k}]", str(k)[:20]))
+            key = _shown_text(str(k)[:20])
+            # T8: what a state holds (a deck kept as a state, its cards) is a state too
+            stack.append((states[k], depth + 1, group, f"{where}.States[{key}]", key))
         if kind in CARD_NAMES:
             label = groups[group][0] if group is not None else loose_label
             sheet, cell = _sheet_cell(obj.get("CardID"))
@@ -761,8 +809,13 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
             target.append((obj, Origin(label, sheet, cell, where, state)))
             continue
         if kind in DECK_NAMES:
-            label = _text(obj.get("Nickname"))
-            groups.append(((label or tr("tts.import.deck_n", n=len(groups) + 1))[:200], []))
+            label = (_text(obj.get("Nickname")) or tr("tts.import.deck_n", n=len(groups) + 1))[:200]
+            if label in labels:  # two decks of one name: told apart, never lumped (T10)
+                label = next(tr("tts.import.deck_again", deck=label, n=n)
+                             for n in range(2, len(groups) + 3)
+                             if tr("tts.import.deck_again", deck=label, n=n) not in labels)
+            labels.add(label)
+            groups.append((label, []))
             inner: int | None = len(groups) - 1
             ids = obj.get("DeckIDs")
             if contained is None and isinstance(ids, list):  # an older save: the IDs alone
@@ -776,10 +829,45 @@ def _walk(objects: list[Any], path: Path) -> tuple[list[Group], list[str]]:
             inner = None  # a bag, a box…: its decks and cards count on their own
             where_of = f"{where}.ContainedObjects"
         for i, child in reversed(list(enumerate(contained or []))):
-            stack.append((child, depth + 1, inner, f"{where_of}[{i}]", None))
+            stack.append((child, depth + 1, inner, f"{where_of}[{i}]", state))
     if loose:
         groups.append((loose_label, loose))
     return groups, problems
+
+
+def _gm_ref(obj: Mapping[str, Any]) -> str | None:
+    """The cardbase reference in a card's GMNotes, or None (a script's JSON is no reference)."""
+    notes = _text(obj.get("GMNotes"))
+    parsed = parse_card_ref(notes) if notes and len(notes) <= 40 else None
+    return card_ref(*parsed) if parsed is not None else None
+
+
+def _deck_game(cards: Sequence[tuple[dict[str, Any], Origin]], by_ref: Mapping[str, CardDef],
+               by_name: Mapping[str, list[CardDef]]) -> str | None:
+    """Ruling T11: the game a deck is of — the one game of the cards its GMNotes references name,
+    else the game of more than half of the names that exist in one game only — or None (mixed,
+    or nothing known). Its names are then looked for among that game's cards only."""
+    from collections import Counter
+
+    ref_games: Counter[str] = Counter()
+    name_games: Counter[str] = Counter()
+    for obj, _ in cards:
+        ref = _gm_ref(obj)
+        known = by_ref.get(ref) if ref is not None else None
+        if known is not None:
+            ref_games[known.game] += 1
+            continue
+        nick = _text(obj.get("Nickname"))
+        if nick is not None and len(nick) <= 200:
+            games = {c.game for c in by_name.get(fold(nick), [])}
+            if len(games) == 1:
+                name_games[games.pop()] += 1
+    if ref_games:
+        return next(iter(ref_games)) if len(ref_games) == 1 else None
+    if not name_games:
+        return None
+    game, n = name_games.most_common(1)[0]
+    return game if n > sum(name_games.values()) / 2 else None
 
 
 def scan_saved_object(session: Any, path: Path) -> ImportResult:
@@ -802,6 +890,7 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
     shared = frozenset(k for k, v in by_name.items() if len(v) > 1)
     for name, cards in groups:
         deck = ImportedDeck(name, shared_names=shared)
+        deck_game = _deck_game(cards, by_ref, by_name)
         index: dict[str, ImportedEntry] = {}
         lost: dict[tuple[str, str], UnknownCard] = {}
         names_here: dict[str, str] = {}
@@ -815,14 +904,20 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
                 card = by_ref.get(ref_text)
             if card is None and nick is not None and len(nick) <= 200:
                 found = by_name.get(fold(nick), [])
+                if deck_game is not None:  # T11: a namesake in another game is not this card
+                    found = [c for c in found if c.game == deck_game]
                 if len(found) == 1:
                     card, how = found[0], "name"
                     names_here[nick] = card.ref
             if card is None:
                 named = nick is not None or ref_text is not None
-                label = (nick or ref_text or "")[:200] if named else tr(
-                    "tts.import.nameless", deck=origin.deck, sheet=origin.sheet,
-                    cell="?" if origin.cell is None else origin.cell)
+                if named:
+                    label = (nick or ref_text or "")[:200]
+                elif origin.cell is not None:
+                    label = tr("tts.import.nameless", deck=origin.deck, sheet=origin.sheet,
+                               cell=origin.cell)
+                else:  # no usable CardID: its place in the file tells it apart (T10)
+                    label = tr("tts.import.nameless_at", deck=origin.deck, where=origin.where)
                 key = (origin.sheet, label)
                 u = lost.get(key)
                 if u is None:
@@ -835,6 +930,8 @@ def scan_saved_object(session: Any, path: Path) -> ImportResult:
                 deck.entries.append(entry)
             if how == "ref":
                 entry.matched_by = "ref"  # one copy carried its reference: the deck knows it
+            elif ref_text is not None and ref_text not in entry.unknown_refs:
+                entry.unknown_refs.append(ref_text)  # another database's numbering, say so
             entry.origins.append(origin)
             if origin.state is None:  # T8: a card kept as a state is read, not a copy
                 entry.count += 1
@@ -867,14 +964,14 @@ def refusal(result: ImportResult, path: Path) -> TtsError | None:
     code, reason = result.verdict()
     if code != 2:
         return None
-    bad = [Problem("bad-object", p) for p in result.problems[:50]]
+    bad = [Problem("bad-object", p) for p in result.problems]  # every one, never cut
     if reason == "no_cards":
         return TtsError(tr("tts.import.no_cards", path=str(path)), bad)
     c = result.counts()
     total = c["unknown"] + c["matched_by_ref"] + c["matched_by_name"]
     if reason == "nothing":
         found = [Problem("unknown-card", tr("tts.import.unknown_line", name=u.name, count=u.count))
-                 for u in result.unknown[:50]]
+                 for u in result.unknown]
         return TtsError(tr("tts.import.nothing", path=str(path), total=total), found + bad)
     return TtsError(tr("tts.import.mostly_unknown", path=str(path), unknown=c["unknown"],
                        total=total, share=f"{MAX_UNKNOWN_SHARE:.0%}".replace("%", " %")))

@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is loaded by the functions that build tables (start-up of sim game)
+    import pandas as pd
 
 from cardbase.games.bots import make_bot, oracle_search
 from cardbase.domain import CardDef
@@ -266,6 +267,8 @@ def goldfish(deck: Sequence[CardDef], *, games: int = 1000, bot: str = "greedy",
     Cards that goldfish cannot judge (ruling R7) are marked: ``goldfish_judged`` False and
     ``goldfish_blind`` the reasons (:func:`cardbase.games.nespanini.analysis.goldfish_blind`).
     """
+    import pandas as pd  # loaded by the batches that build tables only
+
     from cardbase.games.nespanini.analysis import goldfish_blind
 
     if games <= 0:
@@ -383,6 +386,8 @@ def duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, games: int = 1
     over decided games (a tie is no one's win: ruling R5), with the ties beside them.
     ``rules``/``illegal``: as :func:`goldfish`.
     """
+    import pandas as pd  # loaded by the batches that build tables only
+
     if games < 2:
         raise CardbaseError(tr("engine.error.duel_games", games=games))
     pairs = games // 2
@@ -465,6 +470,8 @@ class RoundRobinReport:
     legality: dict[str, Any] = field(default_factory=dict)  # illegal, illegal_decks
 
     def to_dict(self) -> dict[str, Any]:
+        import pandas as pd  # loaded by the batches that build tables only
+
         return {
             **self.legality,
             "matrix": {r: {c: (None if pd.isna(v) else float(v)) for c, v in row.items()}
@@ -483,6 +490,8 @@ def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
                stalemate_rounds: int = STALEMATE_ROUNDS, rules: dict[str, Any] | None = None,
                illegal: dict[str, list[str]] | None = None) -> RoundRobinReport:
     """Every pair of decks plays ``games`` games (seats swapped, same seeds)."""
+    import pandas as pd  # loaded by the batches that build tables only
+
     names = list(decks)
     if len(names) < 2:
         raise CardbaseError(tr("engine.error.rr_decks"))
@@ -528,6 +537,8 @@ def ladder(deck: Sequence[CardDef], *, games: int = 200, seed: int = 0,
     """Each level against the one below on mirror matches (same deck, seats swapped, same seeds).
 
     One row a rung; its ``ended_by`` column holds the rung's counts of endings."""
+    import pandas as pd  # loaded by the batches that build tables only
+
     rows = []
     for i in range(1, len(levels)):
         hi, lo = levels[i], levels[i - 1]

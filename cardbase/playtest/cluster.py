@@ -131,7 +131,11 @@ def probe(host: str, port: int, address: str, timeout: float) -> None:
         except BaseException as exc:  # handed back to the caller's thread
             outcome["error"] = exc
 
-    thread = threading.Thread(target=run, name="cardbase-dask-probe", daemon=True)
+    import contextvars
+
+    # the thread gets this context, so its messages are in the command's language (--lang)
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(run,),
+                              name="cardbase-dask-probe", daemon=True)
     thread.start()
     thread.join(timeout + 0.5)
     if "error" not in outcome:

@@ -18,7 +18,7 @@ from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.games import registry
-from cardbase.games.rulings import Ruling, contested
+from cardbase.games.rulings import Ruling, contested, in_force
 from cardbase.playtest.stats import wilson
 
 Z95 = 1.959963984540054
@@ -211,5 +211,6 @@ def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: t
     return {"game": "nespanini", "players": 2, "games": base.summary["games"], "seed": seed,
             "bots": list(bots), "decks": list(names), "teams": False,
             "baseline": {"seats": sides(base), "mean_rounds": float(base.records["turns"].mean()),
-                         "ties": base.summary["ties"], "ended_by": base.summary["ended_by"]},
+                         "ties": base.summary["ties"], "ended_by": base.summary["ended_by"],
+                         "rulings": in_force("nespanini", {"stalemate_rounds": rounds})},
             "weighed": [r.code for r in weighed], "variants": variants}

@@ -1,7 +1,6 @@
 """Storage: where cardbase keeps things — the SQL tables (``models``), the engine, sessions and
 Alembic migrations (``db``, ``migrations/``), the canonical TOML files of ``data/`` (``datafiles``),
-the write locks (``writelock``), bounded reading of user files (``bounded_io``) and the art folder
-(``art``: safe paths, checked images). It may import only the shared kernel (``cardbase.config``,
+the write locks (``writelock``) and the art folder (``art``: safe paths, checked images). It may import only the shared kernel (``cardbase.config``,
 ``errors``, ``i18n``, ``text``, ``domain``); it never calls a service — seeding included, which the
 catalog registers as the seeder that ``db`` runs on a fresh database — nor a game, nor a face.
 """

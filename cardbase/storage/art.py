@@ -86,7 +86,7 @@ def decode_image(source: Path | io.BytesIO, *, what: str,
 
 
 def _open_checked(path: Path, where: str) -> Image.Image:
-    from cardbase.storage.bounded_io import read_bounded
+    from cardbase.bounded_io import read_bounded
 
     # at most the limit is read, whatever size the file claims; a named pipe or a device is
     # refused without waiting on it

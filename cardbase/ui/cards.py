@@ -264,9 +264,13 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
         fields += [((own.get(k) or {}).get(lang()) or stat_label(k), v) for k, v in (card.get("stats") or {}).items()]
         st.markdown("\n".join(f"- **{plain(k)}** : {plain(v)}" for k, v in fields if v not in (None, "", [])))
         if card.get("effect_text"):
-            from cardbase.ui.richview import rich_markdown  # styled, never interpreted
+            from cardbase.ui.richview import (  # styled, never interpreted
+                game_keywords,
+                rich_markdown,
+            )
 
-            st.markdown(f"**{t('field.effect_text')}** — {rich_markdown(card['effect_text'])}")
+            keywords = game_keywords(card["game"], card.get("type"))  # bold as on the card image
+            st.markdown(f"**{t('field.effect_text')}** — {rich_markdown(card['effect_text'], keywords)}")
         if card.get("effect"):
             st.code(card["effect"], language=None)
         if card.get("flavour"):

@@ -29,6 +29,7 @@ from cardbase.catalog import transfer
 from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError, EffectError, StaleEditError
 from cardbase.storage.models import Card, Edition, Game
+from cardbase.catalog.richtext import plain as plain_text
 from cardbase.text import canonical_colour
 from cardbase.ui.common import (
     MAIN_GAME,
@@ -185,7 +186,10 @@ def check_effect_text(source: str, *, known: dict[str, list[str]] | None = None)
     known = known or {}
     problems = lint_effect(effect, known.get("names"), known.get("colours"), known.get("banners"),
                            known.get("keywords"))
-    return {"ok": not problems, "french": effect_to_french(effect), "problems": problems}
+    from cardbase.games.effects import effect_to_english
+
+    return {"ok": not problems, "french": effect_to_french(effect),
+            "english": effect_to_english(effect), "problems": problems}
 
 
 # --------------------------------------------------------------------------- data
@@ -405,13 +409,15 @@ def _effect_feedback(form: dict[str, str], game: str) -> None:
         result = check_effect_text(form["effect"], known=_known(game))
     except ImportError:
         return
+    # the text in the interface's language (the card itself prints the French one)
+    shown = plain_text(result.get("english") if lang() == "en" else result["french"]) or ""
     if result["ok"]:
-        st.success(tp("editor.effect_ok", text=result["french"]), icon=":material/check_circle:")
+        st.success(tp("editor.effect_ok", text=shown), icon=":material/check_circle:")
     else:
         lines = "\n".join(f"- {plain(p)}" for p in result["problems"])
         st.error(t("editor.effect_bad") + "\n\n" + lines, icon=":material/warning:")
         if result["french"]:
-            st.caption(tp("editor.effect_prints", text=result["french"]))
+            st.caption(tp("editor.effect_prints", text=shown))
 
 
 def _preview(form: dict[str, str], *, game: str, edition: str, set_size: int, decls: Any = ()) -> None:

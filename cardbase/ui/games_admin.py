@@ -360,10 +360,19 @@ def _preview(code: str, values: dict[str, Any], known: list[str]) -> None:
     decls = gamesdata.check_declarations(values.get("fields") or [])[0]
     name = template_choice(code, values.get("template"), known)
     try:
-        card = sample_card(code, decls, _first_card(code))
+        base = _first_card(code)
+        card = sample_card(code, decls, base)
         with session() as s:
             table = stickers.colour_table(s)
-        image = render_card(card, load_template(name), RenderOptions(dpi=110, sticker_table=table))
+        options = RenderOptions(dpi=110, sticker_table=table)
+        try:
+            image = render_card(card, load_template(name), options)
+        except CardbaseError:
+            if base is None:
+                raise
+            # every declared field at a sample value may not fit where the game's real cards do
+            image = render_card(base, load_template(name), options)
+            st.caption(t("games_admin.sample_unfit"))
         buf = io.BytesIO()
         image.convert("RGB").save(buf, format="PNG")
         st.image(buf.getvalue(), width=280)
@@ -461,6 +470,9 @@ def _edit(games: list[dict[str, Any]], known: list[str]) -> None:
     stale = st.session_state.get("ga_stale")
     if stale and stale.get("code") == code:
         _stale_panel(code, values, stale, loaded)
+    from cardbase.ui import rules_editor
+
+    rules_editor.render(code)
 
 
 def _comparable(game: dict[str, Any]) -> dict[str, Any]:

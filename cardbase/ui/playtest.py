@@ -110,7 +110,7 @@ def replay_state(record: dict[str, Any]):
 def play(record: dict[str, Any], action: int, *, human: int = 0) -> dict[str, Any]:
     """Apply the human's action, then let the bot play until it is the human's turn again (the
     same loop as every box game's table: the bot of action ``i`` is seeded ``seed + i``)."""
-    from cardbase.ui.playtest_box import bots_until
+    from cardbase.ui.playtest_shared import bots_until
 
     state = replay_state(record)
     state.apply_action(action)
@@ -123,7 +123,7 @@ def play(record: dict[str, Any], action: int, *, human: int = 0) -> dict[str, An
 
 def start(record: dict[str, Any], *, human: int = 0) -> dict[str, Any]:
     """Let the bot open when it plays first."""
-    from cardbase.ui.playtest_box import bots_until
+    from cardbase.ui.playtest_shared import bots_until
 
     state = replay_state(record)
     actions = list(record["actions"])

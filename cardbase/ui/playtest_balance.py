@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import show_error, t
+from cardbase.ui.common import localized, num, num_columns, show_error, t
 
 ALONE = "__alone__"
 FIELDS = ("value", "copies", "score")
@@ -102,17 +102,14 @@ def _curve(shown: dict[str, Any]) -> None:
         layers.append(alt.Chart(pd.DataFrame({"y": [0.5]})).mark_rule(strokeDash=[4, 4], color="#888")
                       .encode(y="y:Q"))
     st.markdown(f"**{t('balance.title', card=shown['card'])}**")
-    st.altair_chart(alt.layer(*layers), width="stretch")
+    st.altair_chart(localized(alt.layer(*layers)), width="stretch")  # numbers as the language writes them
     crossing = shown.get("crossing")
     if not alone:
-        st.caption(t("balance.crossing", value=f"{crossing:.1f}") if crossing is not None
+        st.caption(t("balance.crossing", value=num(crossing, 1)) if crossing is not None
                    else t("balance.no_crossing"))
     table = df.drop(columns=["mean_score"]) if alone else df  # alone, the figure is the mean score
-    fmt = "%.2f" if alone else "percent"
+    # Streamlit's own number display always writes a dot: the figures go as text of the language
+    table = num_columns(table, 2, percent=() if alone else ("y", "lo", "hi"))
     st.dataframe(table.rename(columns={"value": field_label, "y": y_title, "lo": t("balance.lo"),
                                        "hi": t("balance.hi"), "mean_score": t("balance.mean_score")}),
-                 hide_index=True, width="stretch", column_config={
-                     y_title: st.column_config.NumberColumn(format=fmt),
-                     t("balance.lo"): st.column_config.NumberColumn(format=fmt),
-                     t("balance.hi"): st.column_config.NumberColumn(format=fmt),
-                     t("balance.mean_score"): st.column_config.NumberColumn(format="%.2f")})
+                 hide_index=True, width="stretch")

@@ -17,51 +17,14 @@ import pandas as pd
 import streamlit as st
 
 from cardbase import i18n
-from cardbase.catalog import cards as catalog
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import lang, localized, num, pct, session, show_error, t
-
-
-def game_cards(code: str) -> list:
-    """The game's cards from the database (every edition's cards with their copies); none for a
-    game written as data that describes its own cards (data/rules/<code>.toml)."""
-    from cardbase.games import registry
-
-    spec = registry.REGISTRY.get(code)
-    if spec is not None and spec.own_cards:
-        return []
-    with session() as s:
-        return catalog.card_defs(s, game=code)
-
-
-def bots_until(state, *, human: int, bot: str, seed: int, played: int) -> list[int]:
-    """The bots play until it is seat ``human``'s decision again (or the game is over); their
-    actions. The bot of action ``i`` of the game is seeded ``seed + i`` (``played`` actions were
-    played before), so a replayed record plays the same game."""
-    from cardbase.playtest.games import seat_bot
-
-    done: list[int] = []
-    if state.is_terminal() or state.current_player() == human:
-        return done
-    # the search bots may think for a while at large tables: the page says so, with the time spent,
-    # rather than stay grey (Streamlit's stop button cancels the run)
-    with st.spinner(t("playtest.bots_thinking", bot=bot_label(bot)), show_time=True):
-        while not state.is_terminal() and state.current_player() != human:
-            a = seat_bot(bot, seed + played + len(done), state.game).step(state)
-            state.apply_action(a)
-            done.append(a)
-    return done
-
-
-def bot_label(name: str, language: str | None = None) -> str:
-    """A bot's name in words (``language``: the app's by default)."""
-    return i18n.find(language or lang(), f"playtest.bot_{name}") or name
-
-
-def bot_labels():
-    """A ``format_func`` naming bots in the language of this run (it may be called after it)."""
-    language = lang()
-    return lambda name: bot_label(name, language)
+from cardbase.ui.playtest_shared import (  # noqa: F401 - the tables' helpers, re-exported
+    bot_label,
+    bot_labels,
+    bots_until,
+    game_cards,
+)
 
 
 def team_label(name: str) -> str:
@@ -108,10 +71,21 @@ def render(code: str) -> None:
     """A game with an engine but no view of its own: batches of bot games (box games)."""
     from cardbase.games import registry
 
-    if registry.get(code).material != "box":
+    spec = registry.get(code)
+    if spec.material != "box":
         st.info(t("games_page.no_view"), icon=":material/construction:")
         return
-    st.caption(t("games_page.no_table"))
+    if getattr(spec, "rules_file", None):  # a game written as data: its table, then its batches
+        from cardbase.ui import playtest_rules
+
+        mode = st.segmented_control(t("playtest.mode"), ["table", "batch"], key=f"prt_{code}_mode",
+                                    default="table", format_func=lambda m: t(f"rulesdata.table.mode_{m}"),
+                                    label_visibility="collapsed", required=True) or "table"
+        if mode == "table":
+            playtest_rules.table(code)
+            return
+    else:
+        st.caption(t("games_page.no_table"))
     batch(code, prefix=f"pgb_{code}")
 
 
@@ -171,6 +145,64 @@ def batch(code: str, *, prefix: str) -> None:
         rulings_view.show_coverage(result["report"])
     rulings_view.weights_panel(code, prefix=prefix, players=players, bots=bots, games=int(games),
                                seed=int(seed), progress_bar=_progress_bar, cards=game_cards)
+    if getattr(spec, "rules_file", None):
+        measures_panel(code, prefix=prefix, players=players, bots=bots, games=int(games), seed=int(seed),
+                       options=options)
+
+
+MEASURES_MOST = 2000  # games of the measures panel at most (and 200 more for the skill gap)
+
+
+def measures_rows(m: dict[str, Any]) -> list[dict[str, Any]]:
+    """The measures of a good game (``cardbase.playtest.measures.measures``) as table rows:
+    the measure, its value, its 95 % interval and what it means."""
+    fp, ln, lc, cb, dv, sk = (m["first_player"], m["length"], m["lead_changes"], m["comebacks"],
+                              m["decisiveness"], m.get("skill_gap"))
+
+    def row(key: str, value: str, ci: str) -> dict[str, Any]:
+        return {t("rulesdata.mui.col_measure"): t(f"rulesdata.mui.{key}"), t("rulesdata.mui.col_value"): value,
+                t("rulesdata.mui.col_ci"): ci, t("rulesdata.mui.col_meaning"): t(f"rulesdata.mui.{key}_means")}
+
+    def span(ci: list, f) -> str:
+        return f"{f(ci[0])} – {f(ci[1])}"
+
+    rows = [row("first", pct(fp["rate"]) if fp["rate"] is not None else "—", span(fp["ci95"], pct)),
+            row("length", num(ln["mean"], 1), span(ln["ci95"], lambda x: num(x, 1))),
+            row("leads", num(lc["mean"], 2), span(lc["ci95"], lambda x: num(x, 2))),
+            row("comebacks", pct(cb["rate"]) if cb["rate"] is not None else "—", span(cb["ci95"], pct)),
+            row("gap", num(cb["mean_gap"], 1) if cb["mean_gap"] is not None else "—", ""),
+            row("decisive", pct(dv["mean"]) if dv["mean"] is not None else "—", span(dv["ci95"], pct))]
+    if sk:
+        rows.append(row("skill", pct(sk["rate"]) if sk["rate"] is not None else "—", span(sk["ci95"], pct)))
+    oc = m.get("outcome")
+    if oc and oc["decisions"]:
+        rows.append(row("outcome", pct(oc["rate"]), span(oc["ci95"], pct)))
+    return rows
+
+
+def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], games: int, seed: int,
+                   options: dict[str, Any]) -> None:
+    """The measures of a good game of a game written as data, on demand."""
+    from cardbase.games import registry
+    from cardbase.playtest.measures import measures
+
+    st.markdown(f"**{t('rulesdata.mui.title')}**")
+    n = min(games, MEASURES_MOST)
+    if st.button(t("rulesdata.mui.run", games=n, skill=min(games, 200), outcome=min(games, 20)),
+                 key=f"{prefix}_measures"):
+        spec = registry.playable(code)
+        try:
+            with st.spinner(t("playtest.running")):
+                game = spec.build(tuple(game_cards(code)), players, **options)
+                m = measures(game, games=n, seed=seed, bots=bots, skill_games=min(games, 200),
+                             outcome_games=min(games, 20))
+        except CardbaseError as exc:
+            show_error(exc)
+            return
+        st.session_state[f"{prefix}_measures_result"] = m
+    m = st.session_state.get(f"{prefix}_measures_result")
+    if m:
+        st.dataframe(pd.DataFrame(measures_rows(m)), hide_index=True, width="stretch")
 
 
 def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None = None) -> None:

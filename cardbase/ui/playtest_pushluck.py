@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import random
+import threading
+import time
 from typing import Any
 
 import pandas as pd
@@ -26,9 +28,15 @@ KEY = "pl_game"  # {"seed", "actions", "bot", "players"}
 HUMAN = 0
 BOTS = ("greedy", "optimal", "random")
 # The exact N-player solver grows fast with the seats (PL12: each later seat nests a search per
-# score to beat): about 1 s at 3 players, 20 s at 4, minutes at 5 or 6. The table offers the
-# optimal bots and the winning-chance advice up to this many players (the others stay offered).
-OPTIMAL_MAX_PLAYERS = 3
+# score to beat): 0.1 s at 2 players, 1 to 4 s at 3, 30 s at 4, minutes and over a gigabyte at 5,
+# more at 6. Up to OPTIMAL_MAX_PLAYERS it is built at once; up to BACKGROUND_MAX_PLAYERS the optimal
+# bots and the winning chances are offered with their cost, the solver built once per box and rules
+# in a background thread while the page shows the time spent and a cancel button (the advice starts
+# it by itself up to AUTO_MAX_PLAYERS, on demand beyond); past that they are not offered (the other
+# bots stay).
+OPTIMAL_MAX_PLAYERS = 2
+AUTO_MAX_PLAYERS = 3
+BACKGROUND_MAX_PLAYERS = 5
 VARIANTS = ("+3,+5,x2,protection,perdre-tout", "+1,+3,x2,protection,perdre-tout",
             "+1,+3,+5,x2,protection,perdre-tout")
 _GAMES: dict[tuple, Any] = {}
@@ -42,6 +50,8 @@ def engine_game(players: int, stop15: bool = False):
     cards = tuple(game_cards(CODE))
     key = (cards, players, stop15)
     game = _GAMES.get(key)
+    if game is None and key in _JOBS:  # the game a background solver works (or worked) on
+        game = _GAMES[key] = _JOBS[key].game
     if game is None:
         if len(_GAMES) > 8:
             _GAMES.clear()
@@ -86,8 +96,8 @@ def win_advice(state) -> tuple[float | None, float] | None:
     and then play optimally), every other seat optimal, for the rules in force. Solo: the same in
     expected points of the round (PL12). None beyond :data:`OPTIMAL_MAX_PLAYERS` players."""
     game = state.game
-    if game.num_players > OPTIMAL_MAX_PLAYERS:
-        return None
+    if game.num_players > OPTIMAL_MAX_PLAYERS and not _solved(game.num_players, state.rules.stop_at_target):
+        return None  # not built yet: the table builds it in the background on demand
     solver = game.solver()
     rem = solver.rem_of(state.remaining_counts()) if state.down else tuple(0 for _ in solver.full)
     may_stop = bool(state.turn_flips)
@@ -122,19 +132,30 @@ def table() -> None:
     a, b, c = st.columns([1, 2, 1], vertical_alignment="bottom")
     players = a.number_input(t("pushluck_page.players"), 1, 6, 2, key="pl_players",
                              help=t("pushluck_page.players_help"))
-    offered = BOTS if players <= OPTIMAL_MAX_PLAYERS else tuple(x for x in BOTS if x != "optimal")
+    offered = BOTS if players <= BACKGROUND_MAX_PLAYERS else tuple(x for x in BOTS if x != "optimal")
     bot = b.selectbox(t("pushluck_page.bots"), offered, key="pl_bot", format_func=bot_labels())
-    if players > OPTIMAL_MAX_PLAYERS:
-        st.caption(t("pushluck.table.optimal_limit", most=OPTIMAL_MAX_PLAYERS, players=int(players)))
     stop15 = st.toggle(t("pushluck.table.stop15"), key="pl_stop15", help=t("pushluck.table.stop15_help"))
+    if players > BACKGROUND_MAX_PLAYERS:
+        st.caption(t("pushluck.table.optimal_limit", most=BACKGROUND_MAX_PLAYERS, players=int(players)))
+    elif players > OPTIMAL_MAX_PLAYERS and not _solved(int(players), stop15):
+        st.caption(t("pushluck.table.optimal_cost", players=int(players), cost=_cost(int(players))))
     if c.button(t("pushluck_page.new"), key="pl_new", type="primary") or KEY not in st.session_state:
         try:
-            with _busy(bot, int(players), stop15):
-                st.session_state[KEY] = play(new_game(bot, int(players), stop15=stop15), None)
+            if bot == "optimal" and players > OPTIMAL_MAX_PLAYERS and not _solved(int(players), stop15):
+                # built in the background: the game starts once it is ready (you play first)
+                solver_job(int(players), stop15, start=True)
+                st.session_state[KEY] = {**new_game(bot, int(players), stop15=stop15), "pending": True}
+            else:
+                with _busy(bot, int(players), stop15):
+                    st.session_state[KEY] = play(new_game(bot, int(players), stop15=stop15), None)
         except CardbaseError as exc:
             show_error(exc)
             return
     record = st.session_state[KEY]
+    if record.get("pending"):
+        record = _wait_for_solver(record)
+        if record is None:
+            return
     try:
         game = record_game(record)
         state = replay(game, record["seed"], record["actions"])
@@ -215,10 +236,23 @@ def show_advice(state, target: int) -> None:
     lines = []
     n = state.game.num_players
     stop15 = state.rules.stop_at_target
+    if OPTIMAL_MAX_PLAYERS < n <= BACKGROUND_MAX_PLAYERS and not _solved(n, stop15):
+        job = solver_job(n, stop15)
+        if job is None and n <= AUTO_MAX_PLAYERS:  # a few seconds: started without asking (once)
+            job = solver_job(n, stop15, start=True)
+        if job is not None and not job.done.is_set():
+            _progress(n, stop15)
+        elif job is not None and job.error:
+            st.error(job.error)
+        if (job is None or job.done.is_set()) and st.button(t("pushluck.table.compute_advice", cost=_cost(n)), key="pl_compute"):
+            solver_job(n, stop15, start=True)
+            st.rerun()
+        st.info(t("pushluck.table.advice_reach", pct=_pct(advice(state)), target=target))
+        return
     with _busy("optimal" if n <= OPTIMAL_MAX_PLAYERS else "greedy", n, stop15):
         chances = win_advice(state)
     if chances is None:
-        lines.append(t("pushluck.table.advice_no_win", most=OPTIMAL_MAX_PLAYERS))
+        lines.append(t("pushluck.table.advice_no_win", most=BACKGROUND_MAX_PLAYERS))
     elif state.game.num_players == 1:
         stop, go = chances
         lines.append(t("pushluck.table.advice_solo_go", points=_num(go)))
@@ -261,6 +295,96 @@ def _solved(players: int, stop15: bool = False) -> bool:
         return True
     solver = game._solver
     return solver is not None and players in solver._seat_cache
+
+
+def _cost(players: int) -> str:
+    return t(f"pushluck.table.cost_{min(max(players, 3), BACKGROUND_MAX_PLAYERS)}")
+
+
+class _Job:
+    """The exact seats solver of one box, player count and rules, built in a thread of its own;
+    ``stop`` cancels it (the solver asks now and then), nothing of a cancelled build is kept."""
+
+    def __init__(self, game: Any, players: int) -> None:
+        self.game, self.players = game, players
+        self.started = time.monotonic()
+        self.stop = threading.Event()
+        self.done = threading.Event()
+        self.error: str | None = None
+        self.thread = threading.Thread(target=self._run, name=f"pushluck-seats-{players}", daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        from cardbase.games.pushluck.solver import SolverCancelled
+
+        try:
+            self.game.solver().seats(self.players, cancel=self.stop.is_set)
+        except SolverCancelled:
+            pass
+        except (CardbaseError, MemoryError, RecursionError) as exc:
+            self.error = str(exc) or type(exc).__name__
+            import logging
+
+            logging.getLogger(__name__).warning("pushluck solver (%s players): %r", self.players, exc)
+        finally:
+            self.done.set()
+
+    @property
+    def ok(self) -> bool:
+        return self.done.is_set() and self.players in self.game.solver()._seat_cache
+
+
+_JOBS: dict[tuple, _Job] = {}  # per box, players and rules, shared by every session of the server
+_JOBS_LOCK = threading.Lock()
+
+
+def solver_job(players: int, stop15: bool, *, start: bool = False) -> _Job | None:
+    """The background build of this player count's solver (``start``: begin it, or begin it again
+    after a cancel or a failure); None when none was started."""
+    with _JOBS_LOCK:
+        game = engine_game(players, stop15)
+        key = (tuple(game_cards(CODE)), players, stop15)
+        job = _JOBS.get(key)
+        if start and (job is None or (job.done.is_set() and not job.ok)):
+            job = _JOBS[key] = _Job(game, players)
+        return job
+
+
+def _wait_for_solver(record: dict[str, Any]) -> dict[str, Any] | None:
+    """A game waiting for its background solver: the game once it is ready (None meanwhile, the
+    page showing the time spent and a cancel button, or why it stopped)."""
+    players, stop15 = record["players"], bool(record.get("stop15", False))
+    if _solved(players, stop15):
+        ready = {k: v for k, v in record.items() if k != "pending"}
+        try:
+            st.session_state[KEY] = play(ready, None)
+        except CardbaseError as exc:
+            show_error(exc)
+            return None
+        return st.session_state[KEY]
+    job = solver_job(players, stop15)
+    if job is None or job.done.is_set():
+        if job is not None and job.error:
+            st.error(job.error)
+        st.warning(t("pushluck.table.cancelled"))
+        return None
+    _progress(players, stop15)
+    return None
+
+
+@st.fragment(run_every=1.0)
+def _progress(players: int, stop15: bool) -> None:
+    """The time spent by the background solver, redrawn every second, with a cancel button; the
+    whole page is drawn again when it is done."""
+    job = solver_job(players, stop15)
+    if job is None or job.done.is_set():
+        st.rerun()
+    st.info(t("pushluck.table.computing", players=players, cost=_cost(players),
+              elapsed=int(time.monotonic() - job.started)))
+    if st.button(t("pushluck.table.cancel"), key="pl_cancel"):
+        job.stop.set()
+        job.done.wait(5.0)
+        st.rerun()
 
 
 def _act(record: dict[str, Any], action: int) -> None:

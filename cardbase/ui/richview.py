@@ -15,6 +15,18 @@ _NAMED = {"rouge": "red", "bleu": "blue", "vert": "green", "orange": "orange", "
           "gris": "gray", "noir": "gray"}
 
 
+def game_keywords(game: str, card_type: str | None = None) -> tuple[str, ...]:
+    """The keywords the card's template makes bold (``bold_keywords``), so that the app's text
+    shows in bold what the printed card shows in bold; none when the template cannot be read."""
+    from cardbase.errors import CardbaseError
+    from cardbase.outputs.printing import template_for
+
+    try:
+        return template_for(game, card_type).bold_keywords
+    except (CardbaseError, OSError, ValueError):
+        return ()
+
+
 def rich_markdown(text: str | None, keywords: tuple[str, ...] = ()) -> str:
     """Markdown showing ``text`` styled: bold, italic, line breaks and symbol badges."""
     if not text:

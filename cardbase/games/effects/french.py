@@ -58,7 +58,11 @@ def _keyword(key: str) -> str:
 
 
 def _quote(text: str) -> str:
-    return f"« {text} »"
+    """A name as the card text quotes it; characters that are card-text markup (docs/rich-text.md)
+    escaped, so that a card named « Étoile* » or « a {b} » prints as named, not as markup."""
+    from cardbase.text import escape
+
+    return f"« {escape(text)} »"
 
 
 def _or(items: list[str]) -> str:

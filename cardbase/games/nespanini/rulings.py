@@ -102,6 +102,15 @@ RULINGS: tuple[Ruling, ...] = (
            "A value is a whole number from 0 to 99: sticker codes carry no negative value and the "
            "value disc holds two digits. Declared as data (data/games.toml) and checked on create, "
            "edit and import.")),
+    Ruling(
+        "R13", _t("Termes du jeu dans le texte anglais des effets",
+                  "Game terms in the English text of effects"),
+        _t("Le texte anglais d'un effet garde les noms que les règles donnent aux termes du jeu : "
+           "les mots-clés Défausse, Foule et Légendaire (en gras par le balisage), le Cimetière et "
+           "les couleurs telles que les cartes les impriment.",
+           "The English text of an effect keeps the names the rules give the game's terms: the "
+           "keywords Défausse, Foule and Légendaire (bold through the markup), the Cimetière and the "
+           "colours as the cards print them.")),
 )
 
 

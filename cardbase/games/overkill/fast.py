@@ -49,12 +49,15 @@ class _Tables:
         "bits",
         "chunks",
         "colour",
+        "colour_mask",
+        "full",
         "helper",
         "kinds",
         "memo",
         "mode",
         "n",
         "value",
+        "value_mask",
     )
 
     def __init__(self, game) -> None:
@@ -64,7 +67,14 @@ class _Tables:
         self.bits = [1 << k for k in range(len(game.value))]
         self.mode = game.rules.points
         self.atouts = game.atouts
+        self.full = (1 << self.n) - 1
         self.memo: dict = {}
+        # the number cards by colour and by value, as bit masks (what a Helper's answer keeps)
+        self.colour_mask = [0, 0]
+        self.value_mask: dict[int, int] = {}
+        for k in range(self.n):
+            self.colour_mask[self.colour[k]] |= 1 << k
+            self.value_mask[self.value[k]] = self.value_mask.get(self.value[k], 0) | 1 << k
         # per atout: 0 helper, 1 objective, 2 line effect, 3 gifter, 4 remover, 5 bet, 6 other
         kinds = []
         for a in game.atouts:
@@ -126,7 +136,7 @@ def _estimate_under(mode: str, m0, m1, o0, o1, obj) -> float:
 def greedy_action(s: State) -> int:
     """The greedy choice of the player to act: the same as :func:`.bots.greedy_action`."""
     t = _tables(s.game)
-    value, colour, bits, mode = t.value, t.colour, t.bits, t.mode
+    value, bits = t.value, t.bits
     p = s.player
     q = 1 - p
     objectives = s.objectives
@@ -155,23 +165,41 @@ def greedy_action(s: State) -> int:
     for k in (theirs_b[1:] if d1 else theirs_b):
         u1 += value[k]
         seen |= bits[k]
-    n = t.n
-    full = (1 << n) - 1
-    pool_mask = full & ~seen
-    # the opponent's face-down cards: the average of the unseen cards of their colour
-    a0 = a1 = 0.0
+    pool_mask = t.full & ~seen
     if d0 or d1:
-        rs = rc = bs = bc = 0
-        for start, width, _, stats in t.chunks:
-            st = stats[pool_mask >> start & width]
-            rs += st[0]
-            rc += st[1]
-            bs += st[2]
-            bc += st[3]
-        if d0 and rc:
-            a0 = round(2 * rs / rc) / 2
-        if d1 and bc:
-            a1 = round(2 * bs / bc) / 2
+        a0, a1 = _averages(t, pool_mask)
+        if not d0:
+            a0 = 0.0
+        if not d1:
+            a1 = 0.0
+    else:
+        a0 = a1 = 0.0
+    return _decide(s, t, p, obj, m0, m1, u0, u1, d0, d1, a0, a1, pool_mask)
+
+
+def _averages(t: _Tables, pool_mask: int) -> tuple[float, float]:
+    """The value the player gives an opponent's face-down card of each colour: the average of the
+    unseen cards of that colour (``pool_mask``) to the half, 0 when none is left."""
+    rs = rc = bs = bc = 0
+    for start, width, _, stats in t.chunks:
+        st = stats[pool_mask >> start & width]
+        rs += st[0]
+        rc += st[1]
+        bs += st[2]
+        bc += st[3]
+    return (round(2 * rs / rc) / 2 if rc else 0.0, round(2 * bs / bc) / 2 if bc else 0.0)
+
+
+def _decide(s: State, t: _Tables, p: int, obj: int, m0: int, m1: int, u0: int, u1: int,
+            d0: bool, d1: bool, a0: float, a1: float, pool_mask: int) -> int:
+    """The greedy choice from the player's picture of the round: its line sums ``m0``, ``m1``, the
+    opponent's face-up sums ``u0``, ``u1``, their face-down cards ``d0``, ``d1`` valued ``a0``,
+    ``a1``, and the cards it has not seen (``pool_mask``)."""
+    value, mode = t.value, t.mode
+    q = 1 - p
+    objectives = s.objectives
+    mine_r, mine_b = s.lines[p]
+    theirs_r, theirs_b = s.lines[q]
     o0 = u0 + a0
     o1 = u1 + a1
     op_ok = (o0 > obj) + (o1 > obj)
@@ -301,25 +329,32 @@ def greedy_action(s: State) -> int:
     info = s.info[p]
     if info:
         if SNAKE_EYE in info:
-            want = info[SNAKE_EYE]
-            for k in range(n):
-                if cand >> k & 1 and colour[k] != want:
-                    cand &= ~bits[k]
+            cand &= t.colour_mask[info[SNAKE_EYE]]
         if OVERSEER in info:
-            vals = info[OVERSEER]
-            for k in range(n):
-                if cand >> k & 1 and value[k] not in vals:
-                    cand &= ~bits[k]
+            vm = t.value_mask
+            keep = 0
+            for v in info[OVERSEER]:
+                keep |= vm.get(v, 0)
+            cand &= keep
         if SPY in info:
-            vals = info["_spy_values"]
-            want = info[SPY]
-            for k in range(n):
-                if cand >> k & 1 and (value[k] in vals) != want:
-                    cand &= ~bits[k]
+            vm = t.value_mask
+            keep = 0
+            for v in info["_spy_values"]:
+                keep |= vm.get(v, 0)
+            cand &= keep if info[SPY] else ~keep
         if not cand:
             cand = pool_mask
-    # the mean estimate after one more card among ``cand``: each card's estimate from a table
-    # memoised on what it depends on, summed in ascending card order (as the reference does)
+    # the choice after the mean estimate of one more card among ``cand``
+    return _draw_or_pass(t, (m0, m1, op_ok, op_pts, obj, cand), now)
+
+
+def _draw_or_pass(t: _Tables, key: tuple, now: float) -> int:
+    """Draw or stand: the mean estimate after one more card among ``cand``, each card's estimate
+    from a table memoised on what it depends on, summed in ascending card order (as the
+    reference does), against the estimate ``now``."""
+    m0, m1, op_ok, op_pts, obj, cand = key
+    value, colour, n, mode = t.value, t.colour, t.n, t.mode
+    under = mode == "lines_under"
     key = (m0, m1, op_ok, op_pts, obj)
     memo = t.memo
     each = memo.get(key)
@@ -388,87 +423,126 @@ def _after_draw(t: _Tables, cand: int, m0, m1, o0, o1, obj, for_opponent: bool) 
 
 def play_greedy(s: State, horizon: int | None = None) -> State:
     """Play ``s`` with the greedy heuristic for both players, in place: to the end of the game,
-    or to the end of round ``horizon``. The same moves, chance draws and log as the general loop."""
+    or to the end of round ``horizon``. The same moves, chance draws and log as the general loop.
+
+    Each player's picture of the round (:func:`greedy_action`) is kept up to date instead of
+    rebuilt at every decision: the line sums and the pile's cards (a bit mask) change with a draw,
+    and are counted again after an atout or a deal; the cards a player has not seen are the pile
+    and the opponent's face-down cards."""
     stop = s.rules.max_rounds + 1 if horizon is None else horizon
-    value, colour = s.game.value, s.game.colour
-    tables = _tables(s.game)
-    helper = tables.helper
-    legal_kind = s.game.legal_kind
+    game = s.game
+    value, colour = game.value, game.colour
+    t = _tables(game)
+    bits, helper = t.bits, t.helper
+    legal_kind = game.legal_kind
     cov = s.cov
-    at = s.game.atout_cov
+    at = game.atout_cov
     usable = s._usable
+    history = s.history
+    events = s.events
+    lines = None
+    sums = pile_mask = None
     while s.player != TERMINAL and s.round <= stop:
-        a = greedy_action(s)
+        if s.lines is not lines:  # a new round: count its lines and its pile
+            lines = s.lines
+            sums = [[0, 0], [0, 0]]
+            for who in (0, 1):
+                for c in (0, 1):
+                    total = 0
+                    for x in lines[who][c]:
+                        total += value[x]
+                    sums[who][c] = total
+            pile_mask = 0
+            for x in s.pile:
+                pile_mask |= bits[x]
         p = s.player
+        q = 1 - p
+        objectives = s.objectives
+        obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+        # the player's picture: the opponent's face-down cards are unseen, the rest of their
+        # lines is face up
+        theirs_r, theirs_b = lines[q]
+        down = s.down[q]
+        d0 = down[0] and bool(theirs_r)
+        d1 = down[1] and bool(theirs_b)
+        u0, u1 = sums[q]
+        pool_mask = pile_mask
+        if d0 or d1:
+            if d0:
+                k = theirs_r[0]
+                u0 -= value[k]
+                pool_mask |= bits[k]
+            if d1:
+                k = theirs_b[0]
+                u1 -= value[k]
+                pool_mask |= bits[k]
+            av = _averages(t, pool_mask)
+            a0 = av[0] if d0 else 0.0
+            a1 = av[1] if d1 else 0.0
+        else:
+            a0 = a1 = 0.0
+        mine = sums[p]
+        a = _decide(s, t, p, obj, mine[0], mine[1], u0, u1, d0, d1, a0, a1, pool_mask)
         # rule coverage of the decision (State._count_occasions, inlined)
         if s.pile:
             cov[0] += 1
         cov[2] += 1
         for k in s.hands[p]:
             lk = legal_kind[k]
-            if (not lk or (lk == 1 and s.pile) or (lk == 2 and s.active[1 - p])
+            if (not lk or (lk == 1 and s.pile) or (lk == 2 and s.active[q])
                     or (lk == 3 and usable(p, k))):
                 cov[at[k]] += 1
         if a == DRAW:
             cov[1] += 1
-            s.history.append(a)
+            history.append(a)
             s.timers[p] -= 1
             s.turns += 1
             s.passes = 0
             k = s.pile.pop()
-            line = s.lines[p][colour[k]]
-            line.append(k)
+            pile_mask &= ~bits[k]
+            c = colour[k]
+            lines[p][c].append(k)
+            mine[c] += value[k]
             if s.info[0] or s.info[1]:
                 s._forget_next_card()  # OK12: the answers about this card are over
-            if s.events is not None:
-                s.events.append(("draw", p, k))
-            obj = s.objectives[-1][1] if s.objectives else INITIAL_OBJECTIVE
-            r, b = s.lines[p]
-            over = 0
-            total = 0
-            for x in r:
-                total += value[x]
-            over += total > obj
-            total = 0
-            for x in b:
-                total += value[x]
-            over += total > obj
-            if over >= 2:  # only the drawer's lines changed
+            if events is not None:
+                events.append(("draw", p, k))
+            if (mine[0] > obj) + (mine[1] > obj) >= 2:  # only the drawer's lines changed
                 s._end_round("overkill")
                 continue
-            _hand_to(s, 1 - p, helper)
+            _hand_to(s, q, helper)
         elif a == PASS:
             cov[3] += 1
-            s.history.append(a)
+            history.append(a)
             s.timers[p] -= 1
             s.turns += 1
             s.passes += 1
-            if s.events is not None:
-                s.events.append(("pass", p))
+            if events is not None:
+                events.append(("pass", p))
             if s.passes >= 2:
                 s._end_round("passes")
                 continue
-            _hand_to(s, 1 - p, helper)
+            _hand_to(s, q, helper)
         else:  # an atout: State.apply_action without the legality check
-            s.history.append(a)
+            history.append(a)
             s.timers[p] -= 1
             k, choice = divmod(a - PLAY, 8)
             cov[at[k] + 1] += 1
             s._play(p, k, choice)
+            # the lines and the pile may have changed: count them again
+            for who in (0, 1):
+                for c in (0, 1):
+                    total = 0
+                    for x in lines[who][c]:
+                        total += value[x]
+                    sums[who][c] = total
+            pile_mask = 0
+            for x in s.pile:
+                pile_mask |= bits[x]
             objectives = s.objectives
             obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
-            ended = False
-            for lines in s.lines:
-                over = 0
-                for line in lines:
-                    total = 0
-                    for x in line:
-                        total += value[x]
-                    over += total > obj
-                if over >= 2:
-                    ended = True
-                    break
-            if ended:
+            if ((sums[0][0] > obj) + (sums[0][1] > obj) >= 2
+                    or (sums[1][0] > obj) + (sums[1][1] > obj) >= 2):
                 s._end_round("overkill")
                 continue
             # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)

@@ -56,13 +56,18 @@ def shuffle(rng: random.Random, x: list) -> None:
     position drawn by rejection on ``getrandbits``), so the same permutation from the same
     generator state (a test compares it with :meth:`random.Random.shuffle`)."""
     getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        m = i + 1
-        k = m.bit_length()
+    plan = _SHUFFLE_PLANS.get(len(x))
+    if plan is None:  # per length: each place, the count it draws below and its bits
+        plan = _SHUFFLE_PLANS[len(x)] = tuple((i, i + 1, (i + 1).bit_length())
+                                              for i in range(len(x) - 1, 0, -1))
+    for i, m, k in plan:
         j = getrandbits(k)
         while j >= m:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_SHUFFLE_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 
@@ -136,6 +141,7 @@ class Game:
         self.value = [c.value for c in numbers] + [c.value for c in box.nines]
         self.colour = [c.colour for c in numbers] + [c.colour for c in box.nines]
         self.nines = list(range(n, n + len(box.nines)))
+        self.cards = [Card(v, c) for v, c in zip(self.value, self.colour)]  # as Retracer names them
         self.distinct_values = sorted({c.value for c in box.numbers})  # Overseer's choices (OK12)
         self.atouts = box.atouts
         keys = list(COVERAGE_BASE)
@@ -437,13 +443,31 @@ class State:
         # shuffled pile, face-down card first; the pile's top is its end.
         lines: list[list[list[int]]] = [[[], []], [[], []]]
         colour = game.colour
-        for p in (self.round_first, 1 - self.round_first):
+        # the places of the last red and black cards, from the top: the cards the deal takes
+        need = 2 * DEALT_PER_COLOUR
+        at: list[list[int]] = [[], []]
+        for i in range(len(pile) - 1, -1, -1):
+            c = at[colour[pile[i]]]
+            if len(c) < need:
+                c.append(i)
+                if len(at[0]) == need and len(at[1]) == need:
+                    break
+        if len(at[0]) == need and len(at[1]) == need:
+            first = self.round_first
             for c in (RED, BLACK):
-                for _ in range(DEALT_PER_COLOUR):
-                    for i in range(len(pile) - 1, -1, -1):
-                        if colour[pile[i]] == c:
-                            lines[p][c].append(pile.pop(i))
-                            break
+                places = at[c]
+                lines[first][c] = [pile[i] for i in places[:DEALT_PER_COLOUR]]
+                lines[1 - first][c] = [pile[i] for i in places[DEALT_PER_COLOUR:]]
+            for i in sorted(at[0] + at[1], reverse=True):
+                del pile[i]
+        else:  # too few cards of a colour: the deal card by card
+            for p in (self.round_first, 1 - self.round_first):
+                for c in (RED, BLACK):
+                    for _ in range(DEALT_PER_COLOUR):
+                        for i in range(len(pile) - 1, -1, -1):
+                            if colour[pile[i]] == c:
+                                lines[p][c].append(pile.pop(i))
+                                break
         self.pile = pile
         self.lines = lines
         self.down = [[True, True], [True, True]]  # is the first card of each line face down?
@@ -504,11 +528,31 @@ class State:
         return False
 
     def _end_round(self, reason: str) -> None:
-        o0, o1 = self.overkills(0), self.overkills(1)
+        # overkills() and points() of both players, from the four line sums counted once
+        value = self.game.value
+        obj = self.objectives[-1][1] if self.objectives else INITIAL_OBJECTIVE
+        sums = []
+        for lines in self.lines:
+            for line in lines:
+                total = 0
+                for k in line:
+                    total += value[k]
+                sums.append(total)
+        r0, b0, r1, b1 = sums
+        o0 = (r0 > obj) + (b0 > obj)
+        o1 = (r1 > obj) + (b1 > obj)
         if o0 != o1:
             winner = 0 if o0 < o1 else 1
         else:
-            p0, p1 = self.points(0), self.points(1)
+            mode = self.rules.points
+            if mode == "all":
+                p0, p1 = r0 + b0, r1 + b1
+            elif mode == "best_line":
+                p0 = max([x for x in (r0, b0) if x <= obj], default=0)
+                p1 = max([x for x in (r1, b1) if x <= obj], default=0)
+            else:
+                p0 = (r0 if r0 <= obj else 0) + (b0 if b0 <= obj else 0)
+                p1 = (r1 if r1 <= obj else 0) + (b1 if b1 <= obj else 0)
             winner = -1 if p0 == p1 else (0 if p0 > p1 else 1)  # OK5: equal points: a tie
         stake = self.stake()
         if winner >= 0:
@@ -623,7 +667,8 @@ class State:
             q = 1 - p
             hidden = list(self.pile) + [self.lines[q][c][0] for c in (RED, BLACK) if self.lines[q][c]
                                         and self._face_down(q, c)]
-            info[RETRACER] = tuple(sorted(Card(game.value[k], game.colour[k]) for k in hidden))
+            cards = game.cards
+            info[RETRACER] = tuple(sorted([cards[k] for k in hidden]))
         self.info[p] = info
 
     def _face_down(self, p: int, c: int) -> bool:

@@ -344,8 +344,9 @@ class RoundFlow:
             winners = never or tied
         self.winners = winners
         self._cov("end:alone", len(tied) == 1)
-        self._cov("end:never_led", len(tied) > 1 and len(winners) == 1)
-        self._cov("end:shared", len(winners) > 1)
+        if len(tied) > 1:  # OV11's tie-breaks can only come up in a tie for the highest total
+            self._cov("end:never_led", len(winners) == 1)
+            self._cov("end:shared", len(winners) > 1)
         self.phase = P_END
         self.player = TERMINAL
         self.ended_by = "rounds"

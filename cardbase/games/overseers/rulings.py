@@ -190,6 +190,7 @@ COVERAGE: dict[str, dict] = {
     "end:alone": _c("Victoire au plus haut total seul (OV11)", "Win by the single highest total (OV11)",
                     "des parties", "of games"),
     "end:never_led": _c("Égalité départagée : jamais Leader (OV11)", "Tie broken: never led (OV11)",
-                        "des parties", "of games"),
-    "end:shared": _c("Victoire partagée (OV11)", "Shared win (OV11)", "des parties", "of games"),
+                        "des parties à égalité au plus haut total", "of games tied at the highest total"),
+    "end:shared": _c("Victoire partagée (OV11)", "Shared win (OV11)",
+                     "des parties à égalité au plus haut total", "of games tied at the highest total"),
 }

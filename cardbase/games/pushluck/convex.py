@@ -5,6 +5,7 @@ the states of a pass: the algebra that :mod:`.solver` and :mod:`.solo` share.
 from __future__ import annotations
 
 import sys
+import threading
 from contextlib import contextmanager
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
@@ -15,15 +16,27 @@ if TYPE_CHECKING:
     from .solver import Solver
 
 
+_DEEP_LOCK = threading.Lock()
+_DEEP = [0, 0]  # runs inside _deep, the limit before the first
+
+
 @contextmanager
 def _deep() -> Any:
-    """Recursion over passes goes one level per card flipped: give it room."""
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old, 100_000))
+    """Recursion over passes goes one level per card flipped: give it room. The limit is the
+    process's: it is raised by the first run inside and put back by the last one out, so a run in
+    another thread (the table's background solver) never has it lowered under its feet."""
+    with _DEEP_LOCK:
+        if not _DEEP[0]:
+            _DEEP[1] = sys.getrecursionlimit()
+            sys.setrecursionlimit(max(_DEEP[1], 100_000))
+        _DEEP[0] += 1
     try:
         yield
     finally:
-        sys.setrecursionlimit(old)
+        with _DEEP_LOCK:
+            _DEEP[0] -= 1
+            if not _DEEP[0]:
+                sys.setrecursionlimit(_DEEP[1])
 
 
 Line = tuple[Fraction, Fraction]  # slope, intercept

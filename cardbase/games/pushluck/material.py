@@ -115,6 +115,10 @@ def box_from_cards(cards: Iterable[CardDef]) -> Box:
     return Box(box)
 
 
+# A figure of a --box card: what a card's value can hold (points), a multiplier up to 1,000; read
+# as a number only within these many digits (a 5,000-digit figure used to stop Python's int()).
+MAX_POINTS = 1_000_000
+MAX_MULTIPLIER = 1_000
 _ADD_RE = re.compile(r"^\+\s*(\d+)(?:\s*points?)?$")
 _MUL_RE = re.compile(r"^[x×*]\s*(\d+)(?:\s*points?)?$")
 
@@ -144,6 +148,16 @@ def parse_box(text: str) -> Box:
     for i, part in enumerate(parts, start=1):
         if not part:
             continue
+        figure = re.search(r"\d+", part)
+        if figure and (len(figure.group()) > 7 or int(figure.group()) > MAX_POINTS
+                       or (not part.lstrip().startswith("+") and int(figure.group()) > MAX_MULTIPLIER)):
+            shown = part if len(part) <= 40 else part[:40] + "…"
+            problems.append(Problem("pushluck-box", tr("pushluck.material.figure_too_big", token=shown,
+                                                       points=f"{MAX_POINTS:,}".replace(",", " "),
+                                                       multiplier=f"{MAX_MULTIPLIER:,}".replace(",", " ")),
+                                    tr("pushluck.material.figure_too_big_fix"),
+                                    tr("pushluck.material.position", position=i)))
+            continue
         card = parse_token(part)
         if card is None:
             problems.append(Problem("pushluck-box", tr("pushluck.material.bad_token", token=part),
@@ -155,5 +169,6 @@ def parse_box(text: str) -> Box:
     if not problems:
         _check(box, problems)
     if problems:
-        raise MaterialError(tr("pushluck.material.box_title", box=text), problems)
+        shown = text if len(text) <= 80 else text[:80] + "…"
+        raise MaterialError(tr("pushluck.material.box_title", box=shown), problems)
     return Box(box)

@@ -86,7 +86,7 @@ RULINGS: tuple[Ruling, ...] = (
        "In the end condition “tour complet” is the round: the later seats still play "
        "(finish_round = true). Option false: the game ends at the first turn ending at 15 or "
        "more. In the reshuffle passage, “tours complets” are full passes (PL4).",
-       option="finish_round", default=_D.finish_round, allowed=(True, False)),
+       option="finish_round", default=_D.finish_round, allowed=(True, False), contested=True),
 )
 
 _GAMES = {"fr": "des parties", "en": "of games"}

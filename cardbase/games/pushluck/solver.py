@@ -60,6 +60,10 @@ class SolverError(CardbaseError):
     """A question the solver cannot answer for this box or these rules."""
 
 
+class SolverCancelled(SolverError):
+    """The computation was cancelled (the table's « Annuler »): nothing of it is kept."""
+
+
 def _frac(x: Fraction) -> str:
     return f"{x.numerator}/{x.denominator}" if x.denominator != 1 else str(x.numerator)
 
@@ -93,11 +97,13 @@ class Solver:
         self.n_lose = sum(self.full[i] for i in self.lose_idx)
         self._moves: dict[tuple[int, ...], list[tuple[int, int, str, int, tuple[int, ...]]]] = {}
         self._reach: dict[Any, dict] = {}
-        self._tail: list[float] | None = None
+        self._tail: tuple[list[int], list[float]] | None = None
         self._tail_cap = 0
         self._seat_cache: dict[int, _Seats] = {}
         self._solo_cache: dict[int, _Solo] = {}
         self._unlimited: Any = None
+        self.seat_work = 0  # positions the seats' search has visited (PL13: at most MAX_SEAT_WORK)
+        self.seat_players = 0  # the player count the seats' search is answering
 
     # ------------------------------------------------------------------ basics
 
@@ -250,13 +256,20 @@ class Solver:
                 cap *= 2
             self._tail = self._peak_tail(cap)
             self._tail_cap = cap
-        return self._tail[target]
+        from bisect import bisect_left
 
-    def _peak_tail(self, cap: int) -> list[float]:
-        """tail[T] = P(peak >= T) for 0 <= T <= cap (peaks at cap or more counted at cap)."""
+        peaks, tail = self._tail
+        i = bisect_left(peaks, target)
+        return tail[i] if i < len(peaks) else 0.0
+
+    def _peak_tail(self, cap: int) -> tuple[list[int], list[float]]:
+        """The peaks that happen, increasing, and for each, P(peak >= it) (peaks at ``cap`` or more
+        counted at ``cap``). Sparse: the memory follows the peaks reached, not the size of ``cap``
+        (a box with multipliers asks for targets in the millions or more, which a list as long as
+        the target would not hold)."""
         import heapq
 
-        mass = [0.0] * (cap + 1)  # mass[x]: P(peak == x), x = cap meaning >= cap
+        mass: dict[int, float] = {}  # mass[x]: P(peak == x), x = cap meaning >= cap
         starts: dict[int, float] = {0: 1.0}
         heap = [0]
         full = self.full
@@ -268,7 +281,7 @@ class Solver:
                 nxt: dict[tuple, float] = {}
                 for (p, rem, sh), m in level.items():
                     if p >= cap:
-                        mass[cap] += m
+                        mass[cap] = mass.get(cap, 0.0) + m
                         continue
                     if not any(rem):
                         if p in starts:
@@ -288,16 +301,17 @@ class Solver:
                         elif sh:
                             key = (p, r2, sh - 1)
                         else:
-                            mass[p] += w  # the loss: the peak is the points held
+                            mass[p] = mass.get(p, 0.0) + w  # the loss: the peak is the points held
                             continue
                         nxt[key] = nxt.get(key, 0.0) + w
                 level = nxt
-        tail = [0.0] * (cap + 2)
+        peaks = sorted(mass)
+        tail = [0.0] * len(peaks)
         acc = 0.0
-        for x in range(cap, -1, -1):
-            acc += mass[x]
-            tail[x] = acc
-        return tail[: cap + 1]
+        for i in range(len(peaks) - 1, -1, -1):
+            acc += mass[peaks[i]]
+            tail[i] = acc
+        return peaks, tail
 
     def cross_above(self, v: int) -> float:
         """PL6 with ``stop_at_target``: P(the turn reaches the target with a score above ``v``),
@@ -400,7 +414,19 @@ class Solver:
 
     # ------------------------------------------------------------------ seats
 
-    def seats(self, players: int) -> _Seats:
+    def count_seat_work(self) -> None:
+        """One more position visited by the seats' search; past ``MAX_SEAT_WORK`` the search stops
+        with a message (PL13): multipliers make the scores to beat grow without a bound known
+        beforehand, so the limit is counted as the work goes, memory and time bounded with it."""
+        self.seat_work += 1
+        if self.seat_work > MAX_SEAT_WORK:
+            raise SeatsTooBig(tr("pushluck.solver.seats_too_big", players=self.seat_players,
+                                 limit=f"{MAX_SEAT_WORK:,}".replace(",", " ")))
+
+    def seats(self, players: int, cancel: Callable[[], bool] | None = None) -> _Seats:
+        """Every seat's optimal play and winning chances (built once per player count). ``cancel``:
+        asked now and then while building; when it answers True the build stops with
+        :class:`SolverCancelled` and nothing is kept."""
         if players < 2:
             raise SolverError(tr("pushluck.solver.seats_players", players=players))
         if self.tie != "first":
@@ -408,8 +434,9 @@ class Solver:
         if not self.n_lose:
             raise SolverError(tr("pushluck.solver.no_lose"))
         got = self._seat_cache.get(players)
+        self.seat_players = players
         if got is None:
-            got = self._seat_cache[players] = _Seats(self, players)
+            got = self._seat_cache[players] = _Seats(self, players, cancel)
         return got
 
 
@@ -531,9 +558,10 @@ class _Seats:
     leader (the seat that made ``b``), and "nobody reaches the target this round" (for the rounds).
     """
 
-    def __init__(self, solver: Solver, players: int) -> None:
+    def __init__(self, solver: Solver, players: int, cancel: Callable[[], bool] | None = None) -> None:
         self.s = solver
         self.n = players
+        self.cancel = cancel
         self.t = solver.target
         self.L: dict[tuple[int, int], Vec] = {}
         self.aboves: dict[int, _Problem] = {}
@@ -545,6 +573,7 @@ class _Seats:
             # W = r / (1 - q) for those policies; solve again until the policies agree.
             w: Vec = (1.0 / n,) * n
             for self.iterations in range(1, 101):
+                self._check()
                 u0 = self._none_problems(w)[0]
                 q = u0[n + 1]
                 r = [u0[i] - q * w[i] for i in range(n)]
@@ -556,6 +585,11 @@ class _Seats:
         self.win = w
         # the policies of the fixed point; slot n + 1: P(nobody reaches the target in a round)
         self.q = self._none_problems(w)[0][n + 1]
+        self.cancel = None  # built: nothing more to cancel
+
+    def _check(self) -> None:
+        if self.cancel is not None and self.cancel():
+            raise SolverCancelled(tr("pushluck.solver.cancelled"))
 
     # the last seat with a score to beat: go until it is beaten (floats, cached by score)
     def _last(self, v: int) -> Vec:
@@ -575,6 +609,7 @@ class _Seats:
         got = self.L.get(key)
         if got is not None:
             return got
+        self._check()
         if j == n - 1:
             out = self._last(v)
         else:
@@ -643,6 +678,7 @@ class _Seats:
                 for i in range(size):
                     acc[i] += w * x[i]
             out = memo[key] = tuple(acc)
+            self.s.count_seat_work()
             return out
 
         return val(0, full, 0)
@@ -805,6 +841,7 @@ class _Problem:
                 acc[i] += w * x
         out = (tuple(acc), True) if acc[me] > stop[me] + EPS else (stop, False)
         self.memo[key] = out
+        s.count_seat_work()
         return out
 
 
@@ -812,6 +849,15 @@ class _Problem:
 # beyond these limits an answer takes minutes and gigabytes, so it is refused before any work.
 MAX_PASS_STATES = 2000
 MAX_CAPPED_WORK = 4000  # pass states x (reshuffles + 1) of the capped solo table
+# Positions the seats' search may visit for one box, every player count together: the P15 box
+# needs 2,400 at 2 players, 290,000 up to 3 and 5.2 million up to 4 (about 30 s); 5 players would
+# take more than a quarter of an hour. Memory stays small (a search keeps its positions only while
+# it runs); the limit bounds the time.
+MAX_SEAT_WORK = 6_000_000
+
+
+class SeatsTooBig(SolverError):
+    """The seats' search went past ``MAX_SEAT_WORK`` positions."""
 
 
 def pass_state_count(box: Box) -> int:
@@ -893,19 +939,29 @@ def solve(box: Box, *, players: int = 2, target: int = TARGET, reshuffles: int =
             out["seats_error"] = tr("pushluck.solver.tie_first", tie=tie)
         else:
             for n in range(2, players + 1):
-                seats = s.seats(n)
-                out["seats"][str(n)] = {
-                    "win": list(seats.win),
-                    "advantage_first_seat": seats.win[0] - 1.0 / n,
-                    "expected_rounds": 1.0 / (1.0 - seats.q) if seats.q < 1 else None,
-                    "policies": [{"seat": j + 1, "stop_from": seats.stop_from(j),
-                                  "table": seats.policy(j, None, p_span=25),
-                                  "stop_from_given_best": {str(v): seats.stop_from(j, v)
-                                                          for v in range(target, target + 6)}
-                                  if j < n - 1 else None}
-                                 for j in range(n)],
-                }
+                try:
+                    out["seats"][str(n)] = _seats_json(s, n, target)
+                except SeatsTooBig as exc:  # PL13: the player counts below keep their answers
+                    out["seats_error"] = str(exc)
+                    out["seats_limit"] = {"players": n, "positions": MAX_SEAT_WORK}
+                    break
     return out
+
+
+def _seats_json(s: Solver, n: int, target: int) -> dict[str, Any]:
+    """One player count's chances and policies (JSON keys stable)."""
+    seats = s.seats(n)
+    return {
+        "win": list(seats.win),
+        "advantage_first_seat": seats.win[0] - 1.0 / n,
+        "expected_rounds": 1.0 / (1.0 - seats.q) if seats.q < 1 else None,
+        "policies": [{"seat": j + 1, "stop_from": seats.stop_from(j),
+                      "table": seats.policy(j, None, p_span=25),
+                      "stop_from_given_best": {str(v): seats.stop_from(j, v)
+                                              for v in range(target, target + 6)}
+                      if j < n - 1 else None}
+                     for j in range(n)],
+    }
 
 
 def _unlimited_json(u: Any) -> dict[str, Any] | None:

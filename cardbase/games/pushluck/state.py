@@ -109,7 +109,8 @@ class Game:
 
         return {"seat_win_rates": False,
                 "solo": {"rounds": self.rules.solo_rounds, "games": n, "mean": mean,
-                         "mean_ci95": [mean - half, mean + half], "sd": sd,
+                         # a total is never negative (PL8): the interval stops at 0 (heavy tails)
+                         "mean_ci95": [max(0.0, mean - half), mean + half], "sd": sd,
                          "quantiles": {"min": xs[0], "q10": q(0.10), "q25": q(0.25), "median": q(0.5),
                                        "q75": q(0.75), "q90": q(0.90), "max": xs[-1]},
                          "range95": [q(0.025), q(0.975)],
@@ -357,9 +358,11 @@ class State:
 
     def _finish(self, reason: str) -> None:
         c = self.cov
-        c[14] += 1
-        c[16] += 1
-        c[18] += 1
+        if self.n > 1:  # the endings this game could have: 15 reached (PL6) or the net (PL10)
+            c[14] += 1
+            c[18] += 1
+        else:  # solo: only its rounds end it (PL8); 15 is no ending there
+            c[16] += 1
         c[_END_C[reason] + 1] += 1
         if reason == "target" and self.n > 1:  # PL7: the best score was shared
             scores = [s or 0 for s in self.round_scores]

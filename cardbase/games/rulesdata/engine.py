@@ -10,6 +10,7 @@ replays a game exactly.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -23,6 +24,13 @@ from .expr import Expr
 from .language import Rules
 
 TERMINAL = -1
+# the events an effect writes in the log (cardbase.games.effects.resolve), each a
+# rulesdata.log.eff.<kind> message
+# effect(card, kind): the Défausse action kinds as the effect texts write them (docs/effects.md)
+EFFECT_KIND_NAMES = {"Draw": "draw", "Look": "look", "Recover": "recover", "Swap": "swap",
+                     "ForceDiscard": "force_discard", "Reveal": "reveal", "Bury": "bury"}
+EFFECT_EVENTS = ("effect", "draw", "bottom", "look", "take", "pick", "give", "forced", "reveal",
+                 "reveal-top", "bury")
 
 
 class RulesRuntimeError(CardbaseError):
@@ -50,10 +58,20 @@ class CardView:
 NO_CARD = CardView(-1)
 
 
-def _has(card: Any, keyword: str) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _fold(text: str) -> str:
     from cardbase.text import fold
 
-    return fold(keyword) in {fold(k) for k in (card.keywords or ())}
+    return fold(text)
+
+
+@functools.lru_cache(maxsize=65536)
+def _kw_set(keywords: tuple) -> frozenset:
+    return frozenset(_fold(k) for k in keywords)
+
+
+def _has(card: Any, keyword: str) -> bool:
+    return _fold(keyword) in _kw_set(tuple(card.keywords or ()))
 
 
 def _top(s: State, seat: int, z: str) -> CardView:
@@ -71,14 +89,178 @@ FUNCTIONS: dict[str, Any] = {
     "_f_total": lambda s, seat, c: sum(x[c] for x in s.counters),
     "_f_best": lambda s, seat, c: max(x[c] for x in s.counters),
     "_f_has": _has, "_f_min": min, "_f_max": max, "_f_abs": abs,
+    "_f_count_all": lambda s, seat, z: sum(len(p) for p in s.zones[z]),
+    "_f_having": lambda s, seat, z, kw: sum(1 for c in s._pile(z, seat) if _has(s.game.cards[c], kw)),
+    "_f_having_all": lambda s, seat, z, kw: sum(1 for p in s.zones[z] for c in p if _has(s.game.cards[c], kw)),
+    "_f_score": lambda s, seat: s.effect_score(seat),
+    "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind),
 }
+
+
+class _LazyRng:
+    """A generator seeded on first use: the greedy bot's look-ahead gives every trial a seed of its
+    own, and most trials draw nothing."""
+
+    __slots__ = ("_real", "_seed")
+
+    def __init__(self, seed: float) -> None:
+        self._seed, self._real = seed, None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._real is None:
+            self._real = random.Random(self._seed)
+        return getattr(self._real, name)
+
+    def getstate(self) -> Any:
+        if self._real is None:
+            self._real = random.Random(self._seed)
+        return self._real.getstate()
+
+
+class EffectTable:
+    """The cards' effects in the effect language (``docs/effects.md``), per card id, for a file with
+    an ``[effects]`` section: score rules compiled by :func:`cardbase.games.effects.compile_score`,
+    Défausse actions resolved by :mod:`cardbase.games.effects.resolve` (the same code as the
+    hand-written engine). The attribute names are those that code reads."""
+
+    def __init__(self, game: Game) -> None:
+        from cardbase.games.effects import compile_score, parse_effect
+        from cardbase.errors import EffectError
+
+        self.defs: list[Any] = []
+        self.legendary: list[bool] = []
+        self.on_discard: list[tuple] = []
+        self.score_fn: list[Any] = []
+        self.value: list[int] = []
+        self.reads: list[int] = []  # the zones its score rules count in (bits, see _reads)
+        parsed: dict[str, Any] = {}
+        for c, d in zip(game.cards, game.defs):
+            src = (getattr(d, "effect", None) or "").strip() if d is not None else ""
+            eff = None
+            if src:
+                eff = parsed.get(src)
+                if eff is None:
+                    try:
+                        eff = parsed[src] = parse_effect(src)
+                    except EffectError as exc:
+                        raise CardbaseError(tr("rulesdata.effect_text", card=c.name, error=str(exc))) from None
+            self.defs.append(d if d is not None else CardDef(id=-1, game=game.rules.code, edition="",
+                                                             number=0, set_size=0, name=c.name or "",
+                                                             value=c.value if isinstance(c.value, int) else 0))
+            self.legendary.append(_has(c, "Légendaire"))
+            self.on_discard.append(tuple(eff.on_discard) if eff is not None else ())
+            self.score_fn.append(compile_score(eff) if eff is not None and eff.score else None)
+            self.value.append(c.value if isinstance(c.value, int) and not isinstance(c.value, bool) else 0)
+            self.reads.append(_reads(eff))
+        self.size = len(self.defs)
+        self.has_discard_effect = [bool(x) for x in self.on_discard]
+
+
+def _reads(effect: Any) -> int:
+    """The zones a card's score rules count in, as bits: 1 hand, 2 discards, 4 Cimetière, 8 the
+    opponent's discards, 16 deck (a Cimetière count needs both discard piles: 2 | 8 with it)."""
+    if effect is None:
+        return 0
+    bits = {"hand": 1, "discards": 2, "cimetiere": 4 | 2 | 8, "opponent_discards": 8, "deck": 16}
+    out = 0
+    for rule in effect.score:
+        counts = [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else [])
+        for count in counts:
+            out |= bits[str(count.zone)]
+    return out
+
+
+class _EffZones:
+    """The zones an effect's score rules read, from one player's side (cardbase.games.effects.evaluate)."""
+
+    __slots__ = ("cimetiere", "deck", "discards", "hand", "opponent_discards")
+
+
+class _EffectView:
+    """The interpreter's state under the names the effect code reads and writes (hands, decks,
+    discards as the zones of ``[effects]``; the pending choice; the end of the effect)."""
+
+    __slots__ = ("s",)
+
+    def __init__(self, s: State) -> None:
+        self.s = s
+
+    @property
+    def hands(self) -> list[list[int]]:
+        return self.s.zones[self.s.rules.effects["hand"]]
+
+    @property
+    def decks(self) -> list[list[int]]:
+        return self.s.zones[self.s.rules.effects["deck"]]
+
+    @property
+    def discards(self) -> list[list[int]]:
+        return self.s.zones[self.s.rules.effects["discards"]]
+
+    @property
+    def table(self) -> EffectTable:
+        return self.s.game.effects
+
+    @property
+    def n(self) -> int:
+        return self.s.n
+
+    @property
+    def events(self) -> list | None:
+        return self.s.events
+
+    @property
+    def cov(self) -> list[int]:
+        return self.s.effect_cov
+
+    @property
+    def revealed(self) -> list[list[int]]:
+        return self.s.revealed
+
+    @property
+    def queue(self) -> list[tuple]:
+        return self.s.queue
+
+    @queue.setter
+    def queue(self, v: list[tuple]) -> None:
+        self.s.queue = v
+
+    @property
+    def decision(self) -> tuple | None:
+        return self.s.decision
+
+    @decision.setter
+    def decision(self, v: tuple | None) -> None:
+        self.s.decision = v
+
+    @property
+    def player(self) -> int:
+        return self.s.player
+
+    @player.setter
+    def player(self, v: int) -> None:
+        self.s.player = v
+
+    def leave_hand(self, player: int, card: int) -> None:
+        self.hands[player].remove(card)
+        r = self.s.revealed[player]
+        if r and card in r:
+            r.remove(card)
+
+    def _end_turn(self) -> None:
+        self.s._effect_done()
 
 
 class Game:
     """A rules file, its cards and a number of players."""
 
-    def __init__(self, rules: Rules, cards: Sequence[CardDef] = (), players: int | None = None) -> None:
+    def __init__(self, rules: Rules, cards: Sequence[CardDef] = (), players: int | None = None, *,
+                 decks: Sequence[Sequence[CardDef]] | None = None) -> None:
         self.rules = rules
+        if rules.source == "decks":
+            if not decks:
+                raise CardbaseError(tr("rulesdata.no_decks", game=rules.code))
+            players = len(decks)
         n = players or rules.default_players or rules.min_players
         if not rules.min_players <= n <= rules.max_players:
             raise CardbaseError(tr("rulesdata.bad_player_count", game=rules.code, players=n,
@@ -94,17 +276,40 @@ class Game:
                 for _ in range(max(c.copies, 0)):
                     views.append(CardView(len(views), c.name, c.value, c.colour, c.card_type, c.banner,
                                           c.rarity, c.keywords, dict(c.stats), c.ref))
-        if not views:
-            raise CardbaseError(tr("rulesdata.no_cards", game=rules.code))
-        copies = n if rules.per_player_copy else 1
-        self.box_size = len(views)
+        self.defs: list[CardDef | None] = []  # the CardDef of each card (None for a generated one)
+        self.starts: list[range] = []  # the cards each player's copy of ``into`` starts with
         self.cards: list[CardView] = []
-        for _copy in range(copies):
-            for v in views:
-                self.cards.append(CardView(len(self.cards), v.name, v.value, v.colour, v.type, v.banner,
-                                           v.rarity, v.keywords, v.stats, v.ref))
-        self.stride = len(self.cards) + 1
+        if rules.source == "decks":
+            # each player's own deck, its cards numbered in the deck's order (a shuffle puts a zone
+            # back in card order first: a seed deals as the hand-written engines deal)
+            for deck in decks or ():
+                first = len(self.cards)
+                for c in deck:
+                    self.cards.append(CardView(len(self.cards), c.name, c.value, c.colour, c.card_type,
+                                               c.banner, c.rarity, c.keywords, dict(c.stats), c.ref))
+                    self.defs.append(c)
+                self.starts.append(range(first, len(self.cards)))
+            if not self.cards:
+                raise CardbaseError(tr("rulesdata.no_cards", game=rules.code))
+            self.box_size = len(self.cards)
+        else:
+            if not views:
+                raise CardbaseError(tr("rulesdata.no_cards", game=rules.code))
+            copies = n if rules.per_player_copy else 1
+            self.box_size = len(views)
+            flat = [c for c in cards for _ in range(max(c.copies, 0))] if rules.source != "generated" else []
+            for copy in range(copies):
+                for j, v in enumerate(views):
+                    self.cards.append(CardView(len(self.cards), v.name, v.value, v.colour, v.type, v.banner,
+                                               v.rarity, v.keywords, v.stats, v.ref))
+                    self.defs.append(flat[j] if flat else None)
+                self.starts.append(range(copy * self.box_size, (copy + 1) * self.box_size))
+        most = max((len(a.choose_values) for a in rules.actions), default=0)
+        self.stride = max(len(self.cards), most) + 1
         self.action_index = {a.name: k for k, a in enumerate(rules.actions)}
+        self.effects = EffectTable(self) if rules.effects else None
+        # the ids of an effect's choices start after every action of the file
+        self.decision_base = len(rules.actions) * self.stride
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
@@ -135,10 +340,15 @@ class State:
         self.cov = {a.name: [0, 0] for a in r.actions}
         self._ending = False
         self._legal: list[int] | None = None
+        self.decision: tuple | None = None  # an effect's pending choice (cardbase.games.effects.resolve)
+        self.queue: list[tuple] = []  # an effect's actions still to resolve
+        self.revealed: list[list[int]] = [[] for _ in range(n)]
+        self.effect_cov = [0] * 19  # the effect kinds' coverage, as the hand-written engine counts it
+        self.paused = False  # the greedy bot's look-ahead stops at the end of the turn (horizon)
+        self._pause = False
         into = self.zones[r.into]
-        size = game.box_size
         for p, pile in enumerate(into):
-            pile.extend(range(p * size, (p + 1) * size) if r.per_player_copy else range(len(game.cards)))
+            pile.extend(game.starts[p] if r.per_player_copy else range(len(game.cards)))
         self._run(r.setup, -1, None)  # -1: the set-up, before any turn
         if r.first_player == "random":
             self.first = self.rng.randrange(n)
@@ -146,18 +356,29 @@ class State:
 
     # ------------------------------------------------------------------ copying
 
-    def clone(self, *, log: bool = False) -> State:
+    def clone(self, *, log: bool = False, reseed: float | None = None, trial: bool = False) -> State:
+        """A copy; ``reseed``: its chance from a new generator seeded so (the look-ahead's);
+        ``trial``: a look-ahead's copy, which counts no rule coverage (it shares the counts)."""
         s = State.__new__(State)
         s.__dict__.update(self.__dict__)
-        s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
-        s.rng.setstate(self.rng.getstate())
+        if reseed is not None:
+            s.rng = _LazyRng(reseed)
+        else:
+            s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
+            s.rng.setstate(self.rng.getstate())
         s.events = self.events[:] if (log and self.events is not None) else None
         s.history = self.history[:]
         s.zones = {k: [pile[:] for pile in v] for k, v in self.zones.items()}
         s.counters = [dict(c) for c in self.counters]
         s.done = self.done[:]
         s.winners = self.winners[:]
-        s.cov = {k: v[:] for k, v in self.cov.items()}
+        if trial:
+            s._pause = True
+        else:
+            s.cov = {k: v[:] for k, v in self.cov.items()}
+        s.queue = self.queue[:]
+        s.revealed = [x[:] for x in self.revealed]
+        s.effect_cov = self.effect_cov[:]
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -174,8 +395,55 @@ class State:
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
             raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
-                                       card=card.name if card is not None else "—",
+                                       card=getattr(card, "name", card) if card is not None else "—",
                                        file=self.rules.path)) from None
+
+    def effect_score(self, seat: int) -> int:
+        """``score()``: the seat's hand (``[effects] hand``) scored as the effect language says —
+        each card's value plus its score rules, reading the seat's discards, the other players'
+        discards, the Cimetière (every discard pile) and the seat's deck."""
+        eff = self.game.effects
+        if eff is None:
+            return 0
+        z = self.rules.effects
+        hand = self._pile(z["hand"], seat)
+        value, fns = eff.value, eff.score_fn
+        total = 0
+        rules = False
+        for c in hand:
+            total += value[c]
+            if fns[c] is not None:
+                rules = True
+        if not rules:
+            return total
+        defs = eff.defs
+        piles = self.zones[z["discards"]]
+        reads = 0
+        for c in hand:
+            reads |= eff.reads[c]
+        zones = _EffZones()
+        zones.hand = [defs[c] for c in hand]
+        zones.discards = [defs[c] for c in piles[seat]] if reads & 6 else ()
+        zones.opponent_discards = [defs[c] for q, pile in enumerate(piles) if q != seat for c in pile] \
+            if reads & 12 else ()
+        zones.cimetiere = zones.discards + zones.opponent_discards if reads & 4 else ()
+        zones.deck = [defs[c] for c in self._pile(z["deck"], seat)] if reads & 16 else ()
+        for c in hand:
+            fn = fns[c]
+            if fn is not None:
+                total += fn(defs[c], zones)
+        return total
+
+    def pending_size(self, seat: int, kind: str) -> int:
+        """``pending('draw')``: the size of the seat's Défausse actions of that kind still waiting
+        to be resolved (N of draw N, look N, force_discard N, bury N; 1 for recover, swap,
+        reveal). The greedy bot's look-ahead with ``horizon = "choice"`` stops before an effect
+        begins: this is how a heuristic credits the effect of the card just discarded."""
+        total = 0
+        for owner, _src, a in self.queue:
+            if owner == seat and EFFECT_KIND_NAMES.get(type(a).__name__) == kind:
+                total += getattr(a, "n", 1)
+        return total
 
     def _number(self, e: Expr, seat: int, card: CardView | None) -> int:
         v = self._eval(e, seat, card)
@@ -205,11 +473,20 @@ class State:
                     pile.sort()
                     self.rng.shuffle(pile)
             elif verb == "move":
-                _, src, dst, pick, count = op
-                a, b = self._pile(src, seat), self._pile(dst, seat)
-                k = len(a) if pick == "all" else self._number(count, seat, card)
-                for _ in range(min(k, len(a))):
-                    b.append(a.pop(self.rng.randrange(len(a)) if pick == "random" else -1))
+                _, src, dst, pick, count, at = op
+                zs = self.rules.zones
+                if seat < 0 and zs[src].per_player and zs[dst].per_player:
+                    pairs = list(zip(self.zones[src], self.zones[dst]))  # the set-up: every player
+                else:
+                    pairs = [(self._pile(src, seat), self._pile(dst, seat))]
+                for a, b in pairs:
+                    k = len(a) if pick == "all" else self._number(count, seat, card)
+                    for _ in range(min(k, len(a))):
+                        c = a.pop(self.rng.randrange(len(a)) if pick == "random" else -1)
+                        if at == "bottom":
+                            b.insert(0, c)
+                        else:
+                            b.append(c)
             elif verb == "deal":
                 _, src, dst, _pick, count = op
                 k = self._number(count, seat, card)
@@ -220,6 +497,16 @@ class State:
                             self.zones[dst][p].append(a.pop())
             elif verb == "end_turn":
                 self._ending = True
+            elif verb == "effect":
+                if card is not None and self.game.effects is not None:
+                    acts = self.game.effects.on_discard[card.id]
+                    if acts:
+                        self._log("effect", seat, card.id)
+                        self.queue = [(seat, card.id, x) for x in acts] + self.queue
+            elif verb == "end_game":
+                self._finish(op[1], [(self.first + i) % self.n for i in range(self.n)])
+                self._ending = True
+                return
 
     # ------------------------------------------------------------------ the interface
 
@@ -241,6 +528,10 @@ class State:
             return []
         if a.when is not None and not self._eval(a.when, seat):
             return []
+        if a.choose_counter is not None:  # a number: one choice per value offered
+            if a.choose_filter is None:
+                return list(range(len(a.choose_values)))
+            return [i for i, v in enumerate(a.choose_values) if self._eval(a.choose_filter, seat, v)]
         if a.source is None:
             return [0]
         pile = self._pile(a.source, seat)
@@ -257,6 +548,11 @@ class State:
         p = self.player
         if p == TERMINAL or (player is not None and player != p):
             return []
+        if self.decision is not None:  # an effect's choice (cardbase.games.effects.resolve)
+            from cardbase.games.effects.resolve import decision_actions
+
+            base = self.game.decision_base
+            return [base + x for x in decision_actions(_EffectView(self))]
         if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
             return self._legal[:]
         stride = self.game.stride
@@ -276,27 +572,44 @@ class State:
             raise IllegalActionError(tr("rulesdata.illegal.over"))
         legal = self.legal_actions()
         self._legal = None
+        if self.decision is not None:
+            if action not in legal:
+                raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
+                                            action=self.action_to_string(action),
+                                            legal=", ".join(self.action_to_string(x) for x in legal)))
+            from cardbase.games.effects.resolve import apply_decision
+
+            self.history.append(action)
+            self.turn_actions += 1
+            apply_decision(_EffectView(self), action - self.game.decision_base, check=False)
+            return
         if action not in legal:
             raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(x) for x in legal)))
-        seen = {x // self.game.stride for x in legal}
-        for name, k in self.game.action_index.items():
-            if k in seen:
-                self.cov[name][0] += 1
         k, i = divmod(action, self.game.stride)
         a = self.rules.actions[k]
-        self.cov[a.name][1] += 1
+        if not self._pause:  # rule coverage (not counted in the greedy bot's look-ahead)
+            seen = {x // self.game.stride for x in legal}
+            for name, kk in self.game.action_index.items():
+                if kk in seen:
+                    self.cov[name][0] += 1
+            self.cov[a.name][1] += 1
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
         self._log("action", p, action)
         card = None
+        if a.choose_counter is not None:
+            self.counters[p][a.choose_counter] = a.choose_values[i]
         if a.source is not None:
             pile = self._pile(a.source, p)
             cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
             assert a.dest is not None
-            self._pile(a.dest, p).append(cid)
+            if a.at == "bottom":
+                self._pile(a.dest, p).insert(0, cid)
+            else:
+                self._pile(a.dest, p).append(cid)
             card = self.game.cards[cid]
             self._log("card", p, cid)
             for t in self.rules.triggers:
@@ -305,6 +618,21 @@ class State:
         self._run(a.then, p, card)
         if a.ends_turn:
             self._ending = True
+        if self.queue and self.player != TERMINAL:
+            if self._pause and self.rules.horizon == "choice":  # the greedy's look-ahead stops here
+                self.paused = True
+                return
+            # the card's effect (docs/effects.md), resolved by the effect language's own code: its
+            # choices are actions; when it is over, _effect_done goes on with the turn
+            from cardbase.games.effects.resolve import _resolve
+
+            _resolve(_EffectView(self), p)
+            return
+        self._after_action()
+
+    def _effect_done(self) -> None:
+        """An effect resolved to its end (called by the effect code in place of ending a turn)."""
+        self._legal = None
         self._after_action()
 
     def _after_action(self) -> None:
@@ -319,6 +647,9 @@ class State:
                 return
             if not self._ending:
                 self._log("no_move", self.player)
+            if self._pause:  # the greedy bot's look-ahead: the turn is over, the next not begun
+                self.paused = True
+                return
             self._end_turn()
 
     # ------------------------------------------------------------------ turns and rounds
@@ -347,6 +678,8 @@ class State:
                 self.counters[p][c.name] = c.start
         self._log("turn", p)
         self._run(r.turn_start, p, None)
+        if self.player == TERMINAL:  # an end_game operation
+            return
         self._ending = False
         self._legal = None
         if not self.legal_actions():
@@ -359,6 +692,8 @@ class State:
         self._ending = False
         self._run(r.turn_end, p, None)
         self._ending = False
+        if self.player == TERMINAL:  # an end_game operation
+            return
         self.turns += 1
         self._log("end_turn", p)
         if r.check in ("turn", "action") and self._check_end():
@@ -418,26 +753,47 @@ class State:
             return 0.0
         return float(self._eval(self.rules.heuristic, player))
 
-    def greedy_action(self, samples: int = 4) -> int:
+    def greedy_action(self, samples: int | None = None) -> int:
         """The greedy bot's move: the legal action whose result has the best ``[scoring]
-        heuristic`` for the seat to play, averaged over ``samples`` deals of what that seat cannot
-        see (it never peeks at a hidden card). Seeded by the game's seed and the moves so far."""
+        heuristic`` for the seat to play, averaged over ``samples`` deals (``[scoring] samples``,
+        4 by default) of what that seat cannot see (it never peeks at a hidden card); every action
+        is tried on the same deals. With ``horizon = "turn"`` the result is the position when the
+        seat's turn is over, before the next turn deals anything: the seat's own later choices in
+        that turn (an effect's) are played greedily too. Seeded by the game's seed and the moves
+        so far."""
         p = self.player
         legal = self.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        n = self.rules.samples if samples is None else samples
         rng = random.Random(self.seed * 1_000_003 + len(self.history))
+        deals = []
+        trial = self.rules.horizon in ("choice", "turn")
+        for _ in range(n):
+            d = self.resample(p, rng, trial=trial)
+            d.legal_actions()  # once per deal: every trial's clone inherits it
+            deals.append((d, rng.random()))
         best, best_v = legal[0], None
         for a in legal:
             total = 0.0
-            for _ in range(samples):
-                s = self.resample(p, rng)
-                s.rng = random.Random(rng.random())  # chance after the move is not known either
-                s.apply_action(a)
-                total += s.heuristic(p)
+            for d, r in deals:
+                total += self._look_ahead(d, a, p, r)
             if best_v is None or total > best_v:
                 best, best_v = a, total
         return best
+
+    def _look_ahead(self, deal: State, action: int, p: int, r: float) -> float:
+        turn = self.rules.horizon in ("choice", "turn")
+        s = deal.clone(reseed=r, trial=turn)  # chance after the move is not known either
+        if turn:
+            s.apply_action(action)
+            depth = 0
+            while (not s.paused and s.player == p and s.decision is not None and depth < 20):
+                s.apply_action(s.greedy_action())
+                depth += 1
+        else:
+            s.apply_action(action)
+        return s.heuristic(p)
 
     def coverage(self) -> dict[str, list[int]]:
         """Rule coverage: each action's [decisions where it was legal, times played]."""
@@ -465,41 +821,73 @@ class State:
                 rows.append(tuple(None if i in hidden else self.game.cards[c].name
                                   for i, c in enumerate(pile)))
             zones[name] = tuple(rows)
-        return {"player": player, "current_player": self.player, "round": self.round,
-                "zones": zones, "counters": tuple(tuple(sorted(c.items())) for c in self.counters),
-                "terminal": self.player == TERMINAL}
+        out = {"player": player, "current_player": self.player, "round": self.round,
+               "zones": zones, "counters": tuple(tuple(sorted(c.items())) for c in self.counters),
+               "terminal": self.player == TERMINAL}
+        if self.decision is not None:  # an effect's pending choice: its kind, and to the chooser
+            from cardbase.games.effects.resolve import decision_view  # the cards offered
+
+            tag, offered = decision_view(_EffectView(self), player)
+            size = len(self.game.cards)
+            out["decision"] = (tag, tuple(self.game.cards[c % size].name for c in offered))
+        if any(self.revealed) and player >= 0:  # cards an effect showed to the others
+            out["revealed"] = tuple(tuple(self.game.cards[c].name for c in r) if q != player else ()
+                                    for q, r in enumerate(self.revealed))
+        return out
 
     def information_key(self, player: int) -> tuple:
         o = self.observation(player)
         return (o["current_player"], o["round"], tuple(sorted(o["zones"].items())), o["counters"],
-                tuple(self.done))
+                tuple(self.done), o.get("decision"), o.get("revealed"))
 
-    def resample(self, player: int, rng: random.Random) -> State:
+    def resample(self, player: int, rng: random.Random, *, trial: bool = False) -> State:
         """A clone where every card ``player`` cannot see is dealt again at random among the
-        hidden places (each zone keeps its size)."""
-        s = self.clone()
-        places: list[tuple[list[int], int]] = []
+        hidden places (each zone keeps its size). With ``source = "decks"`` each player's deck
+        list is public: the unseen cards of a player's zones are dealt again among that player's
+        hidden places only (NesPanini ruling R9, ``public``); the cards an effect revealed stay."""
+        s = self.clone(trial=trial)  # trial: the greedy look-ahead's deal, no coverage counted
+        groups: dict[int, list[tuple[list[int], int]]] = {}
+        by_owner = self.rules.source == "decks"
         for name, piles in s.zones.items():
             per = self.rules.zones[name].per_player
             for owner, pile in enumerate(piles):
-                for i in self._hidden(name, owner if per else -1, player, len(pile)):
-                    places.append((pile, i))
-        cards = sorted(pile[i] for pile, i in places)  # the deal depends on what is unseen, not where
-        rng.shuffle(cards)
-        for (pile, i), c in zip(places, cards):
-            pile[i] = c
+                hidden = self._hidden(name, owner if per else -1, player, len(pile))
+                if not hidden:
+                    continue
+                known = s.revealed[owner] if (per and owner != player and any(s.revealed)) else ()
+                g = groups.setdefault(owner if (by_owner and per) else -1, [])
+                if known:
+                    left = list(known)
+                    for i in hidden:
+                        if pile[i] in left:
+                            left.remove(pile[i])
+                        else:
+                            g.append((pile, i))
+                else:
+                    g.extend((pile, i) for i in hidden)
+        for _key, places in sorted(groups.items()):
+            cards = sorted(pile[i] for pile, i in places)  # the deal depends on what is unseen, not where
+            rng.shuffle(cards)
+            for (pile, i), c in zip(places, cards):
+                pile[i] = c
         s._legal = None
         return s
 
     # ------------------------------------------------------------------ text
 
     def action_to_string(self, action: int) -> str:
+        if self.decision is not None and action >= self.game.decision_base:
+            from cardbase.games.effects.resolve import decision_action_to_string
+
+            return decision_action_to_string(_EffectView(self), action - self.game.decision_base)
         k, i = divmod(action, self.game.stride)
         if not 0 <= k < len(self.rules.actions):
             return str(action)
         a = self.rules.actions[k]
         lang = current_language()
         label = a.label.get(lang) or a.label.get("fr") or a.name
+        if a.choose_counter is not None and 0 <= i < len(a.choose_values):
+            return tr("rulesdata.action.number", action=label, value=a.choose_values[i])
         if a.source is None:
             return label
         p = self.player if self.player >= 0 else 0
@@ -520,10 +908,12 @@ class State:
         if kind == "turn":
             return tr("rulesdata.log.turn", player=event[1] + 1)
         if kind == "action":
-            k = event[2] // self.game.stride
+            k, i = divmod(event[2], self.game.stride)
             a = self.rules.actions[k]
-            return tr("rulesdata.log.action", player=event[1] + 1,
-                      action=a.label.get(current_language()) or a.label.get("fr") or a.name)
+            label = a.label.get(current_language()) or a.label.get("fr") or a.name
+            if a.choose_counter is not None and 0 <= i < len(a.choose_values):
+                label = tr("rulesdata.action.number", action=label, value=a.choose_values[i])
+            return tr("rulesdata.log.action", player=event[1] + 1, action=label)
         if kind == "card":
             return tr("rulesdata.log.card", player=event[1] + 1, card=self.game.cards[event[2]].name)
         if kind == "no_move":
@@ -532,6 +922,16 @@ class State:
             return tr("rulesdata.log.turn_limit", player=event[1] + 1)
         if kind == "end_turn":
             return tr("rulesdata.log.end_turn", player=event[1] + 1)
+        if kind in EFFECT_EVENTS:  # the events of an effect (cardbase.games.effects.resolve)
+            cards = self.game.cards
+            arg = event[2]
+            if kind == "pick":
+                return tr("rulesdata.log.eff.pick", player=event[1] + 1, card=cards[arg].name,
+                          owner=event[3] + 1)
+            if isinstance(arg, tuple):
+                return tr(f"rulesdata.log.eff.{kind}", player=event[1] + 1,
+                          card=", ".join(cards[c].name for c in arg) or "—")
+            return tr(f"rulesdata.log.eff.{kind}", player=event[1] + 1, card=cards[arg].name)
         if kind == "end":
             if not event[2]:
                 return tr("rulesdata.log.end_none", reason=event[1])

@@ -26,6 +26,11 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "abs": (1, 1, ""),
     "total": (1, 1, "counter"),  # a counter summed over every player
     "best": (1, 1, "counter"),  # a counter's highest value over every player
+    "count_all": (1, 1, "zone"),  # cards in a zone, every player's pile of it together
+    "having": (2, 2, "zone"),  # having('main', 'Légendaire'): cards of the zone with the keyword
+    "having_all": (2, 2, "zone"),  # the same, every player's pile of the zone together
+    "score": (0, 0, "state"),  # the player's hand scored by the cards' effects ([effects])
+    "pending": (1, 1, "state"),  # pending('recover'): the size of the seat's Défausse actions waiting
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 
@@ -51,6 +56,8 @@ class Expr:
     code: Any
     names: frozenset[str]
     fn: Any = None
+    calls: frozenset[str] = frozenset()  # the functions it calls
+    zones: frozenset[str] = frozenset()  # the zones it reads (count, top, having…)
 
     def bind(self, functions: dict[str, Any]) -> Any:
         self.fn = eval(self.code, functions)  # a checked tree, no built-ins
@@ -62,8 +69,8 @@ class _Rewrite(ast.NodeTransformer):
     ``_card``, ``round``/``turn``/``seat``/``players`` to the state's, a function ``f(…)`` to
     ``_f_f(_s, _seat, …)`` for the functions of the state, ``_f_f(…)`` for the others."""
 
-    def __init__(self, counters: set[str], constants: dict[str, Any]) -> None:
-        self.counters, self.constants = counters, constants
+    def __init__(self, counters: set[str], constants: dict[str, Any], number: bool = False) -> None:
+        self.counters, self.constants, self.number = counters, constants, number
 
     def visit_Call(self, node: ast.Call) -> Any:
         args = [self.visit(a) for a in node.args]
@@ -80,7 +87,7 @@ class _Rewrite(ast.NodeTransformer):
             new: ast.expr = ast.Subscript(ast.Name("_c", ast.Load()), ast.Constant(i), ast.Load())
         elif i in self.constants:
             new = ast.Constant(self.constants[i])
-        elif i == "card":
+        elif i == "card" or (self.number and i == "value"):  # value: the number a choose offers
             new = ast.Name("_card", ast.Load())
         elif i == "round":
             new = ast.Attribute(s, "round", ast.Load())
@@ -97,7 +104,8 @@ class _Rewrite(ast.NodeTransformer):
 
 def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
                  counters: Iterable[str], card: bool,
-                 constants: dict[str, Any] | None = None) -> tuple[Expr | None, list[ExprProblem]]:
+                 constants: dict[str, Any] | None = None,
+                 number: bool = False) -> tuple[Expr | None, list[ExprProblem]]:
     """The compiled expression, or the problems found in it (all of them)."""
     if isinstance(source, bool) or isinstance(source, int):
         source = str(source)
@@ -113,6 +121,9 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
     kinds = {"zone": set(zones), "action": set(actions), "counter": set(counters)}
     problems: list[ExprProblem] = []
     used: set[str] = set()
+    used_calls: set[str] = set()
+    used_zones: set[str] = set()
+    callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
         if not isinstance(node, _OPS):
             problems.append(ExprProblem("rulesdata.expr.form", (("form", type(node).__name__),)))
@@ -123,7 +134,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                 or (isinstance(node.value, str) and len(node.value) > 200)):
             problems.append(ExprProblem("rulesdata.expr.constant", (("value", repr(node.value)),)))
         elif isinstance(node, ast.Name):
-            if node.id in FUNCTIONS:
+            if node.id in FUNCTIONS and id(node) in callees:
                 continue
             used.add(node.id)
             if node.id not in known:
@@ -145,7 +156,10 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
             if not lo <= len(node.args) <= hi:
                 problems.append(ExprProblem("rulesdata.expr.arity", (("name", fn), ("count", lo))))
                 continue
-            if kind:
+            used_calls.add(fn)
+            if kind == "zone" and node.args and isinstance(node.args[0], ast.Constant):
+                used_zones.add(str(node.args[0].value))
+            if kind and kind != "state":
                 arg = node.args[0]
                 if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)
                         and arg.value in kinds[kind]):
@@ -155,8 +169,9 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                                                  ("known", ", ".join(sorted(kinds[kind]))))))
     if problems:
         return None, problems
-    body = _Rewrite(set(counters), dict(constants or {})).visit(tree.body)
+    body = _Rewrite(set(counters), dict(constants or {}), number).visit(tree.body)
     args = ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in ("_s", "_seat", "_c", "_card")],
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
-    return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used)), []
+    return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used), None,
+                frozenset(used_calls), frozenset(used_zones)), []

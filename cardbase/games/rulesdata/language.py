@@ -28,9 +28,13 @@ CHECKS = ("action", "turn", "round")
 ORDERS = ("highest", "lowest")
 AMONG = ("reached", "all")
 TIES = ("first", "shared")
-SOURCES = ("edition", "generated")
-VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn")
-MAX_FILE_BYTES = 200_000
+SOURCES = ("edition", "generated", "decks")
+VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game")
+PLACES = ("top", "bottom")  # where a moved card goes in its new zone
+HORIZONS = ("step", "turn", "choice")  # [scoring] horizon: what the greedy bot looks at after its move
+EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
+MAX_FILE_BYTES = 200 * 1024  # 200 kB
+MAX_CHOICES = 100  # numbers one choose action may offer
 
 
 class RulesFileError(CardbaseError):
@@ -58,6 +62,7 @@ class Action:
     label: dict[str, str]
     source: str | None = None  # the zone a card is taken from (None: no card moves)
     dest: str | None = None
+    at: str = "top"  # where the card goes in ``dest``: "top" or "bottom"
     pick: str = "choice"
     filter: Expr | None = None
     when: Expr | None = None
@@ -65,6 +70,10 @@ class Action:
     ends_turn: bool = False
     compulsory: bool = False
     then: list[tuple] = field(default_factory=list)
+    # choose = { counter = "mise", values = [1, 2, 3] }: the player chooses a number, not a card
+    choose_counter: str | None = None
+    choose_values: tuple[int, ...] = ()
+    choose_filter: Expr | None = None  # an expression on ``value``: the numbers offered
 
 
 @dataclass(slots=True)
@@ -113,6 +122,10 @@ class Rules:
     heuristic: Expr | None
     description: str = ""
     rulings: list[dict[str, Any]] = field(default_factory=list)  # [[rulings]], checked
+    # [effects]: the zones the cards' effect texts (docs/effects.md) call hand, discards, deck
+    effects: dict[str, str] = field(default_factory=dict)
+    samples: int = 4  # [scoring] samples: deals of the unseen cards the greedy bot averages over
+    horizon: str = "step"  # [scoring] horizon
 
 
 # ---------------------------------------------------------------------------------- locating keys
@@ -230,11 +243,11 @@ class _Checker:
 
 def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Rules:
     """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``)."""
+    from cardbase.bounded_io import read_bounded
+
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RulesFileError(tr("rulesdata.unreadable", file=str(p), error=exc.strerror or str(exc))) from None
+    # an ordinary file, at most the limit read whatever stat says (/dev/zero ran out of memory)
+    raw = read_bounded(p, MAX_FILE_BYTES, RulesFileError, "rulesdata.file")
     if len(raw) > MAX_FILE_BYTES:
         raise RulesFileError(tr("rulesdata.too_big", file=str(p), limit=MAX_FILE_BYTES))
     try:
@@ -244,7 +257,14 @@ def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Ru
     return parse_rules_text(text, p.name, options=options)
 
 
+MAX_TOML_DEPTH = 20  # lists and tables nested in a rules file (tomllib recurses on each level)
+
+
 def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None) -> Rules:
+    from cardbase.bounded_io import toml_depth
+
+    if toml_depth(text) > MAX_TOML_DEPTH:  # counted before the parser recurses (RecursionError)
+        raise RulesFileError(tr("rulesdata.too_deep", file=path, max=MAX_TOML_DEPTH))
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -260,7 +280,7 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
 
 
 TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
-            "triggers", "end", "scoring", "rulings")
+            "triggers", "end", "scoring", "rulings", "effects")
 RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
 
 
@@ -326,12 +346,27 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         if k in counters:
             c.add(["options", k], "rulesdata.name_clash", "rulesdata.name_clash_fix", value=k)
 
+    effects: dict[str, str] = {}
+    eff = c.table(data.get("effects"), ["effects"])
+    c.unknown_keys(eff, ["effects"], EFFECT_ZONES)
+    if eff:
+        for k in EFFECT_ZONES:
+            z = eff.get(k)
+            if z not in zones:
+                c.add(["effects", k], "rulesdata.unknown_zone", "rulesdata.unknown_zone_fix",
+                      value=z, known=", ".join(zones))
+            elif not zones[z].per_player:
+                c.add(["effects", k], "rulesdata.effect_zone", "rulesdata.effect_zone_fix", zone=z)
+            else:
+                effects[k] = z
+
     actions_raw = data.get("actions", [])
     if not isinstance(actions_raw, list) or not actions_raw:
         c.add(["actions"], "rulesdata.no_actions", "rulesdata.no_actions_fix")
         actions_raw = []
     action_names = [a.get("name") for a in actions_raw if isinstance(a, dict)]
     ctx = _Ctx(c, zones, counters, opts, [n for n in action_names if isinstance(n, str)])
+    ctx.has_effects = bool(effects) and len(effects) == len(EFFECT_ZONES)
 
     # material
     mat = c.table(data.get("material"), ["material"], required=True)
@@ -343,8 +378,10 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         c.add(["material", "into"], "rulesdata.unknown_zone", "rulesdata.unknown_zone_fix",
               value=into, known=", ".join(zones))
     per_player_copy = c.boolean(mat, ["material"], "per_player", False)
-    if into in zones and per_player_copy != zones[into].per_player:
+    if into in zones and per_player_copy != zones[into].per_player and source != "decks":
         c.add(["material", "per_player"], "rulesdata.copy_zone", "rulesdata.copy_zone_fix", zone=into)
+    if source == "decks" and not (per_player_copy and into in zones and zones[into].per_player):
+        c.add(["material", "per_player"], "rulesdata.decks_per_player", "rulesdata.decks_per_player_fix")
     generated: list[dict[str, Any]] = []
     if source == "generated":
         generated = _generated(c, mat)
@@ -417,17 +454,28 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     among = c.choice(win, ["winner"], "among", AMONG, "all")
     ties = c.choice(win, ["winner"], "ties", TIES, "shared")
     scoring = c.table(data.get("scoring"), ["scoring"])
-    c.unknown_keys(scoring, ["scoring"], ("heuristic",))
+    c.unknown_keys(scoring, ["scoring"], ("heuristic", "samples", "horizon"))
+    samples = c.integer(scoring, ["scoring"], "samples", 4, 1, 64) or 4
+    horizon = c.choice(scoring, ["scoring"], "horizon", HORIZONS, "step")
     heuristic = ctx.expr(scoring["heuristic"], ["scoring", "heuristic"], card=False) \
         if "heuristic" in scoring else None
 
     rulings = _rulings(c, data.get("rulings", []), opts)
+    # a zone nobody can see, whose cards no action or operation takes out and no formula reads:
+    # what goes there is lost to every player (an effect's zones count as read)
+    for i, z in enumerate(zone_list):
+        zname = z.get("name") if isinstance(z, dict) else None
+        zone = zones.get(zname) if isinstance(zname, str) else None
+        if (zone is not None and zone.visible == "nobody" and zname not in ctx.used
+                and zname not in effects.values()):
+            c.add(["zones", i, "visible"], "rulesdata.blind_zone", "rulesdata.blind_zone_fix", zone=zname)
     if c.problems:
         return None
     return Rules(path, code, str(name), players[0], players[1], default_players, opts, source,
                  into, per_player_copy, generated, zones, counters, first, setup_ops, turn_start,
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
-                 by, order, among, ties, heuristic, str(game.get("description", "")), rulings)
+                 by, order, among, ties, heuristic, str(game.get("description", "")), rulings,
+                 effects, samples, horizon)
 
 
 def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:
@@ -517,11 +565,18 @@ class _Ctx:
     def __init__(self, c: _Checker, zones: dict[str, Zone], counters: dict[str, Counter],
                  options: dict[str, Any], actions: list[str]) -> None:
         self.c, self.zones, self.counters, self.options, self.actions = c, zones, counters, options, actions
+        self.has_effects = False  # the file has a valid [effects] section (score(), effect)
+        self.used: set[str] = set()  # zones some expression reads or some move takes cards from
 
-    def expr(self, source: Any, parts: list[Any], *, card: bool) -> Expr | None:
-        e, problems = compile_expr(source, names=list(self.counters) + list(self.options),
+    def expr(self, source: Any, parts: list[Any], *, card: bool, extra: tuple[str, ...] = ()) -> Expr | None:
+        e, problems = compile_expr(source, names=list(self.counters) + list(self.options) + list(extra),
                                    zones=self.zones, actions=self.actions, counters=self.counters,
-                                   card=card, constants=self.options)
+                                   card=card, constants=self.options, number="value" in extra)
+        if e is not None:
+            self.used |= e.zones
+        if e is not None and {"score", "pending"} & e.calls and not self.has_effects:
+            self.c.add(parts, "rulesdata.score_no_effects", "rulesdata.score_no_effects_fix", expr=source)
+            return None
         for p in problems:
             self.c.add(parts, p.key, p.key + "_fix", expr=source, **dict(p.values))
         return e
@@ -556,8 +611,9 @@ class _Ctx:
                 continue
             verb = verbs[0]
             allowed = {"add": ("add", "value"), "set": ("set", "value"), "if": ("if", "then", "else"),
-                       "move": ("move", "to", "pick", "count"), "shuffle": ("shuffle",),
-                       "deal": ("deal", "to", "count"), "end_turn": ("end_turn",)}[verb]
+                       "move": ("move", "to", "pick", "count", "at"), "shuffle": ("shuffle",),
+                       "deal": ("deal", "to", "count"), "end_turn": ("end_turn",),
+                       "effect": ("effect",), "end_game": ("end_game",)}[verb]
             extra = [k for k in op if k not in allowed]
             if extra:
                 self.c.add(here, "rulesdata.op_keys", "rulesdata.op_keys_fix", verb=verb,
@@ -577,6 +633,8 @@ class _Ctx:
             elif verb in ("move", "deal"):
                 src = self.zone(op[verb], here)
                 dst = self.zone(op.get("to"), here)
+                if src:
+                    self.used.add(src)
                 pick = op.get("pick", "top")
                 if verb == "move" and pick not in OP_PICKS:
                     self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="pick",
@@ -585,21 +643,43 @@ class _Ctx:
                 if verb == "deal" and dst and not self.zones[dst].per_player:
                     self.c.add(here, "rulesdata.deal_shared", "rulesdata.deal_shared_fix", zone=dst)
                     continue
+                at = op.get("at", "top")
+                if verb == "move" and at not in PLACES:
+                    self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="at",
+                               value=at, allowed=", ".join(PLACES))
+                    continue
                 if src and dst and count:
-                    out.append((verb, src, dst, pick, count))
+                    out.append((verb, src, dst, pick, count, at) if verb == "move"
+                               else (verb, src, dst, pick, count))
             elif verb == "shuffle":
                 z = self.zone(op["shuffle"], here)
                 if z:
                     out.append(("shuffle", z))
             elif verb == "end_turn":
                 out.append(("end_turn",))
+            elif verb == "end_game":
+                name = op["end_game"]
+                if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,30}", name):
+                    self.c.add(here, "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
+                    continue
+                out.append(("end_game", name))
+            elif verb == "effect":
+                if op["effect"] != "defausse":
+                    self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="effect",
+                               value=op["effect"], allowed="defausse")
+                elif not card:
+                    self.c.add(here, "rulesdata.effect_no_card", "rulesdata.effect_no_card_fix")
+                elif not self.has_effects:
+                    self.c.add(here, "rulesdata.effect_no_section", "rulesdata.effect_no_section_fix")
+                else:
+                    out.append(("effect",))
         return out
 
     def action(self, a: dict[str, Any], i: int) -> Action | None:
         c = self.c
         parts: list[Any] = ["actions", i]
         c.unknown_keys(a, parts, ("name", "label", "move", "pick", "filter", "when", "limit",
-                                  "ends_turn", "compulsory", "then"))
+                                  "ends_turn", "compulsory", "then", "choose"))
         name = a.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
             c.add(parts + ["name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
@@ -614,8 +694,30 @@ class _Ctx:
         move = a.get("move")
         if move is not None:
             move = c.table(move, parts + ["move"])
+            c.unknown_keys(move, parts + ["move"], ("from", "to", "at"))
             act.source = self.zone(move.get("from"), parts + ["move"])
+            if act.source:
+                self.used.add(act.source)
             act.dest = self.zone(move.get("to"), parts + ["move"])
+            act.at = c.choice(move, parts + ["move"], "at", PLACES, "top")
+        choose = a.get("choose")
+        if choose is not None:
+            choose = c.table(choose, parts + ["choose"])
+            c.unknown_keys(choose, parts + ["choose"], ("counter", "values", "allowed"))
+            if move is not None:
+                c.add(parts + ["choose"], "rulesdata.choose_and_move", "rulesdata.choose_and_move_fix")
+            act.choose_counter = self.counter(choose.get("counter"), parts + ["choose"])
+            values = choose.get("values")
+            if (not isinstance(values, list) or not 1 <= len(values) <= MAX_CHOICES
+                    or not all(isinstance(v, int) and not isinstance(v, bool) and abs(v) <= 10**6
+                               for v in values) or len(set(values)) != len(values)):
+                c.add(parts + ["choose"], "rulesdata.choose_values", "rulesdata.choose_values_fix",
+                      most=MAX_CHOICES, value=values)
+            else:
+                act.choose_values = tuple(values)
+            if "allowed" in choose:
+                act.choose_filter = self.expr(choose["allowed"], parts + ["choose"], card=False,
+                                              extra=("value",))
         act.pick = c.choice(a, parts, "pick", PICKS, "choice")
         if "filter" in a:
             if move is None:

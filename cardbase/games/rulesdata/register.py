@@ -26,18 +26,22 @@ def rules_path(code: str) -> Path:
     return rules_dir() / f"{code}.toml"
 
 
-def build(path: Path, cards: Sequence[CardDef], players: int, **options: Any) -> Any:
-    """The interpreter's game of the rules file ``path`` (``options``: its ``[options]``)."""
+def build(path: Path, check_box: Callable[[str, Sequence[CardDef]], None], cards: Sequence[CardDef],
+          players: int, **options: Any) -> Any:
+    """The interpreter's game of the rules file ``path`` (``options``: its ``[options]``);
+    ``check_box``: the registry's size check of a box, handed over like the spec class."""
     from .engine import Game
     from .language import load_rules
 
+    check_box(path.stem, cards)
     return Game(load_rules(path, options=options), cards, players)
 
 
-def rules_specs(taken: set[str], spec: Callable[..., Any]) -> list[Any]:
+def rules_specs(taken: set[str], spec: Callable[..., Any],
+                check_box: Callable[[str, Sequence[CardDef]], None]) -> list[Any]:
     """A spec per valid rules file whose code is not in ``taken`` (``spec``: the registry's
-    :class:`~cardbase.games.registry.GameSpec`, handed over so that this module does not import
-    the registry that imports it)."""
+    :class:`~cardbase.games.registry.GameSpec`, ``check_box`` its size check of a box, handed over
+    so that this module does not import the registry that imports it)."""
     from .language import RulesFileError, load_rules
 
     out = []
@@ -57,6 +61,6 @@ def rules_specs(taken: set[str], spec: Callable[..., Any]) -> list[Any]:
                             utility="zero_sum" if rules.max_players == 2 else "general_sum",
                             bots=("random", "greedy", "mc", "ismcts"),
                             default_players=rules.default_players,
-                            build=partial(build, path), own_cards=rules.source == "generated",
+                            build=partial(build, path, check_box), own_cards=rules.source == "generated",
                             rules_file=str(path), title=rules.name))
     return out

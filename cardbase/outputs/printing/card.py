@@ -64,8 +64,8 @@ from cardbase.catalog.printinfo import STAT_LABELS  # noqa: E402
 
 def stat_label(key: object, game: str | None = None) -> str:
     """A card figure's name as printed, in the current language: the label the game declares for
-    it (« Dégâts » / « Damage »), else the name the messages know (``damage`` → « dégâts »), else
-    its key with spaces for underscores."""
+    it (« Dégâts » / « Damage »), else the name the messages know (``damage`` → « dégâts », or a
+    column every card has: ``value`` → « valeur »), else its key with spaces for underscores."""
     from cardbase import i18n
 
     name = str(key)
@@ -75,6 +75,9 @@ def stat_label(key: object, game: str | None = None) -> str:
     if label:
         return label
     label = i18n.table(lang).get(f"printing.stat.{name}")
+    if label is None and not declared.get("fr"):  # a column every card has (« value »): its name
+        column = i18n.table(lang).get(f"field.{name}")
+        label = column[:1].lower() + column[1:] if column else None
     return label if label is not None else (declared.get("fr") or name.replace("_", " "))
 
 
@@ -231,14 +234,18 @@ def _where(card: CardDef, region: Region, template: Template) -> str:
 
 def _text(img: Image.Image, draw: ImageDraw.ImageDraw, region: Region, paragraphs: list[Paragraph],
           *, dpi: int, off: int, colour: str, template: Template, card: CardDef,
-          box: tuple[int, int, int, int] | None = None, layout: Layout | None = None) -> None:
+          box: tuple[int, int, int, int] | None = None, layout: Layout | None = None,
+          box_mm: tuple[float, float] | None = None) -> None:
     if not any(p.text.strip() for p in paragraphs):
         return
     x, y, w, h = box or _box_px(region, dpi, off)
+    if box is None:
+        box_mm = box_mm or (region.box[2], region.box[3])
     layout = layout or fit_text(paragraphs, w, h, size_pt=region.size_pt, min_size_pt=region.min_size_pt,
                       dpi=dpi, align=region.align, valign=region.valign,
                       line_spacing=region.line_spacing, max_lines=region.max_lines,
-                      base_dir=template.base_dir, where=lambda: _where(card, region, template))
+                      base_dir=template.base_dir, where=lambda: _where(card, region, template),
+                      box_mm=box_mm)
     draw_layout(draw, layout, (x, y), region.colour or colour)
 
 
@@ -356,7 +363,8 @@ def render_card(card: CardDef, template: Template, options: RenderOptions | None
         ex, ey, ew, eh = _box_px(effect_region, dpi, off)
         g = mm_to_px(grow_mm, dpi)
         _text(img, draw, effect_region, paras, dpi=dpi, off=off, colour=text_c, template=template,
-              card=card, box=(ex, ey - g, ew, eh + g), layout=effect_layout)
+              card=card, box=(ex, ey - g, ew, eh + g), layout=effect_layout,
+              box_mm=(effect_region.box[2], effect_region.box[3] + grow_mm))
 
     if opt.stickers and (r := template.region("stickers")) is not None:
         value_st, symbol = stickers_for(card, opt.sticker_table)
@@ -425,7 +433,8 @@ def _effect_growth(card: CardDef, template: Template, region: Region | None,
                           dpi=dpi, align=region.align, valign=region.valign,
                           line_spacing=region.line_spacing, max_lines=region.max_lines,
                           base_dir=template.base_dir,
-                          where=lambda: _where(card, region, template))
+                          where=lambda: _where(card, region, template),
+                          box_mm=(region.box[2], region.box[3]))
         return 0.0, layout
     except TemplateError:  # not at the template's minimum size: the box grows into the art
         return round(art.box[3] * GROW_SHARE, 1), None

@@ -249,7 +249,7 @@ _CACHE: dict[tuple[str, int], dict[str, Preset]] = {}
 
 def load_presets(path: Path | None = None) -> dict[str, Preset]:
     """Every preset of the presets file, by name; every problem in the file reported at once."""
-    from cardbase.storage.bounded_io import read_bounded, toml_depth
+    from cardbase.bounded_io import read_bounded, toml_depth
 
     path = Path(path or presets_path())
     try:

@@ -145,7 +145,7 @@ def read_manifest(path: Path) -> dict[str, str]:
     path = Path(path)
     if path.suffix.lower() != ".json":
         path = manifest_path(path)
-    from cardbase.storage.bounded_io import json_shape, read_bounded
+    from cardbase.bounded_io import json_shape, read_bounded
 
     # at most the limit is read, and a named pipe or a device is refused without waiting on it
     raw = read_bounded(path, MAX_MANIFEST_BYTES, PrintError, "files.manifest")
@@ -207,7 +207,9 @@ class _Ctx:
             return
         cards = list(self.unfit.values())
         if not self.skip_unfit:
-            problems = [Problem("card-unfit", why, tr("richtext.print_unfit_fix"), card.ref)
+            # the reason names the card and says how to fix its text: its reference shown once
+            problems = [Problem("card-unfit", why.removeprefix(card.ref + " "),
+                                tr("richtext.print_unfit_fix"), card.ref)
                         for card, why in cards]
             raise UnfitCardsError(tr("richtext.print_unfit", count=len(cards)), problems)
         result.left_out = [{"ref": card.ref, "name": card.name, "reason": why}

@@ -134,7 +134,7 @@ def _find_file(name: str, directory: Path) -> Path | None:
 
 
 def _read(path: Path) -> dict[str, Any]:
-    from cardbase.storage.bounded_io import json_shape, read_bounded, toml_depth
+    from cardbase.bounded_io import json_shape, read_bounded, toml_depth
 
     # at most the limit is read; a named pipe or a device is refused without waiting on it
     raw = read_bounded(path, MAX_TEMPLATE_BYTES, TemplateError, "files.template")

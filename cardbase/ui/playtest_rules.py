@@ -1,0 +1,102 @@
+"""The table of a game written as data (data/rules/<code>.toml): you play seat 1 against bots,
+the zones drawn from what seat 1 sees (a hidden card is « ? »), every legal action a button, the
+counters and the game's log. A game is kept as plain values (seed, actions, bot, players) and
+replayed on each run, like the other tables."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from cardbase.errors import CardbaseError
+from cardbase.ui.common import show_error, t, tp
+from cardbase.ui.playtest_shared import bot_labels, bots_until, game_cards
+
+HUMAN = 0
+
+
+def _game(code: str, players: int):
+    from cardbase.games import registry
+
+    return registry.playable(code).build(tuple(game_cards(code)), players)
+
+
+def replay(code: str, record: dict[str, Any]):
+    state = _game(code, record["players"]).new_state(record["seed"])
+    for a in record["actions"]:
+        state.apply_action(a)
+    return state
+
+
+def play(code: str, record: dict[str, Any], action: int | None) -> dict[str, Any]:
+    """Your action (None: the bots open), then the bots' moves, as a new record."""
+    state = replay(code, record)
+    actions = list(record["actions"])
+    if action is not None:
+        state.apply_action(action)
+        actions.append(action)
+    actions += bots_until(state, human=HUMAN, bot=record["bot"], seed=record["seed"], played=len(actions))
+    return {**record, "actions": actions}
+
+
+def zones_frame(state) -> pd.DataFrame:
+    """Every zone as seat 1 sees it: one row per zone and owner, its cards (« ? » for a hidden one)."""
+    obs = state.observation(HUMAN)
+    rows = []
+    for name, piles in obs["zones"].items():
+        per = state.rules.zones[name].per_player
+        for owner, pile in enumerate(piles):
+            rows.append({t("rulesdata.table.zone"): name,
+                         t("rulesdata.table.owner"): (t("rulesdata.table.seat", seat=owner + 1) if per
+                                                      else t("rulesdata.table.shared")),
+                         t("rulesdata.table.count"): len(pile),
+                         t("rulesdata.table.cards"): ", ".join("?" if c is None else str(c) for c in pile)})
+    return pd.DataFrame(rows)
+
+
+def table(code: str) -> None:
+    from cardbase.games import registry
+
+    spec = registry.get(code)
+    key = f"prt_{code}"
+    a, b, c = st.columns([1, 2, 1], vertical_alignment="bottom")
+    lo, hi = spec.min_players, spec.max_players
+    players = a.number_input(t("rulesdata.table.players"), lo, hi, spec.default_players or lo,
+                             key=f"{key}_players")
+    bot = b.selectbox(t("rulesdata.table.bots"), spec.bots, key=f"{key}_bot", format_func=bot_labels())
+    try:
+        if c.button(t("rulesdata.table.new"), key=f"{key}_new", type="primary") or key not in st.session_state:
+            record = {"seed": random.randrange(10**9), "actions": [], "bot": bot, "players": int(players)}
+            st.session_state[key] = play(code, record, None)
+        record = st.session_state[key]
+        state = replay(code, record)
+    except CardbaseError as exc:
+        show_error(exc)
+        return
+    st.dataframe(zones_frame(state), hide_index=True, width="stretch")
+    counters = state.observation(HUMAN)["counters"]
+    if counters and counters[0]:
+        st.caption(" · ".join(tp("rulesdata.table.counters", seat=p + 1,
+                                 values=", ".join(f"{k} {v}" for k, v in row))
+                              for p, row in enumerate(counters)))
+    if state.is_terminal():
+        winners = [p + 1 for p in range(state.num_players) if p in state.winners]
+        st.success(tp("rulesdata.table.over", reason=state.ended_by,
+                      winners=", ".join(map(str, winners)) or "—"))
+    else:
+        st.markdown(tp("rulesdata.table.your_turn"))
+        legal = state.legal_actions()
+        cols = st.columns(min(len(legal), 4) or 1)
+        for i, act in enumerate(legal):
+            if cols[i % len(cols)].button(state.action_to_string(act), key=f"{key}_a{act}"):
+                try:
+                    st.session_state[key] = play(code, record, act)
+                except CardbaseError as exc:
+                    show_error(exc)
+                    return
+                st.rerun()
+    with st.expander(t("rulesdata.table.log"), expanded=state.is_terminal()):
+        st.text("\n".join(state.log_lines()[-60:]))

@@ -1,0 +1,77 @@
+"""The Jeux page's rules panel (cardbase/ui/rules_editor.py): a game's rules file shown, checked at
+every change with each problem's line, key and fix, and saved only when it passes, whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardbase import access
+from cardbase.games.rulesdata import register
+from tests.test_app import PASSWORD, no_exception, page_test
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def rules_env(db_url: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    monkeypatch.setenv(access.PASSWORD_ENV, PASSWORD)
+    access.reset_attempts()
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "pushluck.toml").write_text((ROOT / "data" / "rules" / "pushluck.toml").read_text(encoding="utf-8"),
+                                          encoding="utf-8")
+    monkeypatch.setattr(register, "rules_dir", lambda: folder)
+    yield folder
+    access.enforce(False)
+    access.reset_attempts()
+
+
+def _page(lang: str = "fr"):
+    at = page_test("games_admin", editor=True, lang=lang)
+    at.session_state["ga_mode"] = "edit"
+    at.session_state["ga_pick"] = "pushluck"
+    return at.run()
+
+
+def _area(at):
+    return next(a for a in at.text_area if a.key == "ga_rules_pushluck")
+
+
+def _frames(at) -> str:
+    return " ".join(df.value.to_string() for df in at.dataframe)
+
+
+def test_the_rules_file_is_shown_checked_and_its_problems_listed_as_you_type(rules_env: Path) -> None:
+    at = _page()
+    no_exception(at)
+    area = _area(at)
+    assert 'code = "pushluck"' in area.value
+    assert any("Règles valables" in s.value for s in at.success)
+    broken = area.value.replace('into = "cachees"', 'into = "pile"').replace(
+        'when = "done(\'retourner\') > 0"', 'when = "done(\'voler\') > 0"')
+    area.set_value(broken).run()
+    no_exception(at)
+    assert any("2 problème(s)" in e.value for e in at.error)
+    frames = _frames(at)
+    assert "clé material.into" in frames and "La zone « pile » n'existe pas" in frames
+    assert "clé actions[1].when" in frames and "voler" in frames
+    save = next(b for b in at.button if b.key == "ga_rules_save_pushluck")
+    assert save.disabled  # a file with problems cannot be saved
+    assert 'into = "cachees"' in (rules_env / "pushluck.toml").read_text(encoding="utf-8")
+
+
+def test_a_valid_change_is_saved_whole_and_a_code_mismatch_is_refused(rules_env: Path) -> None:
+    at = _page("en")
+    area = _area(at)
+    area.set_value(area.value.replace("target = 15", "target = 12")).run()
+    assert any("Valid rules" in s.value for s in at.success)
+    next(b for b in at.button if b.key == "ga_rules_save_pushluck").click().run()
+    no_exception(at)
+    assert "target = 12" in (rules_env / "pushluck.toml").read_text(encoding="utf-8")
+    assert not [p for p in rules_env.iterdir() if p.name.startswith(".")]  # no temporary left
+    area = _area(at)
+    area.set_value(area.value.replace('code = "pushluck"', 'code = "autre"')).run()
+    assert "belongs to the game" in _frames(at)
