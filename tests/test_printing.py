@@ -761,3 +761,26 @@ def test_text_is_never_fitted_under_the_templates_minimum(dpi: int) -> None:
         assert smallest * 72 / dpi >= 4.6
     else:
         assert (smallest + 1) * 72 / dpi >= 4.6
+
+
+def test_a_card_template_too_large_to_draw_is_refused_on_loading(tmp_path: Path) -> None:
+    """A card of a kilometre would ask for a canvas of gigabytes before a pixel is drawn: the
+    template is refused on loading, every size at once (the card at most 1 m, the bleed 50 mm)."""
+    import json
+    import tomllib
+
+    from cardbase.outputs.printing import templates as tpl
+
+    project = Path(__file__).resolve().parents[1]
+    data = tomllib.loads((project / "card_templates" / "poker.toml").read_text(encoding="utf-8"))
+    data["card"].update(width_mm=1_000_000, height_mm=1000, bleed_mm=80)
+    (tmp_path / "poker.toml").write_text((project / "card_templates" / "poker.toml").read_text(encoding="utf-8"),
+                                         encoding="utf-8")
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    tpl.clear_cache()
+    with pytest.raises(TemplateError) as err:
+        tpl.load_template(path, tmp_path)
+    text = str(err.value)
+    assert "width_mm" in text and "1000000" in text and "bleed_mm" in text
+    assert "height_mm" not in text  # 1 m is still a card

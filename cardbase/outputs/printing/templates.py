@@ -31,6 +31,10 @@ from cardbase.text import fold
 
 MAX_TEMPLATE_BYTES = 1024 * 1024  # a template is a few kB
 MAX_TEMPLATE_DEPTH = 20  # lists and tables; the shipped templates nest one level
+# The card's size and edges, checked on loading (as the print presets' trim and bleed): a card of
+# 10 m would ask for a canvas of gigabytes before a single pixel is drawn.
+MAX_CARD_MM = 1000.0
+MAX_BLEED_MM = 50.0
 REGION_NAMES = (
     "name", "value", "band", "art", "type", "effect", "stats", "stickers",
     "rarity", "edition", "number", "fingerprint",
@@ -275,6 +279,10 @@ def _build(data: dict[str, Any], source: Path) -> Template:
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
             bad("bad-value", tr("printing.tpl.bad_mm", key=key, value=repr(value), default=default),
                 tr("printing.tpl.bad_mm_fix", key=key, value=repr(value), default=default), "[card]")
+            value = default
+        elif value > (most := MAX_BLEED_MM if key == "bleed_mm" else MAX_CARD_MM):
+            bad("bad-value", tr("printing.tpl.too_big_mm", key=key, value=repr(value), most=f"{most:g}"),
+                tr("printing.tpl.too_big_mm_fix", key=key, most=f"{most:g}"), "[card]")
             value = default
         nums[key] = float(value)
     if nums["width_mm"] <= 0 or nums["height_mm"] <= 0:
