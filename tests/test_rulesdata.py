@@ -25,6 +25,7 @@ from cardbase.playtest.games import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "data" / "rules"
+OVERKILL_EDITION = ROOT / "data" / "editions" / "OVK.toml"
 P15 = [c for c in load_edition_defs([ROOT / "data" / "editions" / "P15.toml"]) if c.game == "pushluck"]
 runner = CliRunner()
 
@@ -332,8 +333,12 @@ def test_cli_sim_measures_text_json_and_refusals() -> None:
     assert data["outcome"]["games"] == 3 and data["outcome"]["decisions"] > 0
     text = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--bots", "greedy,random"])
     assert text.exit_code == 0 and "premier joueur :" in text.stdout and "remontées" in text.stdout
-    hand = runner.invoke(app, ["sim", "measures", "overkill", "--games", "5"])
-    assert hand.exit_code == 2 and "moteur écrit à la main" in hand.output
+    # a hand-written engine without a rules file is measured on its own games (OVERKILL's box
+    # from the edition file)
+    hand = runner.invoke(app, ["sim", "measures", "overkill", "--games", "5", "--skill-games", "0",
+                               "--outcome-games", "0", "--edition", str(OVERKILL_EDITION), "--json"])
+    assert hand.exit_code == 0, hand.output
+    assert json.loads(hand.stdout)["game"] == "overkill" and json.loads(hand.stdout)["games"] == 5
     # a hand-written engine whose rules are also written as data: measured on its rules file
     both = runner.invoke(app, ["sim", "measures", "nespanini", "--games", "12", "--skill-games", "6",
                                "--outcome-games", "1",
