@@ -135,3 +135,27 @@ def test_sim_game_reports_the_measures_of_a_hand_written_engine(cli_env) -> None
                               "--skill-games", "-1", "--outcome-games", "201"])
     assert bad.exit_code == 2
     assert "--skill-games is -1" in bad.output and "--outcome-games is 201: 0 to 200" in bad.output
+
+
+def test_sim_duel_reports_the_measures_of_nespanini() -> None:
+    from cardbase.cli.sim import _deck
+    from cardbase.games.nespanini.state import Game
+
+    edition = [EDITIONS / "NP1.toml"]
+    args = ["sim", "duel", "bosquet-en-fete", "braises-ardentes", "--games", "10", "--seed", "3",
+            "--edition", str(edition[0]), "--measures-games", "6", "--skill-games", "4"]
+    res = runner.invoke(app, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)["measures"]
+    a, b = _deck("bosquet-en-fete", edition)[1], _deck("braises-ardentes", edition)[1]
+    want = measures(Game([list(a), list(b)]), games=6, seed=3, bots=["greedy", "greedy"], skill_games=4,
+                    code="nespanini")
+    assert got == json.loads(json.dumps({**want, "decks": ["bosquet-en-fete", "braises-ardentes"]}))
+    assert got["lead_changes"]["mean"] > 0 and got["skill_gap"]["games"] == 4
+    text = runner.invoke(app, args)
+    assert text.exit_code == 0 and "Mesures d'un bon jeu :" in text.stdout
+    assert "nespanini : 6 parties à 2 joueurs (greedy, greedy), graine 3" in text.stdout
+    off = runner.invoke(app, [*args[:-4], "--measures-games", "0", "--json"])
+    assert "measures" not in json.loads(off.stdout)
+    bad = runner.invoke(app, [*args[:-4], "--measures-games", "20001"])
+    assert bad.exit_code == 2 and "--measures-games vaut 20001 : il faut de 0 à 20 000 parties" in bad.output

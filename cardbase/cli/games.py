@@ -145,6 +145,23 @@ def _print_game(data: dict, json_out: bool) -> None:
 OUTCOME_MOST = 200  # games whose every decision is replayed (each costs a game per legal action)
 
 
+def check_measure_counts(measures_games: int, skill_games: int, outcome_games: int) -> None:
+    """The game counts of the measures of a good game, checked before any game is played; every
+    problem at once."""
+    from cardbase.i18n import current_language
+
+    bad = [tr("rulesdata.cli.bad_extra", option=name, games=extra, most=_num(most, 0) if most < 1000 else
+              f"{most:,}".replace(",", " " if current_language() == "fr" else ","))
+           for name, extra, most in (("--measures-games", measures_games, 20_000),
+                                     ("--skill-games", skill_games, 20_000),
+                                     ("--outcome-games", outcome_games, OUTCOME_MOST))
+           if not 0 <= extra <= most]
+    if bad:
+        from cardbase.errors import CardbaseError
+
+        raise CardbaseError("\n".join(bad))
+
+
 @handle_errors
 def sim_game_command(
     game: str = typer.Argument(..., help="Game code (cardbase games list)."),
@@ -175,18 +192,7 @@ def sim_game_command(
 
     spec = registry.playable(game)
     names = check_sim(games=games, workers=workers, records=records, bots=bots, players=players, spec=spec)
-    from cardbase.i18n import current_language
-
-    bad = [tr("rulesdata.cli.bad_extra", option=name, games=extra, most=_num(most, 0) if most < 1000 else
-                 f"{most:,}".replace(",", " " if current_language() == "fr" else ","))
-           for name, extra, most in (("--measures-games", measures_games, 20_000),
-                                     ("--skill-games", skill_games, 20_000),
-                                     ("--outcome-games", outcome_games, OUTCOME_MOST))
-           if not 0 <= extra <= most]
-    if bad:  # every problem at once
-        from cardbase.errors import CardbaseError
-
-        raise CardbaseError("\n".join(bad))
+    check_measure_counts(measures_games, skill_games, outcome_games)
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     cards = []
     if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
