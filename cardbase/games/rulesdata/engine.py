@@ -499,6 +499,8 @@ class State:
         to be resolved (N of draw N, look N, force_discard N, bury N; 1 for recover, swap,
         reveal). The greedy bot's look-ahead with ``horizon = "choice"`` stops before an effect
         begins: this is how a heuristic credits the effect of the card just discarded."""
+        if not self.queue:
+            return 0
         total = 0
         for owner, _src, a in self.queue:
             if owner == seat and EFFECT_KIND_NAMES.get(type(a).__name__) == kind:
