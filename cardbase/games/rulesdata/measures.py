@@ -289,3 +289,78 @@ def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0
             "never_legal": [a.name for a in rules.actions if a.name not in legal_somewhere],
             "never_ended_by": [e.name for e in rules.endings
                                if not any(r["ended_by"] == e.name for r in rows)]}
+
+
+def _exprs(obj: Any, seen: set[int] | None = None) -> list[Any]:
+    """Every expression of a rules description (walking its dataclasses, lists and dicts)."""
+    from dataclasses import fields, is_dataclass
+
+    from .expr import Expr
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    if isinstance(obj, Expr):
+        return [obj]
+    if isinstance(obj, dict):
+        return [e for v in obj.values() for e in _exprs(v, seen)]
+    if isinstance(obj, (list, tuple)):
+        return [e for v in obj for e in _exprs(v, seen)]
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return [e for f in fields(obj) for e in _exprs(getattr(obj, f.name), seen)]
+    return []
+
+
+def _position(s: State, timeless: bool) -> tuple:
+    """What decides a position's future: whose move, the zones, the counters, the turn's progress,
+    an effect's pending choice, the generator of chance; the round and turn numbers too unless no
+    expression of the file reads them (then two positions that differ only there are one)."""
+    key = (s.player, s.first, getattr(s, "seat_index", 0), s.turn_actions, tuple(s.done),
+           tuple(tuple(tuple(p) for p in piles) for piles in s.zones.values()),
+           tuple(tuple(sorted(c.items())) for c in s.counters), repr(s.decision), repr(s.queue),
+           tuple(tuple(r) for r in s.revealed), s.rng.getstate())
+    return key if timeless else key + (s.round, s.turns)
+
+
+def search_ending(rules: Rules, cards: Sequence[CardDef], *, seeds: int = 1, most_states: int = 2000,
+                  decks: Sequence[Sequence[CardDef]] | None = None) -> dict[str, Any]:
+    """A bounded search for an ending: from the deal of each seed ``0 … seeds-1`` (chance fixed
+    by the deal's generator, which is part of a position), every sequence of legal actions,
+    depth first, positions seen once, at most ``most_states`` positions a deal. Either
+    a position where a condition of the file ends the game is found (with the moves of that line), or
+    every reachable position was visited without one — proof that the game cannot end from
+    those deals (the safety net's round limit apart) — or the bound was hit first (no answer).
+    Round and turn numbers are left out of a position when no expression of the file reads them,
+    so that a game that loops is seen to loop."""
+    from collections import deque
+
+    game = Game(rules, cards, decks=decks)
+    conditions = {e.name for e in rules.endings}
+    timeless = not any({"round", "turn"} & set(e.names) for e in _exprs(rules))
+    out: list[dict[str, Any]] = []
+    for seed in range(seeds):
+        start = game.new_state(seed, log=False)
+        seen = {_position(start, timeless)}
+        todo = deque([(start, 0)])
+        found = None
+        while todo and found is None and len(seen) <= most_states:
+            s, depth = todo.pop()  # depth first: a game that ends is ended by playing on
+            for a in s.legal_actions():
+                t = s.clone()
+                t.apply_action(a)
+                if t.is_terminal():
+                    if t.ended_by in conditions:
+                        found = {"condition": t.ended_by, "moves": depth + 1}
+                        break
+                    continue  # the safety net (round limit): not an ending of the file
+                key = _position(t, timeless)
+                if key not in seen:
+                    seen.add(key)
+                    todo.append((t, depth + 1))
+        result = "ending" if found else ("cannot_end" if not todo else "bound")
+        out.append({"seed": seed, "result": result, "states": len(seen), **(found or {})})
+    verdict = ("ending" if any(r["result"] == "ending" for r in out)
+               else "cannot_end" if all(r["result"] == "cannot_end" for r in out) else "bound")
+    return {"verdict": verdict, "seeds": seeds, "most_states": most_states, "timeless": timeless,
+            "deals": out}
