@@ -362,23 +362,3 @@ def test_an_effects_choice_is_in_the_chooser_observation_only() -> None:
                 assert s.information_key(me) != s.information_key(other)
             s.apply_action(s.greedy_action())
     assert {"take", "bottom"} <= seen
-
-
-def test_the_compiled_score_is_the_effect_languages_score() -> None:
-    """``score()`` reads the score rules compiled on card ids and memoised (for speed): on every
-    position of random games with random decks (every score rule of the edition), each seat's
-    score equals the effect language's own evaluation on card definitions."""
-    rng = random.Random(11)
-    rules = load_rules(FILE)
-    checked = 0
-    for round_ in range(6):
-        decks = [_random_deck(rng, legendary_heavy=round_ % 3 == 0) for _ in range(1 + round_ % 2)]
-        game = Game(rules, decks=decks)
-        for seed in range(8):
-            s = game.new_state(seed, log=False)
-            while not s.is_terminal():
-                for p in range(s.n):
-                    assert s.effect_score(p) == s.effect_score_slow(p)
-                    checked += 1
-                s.apply_action(rng.choice(s.legal_actions()))
-    assert checked >= 1000

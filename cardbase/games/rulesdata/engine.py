@@ -137,7 +137,6 @@ class EffectTable:
         self.value: list[int] = []
         self.reads: list[int] = []  # the zones its score rules count in (bits, see _reads)
         parsed: dict[str, Any] = {}
-        effects: list[Any] = []  # per card id: the parsed effect when it has score rules
         for c, d in zip(game.cards, game.defs):
             src = (getattr(d, "effect", None) or "").strip() if d is not None else ""
             eff = None
@@ -156,16 +155,7 @@ class EffectTable:
             self.score_fn.append(compile_score(eff) if eff is not None and eff.score else None)
             self.value.append(c.value if isinstance(c.value, int) and not isinstance(c.value, bool) else 0)
             self.reads.append(_reads(eff))
-            effects.append(eff if eff is not None and eff.score else None)
         self.size = len(self.defs)
-        # the same score rules compiled on card ids (cardbase.games.nespanini.scoring, as the
-        # hand-written engine scores): a hand's score from its ids and one integer coding the
-        # counts its rules read in the other zones, memoised — the same numbers as score_fn
-        from cardbase.games.nespanini.scoring import compile_model
-
-        self.model = compile_model(effects, self.defs)
-        self.score_cache: dict[tuple, int] = {}
-        self.fields: dict[tuple, int] = {}
         self.has_discard_effect = [bool(x) for x in self.on_discard]
 
 
@@ -429,53 +419,6 @@ class State:
                 rules = True
         if not rules:
             return total
-        m = eff.model
-        piles = self.zones[z["discards"]]
-        code = 0
-        if any(m.dv):
-            dv = m.dv
-            code = sum([dv[c] for c in piles[seat]])
-        if any(m.ov):
-            ov = m.ov
-            code += sum([ov[c] for q, pile in enumerate(piles) if q != seat for c in pile])
-        if any(m.kv):
-            kv = m.kv
-            code += sum([kv[c] for c in self._pile(z["deck"], seat)])
-        if code:
-            code = m.clamp(code)
-        hand_t = tuple(sorted(hand))
-        fields = eff.fields.get(hand_t)
-        if fields is None:  # the bit fields of the counts this hand's rules read
-            fields = 0
-            for c in hand_t:
-                fields |= m.reads[c]
-            eff.fields[hand_t] = fields
-        key = (hand_t, code & fields)
-        cache = eff.score_cache
-        hit = cache.get(key)
-        if hit is not None:
-            return hit
-        f = m.decode(code)
-        rules_ = m.rules
-        for c in hand_t:
-            fn = rules_[c]
-            if fn is not None:
-                total += fn(c, hand_t, f)
-        if len(cache) > 200_000:
-            cache.clear()
-        cache[key] = total
-        return total
-
-    def effect_score_slow(self, seat: int) -> int:
-        """:meth:`effect_score` by the effect language's own evaluator on card definitions (what
-        the compiled score must equal; kept for the tests)."""
-        eff = self.game.effects
-        if eff is None:
-            return 0
-        z = self.rules.effects
-        hand = self._pile(z["hand"], seat)
-        value, fns = eff.value, eff.score_fn
-        total = sum(value[c] for c in hand)
         defs = eff.defs
         piles = self.zones[z["discards"]]
         reads = 0
@@ -499,8 +442,6 @@ class State:
         to be resolved (N of draw N, look N, force_discard N, bury N; 1 for recover, swap,
         reveal). The greedy bot's look-ahead with ``horizon = "choice"`` stops before an effect
         begins: this is how a heuristic credits the effect of the card just discarded."""
-        if not self.queue:
-            return 0
         total = 0
         for owner, _src, a in self.queue:
             if owner == seat and EFFECT_KIND_NAMES.get(type(a).__name__) == kind:
@@ -836,25 +777,17 @@ class State:
             d.legal_actions()  # once per deal: every trial's clone inherits it
             deals.append((d, rng.random()))
         best, best_v = legal[0], None
-        last = legal[-1]
         for a in legal:
             total = 0.0
             for d, r in deals:
-                # the last action's trial plays on the deal itself: nothing reads it afterwards
-                total += self._look_ahead(d, a, p, r, in_place=a == last)
+                total += self._look_ahead(d, a, p, r)
             if best_v is None or total > best_v:
                 best, best_v = a, total
         return best
 
-    def _look_ahead(self, deal: State, action: int, p: int, r: float, *, in_place: bool = False) -> float:
+    def _look_ahead(self, deal: State, action: int, p: int, r: float) -> float:
         turn = self.rules.horizon in ("choice", "turn")
-        if in_place:  # what clone(reseed=r, trial=turn) would change on a copy
-            s = deal
-            s.rng = _LazyRng(r)
-            if turn:
-                s._pause = True
-        else:
-            s = deal.clone(reseed=r, trial=turn)  # chance after the move is not known either
+        s = deal.clone(reseed=r, trial=turn)  # chance after the move is not known either
         if turn:
             s.apply_action(action)
             depth = 0
