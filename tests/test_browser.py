@@ -899,7 +899,7 @@ def test_15_en_un_tour_optimal_bots_at_five_players_show_progress_and_cancel(pag
     players.fill("5")
     players.press("Enter")
     _settled(page)
-    page.get_by_text(re.compile(r"plus d'un gigaoctet de mémoire du serveur")).first.wait_for()  # its cost, said first
+    page.get_by_text(re.compile(r"s'arrête à sa limite \(PL13\)")).first.wait_for()  # its cost, said first
     _pick_option(page, "Optimal (calcul exact)", "pl_bot")
     start = time.perf_counter()
     page.locator(".st-key-pl_new button").click()
