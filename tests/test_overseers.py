@@ -1045,19 +1045,28 @@ def test_copies_are_drawn_as_from_the_whole_box_and_seeds_stay() -> None:
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_every_box_the_data_accepts_plays_to_the_end(players) -> None:
     """OV19 and OV14: any number of copies (1 to 1,000,000, the data's bound) and any Espion figure
-    (a look per face-down card of the others at most) play to the end."""
+    (a look per face-down card of the others at most) play to the end — or, past the engines' box
+    limit (copies counted, registry.MAX_BOX_CARDS), are refused before the box is built, with a
+    message naming the limit."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
+
+    from cardbase.errors import CardbaseError
 
     names = [d.name for d in DEFS]
 
     @settings(max_examples=12, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow])
-    @given(st.dictionaries(st.sampled_from(names), st.integers(1, 1_000_000), max_size=6),
+    @given(st.dictionaries(st.sampled_from(names),
+                           st.one_of(st.integers(1, 2_000), st.integers(1, 1_000_000)), max_size=6),
            st.integers(0, 2**32), st.booleans(), st.integers(0, 1_000_000))
     def check(copies, seed, choice, looks):
         defs = [replace(d, stats=(("espion", looks),)) if d.name == "L'Espion" else d
                 for d in _with_copies(copies)]
+        if sum(d.copies for d in defs) > registry.MAX_BOX_CARDS:
+            with pytest.raises(CardbaseError, match="au plus"), i18n.use_language("fr"):
+                registry.get("overseers").build(defs, players, character_choice=choice)
+            return
         g = registry.get("overseers").build(defs, players, character_choice=choice)
         s = play_random(g, seed)
         assert s.is_terminal() and s.round == 3
