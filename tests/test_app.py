@@ -488,6 +488,14 @@ def test_duel_batch_shows_win_rate_with_interval(app_env: str) -> None:
     at.button(key="ptd_go").click().run()
     no_exception(at)
     assert "Intervalle de confiance à 95 %" in texts(at)
+    # the measures of a good game of the duel's two decks, on demand
+    at.number_input(key="ptd_games").set_value(6).run()
+    at.button(key="ptd_measures").click().run()
+    no_exception(at)
+    frame = at.dataframe[-1].value
+    assert "Changements de meneur" in set(frame["Mesure"]) and "hasard décide" in frame.to_string()
+    m = at.session_state["ptd_measures_result"]
+    assert m["game"] == "nespanini" and m["games"] == 6 and m["lead_changes"]["mean"] > 0
 
 
 # --------------------------------------------------------------------------- one language

@@ -171,6 +171,27 @@ def test_an_overkill_batch_draws_seats_cards_endings_and_rounds() -> None:
     assert "Taux de victoire par place" in texts(at)
 
 
+def test_an_overkill_batch_shows_the_measures_of_a_good_game() -> None:
+    """A hand-written engine's batch view measures it like a game written as data: each measure
+    with its interval and its meaning, the same figures as ``measures()`` on the same seed."""
+    from cardbase.playtest.measures import measures
+    from cardbase.ui.playtest_box import game_cards
+
+    at = _overkill(page_test("playtest"), mode="batch")
+    at.number_input(key="okb_games").set_value(12).run()
+    at.button(key="okb_measures").click().run()
+    no_exception(at)
+    frame = at.dataframe[-1].value
+    rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
+    assert {"Victoires du premier joueur", "Vainqueur connu après", "Changements de meneur",
+            "Écart de niveau (greedy contre random)", "Décisions qui changent l'issue"} <= set(rows)
+    assert all(" – " in rows[k] for k in ("Victoires du premier joueur", "Changements de meneur"))
+    m = at.session_state["okb_measures_result"]
+    game = registry.get("overkill").build(tuple(game_cards("overkill")), 2)
+    assert m == measures(game, games=12, seed=0, bots=["greedy", "greedy"], skill_games=12,
+                         outcome_games=12, code="overkill")
+
+
 def test_the_round_end_reveal_matches_the_engine() -> None:
     """Every round's face-up lines give the winner the engine logged (overkills, then points),
     whether the round ended by two stands, two overkills or an empty timer (OK3)."""

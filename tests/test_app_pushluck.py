@@ -155,7 +155,7 @@ def test_five_optimal_bots_are_built_in_the_background_and_can_be_cancelled() ->
     at = _page()
     at.number_input(key="pl_players").set_value(5).run()
     assert "Optimal (calcul exact)" in at.selectbox(key="pl_bot").options
-    assert any("plusieurs minutes" in c.value and "annulé" in c.value for c in at.caption)  # its cost
+    assert any("au moins une minute" in c.value and "annulé" in c.value for c in at.caption)  # its cost
     at.selectbox(key="pl_bot").set_value("optimal").run()
     start = time.perf_counter()
     at.button(key="pl_new").click().run()

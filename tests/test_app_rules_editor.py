@@ -75,3 +75,17 @@ def test_a_valid_change_is_saved_whole_and_a_code_mismatch_is_refused(rules_env:
     area = _area(at)
     area.set_value(area.value.replace('code = "pushluck"', 'code = "autre"')).run()
     assert "belongs to the game" in _frames(at)
+
+
+def test_the_panel_searches_for_an_ending_and_shows_a_game_that_cannot_end(rules_env: Path) -> None:
+    """The bounded search of ``games check`` on one deal, at every change: 15 en un tour's ending is
+    found (a caption); a file whose cards only pass between two zones and whose end condition is
+    never true is shown as a problem — the game cannot end."""
+    from tests.test_rulesdata import LOOP
+
+    at = _page()
+    assert any("Recherche bornée : la fin « target » est atteinte" in c.value for c in at.caption)
+    _area(at).set_value(LOOP.replace('code = "boucle"', 'code = "pushluck"')).run()
+    no_exception(at)
+    assert any("Règles valables" in s.value for s in at.success)
+    assert any("la partie ne peut pas finir" in e.value and "(6)" in e.value for e in at.error)

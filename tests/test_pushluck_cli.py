@@ -143,6 +143,23 @@ def test_the_seats_search_stops_at_its_limit_and_keeps_what_it_found(monkeypatch
     assert list(data["seats"]) == ["2"] and data["seats_limit"] == {"players": 3, "positions": 5_000}
 
 
+def test_a_search_stopped_at_its_limit_leaves_the_smaller_counts_their_budget(monkeypatch) -> None:
+    """The app keeps one solver per box for every player: a 5-player search stopped at the limit
+    (PL13) must not spend the budget of a later 2-player question — each player count's search
+    has its own, since a stopped search keeps nothing."""
+    from cardbase.games.pushluck import solver
+    from cardbase.games.pushluck.material import box_from_cards
+    from cardbase.playtest.cards import DATA_DIR, load_edition_defs
+
+    monkeypatch.setattr(solver, "MAX_SEAT_WORK", 5_000)  # P15: 2,400 at 2 players, 290,000 at 3
+    s = solver.Solver(box_from_cards(load_edition_defs([DATA_DIR / "editions" / "P15.toml"])))
+    with pytest.raises(solver.SeatsTooBig):
+        s.seats(3)
+    assert s.seats(2).win  # answered, not refused at once
+    with pytest.raises(solver.SeatsTooBig):
+        s.seats(3)  # still too big, and still said so
+
+
 def test_box_figures_beyond_the_limits_are_listed_not_a_traceback() -> None:
     huge = "+" + "9" * 5000  # int() of it raised ValueError (Python's 4,300-digit limit)
     r = runner.invoke(app, ["solve", "pushluck", "--box", f"{huge},x5000,+1000001,+3,perdre-tout"])

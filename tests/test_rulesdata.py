@@ -25,6 +25,7 @@ from cardbase.playtest.games import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "data" / "rules"
+OVERKILL_EDITION = ROOT / "data" / "editions" / "OVK.toml"
 P15 = [c for c in load_edition_defs([ROOT / "data" / "editions" / "P15.toml"]) if c.game == "pushluck"]
 runner = CliRunner()
 
@@ -332,8 +333,12 @@ def test_cli_sim_measures_text_json_and_refusals() -> None:
     assert data["outcome"]["games"] == 3 and data["outcome"]["decisions"] > 0
     text = runner.invoke(app, ["sim", "measures", "huit", "--games", "40", "--bots", "greedy,random"])
     assert text.exit_code == 0 and "premier joueur :" in text.stdout and "remontées" in text.stdout
-    hand = runner.invoke(app, ["sim", "measures", "overkill", "--games", "5"])
-    assert hand.exit_code == 2 and "moteur écrit à la main" in hand.output
+    # a hand-written engine without a rules file is measured on its own games (OVERKILL's box
+    # from the edition file)
+    hand = runner.invoke(app, ["sim", "measures", "overkill", "--games", "5", "--skill-games", "0",
+                               "--outcome-games", "0", "--edition", str(OVERKILL_EDITION), "--json"])
+    assert hand.exit_code == 0, hand.output
+    assert json.loads(hand.stdout)["game"] == "overkill" and json.loads(hand.stdout)["games"] == 5
     # a hand-written engine whose rules are also written as data: measured on its rules file
     both = runner.invoke(app, ["sim", "measures", "nespanini", "--games", "12", "--skill-games", "6",
                                "--outcome-games", "1",
@@ -697,3 +702,72 @@ def test_hostile_rules_files_are_refused_without_a_traceback(tmp_path: Path) -> 
         assert says in r.output and "Traceback" not in r.output, (path, r.output)
     with pytest.raises(RulesFileError, match="trop profondément"):
         load_rules(deep)
+
+
+LOOP = """
+[game]
+code = "boucle"
+players = [2, 2]
+
+[material]
+source = "generated"
+cards = [{ name = "Un", value = 1, copies = 2 }]
+into = "a"
+
+[[zones]]
+name = "a"
+visible = "everyone"
+
+[[zones]]
+name = "b"
+visible = "everyone"
+
+[[actions]]
+name = "poser"
+move = { from = "a", to = "b" }
+ends_turn = true
+
+[[actions]]
+name = "reprendre"
+move = { from = "b", to = "a" }
+ends_turn = true
+
+[end]
+check = "turn"
+[[end.conditions]]
+name = "trop"
+game = "count('a') > 5"
+[end.winner]
+by = "seat"
+among = "all"
+"""
+
+
+def test_bounded_search_proves_a_game_cannot_end_or_finds_its_ending(tmp_path) -> None:
+    """Two cards passed between two zones: « count('a') > 5 » is never true — the search visits
+    every reachable position (6 a deal: the cards' places and whose turn) and proves it; the same
+    game ending at « count('b') >= 2 » is seen to end, in two moves; Le Huit's ending is found;
+    a game whose conditions read the round number cannot be folded, so the bound is hit."""
+    from cardbase.playtest.measures import search_ending
+
+    never = search_ending(parse_rules_text(LOOP, "boucle.toml"), (), seeds=2)
+    assert never["verdict"] == "cannot_end" and never["timeless"]
+    assert [d["states"] for d in never["deals"]] == [6, 6]
+    ends = search_ending(parse_rules_text(LOOP.replace("count('a') > 5", "count('b') >= 2"), "b.toml"), ())
+    assert ends["verdict"] == "ending" and ends["deals"][0]["moves"] == 2
+    huit = search_ending(load_rules(RULES / "huit.toml"), (), seeds=1)
+    assert huit["verdict"] == "ending" and huit["deals"][0]["condition"] in ("main_vide", "pioche_vide")
+    timed = search_ending(parse_rules_text(LOOP.replace("count('a') > 5", "count('a') > 5 and round > 0"),
+                                           "t.toml"), (), most_states=50)
+    assert not timed["timeless"] and timed["verdict"] == "bound" and timed["deals"][0]["states"] > 50
+    path = tmp_path / "boucle.toml"
+    path.write_text(LOOP, encoding="utf-8")
+    res = runner.invoke(app, ["games", "check", str(path), "--games", "3"])
+    assert res.exit_code == 2 and "la partie ne peut pas finir" in res.output and "(6, 6)" in res.output
+    res = runner.invoke(app, ["--lang", "en", "games", "check", str(RULES / "huit.toml"), "--games", "2"])
+    assert res.exit_code == 0 and "Bounded search: the ending" in res.output
+    data = json.loads(runner.invoke(app, ["games", "check", str(path), "--games", "0",
+                                          "--search-deals", "1", "--json"]).stdout)
+    assert data["search"]["verdict"] == "cannot_end" and len(data["search"]["deals"]) == 1
+    bad = runner.invoke(app, ["games", "check", str(path), "--search-states", "-1", "--search-deals", "21"])
+    assert bad.exit_code == 2 and "--search-states vaut -1" in bad.output and "--search-deals vaut 21" in bad.output

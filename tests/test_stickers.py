@@ -255,6 +255,10 @@ def test_seed_and_extend_the_database_table(empty_engine, english):
             stickers.add_colour(session, "gris", "fleur")
         with pytest.raises(StickerError, match="unknown sticker symbol"):
             stickers.add_colour(session, "cyan", "etoile")
+        # a label is printed in every terminal that lists the table: no escape may reach it
+        for label in ("Lune\x1b[2J", "a\nb", "tab\there", "nul\x00"):
+            with pytest.raises(StickerError, match="control character"):
+                stickers.add_colour(session, "cyan", "lune", label=label)
         session.rollback()
         assert stickers.seed_colours(session) == 0
         rows = session.exec(select(StickerColour)).all()

@@ -596,7 +596,9 @@ def add_colour(session: Session, colour: str, symbol: str, label: str | None = N
     if not key:
         raise StickerError(tr("stickers.no_colour", example="gris"))
     texts = [key] if label is None else [key, label]
-    if any("\x00" in t or any("\ud800" <= c <= "\udfff" for c in t) for t in texts):
+    from cardbase.text import has_control
+
+    if any(has_control(t) or any("\ud800" <= c <= "\udfff" for c in t) for t in texts):
         raise StickerError(tr("stickers.nul"))
     if len(key) > model.__table__.c.colour.type.length:
         raise StickerError(tr("stickers.colour_too_long", length=len(key),

@@ -142,6 +142,26 @@ def _print_game(data: dict, json_out: bool) -> None:
         typer.echo("  " + tr("gamesdata.cli.field", spec=decl.spec))
 
 
+OUTCOME_MOST = 200  # games whose every decision is replayed (each costs a game per legal action)
+
+
+def check_measure_counts(measures_games: int, skill_games: int, outcome_games: int) -> None:
+    """The game counts of the measures of a good game, checked before any game is played; every
+    problem at once."""
+    from cardbase.i18n import current_language
+
+    bad = [tr("rulesdata.cli.bad_extra", option=name, games=extra, most=_num(most, 0) if most < 1000 else
+              f"{most:,}".replace(",", " " if current_language() == "fr" else ","))
+           for name, extra, most in (("--measures-games", measures_games, 20_000),
+                                     ("--skill-games", skill_games, 20_000),
+                                     ("--outcome-games", outcome_games, OUTCOME_MOST))
+           if not 0 <= extra <= most]
+    if bad:
+        from cardbase.errors import CardbaseError
+
+        raise CardbaseError("\n".join(bad))
+
+
 @handle_errors
 def sim_game_command(
     game: str = typer.Argument(..., help="Game code (cardbase games list)."),
@@ -155,7 +175,9 @@ def sim_game_command(
     scheduler: str | None = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
                                          help="Dask scheduler address: run the games on that cluster."),
     rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): a ruling's option (cardbase games rulings GAME)."),
-    measures_games: int = typer.Option(200, "--measures-games", help="For a game written as data: games for the measures of a good game after the report (0: none)."),
+    measures_games: int = typer.Option(200, "--measures-games", help="Games for the measures of a good game after the report (0: none)."),
+    skill_games: int = typer.Option(0, "--skill-games", help="Measures: games of greedy against random for the skill gap (0: none)."),
+    outcome_games: int = typer.Option(0, "--outcome-games", help="Measures: games whose decisions are replayed to see which change the winner (0: none; slow)."),
 ) -> None:
     """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
     import json
@@ -170,10 +192,7 @@ def sim_game_command(
 
     spec = registry.playable(game)
     names = check_sim(games=games, workers=workers, records=records, bots=bots, players=players, spec=spec)
-    if not 0 <= measures_games <= 20_000:
-        from cardbase.errors import CardbaseError
-
-        raise CardbaseError(tr("rulesdata.cli.bad_count", games=measures_games))
+    check_measure_counts(measures_games, skill_games, outcome_games)
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     cards = []
     if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
@@ -197,12 +216,13 @@ def sim_game_command(
     if solo:
         data["seats"] = [{"seat": x["seat"], "bot": x["bot"]} for x in data["seats"]]
     measured = None
-    if spec.rules_file and measures_games:  # a game written as data: the measures of a good game
+    if measures_games and not solo:  # the measures of a good game, for every game (a solo game has no winner)
         from cardbase.playtest.measures import measures
 
         assert spec.build is not None
         measured = measures(spec.build(cards, rep.players, **options), games=min(measures_games, games),
-                            seed=seed, bots=list(rep.bots))
+                            seed=seed, bots=list(rep.bots), skill_games=skill_games,
+                            outcome_games=outcome_games, code=spec.code)
         data["measures"] = measured
     if json_out:
         print_json(data)

@@ -44,15 +44,27 @@ def check_command(
     edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
     games: int = typer.Option(20, "--games", "-n", help="Random games played to see that the game ends (0: none)."),
     deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
+    search_states: int = typer.Option(2000, "--search-states", help="Bounded search for an ending: positions visited per deal at most (0: none)."),
+    search_deals: int = typer.Option(2, "--search-deals", help="Bounded search for an ending: deals searched (seeds 0, 1…)."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
-    """Check a rules file: every problem at once with its line and key, then a few random games."""
+    """Check a rules file: every problem at once with its line and key, then a few random games
+    and a bounded search that finds an ending or proves there is none."""
     from cardbase.errors import CardbaseError
     from cardbase.games.rulesdata.language import load_rules
-    from cardbase.playtest.measures import try_random
+    from cardbase.playtest.measures import search_ending, try_random
+    from cardbase.i18n import current_language
 
+    bad = []
     if not 0 <= games <= 1000:
-        raise CardbaseError(tr("rulesdata.cli.bad_games", games=games))
+        bad.append(tr("rulesdata.cli.bad_games", games=games))
+    if not 0 <= search_states <= 100_000:
+        bad.append(tr("rulesdata.cli.bad_states", states=search_states,
+                      most="100 000" if current_language() == "fr" else "100,000"))
+    if not 1 <= search_deals <= 20:
+        bad.append(tr("rulesdata.cli.bad_deals", deals=search_deals))
+    if bad:  # every problem at once, before the file is read
+        raise CardbaseError("\n".join(bad))
     rules = load_rules(file)
     cards = []
     if edition:
@@ -60,10 +72,14 @@ def check_command(
 
         cards = [c for c in load_edition_defs(edition) if c.game == rules.code]
     decks = _decks(rules, deck or [], edition) if rules.source == "decks" else None
-    tried = try_random(rules, cards, games, decks=decks) \
-        if games and (cards or rules.source == "generated" or decks) else None
+    playable = bool(cards or rules.source == "generated" or decks)
+    tried = try_random(rules, cards, games, decks=decks) if games and playable else None
+    searched = search_ending(rules, cards, seeds=search_deals, most_states=search_states, decks=decks) \
+        if search_states and playable else None
     if json_out:
-        print_json({"file": str(file), "code": rules.code, "ok": True, "tried": tried})
+        print_json({"file": str(file), "code": rules.code, "ok": True, "tried": tried, "search": searched})
+        if searched is not None and searched["verdict"] == "cannot_end":
+            raise typer.Exit(2)
         return
     typer.echo(tr("rulesdata.cli.ok", file=str(file), code=rules.code, zones=len(rules.zones),
                   actions=len(rules.actions)))
@@ -71,13 +87,30 @@ def check_command(
         typer.echo(tr("rulesdata.cli.not_tried"))
         return
     typer.echo(tr("rulesdata.cli.tried", games=tried["games"], ended=tried["ended"],
-                  mean=tried["mean_turns"]))
+                  mean=_num(tried["mean_turns"], 1)))
     if tried["ended"] < tried["games"]:
         typer.echo(tr("rulesdata.cli.safety", count=tried["games"] - tried["ended"]))
     for name in tried["never_legal"]:
         typer.echo(tr("rulesdata.cli.never_legal", action=name, games=tried["games"]))
     for name in tried["never_ended_by"]:
         typer.echo(tr("rulesdata.cli.never_ended_by", condition=name, games=tried["games"]))
+    if searched is not None:
+        _say_search(searched)
+
+
+def _say_search(searched: dict) -> None:
+    """The bounded search's answer; a game proved unable to end is a problem of the file (exit 2)."""
+    verdict = searched["verdict"]
+    if verdict == "ending":
+        d = next(x for x in searched["deals"] if x["result"] == "ending")
+        typer.echo(tr("rulesdata.cli.search_ending", condition=d["condition"], moves=d["moves"],
+                      seed=d["seed"], states=d["states"]))
+    elif verdict == "cannot_end":
+        typer.echo(tr("rulesdata.cli.search_cannot_end", deals=searched["seeds"],
+                      states=", ".join(str(x["states"]) for x in searched["deals"])), err=True)
+        raise typer.Exit(2)
+    else:
+        typer.echo(tr("rulesdata.cli.search_bound", most=searched["most_states"], deals=searched["seeds"]))
 
 
 @handle_errors
@@ -118,9 +151,7 @@ def measures_command(
             rules = load_rules(path) if path.is_file() else None
         except RulesFileError:
             rules = None
-        if rules is None:
-            data = sorted(c for c, s in registry.REGISTRY.items() if s.rules_file)
-            raise CardbaseError(tr("rulesdata.cli.not_data", game=spec.code, games=", ".join(data) or "—"))
+        # a hand-written engine without a rules file is measured on its own games
     names = [b.strip() for b in bots.split(",") if b.strip()]
     if rules is not None and any(b not in ("random", "greedy", "mc", "ismcts") for b in names):
         raise CardbaseError(tr("rulesdata.cli.file_bots", game=spec.code, bots=", ".join(names)))
@@ -148,7 +179,7 @@ def measures_command(
         assert spec.build is not None
         built = spec.build(cards, count)
     m = measures(built, games=games, seed=seed, bots=names, skill_games=skill, search_games=search,
-                 outcome_games=outcome)
+                 outcome_games=outcome, code=spec.code)
     if rules is not None:
         m["rules_file"] = f"data/rules/{spec.code}.toml"
         if decks is not None:

@@ -230,10 +230,16 @@ def duel_command(
     scheduler: str | None = SCHEDULER,
     rule: list[str] | None = RULE,
     allow_illegal: bool = ALLOW_ILLEGAL,
+    measures_games: int = typer.Option(200, "--measures-games", help=tr("engine.help.measures_games")),
+    skill_games: int = typer.Option(0, "--skill-games", help=tr("engine.help.skill_games")),
+    outcome_games: int = typer.Option(0, "--outcome-games", help=tr("engine.help.outcome_games")),
 ) -> None:
     """DECK_A against DECK_B, seats swapped on the same seeds, Wilson 95 % intervals."""
+    from cardbase.cli.games import check_measure_counts
     from cardbase.playtest.batch import duel, save_records
     from cardbase.playtest.limits import check_sim
+
+    check_measure_counts(measures_games, skill_games, outcome_games)
 
     parts = check_sim(games=games, min_games=2, workers=workers, records=records, bots=bots,
                       nespanini_bots=True, editions=edition)
@@ -254,8 +260,18 @@ def duel_command(
     if records:
         save_records(rep.records, records)
     s = rep.summary
+    measured = None
+    if measures_games:  # the measures of a good game, on the batch's first games (deck A in seat 1)
+        from cardbase.games.nespanini.state import Game as DuelGame
+        from cardbase.playtest.measures import measures
+
+        measured = measures(DuelGame([list(a), list(b)], stalemate_rounds=rounds, **rules),
+                            games=min(measures_games, games), seed=seed, bots=list(parts),
+                            skill_games=skill_games, outcome_games=outcome_games, code="nespanini")
     if json_out:
-        print_json({**s, "rulings": _in_force(options)})
+        if measured is not None:
+            measured["decks"] = [na, nb]
+        print_json({**s, "rulings": _in_force(options)} | ({"measures": measured} if measured else {}))
         return
     lo, hi = s["ci95"]
     typer.echo(tr("engine.sim.duel_head", a=na, bot_a=parts[0], b=nb, bot_b=parts[1],
@@ -280,6 +296,11 @@ def duel_command(
                           decided=r["decided"], ties=r["ties"]))
     typer.echo(tr("engine.sim.duel_margin", margin=("+" if s['mean_margin'] >= 0 else "") + fmt_num(s['mean_margin']),
                   a=fmt_num(s['mean_score_a']), b=fmt_num(s['mean_score_b'])))
+    if measured is not None:
+        from cardbase.cli.rulesdata import print_measures
+
+        typer.echo(tr("rulesdata.measures.in_report"))
+        print_measures(measured)
 
 
 @app.command("roundrobin", help=tr("engine.help.roundrobin"))

@@ -31,23 +31,58 @@ from cardbase.playtest.batch import game_seed
 from cardbase.playtest.stats import wilson
 
 
-def _leader(state: State) -> int | None:
-    r = state.rules
-    vals = [state._eval(r.winner_by, p) for p in range(state.n)]
-    best = max(vals) if r.winner_order == "highest" else min(vals)
-    top = [p for p, v in enumerate(vals) if v == best]
+def _side(state: Any, player: int) -> Any:
+    """The side a seat plays for: its team in a team game (``state.team_of``), else the seat."""
+    team_of = getattr(state, "team_of", None)
+    return team_of(player) if team_of is not None else player
+
+
+def standing(state: Any) -> dict[Any, float]:
+    """Each side's standing, higher is better: for a game written as data its ``[end.winner] by``
+    (negated when the lowest wins); for a hand-written engine its ``scores()`` (OVERKILL's and
+    Overseers' points, NesPanini's score, CT vs Terror's life left, 15 en un tour's turn score),
+    summed over a team's seats."""
+    if isinstance(state, State):
+        r = state.rules
+        sign = 1 if r.winner_order == "highest" else -1
+        return {p: sign * state._eval(r.winner_by, p) for p in range(state.n)}
+    out: dict[Any, float] = {}
+    for p, v in enumerate(state.scores()):
+        side = _side(state, p)
+        out[side] = out.get(side, 0) + v
+    return out
+
+
+def _leader(state: Any) -> Any:
+    vals = standing(state)
+    best = max(vals.values())
+    top = [side for side, v in vals.items() if v == best]
     return top[0] if len(top) == 1 else None
 
 
-def _gap(state: State, player: int) -> float:
-    """How far ``player`` is behind the best other player by ``[end.winner] by`` (0 when not)."""
-    r = state.rules
-    vals = [state._eval(r.winner_by, p) for p in range(state.n)]
-    mine = vals[player]
-    others = [v for p, v in enumerate(vals) if p != player]
-    if not others:
-        return 0.0
-    return float(max(0, (max(others) - mine) if r.winner_order == "highest" else (mine - min(others))))
+def _gaps(state: Any) -> dict[Any, float]:
+    """How far each side is behind the best other side (0 when it is not behind)."""
+    vals = standing(state)
+    out = {}
+    for side, mine in vals.items():
+        others = [v for s, v in vals.items() if s != side]
+        out[side] = float(max(0, max(others) - mine)) if others else 0.0
+    return out
+
+
+def winner_side(state: Any) -> Any:
+    """The side that won a finished game alone (None: a tie, a shared win, nobody)."""
+    if isinstance(state, State):
+        return state.winners[0] if len(state.winners) == 1 else None
+    won = {_side(state, p) for p, x in enumerate(state.returns()) if x > 0}
+    return next(iter(won)) if len(won) == 1 else None
+
+
+def _turns(state: Any) -> int:
+    turns = getattr(state, "turns", None)
+    if turns is None:
+        turns = getattr(state, "turn", None)  # NesPanini counts its turns in ``turn``
+    return int(turns) if turns is not None else len(state.history)
 
 
 def decided_at(leaders: Sequence[int | None], winner: int | None) -> float | None:
@@ -71,34 +106,29 @@ def _mean_ci(xs: Sequence[float]) -> list[float]:
     return [m - h, m + h]
 
 
-def _behind(state: State, player: int) -> bool:
-    r = state.rules
-    vals = [state._eval(r.winner_by, p) for p in range(state.n)]
-    mine = vals[player]
-    return any((v > mine) if r.winner_order == "highest" else (v < mine) for v in vals)
-
-
-def play_measured(game: Game, seed: int, bots: Sequence[str]) -> dict[str, Any]:
-    """One game played by ``bots``; what the measures need of it."""
+def play_measured(game: Any, seed: int, bots: Sequence[str]) -> dict[str, Any]:
+    """One game played by ``bots`` (a game written as data or a hand-written engine); what the
+    measures need of it."""
     from cardbase.playtest.games import seat_bot
 
     s = game.new_state(seed, log=False)
     players = [seat_bot(b, seed * 31 + i, game) for i, b in enumerate(bots)]
-    first = s.current_player()
-    leaders: list[int | None] = []
-    snapshots: list[list[bool]] = []  # after each turn: is each seat strictly behind
+    first = _side(s, s.current_player())
+    seat_sides = [_side(s, p) for p in range(len(bots))]
+    leaders: list[Any] = []
+    snapshots: list[dict[Any, float]] = []  # after each turn: how far each side is behind
     decisions = options = 0
-    turns = s.turns
+    turns = _turns(s)
     while not s.is_terminal():
         legal = s.legal_actions()
         if len(legal) > 1:
             decisions += 1
             options += len(legal)
         s.apply_action(players[s.current_player()].step(s))
-        if s.turns != turns and not s.is_terminal():
-            turns = s.turns
+        if _turns(s) != turns and not s.is_terminal():
+            turns = _turns(s)
             leaders.append(_leader(s))
-            snapshots.append([_gap(s, p) for p in range(s.n)])
+            snapshots.append(_gaps(s))
     changes = 0
     last = None
     for lead in leaders:
@@ -106,36 +136,41 @@ def play_measured(game: Game, seed: int, bots: Sequence[str]) -> dict[str, Any]:
             if last is not None:
                 changes += 1
             last = lead
-    winner = s.winners[0] if len(s.winners) == 1 else None
+    winner = winner_side(s)
     comeback = gap = None
     if winner is not None and snapshots:
-        gap = snapshots[len(snapshots) // 2][winner]
+        gap = snapshots[len(snapshots) // 2].get(winner, 0.0)
         comeback = gap > 0
-    return {"first": first, "winner": winner, "turns": s.turns, "ended_by": s.ended_by,
+    coverage = getattr(s, "coverage", None)
+    return {"first": first, "winner": winner, "turns": _turns(s), "ended_by": s.ended_by,
             "lead_changes": changes, "comeback": comeback, "gap": gap,
+            "seat_sides": seat_sides, "sides": len(set(seat_sides)),
             "decided_at": decided_at(leaders, winner), "decisions": decisions, "options": options,
-            "coverage": s.coverage()}
+            "coverage": coverage() if coverage is not None else {}}
 
 
-def skill_gap(game: Game, *, games: int, seed: int = 0, strong: str = "greedy",
+def skill_gap(game: Any, *, games: int, seed: int = 0, strong: str = "greedy",
               weak: str = "random") -> dict[str, Any]:
     """``strong`` against ``weak`` (greedy against random; a search bot against greedy): one seat
     ``strong``, the others ``weak``, the strong seat turning from game to game; its win rate
     among decided games with its interval, beside the fair share."""
     wins = decided = 0
+    sides = game.num_players
     for i in range(games):
         names = [weak] * game.num_players
-        names[i % game.num_players] = strong
+        seat = i % game.num_players
+        names[seat] = strong
         row = play_measured(game, game_seed(seed, i), names)
+        sides = row["sides"]
         if row["winner"] is not None:
             decided += 1
-            wins += row["winner"] == i % game.num_players
+            wins += row["winner"] == row["seat_sides"][seat]
     lo, hi = wilson(wins, decided)
     return {"games": games, "decided": decided, "wins": wins, "bots": [strong, weak],
-            "rate": wins / decided if decided else None, "ci95": [lo, hi], "fair": 1 / game.num_players}
+            "rate": wins / decided if decided else None, "ci95": [lo, hi], "fair": 1 / sides}
 
 
-def outcome_share(game: Game, *, games: int, seed: int = 0, bots: Sequence[str] | None = None,
+def outcome_share(game: Any, *, games: int, seed: int = 0, bots: Sequence[str] | None = None,
                   most_moves: int = 400) -> dict[str, Any]:
     """The share of decisions that change the outcome: in ``games`` games played by ``bots``, at
     every move with more than one legal action, each other action is played instead and the game
@@ -153,14 +188,14 @@ def outcome_share(game: Game, *, games: int, seed: int = 0, bots: Sequence[str] 
         s = game.new_state(gs, log=False)
         players = [seat_bot(b, gs * 31 + q, game) for q, b in enumerate(names)]
 
-        def finish(t: State, at: int, gs: int = gs) -> tuple:
+        def finish(t: Any, at: int, gs: int = gs) -> tuple:
             # the same fresh bots for every alternative of a decision: only the action differs
             bots_now = [seat_bot(b, gs * 31 + q + 7_919 * at, game) for q, b in enumerate(names)]
             moves = 0
             while not t.is_terminal() and moves < most_moves:
                 t.apply_action(bots_now[t.current_player()].step(t))
                 moves += 1
-            return tuple(t.winners) if t.is_terminal() else ("?",)
+            return (winner_side(t),) if t.is_terminal() else ("?",)
 
         while not s.is_terminal():
             legal = s.legal_actions()
@@ -185,8 +220,9 @@ def outcome_share(game: Game, *, games: int, seed: int = 0, bots: Sequence[str] 
             "rate": changed / total if total else None, "ci95": [lo, hi]}
 
 
-def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None,
-             skill_games: int = 0, search_games: int = 0, outcome_games: int = 0) -> dict[str, Any]:
+def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None,
+             skill_games: int = 0, search_games: int = 0, outcome_games: int = 0,
+             code: str | None = None) -> dict[str, Any]:
     """The measures over ``games`` seeded games (game ``i`` dealt from ``game_seed(seed, i)``);
     ``skill_games``: that many more games for the skill gap (greedy against random),
     ``search_games`` for a search bot (mc) against greedy, ``outcome_games`` for the share of
@@ -212,10 +248,12 @@ def measures(game: Game, *, games: int = 200, seed: int = 0, bots: Sequence[str]
         ended[r["ended_by"]] = ended.get(r["ended_by"], 0) + 1
     dec = sum(r["decisions"] for r in rows)
     known = [r["decided_at"] for r in rows if r["decided_at"] is not None]
-    return {"game": game.rules.code, "games": n, "players": game.num_players, "bots": names,
+    sides = rows[0]["sides"] if rows else game.num_players
+    code = code or game.rules.code
+    return {"game": code, "games": n, "players": game.num_players, "bots": names,
             "seed": seed, "decided": len(decided),
             "first_player": {"wins": first_wins, "rate": first_wins / len(decided) if decided else None,
-                             "ci95": [lo, hi], "fair": 1 / game.num_players},
+                             "ci95": [lo, hi], "fair": 1 / sides},
             "length": {"mean": statistics.fmean(lengths), "sd": statistics.pstdev(lengths),
                        "ci95": _mean_ci(lengths),
                        "min": lengths[0], "q25": q(0.25), "median": q(0.5), "q75": q(0.75),
@@ -250,3 +288,78 @@ def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0
             "never_legal": [a.name for a in rules.actions if a.name not in legal_somewhere],
             "never_ended_by": [e.name for e in rules.endings
                                if not any(r["ended_by"] == e.name for r in rows)]}
+
+
+def _exprs(obj: Any, seen: set[int] | None = None) -> list[Any]:
+    """Every expression of a rules description (walking its dataclasses, lists and dicts)."""
+    from dataclasses import fields, is_dataclass
+
+    from .expr import Expr
+
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    if isinstance(obj, Expr):
+        return [obj]
+    if isinstance(obj, dict):
+        return [e for v in obj.values() for e in _exprs(v, seen)]
+    if isinstance(obj, (list, tuple)):
+        return [e for v in obj for e in _exprs(v, seen)]
+    if is_dataclass(obj) and not isinstance(obj, type):
+        return [e for f in fields(obj) for e in _exprs(getattr(obj, f.name), seen)]
+    return []
+
+
+def _position(s: State, timeless: bool) -> tuple:
+    """What decides a position's future: whose move, the zones, the counters, the turn's progress,
+    an effect's pending choice, the generator of chance; the round and turn numbers too unless no
+    expression of the file reads them (then two positions that differ only there are one)."""
+    key = (s.player, s.first, getattr(s, "seat_index", 0), s.turn_actions, tuple(s.done),
+           tuple(tuple(tuple(p) for p in piles) for piles in s.zones.values()),
+           tuple(tuple(sorted(c.items())) for c in s.counters), repr(s.decision), repr(s.queue),
+           tuple(tuple(r) for r in s.revealed), s.rng.getstate())
+    return key if timeless else key + (s.round, s.turns)
+
+
+def search_ending(rules: Rules, cards: Sequence[CardDef], *, seeds: int = 1, most_states: int = 2000,
+                  decks: Sequence[Sequence[CardDef]] | None = None) -> dict[str, Any]:
+    """A bounded search for an ending: from the deal of each seed ``0 … seeds-1`` (chance fixed
+    by the deal's generator, which is part of a position), every sequence of legal actions,
+    depth first, positions seen once, at most ``most_states`` positions a deal. Either
+    a position where a condition of the file ends the game is found (with the moves of that line), or
+    every reachable position was visited without one — proof that the game cannot end from
+    those deals (the safety net's round limit apart) — or the bound was hit first (no answer).
+    Round and turn numbers are left out of a position when no expression of the file reads them,
+    so that a game that loops is seen to loop."""
+    from collections import deque
+
+    game = Game(rules, cards, decks=decks)
+    conditions = {e.name for e in rules.endings}
+    timeless = not any({"round", "turn"} & set(e.names) for e in _exprs(rules))
+    out: list[dict[str, Any]] = []
+    for seed in range(seeds):
+        start = game.new_state(seed, log=False)
+        seen = {_position(start, timeless)}
+        todo = deque([(start, 0)])
+        found = None
+        while todo and found is None and len(seen) <= most_states:
+            s, depth = todo.pop()  # depth first: a game that ends is ended by playing on
+            for a in s.legal_actions():
+                t = s.clone()
+                t.apply_action(a)
+                if t.is_terminal():
+                    if t.ended_by in conditions:
+                        found = {"condition": t.ended_by, "moves": depth + 1}
+                        break
+                    continue  # the safety net (round limit): not an ending of the file
+                key = _position(t, timeless)
+                if key not in seen:
+                    seen.add(key)
+                    todo.append((t, depth + 1))
+        result = "ending" if found else ("cannot_end" if not todo else "bound")
+        out.append({"seed": seed, "result": result, "states": len(seen), **(found or {})})
+    verdict = ("ending" if any(r["result"] == "ending" for r in out)
+               else "cannot_end" if all(r["result"] == "cannot_end" for r in out) else "bound")
+    return {"verdict": verdict, "seeds": seeds, "most_states": most_states, "timeless": timeless,
+            "deals": out}

@@ -615,6 +615,7 @@ def _duels(choices: dict[str, str]) -> None:
         st.caption(t("playtest.ci", lo=pct(lo), hi=pct(hi), games=s["games"]))
         _ended_by(s.get("ended_by"), s["games"])
         _batch_notes(s)
+        _duel_measures(choices, picked, opts, bots=[bot_a, bot_b], games=int(games), seed=int(seed))
     else:
         ended = result.get("ended_by") or {}
         _ended_by(ended, sum(ended.values()))
@@ -628,6 +629,22 @@ def _duels(choices: dict[str, str]) -> None:
             "points_rate": st.column_config.TextColumn(t("engine.col.points_rate")),
         })
         _batch_notes(result)
+
+def _duel_measures(choices: dict[str, str], picked: list[str], opts: dict[str, Any], *, bots: list[str],
+                   games: int, seed: int) -> None:
+    """The measures of a good game of the two decks of the duel (on demand, in its own games)."""
+    from cardbase.games.nespanini.state import Game
+    from cardbase.ui.playtest_box import measures_panel
+
+    if len(picked) != 2:
+        return
+
+    def build() -> Game:
+        return Game([list(deck_cards(k)) for k in picked], stalemate_rounds=opts["stalemate_rounds"],
+                    **opts["rules"])
+
+    measures_panel(GAME, prefix="ptd", players=2, bots=bots, games=games, seed=seed, options={}, build=build)
+
 
 def _duel_weights(choices: dict[str, str]) -> None:
     """« Poids des arbitrages » of the two decks picked for a duel (R1, R9 on the same deals)."""

@@ -145,7 +145,7 @@ def batch(code: str, *, prefix: str) -> None:
         rulings_view.show_coverage(result["report"])
     rulings_view.weights_panel(code, prefix=prefix, players=players, bots=bots, games=int(games),
                                seed=int(seed), progress_bar=_progress_bar, cards=game_cards)
-    if getattr(spec, "rules_file", None):
+    if players > 1:  # every game with a winner (a solo game has its score distribution instead)
         measures_panel(code, prefix=prefix, players=players, bots=bots, games=int(games), seed=int(seed),
                        options=options)
 
@@ -181,8 +181,9 @@ def measures_rows(m: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], games: int, seed: int,
-                   options: dict[str, Any]) -> None:
-    """The measures of a good game of a game written as data, on demand."""
+                   options: dict[str, Any], build: Any = None) -> None:
+    """The measures of a good game (written as data or hand-written), on demand; ``build``: makes
+    the game measured (NesPanini's duel: its two decks), else the registry's box game."""
     from cardbase.games import registry
     from cardbase.playtest.measures import measures
 
@@ -190,12 +191,12 @@ def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], gam
     n = min(games, MEASURES_MOST)
     if st.button(t("rulesdata.mui.run", games=n, skill=min(games, 200), outcome=min(games, 20)),
                  key=f"{prefix}_measures"):
-        spec = registry.playable(code)
         try:
             with st.spinner(t("playtest.running")):
-                game = spec.build(tuple(game_cards(code)), players, **options)
+                game = build() if build is not None else \
+                    registry.playable(code).build(tuple(game_cards(code)), players, **options)
                 m = measures(game, games=n, seed=seed, bots=bots, skill_games=min(games, 200),
-                             outcome_games=min(games, 20))
+                             outcome_games=min(games, 20), code=code)
         except CardbaseError as exc:
             show_error(exc)
             return

@@ -55,6 +55,35 @@ def save_text(code: str, text: str) -> None:
         raise
 
 
+SEARCH_STATES = 500  # positions of the panel's bounded search (one deal), kept small: it runs at every change
+
+
+def _search(code: str, rules) -> None:
+    """The bounded search of ``cardbase games check`` on one deal: a game proved unable to end is
+    shown as a problem; an ending found, in a caption."""
+    from cardbase.playtest.measures import search_ending
+
+    cards = []
+    if rules.source == "edition":
+        from cardbase.ui.playtest_box import game_cards
+
+        cards = list(game_cards(code))
+        if not cards:
+            return
+    elif rules.source != "generated":  # a game played with decks: checked by the CLI with --deck
+        return
+    try:
+        found = search_ending(rules, cards, seeds=1, most_states=SEARCH_STATES)
+    except CardbaseError:
+        return  # a formula failing in play: the CLI's check names it
+    deal = found["deals"][0]
+    if found["verdict"] == "cannot_end":
+        st.error(tp("rulesdata.cli.search_cannot_end", deals=1, states=deal["states"]))
+    elif found["verdict"] == "ending":
+        st.caption(tp("rulesdata.cli.search_ending", condition=deal["condition"], moves=deal["moves"],
+                      seed=deal["seed"], states=deal["states"]))
+
+
 def render(code: str) -> None:
     """The panel of the game ``code``."""
     from cardbase.games.rulesdata.register import rules_path
@@ -76,6 +105,7 @@ def render(code: str) -> None:
         problems_table(problems)
     else:
         st.success(tp("rulesdata.ui.ok", zones=len(rules.zones), actions=len(rules.actions)))
+        _search(code, rules)
     if is_editor():
         if st.button(t("rulesdata.ui.save"), key=f"ga_rules_save_{code}", disabled=bool(problems)
                      or text == saved):

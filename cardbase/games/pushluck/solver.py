@@ -436,6 +436,8 @@ class Solver:
         got = self._seat_cache.get(players)
         self.seat_players = players
         if got is None:
+            self.seat_work = 0  # PL13: each player count's search has its own budget (a stopped
+            # search keeps nothing, so the positions of an earlier one are not held any more)
             got = self._seat_cache[players] = _Seats(self, players, cancel)
         return got
 
