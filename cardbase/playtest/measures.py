@@ -294,7 +294,7 @@ def _exprs(obj: Any, seen: set[int] | None = None) -> list[Any]:
     """Every expression of a rules description (walking its dataclasses, lists and dicts)."""
     from dataclasses import fields, is_dataclass
 
-    from .expr import Expr
+    from cardbase.games.rulesdata.expr import Expr
 
     seen = set() if seen is None else seen
     if id(obj) in seen:
