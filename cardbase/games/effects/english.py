@@ -27,7 +27,8 @@ from cardbase.games.effects.ast import (
     ValueTerm,
     Zone,
 )
-from cardbase.games.effects.french import KEYWORD_PRINTED
+from cardbase.games.effects.french import KEYWORD_PRINTED, quantity
+from cardbase.games.effects.french import _or as join_or
 
 IN_ZONE = {
     Zone.HAND: "in your hand", Zone.DISCARDS: "in your discard pile",
@@ -57,7 +58,7 @@ def _quote(text: str) -> str:
 
 
 def _or(items: list[str], word: str = "or") -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
+    return join_or(items, word)
 
 
 def card_noun(filt: Filter, plural: bool, *, other: bool | None = None) -> str:
@@ -95,18 +96,11 @@ def card_noun(filt: Filter, plural: bool, *, other: bool | None = None) -> str:
     return " ".join(words + tail)
 
 
+QUANTITY_WORDS = {">=": "at least", "<=": "at most", "=": "exactly"}
+
+
 def _quantity(op: str, n: int) -> tuple[str, int, bool]:
-    if op == ">":
-        op, n = ">=", n + 1
-    elif op == "<":
-        op, n = "<=", n - 1
-    if op == ">=":
-        return "at least", n, False
-    if op == "<=":
-        return "at most", n, False
-    if op == "=":
-        return "exactly", n, False
-    return "exactly", n, True
+    return quantity(op, n, QUANTITY_WORDS)
 
 
 def _condition(cond: Comparison) -> str:

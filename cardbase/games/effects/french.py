@@ -65,8 +65,9 @@ def _quote(text: str) -> str:
     return f"« {escape(text)} »"
 
 
-def _or(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " ou " + items[-1]
+def _or(items: list[str], word: str = "ou") -> str:
+    """``a, b ou c`` (the English text joins with its own ``word``)."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" {word} " + items[-1]
 
 
 def _ni(items: list[str]) -> str:
@@ -111,19 +112,21 @@ def card_noun(filt: Filter, plural: bool, *, other: bool | None = None) -> str:
     return " ".join(words + tail)
 
 
-def _quantity(op: str, n: int) -> tuple[str, int, bool]:
-    """(words, number shown, negative sentence?) for a comparison, rewriting > and <."""
+QUANTITY_WORDS = {">=": "au moins", "<=": "au plus", "=": "exactement"}
+
+
+def quantity(op: str, n: int, words: dict[str, str] = QUANTITY_WORDS) -> tuple[str, int, bool]:
+    """(words, number shown, negative sentence?) for a comparison, rewriting > and <; ``words``:
+    the language's words for >=, <= and = (the English text gives its own)."""
     if op == ">":
         op, n = ">=", n + 1
     elif op == "<":
         op, n = "<=", n - 1
-    if op == ">=":
-        return "au moins", n, False
-    if op == "<=":
-        return "au plus", n, False
-    if op == "=":
-        return "exactement", n, False
-    return "exactement", n, True
+    return words.get(op, words["="]), n, op not in words
+
+
+def _quantity(op: str, n: int) -> tuple[str, int, bool]:
+    return quantity(op, n)
 
 
 def _condition(cond: Comparison) -> str:

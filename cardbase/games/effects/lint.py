@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from cardbase.errors import Problem
 from cardbase.games.effects.ast import (
     AttrTerm,
     Comparison,
@@ -17,7 +18,6 @@ from cardbase.games.effects.ast import (
     ValueTerm,
     Zone,
 )
-from cardbase.errors import Problem
 from cardbase.i18n import tr
 from cardbase.text import canonical_colour, fold
 

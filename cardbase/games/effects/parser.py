@@ -12,6 +12,7 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from cardbase.errors import EffectError, Problem
 from cardbase.games.effects.ast import (
     COMPARISONS,
     PILE_ZONES,
@@ -34,7 +35,6 @@ from cardbase.games.effects.ast import (
     ValueTerm,
     Zone,
 )
-from cardbase.errors import EffectError, Problem
 from cardbase.i18n import tr
 from cardbase.text import canonical_colour, fold
 
