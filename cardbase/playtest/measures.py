@@ -44,6 +44,8 @@ def standing(state: Any) -> dict[Any, float]:
     summed over a team's seats."""
     if isinstance(state, State):
         r = state.rules
+        if r.teams is not None:  # a team's value ([teams] value of its seats' [end.winner] by)
+            return state.team_standing()
         sign = 1 if r.winner_order == "highest" else -1
         return {p: sign * state._eval(r.winner_by, p) for p in range(state.n)}
     out: dict[Any, float] = {}
@@ -72,7 +74,7 @@ def _gaps(state: Any) -> dict[Any, float]:
 
 def winner_side(state: Any) -> Any:
     """The side that won a finished game alone (None: a tie, a shared win, nobody)."""
-    if isinstance(state, State):
+    if isinstance(state, State) and state.rules.teams is None:
         return state.winners[0] if len(state.winners) == 1 else None
     won = {_side(state, p) for p, x in enumerate(state.returns()) if x > 0}
     return next(iter(won)) if len(won) == 1 else None
@@ -318,7 +320,8 @@ def _position(s: State, timeless: bool) -> tuple:
     key = (s.player, s.first, getattr(s, "seat_index", 0), s.turn_actions, tuple(s.done),
            tuple(tuple(tuple(p) for p in piles) for piles in s.zones.values()),
            tuple(tuple(sorted(c.items())) for c in s.counters), repr(s.decision), repr(s.queue),
-           tuple(tuple(r) for r in s.revealed), s.rng.getstate())
+           tuple(tuple(r) for r in s.revealed), s.rng.getstate(),
+           (s.window, s.answered, s.cause_id, s.secret))  # an answer window, secret choices
     return key if timeless else key + (s.round, s.turns)
 
 

@@ -20,8 +20,10 @@ from cardbase.errors import CardbaseError
 from cardbase.games.frame import IllegalActionError  # one for every game
 from cardbase.i18n import current_language, tr
 
+from . import structures
 from .expr import Expr
 from .language import Rules
+from .structures import Structures
 
 TERMINAL = -1
 # the events an effect writes in the log (cardbase.games.effects.resolve), each a
@@ -95,6 +97,7 @@ FUNCTIONS: dict[str, Any] = {
     "_f_score": lambda s, seat: s.effect_score(seat),
     "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind),
 }
+FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
 
 
 class _LazyRng:
@@ -255,7 +258,8 @@ class Game:
     """A rules file, its cards and a number of players."""
 
     def __init__(self, rules: Rules, cards: Sequence[CardDef] = (), players: int | None = None, *,
-                 decks: Sequence[Sequence[CardDef]] | None = None) -> None:
+                 decks: Sequence[Sequence[CardDef]] | None = None,
+                 pool: Sequence[CardDef] | None = None) -> None:
         self.rules = rules
         if rules.source == "decks":
             if not decks:
@@ -304,18 +308,22 @@ class Game:
                                                v.rarity, v.keywords, v.stats, v.ref))
                     self.defs.append(flat[j] if flat else None)
                 self.starts.append(range(copy * self.box_size, (copy + 1) * self.box_size))
+        # generated cards' keywords and effects; with hidden deck lists (R9) the pool a re-deal
+        # draws from: ``pool``, else the game's cards, else the decks' (structures.more_cards)
+        structures.more_cards(self, pool or (cards if rules.source == "decks" else None))
         most = max((len(a.choose_values) for a in rules.actions), default=0)
         self.stride = max(len(self.cards), most) + 1
         self.action_index = {a.name: k for k, a in enumerate(rules.actions)}
         self.effects = EffectTable(self) if rules.effects else None
         # the ids of an effect's choices start after every action of the file
         self.decision_base = len(rules.actions) * self.stride
+        structures.setup(self)  # teams, turn orders, « pass » in an answer window
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
 
-class State:
+class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
@@ -346,6 +354,7 @@ class State:
         self.effect_cov = [0] * 19  # the effect kinds' coverage, as the hand-written engine counts it
         self.paused = False  # the greedy bot's look-ahead stops at the end of the turn (horizon)
         self._pause = False
+        self._init_structures()
         into = self.zones[r.into]
         for p, pile in enumerate(into):
             pile.extend(game.starts[p] if r.per_player_copy else range(len(game.cards)))
@@ -479,7 +488,8 @@ class State:
                     pairs = list(zip(self.zones[src], self.zones[dst]))  # the set-up: every player
                 else:
                     pairs = [(self._pile(src, seat), self._pile(dst, seat))]
-                for a, b in pairs:
+                watch = (src, dst) in self.rules.move_triggers
+                for who, (a, b) in enumerate(pairs):
                     k = len(a) if pick == "all" else self._number(count, seat, card)
                     for _ in range(min(k, len(a))):
                         c = a.pop(self.rng.randrange(len(a)) if pick == "random" else -1)
@@ -487,14 +497,19 @@ class State:
                             b.insert(0, c)
                         else:
                             b.append(c)
+                        if watch:  # [[triggers]] from/to
+                            self._moved(src, dst, who if len(pairs) > 1 else max(seat, 0), c)
             elif verb == "deal":
                 _, src, dst, _pick, count = op
                 k = self._number(count, seat, card)
                 a = self._pile(src, seat)
+                watch = (src, dst) in self.rules.move_triggers
                 for _ in range(min(k, len(a))):
                     for p in range(self.n):
                         if a:
                             self.zones[dst][p].append(a.pop())
+                            if watch:  # [[triggers]] from/to
+                                self._moved(src, dst, p, self.zones[dst][p][-1])
             elif verb == "end_turn":
                 self._ending = True
             elif verb == "effect":
@@ -507,6 +522,8 @@ class State:
                 self._finish(op[1], [(self.first + i) % self.n for i in range(self.n)])
                 self._ending = True
                 return
+            elif verb == "each":
+                self._run_each(op, seat, card)
 
     # ------------------------------------------------------------------ the interface
 
@@ -553,6 +570,8 @@ class State:
 
             base = self.game.decision_base
             return [base + x for x in decision_actions(_EffectView(self))]
+        if self.window is not None:  # an answer window: the asked seat answers or passes
+            return self._window_actions()
         if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
             return self._legal[:]
         stride = self.game.stride
@@ -570,6 +589,9 @@ class State:
         p = self.player
         if p == TERMINAL:
             raise IllegalActionError(tr("rulesdata.illegal.over"))
+        if self.window is not None:  # an answer, or « pass »
+            self._answer(action)
+            return
         legal = self.legal_actions()
         self._legal = None
         if self.decision is not None:
@@ -598,23 +620,41 @@ class State:
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
+        if a.simultaneous:  # a secret choice, played at the end of the round (structures)
+            self._choose_secret(p, k, i)
+            return
         self._log("action", p, action)
         card = None
         if a.choose_counter is not None:
             self.counters[p][a.choose_counter] = a.choose_values[i]
         if a.source is not None:
-            pile = self._pile(a.source, p)
-            cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
-            assert a.dest is not None
-            if a.at == "bottom":
-                self._pile(a.dest, p).insert(0, cid)
-            else:
-                self._pile(a.dest, p).append(cid)
-            card = self.game.cards[cid]
-            self._log("card", p, cid)
-            for t in self.rules.triggers:
-                if t.on == a.name and (t.card is None or self._eval(t.card, p, card)):
-                    self._run(t.ops, p, card)
+            card = self._move_action(a, p, i)
+        if a.answers is not None and self._open_window(p, k, card):
+            return  # the others answer first; the action's ``then`` runs when the window closes
+        self._after_move(p, a, card)
+
+    def _move_action(self, a: Any, p: int, i: int) -> CardView:
+        """Action ``a``'s card (at position ``i``, or at random) moved for seat ``p``, logged, its
+        triggers run."""
+        pile = self._pile(a.source, p)
+        cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
+        assert a.dest is not None
+        if a.at == "bottom":
+            self._pile(a.dest, p).insert(0, cid)
+        else:
+            self._pile(a.dest, p).append(cid)
+        card = self.game.cards[cid]
+        self._log("card", p, cid)
+        for t in self.rules.triggers:
+            if t.on == a.name and (t.card is None or self._eval(t.card, p, card)):
+                self._run(t.ops, p, card)
+        if self.rules.move_triggers:  # [[triggers]] from/to
+            self._moved(a.source, a.dest, p, cid)
+        return card
+
+    def _after_move(self, p: int, a: Any, card: CardView | None) -> None:
+        """The rest of an action: its ``then``, the end of the turn, a card's effect, what comes
+        next."""
         self._run(a.then, p, card)
         if a.ends_turn:
             self._ending = True
@@ -665,7 +705,11 @@ class State:
                     self.counters[p][c.name] = c.start
         self.seat_index = 0
         self._log("round", self.round)
-        self._start_turn((self.first) % self.n)
+        if r.round_start:  # [round] start
+            self._round_start_ops()
+            if self.player == TERMINAL:
+                return
+        self._start_turn(self._seat_at(0))
 
     def _start_turn(self, p: int) -> None:
         r = self.rules
@@ -682,6 +726,11 @@ class State:
             return
         self._ending = False
         self._legal = None
+        if self.queue:  # an effect triggered by the start of the turn (a draw's, [[triggers]] from/to)
+            from cardbase.games.effects.resolve import _resolve
+
+            _resolve(_EffectView(self), p)
+            return
         if not self.legal_actions():
             self._after_action()
 
@@ -700,7 +749,9 @@ class State:
             return
         self.seat_index += 1
         if self.seat_index < self.n:
-            self._start_turn((self.first + self.seat_index) % self.n)
+            self._start_turn(self._seat_at(self.seat_index))
+            return
+        if (self.secret or r.round_end) and self._round_over():  # the reveal, [round] end
             return
         if r.check == "round" and self._check_end():
             return
@@ -730,6 +781,8 @@ class State:
             best = (max if r.winner_order == "highest" else min)(vals.values())
             top = [p for p in candidates if vals[p] == best]
             self.winners = top[:1] if r.ties == "first" else top
+            if r.teams is not None:  # the best team wins: every seat of it
+                self.winners = self._team_winners(candidates)
         self.player = TERMINAL
         self.ended_by = reason
         self._log("end", reason, tuple(self.winners))
@@ -737,7 +790,10 @@ class State:
     # ------------------------------------------------------------------ results
 
     def returns(self) -> list[float]:
-        """The winners share +1, the others share -1; nobody or everybody: 0 for all."""
+        """The winners share +1, the others share -1; nobody or everybody: 0 for all (with teams,
+        shared by the teams: structures)."""
+        if self.rules.teams is not None:
+            return self._team_returns()
         k = len(self.winners)
         if k == 0 or k == self.n:
             return [0.0] * self.n
@@ -783,6 +839,8 @@ class State:
         return best
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float) -> float:
+        if self.rules.horizon == "round":  # to the end of the round (structures)
+            return self._round_ahead(deal, action, p, r)
         turn = self.rules.horizon in ("choice", "turn")
         s = deal.clone(reseed=r, trial=turn)  # chance after the move is not known either
         if turn:
@@ -804,6 +862,8 @@ class State:
     def _hidden(self, zone: str, owner: int, player: int, size: int) -> range:
         vis = self.rules.zones[zone].visible
         if vis == "everyone" or (vis == "owner" and owner == player):
+            return range(0)
+        if vis == "team" and self._teammates(owner, player):
             return range(0)
         if vis == "top":
             return range(max(size - 1, 0))
@@ -833,12 +893,14 @@ class State:
         if any(self.revealed) and player >= 0:  # cards an effect showed to the others
             out["revealed"] = tuple(tuple(self.game.cards[c].name for c in r) if q != player else ()
                                     for q, r in enumerate(self.revealed))
+        if self.window is not None or self.secret:  # an answer window, secret choices
+            self._observe_more(player, out)
         return out
 
     def information_key(self, player: int) -> tuple:
         o = self.observation(player)
         return (o["current_player"], o["round"], tuple(sorted(o["zones"].items())), o["counters"],
-                tuple(self.done), o.get("decision"), o.get("revealed"))
+                tuple(self.done), o.get("decision"), o.get("revealed"), o.get("window"), o.get("secret"))
 
     def resample(self, player: int, rng: random.Random, *, trial: bool = False) -> State:
         """A clone where every card ``player`` cannot see is dealt again at random among the
@@ -866,16 +928,23 @@ class State:
                 else:
                     g.extend((pile, i) for i in hidden)
         for _key, places in sorted(groups.items()):
+            if self.game.phantoms and 0 <= _key != player:  # R9 hidden: from the card pool
+                s._pool_deal(_key, places, rng)
+                continue
             cards = sorted(pile[i] for pile, i in places)  # the deal depends on what is unseen, not where
             rng.shuffle(cards)
             for (pile, i), c in zip(places, cards):
                 pile[i] = c
+        if s.secret:  # the others' secret choices, chosen again in the re-dealt position
+            s._resample_secret(player, rng)
         s._legal = None
         return s
 
     # ------------------------------------------------------------------ text
 
     def action_to_string(self, action: int) -> str:
+        if action == self.game.pass_action and self.window is not None:
+            return tr("rulesplay.action.pass")
         if self.decision is not None and action >= self.game.decision_base:
             from cardbase.games.effects.resolve import decision_action_to_string
 
@@ -903,6 +972,8 @@ class State:
 
     def event_to_string(self, event: tuple) -> str:
         kind = event[0]
+        if kind in structures.MORE_EVENTS:
+            return self._event_more(event)
         if kind == "round":
             return tr("rulesdata.log.round", round=event[1])
         if kind == "turn":

@@ -1,0 +1,251 @@
+"""Reading and checking the rules language's constructs for teams, simultaneous choices, answer
+windows, rounds' operations, triggers on a move between two zones and hidden deck lists
+(``docs/rules-language.md``). Called by :mod:`.language`, whose checker collects the problems
+(each with its line, key and fix, in French and English)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .language import Action, Trigger, Zone, _Checker, _Ctx
+
+SEATINGS = ("alternate", "blocks")  # [teams] seating: A B A B … or A A B B …
+TEAM_ORDERS = ("seats", "teams")  # [teams] order of the turns: clockwise, or one team after the other
+TEAM_VALUES = ("sum", "max", "min")  # a team's value from its seats' [end.winner] by
+ANSWER_BY = ("others", "opponents", "partners")  # who may answer an action, in order of play
+ANSWER_UNTIL = ("first", "all")  # the first answer closes the window, or every seat is asked
+EACH = ("player", "team")  # { each = "player", do = [...] }
+LISTS = ("public", "hidden")  # [material] lists: who knows each player's deck list (NesPanini R9)
+MAX_TEAMS = 6
+
+
+@dataclass(slots=True, frozen=True)
+class Teams:
+    """``[teams]``: how many, how the seats are shared out, the order of the turns, a team's value."""
+
+    count: int
+    seating: str = "alternate"
+    order: str = "seats"
+    value: str = "sum"
+    names: tuple[str, ...] = ()
+
+    def team_of(self, seat: int, players: int) -> int:
+        """The team (from 0) of ``seat`` (from 0) at a table of ``players``."""
+        if self.seating == "blocks":
+            return seat * self.count // players
+        return seat % self.count
+
+    def name(self, team: int) -> str:
+        return self.names[team] if team < len(self.names) else chr(ord("A") + team)
+
+
+@dataclass(slots=True, frozen=True)
+class Answers:
+    """``answers = { by, with, until }`` on an action: the answer window it opens."""
+
+    by: str
+    actions: tuple[int, ...]  # the numbers of the actions an asked seat may answer with
+    until: str = "first"
+
+
+def teams(c: _Checker, raw: Any, min_players: int) -> Teams | None:
+    """``[teams]``, or None when the file has none."""
+    if raw is None:
+        return None
+    data = c.table(raw, ["teams"])
+    c.unknown_keys(data, ["teams"], ("count", "seating", "order", "value", "names"))
+    count = c.integer(data, ["teams"], "count", 2, 2, MAX_TEAMS) or 2
+    if count > min_players:
+        c.add(["teams", "count"], "rulesplay.teams_players", "rulesplay.teams_players_fix",
+              count=count, players=min_players)
+    names = data.get("names", [])
+    if not (isinstance(names, list) and all(isinstance(x, str) and 0 < len(x) <= 40 for x in names)
+            and len(names) in (0, count) and len(set(names)) == len(names)):
+        c.add(["teams", "names"], "rulesplay.team_names", "rulesplay.team_names_fix", count=count)
+        names = []
+    return Teams(count, c.choice(data, ["teams"], "seating", SEATINGS, "alternate"),
+                 c.choice(data, ["teams"], "order", TEAM_ORDERS, "seats"),
+                 c.choice(data, ["teams"], "value", TEAM_VALUES, "sum"), tuple(names))
+
+
+def round_ops(c: _Checker, ctx: _Ctx, raw: Any) -> tuple[list[tuple], list[tuple]]:
+    """``[round] start = [...]``, ``end = [...]``: operations at the start and the end of every
+    round (the end after the simultaneous choices are revealed)."""
+    data = c.table(raw, ["round"])
+    c.unknown_keys(data, ["round"], ("start", "end"))
+    return (ctx.ops(data.get("start", []), ["round", "start"], card=False),
+            ctx.ops(data.get("end", []), ["round", "end"], card=False))
+
+
+def each_op(ctx: _Ctx, op: dict[str, Any], here: list[Any], card: bool) -> tuple | None:
+    """``{ each = "player" | "team", do = [...] }``: the operations for every seat (or once per
+    team, as its first seat), in order of play from the seat in question."""
+    what = op["each"]
+    if what not in EACH:
+        ctx.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="each", value=what,
+                  allowed=", ".join(EACH))
+        return None
+    return ("each", what, ctx.ops(op.get("do", []), here, card=card))
+
+
+def action_keys(c: _Checker, a: dict[str, Any], parts: list[Any], act: Action) -> None:
+    """``simultaneous``, ``answer_only`` and ``answers`` of an action (the names of ``answers.with``
+    are checked by :func:`check_actions`, once every action is known)."""
+    act.simultaneous = c.boolean(a, parts, "simultaneous", False)
+    act.answer_only = c.boolean(a, parts, "answer_only", False)
+    if act.simultaneous and a.get("ends_turn") is False:
+        c.add(parts + ["ends_turn"], "rulesplay.simultaneous_ends_turn",
+              "rulesplay.simultaneous_ends_turn_fix", action=act.name)
+    if act.simultaneous:
+        act.ends_turn = True
+    raw = a.get("answers")
+    if raw is None:
+        return
+    data = c.table(raw, parts + ["answers"])
+    c.unknown_keys(data, parts + ["answers"], ("by", "with", "until"))
+    names = data.get("with")
+    if not (isinstance(names, list) and names and all(isinstance(x, str) for x in names)):
+        c.add(parts + ["answers"], "rulesplay.answers_with", "rulesplay.answers_with_fix", action=act.name)
+        names = []
+    act.answers_with = tuple(names)
+    act.answers = Answers(c.choice(data, parts + ["answers"], "by", ANSWER_BY, "others"), (),
+                          c.choice(data, parts + ["answers"], "until", ANSWER_UNTIL, "first"))
+
+
+def _verbs(ops: list[tuple]) -> set[str]:
+    out: set[str] = set()
+    for op in ops:
+        out.add(op[0])
+        if op[0] == "if":
+            out |= _verbs(op[2]) | _verbs(op[3])
+        elif op[0] == "each":
+            out |= _verbs(op[2])
+    return out
+
+
+def check_actions(c: _Checker, actions: list[Action], triggers: list[Trigger],
+                  team_rules: Teams | None) -> None:
+    """What simultaneous choices and answer windows cannot do, every problem at once; fills each
+    window's action numbers."""
+    index = {a.name: k for k, a in enumerate(actions)}
+    listed: set[str] = set()
+    for k, a in enumerate(actions):
+        parts: list[Any] = ["actions", k]
+        verbs = _verbs(a.then)
+        for t in triggers:
+            if t.on == a.name:
+                verbs |= _verbs(t.ops)
+        if a.simultaneous:
+            if a.answers is not None:
+                c.add(parts + ["answers"], "rulesplay.simultaneous_answers",
+                      "rulesplay.simultaneous_answers_fix", action=a.name)
+            for verb in sorted(verbs & {"effect", "end_turn"}):
+                c.add(parts + ["then"], "rulesplay.simultaneous_op", "rulesplay.simultaneous_op_fix",
+                      action=a.name, verb=verb)
+        if a.answers is None:
+            continue
+        if a.answers.by == "partners" and team_rules is None:
+            c.add(parts + ["answers"], "rulesplay.partners_no_teams", "rulesplay.partners_no_teams_fix",
+                  action=a.name)
+        ks = []
+        for name in a.answers_with:
+            listed.add(name)
+            if name not in index:
+                c.add(parts + ["answers"], "rulesdata.unknown_action", "rulesdata.unknown_action_fix",
+                      value=name, known=", ".join(index))
+                continue
+            ks.append(index[name])
+            b = actions[index[name]]
+            why = ("answers" if b.answers is not None else "simultaneous" if b.simultaneous
+                   else "ends_turn" if b.ends_turn else "")
+            if why:
+                c.add(["actions", index[name], why], "rulesplay.answer_cannot",
+                      "rulesplay.answer_cannot_fix", action=b.name, key=why)
+            answer_verbs = _verbs(b.then) | {v for t in triggers if t.on == b.name for v in _verbs(t.ops)}
+            for verb in sorted(answer_verbs & {"effect", "end_turn"}):
+                c.add(["actions", index[name], "then"], "rulesplay.answer_op", "rulesplay.answer_op_fix",
+                      action=b.name, verb=verb)
+        a.answers = Answers(a.answers.by, tuple(ks), a.answers.until)
+    for k, a in enumerate(actions):
+        if a.answer_only and a.name not in listed:
+            c.add(["actions", k, "answer_only"], "rulesplay.answer_unused", "rulesplay.answer_unused_fix",
+                  action=a.name)
+
+
+def lists(c: _Checker, mat: dict[str, Any], source: str, opts: dict[str, Any]) -> tuple[str, int, dict[str, int]]:
+    """``[material] lists``: who knows each player's deck list — ``"public"`` (everyone; NesPanini
+    R9 public) or ``"hidden"`` (the owner only: a re-deal for a search bot draws another player's
+    unseen cards from the card pool), or the name of an option holding one of the two; with
+    ``copy_limit`` and ``keyword_limits`` (the deck rules' copies a re-deal may draw)."""
+    raw = mat.get("lists", "public")
+    value = opts.get(raw, raw) if isinstance(raw, str) and raw not in LISTS else raw
+    if value not in LISTS:
+        c.add(["material", "lists"], "rulesplay.lists", "rulesplay.lists_fix", value=value,
+              allowed=", ".join(LISTS))
+        value = "public"
+    if "lists" in mat and source != "decks":
+        c.add(["material", "lists"], "rulesplay.lists_not_decks", "rulesplay.lists_not_decks_fix")
+    limit = c.integer(mat, ["material"], "copy_limit", 2, 1, 100) or 2
+    kw = mat.get("keyword_limits", {})
+    limits: dict[str, int] = {}
+    if not isinstance(kw, dict):
+        c.add(["material", "keyword_limits"], "rulesdata.not_table", "rulesdata.not_table_fix",
+              key="keyword_limits")
+    else:
+        for k, v in kw.items():
+            n = c.integer(kw, ["material", "keyword_limits"], k, 1, 1, 100)
+            if n is not None:
+                limits[k] = n
+    return value, limit, limits
+
+
+def move_trigger(c: _Checker, ctx: _Ctx, t: dict[str, Any], i: int) -> tuple[str, str] | None:
+    """``[[triggers]] from = "deck", to = "main"``: a trigger on every card moved between the two
+    zones, by an action or an operation (a draw at the start of the turn, a deal…)."""
+    if "on" in t:
+        c.add(["triggers", i, "from"], "rulesplay.trigger_both", "rulesplay.trigger_both_fix")
+        return None
+    src = ctx.zone(t.get("from"), ["triggers", i, "from"])
+    dst = ctx.zone(t.get("to"), ["triggers", i, "to"])
+    return (src, dst) if src and dst else None
+
+
+def team_visibility(c: _Checker, zones: dict[str, Zone], zone_list: list[Any], team_rules: Teams | None) -> None:
+    """A zone seen by a team (``visible = "team"``) needs ``[teams]`` and a zone of each player."""
+    for i, z in enumerate(zone_list):
+        name = z.get("name") if isinstance(z, dict) else None
+        zone = zones.get(name) if isinstance(name, str) else None
+        if zone is None or zone.visible != "team":
+            continue
+        if team_rules is None or not zone.per_player:
+            c.add(["zones", i, "visible"], "rulesplay.team_zone", "rulesplay.team_zone_fix", zone=name)
+
+
+def card_effects(c: _Checker, cards: list[dict[str, Any]]) -> None:
+    """A generated card's ``keywords`` (a list of texts) and ``effect`` text (docs/effects.md) are
+    checked when the file is read."""
+    from cardbase.errors import EffectError
+    from cardbase.games.effects import parse_effect
+
+    seen: set[str] = set()
+    for i, card in enumerate(cards):
+        kws = card.get("keywords", [])
+        if not (isinstance(kws, list) and all(isinstance(k, str) and 0 < len(k) <= 40 for k in kws)):
+            c.add(["material", "cards", i], "rulesplay.card_effect", "rulesplay.card_effect_fix",
+                  card=card.get("name"), error=repr(kws))
+        text = card.get("effect")
+        if text is None or (isinstance(text, str) and text in seen):
+            continue
+        if not isinstance(text, str):
+            c.add(["material", "cards", i], "rulesplay.card_effect", "rulesplay.card_effect_fix",
+                  card=card.get("name"), error=repr(text))
+            continue
+        try:
+            parse_effect(text)
+        except EffectError as exc:
+            c.add(["material", "cards", i], "rulesplay.card_effect", "rulesplay.card_effect_fix",
+                  card=card.get("name"), error=str(exc))
+        seen.add(text)
+
