@@ -541,6 +541,8 @@ class State(Structures):
         """The argument positions of action ``k`` legal for ``seat`` (``[0]`` for an action
         without a card), ignoring compulsory actions."""
         a = self.rules.actions[k]
+        if a.answer_only and self.window is None:  # an answer, only in an answer window
+            return []
         if a.limit is not None and self.done[k] >= a.limit:
             return []
         if a.when is not None and not self._eval(a.when, seat):
