@@ -684,3 +684,132 @@ def test_round_operations_each_and_sum() -> None:
         assert s.counters[first]["points"] == stake and len(s.zones["gains"][first]) == 1
     assert all(not x for x in s.zones["offre"])  # offers cleared at the round's end
     assert s.round == 2 and len(s.zones["enjeu"][0]) == 1
+
+
+# ------------------------------------------------------------------ votes, targets, passing hands
+
+VOTE = """[game]
+code = "vote"
+players = [3, 5]
+
+[material]
+source = "generated"
+cards = [{ name = "Vice", value = 1, copies = 9, keywords = ["Vol"] }, { name = "Vertu", value = 2, copies = 9 }]
+into = "boite"
+
+[[zones]]
+name = "boite"
+visible = "nobody"
+
+[[zones]]
+name = "vices"
+visible = "everyone"
+
+[[zones]]
+name = "main"
+owner = "player"
+ordered = false
+visible = "owner"
+
+[[zones]]
+name = "tas"
+owner = "player"
+visible = "everyone"
+
+[counters]
+vote = { reset = "round" }
+recus = {}
+cible = {}
+
+[setup]
+do = [{ move = "boite", to = "vices", filter = "has(card, 'Vol')", pick = "all" },
+      { shuffle = "boite" }, { deal = "boite", to = "main", count = 2 }]
+
+[round]
+end = [
+  { each = "player", do = [{ add = "recus", value = "named('vote')" }] },
+  { rotate = "main", direction = "left" },
+]
+
+[[actions]]
+name = "voter"
+label = { fr = "Voter", en = "Vote" }
+choose = { counter = "vote", values = [1, 2, 3, 4, 5], allowed = "value != seat and value <= players" }
+when = "round == 1"
+simultaneous = true
+
+[[actions]]
+name = "viser"
+label = { fr = "Viser", en = "Aim" }
+choose = { counter = "cible", values = [1, 2, 3, 4, 5], allowed = "value != seat and value <= players" }
+when = "round == 2"
+answers = { by = "seat", seat = "cible", with = ["esquiver"] }
+then = [{ if = "answered == 0", then = [{ give = "main", to = "tas", seat = "cible", pick = "random" },
+                                          { for_seat = "cible", do = [{ add = "recus", value = 10 }] }] }]
+ends_turn = true
+
+[[actions]]
+name = "esquiver"
+label = { fr = "Esquiver", en = "Dodge" }
+answer_only = true
+when = "count('main') > 1"
+
+[end]
+check = "round"
+[[end.conditions]]
+name = "deux"
+game = "round >= 2"
+[end.winner]
+by = "recus"
+"""
+
+
+def test_votes_targets_filtered_moves_and_passing_hands() -> None:
+    """A filtered move takes only the cards that pass (the set-up's « Vol » cards); a secret vote
+    for another seat, counted with named('vote'); at the round's end every hand passes to the left
+    (rotate); a chosen target (answers by = "seat") may answer alone; unanswered, the target
+    receives a card from the actor's hand (give) and 10 points (for_seat)."""
+    game = Game(parse_rules_text(VOTE, "vote.toml"), (), 3)
+    for seed in range(30):
+        s = game.new_state(seed)
+        assert [game.cards[c].name for c in s.zones["vices"][0]] == ["Vice"] * 9
+        assert all(game.cards[c].name == "Vertu" for p in range(3) for c in s.zones["main"][p])
+        rng = random.Random(seed)
+        hands = [list(h) for h in s.zones["main"]]
+        votes = []
+        for _ in range(3):
+            legal = s.legal_actions()
+            assert len(legal) == 2  # another seat, never oneself
+            a = rng.choice(legal)
+            votes.append(a % game.stride + 1)
+            s.apply_action(a)
+        assert [c["recus"] for c in s.counters] == [votes.count(q + 1) for q in range(3)]
+        assert s.zones["main"] == [hands[2], hands[0], hands[1]]  # passed to the left
+        before = [c["recus"] for c in s.counters]
+        p = s.player
+        a = rng.choice(s.legal_actions())
+        assert a // game.stride == 1  # viser
+        target = a % game.stride
+        s.apply_action(a)
+        if s.window is not None:
+            assert s.player == target and s.observation(0)["window"][2] == target
+            answer = rng.choice(s.legal_actions())
+            s.apply_action(answer)
+            dodged = answer != game.pass_action
+        else:
+            dodged = False
+        gained = s.counters[target]["recus"] - before[target]
+        assert gained == (0 if dodged else 10)
+        assert len(s.zones["tas"][target]) == (0 if dodged else 1)
+        assert len(s.zones["main"][p]) == (2 if dodged else 1)
+    bad = VOTE.replace('{ rotate = "main", direction = "left" }', '{ rotate = "vices", direction = "haut" }') \
+        .replace('by = "seat", seat = "cible"', 'by = "seat"').replace("named('vote')", "named('votes')")
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(bad, "vote.toml")
+    text = str(info.value)
+    assert "« direction » vaut « haut »" in text and "va avec seat" in text and "named('votes') nomme un compteur" in text
+    with pytest.raises(Exception, match="n'est pas un joueur"):
+        wrong = Game(parse_rules_text(VOTE.replace('seat = "cible"', 'seat = "cible + 7"'), "v.toml"), (), 3)
+        s = wrong.new_state(0)
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[0])

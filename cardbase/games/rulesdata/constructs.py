@@ -14,11 +14,12 @@ if TYPE_CHECKING:
 SEATINGS = ("alternate", "blocks")  # [teams] seating: A B A B … or A A B B …
 TEAM_ORDERS = ("seats", "teams")  # [teams] order of the turns: clockwise, or one team after the other
 TEAM_VALUES = ("sum", "max", "min")  # a team's value from its seats' [end.winner] by
-ANSWER_BY = ("others", "opponents", "partners")  # who may answer an action, in order of play
+ANSWER_BY = ("others", "opponents", "partners", "seat")  # who may answer an action
 ANSWER_UNTIL = ("first", "all")  # the first answer closes the window, or every seat is asked
 EACH = ("player", "team")  # { each = "player", do = [...] }
 LISTS = ("public", "hidden")  # [material] lists: who knows each player's deck list (NesPanini R9)
 MAX_TEAMS = 6
+DIRECTIONS = ("left", "right")  # { rotate = "main", direction = "left" }: to the next seat, the previous
 
 
 @dataclass(slots=True, frozen=True)
@@ -48,6 +49,7 @@ class Answers:
     by: str
     actions: tuple[int, ...]  # the numbers of the actions an asked seat may answer with
     until: str = "first"
+    seat: Any = None  # by = "seat": an expression giving the one seat asked (from 1)
 
 
 def teams(c: _Checker, raw: Any, min_players: int) -> Teams | None:
@@ -90,7 +92,7 @@ def each_op(ctx: _Ctx, op: dict[str, Any], here: list[Any], card: bool) -> tuple
     return ("each", what, ctx.ops(op.get("do", []), here, card=card))
 
 
-def action_keys(c: _Checker, a: dict[str, Any], parts: list[Any], act: Action) -> None:
+def action_keys(c: _Checker, a: dict[str, Any], parts: list[Any], act: Action, ctx: _Ctx) -> None:
     """``simultaneous``, ``answer_only`` and ``answers`` of an action (the names of ``answers.with``
     are checked by :func:`check_actions`, once every action is known)."""
     act.simultaneous = c.boolean(a, parts, "simultaneous", False)
@@ -104,14 +106,19 @@ def action_keys(c: _Checker, a: dict[str, Any], parts: list[Any], act: Action) -
     if raw is None:
         return
     data = c.table(raw, parts + ["answers"])
-    c.unknown_keys(data, parts + ["answers"], ("by", "with", "until"))
+    c.unknown_keys(data, parts + ["answers"], ("by", "with", "until", "seat"))
     names = data.get("with")
     if not (isinstance(names, list) and names and all(isinstance(x, str) for x in names)):
         c.add(parts + ["answers"], "rulesplay.answers_with", "rulesplay.answers_with_fix", action=act.name)
         names = []
     act.answers_with = tuple(names)
-    act.answers = Answers(c.choice(data, parts + ["answers"], "by", ANSWER_BY, "others"), (),
-                          c.choice(data, parts + ["answers"], "until", ANSWER_UNTIL, "first"))
+    by = c.choice(data, parts + ["answers"], "by", ANSWER_BY, "others")
+    seat = None
+    if (by == "seat") != ("seat" in data):
+        c.add(parts + ["answers"], "rulesplay.answers_seat", "rulesplay.answers_seat_fix", action=act.name)
+    elif by == "seat":
+        seat = ctx.expr(data["seat"], parts + ["answers"], card=act.source is not None)
+    act.answers = Answers(by, (), c.choice(data, parts + ["answers"], "until", ANSWER_UNTIL, "first"), seat)
 
 
 def _verbs(ops: list[tuple]) -> set[str]:
@@ -120,9 +127,47 @@ def _verbs(ops: list[tuple]) -> set[str]:
         out.add(op[0])
         if op[0] == "if":
             out |= _verbs(op[2]) | _verbs(op[3])
-        elif op[0] == "each":
+        elif op[0] in ("each", "for_seat"):
             out |= _verbs(op[2])
     return out
+
+
+def seat_op(ctx: _Ctx, verb: str, op: dict[str, Any], here: list[Any], card: bool) -> tuple | None:
+    """``{ for_seat = "cible", do = [...] }`` (the operations as the seat the expression names,
+    from 1), ``{ give = "main", to = "main", seat = "cible", pick = "random", count = 1 }`` (cards
+    from the seat's pile to that seat's), ``{ rotate = "main", direction = "left" }`` (every
+    player's pile passed to the next seat, or the previous)."""
+    c = ctx.c
+    if verb == "for_seat":
+        target = ctx.expr(op["for_seat"], here, card=card)
+        do = ctx.ops(op.get("do", []), here, card=card)
+        return ("for_seat", target, do) if target is not None else None
+    if verb == "rotate":
+        zone = ctx.zone(op["rotate"], here)
+        direction = op.get("direction", "left")
+        if direction not in DIRECTIONS:
+            c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="direction",
+                  value=direction, allowed=", ".join(DIRECTIONS))
+            return None
+        if zone is not None and not ctx.zones[zone].per_player:
+            c.add(here, "rulesplay.per_player_zone", "rulesplay.per_player_zone_fix", zone=zone, verb=verb)
+            return None
+        return ("rotate", zone, 1 if direction == "left" else -1) if zone else None
+    src = ctx.zone(op["give"], here)
+    dst = ctx.zone(op.get("to"), here)
+    if src:
+        ctx.used.add(src)
+    if dst is not None and not ctx.zones[dst].per_player:
+        c.add(here, "rulesplay.per_player_zone", "rulesplay.per_player_zone_fix", zone=dst, verb=verb)
+        return None
+    pick = op.get("pick", "top")
+    if pick not in ("top", "random", "all"):
+        c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="pick", value=pick,
+              allowed="top, random, all")
+        return None
+    target = ctx.expr(op.get("seat"), here, card=card)
+    count = ctx.expr(op.get("count", 1), here, card=card)
+    return ("give", src, dst, pick, count, target) if src and dst and target and count else None
 
 
 def check_actions(c: _Checker, actions: list[Action], triggers: list[Trigger],
@@ -167,7 +212,7 @@ def check_actions(c: _Checker, actions: list[Action], triggers: list[Trigger],
             for verb in sorted(answer_verbs & {"effect", "end_turn"}):
                 c.add(["actions", index[name], "then"], "rulesplay.answer_op", "rulesplay.answer_op_fix",
                       action=b.name, verb=verb)
-        a.answers = Answers(a.answers.by, tuple(ks), a.answers.until)
+        a.answers = Answers(a.answers.by, tuple(ks), a.answers.until, a.answers.seat)
     for k, a in enumerate(actions):
         if a.answer_only and a.name not in listed:
             c.add(["actions", k, "answer_only"], "rulesplay.answer_unused", "rulesplay.answer_unused_fix",

@@ -524,6 +524,8 @@ class State(Structures):
                 return
             elif verb == "each":
                 self._run_each(op, seat, card)
+            elif verb in structures.SEAT_VERBS:  # move_if, for_seat, give, rotate
+                self._run_more(op, seat, card)
 
     # ------------------------------------------------------------------ the interface
 

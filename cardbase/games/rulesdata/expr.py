@@ -36,6 +36,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "team_best": (1, 1, "counter"),  # a counter's highest value in the seat's team
     "others_best": (1, 1, "counter"),  # its highest value among the other teams' seats
     "team_count": (1, 1, "zone"),  # cards in the team's piles of a zone of each player
+    "named": (1, 1, "counter"),  # named('vote'): the seats whose counter holds this seat's number
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 # teams and answer windows (docs/rules-language.md): the seat's team (from 1), the number of teams,

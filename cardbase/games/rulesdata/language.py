@@ -31,7 +31,8 @@ ORDERS = ("highest", "lowest")
 AMONG = ("reached", "all")
 TIES = ("first", "shared")
 SOURCES = ("edition", "generated", "decks")
-VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game", "each")
+VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game", "each",
+         "for_seat", "give", "rotate")
 PLACES = ("top", "bottom")  # where a moved card goes in its new zone
 HORIZONS = ("step", "turn", "choice", "round")  # [scoring] horizon: what the greedy bot looks at after its move
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
@@ -642,9 +643,11 @@ class _Ctx:
                 continue
             verb = verbs[0]
             allowed = {"add": ("add", "value"), "set": ("set", "value"), "if": ("if", "then", "else"),
-                       "move": ("move", "to", "pick", "count", "at"), "shuffle": ("shuffle",),
+                       "move": ("move", "to", "pick", "count", "at", "filter"), "shuffle": ("shuffle",),
                        "deal": ("deal", "to", "count"), "end_turn": ("end_turn",),
-                       "effect": ("effect",), "end_game": ("end_game",), "each": ("each", "do")}[verb]
+                       "effect": ("effect",), "end_game": ("end_game",), "each": ("each", "do"),
+                       "for_seat": ("for_seat", "do"), "give": ("give", "to", "seat", "pick", "count"),
+                       "rotate": ("rotate", "direction")}[verb]
             extra = [k for k in op if k not in allowed]
             if extra:
                 self.c.add(here, "rulesdata.op_keys", "rulesdata.op_keys_fix", verb=verb,
@@ -679,7 +682,11 @@ class _Ctx:
                     self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="at",
                                value=at, allowed=", ".join(PLACES))
                     continue
-                if src and dst and count:
+                if src and dst and count and verb == "move" and "filter" in op:  # the cards that pass
+                    flt = self.expr(op["filter"], here, card=True)
+                    if flt:
+                        out.append(("move_if", src, dst, pick, count, at, flt))
+                elif src and dst and count:
                     out.append((verb, src, dst, pick, count, at) if verb == "move"
                                else (verb, src, dst, pick, count))
             elif verb == "shuffle":
@@ -692,6 +699,10 @@ class _Ctx:
                 each = constructs.each_op(self, op, here, card)
                 if each is not None:
                     out.append(each)
+            elif verb in ("for_seat", "give", "rotate"):
+                more = constructs.seat_op(self, verb, op, here, card)
+                if more is not None:
+                    out.append(more)
             elif verb == "end_game":
                 name = op["end_game"]
                 if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,30}", name):
@@ -771,5 +782,5 @@ class _Ctx:
         act.ends_turn = c.boolean(a, parts, "ends_turn", False)
         act.compulsory = c.boolean(a, parts, "compulsory", False)
         act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None)
-        constructs.action_keys(c, a, parts, act)
+        constructs.action_keys(c, a, parts, act, self)
         return act

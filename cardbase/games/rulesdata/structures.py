@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 TERMINAL = -1
 NO_OTHER = -10**6  # others_best() when no seat of another team holds the counter
 MORE_EVENTS = ("secret", "reveal", "lost", "window", "pass", "teams_won")
+SEAT_VERBS = ("move_if", "for_seat", "give", "rotate")  # operations of this module (_run_more)
 
 
 # ------------------------------------------------------------------ expressions
@@ -66,6 +67,7 @@ MORE_FUNCTIONS: dict[str, Any] = {
     "_f_team_best": lambda s, seat, c: max(s.counters[q][c] for q in _team_seats(s, seat)),
     "_f_others_best": _others_best,
     "_f_team_count": lambda s, seat, z: sum(len(s.zones[z][q]) for q in _team_seats(s, seat)),
+    "_f_named": lambda s, seat, c: sum(1 for x in s.counters if x[c] == seat + 1),
     "_f_team": _team,
     "_f_teams": lambda s, seat: s.game.team_count,
     "_f_cause": _cause,
@@ -255,6 +257,59 @@ class Structures:
             if self.player == TERMINAL:
                 return
 
+    def _target(self, e: Any, seat: int, card: Any) -> int:
+        """The seat (from 0) an expression names by its number (from 1): a clear error otherwise."""
+        from .engine import RulesRuntimeError
+
+        v = self._number(e, seat, card)
+        if not 1 <= v <= self.n:
+            raise RulesRuntimeError(tr("rulesplay.runtime_seat", expr=e.source, value=v, players=self.n,
+                                       file=self.rules.path))
+        return v - 1
+
+    def _run_more(self, op: tuple, seat: int, card: Any) -> None:
+        """``move`` with a ``filter``, ``for_seat``, ``give``, ``rotate``."""
+        verb = op[0]
+        if verb == "for_seat":
+            self._run(op[2], self._target(op[1], seat, card), card)
+        elif verb == "rotate":
+            piles = self.zones[op[1]]
+            k = op[2]
+            piles[:] = [piles[(q - k) % self.n] for q in range(self.n)]  # seat q gets q - k's pile
+        elif verb == "give":
+            _, src, dst, pick, count, target = op
+            a = self._pile(src, seat)
+            b = self.zones[dst][self._target(target, seat, card)]
+            k = len(a) if pick == "all" else self._number(count, seat, card)
+            for _ in range(min(k, len(a))):
+                b.append(a.pop(self.rng.randrange(len(a)) if pick == "random" else -1))
+        else:  # move_if: only the cards that pass the filter, for the seat (every player's in the set-up)
+            _, src, dst, pick, count, at, flt = op
+            zs = self.rules.zones
+            if seat < 0 and zs[src].per_player and zs[dst].per_player:
+                pairs = list(zip(self.zones[src], self.zones[dst]))
+            else:
+                pairs = [(self._pile(src, seat), self._pile(dst, seat))]
+            cards = self.game.cards
+            for who, (a, b) in enumerate(pairs):
+                owner = who if len(pairs) > 1 else max(seat, 0)
+                ok = [i for i, c in enumerate(a) if self._eval(flt, owner, cards[c])]
+                k = len(ok) if pick == "all" else min(self._number(count, seat, card), len(ok))
+                if pick == "random":
+                    chosen = sorted(self.rng.sample(ok, k))
+                else:
+                    chosen = ok[len(ok) - k:]  # from the top
+                taken = [a[i] for i in chosen]
+                for i in reversed(chosen):
+                    del a[i]
+                for c in reversed(taken):  # the top card first, as a plain move
+                    if at == "bottom":
+                        b.insert(0, c)
+                    else:
+                        b.append(c)
+                    if (src, dst) in self.rules.move_triggers:
+                        self._moved(src, dst, owner, c)
+
     def _moved(self, src: str, dst: str, owner: int, cid: int) -> None:
         """Triggers on a card moved from ``src`` to ``dst`` (``[[triggers]] from/to``), for the
         player whose pile it went to (or came from). A trigger's own moves trigger nothing."""
@@ -376,8 +431,12 @@ class Structures:
 
     # -------------------------------------------------------------- answer windows
 
-    def _asked(self, actor: int, by: str) -> tuple[int, ...]:
+    def _asked(self, actor: int, ans: Any, card: Any = None) -> tuple[int, ...]:
+        by = ans.by
         seats = [(actor + i) % self.n for i in range(1, self.n)]
+        if by == "seat":  # the one seat the expression names (not the actor)
+            q = self._target(ans.seat, actor, card)
+            return (q,) if q != actor else ()
         if by == "opponents":
             return tuple(q for q in seats if not self._teammates(q, actor))
         if by == "partners":
@@ -387,7 +446,7 @@ class Structures:
     def _open_window(self, p: int, k: int, card: Any) -> bool:
         """After action ``k``'s move and triggers: the window it opens (False: nobody to ask)."""
         ans = self.rules.actions[k].answers
-        seats = self._asked(p, ans.by)
+        seats = self._asked(p, ans, card)
         if not seats:
             return False
         cid = card.id if card is not None else -1
