@@ -813,3 +813,82 @@ def test_votes_targets_filtered_moves_and_passing_hands() -> None:
         s = wrong.new_state(0)
         while not s.is_terminal():
             s.apply_action(s.legal_actions()[0])
+
+
+MANCHE = """[game]
+code = "manche"
+players = [2, 3]
+
+[material]
+source = "generated"
+cards = [{ name = "Un", value = 1, copies = 12 }]
+into = "pioche"
+
+[[zones]]
+name = "pioche"
+ordered = false
+visible = "nobody"
+
+[[zones]]
+name = "tas"
+owner = "player"
+visible = "everyone"
+
+[counters]
+manches = {}
+cartes = { reset = "round" }
+
+[round]
+until = "count('tas') >= 3"
+end = [{ each = "player", do = [{ set = "cartes", value = "count('tas')" },
+                                 { move = "tas", to = "pioche", pick = "all" }] },
+       { set = "manches", value = "manches + best_seat('cartes')" }]
+
+[[actions]]
+name = "prendre"
+move = { from = "pioche", to = "tas" }
+pick = "random"
+ends_turn = true
+
+[end]
+check = "round"
+[[end.conditions]]
+name = "trois"
+game = "round >= 3"
+[end.winner]
+by = "manches"
+"""
+
+
+def test_a_round_goes_on_until_its_condition_and_best_seat_names_the_leader() -> None:
+    """[round] until: the round goes around the table until a player holds 3 cards (after that
+    player's turn: 5 turns at 2 players, 7 at 3 from seat 1), then [round] end runs; best_seat()
+    is the seat with the strictly highest counter (0 on a tie)."""
+    for players, turns in ((2, 5), (3, 7)):
+        game = Game(parse_rules_text(MANCHE, "manche.toml"), (), players)
+        s = game.new_state(1)
+        while not s.is_terminal():
+            rnd = s.round
+            before = s.turns
+            while s.round == rnd and not s.is_terminal():
+                s.apply_action(s.legal_actions()[0])
+            assert s.turns - before == turns
+            assert all(not x for x in s.zones["tas"]) and len(s.zones["pioche"][0]) == 12
+        assert s.counters[0]["manches"] == 3 and s.winners == [0]  # seat 1 leads each round alone
+    with pytest.raises(RulesFileError, match="round.until"):
+        parse_rules_text(MANCHE.replace("count('tas') >= 3", "count('tas') >="), "m.toml")
+
+
+def test_teams_extra_seats_go_to_the_first_or_the_last_teams() -> None:
+    """[teams] extra: at an odd count the leftover seat goes to the first team (A B A) or, with
+    extra = "last", to the last (A B B, A B A B B: CT vs Terror's CT1 default); blocks alike."""
+    from cardbase.games.rulesdata.constructs import Teams
+
+    def seats(t: Teams, n: int) -> str:
+        return "".join("ABC"[t.team_of(p, n)] for p in range(n))
+
+    assert [seats(Teams(2), n) for n in (3, 4, 5)] == ["ABA", "ABAB", "ABABA"]
+    assert [seats(Teams(2, extra="last"), n) for n in (3, 4, 5)] == ["ABB", "ABAB", "ABABB"]
+    assert [seats(Teams(3, extra="last"), n) for n in (4, 5, 7)] == ["ABCC", "ABCBC", "ABCABCC"]
+    assert [seats(Teams(2, "blocks"), n) for n in (3, 5)] == ["AAB", "AAABB"]
+    assert [seats(Teams(2, "blocks", extra="last"), n) for n in (3, 5)] == ["ABB", "AABBB"]

@@ -31,11 +31,20 @@ class Teams:
     order: str = "seats"
     value: str = "sum"
     names: tuple[str, ...] = ()
+    extra: str = "first"  # the teams with one more player at a count the teams do not divide
 
     def team_of(self, seat: int, players: int) -> int:
-        """The team (from 0) of ``seat`` (from 0) at a table of ``players``."""
+        """The team (from 0) of ``seat`` (from 0) at a table of ``players``: ``alternate`` A B A B…,
+        the seats left over (the last ones) going to the first teams, or with ``extra = "last"`` to
+        the last teams (CT vs Terror's CT1: T C C, T C T C C); ``blocks`` A A B B…, the first
+        blocks one larger, or the last ones with ``extra = "last"``."""
+        left = players % self.count
         if self.seating == "blocks":
+            if self.extra == "last":
+                return self.count - 1 - (players - 1 - seat) * self.count // players
             return seat * self.count // players
+        if self.extra == "last" and left and seat >= players - left:
+            return self.count - left + (seat - (players - left))
         return seat % self.count
 
     def name(self, team: int) -> str:
@@ -57,7 +66,7 @@ def teams(c: _Checker, raw: Any, min_players: int) -> Teams | None:
     if raw is None:
         return None
     data = c.table(raw, ["teams"])
-    c.unknown_keys(data, ["teams"], ("count", "seating", "order", "value", "names"))
+    c.unknown_keys(data, ["teams"], ("count", "seating", "order", "value", "names", "extra"))
     count = c.integer(data, ["teams"], "count", 2, 2, MAX_TEAMS) or 2
     if count > min_players:
         c.add(["teams", "count"], "rulesplay.teams_players", "rulesplay.teams_players_fix",
@@ -69,16 +78,19 @@ def teams(c: _Checker, raw: Any, min_players: int) -> Teams | None:
         names = []
     return Teams(count, c.choice(data, ["teams"], "seating", SEATINGS, "alternate"),
                  c.choice(data, ["teams"], "order", TEAM_ORDERS, "seats"),
-                 c.choice(data, ["teams"], "value", TEAM_VALUES, "sum"), tuple(names))
+                 c.choice(data, ["teams"], "value", TEAM_VALUES, "sum"), tuple(names),
+                 c.choice(data, ["teams"], "extra", ("first", "last"), "first"))
 
 
-def round_ops(c: _Checker, ctx: _Ctx, raw: Any) -> tuple[list[tuple], list[tuple]]:
+def round_ops(c: _Checker, ctx: _Ctx, raw: Any) -> tuple[list[tuple], list[tuple], Any]:
     """``[round] start = [...]``, ``end = [...]``: operations at the start and the end of every
-    round (the end after the simultaneous choices are revealed)."""
+    round (the end after the simultaneous choices are revealed); ``until``: the round goes on
+    around the table until the expression holds after a turn (OVERKILL's « manche »)."""
     data = c.table(raw, ["round"])
-    c.unknown_keys(data, ["round"], ("start", "end"))
+    c.unknown_keys(data, ["round"], ("start", "end", "until"))
+    until = ctx.expr(data["until"], ["round", "until"], card=False) if "until" in data else None
     return (ctx.ops(data.get("start", []), ["round", "start"], card=False),
-            ctx.ops(data.get("end", []), ["round", "end"], card=False))
+            ctx.ops(data.get("end", []), ["round", "end"], card=False), until)
 
 
 def each_op(ctx: _Ctx, op: dict[str, Any], here: list[Any], card: bool) -> tuple | None:

@@ -752,8 +752,10 @@ class State(Structures):
         if r.check in ("turn", "action") and self._check_end():
             return
         self.seat_index += 1
-        if self.seat_index < self.n:
+        if self._next_in_round(p):  # every seat once, or until [round] until holds
             self._start_turn(self._seat_at(self.seat_index))
+            return
+        if self.player == TERMINAL:  # a round that never ends (structures)
             return
         if (self.secret or r.round_end) and self._round_over():  # the reveal, [round] end
             return

@@ -37,6 +37,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "others_best": (1, 1, "counter"),  # its highest value among the other teams' seats
     "team_count": (1, 1, "zone"),  # cards in the team's piles of a zone of each player
     "named": (1, 1, "counter"),  # named('vote'): the seats whose counter holds this seat's number
+    "best_seat": (1, 1, "counter"),  # the seat (from 1) with the strictly highest value, 0 on a tie
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 # teams and answer windows (docs/rules-language.md): the seat's team (from 1), the number of teams,

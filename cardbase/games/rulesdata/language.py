@@ -142,6 +142,7 @@ class Rules:
     copy_limit: int = 2  # [material] copy_limit / keyword_limits: what a re-deal of a hidden list
     keyword_limits: dict[str, int] = field(default_factory=dict)  # may draw of each card
     move_triggers: dict[tuple[str, str], list[Trigger]] = field(default_factory=dict)
+    round_until: Expr | None = None  # [round] until: the round goes on until this holds
 
 
 # ---------------------------------------------------------------------------------- locating keys
@@ -418,7 +419,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     turn_start = ctx.ops(turn.get("start", []), ["turn", "start"], card=False)
     turn_end = ctx.ops(turn.get("end", []), ["turn", "end"], card=False)
     max_actions = c.integer(turn, ["turn"], "max_actions", 500, 1, 100_000) or 500
-    round_start, round_end = constructs.round_ops(c, ctx, data.get("round"))
+    round_start, round_end, round_until = constructs.round_ops(c, ctx, data.get("round"))
 
     actions: list[Action] = []
     seen: set[str] = set()
@@ -507,7 +508,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
                  by, order, among, ties, heuristic, str(game.get("description", "")), rulings,
                  effects, samples, horizon, team_rules, round_start, round_end, lists, copy_limit,
-                 keyword_limits, move_triggers)
+                 keyword_limits, move_triggers, round_until)
 
 
 def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:

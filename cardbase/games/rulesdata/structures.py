@@ -54,6 +54,12 @@ def _others_best(s: Any, seat: int, counter: str) -> int:
     return max(vals) if vals else NO_OTHER
 
 
+def _best_seat(s: Any, counter: str) -> int:
+    vals = [x[counter] for x in s.counters]
+    best = max(vals)
+    return vals.index(best) + 1 if vals.count(best) == 1 else 0
+
+
 def _cause(s: Any, seat: int) -> Any:
     from .engine import NO_CARD
 
@@ -68,6 +74,7 @@ MORE_FUNCTIONS: dict[str, Any] = {
     "_f_others_best": _others_best,
     "_f_team_count": lambda s, seat, z: sum(len(s.zones[z][q]) for q in _team_seats(s, seat)),
     "_f_named": lambda s, seat, c: sum(1 for x in s.counters if x[c] == seat + 1),
+    "_f_best_seat": lambda s, seat, c: _best_seat(s, c),
     "_f_team": _team,
     "_f_teams": lambda s, seat: s.game.team_count,
     "_f_cause": _cause,
@@ -193,9 +200,24 @@ class Structures:
     # -------------------------------------------------------------- turn order and teams
 
     def _seat_at(self, i: int) -> int:
-        """The seat of the ``i``-th turn of the round (from its first player)."""
+        """The seat of the ``i``-th turn of the round (from its first player; past the last seat,
+        around the table again)."""
         orders = self.game.team_orders
-        return (self.first + i) % self.n if orders is None else orders[self.first][i]
+        return (self.first + i) % self.n if orders is None else orders[self.first][i % self.n]
+
+    def _next_in_round(self, p: int) -> bool:
+        """Another turn in this round: while a seat has not played, or with ``[round] until`` while
+        the expression does not hold after the turn of ``p`` — a round past the safety net (every
+        seat ``max_rounds`` times) ends the game (``round_limit``)."""
+        until = self.rules.round_until
+        if until is None:
+            return self.seat_index < self.n
+        if self._eval(until, p):
+            return False
+        if self.seat_index >= self.n * self.rules.max_rounds:
+            self._finish("round_limit", [])
+            return False
+        return True
 
     def _teammates(self, a: int, b: int) -> bool:
         return a >= 0 and b >= 0 and self.game.team_index[a] == self.game.team_index[b]
