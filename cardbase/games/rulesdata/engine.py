@@ -310,7 +310,7 @@ class Game:
                 self.starts.append(range(copy * self.box_size, (copy + 1) * self.box_size))
         # generated cards' keywords and effects; with hidden deck lists (R9) the pool a re-deal
         # draws from: ``pool``, else the game's cards, else the decks' (structures.more_cards)
-        structures.more_cards(self, pool or (cards if rules.source == "decks" else None))
+        structures.more_cards(self, pool or (cards if rules.source == "decks" else None), CardView, _has)
         most = max((len(a.choose_values) for a in rules.actions), default=0)
         self.stride = max(len(self.cards), most) + 1
         self.action_index = {a.name: k for k, a in enumerate(rules.actions)}

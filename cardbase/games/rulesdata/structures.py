@@ -61,9 +61,7 @@ def _best_seat(s: Any, counter: str) -> int:
 
 
 def _cause(s: Any, seat: int) -> Any:
-    from .engine import NO_CARD
-
-    return s.game.cards[s.cause_id] if s.cause_id >= 0 else NO_CARD
+    return s.game.cards[s.cause_id] if s.cause_id >= 0 else s.game.no_card
 
 
 MORE_FUNCTIONS: dict[str, Any] = {
@@ -86,14 +84,16 @@ MORE_FUNCTIONS: dict[str, Any] = {
 # ------------------------------------------------------------------ the game's tables
 
 
-def more_cards(game: Game, pool: Sequence[Any] | None) -> None:
+def more_cards(game: Game, pool: Sequence[Any] | None, card_view: Any, has: Any) -> None:
     """Before the game's effect table is built: generated cards' ``keywords`` and ``effect`` text
     (``[material] cards``), and with hidden deck lists the pool's cards a re-deal may draw (NesPanini
     ruling R9 ``hidden``): for each player, each card of the pool as many times as the deck rules
-    allow, as cards of their own that no zone holds (« fantômes »)."""
+    allow, as cards of their own that no zone holds (« fantômes »). ``card_view`` and ``has``: the
+    interpreter's card class and keyword test (handed over: this module does not import it)."""
     from cardbase.domain import CardDef
 
     r = game.rules
+    game.no_card = card_view(-1)  # ``cause`` outside an answer window
     if r.source == "generated" and any("effect" in d or "keywords" in d for d in r.generated):
         box = len(r.generated)
         for i, view in enumerate(game.cards):
@@ -110,8 +110,6 @@ def more_cards(game: Game, pool: Sequence[Any] | None) -> None:
     game.kind_of = {}
     if r.lists != "hidden" or r.source != "decks":
         return
-    from .engine import CardView, _has
-
     real = [d for d in game.defs if d is not None]
     kinds: list[Any] = []
     for d in (list(pool) if pool else real):
@@ -122,8 +120,8 @@ def more_cards(game: Game, pool: Sequence[Any] | None) -> None:
     game.kind_of = {c: index[d] for c, d in enumerate(game.defs) if d in index}
     limits = []
     for d in kinds:
-        probe = CardView(-1, keywords=d.keywords)
-        found = [n for kw, n in r.keyword_limits.items() if _has(probe, kw)]
+        probe = card_view(-1, keywords=d.keywords)
+        found = [n for kw, n in r.keyword_limits.items() if has(probe, kw)]
         limits.append(max(found) if found else r.copy_limit)
     game.pool_limits = tuple(limits)
     for _q in range(game.num_players):
@@ -132,8 +130,8 @@ def more_cards(game: Game, pool: Sequence[Any] | None) -> None:
             ids = []
             for _ in range(lim):
                 ids.append(len(game.cards))
-                game.cards.append(CardView(len(game.cards), d.name, d.value, d.colour, d.card_type,
-                                           d.banner, d.rarity, d.keywords, dict(d.stats), d.ref))
+                game.cards.append(card_view(len(game.cards), d.name, d.value, d.colour, d.card_type,
+                                            d.banner, d.rarity, d.keywords, dict(d.stats), d.ref))
                 game.defs.append(d)
             mine.append(tuple(ids))
         game.phantoms.append(mine)
@@ -281,11 +279,11 @@ class Structures:
 
     def _target(self, e: Any, seat: int, card: Any) -> int:
         """The seat (from 0) an expression names by its number (from 1): a clear error otherwise."""
-        from .engine import RulesRuntimeError
+        from cardbase.errors import CardbaseError
 
         v = self._number(e, seat, card)
         if not 1 <= v <= self.n:
-            raise RulesRuntimeError(tr("rulesplay.runtime_seat", expr=e.source, value=v, players=self.n,
+            raise CardbaseError(tr("rulesplay.runtime_seat", expr=e.source, value=v, players=self.n,
                                        file=self.rules.path))
         return v - 1
 
