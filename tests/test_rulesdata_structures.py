@@ -294,6 +294,12 @@ def test_cli_sim_game_reports_the_teams_of_a_rules_file_game(cli_env) -> None:
     assert m["first_player"]["fair"] == 0.5 and m["decided"] > 0  # a team wins, not a seat
     text = runner.invoke(app, ["--lang", "en", "sim", "game", "encheres", "--games", "6", "--measures-games", "0"])
     assert text.exit_code == 0 and "team Nord-Sud" in text.stdout
+    search = runner.invoke(app, ["sim", "game", "encheres", "--players", "2", "--bots", "mc,ismcts",
+                                 "--games", "1", "--measures-games", "0", "--json"])
+    assert search.exit_code == 0, search.output
+    one = json.loads(search.stdout)
+    assert one["games"] == 1 and [s["bot"] for s in one["seats"]] == ["mc", "ismcts"]
+    assert one["ended_by"] == {"mains_vides": 1}
 
 
 def test_games_check_passes_every_shipped_rules_file() -> None:
