@@ -89,3 +89,23 @@ def test_the_panel_searches_for_an_ending_and_shows_a_game_that_cannot_end(rules
     no_exception(at)
     assert any("Règles valables" in s.value for s in at.success)
     assert any("la partie ne peut pas finir" in e.value and "(6)" in e.value for e in at.error)
+
+
+def test_the_panel_lists_the_problems_of_teams_and_secret_choices_in_english(rules_env: Path) -> None:
+    """The constructs of teams, simultaneous choices and answer windows are checked as you type, each
+    problem with its line, key and fix; a valid team game passes and its ending is found."""
+    text = (ROOT / "data" / "rules" / "encheres.toml").read_text(encoding="utf-8").replace(
+        'code = "encheres"', 'code = "pushluck"')
+    at = _page("en")
+    _area(at).set_value(text).run()
+    no_exception(at)
+    assert any("Valid rules" in s.value for s in at.success)
+    assert any("Bounded search" in c.value and "mains" in c.value and "vides" in c.value for c in at.caption)
+    broken = text.replace("count = 2\n", "count = 3\n").replace("simultaneous = true", "simultaneous = true\nends_turn = false")
+    _area(at).set_value(broken).run()
+    no_exception(at)
+    assert any("3 problem(s)" in e.value for e in at.error)
+    frames = _frames(at)
+    assert "key teams.names" in frames  # two names for three teams
+    assert "key teams.count" in frames and "every team needs at least one player" in frames
+    assert "key actions[1].ends_turn" in frames and "always ends the turn" in frames
