@@ -233,6 +233,9 @@ def test_encheres_resample_chooses_the_others_secret_offers_again() -> None:
             s.apply_action(rng.choice(s.legal_actions()))
         me = s.player
         assert len(s.secret) == 3
+        copy = s.clone()  # a copy reveals on its own
+        copy.apply_action(copy.legal_actions()[0])
+        assert not copy.secret and len(s.secret) == 3 and s.zones["offre"] == [[], [], [], []]
         for i in range(5):
             r = s.resample(me, random.Random(i))
             assert r.observation(me) == s.observation(me)
@@ -461,6 +464,10 @@ def test_answer_window_is_in_every_observation_and_the_log_in_both_languages() -
     s.apply_action([a for a in s.legal_actions() if a // game.stride == 0][0])
     assert s.player == 1 and s.observation(0)["window"] == (0, "attaquer", 1, 0)
     assert s.observation(1)["window"] == s.observation(0)["window"]
+    copy = s.clone()  # a copy answers on its own: the game it came from still waits for seat 2
+    copy.apply_action(copy.legal_actions()[0])
+    assert copy.window is None and s.window is not None and s.player == 1
+    assert s.information_key(1) != copy.information_key(1)
     assert s.action_to_string(game.pass_action) == "Ne pas répondre"
     s.apply_action(game.pass_action)
     lines = s.log_lines()
