@@ -297,3 +297,8 @@ app.command("rulings")(_rulings_command)
 from cardbase.cli.rulesdata import check_command as _check_command  # noqa: E402
 
 app.command("check")(_check_command)
+
+# ``cardbase games rules CODE``: a game's rules file, shown or replaced (cardbase/cli/rules_file.py).
+from cardbase.cli.rules_file import rules_command as _rules_command  # noqa: E402
+
+app.command("rules")(_rules_command)
