@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
-from cardbase.i18n import current_language, tr
+from cardbase.i18n import current_language, fmt_pct, tr
 
 
 def _value(v: object) -> str:
@@ -15,11 +15,6 @@ def _value(v: object) -> str:
         text = f"{v:g}"
         return text.replace(".", ",") if current_language() == "fr" else text
     return str(v)
-
-
-def _pct(x: float, digits: int = 1, signed: bool = False) -> str:
-    text = f"{100 * x:+.{digits}f}" if signed else f"{100 * x:.{digits}f}"
-    return (text.replace(".", ",") if current_language() == "fr" else text) + " %"
 
 
 @handle_errors
@@ -122,13 +117,13 @@ def sim_rulings_command(
         for side in v["seats"]:
             lo, hi = side["delta_ci95"]
             typer.echo("  " + _side(side, res["teams"]) + "  " +
-                       tr("rulings.cli.delta", delta=_pct(side["delta"], signed=True),
-                          lo=_pct(lo, signed=True), hi=_pct(hi, signed=True)))
+                       tr("rulings.cli.delta", delta=fmt_pct(side["delta"], signed=True),
+                          lo=fmt_pct(lo, signed=True), hi=fmt_pct(hi, signed=True)))
         typer.echo("  " + tr("rulings.cli.rounds", rounds=_value(round(v["mean_rounds"], 2)),
                              delta=_value(round(v["delta_rounds"], 2))))
         if v["cards"]:
             typer.echo("  " + tr("rulings.cli.cards", cards=", ".join(
-                f"{c['name']} {_pct(c['delta'], signed=True)}" for c in v["cards"])))
+                f"{c['name']} {fmt_pct(c['delta'], signed=True)}" for c in v["cards"])))
 
 
 def _weigh_duel(deck: str | None, against: str | None, bots: list[str], games: int, seed: int,
@@ -156,10 +151,10 @@ def _weigh_duel(deck: str | None, against: str | None, bots: list[str], games: i
 def _side(side: dict, teams: bool) -> str:
     lo, hi = side["ci95"]
     if side["side"] == "first":  # NesPanini's first player
-        return tr("rulings.cli.first", wins=side["wins"], rate=_pct(side["win_rate"]), lo=_pct(lo), hi=_pct(hi))
+        return tr("rulings.cli.first", wins=side["wins"], rate=fmt_pct(side["win_rate"]), lo=fmt_pct(lo), hi=fmt_pct(hi))
     if not side["side"].isdigit() and not teams:  # a NesPanini deck
-        return tr("rulings.cli.deck", side=side["side"], wins=side["wins"], rate=_pct(side["win_rate"]),
-                  lo=_pct(lo), hi=_pct(hi))
+        return tr("rulings.cli.deck", side=side["side"], wins=side["wins"], rate=fmt_pct(side["win_rate"]),
+                  lo=fmt_pct(lo), hi=fmt_pct(hi))
     key = "rulings.cli.team" if teams else "rulings.cli.seat"
-    return tr(key, side=side["side"], wins=side["wins"], rate=_pct(side["win_rate"]), lo=_pct(lo),
-              hi=_pct(hi))
+    return tr(key, side=side["side"], wins=side["wins"], rate=fmt_pct(side["win_rate"]), lo=fmt_pct(lo),
+              hi=fmt_pct(hi))

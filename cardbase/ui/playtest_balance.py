@@ -3,7 +3,9 @@
 The page calls :func:`cardbase.playtest.sweep.sweep` (the same service as ``cardbase sim sweep``):
 every value plays the same deals, so the curve's differences are the card's and not luck's. The
 result is a curve of the swept deck's win rate (or, alone, its mean score) with its 95 % band, and
-the value where the win rate crosses 50 %. Only plain values are kept in ``st.session_state``.
+the value where the win rate crosses 50 %; then the measures of a good game at every value (the
+same deals), each with its interval and what it means. Only plain values are kept in
+``st.session_state``.
 """
 
 from __future__ import annotations
@@ -14,11 +16,12 @@ import pandas as pd
 import streamlit as st
 
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import localized, num, num_columns, show_error, t
+from cardbase.ui.common import localized, num, num_columns, pct, show_error, t
 
 ALONE = "__alone__"
 FIELDS = ("value", "copies", "score")
 RESULT_KEY = "ptw_result"
+MEASURES_GAMES = 100  # games of the measures of a good game at every value, at most
 
 
 def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) -> None:
@@ -51,6 +54,8 @@ def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) ->
     seed = r5.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptw_seed")
     values = list(range(int(lo), int(hi) + 1, int(step)))
     st.caption(t("balance.plan", n=len(values), games=int(games), total=len(values) * int(games)))
+    measured = min(int(games), MEASURES_GAMES)
+    with_measures = st.checkbox(t("measures.ui.with_measures", games=measured), value=True, key="ptw_measures")
     if st.button(t("playtest.run"), key="ptw_go", type="primary", disabled=not values):
         from cardbase.playtest.sweep import sweep
 
@@ -58,7 +63,7 @@ def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) ->
             against = None if other == ALONE else deck_cards(other)
             result = sweep(cards, card=ref, field=field, values=values, against=against,
                            games=int(games), seed=int(seed), progress=progress_bar(),
-                           deck_name=choices[mine])
+                           deck_name=choices[mine], measures_games=measured if with_measures else 0)
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -67,6 +72,27 @@ def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) ->
     shown = st.session_state.get(RESULT_KEY)
     if shown:
         _curve(shown)
+        measures_table(shown["points"])
+
+
+def measures_table(points: list[dict[str, Any]]) -> None:
+    """The measures of a good game at every value of the sweep: one row a value, each figure with
+    its interval, then what each column means (and, alone, the measures that do not apply)."""
+    from cardbase.playtest.measures import sweep_table
+
+    points = [p for p in points if p.get("measures")]
+    if not points:
+        return
+    cols, rows, meanings = sweep_table(points, num=lambda x, d, signed=False: num(x, d, signed=signed),
+                                       pct=lambda x, unit=True: pct(x) if unit else num(100 * x, 1))
+    st.markdown(f"**{t('measures.sweep_head', games=points[0]['measures']['games'])}**")
+    st.dataframe(pd.DataFrame(rows, columns=[t(f"measures.col.{c}") for c in cols]), hide_index=True,
+                 width="stretch")
+    lines = [f"- **{t(f'measures.col.{c}')}** : {t(f'measures.means.{key}')}" for c, key in meanings]
+    na = points[0]["measures"].get("not_applicable") or {}
+    lines += [f"- **{t(f'measures.na_name.{k}')}** : {t('measures.ui.not_applicable')} — {t(f'measures.why.{w}')}"
+              for k, w in na.items()]
+    st.caption(t("measures.sweep_legend").strip() + "\n" + "\n".join(lines))
 
 
 def points_frame(points: list[dict[str, Any]], *, alone: bool) -> pd.DataFrame:

@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from cardbase import i18n
 from cardbase.errors import CardbaseError
 from cardbase.games import rulings as rulings_data
 from cardbase.games.rulings import Ruling
@@ -20,10 +21,7 @@ from cardbase.ui.common import lang, show_error, t
 
 def pct(x: float | None, digits: int = 1, signed: bool = False) -> str:
     """A rate as the interface language writes it (« 3,5 % » in French)."""
-    if x is None:
-        return "—"
-    text = f"{100 * x:+.{digits}f}" if signed else f"{100 * x:.{digits}f}"
-    return (text.replace(".", ",") if lang() == "fr" else text) + " %"
+    return "—" if x is None else i18n.fmt_pct(x, digits, signed=signed, lang=lang())
 
 
 def _value_text(v: Any, option: str | None = None) -> str:
