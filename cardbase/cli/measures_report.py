@@ -54,7 +54,7 @@ def check_measure_counts(measures_games: int, skill_games: int, outcome_games: i
         raise CardbaseError("\n".join(bad))
 
 
-def _pct(x: float | None) -> str:
+def _rate(x: float | None) -> str:
     return "—" if x is None else fmt_pct(x, unit=False)
 
 
@@ -94,8 +94,8 @@ def print_measures(m: dict[str, Any], *, hints: bool = True) -> None:
     if dv["mean"] is None:
         typer.echo(tr("measures.decisive_none"))
     else:
-        typer.echo(tr("measures.decisive_solo" if solo else "measures.decisive", mean=_pct(dv["mean"]),
-                      lo=_pct(dv["ci95"][0]), hi=_pct(dv["ci95"][1]), of=dv["of"]))
+        typer.echo(tr("measures.decisive_solo" if solo else "measures.decisive", mean=_rate(dv["mean"]),
+                      lo=_rate(dv["ci95"][0]), hi=_rate(dv["ci95"][1]), of=dv["of"]))
     _say_gaps(m, hints)
     dc = m["decisions"]
     typer.echo(tr("measures.decisions", per_game=fmt_num(dc["per_game"], 1), options=fmt_num(dc["options"], 1),
@@ -107,8 +107,8 @@ def print_measures(m: dict[str, Any], *, hints: bool = True) -> None:
     elif not oc["decisions"]:
         typer.echo(tr("measures.outcome_none", games=oc["games"]))
     else:
-        typer.echo(tr("measures.outcome_solo" if solo else "measures.outcome", rate=_pct(oc["rate"]),
-                      lo=_pct(oc["ci95"][0]), hi=_pct(oc["ci95"][1]), decisions=oc["decisions"],
+        typer.echo(tr("measures.outcome_solo" if solo else "measures.outcome", rate=_rate(oc["rate"]),
+                      lo=_rate(oc["ci95"][0]), hi=_rate(oc["ci95"][1]), decisions=oc["decisions"],
                       games=oc["games"]))
     if solo:
         _say_not_applicable(m)
@@ -117,14 +117,14 @@ def print_measures(m: dict[str, Any], *, hints: bool = True) -> None:
 
 def _say_first_and_seats(m: dict[str, Any]) -> None:
     fp = m["first_player"]
-    typer.echo(tr("measures.first", rate=_pct(fp["rate"]), lo=_pct(fp["ci95"][0]),
-                  hi=_pct(fp["ci95"][1]), fair=_pct(fp["fair"]), decided=m["decided"]))
+    typer.echo(tr("measures.first", rate=_rate(fp["rate"]), lo=_rate(fp["ci95"][0]),
+                  hi=_rate(fp["ci95"][1]), fair=_rate(fp["fair"]), decided=m["decided"]))
     typer.echo(tr("measures.first_means"))
     seats = m.get("seats")
     if seats:
-        typer.echo(tr("measures.seats", decided=seats["decided"], fair=_pct(seats["fair"]), seats=", ".join(
-            tr("measures.seat", seat=s["seat"], bot=s["bot"], rate=_pct(s["rate"]), lo=_pct(s["ci95"][0]),
-               hi=_pct(s["ci95"][1])) for s in seats["seats"])))
+        typer.echo(tr("measures.seats", decided=seats["decided"], fair=_rate(seats["fair"]), seats=", ".join(
+            tr("measures.seat", seat=s["seat"], bot=s["bot"], rate=_rate(s["rate"]), lo=_rate(s["ci95"][0]),
+               hi=_rate(s["ci95"][1])) for s in seats["seats"])))
         typer.echo(tr("measures.seats_means"))
 
 
@@ -133,8 +133,8 @@ def _say_drama(m: dict[str, Any]) -> None:
     typer.echo(tr("measures.leads", mean=fmt_num(lc["mean"], 2)))
     typer.echo(tr("measures.leads_ci", **_span(lc["ci95"], 2)))
     cb = m["comebacks"]
-    typer.echo(tr("measures.comebacks", rate=_pct(cb["rate"]), lo=_pct(cb["ci95"][0]),
-                  hi=_pct(cb["ci95"][1]), count=cb["count"], of=cb["of"]))
+    typer.echo(tr("measures.comebacks", rate=_rate(cb["rate"]), lo=_rate(cb["ci95"][0]),
+                  hi=_rate(cb["ci95"][1]), count=cb["count"], of=cb["of"]))
     typer.echo(tr("measures.comebacks_means"))
     if cb["mean_gap"] is not None:
         typer.echo(tr("measures.comeback_gap", gap=fmt_num(cb["mean_gap"], 1),
@@ -154,8 +154,8 @@ def _say_gaps(m: dict[str, Any], hints: bool) -> None:
                           weak="—" if none else fmt_num(g["weak_mean"], 1),
                           diff="—" if none else fmt_num(g["diff"], 1, signed=True), **_span(g["ci95"], 1)))
         else:
-            typer.echo(tr(f"measures.{name}", rate=_pct(g["rate"]), lo=_pct(g["ci95"][0]), hi=_pct(g["ci95"][1]),
-                          fair=_pct(g["fair"]), decided=g["decided"]))
+            typer.echo(tr(f"measures.{name}", rate=_rate(g["rate"]), lo=_rate(g["ci95"][0]), hi=_rate(g["ci95"][1]),
+                          fair=_rate(g["fair"]), decided=g["decided"]))
 
 
 # ------------------------------------------------------------------ a sweep: one row a value

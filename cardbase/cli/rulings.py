@@ -5,15 +5,14 @@ from __future__ import annotations
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
-from cardbase.i18n import current_language, fmt_pct, tr
+from cardbase.i18n import fmt_num, fmt_pct, tr
 
 
 def _value(v: object) -> str:
     if isinstance(v, bool):
         return tr("rulings.cli.true") if v else tr("rulings.cli.false")
     if isinstance(v, float):
-        text = f"{v:g}"
-        return text.replace(".", ",") if current_language() == "fr" else text
+        return fmt_num(v, None)
     return str(v)
 
 

@@ -176,10 +176,12 @@ def tr(key: str, /, **values: Any) -> str:
     return translate(_current.get(), key, **values)
 
 
-def fmt_num(value: float, digits: int = 2, *, signed: bool = False, lang: str | None = None) -> str:
+def fmt_num(value: float, digits: int | None = 2, *, signed: bool = False, lang: str | None = None) -> str:
     """``value`` with ``digits`` decimals as the current language (or ``lang``) writes it (French:
-    « 3,50 »); ``signed``: a plus sign before a positive number (« +0,25 »)."""
-    text = f"{value:+.{digits}f}" if signed else f"{value:.{digits}f}"
+    « 3,50 »; ``digits`` None: as few as it needs, « 2,5 », « 10 »); ``signed``: a plus sign
+    before a positive number (« +0,25 »)."""
+    spec = "g" if digits is None else f".{digits}f"
+    text = format(value, ("+" if signed else "") + spec)
     return text.replace(".", ",") if (lang or _current.get()) == "fr" else text
 
 
