@@ -50,7 +50,7 @@ def test_the_goldfish_batch_shows_the_solo_measures() -> None:
     want = measures(measured_games([_cards(key)]), games=20, seed=0, bots=["greedy"], skill_games=20,
                     outcome_games=20, code="nespanini")
     assert {k: v for k, v in m.items() if k != "decks"} == want and m["solo"]
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     rows = {r["Mesure"]: r for _, r in frame.iterrows()}
     assert {"Durée (tours par partie)", "Score final acquis après", "Écart de niveau (greedy contre random)",
             "Décisions par partie", "Décisions qui changent l'issue"} <= set(rows)
@@ -80,7 +80,7 @@ def test_the_round_robin_measures_every_pair_in_both_seat_orders() -> None:
     assert m["pool"] == 3 and len(m["decks"]) == 3
     assert {k: v for k, v in m.items() if k not in ("pool", "decks")} == want
     assert any("3 paires de decks" in c.value for c in at.caption)
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     names = set(frame["Mesure"])
     assert {"Victoires du premier joueur", "Victoires de la place 1 (Glouton)", "Remontées",
             "Vainqueur connu après", "Retard moyen du vainqueur remonté"} <= names
@@ -96,7 +96,7 @@ def test_the_ladder_measures_its_mirror_match() -> None:
     no_exception(at)
     m = at.session_state["ptl_measures_result"]
     assert m["bots"] == ["greedy", "greedy"] and m["decks"][0] == m["decks"][1] and not m["solo"]
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     lc = m["lead_changes"]["mean"]
     row = frame[frame["Mesure"] == "Changements de meneur"].iloc[0]
     assert row["Valeur"] == f"{lc:.2f}".replace(".", ",")  # a decimal comma in French
@@ -132,5 +132,5 @@ def test_a_solo_box_batch_shows_its_measures() -> None:
     no_exception(at)
     m = at.session_state["plb_measures_result"]
     assert m["solo"] and m["games"] == 10 and m["skill_gap"]["basis"] == "score"
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     assert "Score final acquis après" in set(frame["Mesure"]) and "sans objet" in set(frame["Valeur"])

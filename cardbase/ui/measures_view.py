@@ -118,4 +118,5 @@ def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], gam
     if m:
         if m.get("pool"):
             st.caption(t("measures.ui.pool", pool=m["pool"]))
-        st.dataframe(pd.DataFrame(measures_rows(m)), hide_index=True, width="stretch")
+        # a static table: the sentences wrap and are read whole, not cut at a column's edge
+        st.table(pd.DataFrame(measures_rows(m)), hide_index=True)
