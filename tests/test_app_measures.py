@@ -38,19 +38,24 @@ def _cards(key: str):
         return deck_defs_from_db(s, int(key.split(":", 1)[1]))
 
 
+def _run_and_measure(at, prefix: str, games: int):
+    """Run the batch of ``prefix`` with ``games`` games, then its measures: (the result, its table)."""
+    at.number_input(key=f"{prefix}_games").set_value(games).run()
+    at.button(key=f"{prefix}_go").click().run()
+    no_exception(at)
+    panel = "ptrr" if prefix == "ptd" and len(at.session_state["ptd_decks"]) > 2 else prefix
+    at.button(key=f"{panel}_measures").click().run()
+    no_exception(at)
+    return at.session_state[f"{panel}_measures_result"], at.table[-1].value
+
+
 def test_the_goldfish_batch_shows_the_solo_measures() -> None:
     at = _nespanini("batch")
-    at.number_input(key="ptb_games").set_value(20).run()
-    at.button(key="ptb_go").click().run()
-    no_exception(at)
-    at.button(key="ptb_measures").click().run()
-    no_exception(at)
-    m = at.session_state["ptb_measures_result"]
+    m, frame = _run_and_measure(at, "ptb", 20)
     key = at.selectbox(key="ptb_deck").value
     want = measures(measured_games([_cards(key)]), games=20, seed=0, bots=["greedy"], skill_games=20,
                     outcome_games=20, code="nespanini")
     assert {k: v for k, v in m.items() if k != "decks"} == want and m["solo"]
-    frame = at.table[-1].value
     rows = {r["Mesure"]: r for _, r in frame.iterrows()}
     assert {"Durée (tours par partie)", "Score final acquis après", "Écart de niveau (greedy contre random)",
             "Décisions par partie", "Décisions qui changent l'issue"} <= set(rows)
@@ -69,18 +74,12 @@ def test_the_round_robin_measures_every_pair_in_both_seat_orders() -> None:
     keys = _deck_keys(3)
     at = _nespanini("duel")
     at.multiselect(key="ptd_decks").set_value(keys).run()
-    at.number_input(key="ptd_games").set_value(2).run()
-    at.button(key="ptd_go").click().run()
-    no_exception(at)
-    at.button(key="ptrr_measures").click().run()
-    no_exception(at)
-    m = at.session_state["ptrr_measures_result"]
+    m, frame = _run_and_measure(at, "ptd", 2)
     want = measures(measured_games([_cards(k) for k in keys], both_orders=True), games=6, seed=0,
                     bots=["greedy", "greedy"], skill_games=6, outcome_games=6, code="nespanini")
     assert m["pool"] == 3 and len(m["decks"]) == 3
     assert {k: v for k, v in m.items() if k not in ("pool", "decks")} == want
     assert any("3 paires de decks" in c.value for c in at.caption)
-    frame = at.table[-1].value
     names = set(frame["Mesure"])
     assert {"Victoires du premier joueur", "Victoires de la place 1 (Glouton)", "Remontées",
             "Vainqueur connu après", "Retard moyen du vainqueur remonté"} <= names
@@ -89,14 +88,8 @@ def test_the_round_robin_measures_every_pair_in_both_seat_orders() -> None:
 def test_the_ladder_measures_its_mirror_match() -> None:
     at = _nespanini("ladder")
     at.multiselect(key="ptl_levels").set_value(["random", "greedy"]).run()
-    at.number_input(key="ptl_games").set_value(4).run()
-    at.button(key="ptl_go").click().run()
-    no_exception(at)
-    at.button(key="ptl_measures").click().run()
-    no_exception(at)
-    m = at.session_state["ptl_measures_result"]
+    m, frame = _run_and_measure(at, "ptl", 4)
     assert m["bots"] == ["greedy", "greedy"] and m["decks"][0] == m["decks"][1] and not m["solo"]
-    frame = at.table[-1].value
     lc = m["lead_changes"]["mean"]
     row = frame[frame["Mesure"] == "Changements de meneur"].iloc[0]
     assert row["Valeur"] == f"{lc:.2f}".replace(".", ",")  # a decimal comma in French
