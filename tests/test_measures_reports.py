@@ -239,3 +239,21 @@ def test_sim_game_measures_a_solo_box_game(cli_env) -> None:
     text = runner.invoke(app, ["sim", "game", "pushluck", "--players", "1", "--games", "8", "--measures-games", "8"])
     assert text.exit_code == 0 and "pushluck : 8 parties en solitaire" in text.stdout
     assert "le score final est acquis pour de bon après" in text.stdout
+
+
+def test_the_measures_under_every_reading_of_a_contested_ruling() -> None:
+    """``sim rulings``: each reading's game measured on the same seed, the same figures as
+    ``measures()`` of the game built with that reading's option."""
+    from cardbase.games import registry
+    from cardbase.playtest.cards import load_edition_defs
+    from cardbase.playtest.weights import weigh
+
+    cards = [c for c in load_edition_defs([EDITIONS / "P15.toml"]) if c.game == "pushluck"]
+    res = weigh("pushluck", cards, players=2, games=6, seed=3, measures_games=4)
+    spec = registry.get("pushluck")
+    assert res["baseline"]["measures"] == measures(spec.build(tuple(cards), 2), games=4, seed=3,
+                                                   bots=["greedy", "greedy"], code="pushluck")
+    v = res["variants"][0]
+    assert v["measures"] == measures(spec.build(tuple(cards), 2, **{v["option"]: v["value"]}), games=4, seed=3,
+                                     bots=["greedy", "greedy"], code="pushluck")
+    assert "measures" not in weigh("pushluck", cards, players=2, games=4, seed=3)["baseline"]

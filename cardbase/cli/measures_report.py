@@ -164,15 +164,20 @@ def print_sweep_measures(res: dict[str, Any]) -> None:
     """A sweep's measures: one row a value, every figure with its interval, then what each column
     means (and, solo, the measures that do not apply)."""
     points = [p for p in res["points"] if p.get("measures")]
-    if not points:
-        return
+    if points:
+        print_measures_table(points, head=tr("measures.sweep_head", games=points[0]["measures"]["games"]))
+
+
+def print_measures_table(points: list[dict[str, Any]], *, head: str, first: str = "value") -> None:
+    """Measures side by side, one row a point (``value``: a swept value, a ruling's reading), every
+    figure with its interval, then what each column means (and, solo, what does not apply)."""
     from cardbase.playtest.measures import sweep_table
 
     cols, rows, meanings = sweep_table(points, num=lambda x, d, signed=False: fmt_num(x, d, signed=signed),
-                                       pct=lambda x, unit=True: fmt_pct(x, unit=unit))
+                                       pct=lambda x, unit=True: fmt_pct(x, unit=unit), first=first)
     heads = [tr(f"measures.col.{c}") for c in cols]
     widths = [max(len(x) for x in [h] + [r[i] for r in rows]) for i, h in enumerate(heads)]
-    typer.echo(tr("measures.sweep_head", games=points[0]["measures"]["games"]))
+    typer.echo(head)
     for line in [heads, *rows]:
         typer.echo("  " + "  ".join(x.rjust(w) if i else x.ljust(w) for i, (x, w) in enumerate(zip(line, widths))))
     typer.echo(tr("measures.sweep_legend"))

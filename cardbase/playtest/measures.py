@@ -389,11 +389,12 @@ def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] 
             **extra}
 
 
-def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any
+def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any, first: str = "value"
                 ) -> tuple[list[str], list[list[str]], list[tuple[str, str]]]:
     """The measures of every point of a sweep as a table (``sim sweep`` and the app's balance
-    view): the columns' keys (``measures.col.<key>``), one row of cells a value — each figure
-    with its interval in brackets — and each column's meaning key (``measures.means.<key>``).
+    view; ``sim rulings``: a point a reading, ``first`` "reading"): the columns' keys
+    (``measures.col.<key>``), one row of cells a point (its ``value``) — each figure with its
+    interval in brackets — and each column's meaning key (``measures.means.<key>``).
     ``num(x, digits, signed=False)`` and ``pct(rate, unit=True)`` write the numbers (the
     language's comma; ``unit`` False: without « % », for the interval after the figure)."""
 
@@ -408,13 +409,13 @@ def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any
 
     ms = [p["measures"] for p in points]
     solo = bool(ms and ms[0].get("solo"))
-    cols = ["value", "length"] + (["settled"] if solo else ["first", "leads", "comebacks", "decisive"])
+    cols = [first, "length"] + (["settled"] if solo else ["first", "leads", "comebacks", "decisive"])
     cols += [col for key, col in (("skill_gap", "skill"), ("search_gap", "search"), ("outcome", "outcome"))
              if any(m.get(key) for m in ms)]
     rows = []
     for p, m in zip(points, ms):
         dv = m["decisiveness"]
-        cells = {"value": str(p["value"]), "length": cell(m["length"]["mean"], m["length"]["ci95"]),
+        cells = {first: str(p["value"]), "length": cell(m["length"]["mean"], m["length"]["ci95"]),
                  "settled": cell(dv["mean"], dv["ci95"], percent=True),
                  "decisive": cell(dv["mean"], dv["ci95"], percent=True)}
         if not solo:

@@ -120,3 +120,21 @@ def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], gam
             st.caption(t("measures.ui.pool", pool=m["pool"]))
         # a static table: the sentences wrap and are read whole, not cut at a column's edge
         st.table(pd.DataFrame(measures_rows(m)), hide_index=True)
+
+
+def measures_table(points: list[dict[str, Any]], *, head: str, first: str = "value") -> None:
+    """Measures side by side — one row a point (``value``: a swept value, a ruling's reading) —
+    each figure with its interval, then what each column means (and, alone, what does not apply
+    and why)."""
+    from cardbase.playtest.measures import sweep_table
+
+    cols, rows, meanings = sweep_table(points, num=lambda x, d, signed=False: num(x, d, signed=signed),
+                                       pct=lambda x, unit=True: pct(x) if unit else num(100 * x, 1), first=first)
+    st.markdown(f"**{head}**")
+    st.dataframe(pd.DataFrame(rows, columns=[t(f"measures.col.{c}") for c in cols]), hide_index=True,
+                 width="stretch")
+    lines = [f"- **{t(f'measures.col.{c}')}** : {t(f'measures.means.{key}')}" for c, key in meanings]
+    na = points[0]["measures"].get("not_applicable") or {}
+    lines += [f"- **{t(f'measures.na_name.{k}')}** : {t('measures.ui.not_applicable')} — {t(f'measures.why.{w}')}"
+              for k, w in na.items()]
+    st.caption(t("measures.sweep_legend").strip() + "\n" + "\n".join(lines))

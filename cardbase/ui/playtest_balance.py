@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from cardbase.errors import CardbaseError
-from cardbase.ui.common import localized, num, num_columns, pct, show_error, t
+from cardbase.ui.common import localized, num, num_columns, show_error, t
 
 ALONE = "__alone__"
 FIELDS = ("value", "copies", "score")
@@ -72,27 +72,11 @@ def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) ->
     shown = st.session_state.get(RESULT_KEY)
     if shown:
         _curve(shown)
-        measures_table(shown["points"])
+        from cardbase.ui.measures_view import measures_table
 
-
-def measures_table(points: list[dict[str, Any]]) -> None:
-    """The measures of a good game at every value of the sweep: one row a value, each figure with
-    its interval, then what each column means (and, alone, the measures that do not apply)."""
-    from cardbase.playtest.measures import sweep_table
-
-    points = [p for p in points if p.get("measures")]
-    if not points:
-        return
-    cols, rows, meanings = sweep_table(points, num=lambda x, d, signed=False: num(x, d, signed=signed),
-                                       pct=lambda x, unit=True: pct(x) if unit else num(100 * x, 1))
-    st.markdown(f"**{t('measures.sweep_head', games=points[0]['measures']['games'])}**")
-    st.dataframe(pd.DataFrame(rows, columns=[t(f"measures.col.{c}") for c in cols]), hide_index=True,
-                 width="stretch")
-    lines = [f"- **{t(f'measures.col.{c}')}** : {t(f'measures.means.{key}')}" for c, key in meanings]
-    na = points[0]["measures"].get("not_applicable") or {}
-    lines += [f"- **{t(f'measures.na_name.{k}')}** : {t('measures.ui.not_applicable')} — {t(f'measures.why.{w}')}"
-              for k, w in na.items()]
-    st.caption(t("measures.sweep_legend").strip() + "\n" + "\n".join(lines))
+        points = [p for p in shown["points"] if p.get("measures")]
+        if points:
+            measures_table(points, head=t("measures.sweep_head", games=points[0]["measures"]["games"]))
 
 
 def points_frame(points: list[dict[str, Any]], *, alone: bool) -> pd.DataFrame:
