@@ -97,8 +97,8 @@ def test_the_ladder_measures_its_mirror_match() -> None:
 
 def test_the_measures_table_in_english(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same table in English: a decimal point, the sentences in English (solo and not)."""
-    from test_measures_reports import _Solo
     from test_measures_engines import PATH, _Scripted
+    from test_measures_reports import _Solo
 
     from cardbase.ui import common, measures_view, playtest_shared
 

@@ -18,21 +18,21 @@ from browser_support import (  # noqa: F401 - fixtures
 pytestmark = pytest.mark.browser
 
 
-def _games(page, key: str, n: int) -> None:
+def _games(page, key: str, n: int) -> None:  # noqa: F811
     box = page.locator(f".st-key-{key} input")
     box.fill(str(n))
     box.press("Enter")
     wait_idle(page)
 
 
-def _measures_table(page, prefix: str, text: str) -> None:
+def _measures_table(page, prefix: str, text: str) -> None:  # noqa: F811
     """Ask for the measures and wait for their table."""
     page.locator(f".st-key-{prefix}_measures button").click()
     page.get_by_text(text).first.wait_for(timeout=120_000)
     wait_idle(page)
 
 
-def _into_view(page) -> None:
+def _into_view(page) -> None:  # noqa: F811
     """The measures' title at the top of the window, their table under it."""
     wait_idle(page)
     title = page.get_by_text("Mesures d'un bon jeu", exact=True).last

@@ -12,7 +12,13 @@ from typer.testing import CliRunner
 
 from cardbase.cli import app
 from cardbase.playtest.batch import game_seed, measured_games
-from cardbase.playtest.measures import SOLO_NOT_APPLICABLE, measures, outcome_share, play_measured, skill_gap
+from cardbase.playtest.measures import (
+    SOLO_NOT_APPLICABLE,
+    measures,
+    outcome_share,
+    play_measured,
+    skill_gap,
+)
 
 runner = CliRunner()
 EDITIONS = Path(__file__).resolve().parent.parent / "data" / "editions"

@@ -168,13 +168,13 @@ def print_sweep_measures(res: dict[str, Any]) -> None:
         print_measures_table(points, head=tr("measures.sweep_head", games=points[0]["measures"]["games"]))
 
 
-def print_measures_table(points: list[dict[str, Any]], *, head: str, first: str = "value") -> None:
+def print_measures_table(points: list[dict[str, Any]], *, head: str, row_key: str = "value") -> None:
     """Measures side by side, one row a point (``value``: a swept value, a ruling's reading), every
     figure with its interval, then what each column means (and, solo, what does not apply)."""
     from cardbase.playtest.measures import sweep_table
 
     cols, rows, meanings = sweep_table(points, num=lambda x, d, signed=False: fmt_num(x, d, signed=signed),
-                                       pct=lambda x, unit=True: fmt_pct(x, unit=unit), first=first)
+                                       pct=lambda x, unit=True: fmt_pct(x, unit=unit), row_key=row_key)
     heads = [tr(f"measures.col.{c}") for c in cols]
     widths = [max(len(x) for x in [h] + [r[i] for r in rows]) for i, h in enumerate(heads)]
     typer.echo(head)

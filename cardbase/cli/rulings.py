@@ -128,7 +128,7 @@ def sim_rulings_command(
             typer.echo("  " + tr("rulings.cli.cards", cards=", ".join(
                 f"{c['name']} {fmt_pct(c['delta'], signed=True)}" for c in v["cards"])))
     if res["baseline"].get("measures"):  # the measures of a good game under every reading
-        print_measures_table(reading_points(res), first="reading",
+        print_measures_table(reading_points(res), row_key="reading",
                              head=tr("measures.readings_head", games=res["baseline"]["measures"]["games"]))
 
 

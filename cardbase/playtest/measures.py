@@ -321,7 +321,8 @@ def _ended(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(ended.items()))
 
 
-# the measures a solo game has no use for, and why (the reasons' sentences: rulesdata.measures.na_*)
+# the measures a solo game has no use for, and why (their names: measures.na_name.<measure>,
+# the reasons: measures.why.<reason>)
 SOLO_NOT_APPLICABLE = {"first_player": "one_seat", "seats": "one_seat", "lead_changes": "no_rival",
                        "comebacks": "no_winner"}
 
@@ -389,10 +390,10 @@ def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] 
             **extra}
 
 
-def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any, first: str = "value"
+def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any, row_key: str = "value"
                 ) -> tuple[list[str], list[list[str]], list[tuple[str, str]]]:
     """The measures of every point of a sweep as a table (``sim sweep`` and the app's balance
-    view; ``sim rulings``: a point a reading, ``first`` "reading"): the columns' keys
+    view; ``sim rulings``: a point a reading, ``row_key`` "reading"): the columns' keys
     (``measures.col.<key>``), one row of cells a point (its ``value``) — each figure with its
     interval in brackets — and each column's meaning key (``measures.means.<key>``).
     ``num(x, digits, signed=False)`` and ``pct(rate, unit=True)`` write the numbers (the
@@ -409,13 +410,13 @@ def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any, first: 
 
     ms = [p["measures"] for p in points]
     solo = bool(ms and ms[0].get("solo"))
-    cols = [first, "length"] + (["settled"] if solo else ["first", "leads", "comebacks", "decisive"])
+    cols = [row_key, "length"] + (["settled"] if solo else ["first", "leads", "comebacks", "decisive"])
     cols += [col for key, col in (("skill_gap", "skill"), ("search_gap", "search"), ("outcome", "outcome"))
              if any(m.get(key) for m in ms)]
     rows = []
     for p, m in zip(points, ms):
         dv = m["decisiveness"]
-        cells = {first: str(p["value"]), "length": cell(m["length"]["mean"], m["length"]["ci95"]),
+        cells = {row_key: str(p["value"]), "length": cell(m["length"]["mean"], m["length"]["ci95"]),
                  "settled": cell(dv["mean"], dv["ci95"], percent=True),
                  "decisive": cell(dv["mean"], dv["ci95"], percent=True)}
         if not solo:

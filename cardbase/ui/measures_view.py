@@ -122,14 +122,14 @@ def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], gam
         st.table(pd.DataFrame(measures_rows(m)), hide_index=True)
 
 
-def measures_table(points: list[dict[str, Any]], *, head: str, first: str = "value") -> None:
+def measures_table(points: list[dict[str, Any]], *, head: str, row_key: str = "value") -> None:
     """Measures side by side — one row a point (``value``: a swept value, a ruling's reading) —
     each figure with its interval, then what each column means (and, alone, what does not apply
     and why)."""
     from cardbase.playtest.measures import sweep_table
 
     cols, rows, meanings = sweep_table(points, num=lambda x, d, signed=False: num(x, d, signed=signed),
-                                       pct=lambda x, unit=True: pct(x) if unit else num(100 * x, 1), first=first)
+                                       pct=lambda x, unit=True: pct(x) if unit else num(100 * x, 1), row_key=row_key)
     st.markdown(f"**{head}**")
     st.dataframe(pd.DataFrame(rows, columns=[t(f"measures.col.{c}") for c in cols]), hide_index=True,
                  width="stretch")

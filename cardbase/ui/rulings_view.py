@@ -196,7 +196,7 @@ def weights_table(res: dict[str, Any]) -> None:
         points = [{"value": t("measures.reading_default"), "measures": res["baseline"]["measures"]}] + [
             {"value": f"{v['ruling']} — {_value_text(v['value'], v['option'])}", "measures": v["measures"]}
             for v in res["variants"] if v.get("measures")]
-        measures_table(points, first="reading",
+        measures_table(points, row_key="reading",
                        head=t("measures.readings_head", games=res["baseline"]["measures"]["games"]))
 
 
