@@ -263,3 +263,32 @@ def test_the_measures_under_every_reading_of_a_contested_ruling() -> None:
     assert v["measures"] == measures(spec.build(tuple(cards), 2, **{v["option"]: v["value"]}), games=4, seed=3,
                                      bots=["greedy", "greedy"], code="pushluck")
     assert "measures" not in weigh("pushluck", cards, players=2, games=4, seed=3)["baseline"]
+
+
+def test_different_bots_turn_seats_so_the_first_player_figure_measures_the_seat(monkeypatch) -> None:
+    """Greedy against random with a fixed line-up put greedy first in every game, so « premier
+    joueur » read greedy's strength (92,9 % on a two-player laying game). The line-up now turns one
+    seat a game: each seat, the first player's included, is played as often by each bot; the seat
+    rows say so, in the text as in the JSON."""
+    import cardbase.playtest.measures as m
+    from cardbase.games import registry
+
+    seen: list[list[str]] = []
+    real = m.play_measured
+
+    def spy(game, seed, bots):
+        seen.append(list(bots))
+        return real(game, seed, bots)
+
+    monkeypatch.setattr(m, "play_measured", spy)
+    game = registry.get("huit").build((), 3)
+    out = m.measures(game, games=6, bots=["greedy", "random", "random"])
+    assert seen == [["greedy", "random", "random"], ["random", "random", "greedy"],
+                    ["random", "greedy", "random"]] * 2
+    assert out["rotated"] and {s["bot"] for s in out["seats"]["seats"]} == {"rotation"}
+    seen.clear()
+    same = m.measures(game, games=3, bots=["greedy"])
+    assert seen == [["greedy"] * 3] * 3 and not same["rotated"]
+    assert same["seats"]["seats"][0]["bot"] == "greedy"
+    text = runner.invoke(app, ["sim", "measures", "huit", "--games", "4", "--bots", "greedy,random"]).output
+    assert "tourne d'une place à chaque partie" in text and "place 1 (bots tour à tour)" in text

@@ -75,6 +75,8 @@ def print_measures(m: dict[str, Any], *, hints: bool = True) -> None:
     solo = m.get("solo")
     typer.echo(tr("measures.head_solo" if solo else "measures.head", game=m["game"], games=m["games"],
                   players=m["players"], bots=", ".join(m["bots"]), seed=m["seed"]))
+    if m.get("rotated"):
+        typer.echo(tr("measures.head_rotated", bots=", ".join(m["bots"])))
     if m.get("pool"):
         typer.echo(tr("measures.head_pool", pool=m["pool"]))
     if m.get("rules_file"):
@@ -123,7 +125,7 @@ def _say_first_and_seats(m: dict[str, Any]) -> None:
     seats = m.get("seats")
     if seats:
         typer.echo(tr("measures.seats", decided=seats["decided"], fair=_rate(seats["fair"]), seats=", ".join(
-            tr("measures.seat", seat=s["seat"], bot=s["bot"], rate=_rate(s["rate"]), lo=_rate(s["ci95"][0]),
+            tr("measures.seat", seat=s["seat"], bot=tr("measures.rotation") if s["bot"] == "rotation" else s["bot"], rate=_rate(s["rate"]), lo=_rate(s["ci95"][0]),
                hi=_rate(s["ci95"][1])) for s in seats["seats"])))
         typer.echo(tr("measures.seats_means"))
 

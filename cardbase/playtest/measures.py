@@ -327,6 +327,12 @@ SOLO_NOT_APPLICABLE = {"first_player": "one_seat", "seats": "one_seat", "lead_ch
                        "comebacks": "no_winner"}
 
 
+def _lineup(names: Sequence[str], i: int) -> list[str]:
+    """The bots of game ``i`` when they differ: the list turned by ``i`` seats."""
+    k = i % len(names)
+    return list(names[k:]) + list(names[:k])
+
+
 def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None,
              skill_games: int = 0, search_games: int = 0, outcome_games: int = 0,
              code: str | None = None) -> dict[str, Any]:
@@ -341,12 +347,17 @@ def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] 
     names = list(bots or ["greedy"])
     if len(names) == 1:
         names = names * g0.num_players
-    rows = [play_measured(_pick(game, i), game_seed(seed, i), names) for i in range(games)]
+    # Different bots at the table (greedy against random): the line-up turns one seat a game, so
+    # every seat — the first player's included — is played by each bot as often, and the seat
+    # figures measure the seats, not the bots' strength (a fixed line-up put greedy first every game).
+    rotated = len(set(names)) > 1
+    rows = [play_measured(_pick(game, i), game_seed(seed, i), _lineup(names, i) if rotated else names)
+            for i in range(games)]
     n = len(rows)
     sides = rows[0]["sides"]
     code = code or g0.rules.code
     head = {"game": code, "games": n, "players": g0.num_players, "bots": names, "seed": seed,
-            "solo": sides == 1}
+            "solo": sides == 1, "rotated": rotated}
     extra = {"skill_gap": skill_gap(game, games=skill_games, seed=seed + 1) if skill_games else None,
              "search_gap": skill_gap(game, games=search_games, seed=seed + 2, strong="mc", weak="greedy")
              if search_games else None,
@@ -367,7 +378,7 @@ def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] 
     for p, bot in enumerate(names):
         wins = sum(1 for r in decided if r["winner"] == r["seat_sides"][p])
         slo, shi = wilson(wins, len(decided))
-        seats.append({"seat": p + 1, "bot": bot, "wins": wins,
+        seats.append({"seat": p + 1, "bot": "rotation" if rotated else bot, "wins": wins,
                       "rate": wins / len(decided) if decided else None, "ci95": [slo, shi]})
     backs = [r for r in decided if r["comeback"] is not None]
     cb = sum(1 for r in backs if r["comeback"])
