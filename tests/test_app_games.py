@@ -182,7 +182,7 @@ def test_an_overkill_batch_shows_the_measures_of_a_good_game() -> None:
     at.number_input(key="okb_games").set_value(12).run()
     at.button(key="okb_measures").click().run()
     no_exception(at)
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
     assert {"Victoires du premier joueur", "Vainqueur connu après", "Changements de meneur",
             "Écart de niveau (greedy contre random)", "Décisions qui changent l'issue"} <= set(rows)

@@ -21,7 +21,7 @@ def test_the_batch_view_plays_a_rules_file_game() -> None:
     assert "main_vide" in tables
     at.button(key="pgb_huit_measures").click().run()
     no_exception(at)
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
     assert {"Victoires du premier joueur", "Vainqueur connu après", "Décisions qui changent l'issue",
             "Écart de niveau (greedy contre random)", "Changements de meneur"} <= set(rows)
