@@ -314,7 +314,7 @@ class Structures:
             for who, (a, b) in enumerate(pairs):
                 owner = who if len(pairs) > 1 else max(seat, 0)
                 ok = [i for i, c in enumerate(a) if self._eval(flt, owner, cards[c])]
-                k = len(ok) if pick == "all" else min(self._number(count, seat, card), len(ok))
+                k = len(ok) if pick == "all" else max(0, min(self._number(count, seat, card), len(ok)))
                 if pick == "random":
                     chosen = sorted(self.rng.sample(ok, k))
                 else:
