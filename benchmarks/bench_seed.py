@@ -19,7 +19,6 @@ prints the ratios and whether every digest is the same (a speed-up must not chan
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import shutil
@@ -32,49 +31,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIOS = ("fresh", "adopt", "warnings")
-TIMESTAMPS = {"updated_at", "created_at", "saved_at", "pulled_at"}  # the clock's, not the data's
 
 
 def _cpu() -> float:
     t = os.times()
     return t.user + t.system
-
-
-def database_digest(engine) -> str:
-    """Every row of every table but Alembic's, in id order, timestamps aside."""
-    from sqlalchemy import inspect
-
-    out = {}
-    with engine.connect() as conn:
-        for table in sorted(inspect(conn).get_table_names()):
-            if table == "alembic_version":
-                continue
-            cols = [c["name"] for c in inspect(conn).get_columns(table) if c["name"] not in TIMESTAMPS]
-            rows = conn.exec_driver_sql(f"SELECT {', '.join(cols)} FROM {table} ORDER BY id").fetchall()
-            out[table] = [cols] + [[str(v) for v in row] for row in rows]
-    text = json.dumps(out, sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def _older_database(engine) -> None:
-    """Schema 0002 with what an older cardbase had seeded of OVERKILL (see tests/test_seed.py)."""
-    from sqlalchemy import text
-
-    from cardbase.storage import db
-
-    db.upgrade(engine, "0002")
-    with engine.begin() as conn:
-        conn.execute(text("INSERT INTO game (code, name, keyword_limits, fields, version) VALUES "
-                          "('overkill', 'OVERKILL', '{}', '[]', 1)"))
-        game_id = conn.execute(text("SELECT id FROM game WHERE code = 'overkill'")).scalar()
-        conn.execute(text("INSERT INTO edition (game_id, code, name, set_size, sample, version) "
-                          f"VALUES ({game_id}, 'OVK', 'OVERKILL', 39, false, 1)"))
-        ed_id = conn.execute(text("SELECT id FROM edition WHERE code = 'OVK'")).scalar()
-        conn.execute(text(
-            "INSERT INTO card (edition_id, number, name, keywords, stats, copies, sample, version, "
-            "updated_at, name_key, text_key, colour_key, banner_key, rarity_key, type_key, keywords_key) "
-            f"VALUES ({ed_id}, 28, 'Maximiser', '[]', '{{\"objectif\": 27}}', 1, false, 1, "
-            "'2026-11-01 00:00:00', 'maximiser', '', '', '', '', '', '')"))
 
 
 def broken_data(data: Path, target: Path) -> Path:
@@ -90,12 +51,16 @@ def broken_data(data: Path, target: Path) -> Path:
 
 def worker(scenario: str, data: Path, folder: Path) -> dict:
     """One start in this process: CPU seconds of ``init_db``, and the digests."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from seed_support import database_digest, older_database
+
     from cardbase.storage import db
 
     folder.mkdir(parents=True, exist_ok=True)
     engine = db.make_engine(f"sqlite:///{folder / 'cardbase.db'}")
-    if scenario == "adopt":
-        _older_database(engine)
+    if scenario == "adopt":  # what tests/test_seed.py's older database holds
+        older_database(engine, game="overkill", game_name="OVERKILL", edition="OVK", set_size=39, number=28,
+                       name="Maximiser", stats='{"objectif": 27}')
     if scenario == "warnings":
         data = broken_data(data, folder / "data")
     start = _cpu()
