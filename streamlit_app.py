@@ -1,7 +1,8 @@
 """cardbase — the app. Run with ``streamlit run streamlit_app.py``.
 
-Each page is a module of ``cardbase.ui`` with a ``render()`` function; this script only builds the
-navigation, the language switch and editor mode, then runs the chosen page.
+Each page is a module of ``cardbase.ui`` with a ``render()`` function, imported when the page is
+first shown; this script only builds the navigation, the language switch and editor mode, then runs
+the chosen page.
 """
 
 from __future__ import annotations
