@@ -162,7 +162,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh servers per case (default 5)")
     parser.add_argument("--before", type=Path, help="another checkout whose app joins the run, to compare")
-    parser.add_argument("--screenshot", type=Path, help="save the first page (second visit) as this PNG")
+    parser.add_argument("--screenshot", type=Path,
+                        help="save the first page (second visit) as this PNG (and NAME-before.png with --before)")
     options = parser.parse_args()
     if not 1 <= options.runs <= 50:
         raise SystemExit("--runs: from 1 to 50")
@@ -197,7 +198,10 @@ def main() -> None:
             for i in range(options.runs + 1):  # run 0 warms the caches and compiles the bytecode
                 for name, root, script, selectors, is_timed in cases:
                     n += 1
-                    shot = options.screenshot if (i == options.runs and name == "app") else None
+                    shot = None
+                    if options.screenshot and i == options.runs and name in ("app", "app before"):
+                        shot = options.screenshot.with_stem(options.screenshot.stem + ("-before" if "before" in name
+                                                                                         else ""))
                     figures = run_once(browser, root, script, selectors, env, work / f"run{n}",
                                        times=work / f"times{n}.jsonl" if is_timed else None, screenshot=shot)
                     if i:

@@ -523,7 +523,8 @@ def small_data(folder: Path) -> Path:
 
 
 # Digests of the database the seeding before its speed-up (records read one query each, one insert
-# a record) left from small_data(), on a new database and on an older one it adopts. PostgreSQL's
+# a record, one Card object a card) left from small_data(), on a new database and on an older one
+# it adopts. PostgreSQL's
 # sequences do not give back the id of the edition seeding refused (a savepoint rolled back).
 SEEDED_BEFORE = {
     ("sqlite", "fresh"): "6703455a86f91cf849c225ac7ed34297e809df5fc3dc8626ef0e2fab84e47622",
@@ -535,8 +536,9 @@ SEEDED_BEFORE = {
 
 @pytest.mark.parametrize("start", ["fresh", "adopt"])
 def test_first_run_seeding_leaves_the_database_it_always_did(backend, make_db, tmp_path, start) -> None:
-    """Seeding reads the records once and writes the new ones in one insert (the first page waits
-    for it): the rows, their ids, the counts and the warnings are those of one query a record."""
+    """Seeding reads the records once and writes the new ones in one insert, an edition's cards in
+    another (the app's first page waits for it): the rows, their ids, the counts and the warnings
+    are those of one query a record and one object a card."""
     data = small_data(tmp_path / "data")
     engine = db.make_engine(make_db(backend, seeded=False))
     try:
