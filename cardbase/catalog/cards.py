@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
@@ -881,9 +881,29 @@ def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[
     for i, raw in enumerate(cards, start=1):
         clean, probs = file_card_values(game, raw, where=tr("catalog.where_card", source=source, index=i))
         problems += probs
-        new.append(apply_keys(Card(edition_id=ed.id, **clean)))
+        new.append(_new_card_row(ed.id, clean))
     if problems:
         raise ValidationError(tr("catalog.file_problems", source=source, count=len(problems)), problems)
-    session.add_all(new)
-    session.flush()
+    if new:
+        # one insert of every card, as plain rows: the columns and the ids (in file order) that
+        # Card(...) objects added one by one get, without building a model object a card
+        session.connection().execute(insert(Card.__table__), new)
     return ed
+
+
+def _new_card_row(edition_id: int, clean: Mapping[str, Any]) -> dict[str, Any]:
+    """Every column of a new card as ``apply_keys(Card(edition_id=…, **clean))`` sets it."""
+    from types import SimpleNamespace
+
+    row = {name: factory() if factory else default for name, default, factory in _card_defaults()}
+    row.update(clean, edition_id=edition_id)
+    return vars(apply_keys(SimpleNamespace(**row)))  # type: ignore[arg-type]
+
+
+@cache
+def _card_defaults() -> tuple[tuple[str, Any, Any], ...]:
+    """Each column of Card but its id: its default, or the function that makes it (a new list…)."""
+    from pydantic_core import PydanticUndefined
+
+    return tuple((name, f.default, f.default_factory) for name, f in Card.model_fields.items()
+                 if name != "id" and (f.default_factory is not None or f.default is not PydanticUndefined))
