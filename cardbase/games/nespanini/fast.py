@@ -25,8 +25,8 @@ missed discard choice is computed from points, never from whole-hand scores.
 
 from __future__ import annotations
 
-from cardbase.games.effects.resolve import BOTTOM, COV_EFFECT, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
-from .policy import _credits, best_removal, best_take, greedy_action, greedy_miss
+from cardbase.games.effects.resolve import BOTTOM, COV_EFFECT, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision, held_cards
+from .policy import _best_after_add, _credits, best_removal, best_take, greedy_action, greedy_miss
 from .state import COV_DEF_OCC, COV_DEF_USED, COV_LEG, COV_STEP, TERMINAL, TURN_LIMIT, State
 
 
@@ -185,6 +185,8 @@ def play_greedy(state: State) -> State:
     t = state.table
     if not t.has_iscore or state.queue:
         return _play_plain(state)
+    if state.n == 1 and not t.reads_deck and not state.revealed[0]:
+        return _play_solo(state)
     game = state.game
     simple = getattr(game, "_simple_effects", None)
     if simple is None:
@@ -476,3 +478,483 @@ def _play_plain(state: State) -> State:
                 continue
         state.apply_action(greedy_action(state))
     return state
+
+
+class _SoloTables:
+    """Per game and multiset width, the tables of :func:`_play_solo`: the choice caches keyed on
+    ``(hand multiset code, clamped zone code)`` and, when no score rule counts hand cards, each
+    kind's points per zone code."""
+
+    __slots__ = ("bottom", "give", "modes", "points", "step", "swap", "take", "top", "w")
+
+    def __init__(self, table, bits: int, simple) -> None:
+        self.w = tuple(1 << (bits * k) for k in range(table.size))  # a kind's unit in the code
+        # a card offered, above the hand's code: (hand code | top[k], zone code) keys its worth
+        self.top = tuple((k + 1) << (bits * table.size) for k in range(table.size))
+        # per kind discarded at step 2: 0 no Défausse effect, 1 a lone action resolved inline,
+        # 2 through State.apply_action (a Légendaire card under R4, or any other effect)
+        self.modes = tuple(
+            2 if leg else (0 if not eff else (1 if s is not None else 2))
+            for leg, eff, s in zip(table.legendary, table.has_discard_effect, simple))
+        self.step: dict = {}  # -> discarded kind * 8 + rule-coverage bits
+        self.bottom: dict = {}  # -> kind put under the deck
+        self.give: dict = {}  # -> kind a Swap sends to the discard pile
+        self.points: dict = {}  # zone code -> (points per kind, rank per kind)
+        self.take: dict = {}  # -> worth of taking a card (policy.best_take)
+        self.swap: dict = {}  # -> the same for a Swap
+
+
+def _solo_tables(game, t, bits: int, simple) -> _SoloTables:
+    tables = getattr(game, "_solo_tables", None)
+    if tables is None:
+        tables = game._solo_tables = {}  # type: ignore[attr-defined]
+    out = tables.get(bits)
+    if out is None:
+        out = tables[bits] = _SoloTables(t, bits, simple)
+    return out
+
+
+def _solo_store(cache: dict, key, value: int) -> None:
+    if len(cache) > 500_000:  # as policy.greedy_miss
+        cache.clear()
+    cache[key] = value
+
+
+def _points_at(solo: _SoloTables, model, value, code: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Every kind's points at zone code ``code`` (:meth:`.scoring.ScoreModel.points`, the
+    values its cache gives), and each kind's rank in the order (points, kind): the card a hand
+    puts under the deck is the one of least rank."""
+    hit = solo.points.get(code)
+    if hit is not None:
+        return hit
+    pts = tuple(model.points(k, value[k], code) for k in range(len(value)))
+    rank = [0] * len(value)
+    for i, k in enumerate(sorted(range(len(value)), key=lambda k: (pts[k], k))):
+        rank[k] = i
+    out = (pts, tuple(rank))
+    if len(solo.points) > 100_000:
+        solo.points.clear()
+    solo.points[code] = out
+    return out
+
+
+def _removal_by_points(solo: _SoloTables, hand: list[int], code: int, model, value, leg, fns,
+                       credit) -> int | None:
+    """:func:`_remove_by_points` from the points tables: the same sums of the same integers,
+    the same comparisons."""
+    for k in hand:
+        if fns[k] is not None:
+            break
+    else:
+        return None
+    legal = sorted({k for k in hand if not leg[k]})
+    if not legal:
+        return None
+    dv = model.dv
+    best, best_v = legal[0], None
+    for k in legal:
+        pts = _points_at(solo, model, value, code + dv[k])[0]
+        v = sum(map(pts.__getitem__, hand)) - pts[k]
+        if credit:
+            v += credit[k]
+        if best_v is None or v > best_v:
+            best, best_v = k, v
+    return best
+
+
+def _take_from_points(pts: tuple[int, ...], hand: list[int], offer) -> int:
+    """:func:`_take_by_points` on own cards (offer entries are kinds): taking ``k`` then losing
+    the card of least points gains ``pts(k) - least`` when positive, nothing otherwise, so the
+    first card of most points wins if it beats the least of the hand, else the first offer."""
+    if not hand:
+        return offer[0]
+    best = max(offer, key=pts.__getitem__)  # the first of the most points
+    return best if pts[best] > min(map(pts.__getitem__, hand)) else offer[0]
+
+
+def _take_worths(state: State, solo: _SoloTables, hand: list[int], code: int, offer,
+                 swap: bool) -> dict[int, float]:
+    """Per card of ``offer``, the worth :func:`.policy.best_take` gives taking it (its per-card
+    cache, or computed as there); a Swap's, when no score rule counts hand cards, as
+    :func:`_swap_by_points` ranks it, from the points tables."""
+    t = state.table
+    model = t.model
+    out: dict[int, float] = {}
+    if swap and model.hand_free:
+        dv, leg, value = model.dv, t.legendary, t.value
+        gives = []
+        for r in sorted({k for k in hand if not leg[k]}):
+            pts = _points_at(solo, model, value, code + dv[r])[0]
+            gives.append((r, pts, sum(map(pts.__getitem__, hand)) - pts[r]))
+        for k in offer:
+            after = float("-inf")
+            for r, pts, rest in gives:
+                if r == k:
+                    continue
+                v = pts[k]
+                if rest + v > after:
+                    after = rest + v
+            out[k] = after
+        return out
+    reads = model.reads
+    hs = tuple(sorted(hand))
+    fields = 0
+    for k in hand:
+        fields |= reads[k]
+    cache = t.add_cache
+    for k in offer:
+        key = (hs, k, code & (fields | reads[k]), swap)
+        v = cache.get(key)
+        if v is None:
+            v = _best_after_add(state, hand, k, code, give_to_discards=swap,
+                                only_non_legendary=swap)
+            if len(cache) > 500_000:
+                cache.clear()
+            cache[key] = v
+        out[k] = v
+    return out
+
+
+def _solo_take(state: State, solo: _SoloTables, hand: list[int], hk: int, code: int, offer,
+               swap: bool) -> int:
+    """The card :func:`.policy.best_take` takes among ``offer`` (own kinds, sorted): the first
+    of the greatest worth, each worth memoised under ``(hk | top[card], code)``."""
+    cache = solo.swap if swap else solo.take
+    get = cache.get
+    top = solo.top
+    worths = None
+    best, best_v = offer[0], None
+    for k in offer:
+        key = (hk | top[k], code)
+        v = get(key)
+        if v is None:
+            if worths is None:
+                worths = _take_worths(state, solo, hand, code, offer, swap)
+            v = worths[k]
+            _solo_store(cache, key, v)
+        if best_v is None or v > best_v:
+            best, best_v = k, v
+    return best
+
+
+def _solo_step_miss(state: State, solo: _SoloTables, hand: list[int], hk: int, code: int,
+                    credits) -> int:
+    """The step-2 choice of a solo hand, as :func:`play_greedy` makes it; stored with its
+    rule-coverage bits (1 a Défausse card in hand, 2 one discarded, 4 a Légendaire card in hand)."""
+    t = state.table
+    model = t.model
+    a = None
+    if model.hand_free:
+        a = _removal_by_points(solo, hand, code, model, t.value, t.legendary, t.iscore, credits)
+    flags = t.flags
+    fl = 0
+    for k in hand:
+        fl |= flags[k]
+    if a is None:
+        reads = model.reads
+        fields = 0
+        for k in hand:
+            fields |= reads[k]
+        key = (None, tuple(sorted(hand)), code & fields, 1)
+        a = t.choice_cache.get(key)
+        if a is None:
+            a = greedy_miss(state, key, code)
+    v = a * 8
+    if fl & 1:
+        v |= 1
+        if flags[a] & 1:
+            v |= 2
+    if fl & 2:
+        v |= 4
+    _solo_store(solo.step, (hk, code), v)
+    return v
+
+
+def _solo_choice_miss(state: State, solo: _SoloTables, cache: dict, hand: list[int], hk: int,
+                      code: int, decision: tuple) -> int:
+    """A bottom or give choice of a solo hand (``decision`` pending) from the greedy choice
+    cache or :func:`.policy.greedy_miss`, stored under ``(hk, code)`` in ``cache``."""
+    t = state.table
+    reads = t.model.reads
+    fields = 0
+    for k in hand:
+        fields |= reads[k]
+    key = (decision[0], tuple(sorted(hand)), code & fields, 1)
+    c = t.choice_cache.get(key)
+    if c is None:
+        state.decision = decision
+        c = greedy_miss(state, key, code)
+    _solo_store(cache, (hk, code), c)
+    return c
+
+
+def _play_solo(state: State) -> State:
+    """:func:`play_greedy` of a goldfish game (one player, no score rule reading the deck).
+
+    The same moves, each choice memoised on two integers kept up to date move by move: the
+    hand as a multiset code (``bits`` bits per kind, more than the cards of the game, so no count
+    overflows) and the clamped zone code of the discard pile. When no score rule counts hand
+    cards, choices are made from each kind's points at the zone code (:func:`_points_at`)."""
+    game = state.game
+    t = state.table
+    simple = getattr(game, "_simple_effects", None)
+    if simple is None:
+        simple = game._simple_effects = _simple_effects(t)  # type: ignore[attr-defined]
+    hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
+    # every count of a kind in the hand is at most the cards of the game (effects move cards,
+    # never make them), which ``bits`` bits hold
+    cards = len(hand) + len(deck) + len(discards) + len(held_cards(state))
+    solo = _solo_tables(game, t, cards.bit_length(), simple)
+    W, modes = solo.w, solo.modes
+    step_get, bottom_get, give_get = solo.step.get, solo.bottom.get, solo.give.get
+    bottoms, gives = solo.bottom, solo.give
+    points_get = solo.points.get
+    model = t.model
+    clamp_get = model.clamp_cache.get
+    clamp = model.clamp
+    dv = model.dv
+    hand_free = model.hand_free
+    value = t.value
+    credits = _credits(state)
+    leg = t.legendary
+    fns = t.iscore
+    size = t.size
+    end_at = game.end_at
+    stall, unreachable, rules_turns = game.stall_turns, game.unreachable, game.rules_turns
+    by_cimetiere, by_turns = game.by_cimetiere, game.by_turns  # ruling R1
+    cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
+    cov_effect = (COV_EFFECT["Draw"], COV_EFFECT["Look"], COV_EFFECT["Recover"])
+    cov_swap = COV_EFFECT["Swap"]
+    history = state.history
+    ev = state.events
+    hk = raw = code = 0
+    stale = True
+    while True:
+        if state.player == TERMINAL:
+            return state
+        if state.decision is not None:
+            a = greedy_action(state)
+            history.append(a)
+            apply_decision(state, a, check=False)
+            stale = True
+            continue
+        if stale:  # the general engine moved cards: read the codes again
+            hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
+            hk = 0
+            for k in hand:
+                hk += W[k]
+            raw = 0
+            for k in discards:
+                raw += dv[k]
+            code = clamp_get(raw)
+            if code is None:
+                code = clamp(raw) if raw else 0
+            stale = False
+        v = step_get((hk, code))
+        if v is None:
+            v = _solo_step_miss(state, solo, hand, hk, code, credits)
+        a = v >> 3
+        mode = modes[a]
+        if mode == 2:
+            state.apply_action(a)
+            stale = True
+            continue
+        # a step-2 discard, then the end of the turn and the next draw (State._end_turn)
+        cov[COV_STEP] += 1
+        if v & 7:
+            if v & 1:
+                cov[COV_DEF_OCC] += 1
+                if v & 2:
+                    cov[COV_DEF_USED] += 1
+            if v & 4:
+                cov[COV_LEG] += 1
+        history.append(a)
+        hand.remove(a)
+        discards.append(a)
+        hk -= W[a]
+        d = dv[a]
+        if d:
+            raw += d
+            code = clamp_get(raw)
+            if code is None:
+                code = clamp(raw)
+        if ev is not None:
+            ev.append(("discard", 0, a))
+        if mode:
+            # a lone draw / look / recover / swap, resolved as effects.py does
+            eff = simple[a]
+            if ev is not None:
+                ev.append(("effect", 0, a))
+            op = eff[0]
+            bottom = 0
+            if op == 0:  # draw
+                cov[cov_effect[0]] += 1
+                m = eff[1] if eff[1] < len(deck) else len(deck)
+                if m:
+                    cov[cov_effect[0] + 1] += 1
+                    for _ in range(m):
+                        k = deck.pop()
+                        hand.append(k)
+                        hk += W[k]
+                        if ev is not None:
+                            ev.append(("draw", 0, k))
+                    bottom = m
+            elif op == 1:  # look (even of nothing: the log says so)
+                cov[cov_effect[1]] += 1
+                m = eff[1] if eff[1] < len(deck) else len(deck)
+                if m:
+                    cov[cov_effect[1] + 1] += 1
+                if m:
+                    looked = deck[-m:]
+                    looked.reverse()  # the top card first
+                    del deck[-m:]
+                else:
+                    looked = []
+                take = eff[2] if eff[2] < m else m
+                if ev is not None:
+                    ev.append(("look", 0, tuple(looked)))
+                if take:
+                    remaining = take
+                    while True:
+                        offer = sorted(set(looked))  # the legal actions, as policy._greedy sees
+                        if len(offer) == 1:
+                            c = offer[0]
+                        elif hand_free:
+                            pts = points_get(code)
+                            if pts is None:
+                                pts = _points_at(solo, model, value, code)
+                            c = _take_from_points(pts[0], hand, offer)
+                        else:
+                            c = _solo_take(state, solo, hand, hk, code, offer, False)
+                        history.append(c)
+                        looked.remove(c)
+                        hand.append(c)
+                        hk += W[c]
+                        if ev is not None:
+                            ev.append(("take", 0, c))
+                        if remaining > 1 and looked:
+                            remaining -= 1
+                            continue
+                        break
+                    bottom = take
+                for k in looked:
+                    deck.insert(0, k)
+            else:  # recover / swap: a card from the own discard pile (effects._candidates)
+                _, mask, piles, is_swap = eff
+                slot = cov_swap if is_swap else cov_effect[2]
+                cov[slot] += 1
+                cands = set()
+                if 0 in piles:
+                    skip = a  # the card being resolved is never picked
+                    for k in discards:
+                        if k == skip:
+                            skip = -1
+                        elif mask[k]:
+                            cands.add(k)
+                if cands and not (is_swap and all(leg[k] for k in hand)):
+                    cov[slot + 1] += 1
+                    cands = sorted(cands)
+                    if len(cands) == 1:
+                        c = cands[0]
+                    elif hand_free and not is_swap:
+                        pts = points_get(code)
+                        if pts is None:
+                            pts = _points_at(solo, model, value, code)
+                        c = _take_from_points(pts[0], hand, cands)
+                    else:
+                        c = _solo_take(state, solo, hand, hk, code, cands, is_swap)
+                    history.append(c)
+                    discards.remove(c)
+                    d = dv[c]
+                    if d:
+                        raw -= d
+                        code = clamp_get(raw)
+                        if code is None:
+                            code = clamp(raw) if raw else 0
+                    if ev is not None:
+                        ev.append(("pick", 0, c, 0))
+                    if not is_swap:
+                        hand.append(c)
+                        hk += W[c]
+                        bottom = 1
+                    else:
+                        g = give_get((hk, code))
+                        if g is None:
+                            if hand_free:
+                                g = _removal_by_points(solo, hand, code, model, value, leg, fns,
+                                                       None)
+                            if g is None:
+                                g = _solo_choice_miss(state, solo, gives, hand, hk, code,
+                                                      (GIVE, 0, 0, c))
+                            else:
+                                _solo_store(gives, (hk, code), g)
+                        history.append(g)
+                        hand.remove(g)
+                        discards.append(g)
+                        hand.append(c)
+                        hk += W[c] - W[g]
+                        d = dv[g]
+                        if d:  # the card given counts from now on (the turn ends: no choice reads it)
+                            raw += d
+                            code = clamp_get(raw)
+                            if code is None:
+                                code = clamp(raw)
+                        if ev is not None:
+                            ev.append(("give", 0, g))
+            if bottom:
+                if hand_free:
+                    # score(hand - k) = score(hand) - points(k): the first kind of least points
+                    pts = points_get(code)
+                    if pts is None:
+                        pts = _points_at(solo, model, value, code)
+                    rank = pts[1]
+                    for _ in range(bottom):
+                        c = min(hand, key=rank.__getitem__)
+                        history.append(c)
+                        hand.remove(c)
+                        deck.insert(0, c)
+                        hk -= W[c]
+                        if ev is not None:
+                            ev.append(("bottom", 0, c))
+                else:
+                    for i in range(bottom, 0, -1):
+                        c = bottom_get((hk, code))
+                        if c is None:
+                            c = _solo_choice_miss(state, solo, bottoms, hand, hk, code,
+                                                  (BOTTOM, 0, 0, i))
+                        history.append(c)
+                        hand.remove(c)
+                        deck.insert(0, c)
+                        hk -= W[c]
+                        if ev is not None:
+                            ev.append(("bottom", 0, c))
+            state.decision = None
+        # State._end_turn: rulings R1, R10, R6
+        turn = state.turn = state.turn + 1
+        cim = len(discards)
+        if cim >= end_at and by_cimetiere:
+            state._finish("cimetiere")
+            return state
+        if by_turns and turn >= rules_turns:
+            state._finish("turns")
+            return state
+        if unreachable and turn >= rules_turns:
+            state._finish("unreachable")
+            return state
+        if cim > state.peak:
+            state.peak = cim
+            state.peak_turn = turn
+        elif stall and turn - state.peak_turn >= stall:
+            state._finish("stalled")
+            return state
+        if turn >= TURN_LIMIT:
+            state._finish("turn-limit")
+            return state
+        if not deck:
+            state._finish("empty-deck")
+            return state
+        k = deck.pop()
+        hand.append(k)
+        hk += W[k]
+        if ev is not None:
+            ev.append(("draw", 0, k))
