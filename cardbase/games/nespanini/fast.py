@@ -485,7 +485,7 @@ class _SoloTables:
     ``(hand multiset code, clamped zone code)`` and, when no score rule counts hand cards, each
     kind's points per zone code."""
 
-    __slots__ = ("bottom", "give", "modes", "points", "step", "swap", "take", "top", "w")
+    __slots__ = ("bottom", "fields", "give", "modes", "points", "step", "swap", "take", "top", "w")
 
     def __init__(self, table, bits: int, simple) -> None:
         self.w = tuple(1 << (bits * k) for k in range(table.size))  # a kind's unit in the code
@@ -496,6 +496,8 @@ class _SoloTables:
         self.modes = tuple(
             2 if leg else (0 if not eff else (1 if s is not None else 2))
             for leg, eff, s in zip(table.legendary, table.has_discard_effect, simple))
+        # the choices are keyed on (hand code, zone code & the fields the hand's cards read)
+        self.fields: dict = {}  # hand code -> the bit fields its cards' score rules read
         self.step: dict = {}  # -> discarded kind * 8 + rule-coverage bits
         self.bottom: dict = {}  # -> kind put under the deck
         self.give: dict = {}  # -> kind a Swap sends to the discard pile
@@ -618,14 +620,19 @@ def _take_worths(state: State, solo: _SoloTables, hand: list[int], code: int, of
 def _solo_take(state: State, solo: _SoloTables, hand: list[int], hk: int, code: int, offer,
                swap: bool) -> int:
     """The card :func:`.policy.best_take` takes among ``offer`` (own kinds, sorted): the first
-    of the greatest worth, each worth memoised under ``(hk | top[card], code)``."""
+    of the greatest worth, each worth memoised under ``(hk | top[card], code & the fields the
+    hand and the card read)``, as the policy's per-card cache."""
     cache = solo.swap if swap else solo.take
     get = cache.get
     top = solo.top
+    reads = state.table.model.reads
+    fields = solo.fields.get(hk)
+    if fields is None:
+        fields = _hand_fields(solo, hand, hk, reads)
     worths = None
     best, best_v = offer[0], None
     for k in offer:
-        key = (hk | top[k], code)
+        key = (hk | top[k], code & (fields | reads[k]))
         v = get(key)
         if v is None:
             if worths is None:
@@ -637,7 +644,18 @@ def _solo_take(state: State, solo: _SoloTables, hand: list[int], hk: int, code: 
     return best
 
 
-def _solo_step_miss(state: State, solo: _SoloTables, hand: list[int], hk: int, code: int,
+def _hand_fields(solo: _SoloTables, hand: list[int], hk: int, reads) -> int:
+    """The bit fields of the zone code that the score rules of ``hand``'s cards read."""
+    fields = 0
+    for k in hand:
+        fields |= reads[k]
+    if len(solo.fields) > 500_000:
+        solo.fields.clear()
+    solo.fields[hk] = fields
+    return fields
+
+
+def _solo_step_miss(state: State, solo: _SoloTables, hand: list[int], key: tuple, code: int,
                     credits) -> int:
     """The step-2 choice of a solo hand, as :func:`play_greedy` makes it; stored with its
     rule-coverage bits (1 a Défausse card in hand, 2 one discarded, 4 a Légendaire card in hand)."""
@@ -651,14 +669,10 @@ def _solo_step_miss(state: State, solo: _SoloTables, hand: list[int], hk: int, c
     for k in hand:
         fl |= flags[k]
     if a is None:
-        reads = model.reads
-        fields = 0
-        for k in hand:
-            fields |= reads[k]
-        key = (None, tuple(sorted(hand)), code & fields, 1)
-        a = t.choice_cache.get(key)
+        policy_key = (None, tuple(sorted(hand)), key[1], 1)  # key[1]: code & the hand's fields
+        a = t.choice_cache.get(policy_key)
         if a is None:
-            a = greedy_miss(state, key, code)
+            a = greedy_miss(state, policy_key, code)
     v = a * 8
     if fl & 1:
         v |= 1
@@ -666,25 +680,19 @@ def _solo_step_miss(state: State, solo: _SoloTables, hand: list[int], hk: int, c
             v |= 2
     if fl & 2:
         v |= 4
-    _solo_store(solo.step, (hk, code), v)
+    _solo_store(solo.step, key, v)
     return v
 
 
-def _solo_choice_miss(state: State, solo: _SoloTables, cache: dict, hand: list[int], hk: int,
-                      code: int, decision: tuple) -> int:
+def _solo_choice_miss(state: State, cache: dict, hand: list[int], key: tuple, code: int,
+                      decision: tuple) -> int:
     """A bottom or give choice of a solo hand (``decision`` pending) from the greedy choice
-    cache or :func:`.policy.greedy_miss`, stored under ``(hk, code)`` in ``cache``."""
-    t = state.table
-    reads = t.model.reads
-    fields = 0
-    for k in hand:
-        fields |= reads[k]
-    key = (decision[0], tuple(sorted(hand)), code & fields, 1)
-    c = t.choice_cache.get(key)
+    cache or :func:`.policy.greedy_miss`, stored under ``key`` in ``cache``."""
+    c = state.table.choice_cache.get((decision[0], tuple(sorted(hand)), key[1], 1))
     if c is None:
         state.decision = decision
-        c = greedy_miss(state, key, code)
-    _solo_store(cache, (hk, code), c)
+        c = greedy_miss(state, (decision[0], tuple(sorted(hand)), key[1], 1), code)
+    _solo_store(cache, key, c)
     return c
 
 
@@ -708,11 +716,13 @@ def _play_solo(state: State) -> State:
     W, modes = solo.w, solo.modes
     step_get, bottom_get, give_get = solo.step.get, solo.bottom.get, solo.give.get
     bottoms, gives = solo.bottom, solo.give
+    fields_get = solo.fields.get
     points_get = solo.points.get
     model = t.model
     clamp_get = model.clamp_cache.get
     clamp = model.clamp
     dv = model.dv
+    reads = model.reads
     hand_free = model.hand_free
     value = t.value
     credits = _credits(state)
@@ -750,9 +760,13 @@ def _play_solo(state: State) -> State:
             if code is None:
                 code = clamp(raw) if raw else 0
             stale = False
-        v = step_get((hk, code))
+        f = fields_get(hk)
+        if f is None:
+            f = _hand_fields(solo, hand, hk, reads)
+        key = (hk, code & f)
+        v = step_get(key)
         if v is None:
-            v = _solo_step_miss(state, solo, hand, hk, code, credits)
+            v = _solo_step_miss(state, solo, hand, key, code, credits)
         a = v >> 3
         mode = modes[a]
         if mode == 2:
@@ -878,16 +892,20 @@ def _play_solo(state: State) -> State:
                         hk += W[c]
                         bottom = 1
                     else:
-                        g = give_get((hk, code))
+                        f = fields_get(hk)
+                        if f is None:
+                            f = _hand_fields(solo, hand, hk, reads)
+                        key = (hk, code & f)
+                        g = give_get(key)
                         if g is None:
                             if hand_free:
                                 g = _removal_by_points(solo, hand, code, model, value, leg, fns,
                                                        None)
                             if g is None:
-                                g = _solo_choice_miss(state, solo, gives, hand, hk, code,
+                                g = _solo_choice_miss(state, gives, hand, key, code,
                                                       (GIVE, 0, 0, c))
                             else:
-                                _solo_store(gives, (hk, code), g)
+                                _solo_store(gives, key, g)
                         history.append(g)
                         hand.remove(g)
                         discards.append(g)
@@ -918,9 +936,13 @@ def _play_solo(state: State) -> State:
                             ev.append(("bottom", 0, c))
                 else:
                     for i in range(bottom, 0, -1):
-                        c = bottom_get((hk, code))
+                        f = fields_get(hk)
+                        if f is None:
+                            f = _hand_fields(solo, hand, hk, reads)
+                        key = (hk, code & f)
+                        c = bottom_get(key)
                         if c is None:
-                            c = _solo_choice_miss(state, solo, bottoms, hand, hk, code,
+                            c = _solo_choice_miss(state, bottoms, hand, key, code,
                                                   (BOTTOM, 0, 0, i))
                         history.append(c)
                         hand.remove(c)
