@@ -485,20 +485,28 @@ class _SoloTables:
     ``(hand multiset code, clamped zone code)`` and, when no score rule counts hand cards, each
     kind's points per zone code."""
 
-    __slots__ = ("bottom", "fields", "give", "modes", "points", "step", "swap", "take", "top", "w")
+    __slots__ = ("bottom", "fields", "give", "plans", "points", "step", "swap", "take", "top", "w")
 
     def __init__(self, table, bits: int, simple) -> None:
         self.w = tuple(1 << (bits * k) for k in range(table.size))  # a kind's unit in the code
         # a card offered, above the hand's code: (hand code | top[k], zone code) keys its worth
         self.top = tuple((k + 1) << (bits * table.size) for k in range(table.size))
-        # per kind discarded at step 2: 0 no Défausse effect, 1 a lone action resolved inline,
-        # 2 through State.apply_action (a Légendaire card under R4, or any other effect)
-        self.modes = tuple(
-            2 if leg else (0 if not eff else (1 if s is not None else 2))
-            for leg, eff, s in zip(table.legendary, table.has_discard_effect, simple))
+        # per kind discarded at step 2 and rule-coverage bits (1 a Défausse card in hand, 2 one
+        # discarded, 4 a Légendaire card in hand): the plan (kind, its unit in the hand code, its
+        # zone-code contribution, its Défausse action resolved inline — () without one, None
+        # when State.apply_action plays it: a Légendaire card under R4 or another effect —,
+        # the three coverage counts)
+        dv = table.model.dv
+        plans = []
+        for k, (leg, has, s) in enumerate(zip(table.legendary, table.has_discard_effect, simple)):
+            eff = None if (leg or (has and s is None)) else (s if has else ())
+            for bits_ in range(8):
+                occ = bits_ & 1
+                plans.append((k, self.w[k], dv[k], eff, occ, occ & (bits_ >> 1), (bits_ >> 2) & 1))
+        self.plans = tuple(plans)
         # the choices are keyed on (hand code, zone code & the fields the hand's cards read)
         self.fields: dict = {}  # hand code -> the bit fields its cards' score rules read
-        self.step: dict = {}  # -> discarded kind * 8 + rule-coverage bits
+        self.step: dict = {}  # -> the plan of the step-2 discard (see plans)
         self.bottom: dict = {}  # -> kind put under the deck
         self.give: dict = {}  # -> kind a Swap sends to the discard pile
         self.points: dict = {}  # zone code -> (points per kind, rank per kind)
@@ -656,9 +664,10 @@ def _hand_fields(solo: _SoloTables, hand: list[int], hk: int, reads) -> int:
 
 
 def _solo_step_miss(state: State, solo: _SoloTables, hand: list[int], key: tuple, code: int,
-                    credits) -> int:
-    """The step-2 choice of a solo hand, as :func:`play_greedy` makes it; stored with its
-    rule-coverage bits (1 a Défausse card in hand, 2 one discarded, 4 a Légendaire card in hand)."""
+                    credits) -> tuple:
+    """The step-2 choice of a solo hand, as :func:`play_greedy` makes it; its plan (with the
+    rule-coverage bits: 1 a Défausse card in hand, 2 one discarded, 4 a Légendaire card in hand)
+    is stored under ``key``."""
     t = state.table
     model = t.model
     a = None
@@ -680,8 +689,9 @@ def _solo_step_miss(state: State, solo: _SoloTables, hand: list[int], key: tuple
             v |= 2
     if fl & 2:
         v |= 4
-    _solo_store(solo.step, key, v)
-    return v
+    plan = solo.plans[v]
+    _solo_store(solo.step, key, plan)
+    return plan
 
 
 def _solo_choice_miss(state: State, cache: dict, hand: list[int], key: tuple, code: int,
@@ -690,8 +700,9 @@ def _solo_choice_miss(state: State, cache: dict, hand: list[int], key: tuple, co
     cache or :func:`.policy.greedy_miss`, stored under ``key`` in ``cache``."""
     c = state.table.choice_cache.get((decision[0], tuple(sorted(hand)), key[1], 1))
     if c is None:
-        state.decision = decision
+        state.decision = decision  # what the policy reads, pending while it chooses
         c = greedy_miss(state, (decision[0], tuple(sorted(hand)), key[1], 1), code)
+        state.decision = None
     _solo_store(cache, key, c)
     return c
 
@@ -702,7 +713,9 @@ def _play_solo(state: State) -> State:
     The same moves, each choice memoised on two integers kept up to date move by move: the
     hand as a multiset code (``bits`` bits per kind, more than the cards of the game, so no count
     overflows) and the clamped zone code of the discard pile. When no score rule counts hand
-    cards, choices are made from each kind's points at the zone code (:func:`_points_at`)."""
+    cards, choices are made from each kind's points at the zone code (:func:`_points_at`). The
+    turn, the Cimetière peak and the step-2 rule coverage are counted in local variables, put
+    back in ``state`` before the general engine plays a move and when the game ends."""
     game = state.game
     t = state.table
     simple = getattr(game, "_simple_effects", None)
@@ -713,7 +726,7 @@ def _play_solo(state: State) -> State:
     # never make them), which ``bits`` bits hold
     cards = len(hand) + len(deck) + len(discards) + len(held_cards(state))
     solo = _solo_tables(game, t, cards.bit_length(), simple)
-    W, modes = solo.w, solo.modes
+    W, plans = solo.w, solo.plans
     step_get, bottom_get, give_get = solo.step.get, solo.bottom.get, solo.give.get
     bottoms, gives = solo.bottom, solo.give
     fields_get = solo.fields.get
@@ -728,17 +741,17 @@ def _play_solo(state: State) -> State:
     credits = _credits(state)
     leg = t.legendary
     fns = t.iscore
-    size = t.size
-    end_at = game.end_at
-    stall, unreachable, rules_turns = game.stall_turns, game.unreachable, game.rules_turns
-    by_cimetiere, by_turns = game.by_cimetiere, game.by_turns  # ruling R1
+    # State._end_turn's checks (rulings R1, R10, R6): the Cimetière size that ends the game, the
+    # turn from which the turn rules are read
+    cim_end = game.end_at if game.by_cimetiere else cards + 1
+    stall, unreachable, rules_turns, by_turns = (game.stall_turns, game.unreachable,
+                                                 game.rules_turns, game.by_turns)
+    turn_check = min(rules_turns if (by_turns or unreachable) else TURN_LIMIT, TURN_LIMIT)
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
-    cov_effect = (COV_EFFECT["Draw"], COV_EFFECT["Look"], COV_EFFECT["Recover"])
-    cov_swap = COV_EFFECT["Swap"]
+    cov_draw, cov_look = COV_EFFECT["Draw"], COV_EFFECT["Look"]
+    cov_recover, cov_swap = COV_EFFECT["Recover"], COV_EFFECT["Swap"]
     history = state.history
     ev = state.events
-    hk = raw = code = 0
-    stale = True
     while True:
         if state.player == TERMINAL:
             return state
@@ -746,237 +759,238 @@ def _play_solo(state: State) -> State:
             a = greedy_action(state)
             history.append(a)
             apply_decision(state, a, check=False)
-            stale = True
             continue
-        if stale:  # the general engine moved cards: read the codes again
-            hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
-            hk = 0
-            for k in hand:
-                hk += W[k]
-            raw = 0
-            for k in discards:
-                raw += dv[k]
-            code = clamp_get(raw)
-            if code is None:
-                code = clamp(raw) if raw else 0
-            stale = False
-        f = fields_get(hk)
-        if f is None:
-            f = _hand_fields(solo, hand, hk, reads)
-        key = (hk, code & f)
-        v = step_get(key)
-        if v is None:
-            v = _solo_step_miss(state, solo, hand, key, code, credits)
-        a = v >> 3
-        mode = modes[a]
-        if mode == 2:
-            state.apply_action(a)
-            stale = True
-            continue
-        # a step-2 discard, then the end of the turn and the next draw (State._end_turn)
-        cov[COV_STEP] += 1
-        if v & 7:
-            if v & 1:
-                cov[COV_DEF_OCC] += 1
-                if v & 2:
-                    cov[COV_DEF_USED] += 1
-            if v & 4:
-                cov[COV_LEG] += 1
-        history.append(a)
-        hand.remove(a)
-        discards.append(a)
-        hk -= W[a]
-        d = dv[a]
-        if d:
-            raw += d
-            code = clamp_get(raw)
-            if code is None:
-                code = clamp(raw)
-        if ev is not None:
-            ev.append(("discard", 0, a))
-        if mode:
-            # a lone draw / look / recover / swap, resolved as effects.py does
-            eff = simple[a]
+        # (again) after the general engine moved cards: the codes and counters from the state
+        hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
+        hk = 0
+        for k in hand:
+            hk += W[k]
+        raw = 0
+        for k in discards:
+            raw += dv[k]
+        code = clamp_get(raw)
+        if code is None:
+            code = clamp(raw) if raw else 0
+        turn, peak, peak_turn = state.turn, state.peak, state.peak_turn
+        steps = occ = used = legs = 0  # step-2 rule coverage of the inline turns
+        ending = ""
+        while True:
+            f = fields_get(hk)
+            if f is None:
+                f = _hand_fields(solo, hand, hk, reads)
+            key = (hk, code & f)
+            plan = step_get(key)
+            if plan is None:
+                plan = _solo_step_miss(state, solo, hand, key, code, credits)
+            a, wa, da, eff, b_occ, b_used, b_leg = plan
+            if eff is None:  # through State.apply_action (R4, or an effect not resolved here)
+                break
+            # a step-2 discard, then the end of the turn and the next draw (State._end_turn)
+            steps += 1
+            occ += b_occ
+            used += b_used
+            legs += b_leg
+            history.append(a)
+            hand.remove(a)
+            discards.append(a)
+            hk -= wa
+            if da:
+                raw += da
+                code = clamp_get(raw)
+                if code is None:
+                    code = clamp(raw)
             if ev is not None:
-                ev.append(("effect", 0, a))
-            op = eff[0]
-            bottom = 0
-            if op == 0:  # draw
-                cov[cov_effect[0]] += 1
-                m = eff[1] if eff[1] < len(deck) else len(deck)
-                if m:
-                    cov[cov_effect[0] + 1] += 1
-                    for _ in range(m):
-                        k = deck.pop()
-                        hand.append(k)
-                        hk += W[k]
-                        if ev is not None:
-                            ev.append(("draw", 0, k))
-                    bottom = m
-            elif op == 1:  # look (even of nothing: the log says so)
-                cov[cov_effect[1]] += 1
-                m = eff[1] if eff[1] < len(deck) else len(deck)
-                if m:
-                    cov[cov_effect[1] + 1] += 1
-                if m:
-                    looked = deck[-m:]
-                    looked.reverse()  # the top card first
-                    del deck[-m:]
-                else:
-                    looked = []
-                take = eff[2] if eff[2] < m else m
+                ev.append(("discard", 0, a))
+            if eff:
+                # a lone draw / look / recover / swap, resolved as effects.py does
                 if ev is not None:
-                    ev.append(("look", 0, tuple(looked)))
-                if take:
-                    remaining = take
-                    while True:
-                        offer = sorted(set(looked))  # the legal actions, as policy._greedy sees
-                        if len(offer) == 1:
-                            c = offer[0]
-                        elif hand_free:
+                    ev.append(("effect", 0, a))
+                op = eff[0]
+                bottom = 0
+                if op == 0:  # draw
+                    cov[cov_draw] += 1
+                    m = eff[1] if eff[1] < len(deck) else len(deck)
+                    if m:
+                        cov[cov_draw + 1] += 1
+                        for _ in range(m):
+                            k = deck.pop()
+                            hand.append(k)
+                            hk += W[k]
+                            if ev is not None:
+                                ev.append(("draw", 0, k))
+                        bottom = m
+                elif op == 1:  # look (even of nothing: the log says so)
+                    cov[cov_look] += 1
+                    m = eff[1] if eff[1] < len(deck) else len(deck)
+                    if m:
+                        cov[cov_look + 1] += 1
+                        looked = deck[-m:]
+                        looked.reverse()  # the top card first
+                        del deck[-m:]
+                    else:
+                        looked = []
+                    take = eff[2] if eff[2] < m else m
+                    if ev is not None:
+                        ev.append(("look", 0, tuple(looked)))
+                    if take:
+                        remaining = take
+                        while True:
+                            offer = sorted(set(looked))  # the legal actions, as policy._greedy sees
+                            if len(offer) == 1:
+                                c = offer[0]
+                            elif hand_free:
+                                pts = points_get(code)
+                                if pts is None:
+                                    pts = _points_at(solo, model, value, code)
+                                c = _take_from_points(pts[0], hand, offer)
+                            else:
+                                c = _solo_take(state, solo, hand, hk, code, offer, False)
+                            history.append(c)
+                            looked.remove(c)
+                            hand.append(c)
+                            hk += W[c]
+                            if ev is not None:
+                                ev.append(("take", 0, c))
+                            if remaining > 1 and looked:
+                                remaining -= 1
+                                continue
+                            break
+                        bottom = take
+                    for k in looked:
+                        deck.insert(0, k)
+                else:  # recover / swap: a card from the own discard pile (effects._candidates)
+                    _, mask, piles, is_swap = eff
+                    slot = cov_swap if is_swap else cov_recover
+                    cov[slot] += 1
+                    cands = set()
+                    if 0 in piles:
+                        skip = a  # the card being resolved is never picked
+                        for k in discards:
+                            if k == skip:
+                                skip = -1
+                            elif mask[k]:
+                                cands.add(k)
+                    if cands and not (is_swap and all(leg[k] for k in hand)):
+                        cov[slot + 1] += 1
+                        cands = sorted(cands)
+                        if len(cands) == 1:
+                            c = cands[0]
+                        elif hand_free and not is_swap:
                             pts = points_get(code)
                             if pts is None:
                                 pts = _points_at(solo, model, value, code)
-                            c = _take_from_points(pts[0], hand, offer)
+                            c = _take_from_points(pts[0], hand, cands)
                         else:
-                            c = _solo_take(state, solo, hand, hk, code, offer, False)
+                            c = _solo_take(state, solo, hand, hk, code, cands, is_swap)
                         history.append(c)
-                        looked.remove(c)
-                        hand.append(c)
-                        hk += W[c]
+                        discards.remove(c)
+                        d = dv[c]
+                        if d:
+                            raw -= d
+                            code = clamp_get(raw)
+                            if code is None:
+                                code = clamp(raw) if raw else 0
                         if ev is not None:
-                            ev.append(("take", 0, c))
-                        if remaining > 1 and looked:
-                            remaining -= 1
-                            continue
-                        break
-                    bottom = take
-                for k in looked:
-                    deck.insert(0, k)
-            else:  # recover / swap: a card from the own discard pile (effects._candidates)
-                _, mask, piles, is_swap = eff
-                slot = cov_swap if is_swap else cov_effect[2]
-                cov[slot] += 1
-                cands = set()
-                if 0 in piles:
-                    skip = a  # the card being resolved is never picked
-                    for k in discards:
-                        if k == skip:
-                            skip = -1
-                        elif mask[k]:
-                            cands.add(k)
-                if cands and not (is_swap and all(leg[k] for k in hand)):
-                    cov[slot + 1] += 1
-                    cands = sorted(cands)
-                    if len(cands) == 1:
-                        c = cands[0]
-                    elif hand_free and not is_swap:
+                            ev.append(("pick", 0, c, 0))
+                        if not is_swap:
+                            hand.append(c)
+                            hk += W[c]
+                            bottom = 1
+                        else:
+                            f = fields_get(hk)
+                            if f is None:
+                                f = _hand_fields(solo, hand, hk, reads)
+                            key = (hk, code & f)
+                            g = give_get(key)
+                            if g is None:
+                                if hand_free:
+                                    g = _removal_by_points(solo, hand, code, model, value, leg,
+                                                           fns, None)
+                                if g is None:
+                                    g = _solo_choice_miss(state, gives, hand, key, code,
+                                                          (GIVE, 0, 0, c))
+                                else:
+                                    _solo_store(gives, key, g)
+                            history.append(g)
+                            hand.remove(g)
+                            discards.append(g)
+                            hand.append(c)
+                            hk += W[c] - W[g]
+                            d = dv[g]
+                            if d:  # the card given counts from the next turn on
+                                raw += d
+                                code = clamp_get(raw)
+                                if code is None:
+                                    code = clamp(raw)
+                            if ev is not None:
+                                ev.append(("give", 0, g))
+                if bottom:
+                    if hand_free:
+                        # score(hand - k) = score(hand) - points(k): the first kind of least points
                         pts = points_get(code)
                         if pts is None:
                             pts = _points_at(solo, model, value, code)
-                        c = _take_from_points(pts[0], hand, cands)
+                        rank = pts[1]
+                        for _ in range(bottom):
+                            c = min(hand, key=rank.__getitem__)
+                            history.append(c)
+                            hand.remove(c)
+                            deck.insert(0, c)
+                            hk -= W[c]
+                            if ev is not None:
+                                ev.append(("bottom", 0, c))
                     else:
-                        c = _solo_take(state, solo, hand, hk, code, cands, is_swap)
-                    history.append(c)
-                    discards.remove(c)
-                    d = dv[c]
-                    if d:
-                        raw -= d
-                        code = clamp_get(raw)
-                        if code is None:
-                            code = clamp(raw) if raw else 0
-                    if ev is not None:
-                        ev.append(("pick", 0, c, 0))
-                    if not is_swap:
-                        hand.append(c)
-                        hk += W[c]
-                        bottom = 1
-                    else:
-                        f = fields_get(hk)
-                        if f is None:
-                            f = _hand_fields(solo, hand, hk, reads)
-                        key = (hk, code & f)
-                        g = give_get(key)
-                        if g is None:
-                            if hand_free:
-                                g = _removal_by_points(solo, hand, code, model, value, leg, fns,
-                                                       None)
-                            if g is None:
-                                g = _solo_choice_miss(state, gives, hand, key, code,
-                                                      (GIVE, 0, 0, c))
-                            else:
-                                _solo_store(gives, key, g)
-                        history.append(g)
-                        hand.remove(g)
-                        discards.append(g)
-                        hand.append(c)
-                        hk += W[c] - W[g]
-                        d = dv[g]
-                        if d:  # the card given counts from now on (the turn ends: no choice reads it)
-                            raw += d
-                            code = clamp_get(raw)
-                            if code is None:
-                                code = clamp(raw)
-                        if ev is not None:
-                            ev.append(("give", 0, g))
-            if bottom:
-                if hand_free:
-                    # score(hand - k) = score(hand) - points(k): the first kind of least points
-                    pts = points_get(code)
-                    if pts is None:
-                        pts = _points_at(solo, model, value, code)
-                    rank = pts[1]
-                    for _ in range(bottom):
-                        c = min(hand, key=rank.__getitem__)
-                        history.append(c)
-                        hand.remove(c)
-                        deck.insert(0, c)
-                        hk -= W[c]
-                        if ev is not None:
-                            ev.append(("bottom", 0, c))
-                else:
-                    for i in range(bottom, 0, -1):
-                        f = fields_get(hk)
-                        if f is None:
-                            f = _hand_fields(solo, hand, hk, reads)
-                        key = (hk, code & f)
-                        c = bottom_get(key)
-                        if c is None:
-                            c = _solo_choice_miss(state, bottoms, hand, key, code,
-                                                  (BOTTOM, 0, 0, i))
-                        history.append(c)
-                        hand.remove(c)
-                        deck.insert(0, c)
-                        hk -= W[c]
-                        if ev is not None:
-                            ev.append(("bottom", 0, c))
-            state.decision = None
-        # State._end_turn: rulings R1, R10, R6
-        turn = state.turn = state.turn + 1
-        cim = len(discards)
-        if cim >= end_at and by_cimetiere:
-            state._finish("cimetiere")
+                        for i in range(bottom, 0, -1):
+                            f = fields_get(hk)
+                            if f is None:
+                                f = _hand_fields(solo, hand, hk, reads)
+                            key = (hk, code & f)
+                            c = bottom_get(key)
+                            if c is None:
+                                c = _solo_choice_miss(state, bottoms, hand, key, code,
+                                                      (BOTTOM, 0, 0, i))
+                            history.append(c)
+                            hand.remove(c)
+                            deck.insert(0, c)
+                            hk -= W[c]
+                            if ev is not None:
+                                ev.append(("bottom", 0, c))
+            # State._end_turn, in its order
+            turn += 1
+            cim = len(discards)
+            if cim >= cim_end:
+                ending = "cimetiere"
+                break
+            if turn >= turn_check:
+                if by_turns and turn >= rules_turns:
+                    ending = "turns"
+                    break
+                if unreachable and turn >= rules_turns:
+                    ending = "unreachable"
+                    break
+            if cim > peak:
+                peak = cim
+                peak_turn = turn
+            elif stall and turn - peak_turn >= stall:
+                ending = "stalled"
+                break
+            if turn >= TURN_LIMIT:
+                ending = "turn-limit"
+                break
+            if not deck:
+                ending = "empty-deck"
+                break
+            k = deck.pop()
+            hand.append(k)
+            hk += W[k]
+            if ev is not None:
+                ev.append(("draw", 0, k))
+        state.turn, state.peak, state.peak_turn = turn, peak, peak_turn
+        cov[COV_STEP] += steps
+        cov[COV_DEF_OCC] += occ
+        cov[COV_DEF_USED] += used
+        cov[COV_LEG] += legs
+        if ending:
+            state._finish(ending)
             return state
-        if by_turns and turn >= rules_turns:
-            state._finish("turns")
-            return state
-        if unreachable and turn >= rules_turns:
-            state._finish("unreachable")
-            return state
-        if cim > state.peak:
-            state.peak = cim
-            state.peak_turn = turn
-        elif stall and turn - state.peak_turn >= stall:
-            state._finish("stalled")
-            return state
-        if turn >= TURN_LIMIT:
-            state._finish("turn-limit")
-            return state
-        if not deck:
-            state._finish("empty-deck")
-            return state
-        k = deck.pop()
-        hand.append(k)
-        hk += W[k]
-        if ev is not None:
-            ev.append(("draw", 0, k))
+        state.apply_action(a)
