@@ -485,12 +485,17 @@ class _SoloTables:
     ``(hand multiset code, clamped zone code)`` and, when no score rule counts hand cards, each
     kind's points per zone code."""
 
-    __slots__ = ("bottom", "fields", "give", "plans", "points", "step", "swap", "take", "top", "w")
+    __slots__ = ("bottom", "cands", "fields", "give", "nonleg", "plans", "points", "step", "swap",
+                 "take", "top", "w")
 
     def __init__(self, table, bits: int, simple) -> None:
         self.w = tuple(1 << (bits * k) for k in range(table.size))  # a kind's unit in the code
         # a card offered, above the hand's code: (hand code | top[k], zone code) keys its worth
         self.top = tuple((k + 1) << (bits * table.size) for k in range(table.size))
+        # the count fields of the non-Légendaire kinds: a hand code without any is all Légendaire
+        self.nonleg = sum(((1 << bits) - 1) << (bits * k)
+                          for k in range(table.size) if not table.legendary[k])
+        self.cands: dict = {}  # (discard pile code, kind resolved) -> its recover / swap offer
         # per kind discarded at step 2 and rule-coverage bits (1 a Défausse card in hand, 2 one
         # discarded, 4 a Légendaire card in hand): the plan (kind, its unit in the hand code, its
         # zone-code contribution, its Défausse action resolved inline — () without one, None
@@ -561,10 +566,19 @@ def _removal_by_points(solo: _SoloTables, hand: list[int], code: int, model, val
     if not legal:
         return None
     dv = model.dv
+    get = solo.points.get
+    sums: dict[int, int] = {}  # the hand's points at each zone code
     best, best_v = legal[0], None
     for k in legal:
-        pts = _points_at(solo, model, value, code + dv[k])[0]
-        v = sum(map(pts.__getitem__, hand)) - pts[k]
+        c = code + dv[k]
+        pts = get(c)
+        if pts is None:
+            pts = _points_at(solo, model, value, c)
+        pts = pts[0]
+        total = sums.get(c)
+        if total is None:
+            total = sums[c] = sum(map(pts.__getitem__, hand))
+        v = total - pts[k]
         if credit:
             v += credit[k]
         if best_v is None or v > best_v:
@@ -652,6 +666,24 @@ def _solo_take(state: State, solo: _SoloTables, hand: list[int], hk: int, code: 
     return best
 
 
+def _solo_cands(solo: _SoloTables, discards: list[int], a: int, eff, key: tuple) -> tuple:
+    """The kinds a recover / swap of ``a`` (``eff``: its inline form) may take from the own
+    discard pile: every kind its filter lets through, but one copy of ``a`` (the card being
+    resolved is never picked), sorted (effects._candidates); stored under ``key``."""
+    _, mask, piles, _ = eff
+    cands = set()
+    if 0 in piles:
+        skip = a
+        for k in discards:
+            if k == skip:
+                skip = -1
+            elif mask[k]:
+                cands.add(k)
+    out = tuple(sorted(cands))
+    _solo_store(solo.cands, key, out)
+    return out
+
+
 def _hand_fields(solo: _SoloTables, hand: list[int], hk: int, reads) -> int:
     """The bit fields of the zone code that the score rules of ``hand``'s cards read."""
     fields = 0
@@ -731,6 +763,8 @@ def _play_solo(state: State) -> State:
     bottoms, gives = solo.bottom, solo.give
     fields_get = solo.fields.get
     points_get = solo.points.get
+    cands_get = solo.cands.get
+    nonleg = solo.nonleg
     model = t.model
     clamp_get = model.clamp_cache.get
     clamp = model.clamp
@@ -765,9 +799,10 @@ def _play_solo(state: State) -> State:
         hk = 0
         for k in hand:
             hk += W[k]
-        raw = 0
+        raw = dk = 0
         for k in discards:
             raw += dv[k]
+            dk += W[k]
         code = clamp_get(raw)
         if code is None:
             code = clamp(raw) if raw else 0
@@ -794,6 +829,7 @@ def _play_solo(state: State) -> State:
             hand.remove(a)
             discards.append(a)
             hk -= wa
+            dk += wa
             if da:
                 raw += da
                 code = clamp_get(raw)
@@ -859,20 +895,16 @@ def _play_solo(state: State) -> State:
                     for k in looked:
                         deck.insert(0, k)
                 else:  # recover / swap: a card from the own discard pile (effects._candidates)
-                    _, mask, piles, is_swap = eff
+                    is_swap = eff[3]
                     slot = cov_swap if is_swap else cov_recover
                     cov[slot] += 1
-                    cands = set()
-                    if 0 in piles:
-                        skip = a  # the card being resolved is never picked
-                        for k in discards:
-                            if k == skip:
-                                skip = -1
-                            elif mask[k]:
-                                cands.add(k)
-                    if cands and not (is_swap and all(leg[k] for k in hand)):
+                    key = (dk, a)
+                    cands = cands_get(key)
+                    if cands is None:
+                        cands = _solo_cands(solo, discards, a, eff, key)
+                    # a Swap needs a non-Légendaire hand card to give
+                    if cands and not (is_swap and not hk & nonleg):
                         cov[slot + 1] += 1
-                        cands = sorted(cands)
                         if len(cands) == 1:
                             c = cands[0]
                         elif hand_free and not is_swap:
@@ -884,6 +916,7 @@ def _play_solo(state: State) -> State:
                             c = _solo_take(state, solo, hand, hk, code, cands, is_swap)
                         history.append(c)
                         discards.remove(c)
+                        dk -= W[c]
                         d = dv[c]
                         if d:
                             raw -= d
@@ -916,6 +949,7 @@ def _play_solo(state: State) -> State:
                             discards.append(g)
                             hand.append(c)
                             hk += W[c] - W[g]
+                            dk += W[g]
                             d = dv[g]
                             if d:  # the card given counts from the next turn on
                                 raw += d
