@@ -77,11 +77,11 @@ def game_simple_effects(game, table) -> tuple[tuple | None, ...]:
 class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
-    __slots__ = ("bottom", "cands", "credits", "ctx", "fields", "give", "info", "model", "plans",
-                 "points", "step", "swap", "table", "take", "top", "w")
+    __slots__ = ("cands", "credits", "ctx", "game", "hands", "info", "model", "plans", "points",
+                 "points_raw", "swap", "table", "take", "top", "w")
 
     def __init__(self, state: State, bits: int) -> None:
-        game = state.game
+        game = self.game = state.game
         table = self.table = state.table
         model = self.model = table.model
         self.credits = _credits(state)
@@ -107,25 +107,24 @@ class _Solo:
                 plans.append((k, w[k], dv[k], eff,
                               occ | (used << _COV_SHIFT) | (((b >> 2) & 1) << 2 * _COV_SHIFT)))
         self.plans = tuple(plans)
-        # choices under (hand code, clamped zone code & the fields the hand's cards read)
-        self.fields: dict = {}  # hand code -> those fields
+        # per hand code: (the zone-code fields its cards' score rules read, then its choices
+        # under its unclamped zone code & those fields: step-2 plans, kinds put under the deck,
+        # kinds given by a Swap); the clamped code & the fields is a function of that key
+        # (clamping works field by field), and the policy's choices are functions of it
+        self.hands: dict = {}
         self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
-        self.step: dict = {}  # -> the step-2 plan
-        self.bottom: dict = {}  # -> the kind put under the deck
-        self.give: dict = {}  # -> the kind a Swap sends to the discard pile
-        self.take: dict = {}  # (hand code | top[card], ...) -> its worth (policy.best_take)
+        self.take: dict = {}  # (hand code | top[card], raw & fields) -> its worth (best_take)
         self.swap: dict = {}  # -> the same for a Swap
         self.points: dict = {}  # zone code -> (points per kind, rank per kind)
+        self.points_raw: dict = {}  # unclamped code -> points[its clamped code]
         self.cands: dict = {}  # (discard pile code, kind resolved) -> its recover / swap offer
-        # State._end_turn's checks (rulings R1, R10, R6): the Cimetière size that ends the game,
-        # the turn from which the turn rules are read
+        # State._end_turn's checks (rulings R1, R10, R6): below this Cimetière size and this
+        # turn, only the peak (R10) may end a game (_end_checks makes them all)
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
-        by_turns, unreachable = game.by_turns, game.unreachable
-        turn_check = min(game.rules_turns if (by_turns or unreachable) else TURN_LIMIT, TURN_LIMIT)
-        self.ctx = (w, self.step.get, self.bottom.get, self.give.get, self.fields.get,
-                    self.points.get, self.cands.get, nonleg, model.clamp_cache.get, model.clamp,
-                    dv, model.hand_free, cim_end, game.stall_turns, unreachable,
-                    game.rules_turns, by_turns, turn_check)
+        turn_check = min(game.rules_turns if (game.by_turns or game.unreachable) else TURN_LIMIT,
+                         TURN_LIMIT)
+        self.ctx = (w, self.hands.get, self.points_raw.get, self.cands.get, nonleg, dv,
+                    model.hand_free, cim_end, game.stall_turns, turn_check)
 
 
 def _solo(state: State, bits: int) -> _Solo:
@@ -163,14 +162,31 @@ def _points_at(solo: _Solo, code: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return out
 
 
-def _hand_fields(solo: _Solo, hand: list[int], hk: int) -> int:
-    """The bit fields of the zone code that the score rules of ``hand``'s cards read."""
+def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple[int, dict, dict, dict]:
+    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made."""
     reads = solo.model.reads
     fields = 0
     for k in hand:
         fields |= reads[k]
-    _store(solo.fields, hk, fields)
-    return fields
+    out = (fields, {}, {}, {})
+    _store(solo.hands, hk, out)
+    return out
+
+
+def _code(solo: _Solo, raw: int) -> int:
+    """The clamped zone code of the unclamped ``raw`` (:meth:`.scoring.ScoreModel.clamp`)."""
+    model = solo.model
+    code = model.clamp_cache.get(raw)
+    if code is None:
+        code = model.clamp(raw) if raw else 0
+    return code
+
+
+def _points_raw(solo: _Solo, raw: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`_points_at` the clamped code of ``raw``, memoised under ``raw``."""
+    out = _points_at(solo, _code(solo, raw))
+    _store(solo.points_raw, raw, out)
+    return out
 
 
 def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple[tuple[int, ...], int, bool]:
@@ -263,26 +279,27 @@ def _take_worths(state: State, solo: _Solo, hand: list[int], hk: int, code: int,
     return out
 
 
-def _take(state: State, solo: _Solo, hand: list[int], hk: int, code: int, offer,
+def _take(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, offer,
           swap: bool) -> int:
     """The card :func:`.policy.best_take` takes among ``offer`` (own kinds, sorted): the first of
-    the greatest worth, each worth memoised under ``(hk | top[card], code & the fields the hand
+    the greatest worth, each worth memoised under ``(hk | top[card], raw & the fields the hand
     and the card read)``, as the policy's per-card cache."""
     cache = solo.swap if swap else solo.take
     get = cache.get
     top = solo.top
     reads = solo.model.reads
-    fields = solo.fields.get(hk)
-    if fields is None:
-        fields = _hand_fields(solo, hand, hk)
+    he = solo.hands.get(hk)
+    if he is None:
+        he = _hand(solo, hand, hk)
+    fields = he[0]
     worths = None
     best, best_v = offer[0], None
     for k in offer:
-        key = (hk | top[k], code & (fields | reads[k]))
+        key = (hk | top[k], raw & (fields | reads[k]))
         v = get(key)
         if v is None:
             if worths is None:
-                worths = _take_worths(state, solo, hand, hk, code, offer, swap)
+                worths = _take_worths(state, solo, hand, hk, _code(solo, raw), offer, swap)
             v = worths[k]
             _store(cache, key, v)
         if best_v is None or v > best_v:
@@ -308,16 +325,16 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[i
     return out
 
 
-def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, key: tuple, code: int) -> tuple:
+def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int) -> tuple:
     """The step-2 choice of a solo hand, as :func:`.fast.play_greedy` makes it, as a plan stored
-    under ``key``."""
+    in its entry ``he``."""
     legal, fl, rules = _hand_info(solo, hand, hk)
-    a = None
+    code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
         a = _removal_by_points(solo, hand, legal, code, solo.credits)
     else:
         t = solo.table
-        policy_key = (None, tuple(sorted(hand)), key[1], 1)  # key[1]: code & the hand's fields
+        policy_key = (None, tuple(sorted(hand)), code & he[0], 1)
         a = t.choice_cache.get(policy_key)
         if a is None:
             a = greedy_miss(state, policy_key, code)
@@ -329,25 +346,36 @@ def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, key: tuple, 
     if fl & 2:
         v |= 4
     plan = solo.plans[v]
-    _store(solo.step, key, plan)
+    he[1][raw & he[0]] = plan
     return plan
 
 
-def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, key: tuple, code: int,
+def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int,
                held: int) -> int:
     """The hand card a Swap sends to the discard pile (``held``: the card it took)."""
     legal, _, rules = _hand_info(solo, hand, hk)
+    code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
         g = _removal_by_points(solo, hand, legal, code, None)
     else:
-        g = _policy_miss(state, hand, key, code, (GIVE, 0, 0, held))
-    _store(solo.give, key, g)
+        g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
+    he[3][raw & he[0]] = g
     return g
 
 
-def _policy_miss(state: State, hand: list[int], key: tuple, code: int, decision: tuple) -> int:
-    """A bottom or give choice (``decision`` pending) from the policy's cache or computed by it."""
-    policy_key = (decision[0], tuple(sorted(hand)), key[1], 1)
+def _bottom_miss(state: State, solo: _Solo, hand: list[int], he: tuple, raw: int,
+                 remaining: int) -> int:
+    """The hand card put under the deck (``remaining`` of the effect's still to go)."""
+    code = _code(solo, raw)
+    c = _policy_miss(state, hand, code & he[0], code, (BOTTOM, 0, 0, remaining))
+    he[2][raw & he[0]] = c
+    return c
+
+
+def _policy_miss(state: State, hand: list[int], masked: int, code: int, decision: tuple) -> int:
+    """A bottom or give choice (``decision`` pending) from the policy's cache (``masked``: the
+    zone code & the hand's fields) or computed by it."""
+    policy_key = (decision[0], tuple(sorted(hand)), masked, 1)
     c = state.table.choice_cache.get(policy_key)
     if c is None:
         state.decision = decision  # what the policy reads, pending while it chooses
@@ -356,15 +384,33 @@ def _policy_miss(state: State, hand: list[int], key: tuple, code: int, decision:
     return c
 
 
+def _end_checks(game, turn: int, cim: int, peak: int, peak_turn: int) -> tuple[str, int, int]:
+    """State._end_turn's checks in its order (rulings R1, R10, R6), once the Cimetière is full or
+    the turn rules may apply: (the ending or "", the peak, its turn)."""
+    if cim >= game.end_at and game.by_cimetiere:
+        return "cimetiere", peak, peak_turn
+    if game.by_turns and turn >= game.rules_turns:
+        return "turns", peak, peak_turn
+    if game.unreachable and turn >= game.rules_turns:
+        return "unreachable", peak, peak_turn
+    if cim > peak:
+        peak, peak_turn = cim, turn
+    elif game.stall_turns and turn - peak_turn >= game.stall_turns:
+        return "stalled", peak, peak_turn
+    if turn >= TURN_LIMIT:
+        return "turn-limit", peak, peak_turn
+    return "", peak, peak_turn
+
+
 def play_solo(state: State) -> State:
     """Play the goldfish ``state`` (one player, no score rule reading the deck, no choice queued)
     to its end with the greedy policy, in place; returns it."""
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
-    (W, step_get, bottom_get, give_get, fields_get, points_get, cands_get, nonleg, clamp_get,
-     clamp, dv, hand_free, cim_end, stall, unreachable, rules_turns, by_turns,
+    (W, hands_get, points_get, cands_get, nonleg, dv, hand_free, cim_end, stall,
      turn_check) = solo.ctx
+    game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
     history = state.history
     ev = state.events
@@ -384,21 +430,17 @@ def play_solo(state: State) -> State:
         for k in discards:
             raw += dv[k]
             dk += W[k]
-        code = clamp_get(raw)
-        if code is None:
-            code = clamp(raw) if raw else 0
         turn = turn0 = state.turn
         peak, peak_turn = state.peak, state.peak_turn
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
         ending = ""
         while True:
-            f = fields_get(hk)
-            if f is None:
-                f = _hand_fields(solo, hand, hk)
-            key = (hk, code & f)
-            plan = step_get(key)
+            he = hands_get(hk)
+            if he is None:
+                he = _hand(solo, hand, hk)
+            plan = he[1].get(raw & he[0])
             if plan is None:
-                plan = _step_miss(state, solo, hand, hk, key, code)
+                plan = _step_miss(state, solo, hand, hk, he, raw)
             a, wa, da, eff, ci = plan
             if eff is None:  # State.apply_action plays it
                 break
@@ -409,11 +451,7 @@ def play_solo(state: State) -> State:
             discards.append(a)
             hk -= wa
             dk += wa
-            if da:
-                raw += da
-                code = clamp_get(raw)
-                if code is None:
-                    code = clamp(raw)
+            raw += da
             if ev is not None:
                 ev.append(("discard", 0, a))
             if eff:  # a lone draw / look / recover / swap, resolved as effects.py does
@@ -453,12 +491,12 @@ def play_solo(state: State) -> State:
                             if len(offer) == 1:
                                 c = offer[0]
                             elif hand_free:
-                                pts = points_get(code)
+                                pts = points_get(raw)
                                 if pts is None:
-                                    pts = _points_at(solo, code)
+                                    pts = _points_raw(solo, raw)
                                 c = _take_from_points(pts[0], hand, offer)
                             else:
-                                c = _take(state, solo, hand, hk, code, offer, False)
+                                c = _take(state, solo, hand, hk, raw, offer, False)
                             history.append(c)
                             looked.remove(c)
                             hand.append(c)
@@ -486,21 +524,16 @@ def play_solo(state: State) -> State:
                         if len(cands) == 1:
                             c = cands[0]
                         elif hand_free and not is_swap:
-                            pts = points_get(code)
+                            pts = points_get(raw)
                             if pts is None:
-                                pts = _points_at(solo, code)
+                                pts = _points_raw(solo, raw)
                             c = _take_from_points(pts[0], hand, cands)
                         else:
-                            c = _take(state, solo, hand, hk, code, cands, is_swap)
+                            c = _take(state, solo, hand, hk, raw, cands, is_swap)
                         history.append(c)
                         discards.remove(c)
                         dk -= W[c]
-                        d = dv[c]
-                        if d:
-                            raw -= d
-                            code = clamp_get(raw)
-                            if code is None:
-                                code = clamp(raw) if raw else 0
+                        raw -= dv[c]
                         if ev is not None:
                             ev.append(("pick", 0, c, 0))
                         if not is_swap:
@@ -508,33 +541,27 @@ def play_solo(state: State) -> State:
                             hk += W[c]
                             bottom = 1
                         else:
-                            f = fields_get(hk)
-                            if f is None:
-                                f = _hand_fields(solo, hand, hk)
-                            key = (hk, code & f)
-                            g = give_get(key)
+                            he = hands_get(hk)
+                            if he is None:
+                                he = _hand(solo, hand, hk)
+                            g = he[3].get(raw & he[0])
                             if g is None:
-                                g = _give_miss(state, solo, hand, hk, key, code, c)
+                                g = _give_miss(state, solo, hand, hk, he, raw, c)
                             history.append(g)
                             hand.remove(g)
                             discards.append(g)
                             hand.append(c)
                             hk += W[c] - W[g]
                             dk += W[g]
-                            d = dv[g]
-                            if d:  # the card given counts from the next turn on
-                                raw += d
-                                code = clamp_get(raw)
-                                if code is None:
-                                    code = clamp(raw)
+                            raw += dv[g]  # the card given counts from the next turn on
                             if ev is not None:
                                 ev.append(("give", 0, g))
                 if bottom:
                     if hand_free:
                         # score(hand - k) = score(hand) - points(k): the first kind of least points
-                        pts = points_get(code)
+                        pts = points_get(raw)
                         if pts is None:
-                            pts = _points_at(solo, code)
+                            pts = _points_raw(solo, raw)
                         rank = pts[1].__getitem__
                         for _ in range(bottom):
                             c = min(hand, key=rank)
@@ -546,42 +573,32 @@ def play_solo(state: State) -> State:
                                 ev.append(("bottom", 0, c))
                     else:
                         for i in range(bottom, 0, -1):
-                            f = fields_get(hk)
-                            if f is None:
-                                f = _hand_fields(solo, hand, hk)
-                            key = (hk, code & f)
-                            c = bottom_get(key)
+                            he = hands_get(hk)
+                            if he is None:
+                                he = _hand(solo, hand, hk)
+                            c = he[2].get(raw & he[0])
                             if c is None:
-                                c = _policy_miss(state, hand, key, code, (BOTTOM, 0, 0, i))
-                                _store(solo.bottom, key, c)
+                                c = _bottom_miss(state, solo, hand, he, raw, i)
                             history.append(c)
                             hand.remove(c)
                             deck.insert(0, c)
                             hk -= W[c]
                             if ev is not None:
                                 ev.append(("bottom", 0, c))
-            # State._end_turn, its checks in its order
+            # State._end_turn
             turn += 1
             cim = len(discards)
-            if cim >= cim_end:
-                ending = "cimetiere"
-                break
-            if turn >= turn_check:
-                if by_turns and turn >= rules_turns:
-                    ending = "turns"
+            if cim < cim_end and turn < turn_check:  # then only the peak (R10) may end it
+                if cim > peak:
+                    peak = cim
+                    peak_turn = turn
+                elif stall and turn - peak_turn >= stall:
+                    ending = "stalled"
                     break
-                if unreachable and turn >= rules_turns:
-                    ending = "unreachable"
+            else:
+                ending, peak, peak_turn = _end_checks(game, turn, cim, peak, peak_turn)
+                if ending:
                     break
-            if cim > peak:
-                peak = cim
-                peak_turn = turn
-            elif stall and turn - peak_turn >= stall:
-                ending = "stalled"
-                break
-            if turn >= TURN_LIMIT:
-                ending = "turn-limit"
-                break
             if not deck:
                 ending = "empty-deck"
                 break
