@@ -45,17 +45,21 @@ class _Tables:
     """Per game: card values and colours, bits, and the memo of draw averages."""
 
     __slots__ = (
+        "atout_cov",
         "atouts",
         "bits",
         "chunks",
         "colour",
         "colour_mask",
+        "figure",
         "full",
         "helper",
         "kinds",
+        "legal_kind",
         "memo",
         "mode",
         "n",
+        "under",
         "value",
         "value_mask",
     )
@@ -66,6 +70,9 @@ class _Tables:
         self.n = game.n_numbers
         self.bits = [1 << k for k in range(len(game.value))]
         self.mode = game.rules.points
+        self.under = self.mode == "lines_under"
+        self.figure = [a.figure for a in game.atouts]
+        self.atout_cov, self.legal_kind = game.atout_cov, game.legal_kind
         self.atouts = game.atouts
         self.full = (1 << self.n) - 1
         self.memo: dict = {}
@@ -139,8 +146,6 @@ def greedy_action(s: State) -> int:
     value, bits = t.value, t.bits
     p = s.player
     q = 1 - p
-    objectives = s.objectives
-    obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
     mine_r, mine_b = s.lines[p]
     theirs_r, theirs_b = s.lines[q]
     seen = 0
@@ -174,7 +179,17 @@ def greedy_action(s: State) -> int:
             a1 = 0.0
     else:
         a0 = a1 = 0.0
-    return _decide(s, t, p, obj, m0, m1, u0, u1, d0, d1, a0, a1, pool_mask)
+    return _run(s, t, (m0, m1, u0, u1, d0, d1, a0, a1, pool_mask))
+
+
+def play_greedy(s: State, horizon: int | None = None) -> State:
+    """Play ``s`` with the greedy heuristic for both players, in place: to the end of the game,
+    or to the end of round ``horizon``. The same moves, chance draws and log as the general loop."""
+    stop = s.rules.max_rounds + 1 if horizon is None else horizon
+    t = _tables(s.game)
+    while s.player != TERMINAL and s.round <= stop:
+        _run(s, t)
+    return s
 
 
 def _averages(t: _Tables, pool_mask: int) -> tuple[float, float]:
@@ -190,201 +205,127 @@ def _averages(t: _Tables, pool_mask: int) -> tuple[float, float]:
     return (round(2 * rs / rc) / 2 if rc else 0.0, round(2 * bs / bc) / 2 if bc else 0.0)
 
 
-def _decide(s: State, t: _Tables, p: int, obj: int, m0: int, m1: int, u0: int, u1: int,
-            d0: bool, d1: bool, a0: float, a1: float, pool_mask: int) -> int:
-    """The greedy choice from the player's picture of the round: its line sums ``m0``, ``m1``, the
-    opponent's face-up sums ``u0``, ``u1``, their face-down cards ``d0``, ``d1`` valued ``a0``,
-    ``a1``, and the cards it has not seen (``pool_mask``)."""
-    value, mode = t.value, t.mode
-    q = 1 - p
-    objectives = s.objectives
-    mine_r, mine_b = s.lines[p]
-    theirs_r, theirs_b = s.lines[q]
+def _each(t: _Tables, key: tuple) -> list[float]:
+    """Per number card, the player's estimate once that card joins their line (``key``: their line
+    sums, the opponent's overkills and points, the objective), memoised."""
+    m0, m1, op_ok, op_pts, obj = key
+    value, colour, n, mode = t.value, t.colour, t.n, t.mode
+    under = t.under
+    each = []
+    for k in range(n):
+        if colour[k]:
+            n0, n1 = m0, m1 + value[k]
+        else:
+            n0, n1 = m0 + value[k], m1
+        ok = (n0 > obj) + (n1 > obj)
+        if ok != op_ok:
+            each.append(1.0 if ok < op_ok else -1.0)
+        elif under:
+            each.append(tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0) - op_pts) / 4.0))
+        else:
+            each.append(tanh((_points(mode, n0, n1, obj) - op_pts) / 4.0))
+    memo = t.memo
+    if len(memo) > 200_000:
+        memo.clear()
+    memo[key] = each
+    return each
+
+
+def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m1: int, u0: int,
+           u1: int, d0: bool, d1: bool, a0: float, a1: float, pool_mask: int, now: float,
+           best: int, best_gain: float) -> tuple[int, float]:
+    """The best of ``best`` and the plays of atout ``k`` (a line effect, Gifter or Remover) by
+    their gain over ``now``, in the reference's order (first best kept)."""
+    value, mode, atouts = t.value, t.mode, t.atouts
+    _est = _estimate_under if t.under else _estimate_any
     o0 = u0 + a0
     o1 = u1 + a1
-    op_ok = (o0 > obj) + (o1 > obj)
-    my_ok = (m0 > obj) + (m1 > obj)
-    under = mode == "lines_under"
-    if under:
-        op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
-        my_pts = (m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0)
-    else:
-        op_pts = _points(mode, o0, o1, obj)
-        my_pts = _points(mode, m0, m1, obj)
-    if my_ok != op_ok:
-        now = 1.0 if my_ok < op_ok else -1.0
-    else:
-        now = tanh((my_pts - op_pts) / 4.0)
-    hand = s.hands[p]
-    timer = s.timers[p]
-    if hand:
-        kinds, atouts = t.kinds, t.atouts
-        _est = _estimate_under if under else _estimate_any
-        best, best_gain = -1, MARGIN
-        for k in sorted(set(hand)):
-            kind = kinds[k]
-            base = PLAY + 8 * k
-            if kind == 0:
-                if timer > 3:
-                    return base
+    q = 1 - p
+    base = PLAY + 8 * k
+    if kind == 2:
+        e = atouts[k].effect
+        keep_rule = s.rules.reset_keeps
+        mine = s.lines[p]
+        theirs = s.lines[q]
+        my_dealt, their_dealt = s.dealt[p], s.dealt[q]
+        for c in (0, 1):
+            ml, tl = mine[c], theirs[c]
+            # OK8: State._colour_ok, inlined
+            if e == YOINKER:
+                ok = len(tl) > their_dealt[c]
+            elif e == REWINDER:
+                keep = min(keep_rule, their_dealt[c])
+                ok = len(tl) > keep
+            elif e == SAVER:
+                keep = min(keep_rule, my_dealt[c])
+                ok = len(ml) > keep
+            elif e == PATCHER:
+                ok = len(ml) > my_dealt[c]
+            else:
+                ok = len(ml) > my_dealt[c] and len(tl) > their_dealt[c]
+            if not ok:
                 continue
-            if kind == 1:
-                gain = _est(mode, m0, m1, o0, o1, atouts[k].figure) - now
-                if gain > best_gain:
-                    best, best_gain = base, gain
-            elif kind == 2:
-                e = atouts[k].effect
-                keep_rule = s.rules.reset_keeps
-                mine = (mine_r, mine_b)
-                theirs = (theirs_r, theirs_b)
-                my_dealt, their_dealt = s.dealt[p], s.dealt[q]
-                for c in (0, 1):
-                    ml, tl = mine[c], theirs[c]
-                    # OK8: State._colour_ok, inlined
-                    if e == YOINKER:
-                        ok = len(tl) > their_dealt[c]
-                    elif e == REWINDER:
-                        keep = min(keep_rule, their_dealt[c])
-                        ok = len(tl) > keep
-                    elif e == SAVER:
-                        keep = min(keep_rule, my_dealt[c])
-                        ok = len(ml) > keep
-                    elif e == PATCHER:
-                        ok = len(ml) > my_dealt[c]
-                    else:
-                        ok = len(ml) > my_dealt[c] and len(tl) > their_dealt[c]
-                    if not ok:
-                        continue
-                    n0, n1, p0, p1 = m0, m1, o0, o1
-                    if e == PATCHER:
-                        if c:
-                            n1 -= value[ml[-1]]
-                        else:
-                            n0 -= value[ml[-1]]
-                    elif e == SAVER:
-                        kept = 0
-                        for x in ml[:keep]:
-                            kept += value[x]
-                        if c:
-                            n1 = kept
-                        else:
-                            n0 = kept
-                    elif e == SWITCHER:
-                        delta = value[tl[-1]] - value[ml[-1]]
-                        if c:
-                            n1 += delta
-                            p1 = u1 + a1
-                            p1 -= delta
-                        else:
-                            n0 += delta
-                            p0 = u0 + a0
-                            p0 -= delta
-                    elif e == YOINKER:
-                        if c:
-                            p1 -= value[tl[-1]]
-                        else:
-                            p0 -= value[tl[-1]]
-                    else:  # REWINDER
-                        fd = (d1 if c else d0)
-                        kept_v = 0
-                        for x in tl[:keep][1 if fd else 0:]:
-                            kept_v += value[x]
-                        nv = ((a1 if c else a0) if fd and keep else 0) + kept_v
-                        if c:
-                            p1 = nv
-                        else:
-                            p0 = nv
-                    gain = _est(mode, n0, n1, p0, p1, obj) - now
-                    if gain > best_gain:
-                        best, best_gain = base + c, gain
-            elif kind == 3:
-                if s.pile:
-                    gain = _after_draw(t, pool_mask, m0, m1, o0, o1, obj, True) - now
-                    if gain > best_gain:
-                        best, best_gain = base, gain
-            elif kind == 4:
-                for i, target in enumerate(s.active[q]):
-                    ta = atouts[target]
-                    if ta.effect == OBJECTIVE and objectives and objectives[-1][0] == target:
-                        prev = objectives[-2][1] if len(objectives) > 1 else INITIAL_OBJECTIVE
-                        gain = _est(mode, m0, m1, o0, o1, prev) - now
-                    elif ta.effect == BET:
-                        gain = -ta.figure * now / max(s.stake(), 1)
-                    else:
-                        gain = 0.05 if ta.cls == HELPERS else 0.0
-                    if gain > best_gain:
-                        best, best_gain = base + i, gain
-        if best >= 0:
-            return best
-        for k in sorted(set(hand)):
-            if kinds[k] == 5:
-                f = atouts[k].figure
-                if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
-                    return PLAY + 8 * k
-    if not s.pile or timer <= 1:
-        return PASS
-    if s.passes == 1 and now > 0:
-        return PASS
-    cand = pool_mask
-    info = s.info[p]
-    if info:
-        if SNAKE_EYE in info:
-            cand &= t.colour_mask[info[SNAKE_EYE]]
-        if OVERSEER in info:
-            vm = t.value_mask
-            keep = 0
-            for v in info[OVERSEER]:
-                keep |= vm.get(v, 0)
-            cand &= keep
-        if SPY in info:
-            vm = t.value_mask
-            keep = 0
-            for v in info["_spy_values"]:
-                keep |= vm.get(v, 0)
-            cand &= keep if info[SPY] else ~keep
-        if not cand:
-            cand = pool_mask
-    # the choice after the mean estimate of one more card among ``cand``
-    return _draw_or_pass(t, (m0, m1, op_ok, op_pts, obj, cand), now)
-
-
-def _draw_or_pass(t: _Tables, key: tuple, now: float) -> int:
-    """Draw or stand: the mean estimate after one more card among ``cand``, each card's estimate
-    from a table memoised on what it depends on, summed in ascending card order (as the
-    reference does), against the estimate ``now``."""
-    m0, m1, op_ok, op_pts, obj, cand = key
-    value, colour, n, mode = t.value, t.colour, t.n, t.mode
-    under = mode == "lines_under"
-    key = (m0, m1, op_ok, op_pts, obj)
-    memo = t.memo
-    each = memo.get(key)
-    if each is None:
-        each = []
-        for k in range(n):
-            if colour[k]:
-                n0, n1 = m0, m1 + value[k]
+            n0, n1, p0, p1 = m0, m1, o0, o1
+            if e == PATCHER:
+                if c:
+                    n1 -= value[ml[-1]]
+                else:
+                    n0 -= value[ml[-1]]
+            elif e == SAVER:
+                kept = 0
+                for x in ml[:keep]:
+                    kept += value[x]
+                if c:
+                    n1 = kept
+                else:
+                    n0 = kept
+            elif e == SWITCHER:
+                delta = value[tl[-1]] - value[ml[-1]]
+                if c:
+                    n1 += delta
+                    p1 = u1 + a1
+                    p1 -= delta
+                else:
+                    n0 += delta
+                    p0 = u0 + a0
+                    p0 -= delta
+            elif e == YOINKER:
+                if c:
+                    p1 -= value[tl[-1]]
+                else:
+                    p0 -= value[tl[-1]]
+            else:  # REWINDER
+                fd = (d1 if c else d0)
+                kept_v = 0
+                for x in tl[:keep][1 if fd else 0:]:
+                    kept_v += value[x]
+                nv = ((a1 if c else a0) if fd and keep else 0) + kept_v
+                if c:
+                    p1 = nv
+                else:
+                    p0 = nv
+            gain = _est(mode, n0, n1, p0, p1, obj) - now
+            if gain > best_gain:
+                best, best_gain = base + c, gain
+    elif kind == 3:
+        if s.pile:
+            gain = _after_draw(t, pool_mask, m0, m1, o0, o1, obj, True) - now
+            if gain > best_gain:
+                best, best_gain = base, gain
+    else:  # kind 4, Remover
+        objectives = s.objectives
+        for i, target in enumerate(s.active[q]):
+            ta = atouts[target]
+            if ta.effect == OBJECTIVE and objectives and objectives[-1][0] == target:
+                prev = objectives[-2][1] if len(objectives) > 1 else INITIAL_OBJECTIVE
+                gain = _est(mode, m0, m1, o0, o1, prev) - now
+            elif ta.effect == BET:
+                gain = -ta.figure * now / max(s.stake(), 1)
             else:
-                n0, n1 = m0 + value[k], m1
-            ok = (n0 > obj) + (n1 > obj)
-            if ok != op_ok:
-                each.append(1.0 if ok < op_ok else -1.0)
-            elif under:
-                each.append(tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0) - op_pts) / 4.0))
-            else:
-                each.append(tanh((_points(mode, n0, n1, obj) - op_pts) / 4.0))
-        if len(memo) > 200_000:
-            memo.clear()
-        memo[key] = each
-    total = 0.0
-    count = 0
-    for start, width, chunk, _ in t.chunks:
-        cards = chunk[cand >> start & width]
-        count += len(cards)
-        for k in cards:
-            total += each[k]
-    draw = total / count
-    need = -0.1 if now <= 0 else 0.05
-    return DRAW if draw > now + need else PASS
+                gain = 0.05 if ta.cls == HELPERS else 0.0
+            if gain > best_gain:
+                best, best_gain = base + i, gain
+    return best, best_gain
 
 
 def _after_draw(t: _Tables, cand: int, m0, m1, o0, o1, obj, for_opponent: bool) -> float:
@@ -421,147 +362,273 @@ def _after_draw(t: _Tables, cand: int, m0, m1, o0, o1, obj, for_opponent: bool) 
     return v
 
 
-def play_greedy(s: State, horizon: int | None = None) -> State:
-    """Play ``s`` with the greedy heuristic for both players, in place: to the end of the game,
-    or to the end of round ``horizon``. The same moves, chance draws and log as the general loop.
+def _count(s: State, t: _Tables) -> tuple:
+    """What the play-out keeps up to date in a round, counted from the state: the four line sums,
+    the pile as a bit mask with its sum and count per colour, each player's face-down cards (-1
+    for none) and their bit mask, whether each player has a Helper in play, the objective."""
+    value, colour, bits, helper = t.value, t.colour, t.bits, t.helper
+    lines = s.lines
+    sums = []
+    fdn = []
+    fmask = []
+    for who in (0, 1):
+        row = []
+        for line in lines[who]:
+            total = 0
+            for x in line:
+                total += value[x]
+            row.append(total)
+        sums.append(row)
+        down = s.down[who]
+        red, black = lines[who]
+        fr = red[0] if down[0] and red else -1
+        fb = black[0] if down[1] and black else -1
+        fdn.append((fr, fb))
+        fmask.append((bits[fr] if fr >= 0 else 0) | (bits[fb] if fb >= 0 else 0))
+    pile_mask = prs = prc = pbs = pbc = 0
+    for x in s.pile:
+        pile_mask |= bits[x]
+        if colour[x]:
+            pbs += value[x]
+            pbc += 1
+        else:
+            prs += value[x]
+            prc += 1
+    helpers = [any(helper[k] for k in s.active[who]) for who in (0, 1)]
+    objectives = s.objectives
+    obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+    return sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj
 
-    Each player's picture of the round (:func:`greedy_action`) is kept up to date instead of
-    rebuilt at every decision: the line sums and the pile's cards (a bit mask) change with a draw,
-    and are counted again after an atout or a deal; the cards a player has not seen are the pile
-    and the opponent's face-down cards."""
-    stop = s.rules.max_rounds + 1 if horizon is None else horizon
-    game = s.game
-    value, colour = game.value, game.colour
-    t = _tables(game)
-    bits, helper = t.bits, t.helper
-    legal_kind = game.legal_kind
-    cov = s.cov
-    at = game.atout_cov
+
+
+
+def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
+    """Play greedily to the end of the round in play (the next round is then dealt, or the game is
+    over); or, given the ``picture`` of the player to act (:func:`greedy_action`), return their
+    choice and change nothing.
+
+    The greedy choice is :func:`.bots.greedy_action`'s, inlined: the player's line sums, the
+    opponent's face-up sums and face-down cards valued at the average of the unseen cards of
+    their colour, each atout's gain over the estimate as things stand, then draw or stand by the
+    mean estimate after one more card. In a play-out each player's picture of the round is kept up
+    to date instead of rebuilt at every decision: the line sums and the pile (a bit mask, its sums
+    per colour) change with a draw, and are counted again after an atout that moves cards; the
+    cards a player has not seen are the pile and the opponent's face-down cards. A draw or a stand
+    is applied inline (no legal-action list, no legality check: the greedy choice is legal), and
+    so are the Helpers' answers; atouts and the end of a round go through the general engine."""
+    value, colour, bits = t.value, t.colour, t.bits
+    kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
+    chunks, memo = t.chunks, t.memo
+    legal_kind, at = t.legal_kind, t.atout_cov
+    lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
+    history, events, cov = s.history, s.events, s.cov
     usable = s._usable
-    history = s.history
-    events = s.events
-    lines = None
-    sums = pile_mask = None
-    while s.player != TERMINAL and s.round <= stop:
-        if s.lines is not lines:  # a new round: count its lines and its pile
-            lines = s.lines
-            sums = [[0, 0], [0, 0]]
-            for who in (0, 1):
-                for c in (0, 1):
-                    total = 0
-                    for x in lines[who][c]:
-                        total += value[x]
-                    sums[who][c] = total
-            pile_mask = 0
-            for x in s.pile:
-                pile_mask |= bits[x]
-        p = s.player
-        q = 1 - p
+    passes, turns, player = s.passes, s.turns, s.player
+    if picture is None:
+        sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+    else:
         objectives = s.objectives
         obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
-        # the player's picture: the opponent's face-down cards are unseen, the rest of their
-        # lines is face up
-        theirs_r, theirs_b = lines[q]
-        down = s.down[q]
-        d0 = down[0] and bool(theirs_r)
-        d1 = down[1] and bool(theirs_b)
-        u0, u1 = sums[q]
-        pool_mask = pile_mask
-        if d0 or d1:
+    while True:
+        p = player
+        q = 1 - p
+        # ---------------------------------------------------------------- the player's picture
+        if picture is None:
+            mine = sums[p]
+            m0 = mine[0]
+            m1 = mine[1]
+            u0, u1 = sums[q]
+            fr, fb = fdn[q]
+            d0 = fr >= 0
             if d0:
-                k = theirs_r[0]
-                u0 -= value[k]
-                pool_mask |= bits[k]
+                x = value[fr]
+                u0 -= x
+                a0 = round(2 * (prs + x) / (prc + 1)) / 2
+            else:
+                a0 = 0.0
+            d1 = fb >= 0
             if d1:
-                k = theirs_b[0]
-                u1 -= value[k]
-                pool_mask |= bits[k]
-            av = _averages(t, pool_mask)
-            a0 = av[0] if d0 else 0.0
-            a1 = av[1] if d1 else 0.0
+                x = value[fb]
+                u1 -= x
+                a1 = round(2 * (pbs + x) / (pbc + 1)) / 2
+            else:
+                a1 = 0.0
+            pool_mask = pile_mask | fmask[q]
         else:
-            a0 = a1 = 0.0
-        mine = sums[p]
-        a = _decide(s, t, p, obj, mine[0], mine[1], u0, u1, d0, d1, a0, a1, pool_mask)
-        # rule coverage of the decision (State._count_occasions, inlined)
-        if s.pile:
+            m0, m1, u0, u1, d0, d1, a0, a1, pool_mask = picture
+        # ---------------------------------------------------------------- the greedy choice
+        o0 = u0 + a0
+        o1 = u1 + a1
+        op_ok = (o0 > obj) + (o1 > obj)
+        my_ok = (m0 > obj) + (m1 > obj)
+        if under:
+            op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
+            if my_ok != op_ok:
+                now = 1.0 if my_ok < op_ok else -1.0
+            else:
+                now = tanh(((m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0) - op_pts) / 4.0)
+        else:
+            op_pts = _points(mode, o0, o1, obj)
+            if my_ok != op_ok:
+                now = 1.0 if my_ok < op_ok else -1.0
+            else:
+                now = tanh((_points(mode, m0, m1, obj) - op_pts) / 4.0)
+        hand = hands[p]
+        timer = timers[p]
+        a = -1
+        if hand:
+            best, best_gain = -1, MARGIN
+            for k in (sorted(hand) if len(hand) > 1 else hand):  # the reference's sorted(set(hand))
+                kind = kinds[k]
+                if kind == 0:  # a Helper: information is free
+                    if timer > 3:
+                        a = PLAY + 8 * k
+                        break
+                    continue
+                if kind == 1:  # a Challenger: the estimate under its objective
+                    f = figure[k]
+                    my_f = (m0 > f) + (m1 > f)
+                    op_f = (o0 > f) + (o1 > f)
+                    if my_f != op_f:
+                        gain = (1.0 if my_f < op_f else -1.0) - now
+                    elif under:
+                        gain = tanh(((m0 if m0 <= f else 0) + (m1 if m1 <= f else 0)
+                                     - ((o0 if o0 <= f else 0) + (o1 if o1 <= f else 0))) / 4.0) - now
+                    else:
+                        gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
+                    if gain > best_gain:
+                        best, best_gain = PLAY + 8 * k, gain
+                elif kind < 5:
+                    best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, u0, u1, d0, d1, a0, a1,
+                                             pool_mask, now, best, best_gain)
+            else:
+                if best >= 0:
+                    a = best
+                else:
+                    for k in (sorted(hand) if len(hand) > 1 else hand):
+                        if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
+                            f = figure[k]
+                            if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
+                                a = PLAY + 8 * k
+                                break
+        if a < 0:
+            if not pile or timer <= 1 or (passes == 1 and now > 0):
+                a = PASS
+            else:
+                cand = pool_mask
+                answers = info[p]
+                if answers:  # what the Helpers said about the next card narrows it
+                    if SNAKE_EYE in answers:
+                        cand &= t.colour_mask[answers[SNAKE_EYE]]
+                    if OVERSEER in answers:
+                        vm = t.value_mask
+                        keep = 0
+                        for v in answers[OVERSEER]:
+                            keep |= vm.get(v, 0)
+                        cand &= keep
+                    if SPY in answers:
+                        vm = t.value_mask
+                        keep = 0
+                        for v in answers["_spy_values"]:
+                            keep |= vm.get(v, 0)
+                        cand &= keep if answers[SPY] else ~keep
+                    if not cand:
+                        cand = pool_mask
+                # the mean estimate after one more card among ``cand``: each card's estimate
+                # from a table memoised on what it depends on, summed in ascending card order
+                # (as the reference does)
+                key = (m0, m1, op_ok, op_pts, obj)
+                each = memo.get(key)
+                if each is None:
+                    each = _each(t, key)
+                total = 0.0
+                count = 0
+                for start, width, chunk, _ in chunks:
+                    cards = chunk[cand >> start & width]
+                    count += len(cards)
+                    for k in cards:
+                        total += each[k]
+                a = DRAW if total / count > now + (-0.1 if now <= 0 else 0.05) else PASS
+        if picture is not None:
+            return a
+        # ---------------------------------------------------------------- the rule coverage
+        # of the decision (State._count_occasions, inlined)
+        if pile:
             cov[0] += 1
         cov[2] += 1
-        for k in s.hands[p]:
+        for k in hand:
             lk = legal_kind[k]
-            if (not lk or (lk == 1 and s.pile) or (lk == 2 and s.active[q])
+            if (not lk or (lk == 1 and pile) or (lk == 2 and active[q])
                     or (lk == 3 and usable(p, k))):
                 cov[at[k]] += 1
+        # ---------------------------------------------------------------- the move
         if a == DRAW:
             cov[1] += 1
             history.append(a)
-            s.timers[p] -= 1
-            s.turns += 1
-            s.passes = 0
-            k = s.pile.pop()
-            pile_mask &= ~bits[k]
-            c = colour[k]
-            lines[p][c].append(k)
-            mine[c] += value[k]
-            if s.info[0] or s.info[1]:
+            timers[p] -= 1
+            turns += 1
+            passes = 0
+            k = pile.pop()
+            pile_mask ^= bits[k]
+            x = value[k]
+            if colour[k]:
+                lines[p][1].append(k)
+                pbs -= x
+                pbc -= 1
+                m1 += x
+                mine[1] = m1
+            else:
+                lines[p][0].append(k)
+                prs -= x
+                prc -= 1
+                m0 += x
+                mine[0] = m0
+            if info[0] or info[1]:
                 s._forget_next_card()  # OK12: the answers about this card are over
             if events is not None:
                 events.append(("draw", p, k))
-            if (mine[0] > obj) + (mine[1] > obj) >= 2:  # only the drawer's lines changed
+            if (m0 > obj) + (m1 > obj) >= 2:  # only the drawer's lines changed
+                s.passes, s.turns = passes, turns
                 s._end_round("overkill")
-                continue
-            _hand_to(s, q, helper)
+                return a
         elif a == PASS:
             cov[3] += 1
             history.append(a)
-            s.timers[p] -= 1
-            s.turns += 1
-            s.passes += 1
+            timers[p] -= 1
+            turns += 1
+            passes += 1
             if events is not None:
                 events.append(("pass", p))
-            if s.passes >= 2:
+            if passes >= 2:
+                s.passes, s.turns = passes, turns
                 s._end_round("passes")
-                continue
-            _hand_to(s, q, helper)
+                return a
         else:  # an atout: State.apply_action without the legality check
             history.append(a)
-            s.timers[p] -= 1
+            timers[p] -= 1
             k, choice = divmod(a - PLAY, 8)
             cov[at[k] + 1] += 1
             s._play(p, k, choice)
-            # the lines and the pile may have changed: count them again
-            for who in (0, 1):
-                for c in (0, 1):
-                    total = 0
-                    for x in lines[who][c]:
-                        total += value[x]
-                    sums[who][c] = total
-            pile_mask = 0
-            for x in s.pile:
-                pile_mask |= bits[x]
-            objectives = s.objectives
-            obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+            # the lines, the pile, the objective may have changed: count them again
+            sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
             if ((sums[0][0] > obj) + (sums[0][1] > obj) >= 2
                     or (sums[1][0] > obj) + (sums[1][1] > obj) >= 2):
+                s.passes, s.turns = passes, turns
                 s._end_round("overkill")
-                continue
+                return a
             # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)
-            if s.timers[p] <= 0:
+            if timers[p] <= 0:
+                s.passes, s.turns = passes, turns
                 s._next_player(p, turn=False)
-            else:
-                s.player = p
-    return s
-
-
-def _hand_to(s: State, p: int, helper: list[bool]) -> None:
-    """``State._next_player`` (a new turn of ``p``) without a call when nothing happens (no timer
-    out, no Helper in play: the Helpers' answer is then empty)."""
-    if s.timers[p] <= 0:
-        s._next_player(p)
-        return
-    for k in s.active[p]:
-        if helper[k]:
-            s._next_player(p)
-            return
-    s.player = p
-    s.info[p] = {}
+                return a
+            continue
+        # a new turn of the opponent (State._next_player): an empty timer ends the round; their
+        # Helpers in play answer again, else the answers are empty
+        if timers[q] <= 0 or helpers[q]:
+            s.passes, s.turns = passes, turns
+            s._next_player(q)
+            if timers[q] <= 0:
+                return a
+        else:
+            info[q] = {}
+        player = q
