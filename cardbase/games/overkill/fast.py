@@ -28,6 +28,7 @@ from .rules import (
     OVERSEER,
     PATCHER,
     REMOVER,
+    RETRACER,
     REWINDER,
     SAVER,
     SNAKE_EYE,
@@ -48,17 +49,23 @@ class _Tables:
         "atout_cov",
         "atouts",
         "bits",
+        "by_colour",
+        "cards",
         "chunks",
         "colour",
         "colour_mask",
         "figure",
         "full",
         "helper",
+        "helper_effect",
         "kinds",
         "legal_kind",
         "memo",
         "mode",
         "n",
+        "others",
+        "passive",
+        "rank",
         "under",
         "value",
         "value_mask",
@@ -104,6 +111,18 @@ class _Tables:
                 stats.append(tuple(st))
             self.chunks.append((start, (1 << width) - 1, cards, stats))
         self.helper = [kind == 0 for kind in kinds]
+        # the number cards' values by colour when the box lists every red card before the black
+        # ones (as the data does): a draw's estimates are then built a colour at a time
+        numbers = self.colour[: self.n]
+        self.by_colour = ([self.value[k] for k in range(self.n) if not numbers[k]],
+                          [self.value[k] for k in range(self.n) if numbers[k]]
+                          ) if numbers == sorted(numbers) else None
+        self.helper_effect = [a.effect if a.cls == HELPERS else None for a in game.atouts]
+        self.passive = [a.passive for a in game.atouts]
+        # Retracer's list in the order of its cards (value, then colour); Overseer's other values
+        self.cards = game.cards
+        self.rank = [2 * v + c for v, c in zip(game.value, game.colour)]
+        self.others = {v: [x for x in game.distinct_values if x != v] for v in set(game.value)}
 
 
 def _tables(game) -> _Tables:
@@ -209,21 +228,41 @@ def _each(t: _Tables, key: tuple) -> list[float]:
     """Per number card, the player's estimate once that card joins their line (``key``: their line
     sums, the opponent's overkills and points, the objective), memoised."""
     m0, m1, op_ok, op_pts, obj = key
-    value, colour, n, mode = t.value, t.colour, t.n, t.mode
-    under = t.under
-    each = []
-    for k in range(n):
-        if colour[k]:
-            n0, n1 = m0, m1 + value[k]
-        else:
-            n0, n1 = m0 + value[k], m1
-        ok = (n0 > obj) + (n1 > obj)
-        if ok != op_ok:
-            each.append(1.0 if ok < op_ok else -1.0)
-        elif under:
-            each.append(tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0) - op_pts) / 4.0))
-        else:
-            each.append(tanh((_points(mode, n0, n1, obj) - op_pts) / 4.0))
+    if t.under and t.by_colour is not None:
+        # lines under the objective, the box's cards by colour: per colour, a card over what the
+        # line may take overkills it (one estimate for all), under it the estimate grows with it
+        each = []
+        for mc, mo, values in ((m0, m1, t.by_colour[0]), (m1, m0, t.by_colour[1])):
+            over_o = mo > obj
+            pts_o = 0 if over_o else mo
+            ok = 1 + over_o
+            if ok != op_ok:
+                e_over = 1.0 if ok < op_ok else -1.0
+            else:
+                e_over = tanh((pts_o - op_pts) / 4.0)
+            room = obj - mc
+            if over_o != op_ok:
+                e_under = 1.0 if over_o < op_ok else -1.0
+                each += [e_over if v > room else e_under for v in values]
+            else:
+                base = mc + pts_o - op_pts
+                each += [e_over if v > room else tanh((base + v) / 4.0) for v in values]
+    else:
+        value, colour, n, mode = t.value, t.colour, t.n, t.mode
+        under = t.under
+        each = []
+        for k in range(n):
+            if colour[k]:
+                n0, n1 = m0, m1 + value[k]
+            else:
+                n0, n1 = m0 + value[k], m1
+            ok = (n0 > obj) + (n1 > obj)
+            if ok != op_ok:
+                each.append(1.0 if ok < op_ok else -1.0)
+            elif under:
+                each.append(tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0) - op_pts) / 4.0))
+            else:
+                each.append(tanh((_points(mode, n0, n1, obj) - op_pts) / 4.0))
     memo = t.memo
     if len(memo) > 200_000:
         memo.clear()
@@ -394,7 +433,11 @@ def _count(s: State, t: _Tables) -> tuple:
         else:
             prs += value[x]
             prc += 1
-    helpers = [any(helper[k] for k in s.active[who]) for who in (0, 1)]
+    helpers = [False, False]
+    for who in (0, 1):
+        for k in s.active[who]:
+            if helper[k]:
+                helpers[who] = True
     objectives = s.objectives
     obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
     return sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj
@@ -418,6 +461,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     so are the Helpers' answers; atouts and the end of a round go through the general engine."""
     value, colour, bits = t.value, t.colour, t.bits
     kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
+    passive, helper = t.passive, t.helper
     chunks, memo = t.chunks, t.memo
     legal_kind, at = t.legal_kind, t.atout_cov
     lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
@@ -609,8 +653,17 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             k, choice = divmod(a - PLAY, 8)
             cov[at[k] + 1] += 1
             s._play(p, k, choice)
-            # the lines, the pile, the objective may have changed: count them again
-            sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+            if passive[k]:  # in play: the lines and the pile are the same
+                if helper[k]:
+                    helpers[p] = True
+                objectives = s.objectives
+                obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+            elif kinds[k] == 4:  # Remover: a passive atout of the opponent left play
+                helpers[q] = any(helper[x] for x in active[q])
+                objectives = s.objectives
+                obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+            else:  # cards moved: count the lines and the pile again
+                sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
             if ((sums[0][0] > obj) + (sums[0][1] > obj) >= 2
                     or (sums[1][0] > obj) + (sums[1][1] > obj) >= 2):
                 s.passes, s.turns = passes, turns
@@ -624,11 +677,63 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             continue
         # a new turn of the opponent (State._next_player): an empty timer ends the round; their
         # Helpers in play answer again, else the answers are empty
-        if timers[q] <= 0 or helpers[q]:
+        if timers[q] <= 0:
             s.passes, s.turns = passes, turns
             s._next_player(q)
-            if timers[q] <= 0:
-                return a
+            return a
+        if helpers[q]:
+            _answers(s, t, q)
         else:
             info[q] = {}
         player = q
+
+
+def _answers(s: State, t: _Tables, p: int) -> None:
+    """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
+    same answers from the same draws of the generator (Overseer's two other values are
+    ``random.sample``'s, inlined)."""
+    info: dict = {}
+    pile = s.pile
+    effects = t.helper_effect
+    helpers = [effects[k] for k in s.active[p] if effects[k] is not None]
+    if pile:
+        top = pile[-1]
+        v = t.value[top]
+        for effect in helpers:
+            if effect == SNAKE_EYE:
+                info[SNAKE_EYE] = t.colour[top]
+            elif effect == OVERSEER:
+                others = t.others[v]
+                n = len(others)
+                if n <= 21:  # random.sample's list path (population at most 21)
+                    getrandbits = s.rng.getrandbits
+                    pool = others[:]
+                    extra = [v]
+                    for i in range(min(2, n)):
+                        m = n - i
+                        b = m.bit_length()
+                        j = getrandbits(b)
+                        while j >= m:
+                            j = getrandbits(b)
+                        extra.append(pool[j])
+                        pool[j] = pool[m - 1]
+                else:
+                    extra = [v, *s.rng.sample(others, 2)]
+                extra.sort()
+                info[OVERSEER] = tuple(extra)
+            elif effect == SPY:
+                value = t.value
+                mine = {value[k] for line in s.lines[p] for k in line}
+                info[SPY] = v in mine
+                info["_spy_values"] = frozenset(mine)
+    if RETRACER in helpers:
+        q = 1 - p
+        hidden = pile[:]
+        down = s.down[q]
+        for c, line in enumerate(s.lines[q]):
+            if line and down[c]:
+                hidden.append(line[0])
+        hidden.sort(key=t.rank.__getitem__)
+        cards = t.cards
+        info[RETRACER] = tuple([cards[k] for k in hidden])
+    s.info[p] = info
