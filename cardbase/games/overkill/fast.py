@@ -458,21 +458,33 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     per colour) change with a draw, and are counted again after an atout that moves cards; the
     cards a player has not seen are the pile and the opponent's face-down cards. A draw or a stand
     is applied inline (no legal-action list, no legality check: the greedy choice is legal), and
-    so are the Helpers' answers; atouts and the end of a round go through the general engine."""
+    so are the Helpers' answers; atouts and the end of a round go through the general engine.
+
+    Rule coverage (``State._count_occasions``) is counted at the end of the round where it can be:
+    every decision is an occasion to stand, and one to draw until the pile is empty (it only
+    shrinks in a round); an atout legal whatever the table is an occasion at each of its owner's
+    decisions until it is played. The other atouts in hand are checked at each decision."""
     value, colour, bits = t.value, t.colour, t.bits
     kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
     passive, helper = t.passive, t.helper
     chunks, memo = t.chunks, t.memo
     legal_kind, at = t.legal_kind, t.atout_cov
     lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
-    history, events, cov = s.history, s.events, s.cov
-    usable = s._usable
-    passes, turns, player = s.passes, s.turns, s.player
+    passes, player = s.passes, s.player
     if picture is None:
+        history, events, cov = s.history, s.events, s.cov
+        usable = s._usable
+        turns = s.turns
         sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+        start = len(history)
+        empty_from = -1 if pile else start  # the first decision with an empty pile
+        decisions = [0, 0]  # per player in this round
+        in_hand = [sorted(hands[0]), sorted(hands[1])]  # the reference's sorted(set(hand))
+        checked = [[k for k in in_hand[0] if legal_kind[k]], [k for k in in_hand[1] if legal_kind[k]]]
     else:
         objectives = s.objectives
         obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+        in_hand = [sorted(hands[0]), sorted(hands[1])]
     while True:
         p = player
         q = 1 - p
@@ -517,12 +529,12 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 now = 1.0 if my_ok < op_ok else -1.0
             else:
                 now = tanh((_points(mode, m0, m1, obj) - op_pts) / 4.0)
-        hand = hands[p]
+        hand = in_hand[p]
         timer = timers[p]
         a = -1
         if hand:
             best, best_gain = -1, MARGIN
-            for k in (sorted(hand) if len(hand) > 1 else hand):  # the reference's sorted(set(hand))
+            for k in hand:
                 kind = kinds[k]
                 if kind == 0:  # a Helper: information is free
                     if timer > 3:
@@ -549,7 +561,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 if best >= 0:
                     a = best
                 else:
-                    for k in (sorted(hand) if len(hand) > 1 else hand):
+                    for k in hand:
                         if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
                             f = figure[k]
                             if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
@@ -587,32 +599,29 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                     each = _each(t, key)
                 total = 0.0
                 count = 0
-                for start, width, chunk, _ in chunks:
-                    cards = chunk[cand >> start & width]
+                for bit0, width, chunk, _ in chunks:
+                    cards = chunk[cand >> bit0 & width]
                     count += len(cards)
                     for k in cards:
                         total += each[k]
                 a = DRAW if total / count > now + (-0.1 if now <= 0 else 0.05) else PASS
         if picture is not None:
             return a
-        # ---------------------------------------------------------------- the rule coverage
-        # of the decision (State._count_occasions, inlined)
-        if pile:
-            cov[0] += 1
-        cov[2] += 1
-        for k in hand:
-            lk = legal_kind[k]
-            if (not lk or (lk == 1 and pile) or (lk == 2 and active[q])
-                    or (lk == 3 and usable(p, k))):
-                cov[at[k]] += 1
         # ---------------------------------------------------------------- the move
+        decisions[p] += 1
+        for k in checked[p]:  # rule coverage: is this atout legal now?
+            lk = legal_kind[k]
+            if (lk == 1 and pile) or (lk == 2 and active[q]) or (lk == 3 and usable(p, k)):
+                cov[at[k]] += 1
+        history.append(a)
+        timers[p] -= 1
         if a == DRAW:
             cov[1] += 1
-            history.append(a)
-            timers[p] -= 1
             turns += 1
             passes = 0
             k = pile.pop()
+            if not pile:
+                empty_from = len(history)
             pile_mask ^= bits[k]
             x = value[k]
             if colour[k]:
@@ -632,26 +641,25 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             if events is not None:
                 events.append(("draw", p, k))
             if (m0 > obj) + (m1 > obj) >= 2:  # only the drawer's lines changed
-                s.passes, s.turns = passes, turns
-                s._end_round("overkill")
-                return a
+                end = "overkill"
+                break
         elif a == PASS:
             cov[3] += 1
-            history.append(a)
-            timers[p] -= 1
             turns += 1
             passes += 1
             if events is not None:
                 events.append(("pass", p))
             if passes >= 2:
-                s.passes, s.turns = passes, turns
-                s._end_round("passes")
-                return a
+                end = "passes"
+                break
         else:  # an atout: State.apply_action without the legality check
-            history.append(a)
-            timers[p] -= 1
             k, choice = divmod(a - PLAY, 8)
             cov[at[k] + 1] += 1
+            hand.remove(k)
+            if legal_kind[k]:
+                checked[p].remove(k)
+            else:
+                cov[at[k]] += decisions[p]
             s._play(p, k, choice)
             if passive[k]:  # in play: the lines and the pile are the same
                 if helper[k]:
@@ -664,28 +672,42 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
             else:  # cards moved: count the lines and the pile again
                 sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+                if not pile and empty_from < 0:
+                    empty_from = len(history)
             if ((sums[0][0] > obj) + (sums[0][1] > obj) >= 2
                     or (sums[1][0] > obj) + (sums[1][1] > obj) >= 2):
-                s.passes, s.turns = passes, turns
-                s._end_round("overkill")
-                return a
+                end = "overkill"
+                break
             # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)
             if timers[p] <= 0:
-                s.passes, s.turns = passes, turns
-                s._next_player(p, turn=False)
-                return a
+                end = "timer"
+                q = p
+                break
             continue
         # a new turn of the opponent (State._next_player): an empty timer ends the round; their
         # Helpers in play answer again, else the answers are empty
         if timers[q] <= 0:
-            s.passes, s.turns = passes, turns
-            s._next_player(q)
-            return a
+            end = "timer"
+            break
         if helpers[q]:
             _answers(s, t, q)
         else:
             info[q] = {}
         player = q
+    # the end of the round: the rule coverage counted at its end, then State's own ending
+    done = len(history)
+    cov[2] += done - start
+    cov[0] += (done if empty_from < 0 else empty_from) - start
+    for who in (0, 1):
+        for k in hands[who]:
+            if not legal_kind[k]:
+                cov[at[k]] += decisions[who]
+    s.passes, s.turns = passes, turns
+    if end == "timer":
+        s._next_player(q)  # the player out of time gets both 99s (OK3)
+    else:
+        s._end_round(end)
+    return a
 
 
 def _answers(s: State, t: _Tables, p: int) -> None:
