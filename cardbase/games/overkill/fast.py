@@ -18,12 +18,14 @@ engine, so the chance draws, the history, the event log and the scores are the s
 from __future__ import annotations
 
 from math import tanh
+from operator import itemgetter
 
 from .rules import (
     BET,
     GIFTER,
     HELPERS,
     INITIAL_OBJECTIVE,
+    NEXT_CARD_ANSWERS,
     OBJECTIVE,
     OVERSEER,
     PATCHER,
@@ -39,6 +41,9 @@ from .rules import (
 from .state import DRAW, PASS, PLAY, TERMINAL, State
 
 MARGIN = 0.15  # the same as .bots.MARGIN
+# A mean estimate this close to the bar is summed again in the reference's order: the sum of at
+# most 72 estimates in [-1, 1] in another order differs from it by less than 1.2e-12
+_CLOSE = 1e-9
 _LINE = (PATCHER, SAVER, SWITCHER, YOINKER, REWINDER)
 
 
@@ -60,6 +65,7 @@ class _Tables:
         "helper_effect",
         "kinds",
         "legal_kind",
+        "line_code",
         "memo",
         "mode",
         "n",
@@ -100,7 +106,7 @@ class _Tables:
         self.chunks = []
         for start in range(0, self.n, 9):
             width = min(9, self.n - start)
-            cards, stats = [], []
+            cards, stats, getters = [], [], []
             for m in range(1 << width):
                 ks = tuple(start + i for i in range(width) if m >> i & 1)
                 cards.append(ks)
@@ -109,7 +115,10 @@ class _Tables:
                     st[2 * self.colour[k]] += self.value[k]
                     st[2 * self.colour[k] + 1] += 1
                 stats.append(tuple(st))
-            self.chunks.append((start, (1 << width) - 1, cards, stats))
+                # the cards' estimates as a tuple (a lone card with the 0.0 after the last card)
+                getters.append(itemgetter(*ks) if len(ks) > 1 else itemgetter(ks[0], self.n)
+                               if ks else None)
+            self.chunks.append((start, (1 << width) - 1, cards, stats, getters))
         self.helper = [kind == 0 for kind in kinds]
         # the number cards' values by colour when the box lists every red card before the black
         # ones (as the data does): a draw's estimates are then built a colour at a time
@@ -119,6 +128,10 @@ class _Tables:
                           ) if numbers == sorted(numbers) else None
         self.helper_effect = [a.effect if a.cls == HELPERS else None for a in game.atouts]
         self.passive = [a.passive for a in game.atouts]
+        # per line atout, what its use needs (State._usable): 1 Yoinker, 2 Mistake Patcher,
+        # 3 Switcher, 4 Rewinder, 5 Saver
+        codes = {YOINKER: 1, PATCHER: 2, SWITCHER: 3, REWINDER: 4, SAVER: 5}
+        self.line_code = [codes.get(a.effect, 0) for a in game.atouts]
         # Retracer's list in the order of its cards (value, then colour); Overseer's other values
         self.cards = game.cards
         self.rank = [2 * v + c for v, c in zip(game.value, game.colour)]
@@ -215,7 +228,7 @@ def _averages(t: _Tables, pool_mask: int) -> tuple[float, float]:
     """The value the player gives an opponent's face-down card of each colour: the average of the
     unseen cards of that colour (``pool_mask``) to the half, 0 when none is left."""
     rs = rc = bs = bc = 0
-    for start, width, _, stats in t.chunks:
+    for start, width, _, stats, _ in t.chunks:
         st = stats[pool_mask >> start & width]
         rs += st[0]
         rc += st[1]
@@ -263,11 +276,25 @@ def _each(t: _Tables, key: tuple) -> list[float]:
                 each.append(tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0) - op_pts) / 4.0))
             else:
                 each.append(tanh((_points(mode, n0, n1, obj) - op_pts) / 4.0))
+    each.append(0.0)  # after the last card (a lone card's getter reads it)
     memo = t.memo
     if len(memo) > 200_000:
         memo.clear()
     memo[key] = each
     return each
+
+
+def _mean(chunks: list, cand: int, each: list[float]) -> float:
+    """The mean of ``each`` over the cards of ``cand``, summed one card at a time in ascending card
+    order (the reference's float sum, to the last bit)."""
+    total = 0.0
+    count = 0
+    for bit0, width, chunk, _, _ in chunks:
+        cards = chunk[cand >> bit0 & width]
+        count += len(cards)
+        for k in cards:
+            total += each[k]
+    return total / count
 
 
 def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m1: int, u0: int,
@@ -473,7 +500,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     passes, player = s.passes, s.player
     if picture is None:
         history, events, cov = s.history, s.events, s.cov
-        usable = s._usable
+        dealt, keep_rule, line_code = s.dealt, s.rules.reset_keeps, t.line_code
         turns = s.turns
         sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
         start = len(history)
@@ -485,133 +512,162 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         objectives = s.objectives
         obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
         in_hand = [sorted(hands[0]), sorted(hands[1])]
+    # the first Helper of each hand (-1: none): the greedy player plays it while time allows
+    first_helper = [next((k for k in in_hand[w] if helper[k]), -1) for w in (0, 1)]
     while True:
         p = player
         q = 1 - p
-        # ---------------------------------------------------------------- the player's picture
-        if picture is None:
-            mine = sums[p]
-            m0 = mine[0]
-            m1 = mine[1]
-            u0, u1 = sums[q]
-            fr, fb = fdn[q]
-            d0 = fr >= 0
-            if d0:
-                x = value[fr]
-                u0 -= x
-                a0 = round(2 * (prs + x) / (prc + 1)) / 2
-            else:
-                a0 = 0.0
-            d1 = fb >= 0
-            if d1:
-                x = value[fb]
-                u1 -= x
-                a1 = round(2 * (pbs + x) / (pbc + 1)) / 2
-            else:
-                a1 = 0.0
-            pool_mask = pile_mask | fmask[q]
-        else:
-            m0, m1, u0, u1, d0, d1, a0, a1, pool_mask = picture
-        # ---------------------------------------------------------------- the greedy choice
-        o0 = u0 + a0
-        o1 = u1 + a1
-        op_ok = (o0 > obj) + (o1 > obj)
-        my_ok = (m0 > obj) + (m1 > obj)
-        if under:
-            op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
-            if my_ok != op_ok:
-                now = 1.0 if my_ok < op_ok else -1.0
-            else:
-                now = tanh(((m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0) - op_pts) / 4.0)
-        else:
-            op_pts = _points(mode, o0, o1, obj)
-            if my_ok != op_ok:
-                now = 1.0 if my_ok < op_ok else -1.0
-            else:
-                now = tanh((_points(mode, m0, m1, obj) - op_pts) / 4.0)
         hand = in_hand[p]
         timer = timers[p]
-        a = -1
-        if hand:
-            best, best_gain = -1, MARGIN
-            for k in hand:
-                kind = kinds[k]
-                if kind == 0:  # a Helper: information is free
-                    if timer > 3:
-                        a = PLAY + 8 * k
-                        break
-                    continue
-                if kind == 1:  # a Challenger: the estimate under its objective
-                    f = figure[k]
-                    my_f = (m0 > f) + (m1 > f)
-                    op_f = (o0 > f) + (o1 > f)
-                    if my_f != op_f:
-                        gain = (1.0 if my_f < op_f else -1.0) - now
-                    elif under:
-                        gain = tanh(((m0 if m0 <= f else 0) + (m1 if m1 <= f else 0)
-                                     - ((o0 if o0 <= f else 0) + (o1 if o1 <= f else 0))) / 4.0) - now
-                    else:
-                        gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
-                    if gain > best_gain:
-                        best, best_gain = PLAY + 8 * k, gain
-                elif kind < 5:
-                    best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, u0, u1, d0, d1, a0, a1,
-                                             pool_mask, now, best, best_gain)
-            else:
-                if best >= 0:
-                    a = best
+        if timer > 3 and first_helper[p] >= 0:  # a Helper first: information is free
+            a = PLAY + 8 * first_helper[p]
+        else:
+            # ---------------------------------------------------------------- the player's picture
+            if picture is None:
+                mine = sums[p]
+                m0 = mine[0]
+                m1 = mine[1]
+                u0, u1 = sums[q]
+                fr, fb = fdn[q]
+                d0 = fr >= 0
+                if d0:
+                    x = value[fr]
+                    u0 -= x
+                    a0 = round(2 * (prs + x) / (prc + 1)) / 2
                 else:
-                    for k in hand:
-                        if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
-                            f = figure[k]
-                            if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
-                                a = PLAY + 8 * k
-                                break
-        if a < 0:
-            if not pile or timer <= 1 or (passes == 1 and now > 0):
-                a = PASS
+                    a0 = 0.0
+                d1 = fb >= 0
+                if d1:
+                    x = value[fb]
+                    u1 -= x
+                    a1 = round(2 * (pbs + x) / (pbc + 1)) / 2
+                else:
+                    a1 = 0.0
+                pool_mask = pile_mask | fmask[q]
             else:
-                cand = pool_mask
-                answers = info[p]
-                if answers:  # what the Helpers said about the next card narrows it
-                    if SNAKE_EYE in answers:
-                        cand &= t.colour_mask[answers[SNAKE_EYE]]
-                    if OVERSEER in answers:
-                        vm = t.value_mask
-                        keep = 0
-                        for v in answers[OVERSEER]:
-                            keep |= vm.get(v, 0)
-                        cand &= keep
-                    if SPY in answers:
-                        vm = t.value_mask
-                        keep = 0
-                        for v in answers["_spy_values"]:
-                            keep |= vm.get(v, 0)
-                        cand &= keep if answers[SPY] else ~keep
-                    if not cand:
-                        cand = pool_mask
-                # the mean estimate after one more card among ``cand``: each card's estimate
-                # from a table memoised on what it depends on, summed in ascending card order
-                # (as the reference does)
-                key = (m0, m1, op_ok, op_pts, obj)
-                each = memo.get(key)
-                if each is None:
-                    each = _each(t, key)
-                total = 0.0
-                count = 0
-                for bit0, width, chunk, _ in chunks:
-                    cards = chunk[cand >> bit0 & width]
-                    count += len(cards)
-                    for k in cards:
-                        total += each[k]
-                a = DRAW if total / count > now + (-0.1 if now <= 0 else 0.05) else PASS
+                m0, m1, u0, u1, d0, d1, a0, a1, pool_mask = picture
+            # ---------------------------------------------------------------- the greedy choice
+            o0 = u0 + a0
+            o1 = u1 + a1
+            op_ok = (o0 > obj) + (o1 > obj)
+            my_ok = (m0 > obj) + (m1 > obj)
+            if under:
+                op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
+                if my_ok != op_ok:
+                    now = 1.0 if my_ok < op_ok else -1.0
+                else:
+                    now = tanh(((m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0) - op_pts) / 4.0)
+            else:
+                op_pts = _points(mode, o0, o1, obj)
+                if my_ok != op_ok:
+                    now = 1.0 if my_ok < op_ok else -1.0
+                else:
+                    now = tanh((_points(mode, m0, m1, obj) - op_pts) / 4.0)
+            a = -1
+            if hand:
+                best, best_gain = -1, MARGIN
+                for k in hand:
+                    kind = kinds[k]
+                    if kind == 0:  # a Helper: information is free
+                        if timer > 3:
+                            a = PLAY + 8 * k
+                            break
+                        continue
+                    if kind == 1:  # a Challenger: the estimate under its objective
+                        f = figure[k]
+                        my_f = (m0 > f) + (m1 > f)
+                        op_f = (o0 > f) + (o1 > f)
+                        if my_f != op_f:
+                            gain = (1.0 if my_f < op_f else -1.0) - now
+                        elif under:
+                            gain = tanh(((m0 if m0 <= f else 0) + (m1 if m1 <= f else 0)
+                                         - ((o0 if o0 <= f else 0) + (o1 if o1 <= f else 0))) / 4.0) - now
+                        else:
+                            gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
+                        if gain > best_gain:
+                            best, best_gain = PLAY + 8 * k, gain
+                    elif kind < 5:
+                        best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, u0, u1, d0, d1, a0, a1,
+                                                 pool_mask, now, best, best_gain)
+                else:
+                    if best >= 0:
+                        a = best
+                    else:
+                        for k in hand:
+                            if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
+                                f = figure[k]
+                                if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
+                                    a = PLAY + 8 * k
+                                    break
+            if a < 0:
+                if not pile or timer <= 1 or (passes == 1 and now > 0):
+                    a = PASS
+                else:
+                    cand = pool_mask
+                    answers = info[p]
+                    if answers:  # what the Helpers said about the next card narrows it
+                        if SNAKE_EYE in answers:
+                            cand &= t.colour_mask[answers[SNAKE_EYE]]
+                        if OVERSEER in answers:
+                            vm = t.value_mask
+                            keep = 0
+                            for v in answers[OVERSEER]:
+                                keep |= vm.get(v, 0)
+                            cand &= keep
+                        if SPY in answers:
+                            vm = t.value_mask
+                            keep = 0
+                            for v in answers["_spy_values"]:
+                                keep |= vm.get(v, 0)
+                            cand &= keep if answers[SPY] else ~keep
+                        if not cand:
+                            cand = pool_mask
+                    # the mean estimate after one more card among ``cand``: each card's estimate
+                    # from a table memoised on what it depends on, summed in ascending card order
+                    # (as the reference does)
+                    key = (m0, m1, op_ok, op_pts, obj)
+                    each = memo.get(key)
+                    if each is None:
+                        each = _each(t, key)
+                    total = 0.0
+                    count = 0
+                    for bit0, width, chunk, _, getters in chunks:
+                        m = cand >> bit0 & width
+                        if m:
+                            total += sum(getters[m](each))
+                            count += len(chunk[m])
+                    mean = total / count
+                    need = now + (-0.1 if now <= 0 else 0.05)
+                    if -_CLOSE < mean - need < _CLOSE:
+                        # too close to call summed by chunks (the sums of a float list differ by
+                        # ~1e-13 at most with the order): the reference's order decides
+                        mean = _mean(chunks, cand, each)
+                    a = DRAW if mean > need else PASS
         if picture is not None:
             return a
         # ---------------------------------------------------------------- the move
         decisions[p] += 1
-        for k in checked[p]:  # rule coverage: is this atout legal now?
+        for k in checked[p]:  # rule coverage: is this atout legal now? (State._usable)
             lk = legal_kind[k]
-            if (lk == 1 and pile) or (lk == 2 and active[q]) or (lk == 3 and usable(p, k)):
+            if lk == 1:
+                ok = pile
+            elif lk == 2:
+                ok = active[q]
+            else:  # a line atout: a line it may act on (OK8)
+                e = line_code[k]
+                if e < 3:  # Yoinker, Mistake Patcher: a drawn card
+                    who = q if e == 1 else p
+                    line, d = lines[who], dealt[who]
+                    ok = len(line[0]) > d[0] or len(line[1]) > d[1]
+                elif e == 3:  # Switcher: a drawn card on both sides of a colour
+                    mine_l, md, theirs_l, td = lines[p], dealt[p], lines[q], dealt[q]
+                    ok = ((len(mine_l[0]) > md[0] and len(theirs_l[0]) > td[0])
+                          or (len(mine_l[1]) > md[1] and len(theirs_l[1]) > td[1]))
+                else:  # Rewinder, Saver: a card beyond those a reset keeps
+                    who = q if e == 4 else p
+                    line, d = lines[who], dealt[who]
+                    ok = len(line[0]) > min(keep_rule, d[0]) or len(line[1]) > min(keep_rule, d[1])
+            if ok:
                 cov[at[k]] += 1
         history.append(a)
         timers[p] -= 1
@@ -636,8 +692,11 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 prc -= 1
                 m0 += x
                 mine[0] = m0
-            if info[0] or info[1]:
-                s._forget_next_card()  # OK12: the answers about this card are over
+            if info[0] or info[1]:  # OK12: the answers about this card are over
+                for answers in info:
+                    if answers:
+                        for name in NEXT_CARD_ANSWERS:
+                            answers.pop(name, None)
             if events is not None:
                 events.append(("draw", p, k))
             if (m0 > obj) + (m1 > obj) >= 2:  # only the drawer's lines changed
@@ -656,6 +715,8 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             k, choice = divmod(a - PLAY, 8)
             cov[at[k] + 1] += 1
             hand.remove(k)
+            if helper[k]:
+                first_helper[p] = next((x for x in hand if helper[x]), -1)
             if legal_kind[k]:
                 checked[p].remove(k)
             else:
