@@ -297,83 +297,90 @@ def _mean(chunks: list, cand: int, each: list[float]) -> float:
     return total / count
 
 
-def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m1: int, u0: int,
-           u1: int, d0: bool, d1: bool, a0: float, a1: float, pool_mask: int, now: float,
-           best: int, best_gain: float) -> tuple[int, float]:
-    """The best of ``best`` and the plays of atout ``k`` (a line effect, Gifter or Remover) by
-    their gain over ``now``, in the reference's order (first best kept)."""
-    value, mode, atouts = t.value, t.mode, t.atouts
-    _est = _estimate_under if t.under else _estimate_any
+def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_dealt: list,
+                their_dealt: list, keep_rule: int, m0: int, m1: int, u0: int, u1: int, d0: bool,
+                d1: bool, a0: float, a1: float, obj: int, now: float, best: int,
+                best_gain: float) -> tuple[int, float]:
+    """The best of ``best`` and the plays of a line atout (``e``: :attr:`_Tables.line_code`) on
+    each colour it may act on (OK8), by their gain over ``now`` (first best kept)."""
+    value = t.value
+    under = t.under
     o0 = u0 + a0
     o1 = u1 + a1
+    for c in (0, 1):
+        ml, tl = mine[c], theirs[c]
+        n0, n1, p0, p1 = m0, m1, o0, o1
+        if e == 1:  # Yoinker: the opponent's last drawn card leaves
+            if len(tl) <= their_dealt[c]:
+                continue
+            if c:
+                p1 -= value[tl[-1]]
+            else:
+                p0 -= value[tl[-1]]
+        elif e == 2:  # Mistake Patcher: the player's last drawn card leaves
+            if len(ml) <= my_dealt[c]:
+                continue
+            if c:
+                n1 -= value[ml[-1]]
+            else:
+                n0 -= value[ml[-1]]
+        elif e == 3:  # Switcher: the last drawn cards change sides
+            if len(ml) <= my_dealt[c] or len(tl) <= their_dealt[c]:
+                continue
+            delta = value[tl[-1]] - value[ml[-1]]
+            if c:
+                n1 += delta
+                p1 -= delta
+            else:
+                n0 += delta
+                p0 -= delta
+        elif e == 4:  # Rewinder: the opponent's line keeps its dealt cards (OK8)
+            keep = min(keep_rule, their_dealt[c])
+            if len(tl) <= keep:
+                continue
+            fd = d1 if c else d0
+            kept = 0
+            for x in tl[:keep][1 if fd else 0:]:
+                kept += value[x]
+            nv = ((a1 if c else a0) if fd and keep else 0) + kept
+            if c:
+                p1 = nv
+            else:
+                p0 = nv
+        else:  # Saver: the player's line keeps its dealt cards (OK8)
+            keep = min(keep_rule, my_dealt[c])
+            if len(ml) <= keep:
+                continue
+            kept = 0
+            for x in ml[:keep]:
+                kept += value[x]
+            if c:
+                n1 = kept
+            else:
+                n0 = kept
+        my_ok = (n0 > obj) + (n1 > obj)
+        op_ok = (p0 > obj) + (p1 > obj)
+        if my_ok != op_ok:
+            gain = (1.0 if my_ok < op_ok else -1.0) - now
+        elif under:
+            gain = tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0)
+                         - ((p0 if p0 <= obj else 0) + (p1 if p1 <= obj else 0))) / 4.0) - now
+        else:
+            gain = tanh((_points(t.mode, n0, n1, obj) - _points(t.mode, p0, p1, obj)) / 4.0) - now
+        if gain > best_gain:
+            best, best_gain = base + c, gain
+    return best, best_gain
+
+
+def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m1: int, o0: float,
+           o1: float, pool_mask: int, now: float, best: int, best_gain: float) -> tuple[int, float]:
+    """The best of ``best`` and the plays of Gifter or Remover (atout ``k``) by their gain over
+    ``now``, in the reference's order (first best kept)."""
+    mode, atouts = t.mode, t.atouts
+    _est = _estimate_under if t.under else _estimate_any
     q = 1 - p
     base = PLAY + 8 * k
-    if kind == 2:
-        e = atouts[k].effect
-        keep_rule = s.rules.reset_keeps
-        mine = s.lines[p]
-        theirs = s.lines[q]
-        my_dealt, their_dealt = s.dealt[p], s.dealt[q]
-        for c in (0, 1):
-            ml, tl = mine[c], theirs[c]
-            # OK8: State._colour_ok, inlined
-            if e == YOINKER:
-                ok = len(tl) > their_dealt[c]
-            elif e == REWINDER:
-                keep = min(keep_rule, their_dealt[c])
-                ok = len(tl) > keep
-            elif e == SAVER:
-                keep = min(keep_rule, my_dealt[c])
-                ok = len(ml) > keep
-            elif e == PATCHER:
-                ok = len(ml) > my_dealt[c]
-            else:
-                ok = len(ml) > my_dealt[c] and len(tl) > their_dealt[c]
-            if not ok:
-                continue
-            n0, n1, p0, p1 = m0, m1, o0, o1
-            if e == PATCHER:
-                if c:
-                    n1 -= value[ml[-1]]
-                else:
-                    n0 -= value[ml[-1]]
-            elif e == SAVER:
-                kept = 0
-                for x in ml[:keep]:
-                    kept += value[x]
-                if c:
-                    n1 = kept
-                else:
-                    n0 = kept
-            elif e == SWITCHER:
-                delta = value[tl[-1]] - value[ml[-1]]
-                if c:
-                    n1 += delta
-                    p1 = u1 + a1
-                    p1 -= delta
-                else:
-                    n0 += delta
-                    p0 = u0 + a0
-                    p0 -= delta
-            elif e == YOINKER:
-                if c:
-                    p1 -= value[tl[-1]]
-                else:
-                    p0 -= value[tl[-1]]
-            else:  # REWINDER
-                fd = (d1 if c else d0)
-                kept_v = 0
-                for x in tl[:keep][1 if fd else 0:]:
-                    kept_v += value[x]
-                nv = ((a1 if c else a0) if fd and keep else 0) + kept_v
-                if c:
-                    p1 = nv
-                else:
-                    p0 = nv
-            gain = _est(mode, n0, n1, p0, p1, obj) - now
-            if gain > best_gain:
-                best, best_gain = base + c, gain
-    elif kind == 3:
+    if kind == 3:
         if s.pile:
             gain = _after_draw(t, pool_mask, m0, m1, o0, o1, obj, True) - now
             if gain > best_gain:
@@ -493,14 +500,14 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     decisions until it is played. The other atouts in hand are checked at each decision."""
     value, colour, bits = t.value, t.colour, t.bits
     kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
-    passive, helper = t.passive, t.helper
+    passive, helper, line_code = t.passive, t.helper, t.line_code
     chunks, memo = t.chunks, t.memo
     legal_kind, at = t.legal_kind, t.atout_cov
     lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
     passes, player = s.passes, s.player
     if picture is None:
         history, events, cov = s.history, s.events, s.cov
-        dealt, keep_rule, line_code = s.dealt, s.rules.reset_keeps, t.line_code
+        dealt, keep_rule = s.dealt, s.rules.reset_keeps
         turns = s.turns
         sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
         start = len(history)
@@ -586,9 +593,14 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                             gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
                         if gain > best_gain:
                             best, best_gain = PLAY + 8 * k, gain
+                    elif kind == 2:
+                        best, best_gain = _line_gains(
+                            t, line_code[k], PLAY + 8 * k, lines[p], lines[q], s.dealt[p], s.dealt[q],
+                            s.rules.reset_keeps, m0, m1, u0, u1, d0, d1, a0, a1, obj, now, best,
+                            best_gain)
                     elif kind < 5:
-                        best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, u0, u1, d0, d1, a0, a1,
-                                                 pool_mask, now, best, best_gain)
+                        best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
+                                                 now, best, best_gain)
                 else:
                     if best >= 0:
                         a = best
