@@ -61,6 +61,7 @@ class _Tables:
         "colour_mask",
         "figure",
         "full",
+        "half",
         "helper",
         "helper_effect",
         "kinds",
@@ -89,6 +90,13 @@ class _Tables:
         self.atouts = game.atouts
         self.full = (1 << self.n) - 1
         self.memo: dict = {}
+        # the average of ``count`` cards of sum ``total`` to the half, half[count][total]: the
+        # value a player gives a face-down card, from the unseen cards of its colour
+        numbers = self.value[: self.n]
+        low = sum(v for v in numbers if v < 0)
+        high = sum(v for v in numbers if v > 0)
+        self.half = [{}] + [{total: round(2 * total / count) / 2 for total in range(low, high + 1)}
+                            for count in range(1, self.n + 1)]
         # the number cards by colour and by value, as bit masks (what a Helper's answer keeps)
         self.colour_mask = [0, 0]
         self.value_mask: dict[int, int] = {}
@@ -500,7 +508,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     decisions until it is played. The other atouts in hand are checked at each decision."""
     value, colour, bits = t.value, t.colour, t.bits
     kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
-    passive, helper, line_code = t.passive, t.helper, t.line_code
+    passive, helper, line_code, half = t.passive, t.helper, t.line_code, t.half
     chunks, memo = t.chunks, t.memo
     legal_kind, at = t.legal_kind, t.atout_cov
     lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
@@ -512,7 +520,8 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
         start = len(history)
         empty_from = -1 if pile else start  # the first decision with an empty pile
-        decisions = [0, 0]  # per player in this round
+        # each decision spends one unit of its player's timer (OK3): their decisions so far
+        timer_at = timers[:]
         in_hand = [sorted(hands[0]), sorted(hands[1])]  # the reference's sorted(set(hand))
         checked = [[k for k in in_hand[0] if legal_kind[k]], [k for k in in_hand[1] if legal_kind[k]]]
     else:
@@ -540,14 +549,14 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 if d0:
                     x = value[fr]
                     u0 -= x
-                    a0 = round(2 * (prs + x) / (prc + 1)) / 2
+                    a0 = half[prc + 1][prs + x]
                 else:
                     a0 = 0.0
                 d1 = fb >= 0
                 if d1:
                     x = value[fb]
                     u1 -= x
-                    a1 = round(2 * (pbs + x) / (pbc + 1)) / 2
+                    a1 = half[pbc + 1][pbs + x]
                 else:
                     a1 = 0.0
                 pool_mask = pile_mask | fmask[q]
@@ -642,13 +651,11 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                     if each is None:
                         each = _each(t, key)
                     total = 0.0
-                    count = 0
-                    for bit0, width, chunk, _, getters in chunks:
+                    for bit0, width, _, _, getters in chunks:
                         m = cand >> bit0 & width
                         if m:
                             total += sum(getters[m](each))
-                            count += len(chunk[m])
-                    mean = total / count
+                    mean = total / cand.bit_count()
                     need = now + (-0.1 if now <= 0 else 0.05)
                     if -_CLOSE < mean - need < _CLOSE:
                         # too close to call summed by chunks (the sums of a float list differ by
@@ -658,7 +665,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         if picture is not None:
             return a
         # ---------------------------------------------------------------- the move
-        decisions[p] += 1
         for k in checked[p]:  # rule coverage: is this atout legal now? (State._usable)
             lk = legal_kind[k]
             if lk == 1:
@@ -732,7 +738,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             if legal_kind[k]:
                 checked[p].remove(k)
             else:
-                cov[at[k]] += decisions[p]
+                cov[at[k]] += timer_at[p] - timers[p]
             s._play(p, k, choice)
             if passive[k]:  # in play: the lines and the pile are the same
                 if helper[k]:
@@ -764,7 +770,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             break
         if helpers[q]:
             _answers(s, t, q)
-        else:
+        elif info[q]:
             info[q] = {}
         player = q
     # the end of the round: the rule coverage counted at its end, then State's own ending
@@ -774,7 +780,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     for who in (0, 1):
         for k in hands[who]:
             if not legal_kind[k]:
-                cov[at[k]] += decisions[who]
+                cov[at[k]] += timer_at[who] - timers[who]
     s.passes, s.turns = passes, turns
     if end == "timer":
         s._next_player(q)  # the player out of time gets both 99s (OK3)
