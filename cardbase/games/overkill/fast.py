@@ -447,44 +447,32 @@ def _count(s: State, t: _Tables) -> tuple:
     """What the play-out keeps up to date in a round, counted from the state: the four line sums,
     the pile as a bit mask with its sum and count per colour, each player's face-down cards (-1
     for none) and their bit mask, whether each player has a Helper in play, the objective."""
-    value, colour, bits, helper = t.value, t.colour, t.bits, t.helper
+    value, bits, helper = t.value, t.bits, t.helper
+    card_value, card_bit = value.__getitem__, bits.__getitem__
     lines = s.lines
     sums = []
     fdn = []
     fmask = []
     for who in (0, 1):
-        row = []
-        for line in lines[who]:
-            total = 0
-            for x in line:
-                total += value[x]
-            row.append(total)
-        sums.append(row)
-        down = s.down[who]
         red, black = lines[who]
+        sums.append([sum(map(card_value, red)), sum(map(card_value, black))])
+        down = s.down[who]
         fr = red[0] if down[0] and red else -1
         fb = black[0] if down[1] and black else -1
         fdn.append((fr, fb))
         fmask.append((bits[fr] if fr >= 0 else 0) | (bits[fb] if fb >= 0 else 0))
-    pile_mask = prs = prc = pbs = pbc = 0
-    for x in s.pile:
-        pile_mask |= bits[x]
-        if colour[x]:
-            pbs += value[x]
-            pbc += 1
-        else:
-            prs += value[x]
-            prc += 1
-    helpers = [False, False]
-    for who in (0, 1):
-        for k in s.active[who]:
-            if helper[k]:
-                helpers[who] = True
+    pile_mask = sum(map(card_bit, s.pile))  # distinct cards: their bits add up to the mask
+    prs = prc = pbs = pbc = 0
+    for start, width, _, stats, _ in t.chunks:
+        rs, rc, bs, bc = stats[pile_mask >> start & width]
+        prs += rs
+        prc += rc
+        pbs += bs
+        pbc += bc
+    helpers = [any(map(helper.__getitem__, s.active[0])), any(map(helper.__getitem__, s.active[1]))]
     objectives = s.objectives
     obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
     return sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj
-
-
 
 
 def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
@@ -746,7 +734,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 objectives = s.objectives
                 obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
             elif kinds[k] == 4:  # Remover: a passive atout of the opponent left play
-                helpers[q] = any(helper[x] for x in active[q])
+                helpers[q] = any(map(helper.__getitem__, active[q]))
                 objectives = s.objectives
                 obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
             else:  # cards moved: count the lines and the pile again
