@@ -23,6 +23,7 @@ from cardbase.i18n import tr
 
 from .material import Box
 from .rules import (
+    ATOUTS_DEALT,
     BET,
     BLACK,
     COLOUR_CHOICE,
@@ -156,6 +157,8 @@ class Game:
         # atout in play, 3 with a line it may act on (State._usable; rule coverage's speed)
         self.legal_kind = [1 if a.effect == GIFTER else 2 if a.effect == REMOVER
                            else 3 if a.effect in COLOUR_CHOICE else 0 for a in box.atouts]
+        # per atout, what it adds to the bet in play (a Negociater's figure, else 0; OK6)
+        self.bet_figure = [a.figure if a.effect == BET else 0 for a in box.atouts]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
@@ -268,8 +271,9 @@ class State:
 
     def stake(self) -> int:
         """This round's bet: the bet plus the Negociaters in play, never below ``min_stake`` (OK6)."""
-        atouts = self.game.atouts
-        extra = sum(atouts[k].figure for p in (0, 1) for k in self.active[p] if atouts[k].effect == BET)
+        bet = self.game.bet_figure.__getitem__
+        active = self.active
+        extra = sum(map(bet, active[0])) + sum(map(bet, active[1]))
         return max(self.rules.min_stake, self.bet + extra)
 
     def line_sum(self, p: int, c: int) -> int:
@@ -475,11 +479,17 @@ class State:
         self.removed: list[int] = []
         atouts = list(range(len(game.atouts)))
         shuffle(rng, atouts)
-        self.hands = [[], []]
-        for _ in range(3):
-            for p in (self.round_first, 1 - self.round_first):
-                if atouts:
-                    self.hands[p].append(atouts.pop())
+        first = self.round_first
+        if len(atouts) >= 2 * ATOUTS_DEALT:  # three each from the top, the first player first
+            deal = atouts[-1:-2 * ATOUTS_DEALT - 1:-1]
+            del atouts[-2 * ATOUTS_DEALT:]
+            self.hands = [deal[1::2], deal[::2]] if first else [deal[::2], deal[1::2]]
+        else:
+            self.hands = [[], []]
+            for _ in range(ATOUTS_DEALT):
+                for p in (first, 1 - first):
+                    if atouts:
+                        self.hands[p].append(atouts.pop())
         self.atout_pile = atouts  # untouched during the round
         self.held[0].update(self.hands[0])
         self.held[1].update(self.hands[1])
@@ -488,7 +498,8 @@ class State:
         self.timers = [self.rules.timer, self.rules.timer]
         self.passes = 0
         self.info = [{}, {}]
-        self._log("round", self.round, self.round_first, self.bet, tuple(self.scores_))
+        if self.events is not None:
+            self.events.append(("round", self.round, self.round_first, self.bet, tuple(self.scores_)))
         self._next_player(self.round_first)
 
     def _next_player(self, p: int, *, turn: bool = True) -> None:
@@ -529,16 +540,11 @@ class State:
 
     def _end_round(self, reason: str) -> None:
         # overkills() and points() of both players, from the four line sums counted once
-        value = self.game.value
+        value = self.game.value.__getitem__
         obj = self.objectives[-1][1] if self.objectives else INITIAL_OBJECTIVE
-        sums = []
-        for lines in self.lines:
-            for line in lines:
-                total = 0
-                for k in line:
-                    total += value[k]
-                sums.append(total)
-        r0, b0, r1, b1 = sums
+        (red0, black0), (red1, black1) = self.lines
+        r0, b0 = sum(map(value, red0)), sum(map(value, black0))
+        r1, b1 = sum(map(value, red1)), sum(map(value, black1))
         o0 = (r0 > obj) + (b0 > obj)
         o1 = (r1 > obj) + (b1 > obj)
         if o0 != o1:
