@@ -25,7 +25,6 @@ from .rules import (
     GIFTER,
     HELPERS,
     INITIAL_OBJECTIVE,
-    NEXT_CARD_ANSWERS,
     OBJECTIVE,
     OVERSEER,
     PATCHER,
@@ -700,9 +699,11 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 mine[0] = m0
             if info[0] or info[1]:  # OK12: the answers about this card are over
                 for answers in info:
-                    if answers:
-                        for name in NEXT_CARD_ANSWERS:
-                            answers.pop(name, None)
+                    if answers:  # all but Retracer's (NEXT_CARD_ANSWERS)
+                        listed = answers.get(RETRACER)
+                        answers.clear()
+                        if listed is not None:
+                            answers[RETRACER] = listed
             if events is not None:
                 events.append(("draw", p, k))
             if (m0 > obj) + (m1 > obj) >= 2:  # only the drawer's lines changed
@@ -731,6 +732,12 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             if passive[k]:  # in play: the lines and the pile are the same
                 if helper[k]:
                     helpers[p] = True
+                if kinds[k] != 1:  # nor the objective: no overkill
+                    if timers[p] <= 0:
+                        end = "timer"
+                        q = p
+                        break
+                    continue
                 objectives = s.objectives
                 obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
             elif kinds[k] == 4:  # Remover: a passive atout of the opponent left play
