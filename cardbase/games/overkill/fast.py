@@ -389,7 +389,7 @@ def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m
     base = PLAY + 8 * k
     if kind == 3:
         if s.pile:
-            gain = _after_draw(t, pool_mask, m0, m1, o0, o1, obj, True) - now
+            gain = _gift(t, pool_mask, m0, m1, o0, o1, obj) - now
             if gain > best_gain:
                 best, best_gain = base, gain
     else:  # kind 4, Remover
@@ -408,34 +408,42 @@ def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m
     return best, best_gain
 
 
-def _after_draw(t: _Tables, cand: int, m0, m1, o0, o1, obj, for_opponent: bool) -> float:
-    """The mean estimate after one of the ``cand`` cards (a bit mask) joins a line (memoised)."""
-    key = (cand, m0, m1, o0, o1, obj, for_opponent)
+def _gift(t: _Tables, cand: int, m0, m1, o0, o1, obj) -> float:
+    """Gifter: the mean estimate after one of the ``cand`` cards (a bit mask) joins the opponent's
+    line of its colour, summed in ascending card order (memoised)."""
+    key = (cand, m0, m1, o0, o1, obj, True)
     memo = t.memo
     v = memo.get(key)
     if v is not None:
         return v
     value, colour, mode = t.value, t.colour, t.mode
-    _estimate = _estimate_under if mode == "lines_under" else _estimate_any
     if not cand:
-        v = _estimate(mode, m0, m1, o0, o1, obj)
+        v = (_estimate_under if t.under else _estimate_any)(mode, m0, m1, o0, o1, obj)
+    elif t.under:  # _estimate_under, inlined: the player's side is the same for every card
+        my_ok = (m0 > obj) + (m1 > obj)
+        my_pts = (m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0)
+        total = 0.0
+        for start, width, chunk, _, _ in t.chunks:
+            for k in chunk[cand >> start & width]:
+                if colour[k]:
+                    p0, p1 = o0, o1 + value[k]
+                else:
+                    p0, p1 = o0 + value[k], o1
+                op_ok = (p0 > obj) + (p1 > obj)
+                if my_ok != op_ok:
+                    total += 1.0 if my_ok < op_ok else -1.0
+                else:
+                    total += tanh((my_pts - ((p0 if p0 <= obj else 0) + (p1 if p1 <= obj else 0))) / 4.0)
+        v = total / cand.bit_count()
     else:
         total = 0.0
-        count = 0
-        for k in range(t.n):
-            if cand >> k & 1:
-                count += 1
-                x = value[k]
-                if for_opponent:
-                    if colour[k]:
-                        total += _estimate(mode, m0, m1, o0, o1 + x, obj)
-                    else:
-                        total += _estimate(mode, m0, m1, o0 + x, o1, obj)
-                elif colour[k]:
-                    total += _estimate(mode, m0, m1 + x, o0, o1, obj)
+        for start, width, chunk, _, _ in t.chunks:
+            for k in chunk[cand >> start & width]:
+                if colour[k]:
+                    total += _estimate_any(mode, m0, m1, o0, o1 + value[k], obj)
                 else:
-                    total += _estimate(mode, m0 + x, m1, o0, o1, obj)
-        v = total / count
+                    total += _estimate_any(mode, m0, m1, o0 + value[k], o1, obj)
+        v = total / cand.bit_count()
     if len(memo) > 200_000:
         memo.clear()
     memo[key] = v

@@ -447,23 +447,30 @@ class State:
         # shuffled pile, face-down card first; the pile's top is its end.
         lines: list[list[list[int]]] = [[[], []], [[], []]]
         colour = game.colour
-        # the places of the last red and black cards, from the top: the cards the deal takes
+        # the last red and black cards, from the top: the cards the deal takes (the others
+        # above the last one taken stay in the pile, in their order)
         need = 2 * DEALT_PER_COLOUR
-        at: list[list[int]] = [[], []]
-        for i in range(len(pile) - 1, -1, -1):
-            c = at[colour[pile[i]]]
-            if len(c) < need:
-                c.append(i)
-                if len(at[0]) == need and len(at[1]) == need:
-                    break
-        if len(at[0]) == need and len(at[1]) == need:
+        taken: list[list[int]] = [[], []]
+        left: list[int] = []
+        wanted = 2 * need
+        i = len(pile)
+        while wanted and i:
+            i -= 1
+            k = pile[i]
+            got = taken[colour[k]]
+            if len(got) < need:
+                got.append(k)
+                wanted -= 1
+            else:
+                left.append(k)
+        if not wanted:
             first = self.round_first
             for c in (RED, BLACK):
-                places = at[c]
-                lines[first][c] = [pile[i] for i in places[:DEALT_PER_COLOUR]]
-                lines[1 - first][c] = [pile[i] for i in places[DEALT_PER_COLOUR:]]
-            for i in sorted(at[0] + at[1], reverse=True):
-                del pile[i]
+                got = taken[c]
+                lines[first][c] = got[:DEALT_PER_COLOUR]
+                lines[1 - first][c] = got[DEALT_PER_COLOUR:]
+            del pile[i:]
+            pile.extend(reversed(left))
         else:  # too few cards of a colour: the deal card by card
             for p in (self.round_first, 1 - self.round_first):
                 for c in (RED, BLACK):
