@@ -523,6 +523,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         objectives = s.objectives
         obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
         in_hand = [sorted(hands[0]), sorted(hands[1])]
+    fit = [True] * len(kinds)  # per line atout: has it a line to act on (checked each decision)
     # the first Helper of each hand (-1: none): the greedy player plays it while time allows
     first_helper = [next((k for k in in_hand[w] if helper[k]), -1) for w in (0, 1)]
     while True:
@@ -530,6 +531,30 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         q = 1 - p
         hand = in_hand[p]
         timer = timers[p]
+        if picture is None:
+            for k in checked[p]:  # rule coverage: is this atout legal now? (State._usable)
+                lk = legal_kind[k]
+                if lk == 1:
+                    ok = pile
+                elif lk == 2:
+                    ok = active[q]
+                else:  # a line atout: a line it may act on (OK8)
+                    e = line_code[k]
+                    if e < 3:  # Yoinker, Mistake Patcher: a drawn card
+                        who = q if e == 1 else p
+                        line, d = lines[who], dealt[who]
+                        ok = len(line[0]) > d[0] or len(line[1]) > d[1]
+                    elif e == 3:  # Switcher: a drawn card on both sides of a colour
+                        mine_l, md, theirs_l, td = lines[p], dealt[p], lines[q], dealt[q]
+                        ok = ((len(mine_l[0]) > md[0] and len(theirs_l[0]) > td[0])
+                              or (len(mine_l[1]) > md[1] and len(theirs_l[1]) > td[1]))
+                    else:  # Rewinder, Saver: a card beyond those a reset keeps
+                        who = q if e == 4 else p
+                        line, d = lines[who], dealt[who]
+                        ok = len(line[0]) > min(keep_rule, d[0]) or len(line[1]) > min(keep_rule, d[1])
+                    fit[k] = ok  # with no line to act on, it is not weighed
+                if ok:
+                    cov[at[k]] += 1
         if timer > 3 and first_helper[p] >= 0:  # a Helper first: information is free
             a = PLAY + 8 * first_helper[p]
         else:
@@ -598,10 +623,11 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                         if gain > best_gain:
                             best, best_gain = PLAY + 8 * k, gain
                     elif kind == 2:
-                        best, best_gain = _line_gains(
-                            t, line_code[k], PLAY + 8 * k, lines[p], lines[q], s.dealt[p], s.dealt[q],
-                            s.rules.reset_keeps, m0, m1, u0, u1, d0, d1, a0, a1, obj, now, best,
-                            best_gain)
+                        if fit[k]:
+                            best, best_gain = _line_gains(
+                                t, line_code[k], PLAY + 8 * k, lines[p], lines[q], s.dealt[p],
+                                s.dealt[q], s.rules.reset_keeps, m0, m1, u0, u1, d0, d1, a0, a1, obj,
+                                now, best, best_gain)
                     elif kind < 5:
                         best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
                                                  now, best, best_gain)
@@ -660,28 +686,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         if picture is not None:
             return a
         # ---------------------------------------------------------------- the move
-        for k in checked[p]:  # rule coverage: is this atout legal now? (State._usable)
-            lk = legal_kind[k]
-            if lk == 1:
-                ok = pile
-            elif lk == 2:
-                ok = active[q]
-            else:  # a line atout: a line it may act on (OK8)
-                e = line_code[k]
-                if e < 3:  # Yoinker, Mistake Patcher: a drawn card
-                    who = q if e == 1 else p
-                    line, d = lines[who], dealt[who]
-                    ok = len(line[0]) > d[0] or len(line[1]) > d[1]
-                elif e == 3:  # Switcher: a drawn card on both sides of a colour
-                    mine_l, md, theirs_l, td = lines[p], dealt[p], lines[q], dealt[q]
-                    ok = ((len(mine_l[0]) > md[0] and len(theirs_l[0]) > td[0])
-                          or (len(mine_l[1]) > md[1] and len(theirs_l[1]) > td[1]))
-                else:  # Rewinder, Saver: a card beyond those a reset keeps
-                    who = q if e == 4 else p
-                    line, d = lines[who], dealt[who]
-                    ok = len(line[0]) > min(keep_rule, d[0]) or len(line[1]) > min(keep_rule, d[1])
-            if ok:
-                cov[at[k]] += 1
         history.append(a)
         timers[p] -= 1
         if a == DRAW:
