@@ -505,6 +505,9 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
     passive, helper, line_code, half = t.passive, t.helper, t.line_code, t.half
     chunks, memo = t.chunks, t.memo
+    two = len(chunks) == 2
+    if two:
+        (_, low_width, _, _, low_getters), (high_start, _, _, _, high_getters) = chunks
     legal_kind, at = t.legal_kind, t.atout_cov
     lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
     passes, player = s.passes, s.player
@@ -671,11 +674,18 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                     each = memo.get(key)
                     if each is None:
                         each = _each(t, key)
-                    total = 0.0
-                    for bit0, width, _, _, getters in chunks:
-                        m = cand >> bit0 & width
+                    if two:  # the box's cards in two chunks (up to 18 cards), unrolled
+                        m = cand & low_width
+                        total = sum(low_getters[m](each)) if m else 0.0
+                        m = cand >> high_start
                         if m:
-                            total += sum(getters[m](each))
+                            total += sum(high_getters[m](each))
+                    else:
+                        total = 0.0
+                        for bit0, width, _, _, getters in chunks:
+                            m = cand >> bit0 & width
+                            if m:
+                                total += sum(getters[m](each))
                     mean = total / cand.bit_count()
                     need = now + (-0.1 if now <= 0 else 0.05)
                     if -_CLOSE < mean - need < _CLOSE:
