@@ -3,16 +3,23 @@
 :func:`greedy_action` is the greedy heuristic of :mod:`.bots` written for speed: the player's
 picture of the round (its line sums, the opponent's face-up sums, the cards it has not seen) is
 built from bit masks of the box instead of a view object, the estimates are inlined, and the
-average over the possible next cards is memoised per game on everything it depends on (the
-unseen cards come from per-chunk tables of the box's bit masks). It reads
+per-card estimates of one more card are memoised per game on everything they depend on. It reads
 exactly what the reference reads (never a hidden card) and returns the same action: the tests
 compare both on every decision of thousands of games.
 
 :func:`play_greedy` plays a state with it for both players, in place, to the end of the game or of a
-round, applying a draw or a stand inline (no legal-action list, no legality check: the greedy
-choice is legal) and everything else — atouts, the end of a round, the deal — through the general
-engine, so the chance draws, the history, the event log and the scores are the same as those of
+round, one round per call of :func:`_run`, where the choice is inlined in the round's loop and
+each player's picture is kept up to date instead of rebuilt. Draws, stands and the Helpers'
+answers are applied inline (no legal-action list, no legality check: the greedy choice is legal);
+atouts, the end of a round and the deal go through the general engine, so the chance draws, the
+history, the event log, the rule coverage and every slot of the state are the same as those of
 ``while not s.is_terminal(): s.apply_action(greedy_action(s))``.
+
+Floats: every estimate is computed by the reference's formula on the same numbers (sums of card
+values and halves, exact in a float), so each is the same to the last bit. A draw's mean estimate
+is summed by chunks of cards in C; when it comes within :data:`_CLOSE` of the bar it is summed
+again one card at a time in ascending card order, the reference's float sum, so no decision can
+turn on the order of a sum.
 """
 
 from __future__ import annotations
