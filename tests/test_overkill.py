@@ -625,10 +625,11 @@ def test_helpers_answers_at_speed_are_the_engines() -> None:
         s = g.new_state(seed)
         while not s.is_terminal():
             for p in (0, 1):
-                if any(t.helper[k] for k in s.active[p]):
+                helpers = [t.helper_effect[k] for k in s.active[p] if t.helper[k]]
+                if helpers:
                     a, b = s.clone(), s.clone()
                     a._refresh_info(p)
-                    fast._answers(b, t, p)
+                    fast._answers(b, t, p, helpers)
                     assert b.info[p] == a.info[p]
                     assert b.rng.getstate() == a.rng.getstate()
                     checked += 1

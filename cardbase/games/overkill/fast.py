@@ -460,8 +460,8 @@ def _gift(t: _Tables, cand: int, m0, m1, o0, o1, obj) -> float:
 def _count(s: State, t: _Tables) -> tuple:
     """What the play-out keeps up to date in a round, counted from the state: the four line sums,
     the pile as a bit mask with its sum and count per colour, each player's face-down cards (-1
-    for none) and their bit mask, whether each player has a Helper in play, the objective."""
-    value, bits, helper = t.value, t.bits, t.helper
+    for none) and their bit mask, each player's Helpers in play (their effects), the objective."""
+    value, bits = t.value, t.bits
     card_value, card_bit = value.__getitem__, bits.__getitem__
     lines = s.lines
     sums = []
@@ -483,7 +483,9 @@ def _count(s: State, t: _Tables) -> tuple:
         prc += rc
         pbs += bs
         pbc += bc
-    helpers = [any(map(helper.__getitem__, s.active[0])), any(map(helper.__getitem__, s.active[1]))]
+    effects = t.helper_effect
+    helpers = [[effects[k] for k in s.active[0] if effects[k] is not None],
+               [effects[k] for k in s.active[1] if effects[k] is not None]]
     objectives = s.objectives
     obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
     return sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj
@@ -760,7 +762,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             s._play(p, k, choice)
             if passive[k]:  # in play: the lines and the pile are the same
                 if helper[k]:
-                    helpers[p] = True
+                    helpers[p].append(t.helper_effect[k])
                 if kinds[k] != 1:  # nor the objective: no overkill
                     if timers[p] <= 0:
                         end = "timer"
@@ -770,7 +772,8 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 objectives = s.objectives
                 obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
             elif kinds[k] == 4:  # Remover: a passive atout of the opponent left play
-                helpers[q] = any(map(helper.__getitem__, active[q]))
+                effects = t.helper_effect
+                helpers[q] = [effects[x] for x in active[q] if effects[x] is not None]
                 objectives = s.objectives
                 obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
             else:  # cards moved: count the lines and the pile again
@@ -793,7 +796,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             end = "timer"
             break
         if helpers[q]:
-            _answers(s, t, q)
+            _answers(s, t, q, helpers[q])
         elif info[q]:
             info[q] = {}
         player = q
@@ -813,14 +816,12 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     return a
 
 
-def _answers(s: State, t: _Tables, p: int) -> None:
+def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
     """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
     same answers from the same draws of the generator (Overseer's two other values are
-    ``random.sample``'s, inlined)."""
+    ``random.sample``'s, inlined); ``helpers``: the effects of their Helpers in play, in order."""
     info: dict = {}
     pile = s.pile
-    effects = t.helper_effect
-    helpers = [effects[k] for k in s.active[p] if effects[k] is not None]
     if pile:
         top = pile[-1]
         v = t.value[top]
