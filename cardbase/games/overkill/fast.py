@@ -24,6 +24,7 @@ turn on the order of a sum.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from math import tanh
 from operator import itemgetter
 
@@ -79,6 +80,7 @@ class _Tables:
         "others",
         "passive",
         "rank",
+        "rows",
         "under",
         "value",
         "value_mask",
@@ -135,11 +137,14 @@ class _Tables:
             self.chunks.append((start, (1 << width) - 1, cards, stats, getters))
         self.helper = [kind == 0 for kind in kinds]
         # the number cards' values by colour when the box lists every red card before the black
-        # ones (as the data does): a draw's estimates are then built a colour at a time
+        # ones and each colour by value (as the data does): a draw's estimates are then built a
+        # colour at a time
         numbers = self.colour[: self.n]
-        self.by_colour = ([self.value[k] for k in range(self.n) if not numbers[k]],
-                          [self.value[k] for k in range(self.n) if numbers[k]]
-                          ) if numbers == sorted(numbers) else None
+        by_colour = ([self.value[k] for k in range(self.n) if not numbers[k]],
+                     [self.value[k] for k in range(self.n) if numbers[k]])
+        self.by_colour = by_colour if numbers == sorted(numbers) and all(
+            values == sorted(values) for values in by_colour) else None
+        self.rows: dict = {}
         self.helper_effect = [a.effect if a.cls == HELPERS else None for a in game.atouts]
         self.passive = [a.passive for a in game.atouts]
         # per line atout, what its use needs (State._usable): 1 Yoinker, 2 Mistake Patcher,
@@ -256,10 +261,13 @@ def _each(t: _Tables, key: tuple) -> list[float]:
     sums, the opponent's overkills and points, the objective), memoised."""
     m0, m1, op_ok, op_pts, obj = key
     if t.under and t.by_colour is not None:
-        # lines under the objective, the box's cards by colour: per colour, a card over what the
-        # line may take overkills it (one estimate for all), under it the estimate grows with it
+        # lines under the objective, the box's cards by colour and by value: per colour, the cards
+        # over what the line may take (the last ones) overkill it (one estimate for all), under it
+        # the estimate grows with the card (a row of estimates memoised on where it starts)
         each = []
-        for mc, mo, values in ((m0, m1, t.by_colour[0]), (m1, m0, t.by_colour[1])):
+        rows = t.rows
+        for c, mc, mo in ((0, m0, m1), (1, m1, m0)):
+            values = t.by_colour[c]
             over_o = mo > obj
             pts_o = 0 if over_o else mo
             ok = 1 + over_o
@@ -267,13 +275,18 @@ def _each(t: _Tables, key: tuple) -> list[float]:
                 e_over = 1.0 if ok < op_ok else -1.0
             else:
                 e_over = tanh((pts_o - op_pts) / 4.0)
-            room = obj - mc
+            cut = bisect_right(values, obj - mc)
             if over_o != op_ok:
-                e_under = 1.0 if over_o < op_ok else -1.0
-                each += [e_over if v > room else e_under for v in values]
+                each += [1.0 if over_o < op_ok else -1.0] * cut
             else:
                 base = mc + pts_o - op_pts
-                each += [e_over if v > room else tanh((base + v) / 4.0) for v in values]
+                row = rows.get((c, base))
+                if row is None:
+                    if len(rows) > 20_000:
+                        rows.clear()
+                    row = rows[c, base] = [tanh((base + v) / 4.0) for v in values]
+                each += row[:cut]
+            each += [e_over] * (len(values) - cut)
     else:
         value, colour, n, mode = t.value, t.colour, t.n, t.mode
         under = t.under
