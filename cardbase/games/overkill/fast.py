@@ -544,13 +544,16 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         timer_at = timers[:]
         in_hand = [sorted(hands[0]), sorted(hands[1])]  # the reference's sorted(set(hand))
         checked = [[k for k in in_hand[0] if legal_kind[k]], [k for k in in_hand[1] if legal_kind[k]]]
-    else:
+        # the first Helper of each hand (-1: none): the greedy player plays it while time allows
+        first_helper = [next((k for k in in_hand[w] if helper[k]), -1) for w in (0, 1)]
+    else:  # one decision: the hand of the player to act
         objectives = s.objectives
         obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
-        in_hand = [sorted(hands[0]), sorted(hands[1])]
+        in_hand = [[], []]
+        in_hand[player] = sorted(hands[player])
+        first_helper = [-1, -1]
+        first_helper[player] = next((k for k in in_hand[player] if helper[k]), -1)
     fit = [True] * len(kinds)  # per line atout: has it a line to act on (checked each decision)
-    # the first Helper of each hand (-1: none): the greedy player plays it while time allows
-    first_helper = [next((k for k in in_hand[w] if helper[k]), -1) for w in (0, 1)]
     while True:
         p = player
         q = 1 - p

@@ -277,8 +277,7 @@ class State:
         return max(self.rules.min_stake, self.bet + extra)
 
     def line_sum(self, p: int, c: int) -> int:
-        value = self.game.value
-        return sum(value[k] for k in self.lines[p][c])
+        return sum(map(self.game.value.__getitem__, self.lines[p][c]))
 
     def overkills(self, p: int) -> int:
         obj = self.objective()
