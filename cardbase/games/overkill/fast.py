@@ -526,7 +526,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     value, colour, bits = t.value, t.colour, t.bits
     kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
     passive, helper, line_code, half = t.passive, t.helper, t.line_code, t.half
-    chunks, memo = t.chunks, t.memo
+    chunks, memo, close = t.chunks, t.memo, _CLOSE
     two = len(chunks) == 2
     if two:
         (_, low_width, _, _, low_getters), (high_start, _, _, _, high_getters) = chunks
@@ -543,9 +543,16 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         # each decision spends one unit of its player's timer (OK3): their decisions so far
         timer_at = timers[:]
         in_hand = [sorted(hands[0]), sorted(hands[1])]  # the reference's sorted(set(hand))
-        checked = [[k for k in in_hand[0] if legal_kind[k]], [k for k in in_hand[1] if legal_kind[k]]]
-        # the first Helper of each hand (-1: none): the greedy player plays it while time allows
-        first_helper = [next((k for k in in_hand[w] if helper[k]), -1) for w in (0, 1)]
+        # per hand, the atouts legal only at times (rule coverage checks them at each decision)
+        # and the first Helper (-1: none), which the greedy player plays while time allows
+        checked = [[], []]
+        first_helper = [-1, -1]
+        for who in (0, 1):
+            for k in in_hand[who]:
+                if legal_kind[k]:
+                    checked[who].append(k)
+                elif helper[k] and first_helper[who] < 0:
+                    first_helper[who] = k
     else:  # one decision: the hand of the player to act
         objectives = s.objectives
         obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
@@ -583,7 +590,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                     fit[k] = ok  # with no line to act on, it is not weighed
                 if ok:
                     cov[at[k]] += 1
-        if timer > 3 and first_helper[p] >= 0:  # a Helper first: information is free
+        if first_helper[p] >= 0 and timer > 3:  # a Helper first: information is free
             a = PLAY + 8 * first_helper[p]
         else:
             # ---------------------------------------------------------------- the player's picture
@@ -630,6 +637,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
             a = -1
             if hand:
                 best, best_gain = -1, MARGIN
+                bets = False  # a Negociater in hand
                 for k in hand:
                     kind = kinds[k]
                     if kind == 0:  # a Helper: information is free
@@ -659,10 +667,12 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                     elif kind < 5:
                         best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
                                                  now, best, best_gain)
+                    else:
+                        bets = True
                 else:
                     if best >= 0:
                         a = best
-                    else:
+                    elif bets:
                         for k in hand:
                             if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
                                 f = figure[k]
@@ -713,7 +723,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                                 total += sum(getters[m](each))
                     mean = total / cand.bit_count()
                     need = now + (-0.1 if now <= 0 else 0.05)
-                    if -_CLOSE < mean - need < _CLOSE:
+                    if -close < mean - need < close:
                         # too close to call summed by chunks (the sums of a float list differ by
                         # ~1e-13 at most with the order): the reference's order decides
                         mean = _mean(chunks, cand, each)
@@ -724,7 +734,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
         history.append(a)
         timers[p] -= 1
         if a == DRAW:
-            cov[1] += 1
             turns += 1
             passes = 0
             k = pile.pop()
@@ -757,7 +766,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
                 end = "overkill"
                 break
         elif a == PASS:
-            cov[3] += 1
             turns += 1
             passes += 1
             if events is not None:
@@ -819,6 +827,9 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     # the end of the round: the rule coverage counted at its end, then State's own ending
     done = len(history)
     cov[2] += done - start
+    played = history[start:]
+    cov[1] += played.count(DRAW)
+    cov[3] += played.count(PASS)
     cov[0] += (done if empty_from < 0 else empty_from) - start
     for who in (0, 1):
         for k in hands[who]:
