@@ -54,8 +54,22 @@ _CLOSE = 1e-9
 _LINE = (PATCHER, SAVER, SWITCHER, YOINKER, REWINDER)
 
 
+class _Halves(dict):
+    """``total`` → the average of ``count`` cards of sum ``total`` to the half point, as the
+    reference rounds it, filled as totals come up."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+    def __missing__(self, total: int) -> float:
+        value = self[total] = round(2 * total / self.count) / 2
+        return value
+
+
 class _Tables:
-    """Per game: card values and colours, bits, and the memo of draw averages."""
+    """Per game: card values and colours, bits, per-atout kinds, per-chunk tables of the box's
+    cards, and the memos of the estimates (bounded)."""
 
     __slots__ = (
         "atout_cov",
@@ -100,11 +114,7 @@ class _Tables:
         self.memo: dict = {}
         # the average of ``count`` cards of sum ``total`` to the half, half[count][total]: the
         # value a player gives a face-down card, from the unseen cards of its colour
-        numbers = self.value[: self.n]
-        low = sum(v for v in numbers if v < 0)
-        high = sum(v for v in numbers if v > 0)
-        self.half = [{}] + [{total: round(2 * total / count) / 2 for total in range(low, high + 1)}
-                            for count in range(1, self.n + 1)]
+        self.half = [_Halves(count) for count in range(self.n + 1)]
         # the number cards by colour and by value, as bit masks (what a Helper's answer keeps)
         self.colour_mask = [0, 0]
         self.value_mask: dict[int, int] = {}
