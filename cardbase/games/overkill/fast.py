@@ -25,7 +25,7 @@ turn on the order of a sum.
 from __future__ import annotations
 
 from bisect import bisect_right
-from math import tanh
+from math import floor, tanh
 from operator import itemgetter
 
 from .rules import (
@@ -92,7 +92,9 @@ class _Tables:
         "mode",
         "n",
         "others",
+        "over",
         "passive",
+        "positive",
         "rank",
         "rows",
         "under",
@@ -155,6 +157,8 @@ class _Tables:
         self.by_colour = by_colour if numbers == sorted(numbers) and all(
             values == sorted(values) for values in by_colour) else None
         self.rows: dict = {}
+        self.positive = all(v > 0 for v in self.value[: self.n])
+        self.over: dict = {}
         self.helper_effect = [a.effect if a.cls == HELPERS else None for a in game.atouts]
         self.passive = [a.passive for a in game.atouts]
         # per line atout, what its use needs (State._usable): 1 Yoinker, 2 Mistake Patcher,
@@ -418,7 +422,7 @@ def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m
     q = 1 - p
     base = PLAY + 8 * k
     if kind == 3:
-        if s.pile:
+        if s.pile and (not t.positive or _gift_may_pay(t, pool_mask, o0, o1, obj, now, best_gain)):
             gain = _gift(t, pool_mask, m0, m1, o0, o1, obj) - now
             if gain > best_gain:
                 best, best_gain = base, gain
@@ -436,6 +440,34 @@ def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m
             if gain > best_gain:
                 best, best_gain = base + i, gain
     return best, best_gain
+
+
+def _gift_may_pay(t: _Tables, cand: int, o0: float, o1: float, obj: int, now: float,
+                  best_gain: float) -> bool:
+    """May Gifter's gain beat ``best_gain``? With cards of positive values, a card that does not
+    overkill the opponent's line only adds to their points: the estimate after it is at most
+    ``now``; after one that does, at most 1. The gain is then at most the share of those cards
+    times ``1 - now``: below ``best_gain`` by more than a float's error, Gifter is not weighed."""
+    over = t.over
+    high0 = over.get((0, floor(obj - o0)))
+    if high0 is None:
+        high0 = _over(t, 0, floor(obj - o0))
+    high1 = over.get((1, floor(obj - o1)))
+    if high1 is None:
+        high1 = _over(t, 1, floor(obj - o1))
+    return (cand & (high0 | high1)).bit_count() * (1.0 - now) / cand.bit_count() > best_gain - _CLOSE
+
+
+def _over(t: _Tables, c: int, room: int) -> int:
+    """The number cards of colour ``c`` of a value over ``room``, as a bit mask (memoised)."""
+    mask = 0
+    for k in range(t.n):
+        if t.colour[k] == c and t.value[k] > room:
+            mask |= 1 << k
+    if len(t.over) > 10_000:
+        t.over.clear()
+    t.over[c, room] = mask
+    return mask
 
 
 def _gift(t: _Tables, cand: int, m0, m1, o0, o1, obj) -> float:
