@@ -670,6 +670,17 @@ def test_shuffle_is_pythons() -> None:
             assert x == y
 
 
+def test_sample_is_pythons() -> None:
+    from cardbase.games.overkill.state import sample
+
+    for seed in range(60):
+        a, b = random.Random(seed), random.Random(seed)
+        for n, k in ((8, 2), (1, 1), (2, 2), (21, 5), (22, 2), (30, 7), (5, 0), (9, 6)):
+            population = list(range(100, 100 + n))
+            assert sample(b, population, k) == a.sample(population, k)
+            assert b.getstate() == a.getstate()
+
+
 def test_search_horizon_is_the_end_of_the_round() -> None:
     from cardbase.games.overkill.state import game_value
 

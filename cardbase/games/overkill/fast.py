@@ -45,7 +45,7 @@ from .rules import (
     SWITCHER,
     YOINKER,
 )
-from .state import DRAW, PASS, PLAY, TERMINAL, State
+from .state import DRAW, PASS, PLAY, TERMINAL, State, sample
 
 MARGIN = 0.15  # the same as .bots.MARGIN
 # A mean estimate this close to the bar is summed again in the reference's order: the sum of at
@@ -887,8 +887,8 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
 
 def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
     """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
-    same answers from the same draws of the generator (Overseer's two other values are
-    ``random.sample``'s, inlined); ``helpers``: the effects of their Helpers in play, in order."""
+    same answers from the same draws of the generator; ``helpers``: the effects of their Helpers in
+    play, in order."""
     info: dict = {}
     pile = s.pile
     if pile:
@@ -899,23 +899,7 @@ def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
                 info[SNAKE_EYE] = t.colour[top]
             elif effect == OVERSEER:
                 others = t.others[v]
-                n = len(others)
-                if n <= 21:  # random.sample's list path (population at most 21)
-                    getrandbits = s.rng.getrandbits
-                    pool = others[:]
-                    extra = [v]
-                    for i in range(min(2, n)):
-                        m = n - i
-                        b = m.bit_length()
-                        j = getrandbits(b)
-                        while j >= m:
-                            j = getrandbits(b)
-                        extra.append(pool[j])
-                        pool[j] = pool[m - 1]
-                else:
-                    extra = [v, *s.rng.sample(others, 2)]
-                extra.sort()
-                info[OVERSEER] = tuple(extra)
+                info[OVERSEER] = tuple(sorted([v, *sample(s.rng, others, min(2, len(others)))]))
             elif effect == SPY:
                 value = t.value
                 mine = {value[k] for line in s.lines[p] for k in line}

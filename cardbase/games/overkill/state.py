@@ -71,6 +71,27 @@ def shuffle(rng: random.Random, x: list) -> None:
 _SHUFFLE_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
+def sample(rng: random.Random, population: list, k: int) -> list:
+    """``rng.sample(population, k)`` with its draws inlined for a population of at most 21 and
+    ``k`` at most 5 (Python's list algorithm: the same picks from the same generator state; a test
+    compares it with :meth:`random.Random.sample`); other sizes go to ``rng.sample``."""
+    n = len(population)
+    if n > 21 or not 0 <= k <= min(n, 5):
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    out = []
+    for i in range(k):
+        m = n - i
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        out.append(pool[j])
+        pool[j] = pool[m - 1]  # the last candidate takes the place of the one picked
+    return out
+
+
 
 
 class Card(NamedTuple):
@@ -669,7 +690,7 @@ class State:
                     info[SNAKE_EYE] = colour
                 elif effect == OVERSEER:
                     others = [v for v in game.distinct_values if v != value]
-                    extra = self.rng.sample(others, min(2, len(others)))
+                    extra = sample(self.rng, others, min(2, len(others)))
                     info[OVERSEER] = tuple(sorted([value, *extra]))
                 elif effect == SPY:
                     mine = {game.value[k] for line in self.lines[p] for k in line}
