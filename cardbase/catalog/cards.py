@@ -17,6 +17,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cardbase.catalog.fields import CARD_FIELDS
+from cardbase.catalog.reads import (  # noqa: F401 - a card as a dict and as a CardDef are read there
+    CARD_DICT_KEYS,
+    _is_text,
+    _printable,
+    card_to_dict,
+    fill_print_tables,
+    to_card_def,
+)
 from cardbase.catalog.gamesdata import get_game  # noqa: F401 - games are looked up there
 from cardbase.domain import CardDef
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
@@ -180,19 +188,6 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
             problems.append(Problem(problem.code, problem.message, problem.fix, _where(where, "art")))
             clean.pop("art")
     return clean, problems
-
-
-def _is_text(value: str) -> bool:
-    """Whether ``value`` is storable text: no lone surrogate (undecodable bytes on a command line)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _printable(value: str) -> str:
-    return value.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _where(where: str, field: str) -> str:
@@ -385,74 +380,6 @@ def get_card(session: Session, ref: str | int) -> Card:
     return cards[0]
 
 
-def card_to_dict(card: Card, edition: Edition, game: Game) -> dict[str, Any]:
-    return {
-        "id": card.id,
-        "game": game.code,
-        "edition": edition.code,
-        "number": card.number,
-        "ref": card_ref(edition.code, card.number),
-        "numbering": f"{card.number}/{edition.set_size}",
-        "name": card.name,
-        "value": card.value,
-        "colour": card.colour,
-        "banner": card.banner,
-        "rarity": card.rarity,
-        "type": card.card_type,
-        "keywords": list(card.keywords or []),
-        "effect": card.effect,
-        "effect_text": card.effect_text,
-        "flavour": card.flavour,
-        "art": card.art,
-        "copies": card.copies,
-        "stats": dict(card.stats or {}),
-        "sample": card.sample,
-        "version": card.version,
-        **_declared_values(game, card),
-    }
-
-
-# The keys card_to_dict always gives; a game's declared fields come after them, by name.
-CARD_DICT_KEYS = frozenset((
-    "id", "game", "edition", "number", "ref", "numbering", "name", "value", "colour", "banner",
-    "rarity", "type", "keywords", "effect", "effect_text", "flavour", "art", "copies", "stats",
-    "sample", "version"))
-
-
-def _declared_values(game: Game, card: Card) -> dict[str, Any]:
-    """The card's declared fields by name (see cardbase.catalog.gamesdata); none for a game without."""
-    if not game.fields:
-        return {}
-    from cardbase.catalog.gamesdata import field_values
-
-    return field_values(game, card.stats)
-
-
-def to_card_def(card: Card, edition: Edition, game: Game) -> CardDef:
-    return CardDef(
-        id=card.id or 0,
-        game=game.code,
-        edition=edition.code,
-        number=card.number,
-        set_size=edition.set_size,
-        name=card.name,
-        value=card.value,
-        colour=card.colour,
-        banner=card.banner,
-        rarity=card.rarity,
-        card_type=card.card_type,
-        keywords=tuple(card.keywords or ()),
-        effect=card.effect,
-        effect_text=card.effect_text,
-        flavour=card.flavour,
-        art=card.art,
-        copies=card.copies,
-        stats=tuple(sorted((card.stats or {}).items())),
-        sample=card.sample,
-        version=card.version,
-    )
-
-
 def card_rows(session: Session, *, query: str | None = None, edition: str | None = None,
               game: str | None = None, ids: Iterable[int] | None = None,
               limit: int | None = None) -> list[tuple[Card, Edition, Game]]:
@@ -486,18 +413,8 @@ def card_defs(session: Session, *, for_print: bool = True, **filters: Any) -> li
     code each game's template and field labels (loads it, with Pillow); a batch of games that
     draws nothing passes False and starts sooner."""
     rows = card_rows(session, **filters)
-    if not for_print:
-        return [to_card_def(c, e, g) for c, e, g in rows]
-    from cardbase.catalog.gamesdata import declared_fields
-    from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
-
-    for g in {g.code: g for _, _, g in rows}.values():  # the game's chosen template, for printing these cards
-        if g.template:
-            GAME_TEMPLATES[g.code] = g.template
-        else:
-            GAME_TEMPLATES.pop(g.code, None)
-        # and its declared fields' labels, printed in the language of the print
-        STAT_LABELS[g.code] = {d.name: {"fr": d.label, "en": d.label_en} for d in declared_fields(g)}
+    if for_print:
+        fill_print_tables(g for _, _, g in rows)
     return [to_card_def(c, e, g) for c, e, g in rows]
 
 

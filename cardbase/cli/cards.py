@@ -14,7 +14,7 @@ try:  # recent Typer ships its own copy of Click
 except ImportError:  # pragma: no cover - Typer on the system's Click
     from click.exceptions import NoSuchOption, UsageError
 
-from cardbase.cli.common import fail, handle_errors, print_json, session
+from cardbase.cli.common import fail, handle_errors, print_json, read, session
 from cardbase.i18n import tr
 
 MAX_LIMIT = 1_000_000
@@ -57,11 +57,10 @@ def search_command(
     A query that starts with '-' (a negation such as -k:foule) would be read as an option: put
     '--' before it, e.g. cardbase cards search -- '-k:foule c:rouge'.
     """
-    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import reads
 
     count = _limit(limit)
-    with session() as s:
-        cards = catalog.card_dicts(s, query=query, limit=count)
+    cards = read(lambda s: reads.card_dicts(s, query=query, limit=count))
     if json_out:
         print_json(cards)
         return
@@ -86,12 +85,12 @@ def _limit(text: str | None) -> int | None:
 def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), id or exact name."),
                  json_out: bool = typer.Option(False, "--json")) -> None:
     """Show every field of one card."""
-    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import reads
 
-    with session() as s:
-        c = catalog.get_card(s, card)
-        rows = catalog.card_dicts(s, ids=[c.id])
-    data = rows[0]
+    def work(s: Any) -> list[dict]:
+        return reads.card_dicts(s, ids=[reads.get_card(s, card).id])
+
+    data = read(work)[0]
     if json_out:
         print_json(data)
         return
