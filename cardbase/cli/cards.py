@@ -86,16 +86,20 @@ def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), 
                  json_out: bool = typer.Option(False, "--json")) -> None:
     """Show every field of one card."""
     from cardbase.catalog import reads
+    from cardbase.catalog.fields import declared_fields
 
-    def work(s: Any) -> list[dict]:
-        return reads.card_dicts(s, ids=[reads.get_card(s, card).id])
+    def work(s: Any) -> tuple[dict, dict[str, str]]:
+        data = reads.card_dicts(s, ids=[reads.get_card(s, card).id])[0]
+        # the game's declared fields (after the common ones) are named by their own labels
+        labels = {d.name: d.shown_label for d in declared_fields(reads.get_game(s, data["game"]))}
+        return data, labels
 
-    data = read(work)[0]
+    data, labels = read(work)
     if json_out:
         print_json(data)
         return
-    shown = [(tr(f"catalog.show.{key}"), value) for key, value in data.items()
-             if value not in (None, "", [], {})]
+    shown = [(tr(f"catalog.show.{key}") if key in reads.CARD_DICT_KEYS else labels.get(key, key), value)
+             for key, value in data.items() if value not in (None, "", [], {})]
     if not _french() and data.get("effect"):  # the effect's text in English (ruling R13)
         from cardbase.games.effects import effect_to_english, parse_effect
         from cardbase.errors import EffectError

@@ -129,8 +129,12 @@ def _date(value: Any) -> dt.date | None:
     return None if value is None else dt.date.fromisoformat(value)
 
 
-def _datetime(value: Any) -> dt.datetime | None:
-    return None if value is None else dt.datetime.fromisoformat(value)
+def _utc_datetime(value: Any) -> dt.datetime | None:
+    """SQLModel's ``UTCDateTime``: stored without an offset, read back as UTC."""
+    if value is None:
+        return None
+    moment = dt.datetime.fromisoformat(value)
+    return moment.replace(tzinfo=dt.UTC) if moment.utcoffset() is None else moment.astimezone(dt.UTC)
 
 
 # The columns in the tables' order, and how SQLAlchemy turns a stored value into Python's.
@@ -145,7 +149,7 @@ CARD_COLUMNS = ("id", "edition_id", "number", "name", "value", "colour", "banner
                 "colour_key", "banner_key", "rarity_key", "type_key", "keywords_key")
 _CONVERT: dict[str, Callable[[Any], Any]] = {
     "keyword_limits": _json, "fields": _json, "keywords": _json, "stats": _json,
-    "sample": _bool, "release_date": _date, "updated_at": _datetime,
+    "sample": _bool, "release_date": _date, "updated_at": _utc_datetime,
 }
 
 
