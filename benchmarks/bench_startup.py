@@ -8,10 +8,15 @@ Targets: ``cardbase --help`` at most 3×, and
 ``cardbase sticker encode 17`` at most 4×. The read-only commands (``cards search``, ``cards show``,
 ``deck stats``, ``deck validate``) run on a temporary SQLite database seeded by the warm-up, and
 so does ``sim game overkill --games 1`` (a batch's fixed cost: everything before its first game).
-Issue 29's targets for ``cards search`` and the batch's fixed cost are printed as ratios to
-``cardbase --help`` of the same run (``×help``), the machine's speed set aside.
+On that database they take the read-only path (``cardbase.storage.readonly``); ``--full-path``
+adds each of them once more with ``CARDBASE_FAST_READS=0`` (SQLAlchemy, as before it), measured in
+the same run. Issue 29's targets for ``cards search`` and the batch's fixed cost are printed as
+ratios to ``cardbase --help`` of the same run (``×help``), the machine's speed set aside.
 
-    python benchmarks/bench_startup.py [--runs 15] [--root OTHER_CHECKOUT]
+Each process runs in the measured checkout (``--root``, default this one), so that ``python -c``
+imports that checkout's code and no other.
+
+    python benchmarks/bench_startup.py [--runs 15] [--root OTHER_CHECKOUT] [--full-path]
 """
 
 from __future__ import annotations
@@ -54,11 +59,18 @@ HELP_TARGETS = {
 }
 
 
-def _time(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+# The commands that read only: ``--full-path`` measures them on SQLAlchemy too.
+READS = ("cardbase cards search", "cardbase cards show", "cardbase deck stats", "cardbase deck validate",
+         "cardbase sim game")
+FULL_PATH = " (full path)"
+
+
+def _time(args: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float]:
     """Wall time and CPU time (user + system) of one whole process."""
     with tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen([sys.executable, *args], env=env, stdout=subprocess.DEVNULL, stderr=err,
+                                cwd=cwd)
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -73,24 +85,32 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15, help="runs per case (default 15)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout to measure (default: this one), to compare two versions")
+    parser.add_argument("--full-path", action="store_true",
+                        help="also run the read-only commands with CARDBASE_FAST_READS=0 (SQLAlchemy)")
     options = parser.parse_args()
     runs = options.runs
+    root = options.root.resolve()
+    cases = [(name, args, target, {}) for name, args, target in CASES]
+    if options.full_path:
+        cases += [(name + FULL_PATH, args, None, {"CARDBASE_FAST_READS": "0"})
+                  for name, args, _ in CASES if name.startswith(READS)]
     env = dict(os.environ, COLUMNS="80",
-               PYTHONPATH=os.pathsep.join(filter(None, [str(options.root), os.environ.get("PYTHONPATH")])))
+               PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     env.pop("CARDBASE_LANG", None)
+    env.pop("CARDBASE_FAST_READS", None)
     # Measure what users get: modules compiled once to bytecode (kept outside the checkout).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="cardbase-bench-pycache-")
     db_dir = tempfile.mkdtemp(prefix="cardbase-bench-db-")
     env["DATABASE_URL"] = f"sqlite:///{Path(db_dir) / 'cardbase.db'}"
-    for _name, args, _ in CASES:
-        _time(args, env)  # warm-up: file-system caches and bytecode
+    for _name, args, _, more in cases:
+        _time(args, env | more, root)  # warm-up: file-system caches and bytecode
     # Interleave the cases so that a burst of load on the machine hits them all alike.
-    wall: dict[str, list[float]] = {name: [] for name, _, _ in CASES}
-    cpu: dict[str, list[float]] = {name: [] for name, _, _ in CASES}
+    wall: dict[str, list[float]] = {name: [] for name, _, _, _ in cases}
+    cpu: dict[str, list[float]] = {name: [] for name, _, _, _ in cases}
     for _ in range(runs):
-        for name, args, _ in CASES:
-            w, c = _time(args, env)
+        for name, args, _, more in cases:
+            w, c = _time(args, env | more, root)
             wall[name].append(w)
             cpu[name].append(c)
     base = 'python -c "import typer"'
@@ -98,17 +118,19 @@ def main() -> None:
         base_med, base_min = statistics.median(samples[base]), min(samples[base])
         print(f"\n{label}")
         help_med = statistics.median(samples["cardbase --help"])
-        print(f"{'case':<40} {'median ms':>10} {'min ms':>8} {'×typer med':>11} {'×typer min':>11} "
+        print(f"{'case':<52} {'median ms':>10} {'min ms':>8} {'×typer med':>11} {'×typer min':>11} "
               f"{'×help med':>10}  target")
-        for name, _, target in CASES:
+        for name, _, target, _ in cases:
             med, low = statistics.median(samples[name]), min(samples[name])
             goal = "" if target is None else f"≤ {target:g}× typer {'ok' if med / base_med <= target else 'MISSED'}"
             if name in HELP_TARGETS:
                 ratio = HELP_TARGETS[name]
                 goal = f"≤ {ratio:.2f}× help {'ok' if med / help_med <= ratio else 'MISSED'}"
-            print(f"{name:<40} {med * 1000:>10.0f} {low * 1000:>8.0f} {med / base_med:>11.2f} "
+            print(f"{name:<52} {med * 1000:>10.0f} {low * 1000:>8.0f} {med / base_med:>11.2f} "
                   f"{low / base_min:>11.2f} {med / help_med:>10.2f}  {goal}")
-    print(f"({runs} runs per case, {sys.executable}, Python {sys.version.split()[0]})")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"({runs} runs per case, {root}, {sys.executable}, Python {sys.version.split()[0]}, "
+          f"load average {load})")
 
 
 if __name__ == "__main__":

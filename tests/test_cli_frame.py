@@ -114,6 +114,17 @@ def test_read_only_commands_import_only_what_they_need(cli_env, backend, args, c
     assert "sqlalchemy" in _modules_after(*args, watch=DATABASE_LAYER, env=FULL_PATH)["heavy"]
 
 
+def test_an_export_reads_without_the_database_layer(cli_env, backend, tmp_path):
+    _modules_after("cards", "search", "c:rouge")  # the first run seeds the test database
+    args = ("cards", "export", str(tmp_path / "out.csv"), "--query", "c:rouge")
+    seen = _modules_after(*args, watch=(*NOT_FOR_READS, *DATABASE_LAYER))
+    assert seen["code"] == 0 and (tmp_path / "out.csv").stat().st_size > 100
+    heavy = set(seen["heavy"])
+    assert not heavy & set(NOT_FOR_READS), heavy
+    assert (not heavy) if backend == "sqlite" else ("sqlalchemy" in heavy), heavy
+    assert "sqlalchemy" in _modules_after(*args, watch=DATABASE_LAYER, env=FULL_PATH)["heavy"]
+
+
 @pytest.mark.parametrize("args", [
     ("sim", "game", "overkill", "--games", "3", "--json"),
     ("sim", "game", "overkill", "--games", "3", "--workers", "1"),

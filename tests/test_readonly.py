@@ -196,6 +196,26 @@ def test_every_read_only_command_prints_the_same_on_both_paths(databases, kind, 
         assert fast.exception is None or isinstance(fast.exception, SystemExit), (args, fast.exception)
 
 
+@pytest.mark.parametrize("kind", ["seeded", "edited"])
+def test_exports_write_the_same_files_on_both_paths(databases, kind, spy, tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", databases[kind])
+    for fmt in ("csv", "json"):
+        for options in ((), ("--query", "c:rouge or g:duel"), ("--edition", "du1"), ("--edition", "ZZ"),
+                        ("--query", "camp:vert"), ("--query", "c:rouj"), ("--edition", "OVK")):
+            files = []
+            for fast in (True, False):
+                out = tmp_path / f"{fast}-{len(files)}.{fmt}"
+                spy.clear()
+                result = _cli("cards", "export", str(out), *options, fast=fast)
+                assert spy == [fast]
+                files.append((result.exit_code, result.stderr, result.stdout.replace(str(out), "OUT"),
+                              out.read_bytes() if out.exists() else None))
+            assert files[0] == files[1], (fmt, options)
+    spy.clear()
+    assert _cli("cards", "export", str(tmp_path / "x.txt")).exit_code == 2
+    assert spy == []  # a bad suffix is said before the database is read
+
+
 def test_the_outputs_compared_are_not_all_alike(databases, tmp_path, monkeypatch):
     """The comparison above sees results, errors and suggestions, not empty outputs."""
     monkeypatch.setenv("DATABASE_URL", databases["edited"])

@@ -12,26 +12,30 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cardbase.catalog.fields import CARD_FIELDS
-from cardbase.catalog.reads import (  # noqa: F401 - a card as a dict and as a CardDef are read there
+from cardbase.catalog.reads import (  # noqa: F401 - reading cards: on a session or the read-only path
     CARD_DICT_KEYS,
     _is_text,
     _printable,
+    card_defs,
+    card_dicts,
+    card_rows,
     card_to_dict,
     fill_print_tables,
+    get_card,
+    get_edition,
     to_card_def,
 )
 from cardbase.catalog.gamesdata import get_game  # noqa: F401 - games are looked up there
-from cardbase.domain import CardDef
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
 from cardbase.storage.models import Card, Deck, DeckEntry, Edition, Game
 from cardbase.catalog.richtext import plain
-from cardbase.text import canonical_colour, card_ref, fold, has_control, parse_card_ref
+from cardbase.text import canonical_colour, card_ref, fold, has_control
 
 
 def require_editor(*, action: str) -> None:
@@ -344,79 +348,6 @@ def french_text(effect_obj: Any) -> str | None:
 
 
 # --------------------------------------------------------------------------- reading
-
-def get_edition(session: Session, code: str) -> Edition:
-    edition = session.exec(select(Edition).where(func.upper(Edition.code) == code.upper())).first()
-    if edition is None:
-        codes = ", ".join(session.exec(select(Edition.code).order_by(Edition.code)).all())
-        raise NotFoundError(tr("catalog.no_edition", code=code, codes=codes))
-    return edition
-
-
-def get_card(session: Session, ref: str | int) -> Card:
-    """A card by id, by collector ref (``NP1-012``) or by exact (folded) name."""
-    if isinstance(ref, str) and not _is_text(ref):
-        raise NotFoundError(tr("catalog.no_card_named", name=_printable(ref)))
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
-        card = int(ref) < 2**63 and session.get(Card, int(ref))
-        if not card:
-            raise NotFoundError(tr("catalog.no_card_id", id=ref))
-        return card
-    parsed = parse_card_ref(ref)
-    if parsed:
-        code, number = parsed
-        card = session.exec(
-            select(Card).join(Edition).where(func.upper(Edition.code) == code, Card.number == number)
-        ).first()
-        if card is None:
-            raise NotFoundError(tr("catalog.no_card_number", ref=ref, code=code, number=number))
-        return card
-    cards = session.exec(select(Card).where(Card.name_key == fold(ref))).all()
-    if not cards:
-        raise NotFoundError(tr("catalog.no_card_named", name=ref))
-    if len(cards) > 1:
-        refs = ", ".join(card_ref(session.get(Edition, c.edition_id).code, c.number) for c in cards)
-        raise NotFoundError(tr("catalog.many_cards_named", count=len(cards), name=ref, refs=refs))
-    return cards[0]
-
-
-def card_rows(session: Session, *, query: str | None = None, edition: str | None = None,
-              game: str | None = None, ids: Iterable[int] | None = None,
-              limit: int | None = None) -> list[tuple[Card, Edition, Game]]:
-    """Cards with their edition and game, filtered in SQL, ordered by game, edition, number."""
-    stmt = select(Card, Edition, Game).join(Edition, Card.edition_id == Edition.id).join(
-        Game, Edition.game_id == Game.id)
-    if query and query.strip():
-        from cardbase.catalog.search import check_values, declared_keys, parse_query, to_sql
-
-        node = parse_query(query, declared_keys(session))
-        check_values(session, node, query)
-        stmt = stmt.where(to_sql(node))
-    if edition:
-        stmt = stmt.where(Edition.id == get_edition(session, edition).id)
-    if game:
-        stmt = stmt.where(Game.id == get_game(session, game).id)
-    if ids is not None:
-        stmt = stmt.where(Card.id.in_(list(ids)))
-    stmt = stmt.order_by(Game.code, Edition.code, Card.number)
-    if limit:
-        stmt = stmt.limit(limit)
-    return list(session.exec(stmt).all())
-
-
-def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
-    return [card_to_dict(c, e, g) for c, e, g in card_rows(session, **filters)]
-
-
-def card_defs(session: Session, *, for_print: bool = True, **filters: Any) -> list[CardDef]:
-    """The cards as values for engines and the renderer. ``for_print``: also tell the printing
-    code each game's template and field labels (loads it, with Pillow); a batch of games that
-    draws nothing passes False and starts sooner."""
-    rows = card_rows(session, **filters)
-    if for_print:
-        fill_print_tables(g for _, _, g in rows)
-    return [to_card_def(c, e, g) for c, e, g in rows]
-
 
 # --------------------------------------------------------------------------- writing
 

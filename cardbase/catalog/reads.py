@@ -2,10 +2,11 @@
 
 The functions here take a ``source``: a session (``db.session_scope``), or a
 :class:`~cardbase.storage.readonly.ReadOnlyDB` given by :func:`cardbase.storage.readonly.read`
-when nothing but reading is left to do. On a session they are those of :mod:`cardbase.catalog.cards`
-(loaded then, with SQLAlchemy); on the snapshot they ask the same questions in SQLite text and turn
-the same rows into the same values — :func:`card_to_dict` and :func:`to_card_def` are the one copy
-both paths use — so that a command prints the same bytes either way (``tests/test_readonly.py``).
+when nothing but reading is left to do. Each asks the same questions both ways, side by side —
+SQLAlchemy clauses on a session (SQLAlchemy loaded then), SQLite text on the snapshot — and turns
+the rows into the same values: :func:`card_to_dict` and :func:`to_card_def` are the one copy both
+paths use, so that a command prints the same bytes either way (``tests/test_readonly.py``).
+:mod:`cardbase.catalog.cards` re-exports them.
 
 This module and what it imports at its top stay free of SQLAlchemy, SQLModel and pydantic: the
 commands that only read (``cards search``, ``cards show``, ``sim game``) start without them.
@@ -151,47 +152,96 @@ def get_game(source: Session | ReadOnlyDB, code: str) -> Game | GameRow:
 
 def get_edition(source: Session | ReadOnlyDB, code: str) -> Edition | EditionRow:
     """An edition by code (any case); unknown: a message naming the known codes."""
-    if not isinstance(source, ReadOnlyDB):
-        from cardbase.catalog.cards import get_edition as full
+    if isinstance(source, ReadOnlyDB):
+        found = source.editions("upper(edition.code) = ?", [code.upper()])
+        edition = found[0] if found else None
+    else:
+        from sqlalchemy import func
+        from sqlmodel import select
 
-        return full(source, code)
-    found = source.editions("upper(edition.code) = ?", [code.upper()])
-    if not found:
-        codes = ", ".join(row[0] for row in source.rows(
-            "SELECT edition.code FROM edition ORDER BY edition.code"))
+        from cardbase.storage.models import Edition
+
+        edition = source.exec(select(Edition).where(func.upper(Edition.code) == code.upper())).first()
+    if edition is None:
+        if isinstance(source, ReadOnlyDB):
+            codes = ", ".join(row[0] for row in source.rows(
+                "SELECT edition.code FROM edition ORDER BY edition.code"))
+        else:
+            codes = ", ".join(source.exec(select(Edition.code).order_by(Edition.code)).all())
         raise NotFoundError(tr("catalog.no_edition", code=code, codes=codes))
-    return found[0]
+    return edition
 
 
 def get_card(source: Session | ReadOnlyDB, ref: str | int) -> Card | CardRow:
     """A card by id, by collector ref (``NP1-012``) or by exact (folded) name."""
-    if not isinstance(source, ReadOnlyDB):
-        from cardbase.catalog.cards import get_card as full
-
-        return full(source, ref)
     if isinstance(ref, str) and not _is_text(ref):
         raise NotFoundError(tr("catalog.no_card_named", name=_printable(ref)))
+    find = _CardFinder(source)
     if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
-        found = source.cards("card.id = ?", [int(ref)]) if int(ref) < 2**63 else []
-        if not found:
+        card = find.by_id(int(ref)) if int(ref) < 2**63 else None
+        if card is None:
             raise NotFoundError(tr("catalog.no_card_id", id=ref))
-        return found[0]
+        return card
     parsed = parse_card_ref(ref)
     if parsed:
         code, number = parsed
-        found = source.cards("upper(edition.code) = ? AND card.number = ?", [code, number],
-                             join_edition=True)
-        if not found:
+        card = find.by_ref(code, number)
+        if card is None:
             raise NotFoundError(tr("catalog.no_card_number", ref=ref, code=code, number=number))
-        return found[0]
-    cards = source.cards("card.name_key = ?", [fold(ref)])
+        return card
+    cards = find.by_name_key(fold(ref))
     if not cards:
         raise NotFoundError(tr("catalog.no_card_named", name=ref))
     if len(cards) > 1:
-        refs = ", ".join(card_ref(source.editions("edition.id = ?", [c.edition_id])[0].code, c.number)
-                         for c in cards)
+        refs = ", ".join(card_ref(find.edition_code(c.edition_id), c.number) for c in cards)
         raise NotFoundError(tr("catalog.many_cards_named", count=len(cards), name=ref, refs=refs))
     return cards[0]
+
+
+class _CardFinder:
+    """The queries of :func:`get_card`, on a session or on the read-only snapshot."""
+
+    def __init__(self, source: Session | ReadOnlyDB) -> None:
+        self.source = source
+        self.snapshot = isinstance(source, ReadOnlyDB)
+
+    def by_id(self, card_id: int) -> Card | CardRow | None:
+        if self.snapshot:
+            found = self.source.cards("card.id = ?", [card_id])
+            return found[0] if found else None
+        from cardbase.storage.models import Card
+
+        return self.source.get(Card, card_id)
+
+    def by_ref(self, code: str, number: int) -> Card | CardRow | None:
+        if self.snapshot:
+            found = self.source.cards("upper(edition.code) = ? AND card.number = ?", [code, number],
+                                      join_edition=True)
+            return found[0] if found else None
+        from sqlalchemy import func
+        from sqlmodel import select
+
+        from cardbase.storage.models import Card, Edition
+
+        return self.source.exec(
+            select(Card).join(Edition).where(func.upper(Edition.code) == code, Card.number == number)
+        ).first()
+
+    def by_name_key(self, key: str) -> list[Card | CardRow]:
+        if self.snapshot:
+            return self.source.cards("card.name_key = ?", [key])
+        from sqlmodel import select
+
+        from cardbase.storage.models import Card
+
+        return list(self.source.exec(select(Card).where(Card.name_key == key)).all())
+
+    def edition_code(self, edition_id: int) -> str:
+        if self.snapshot:
+            return self.source.editions("edition.id = ?", [edition_id])[0].code
+        from cardbase.storage.models import Edition
+
+        return self.source.get(Edition, edition_id).code
 
 
 # --------------------------------------------------------------------------- cards
@@ -201,9 +251,7 @@ def card_rows(source: Session | ReadOnlyDB, *, query: str | None = None, edition
               ) -> list[tuple[Any, Any, Any]]:
     """Cards with their edition and game, filtered in SQL, ordered by game, edition, number."""
     if not isinstance(source, ReadOnlyDB):
-        from cardbase.catalog.cards import card_rows as full
-
-        return full(source, query=query, edition=edition, game=game, ids=ids, limit=limit)
+        return _session_card_rows(source, query=query, edition=edition, game=game, ids=ids, limit=limit)
     where: list[str] = []
     params: list[Any] = []
     if query and query.strip():
@@ -226,6 +274,33 @@ def card_rows(source: Session | ReadOnlyDB, *, query: str | None = None, edition
         params += wanted
     return source.card_rows(" AND ".join(where), params,
                             order="game.code, edition.code, card.number", limit=limit or None)
+
+
+def _session_card_rows(session: Session, *, query: str | None, edition: str | None, game: str | None,
+                       ids: Iterable[int] | None, limit: int | None) -> list[tuple[Card, Edition, Game]]:
+    """:func:`card_rows` on a session: the same filters as SQLAlchemy clauses."""
+    from sqlmodel import select
+
+    from cardbase.storage.models import Card, Edition, Game
+
+    stmt = select(Card, Edition, Game).join(Edition, Card.edition_id == Edition.id).join(
+        Game, Edition.game_id == Game.id)
+    if query and query.strip():
+        from cardbase.catalog.search import check_values, declared_keys, parse_query, to_sql
+
+        node = parse_query(query, declared_keys(session))
+        check_values(session, node, query)
+        stmt = stmt.where(to_sql(node))
+    if edition:
+        stmt = stmt.where(Edition.id == get_edition(session, edition).id)
+    if game:
+        stmt = stmt.where(Game.id == get_game(session, game).id)
+    if ids is not None:
+        stmt = stmt.where(Card.id.in_(list(ids)))
+    stmt = stmt.order_by(Game.code, Edition.code, Card.number)
+    if limit:
+        stmt = stmt.limit(limit)
+    return list(session.exec(stmt).all())
 
 
 def card_dicts(source: Session | ReadOnlyDB, **filters: Any) -> list[dict[str, Any]]:

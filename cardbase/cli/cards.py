@@ -196,8 +196,9 @@ def export_command(
     edition: str | None = typer.Option(None, "--edition", "-e", help="Only this edition."),
 ) -> None:
     """Export cards to CSV or JSON (the import format)."""
-    from cardbase.catalog import transfer
+    from cardbase.catalog import export
 
-    with session() as s:
-        n = transfer.export_file(s, file, query=query, edition=edition)
+    fmt = export.file_format(file)  # a bad suffix is said before the database is read
+    records = read(lambda s: export.export_records(s, query=query, edition=edition))
+    n = export.write_records(file, records, fmt)
     typer.echo(tr("transfer.exported", count=n, path=file))
