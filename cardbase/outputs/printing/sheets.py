@@ -5,6 +5,7 @@ proof contact sheets, and the manifest that lets a later print skip unchanged ca
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import io
 import itertools
 import json
@@ -263,8 +264,29 @@ def check_workers(workers: int | None) -> None:
 _WORKER_CTX: _Ctx | None = None  # in a worker process: its options and its loaded templates
 
 
-def _worker_start(options: RenderOptions, templates_dir: Path | None, template: str | None) -> None:
+def _print_state() -> tuple[str, dict, dict]:
+    """What a card's drawing reads besides its arguments: the language of the printed words and
+    the catalog's tables of game templates and field labels (filled when the cards were read)."""
+    from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
+    from cardbase.i18n import current_language
+
+    return current_language(), dict(GAME_TEMPLATES), dict(STAT_LABELS)
+
+
+def _worker_start(options: RenderOptions, templates_dir: Path | None, template: str | None,
+                  state: tuple[str, dict, dict]) -> None:
+    """A worker's start: its context, and this process's printing state (a started — not
+    forked — worker has none of it)."""
     global _WORKER_CTX
+    from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
+    from cardbase.i18n import set_language
+
+    language, templates, labels = state
+    set_language(language)
+    GAME_TEMPLATES.clear()
+    GAME_TEMPLATES.update(templates)
+    STAT_LABELS.clear()
+    STAT_LABELS.update(labels)
     _WORKER_CTX = _Ctx(options, templates_dir, template)
 
 
@@ -280,6 +302,16 @@ def _draw_encoded(ctx: _Ctx, card: CardDef, fp: str) -> tuple[bytes, int, int] |
 def _worker_draw(card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
     assert _WORKER_CTX is not None
     return _draw_encoded(_WORKER_CTX, card, fp)
+
+
+def _may_fork() -> bool:
+    """Whether worker processes may be forked: where the system can, from a process that runs no
+    other thread (a forked copy of a running thread's locks can hang the worker — the app's
+    server runs threads; its workers are started afresh)."""
+    import multiprocessing
+    import threading
+
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 class _Ready:
@@ -307,6 +339,7 @@ class _Drawer:
         self.workers = workers
         self.pool = None
         self.warm = False
+        self.frozen = False
         self.window = 1 if workers == 1 else 4 * workers  # asked ahead: memory stays flat
 
     def _start(self) -> None:
@@ -315,11 +348,18 @@ class _Drawer:
 
         # forked workers inherit what the first card loaded here (modules, fonts, templates,
         # the card frame): each process would otherwise pay for it again
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        method = "fork" if _may_fork() else "spawn"
+        if method == "fork":
+            # what this process holds is frozen for the garbage collector while the workers are
+            # forked: their collections never walk (and so never copy) the memory they share
+            # with this process, and this one's skip it until the print ends
+            gc.freeze()
+            self.frozen = True
         self.pool = ProcessPoolExecutor(
             max_workers=self.workers, mp_context=multiprocessing.get_context(method),
             initializer=_worker_start,
-            initargs=(self.ctx.options, self.ctx.templates_dir, self.ctx.template_name))
+            initargs=(self.ctx.options, self.ctx.templates_dir, self.ctx.template_name,
+                      _print_state()))
 
     def submit(self, card: CardDef, fp: str):
         if self.pool is None:
@@ -338,6 +378,9 @@ class _Drawer:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.frozen:
+            gc.unfreeze()
+            self.frozen = False
 
 
 def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", paper: str = "a4",

@@ -1,0 +1,113 @@
+"""The printing speed-ups draw the very same pixels as the plain way of drawing them.
+
+Each shortcut is compared with the straightforward computation it replaces, on a pinned sample
+(every shipped template, several resolutions and colours); the whole print is compared byte for
+byte with the code before the change by ``benchmarks/bench_print_cores.py --before``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageOps
+
+from cardbase import i18n
+from cardbase.catalog.printinfo import STAT_LABELS
+from cardbase.domain import CardDef
+from cardbase.outputs.printing import card as card_mod
+from cardbase.outputs.printing import print_cards, sheets
+from cardbase.outputs.printing.templates import load_template
+from cardbase.storage.art import _mix, placeholder_art
+
+TEMPLATES = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "card_templates")
+                   .glob("*.toml"))
+COLOURS = [(200, 60, 40), (0, 0, 0), (255, 255, 255), (13, 250, 128)]
+
+
+@pytest.mark.parametrize("name", TEMPLATES)
+def test_frame_masks_paint_the_pixels_of_one_paste(name: str) -> None:
+    template = load_template(name)
+    split = 0
+    for dpi in (100, 300):
+        for bleed in (False, True):
+            masks = card_mod._chrome_masks(template, dpi, bleed, True, True, True, 0.0)
+            width, height, _ = card_mod.canvas_px(template, dpi, bleed)
+            for part in masks.values():
+                split += part.core is not None
+                for fill in COLOURS:
+                    plain = Image.new("RGB", (width, height), (30, 140, 220))
+                    fast = plain.copy()
+                    x, y = part.pos
+                    plain.paste(fill, (x, y, x + part.width, y + part.height), part.mask)
+                    part.paint(fast, fill)
+                    assert fast.tobytes() == plain.tobytes()
+    assert split  # the panel at least is painted as a rectangle and its edges
+
+
+def test_a_mask_without_an_even_core_is_painted_whole() -> None:
+    mask = Image.linear_gradient("L").resize((100, 100))  # no rectangle of one value inside
+    part = card_mod._split(mask, (3, 4))
+    assert part.core is None
+    plain, fast = Image.new("RGB", (120, 120), "navy"), Image.new("RGB", (120, 120), "navy")
+    plain.paste((250, 10, 10), (3, 4, 103, 104), mask)
+    part.paint(fast, (250, 10, 10))
+    assert fast.tobytes() == plain.tobytes()
+
+
+@pytest.mark.parametrize("size", [(1, 1), (2, 3), (648, 389), (300, 100), (37, 256), (255, 257),
+                                  (1000, 1200), (64, 900)])
+def test_placeholder_wash_is_the_two_way_resize(size: tuple[int, int]) -> None:
+    rgb = (200, 60, 40)
+    wash = ImageOps.colorize(Image.linear_gradient("L").resize((1, 256)).convert("L"),
+                             _mix(rgb, (255, 255, 255), 0.55), _mix(rgb, (0, 0, 0), 0.15))
+    reference = wash.resize(size, Image.Resampling.BILINEAR)
+    fast = (wash.resize((1, size[1]), Image.Resampling.BILINEAR)
+            .resize(size, Image.Resampling.NEAREST))
+    assert fast.tobytes() == reference.tobytes()
+    # and the placeholder is that wash with its weave drawn over it
+    art = placeholder_art.__wrapped__(rgb, size)
+    assert art.size == size and art.mode == "RGB"
+
+
+def _images(pdf: bytes) -> list[bytes]:
+    return re.findall(rb"/DCTDecode /Length \d+ >>\nstream\n(.*?)\nendstream", pdf, re.S)
+
+
+def _card(number: int) -> CardDef:
+    return CardDef(id=number, game="nespanini", edition="TST", number=number, set_size=30,
+                   name=f"Carte {number}", value=number % 7, colour="bleu",
+                   effect_text=f"Piochez **{number}** cartes.",
+                   stats=(("puissance", number),))  # type: ignore[arg-type]
+
+
+def test_started_workers_print_as_forked_ones(tmp_path: Path, monkeypatch) -> None:
+    # a process running threads (the app's server) starts its workers afresh instead of forking
+    # it: they are handed the language and the games' field labels, and print the same file
+    monkeypatch.setattr(sheets, "_may_fork", lambda: False)
+    monkeypatch.setitem(STAT_LABELS, "nespanini", {"puissance": {"fr": "Force", "en": "Might"}})
+    cards = [_card(n) for n in range(1, 5)]
+    files = {}
+    with i18n.use_language("en"):
+        for workers in (1, 2):
+            out = tmp_path / f"w{workers}" / "p.pdf"
+            out.parent.mkdir()
+            print_cards(cards, out, dpi=72, workers=workers)
+            files[workers] = out.read_bytes()
+    assert len(_images(files[1])) == 4
+    assert _images(files[2]) == _images(files[1])
+
+
+def test_workers_are_started_afresh_while_other_threads_run() -> None:
+    import threading
+
+    assert sheets._may_fork() is (threading.active_count() == 1)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert sheets._may_fork() is False
+    finally:
+        stop.set()
+        thread.join()
