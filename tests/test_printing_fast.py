@@ -111,3 +111,53 @@ def test_workers_are_started_afresh_while_other_threads_run() -> None:
     finally:
         stop.set()
         thread.join()
+
+
+LONG_RICH = ("**Défausse** : Regardez les 3 premières cartes de votre deck, prenez-en 1 en main, "
+             "puis placez sous votre deck les autres et 1 carte de votre main. +1 pour chaque "
+             "carte **Foule** dans votre défausse, *même* si elle est {rouge}. Si votre main "
+             "contient au moins 2 cartes de valeur {sticker:12} ou plus, piochez une carte. "
+             "Tant que cette carte est dans le Cimetière, chaque carte {rouge} de votre main "
+             "vaut 1 de plus (au plus 3 cartes).")
+
+
+def _rich_card(number: int, text: str) -> CardDef:
+    return CardDef(id=number, game="nespanini", edition="TST", number=number, set_size=30,
+                   name=f"Carte {number}", value=4, colour="rouge", banner="Les Braises",
+                   effect_text=text, flavour="Une étincelle ne fait pas un incendie.")
+
+
+@pytest.mark.parametrize("text", [LONG_RICH, LONG_RICH + " " + LONG_RICH[:150],
+                                  "Piochez **2** cartes.", "Un mot\\nà la ligne {rouge}"])
+def test_layouts_kept_and_rows_made_late_draw_the_same_card(text: str, monkeypatch) -> None:
+    from cardbase.outputs.printing import textfit
+
+    template = load_template("nespanini")
+    card = _rich_card(7, text)
+    textfit._LAYOUTS.clear()
+    kept = card_mod.render_card(card, template, fingerprint="0badc0de")
+    assert textfit._LAYOUTS  # the layouts tried were kept
+    again = card_mod.render_card(card, template, fingerprint="0badc0de")  # from the kept ones
+    monkeypatch.setattr(textfit, "_LAYOUTS_KEPT", 0)
+    textfit._LAYOUTS.clear()
+    fresh = card_mod.render_card(card, template, fingerprint="0badc0de")
+    assert not textfit._LAYOUTS
+    assert kept.tobytes() == again.tobytes() == fresh.tobytes()
+
+
+@pytest.mark.parametrize("size", [14, 21, 27, 33])
+def test_rich_rows_made_late_are_the_lines_wrap_rich_gives(size: int) -> None:
+    from cardbase.catalog.richtext import parse
+    from cardbase.outputs.printing import textfit
+    from cardbase.outputs.printing.card import rich_paragraph
+    from cardbase.outputs.printing.richdraw import wrap_rich
+
+    template = load_template("nespanini")
+    para = rich_paragraph(LONG_RICH, template, "regular")
+    assert para.rich is not None and parse(LONG_RICH).items
+    for width in (300.0, 611.0, 900.0):
+        rows, _, _ = textfit._lay_out([para], size, width, 1.12, None)
+        made = textfit._made(rows)
+        lines = wrap_rich(para.rich, "regular", size, width)
+        assert [(r[0], r[4], r[5]) for r in made] == lines
+        assert all(r[5] is not textfit._UNMADE for r in made)
