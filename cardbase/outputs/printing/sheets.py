@@ -331,8 +331,11 @@ class _Ready:
 
 class _Drawer:
     """Draws card faces (and encodes them) in ``workers`` processes, handing them back in the
-    order they were asked for; with one worker, in this process. Each worker process loads each
-    template, font, art and sticker glyph once (the module caches live per process)."""
+    order they were asked for: this process and ``workers - 1`` worker processes, forked once it
+    has drawn the first card. This process draws a card itself whenever the workers already have
+    enough cards waiting (two each), so that every process stays busy and half the pictures never
+    travel between processes. Each process loads each template, font, art and sticker glyph once
+    (the module caches live per process)."""
 
     def __init__(self, ctx: _Ctx, workers: int) -> None:
         self.ctx = ctx
@@ -340,6 +343,8 @@ class _Drawer:
         self.pool = None
         self.warm = False
         self.frozen = False
+        self.ahead = 2 * (workers - 1)  # cards waiting in the workers
+        self.sent: deque = deque()  # the workers' futures, oldest first
         self.window = 1 if workers == 1 else 4 * workers  # asked ahead: memory stays flat
 
     def _start(self) -> None:
@@ -356,19 +361,24 @@ class _Drawer:
             gc.freeze()
             self.frozen = True
         self.pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context(method),
+            max_workers=self.workers - 1, mp_context=multiprocessing.get_context(method),
             initializer=_worker_start,
             initargs=(self.ctx.options, self.ctx.templates_dir, self.ctx.template_name,
                       _print_state()))
 
     def submit(self, card: CardDef, fp: str):
+        if self.workers == 1 or not self.warm:  # the first card (or every card): drawn here
+            self.warm = True
+            return _Ready(_draw_encoded(self.ctx, card, fp))
         if self.pool is None:
-            if self.workers == 1 or not self.warm:  # the first card: drawn here
-                self.warm = True
-                return _Ready(_draw_encoded(self.ctx, card, fp))
             self._start()
-        return self.pool.submit(_worker_draw, card, fp)
-
+        while self.sent and self.sent[0].done():
+            self.sent.popleft()
+        if sum(not f.done() for f in self.sent) >= self.ahead:  # workers busy: drawn here
+            return _Ready(_draw_encoded(self.ctx, card, fp))
+        future = self.pool.submit(_worker_draw, card, fp)
+        self.sent.append(future)
+        return future
     def result(self, future, card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
         try:
             return future.result()
