@@ -161,3 +161,32 @@ def test_rich_rows_made_late_are_the_lines_wrap_rich_gives(size: int) -> None:
         lines = wrap_rich(para.rich, "regular", size, width)
         assert [(r[0], r[4], r[5]) for r in made] == lines
         assert all(r[5] is not textfit._UNMADE for r in made)
+
+
+@pytest.mark.parametrize("mode, extra", [("home", {}), ("shop", {}), ("proof", {}),
+                                         ("shop", {"preset": "tgc-poker"})])
+def test_progress_counts_every_card_in_every_mode(tmp_path: Path, mode: str, extra: dict) -> None:
+    seen: list[int] = []
+    cards = [_card(1), _card(2), _card(1), _card(3)]  # a copy counts
+    out = tmp_path / ("p.png" if mode == "proof" else "p.pdf")
+    result = print_cards(cards, out, mode=mode, dpi=72, progress=seen.append, **extra)
+    assert seen == [1, 2, 3, 4] == list(range(1, result.cards + 1))
+
+
+def test_the_app_progress_bar_moves_a_percent_at_a_time() -> None:
+    from cardbase.ui.printing import _progress_bar
+
+    class Bar:
+        def __init__(self) -> None:
+            self.shown: list[tuple[float, str]] = []
+
+        def progress(self, value: float, text: str) -> None:
+            self.shown.append((value, text))
+
+    bar = Bar()
+    update = _progress_bar(bar, 500)
+    for done in range(1, 501):
+        update(done)
+    assert len(bar.shown) == 101  # once a percent (0 to 100), not once a card
+    assert bar.shown[-1] == (1.0, "500 / 500 cartes")
+    assert [v for v, _ in bar.shown] == sorted(v for v, _ in bar.shown)

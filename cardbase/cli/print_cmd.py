@@ -221,7 +221,7 @@ def print_command(
     if make_folder:
         out.parent.mkdir()  # only now, and removed again if the print fails
     try:
-        with _progress(len(cards) if mode == "home" else 0) as progress:
+        with _progress(len(cards)) as progress:
             result = print_cards(
                 cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
                 back_offset_mm=(back_offset_x, back_offset_y), stickers=not no_stickers,

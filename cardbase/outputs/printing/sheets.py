@@ -428,7 +428,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
 
     ``workers`` (home sheets): processes drawing the cards at once, the file the same byte for
     byte whatever their number; ``None`` is one per core, or one for a small print.
-    ``progress(placed)`` is called as card faces are placed on the pages (copies count).
+    ``progress(done)`` is called as cards are done (drawn, or placed again; copies count), in
+    every mode: ``done`` runs from 1 to the number of cards printed.
     """
     out = Path(out)
     check_workers(workers)
@@ -478,12 +479,12 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
             _home(selected, out, ctx, result, paper=paper.lower(), backs=backs,
                   offset=back_offset_mm, workers=workers, progress=progress)
         elif mode == "shop" and shop_preset is not None:
-            _shop_preset(selected, out, ctx, result, shop_preset, backs=backs)
+            _shop_preset(selected, out, ctx, result, shop_preset, backs=backs, progress=progress)
         elif mode == "shop":
-            _shop(selected, out, ctx, result, backs=backs)
+            _shop(selected, out, ctx, result, backs=backs, progress=progress)
         else:
             _proof(selected, out, ctx, result, preset=shop_preset, overlay=proof_overlay,
-                   simulate=simulate)
+                   simulate=simulate, progress=progress)
         for gone in result.left_out:  # not printed: a later --changed-since prints them again
             entries[gone["ref"]].update(printed=False, left_out=True)
         result.unique_cards = sum(1 for e in entries.values() if e["printed"])
@@ -602,7 +603,7 @@ def _file_part(text: str) -> str:
 
 
 def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
-          backs: bool) -> None:
+          backs: bool, progress: Callable[[int], None] | None = None) -> None:
     dpi = ctx.options.dpi
     png_dir = out.with_name(out.stem + "-png")
     image_ids: dict[str, int] = {}
@@ -629,6 +630,8 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             pdf.add_page(mm_to_pt(W), mm_to_pt(H), place_image(name, 0, 0, mm_to_pt(W), mm_to_pt(H)),
                          {name: image_ids[fp]}, trim_box=trim, bleed_box=full)
             result.cards += 1
+            if progress is not None:
+                progress(result.cards)
             if id(t) not in back_pngs:
                 back = render_back(t, dpi, True)
                 name = f"back-{_file_part(t.name)}.png"
@@ -652,7 +655,8 @@ PROOF_DPI = 96
 
 
 def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
-                 result: PrintResult, preset: Preset, *, backs: bool) -> None:
+                 result: PrintResult, preset: Preset, *, backs: bool,
+                 progress: Callable[[int], None] | None = None) -> None:
     """Every face and its back on exactly the preset's canvas, RGB, the preset's dpi in the file:
     ``front-001-NP1-001.png`` and ``back-001-NP1-001.png`` (the same number pairs a face with its
     back, so uploading the fronts then the backs in name order pairs them). A card printed
@@ -663,12 +667,14 @@ def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
     dpi = preset.dpi
     png_dir = out.with_name(out.stem + "-png")
     unique: list[tuple[CardDef, str]] = []
-    seen: set[str] = set()
+    copies: dict[str, int] = {}
     for card, fp in selected:
         result.cards += 1
-        if fp not in seen:
-            seen.add(fp)
+        if fp not in copies:
+            copies[fp] = 0
             unique.append((card, fp))
+        copies[fp] += 1
+    done = 0
     width = max(3, len(str(len(unique))))
     g = preset.geometry()
     W, H = (mm_to_pt(v * 25.4 / dpi) for v in g.canvas)
@@ -690,6 +696,10 @@ def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
                 if note:
                     result.notes.append(note)
             face = ctx.drawn(card, fp, shop_face, card, t, preset, opts, fingerprint=fp)
+            for _ in range(copies[fp]):  # one file for all its copies: each copy is done
+                done += 1
+                if progress is not None:
+                    progress(done)
             if face is None:
                 continue
             stem = f"{i:0{width}d}-{_file_part(card.ref)}"
@@ -724,7 +734,7 @@ PNG_LEVEL = 3  # zlib level of the shop PNGs: a third faster than 6, files about
 
 def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
            columns: int = 6, preset: Preset | None = None, overlay: bool = False,
-           simulate: str | None = None) -> None:
+           simulate: str | None = None, progress: Callable[[int], None] | None = None) -> None:
     """A contact sheet at screen resolution, with each card's reference and fingerprint.
 
     With a preset, each card is shown on the shop's canvas (bleed included); ``overlay`` draws the
@@ -738,6 +748,8 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
     thumbs: list[tuple[Image.Image, str]] = []
     drawn = 0  # pixels of the thumbnails so far
     for card, fp in selected:
+        if progress is not None and result.cards:
+            progress(result.cards)  # the cards before this one are done
         result.cards += 1
         if fp in seen:
             continue
@@ -767,6 +779,8 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         if drawn > MAX_PROOF_PIXELS:  # the thumbnails alone already pass the sheet's limit
             raise PrintError(tr("files.proof.too_big", pixels=drawn // 1_000_000,
                                 max=MAX_PROOF_PIXELS // 1_000_000))
+    if progress is not None and result.cards:
+        progress(result.cards)
     ctx.check_unfit(result)
     gap, caption = 14, 18
     if thumbs:
