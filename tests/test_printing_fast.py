@@ -190,3 +190,21 @@ def test_the_app_progress_bar_moves_a_percent_at_a_time() -> None:
     assert len(bar.shown) == 101  # once a percent (0 to 100), not once a card
     assert bar.shown[-1] == (1.0, "500 / 500 cartes")
     assert [v for v, _ in bar.shown] == sorted(v for v, _ in bar.shown)
+
+
+def test_sticker_strips_drawn_premultiplied_are_the_strips_drawn_then_converted(monkeypatch) -> None:
+    from cardbase.catalog.stickers import SYMBOL_SHAPES, encode
+    from cardbase.outputs.printing import sticker_art
+
+    cases = [(tuple((st.kind, st.dots) for st in encode(v)), sym)
+             for v in range(0, 100, 7) for sym in (None, *list(SYMBOL_SHAPES)[:4])]
+    cases += [((), sym) for sym in SYMBOL_SHAPES]
+    fast = {}
+    for stickers, sym in cases:
+        for height in (24, 59):
+            fast[stickers, sym, height] = sticker_art.sticker_strip.__wrapped__(stickers, sym, height, 400)
+    monkeypatch.setattr(sticker_art, "DRAW_MODE", "RGBA")  # drawn straight, then premultiplied
+    for (stickers, sym, height), image in fast.items():
+        plain = sticker_art.sticker_strip.__wrapped__(stickers, sym, height, 400)
+        assert image.mode == plain.mode == "RGBA"
+        assert image.tobytes() == plain.tobytes(), (stickers, sym, height)
