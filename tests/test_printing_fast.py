@@ -192,13 +192,17 @@ def test_the_app_progress_bar_moves_a_percent_at_a_time() -> None:
     assert [v for v, _ in bar.shown] == sorted(v for v, _ in bar.shown)
 
 
-def test_sticker_strips_drawn_premultiplied_are_the_strips_drawn_then_converted(monkeypatch) -> None:
+def test_strips_and_discs_drawn_premultiplied_are_drawn_then_converted(monkeypatch) -> None:
     from cardbase.catalog.stickers import SYMBOL_SHAPES, encode
     from cardbase.outputs.printing import sticker_art
 
     cases = [(tuple((st.kind, st.dots) for st in encode(v)), sym)
              for v in range(0, 100, 7) for sym in (None, *list(SYMBOL_SHAPES)[:4])]
     cases += [((), sym) for sym in SYMBOL_SHAPES]
+    from cardbase.outputs.printing.richdraw import _disc
+
+    discs = {(c, n): _disc(c, n) for c in ("#c0392b", "#ffffff", "#1d1d1f", "#2e86c1")
+             for n in (8, 23, 40)}
     fast = {}
     for stickers, sym in cases:
         for height in (24, 59):
@@ -208,3 +212,5 @@ def test_sticker_strips_drawn_premultiplied_are_the_strips_drawn_then_converted(
         plain = sticker_art.sticker_strip.__wrapped__(stickers, sym, height, 400)
         assert image.mode == plain.mode == "RGBA"
         assert image.tobytes() == plain.tobytes(), (stickers, sym, height)
+    for (colour, size), image in discs.items():  # the text's colour discs, drawn the same way
+        assert image.tobytes() == _disc(colour, size).tobytes(), (colour, size)

@@ -42,12 +42,17 @@ def style_font(base: str, bold: bool, italic: bool) -> str:
 
 
 def _disc(colour: str, size: int) -> Image.Image:
-    big = Image.new("RGBA", (size * 4, size * 4), (0, 0, 0, 0))
+    from cardbase.outputs.printing import sticker_art
+
+    # drawn premultiplied at once, as the sticker strips are: the colours are opaque
+    big = Image.new(sticker_art.DRAW_MODE, (size * 4, size * 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     edge = max(2, size // 3)
     d.ellipse((1, 1, size * 4 - 2, size * 4 - 2), fill=colour, outline=(29, 29, 31, 255),
               width=edge)
-    return big.convert("RGBa").reduce(4).convert("RGBA")
+    if big.mode != "RGBa":
+        big = big.convert("RGBa")
+    return big.reduce(4).convert("RGBA")
 
 
 @lru_cache(maxsize=512)
