@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
