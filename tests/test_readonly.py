@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlmodel import Session
 from typer.testing import CliRunner
 
 from cardbase.catalog import cards as catalog
