@@ -237,3 +237,9 @@ def _french_by_default() -> Iterator[None]:
 
     with i18n.use_language(i18n.DEFAULT):
         yield
+
+
+# The browser tests' session fixtures (one Chromium, one app server), registered here once: imported
+# into each test file instead, every file got its own session fixture, and the second file started
+# a second Playwright inside the first one's loop (« Sync API inside the asyncio loop »).
+from browser_support import browser, chromium_path, page, st_server  # noqa: E402,F401

@@ -12,14 +12,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
-from browser_support import (  # noqa: F401 - fixtures
+from browser_support import (  # the fixtures themselves are registered in conftest.py
     PASSWORD,
-    browser,
-    chromium_path,
     goto,
-    page,
     shot,
-    st_server,
     wait_idle,
 )
 

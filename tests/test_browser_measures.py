@@ -5,13 +5,9 @@ robin, as a designer sees them. Set ``CARDBASE_SCREENSHOTS=docs/images`` to save
 from __future__ import annotations
 
 import pytest
-from browser_support import (  # noqa: F401 - fixtures
-    browser,
-    chromium_path,
+from browser_support import (  # the fixtures themselves are registered in conftest.py
     goto,
-    page,
     shot,
-    st_server,
     wait_idle,
 )
 
