@@ -195,6 +195,14 @@ class EffectTable:
             self.reads.append(_reads(eff))
         self.size = len(self.defs)
         self.has_discard_effect = [bool(x) for x in self.on_discard]
+        # a card's kind: the first card with the same figures (every one the score rules read, its
+        # value, its effect); score() of a hand depends on the kinds it holds and reads, so it is
+        # memoised under them (State.effect_score)
+        kinds: dict[tuple, int] = {}
+        self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
+                     for c, (d, v) in enumerate(zip(self.defs, self.value))]
+        self.hand_memo: dict[tuple, tuple[int, int]] = {}  # hand kinds -> (values, zones read or -1)
+        self.score_memo: dict[tuple, int] = {}  # hand kinds and the kinds of the zones read -> score
 
 
 def _reads(effect: Any) -> int:
@@ -444,26 +452,56 @@ class State:
     def effect_score(self, seat: int) -> int:
         """``score()``: the seat's hand (``[effects] hand``) scored as the effect language says —
         each card's value plus its score rules, reading the seat's discards, the other players'
-        discards, the Cimetière (every discard pile) and the seat's deck."""
+        discards, the Cimetière (every discard pile) and the seat's deck. The score counts cards
+        of each kind, whatever their order: memoised under the sorted kinds of the hand and of the
+        zones its rules read (:attr:`EffectTable.kind`)."""
         eff = self.game.effects
         if eff is None:
             return 0
         z = self.rules.effects
         hand = self._pile(z["hand"], seat)
-        value, fns = eff.value, eff.score_fn
-        total = 0
-        rules = False
-        for c in hand:
-            total += value[c]
-            if fns[c] is not None:
-                rules = True
-        if not rules:
+        kind = eff.kind
+        hk = tuple(sorted([kind[c] for c in hand]))
+        hit = eff.hand_memo.get(hk)
+        if hit is None:
+            hit = self._hand_values(hand, eff)
+            if len(eff.hand_memo) > 200_000:
+                eff.hand_memo.clear()
+            eff.hand_memo[hk] = hit
+        total, reads = hit
+        if not reads:
             return total
-        defs = eff.defs
         piles = self.zones[z["discards"]]
+        key = (hk,
+               tuple(sorted([kind[c] for c in piles[seat]])) if reads & 6 else None,
+               tuple(sorted([kind[c] for q, pile in enumerate(piles) if q != seat for c in pile]))
+               if reads & 12 else None,
+               tuple(sorted([kind[c] for c in self._pile(z["deck"], seat)])) if reads & 16 else None)
+        score = eff.score_memo.get(key)
+        if score is None:
+            score = self._hand_rules(seat, hand, eff, reads)
+            if len(eff.score_memo) > 200_000:
+                eff.score_memo.clear()
+            eff.score_memo[key] = score
+        return total + score
+
+    @staticmethod
+    def _hand_values(hand: list[int], eff: EffectTable) -> tuple[int, int]:
+        """The values of a hand's cards, and the zones their score rules read (bits of
+        :func:`_reads`; 32 for rules that read no zone, 0 for no rules)."""
+        total = 0
         reads = 0
         for c in hand:
-            reads |= eff.reads[c]
+            total += eff.value[c]
+            if eff.score_fn[c] is not None:
+                reads |= eff.reads[c] | 32
+        return total, reads
+
+    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int) -> int:
+        """The score rules of the seat's hand, added up."""
+        z = self.rules.effects
+        defs, fns = eff.defs, eff.score_fn
+        piles = self.zones[z["discards"]]
         zones = _EffZones()
         zones.hand = [defs[c] for c in hand]
         zones.discards = [defs[c] for c in piles[seat]] if reads & 6 else ()
@@ -471,6 +509,7 @@ class State:
             if reads & 12 else ()
         zones.cimetiere = zones.discards + zones.opponent_discards if reads & 4 else ()
         zones.deck = [defs[c] for c in self._pile(z["deck"], seat)] if reads & 16 else ()
+        total = 0
         for c in hand:
             fn = fns[c]
             if fn is not None:
