@@ -56,6 +56,7 @@ class CardView:
 
 
 NO_CARD = CardView(-1)
+_UNSET = object()  # a value not computed yet
 
 
 @functools.lru_cache(maxsize=4096)
@@ -93,7 +94,7 @@ FUNCTIONS: dict[str, Any] = {
     "_f_having": lambda s, seat, z, kw: sum(1 for c in s._pile(z, seat) if _has(s.game.cards[c], kw)),
     "_f_having_all": lambda s, seat, z, kw: sum(1 for p in s.zones[z] for c in p if _has(s.game.cards[c], kw)),
     "_f_score": lambda s, seat: s.effect_score(seat),
-    "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind),
+    "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind) if s.queue else 0,
 }
 
 
@@ -361,6 +362,21 @@ class Game:
         self.decision_base = len(rules.actions) * self.stride
         # the greedy bot's look-aheads on the undealt position: [tried, stopped by a hidden card]
         self.undealt = [0, 0]
+        self.triggers = [[t for t in rules.triggers if t.on == a.name] for a in rules.actions]
+        self._card_memos: dict[int, list | None] = {}
+        # (zone, owner, visibility) of every pile, for the piles a seat cannot see (_hidden)
+        self.piles = [(z.name, q, z.visible if z.per_player or z.visible != "owner" else "shared")
+                      for z in rules.zones.values() for q in range(n if z.per_player else 1)]
+
+    def card_memo(self, e: Expr) -> list | None:
+        """The values of ``e`` per card id, filled as they are computed, for an expression that
+        reads only ``card``, the options and the functions of a card (``has``, ``min``…); None
+        for any other expression."""
+        key = id(e)
+        if key not in self._card_memos:
+            pure = e.names <= {"card"} | set(self.rules.options) and e.calls <= {"has", "min", "max", "abs"}
+            self._card_memos[key] = [_UNSET] * len(self.cards) if pure else None
+        return self._card_memos[key]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
@@ -448,6 +464,17 @@ class State:
             raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
                                        card=getattr(card, "name", card) if card is not None else "—",
                                        file=self.rules.path)) from None
+
+    def _card_test(self, e: Expr, seat: int, card: CardView) -> Any:
+        """``e`` on ``card``: an expression that reads only the card (and the options) is
+        evaluated once per card (:meth:`Game.card_memo`)."""
+        memo = self.game.card_memo(e)
+        if memo is None:
+            return self._eval(e, seat, card)
+        v = memo[card.id]
+        if v is _UNSET:
+            v = memo[card.id] = self._eval(e, seat, card)
+        return v
 
     def effect_score(self, seat: int) -> int:
         """``score()``: the seat's hand (``[effects] hand``) scored as the effect language says —
@@ -624,7 +651,8 @@ class State:
         if a.filter is None:
             return list(range(len(pile)))
         cards = self.game.cards
-        return [i for i, c in enumerate(pile) if self._eval(a.filter, seat, cards[c])]
+        test = self._card_test
+        return [i for i, c in enumerate(pile) if test(a.filter, seat, cards[c])]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.player
@@ -653,25 +681,29 @@ class State:
         if p == TERMINAL:
             raise IllegalActionError(tr("rulesdata.illegal.over"))
         legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
+                                        action=self.action_to_string(action),
+                                        legal=", ".join(self.action_to_string(x) for x in legal)))
+        self._play(action, legal)
+
+    def _play(self, action: int, legal: list[int] | None) -> None:
+        """:meth:`apply_action` once ``action`` is known legal (``legal``: the legal actions, None
+        in a look-ahead on the undealt position, whose actions are those of the position)."""
+        p = self.player
         self._legal = None
         if self.decision is not None:
-            if action not in legal:
-                raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
-                                            action=self.action_to_string(action),
-                                            legal=", ".join(self.action_to_string(x) for x in legal)))
             from cardbase.games.effects.resolve import apply_decision
 
             self.history.append(action)
             self.turn_actions += 1
             apply_decision(_EffectView(self), action - self.game.decision_base, check=False)
             return
-        if action not in legal:
-            raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
-                                        action=self.action_to_string(action),
-                                        legal=", ".join(self.action_to_string(x) for x in legal)))
         k, i = divmod(action, self.game.stride)
         a = self.rules.actions[k]
         if not self._pause:  # rule coverage (not counted in the greedy bot's look-ahead)
+            if legal is None:
+                legal = self.legal_actions()
             seen = {x // self.game.stride for x in legal}
             for name, kk in self.game.action_index.items():
                 if kk in seen:
@@ -680,7 +712,9 @@ class State:
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
-        self._log("action", p, action)
+        events = self.events
+        if events is not None:
+            events.append(("action", p, action))
         card = None
         if a.choose_counter is not None:
             self.counters[p][a.choose_counter] = a.choose_values[i]
@@ -693,11 +727,13 @@ class State:
             else:
                 self._pile(a.dest, p).append(cid)
             card = self.game.cards[cid]
-            self._log("card", p, cid)
-            for t in self.rules.triggers:
-                if t.on == a.name and (t.card is None or self._eval(t.card, p, card)):
+            if events is not None:
+                events.append(("card", p, cid))
+            for t in self.game.triggers[k]:
+                if t.card is None or self._card_test(t.card, p, card):
                     self._run(t.ops, p, card)
-        self._run(a.then, p, card)
+        if a.then:
+            self._run(a.then, p, card)
         if a.ends_turn:
             self._ending = True
         if self.queue and self.player != TERMINAL:
@@ -881,12 +917,14 @@ class State:
         raises :class:`_HiddenRead` when a look-ahead reads one or draws chance."""
         base = self.clone(reseed=0.0, trial=self.rules.horizon in ("choice", "turn"))
         base.rng = _NO_RNG
-        zones = self.rules.zones
-        for name, piles in base.zones.items():
-            per = zones[name].per_player
-            for owner, pile in enumerate(piles):
-                if pile and type(pile) is not _Guarded and self._hidden(name, owner if per else -1, p, len(pile)):
-                    piles[owner] = _Guarded(pile)
+        zones = base.zones
+        for name, owner, vis in self.game.piles:  # the piles p cannot see (all of it, or below the top)
+            if vis == "everyone" or (vis == "owner" and owner == p):
+                continue
+            piles = zones[name]
+            pile = piles[owner]
+            if pile and type(pile) is not _Guarded and (vis != "top" or len(pile) > 1):
+                piles[owner] = _Guarded(pile)
         base._legal = None
         base.legal_actions()
         best, best_v = legal[0], None
@@ -906,14 +944,13 @@ class State:
         s = deal.clone(reseed=0.0 if r is None else r, trial=turn)  # chance after the move is not known either
         if r is None:
             s.rng = _NO_RNG
+        play = s.apply_action if r is not None else lambda x: s._play(x, None)
+        play(action)
         if turn:
-            s.apply_action(action)
             depth = 0
             while (not s.paused and s.player == p and s.decision is not None and depth < 20):
-                s.apply_action(s.greedy_action())
+                play(s.greedy_action())
                 depth += 1
-        else:
-            s.apply_action(action)
         return s.heuristic(p)
 
     def coverage(self) -> dict[str, list[int]]:
