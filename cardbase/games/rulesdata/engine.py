@@ -11,6 +11,7 @@ replays a game exactly.
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -107,24 +108,23 @@ def _hidden_read(*_args: Any, **_kw: Any) -> Any:
     raise _HiddenRead
 
 
-class _Guarded(list):
-    """A pile with cards the greedy bot cannot see, in a look-ahead on the undealt position: its
-    size can be read and cards put in it, but reading a card (or moving one out) stops the
-    look-ahead (:class:`_HiddenRead`). A copy ``pile[:]`` is guarded too."""
+class _Unseen:
+    """A card the greedy bot cannot see, in a look-ahead on the undealt position: it may be moved
+    and counted, but any use of it — as a card id, in a comparison, a sum, a set, a text — stops
+    the look-ahead (:class:`_HiddenRead`). Each hidden place holds its own, so a card is only
+    ever itself."""
 
     __slots__ = ()
+    __index__ = __int__ = __hash__ = __bool__ = __str__ = __format__ = _hidden_read
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _hidden_read
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __mod__ = __rmod__ = _hidden_read
+    __floordiv__ = __rfloordiv__ = __truediv__ = __rtruediv__ = __neg__ = __pos__ = __abs__ = _hidden_read
+    __getattr__ = _hidden_read
 
-    def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice) and i.start is None and i.stop is None and i.step is None:
-            return _Guarded(list.__getitem__(self, i))
-        raise _HiddenRead
 
-    def copy(self) -> _Guarded:
-        return _Guarded(list.__getitem__(self, slice(None)))
-
-    __iter__ = __reversed__ = __contains__ = __setitem__ = __delitem__ = _hidden_read
-    pop = remove = index = count = sort = reverse = _hidden_read
-    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __add__ = __mul__ = __rmul__ = _hidden_read
+def _unseen(size: int) -> list[_Unseen]:
+    """``size`` new unseen cards (new ones each time: an unseen card is only ever itself)."""
+    return list(map(object.__new__, itertools.repeat(_Unseen, size)))
 
 
 class _NoRng:
@@ -435,7 +435,7 @@ class State:
             s.rng.setstate(self.rng.getstate())
         s.events = self.events[:] if (log and self.events is not None) else None
         s.history = self.history[:]
-        s.zones = {k: [pile[:] for pile in v] for k, v in self.zones.items()}
+        s.zones = {k: list(map(list.copy, v)) for k, v in self.zones.items()}
         s.counters = [dict(c) for c in self.counters]
         s.done = self.done[:]
         s.winners = self.winners[:]
@@ -880,8 +880,8 @@ class State:
         that turn (an effect's) are played greedily too. Seeded by the game's seed and the moves
         so far.
 
-        The look-aheads are first played on the position as it is, the hidden cards guarded
-        (:class:`_Guarded`): when none reads a card the seat cannot see nor draws chance, every
+        The look-aheads are first played on the position as it is, each hidden card replaced by
+        an :class:`_Unseen` one: when none reads a card the seat cannot see nor draws chance, every
         deal would give the same results, so the deals are not made (the same choice, the same
         sums); otherwise the deals are made and the look-aheads played again on them."""
         p = self.player
@@ -918,13 +918,16 @@ class State:
         base = self.clone(reseed=0.0, trial=self.rules.horizon in ("choice", "turn"))
         base.rng = _NO_RNG
         zones = base.zones
-        for name, owner, vis in self.game.piles:  # the piles p cannot see (all of it, or below the top)
+        for name, owner, vis in self.game.piles:  # the cards p cannot see: all, or below the top
             if vis == "everyone" or (vis == "owner" and owner == p):
                 continue
             piles = zones[name]
-            pile = piles[owner]
-            if pile and type(pile) is not _Guarded and (vis != "top" or len(pile) > 1):
-                piles[owner] = _Guarded(pile)
+            size = len(piles[owner])
+            if vis == "top":
+                if size > 1:
+                    piles[owner] = _unseen(size - 1) + piles[owner][-1:]
+            elif size:
+                piles[owner] = _unseen(size)
         base._legal = None
         base.legal_actions()
         best, best_v = legal[0], None
