@@ -57,6 +57,7 @@ class CardView:
 
 
 NO_CARD = CardView(-1)
+_copy = list.copy
 _UNSET = object()  # a value not computed yet
 
 
@@ -74,6 +75,14 @@ def _kw_set(keywords: tuple) -> frozenset:
 
 def _has(card: Any, keyword: str) -> bool:
     return _fold(keyword) in _kw_set(tuple(card.keywords or ()))
+
+
+@functools.cache
+def _effects() -> Any:
+    """The effect language's resolution (:mod:`cardbase.games.effects.resolve`), imported once used."""
+    from cardbase.games.effects import resolve
+
+    return resolve
 
 
 def _top(s: State, seat: int, z: str) -> CardView:
@@ -426,26 +435,32 @@ class State:
     def clone(self, *, log: bool = False, reseed: float | None = None, trial: bool = False) -> State:
         """A copy; ``reseed``: its chance from a new generator seeded so (the look-ahead's);
         ``trial``: a look-ahead's copy, which counts no rule coverage (it shares the counts)."""
-        s = State.__new__(State)
-        s.__dict__.update(self.__dict__)
         if reseed is not None:
-            s.rng = _LazyRng(reseed)
+            rng: Any = _LazyRng(reseed)
         else:
-            s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
-            s.rng.setstate(self.rng.getstate())
-        s.events = self.events[:] if (log and self.events is not None) else None
-        s.history = self.history[:]
-        s.zones = {k: list(map(list.copy, v)) for k, v in self.zones.items()}
-        s.counters = [dict(c) for c in self.counters]
-        s.done = self.done[:]
-        s.winners = self.winners[:]
+            rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
+            rng.setstate(self.rng.getstate())
+        return self._fork(rng, trial, log)
+
+    def _fork(self, rng: Any, trial: bool, log: bool = False) -> State:
+        """:meth:`clone` with the generator ``rng``."""
+        s = State.__new__(State)
+        d = s.__dict__
+        d.update(self.__dict__)
+        d["rng"] = rng
+        d["events"] = self.events[:] if (log and self.events is not None) else None
+        d["history"] = self.history[:]
+        d["zones"] = {k: list(map(_copy, v)) for k, v in self.zones.items()}
+        d["counters"] = list(map(dict.copy, self.counters))
+        d["done"] = self.done[:]
+        d["winners"] = self.winners[:]
         if trial:
-            s._pause = True
+            d["_pause"] = True
         else:
-            s.cov = {k: v[:] for k, v in self.cov.items()}
-        s.queue = self.queue[:]
-        s.revealed = [x[:] for x in self.revealed]
-        s.effect_cov = self.effect_cov[:]
+            d["cov"] = {k: v[:] for k, v in self.cov.items()}
+        d["queue"] = self.queue[:]
+        d["revealed"] = list(map(_copy, self.revealed))
+        d["effect_cov"] = self.effect_cov[:]
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -659,10 +674,8 @@ class State:
         if p == TERMINAL or (player is not None and player != p):
             return []
         if self.decision is not None:  # an effect's choice (cardbase.games.effects.resolve)
-            from cardbase.games.effects.resolve import decision_actions
-
             base = self.game.decision_base
-            return [base + x for x in decision_actions(_EffectView(self))]
+            return [base + x for x in _effects().decision_actions(_EffectView(self))]
         if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
             return self._legal[:]
         stride = self.game.stride
@@ -693,11 +706,9 @@ class State:
         p = self.player
         self._legal = None
         if self.decision is not None:
-            from cardbase.games.effects.resolve import apply_decision
-
             self.history.append(action)
             self.turn_actions += 1
-            apply_decision(_EffectView(self), action - self.game.decision_base, check=False)
+            _effects().apply_decision(_EffectView(self), action - self.game.decision_base, check=False)
             return
         k, i = divmod(action, self.game.stride)
         a = self.rules.actions[k]
@@ -742,9 +753,7 @@ class State:
                 return
             # the card's effect (docs/effects.md), resolved by the effect language's own code: its
             # choices are actions; when it is over, _effect_done goes on with the turn
-            from cardbase.games.effects.resolve import _resolve
-
-            _resolve(_EffectView(self), p)
+            _effects()._resolve(_EffectView(self), p)
             return
         self._after_action()
 
@@ -884,10 +893,16 @@ class State:
         an :class:`_Unseen` one: when none reads a card the seat cannot see nor draws chance, every
         deal would give the same results, so the deals are not made (the same choice, the same
         sums); otherwise the deals are made and the look-aheads played again on them."""
+        return self._greedy(samples)[0]
+
+    def _greedy(self, samples: int | None = None) -> tuple[int, float | None, int]:
+        """:meth:`greedy_action`, with what its look-ahead found when it was played on the
+        undealt position: the heuristic after the move (None otherwise) and the number of the
+        seat's later choices that look-ahead played (:meth:`_look_ahead`)."""
         p = self.player
         legal = self.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], None, 0
         n = self.rules.samples if samples is None else samples
         tries = self.game.undealt
         if tries[1] < 16 or tries[1] * 4 < tries[0]:  # a file whose look-aheads read hidden
@@ -907,16 +922,15 @@ class State:
         for a in legal:
             total = 0.0
             for d, r in deals:
-                total += self._look_ahead(d, a, p, r)
+                total += self._look_ahead(d, a, p, r)[0]
             if best_v is None or total > best_v:
                 best, best_v = a, total
-        return best
+        return best, None, 0
 
-    def _greedy_undealt(self, p: int, legal: list[int], n: int) -> int:
-        """:meth:`greedy_action` on the position as it is, the cards ``p`` cannot see guarded:
-        raises :class:`_HiddenRead` when a look-ahead reads one or draws chance."""
-        base = self.clone(reseed=0.0, trial=self.rules.horizon in ("choice", "turn"))
-        base.rng = _NO_RNG
+    def _greedy_undealt(self, p: int, legal: list[int], n: int) -> tuple[int, float, int]:
+        """:meth:`_greedy` on the position as it is, the cards ``p`` cannot see replaced by unseen
+        ones: raises :class:`_HiddenRead` when a look-ahead uses one or draws chance."""
+        base = self._fork(_NO_RNG, self.rules.horizon in ("choice", "turn"))
         zones = base.zones
         for name, owner, vis in self.game.piles:  # the cards p cannot see: all, or below the top
             if vis == "everyone" or (vis == "owner" and owner == p):
@@ -930,31 +944,42 @@ class State:
                 piles[owner] = _unseen(size)
         base._legal = None
         base.legal_actions()
-        best, best_v = legal[0], None
+        best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
         for a in legal:
-            v = self._look_ahead(base, a, p, None)
+            v, steps = self._look_ahead(base, a, p, None)
             total = 0.0
             for _ in range(n):  # the sum over the deals, each giving v
                 total += v
             if best_v is None or total > best_v:
-                best, best_v = a, total
-        return best
+                best, best_v, best_one, best_steps = a, total, v, steps
+        return best, best_one, best_steps
 
-    def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> float:
-        """The heuristic for ``p`` after ``action`` on ``deal``; ``r``: the seed of its chance
-        (None: no chance, :data:`_NO_RNG`)."""
+    def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> tuple[float, int]:
+        """The heuristic for ``p`` after ``action`` on ``deal`` and the number of later choices
+        of ``p`` played greedily (``horizon`` turn or choice); ``r``: the seed of its chance (None:
+        no chance, :data:`_NO_RNG`).
+
+        A later choice found by a look-ahead on the undealt position comes with the heuristic
+        after it and its own later choices: when those fit in what is left of the 20 choices,
+        this look-ahead would end on that same position, so it stops there with that value."""
         turn = self.rules.horizon in ("choice", "turn")
-        s = deal.clone(reseed=0.0 if r is None else r, trial=turn)  # chance after the move is not known either
+        s = deal._fork(_NO_RNG if r is None else _LazyRng(r), turn)  # chance after the move is not known either
         if r is None:
-            s.rng = _NO_RNG
-        play = s.apply_action if r is not None else lambda x: s._play(x, None)
-        play(action)
+            s._play(action, None)
+        else:
+            s.apply_action(action)
+        depth = 0
         if turn:
-            depth = 0
-            while (not s.paused and s.player == p and s.decision is not None and depth < 20):
-                play(s.greedy_action())
+            while not s.paused and s.player == p and s.decision is not None and depth < 20:
+                a, v, steps = s._greedy()
+                if v is not None and steps <= 19 - depth:
+                    return v, depth + 1 + steps
+                if r is None:
+                    s._play(a, None)
+                else:
+                    s.apply_action(a)
                 depth += 1
-        return s.heuristic(p)
+        return s.heuristic(p), depth
 
     def coverage(self) -> dict[str, list[int]]:
         """Rule coverage: each action's [decisions where it was legal, times played]."""
