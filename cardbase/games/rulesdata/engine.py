@@ -373,9 +373,22 @@ class Game:
         self.undealt = [0, 0]
         self.triggers = [[t for t in rules.triggers if t.on == a.name] for a in rules.actions]
         self._card_memos: dict[int, list | None] = {}
+        self.quick = [self._quick(a, k) for k, a in enumerate(rules.actions)]
         # (zone, owner, visibility) of every pile, for the piles a seat cannot see (_hidden)
         self.piles = [(z.name, q, z.visible if z.per_player or z.visible != "owner" else "shared")
                       for z in rules.zones.values() for q in range(n if z.per_player else 1)]
+
+    def _quick(self, a: Any, k: int) -> bool:
+        """Whether the greedy bot's look-ahead of action ``a`` can be played in place and taken
+        back (:meth:`State._quick_look_ahead`): a card moved by choice that ends the turn, with
+        no operation but a card's effect in its triggers, stops the look-ahead at once (``horizon``
+        turn or choice, the end not checked after every action)."""
+        r = self.rules
+        effect = any(op[0] == "effect" for t in self.triggers[k] for op in t.ops)
+        return (a.source is not None and a.dest is not None and a.pick == "choice" and a.ends_turn
+                and a.choose_counter is None and not a.then and r.check != "action"
+                and all(op == ("effect",) for t in self.triggers[k] for op in t.ops)
+                and (r.horizon == "choice" or (r.horizon == "turn" and not effect)))
 
     def card_memo(self, e: Expr) -> list | None:
         """The values of ``e`` per card id, filled as they are computed, for an expression that
@@ -945,14 +958,55 @@ class State:
         base._legal = None
         base.legal_actions()
         best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
+        quick = self.game.quick if self.decision is None else ()
+        stride = self.game.stride
         for a in legal:
-            v, steps = self._look_ahead(base, a, p, None)
+            if quick and quick[a // stride]:
+                v, steps = base._quick_look_ahead(a, p), 0
+            else:
+                v, steps = self._look_ahead(base, a, p, None)
             total = 0.0
             for _ in range(n):  # the sum over the deals, each giving v
                 total += v
             if best_v is None or total > best_v:
                 best, best_v, best_one, best_steps = a, total, v, steps
         return best, best_one, best_steps
+
+    def _quick_look_ahead(self, action: int, p: int) -> float:
+        """:meth:`_look_ahead` of an action of :meth:`Game._quick` on the undealt position
+        ``self``, played in place and taken back: the same changes as :meth:`_play` (the card
+        moved, the move counted, its triggers, the turn ended and the look-ahead stopped), the
+        heuristic read, every change undone."""
+        k, i = divmod(action, self.game.stride)
+        a = self.rules.actions[k]
+        saved = (self._legal, self._ending, self.paused, self.queue, self.turn_actions)
+        self._legal = None
+        self.history.append(action)
+        self.done[k] += 1
+        self.turn_actions += 1
+        pile = self._pile(a.source, p)
+        dest = self._pile(a.dest, p)
+        cid = pile.pop(i)
+        if a.at == "bottom":
+            dest.insert(0, cid)
+        else:
+            dest.append(cid)
+        card = self.game.cards[cid]
+        for t in self.game.triggers[k]:
+            if t.card is None or self._card_test(t.card, p, card):
+                self._run(t.ops, p, card)
+        self._ending = True
+        self.paused = True
+        v = self.heuristic(p)
+        if a.at == "bottom":
+            del dest[0]
+        else:
+            dest.pop()
+        pile.insert(i, cid)
+        self.done[k] -= 1
+        self.history.pop()
+        self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
+        return v
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> tuple[float, int]:
         """The heuristic for ``p`` after ``action`` on ``deal`` and the number of later choices
