@@ -77,6 +77,15 @@ def _has(card: Any, keyword: str) -> bool:
     return _fold(keyword) in _kw_set(tuple(card.keywords or ()))
 
 
+def _having(s: State, piles: Any, kw: Any) -> int:
+    """The cards of ``piles`` with the keyword ``kw`` (a text: read from the game's table of
+    each card's keywords, :meth:`Game.keyword_flags`)."""
+    if type(kw) is str:
+        flags = s.game.keyword_flags(kw)
+        return sum(sum(map(flags.__getitem__, p)) for p in piles)
+    return sum(1 for p in piles for c in p if _has(s.game.cards[c], kw))
+
+
 @functools.cache
 def _effects() -> Any:
     """The effect language's resolution (:mod:`cardbase.games.effects.resolve`), imported once used."""
@@ -101,8 +110,8 @@ FUNCTIONS: dict[str, Any] = {
     "_f_best": lambda s, seat, c: max(x[c] for x in s.counters),
     "_f_has": _has, "_f_min": min, "_f_max": max, "_f_abs": abs,
     "_f_count_all": lambda s, seat, z: sum(len(p) for p in s.zones[z]),
-    "_f_having": lambda s, seat, z, kw: sum(1 for c in s._pile(z, seat) if _has(s.game.cards[c], kw)),
-    "_f_having_all": lambda s, seat, z, kw: sum(1 for p in s.zones[z] for c in p if _has(s.game.cards[c], kw)),
+    "_f_having": lambda s, seat, z, kw: _having(s, (s._pile(z, seat),), kw),
+    "_f_having_all": lambda s, seat, z, kw: _having(s, s.zones[z], kw),
     "_f_score": lambda s, seat: s.effect_score(seat),
     "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind) if s.queue else 0,
 }
@@ -373,6 +382,7 @@ class Game:
         self.undealt = [0, 0]
         self.triggers = [[t for t in rules.triggers if t.on == a.name] for a in rules.actions]
         self._card_memos: dict[int, list | None] = {}
+        self._keywords: dict[str, list[bool]] = {}
         self.quick = [self._quick(a, k) for k, a in enumerate(rules.actions)]
         # (zone, owner, visibility) of every pile, for the piles a seat cannot see (_hidden)
         self.piles = [(z.name, q, z.visible if z.per_player or z.visible != "owner" else "shared")
@@ -389,6 +399,13 @@ class Game:
                 and a.choose_counter is None and not a.then and r.check != "action"
                 and all(op == ("effect",) for t in self.triggers[k] for op in t.ops)
                 and (r.horizon == "choice" or (r.horizon == "turn" and not effect)))
+
+    def keyword_flags(self, kw: str) -> list[bool]:
+        """For each card id, whether the card bears the keyword ``kw`` (``has``)."""
+        flags = self._keywords.get(kw)
+        if flags is None:
+            flags = self._keywords[kw] = [_has(c, kw) for c in self.cards]
+        return flags
 
     def card_memo(self, e: Expr) -> list | None:
         """The values of ``e`` per card id, filled as they are computed, for an expression that
@@ -686,10 +703,11 @@ class State:
         p = self.player
         if p == TERMINAL or (player is not None and player != p):
             return []
+        if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
+            return self._legal[:]
         if self.decision is not None:  # an effect's choice (cardbase.games.effects.resolve)
             base = self.game.decision_base
-            return [base + x for x in _effects().decision_actions(_EffectView(self))]
-        if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
+            self._legal = [base + x for x in _effects().decision_actions(_EffectView(self))]
             return self._legal[:]
         stride = self.game.stride
         out: list[int] = []
@@ -943,7 +961,8 @@ class State:
     def _greedy_undealt(self, p: int, legal: list[int], n: int) -> tuple[int, float, int]:
         """:meth:`_greedy` on the position as it is, the cards ``p`` cannot see replaced by unseen
         ones: raises :class:`_HiddenRead` when a look-ahead uses one or draws chance."""
-        base = self._fork(_NO_RNG, self.rules.horizon in ("choice", "turn"))
+        # a look-ahead's own position (a later choice of its seat) is not played on: it is the base
+        base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, self.rules.horizon in ("choice", "turn"))
         zones = base.zones
         for name, owner, vis in self.game.piles:  # the cards p cannot see: all, or below the top
             if vis == "everyone" or (vis == "owner" and owner == p):
