@@ -532,8 +532,8 @@ class State:
             return 0
         z = self.rules.effects
         hand = self._pile(z["hand"], seat)
-        kind = eff.kind
-        hk = tuple(sorted([kind[c] for c in hand]))
+        kind = eff.kind.__getitem__
+        hk = tuple(sorted(map(kind, hand)))
         hit = eff.hand_memo.get(hk)
         if hit is None:
             hit = self._hand_values(hand, eff)
@@ -545,10 +545,11 @@ class State:
             return total
         piles = self.zones[z["discards"]]
         key = (hk,
-               tuple(sorted([kind[c] for c in piles[seat]])) if reads & 6 else None,
-               tuple(sorted([kind[c] for q, pile in enumerate(piles) if q != seat for c in pile]))
+               tuple(sorted(map(kind, piles[seat]))) if reads & 6 else None,
+               (tuple(sorted(map(kind, piles[1 - seat]))) if len(piles) == 2 else
+                tuple(sorted(map(kind, itertools.chain.from_iterable(piles[:seat] + piles[seat + 1:])))))
                if reads & 12 else None,
-               tuple(sorted([kind[c] for c in self._pile(z["deck"], seat)])) if reads & 16 else None)
+               tuple(sorted(map(kind, self._pile(z["deck"], seat)))) if reads & 16 else None)
         score = eff.score_memo.get(key)
         if score is None:
             score = self._hand_rules(seat, hand, eff, reads)
