@@ -80,7 +80,7 @@ def _has(card: Any, keyword: str) -> bool:
 def _having(s: State, piles: Any, kw: Any) -> int:
     """The cards of ``piles`` with the keyword ``kw`` (a text: read from the game's table of
     each card's keywords, :meth:`Game.keyword_flags`)."""
-    if type(kw) is str:
+    if type(kw) is str and s.game.shortcuts:
         flags = s.game.keyword_flags(kw)
         return sum(sum(map(flags.__getitem__, p)) for p in piles)
     return sum(1 for p in piles for c in p if _has(s.game.cards[c], kw))
@@ -378,6 +378,9 @@ class Game:
         self.effects = EffectTable(self) if rules.effects else None
         # the ids of an effect's choices start after every action of the file
         self.decision_base = len(rules.actions) * self.stride
+        # False: every greedy look-ahead dealt and played on a copy, score() and the tests of a
+        # card computed each time — the plain reading, against which tests check the shortcuts
+        self.shortcuts = True
         # the greedy bot's look-aheads on the undealt position: [tried, stopped by a hidden card]
         self.undealt = [0, 0]
         self.triggers = [[t for t in rules.triggers if t.on == a.name] for a in rules.actions]
@@ -411,6 +414,8 @@ class Game:
         """The values of ``e`` per card id, filled as they are computed, for an expression that
         reads only ``card``, the options and the functions of a card (``has``, ``min``…); None
         for any other expression."""
+        if not self.shortcuts:
+            return None
         key = id(e)
         if key not in self._card_memos:
             pure = e.names <= {"card"} | set(self.rules.options) and e.calls <= {"has", "min", "max", "abs"}
@@ -532,6 +537,9 @@ class State:
             return 0
         z = self.rules.effects
         hand = self._pile(z["hand"], seat)
+        if not self.game.shortcuts:
+            total, reads = self._hand_values(hand, eff)
+            return total + (self._hand_rules(seat, hand, eff, reads) if reads else 0)
         kind = eff.kind.__getitem__
         hk = tuple(sorted(map(kind, hand)))
         hit = eff.hand_memo.get(hk)
@@ -937,8 +945,9 @@ class State:
             return legal[0], None, 0
         n = self.rules.samples if samples is None else samples
         tries = self.game.undealt
-        if tries[1] < 16 or tries[1] * 4 < tries[0]:  # a file whose look-aheads read hidden
-            tries[0] += 1  # cards (or draw) most of the time is dealt at once
+        # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once
+        if self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0]):
+            tries[0] += 1
             try:
                 return self._greedy_undealt(p, legal, n)
             except _HiddenRead:
@@ -963,7 +972,8 @@ class State:
         """:meth:`_greedy` on the position as it is, the cards ``p`` cannot see replaced by unseen
         ones: raises :class:`_HiddenRead` when a look-ahead uses one or draws chance."""
         # a look-ahead's own position (a later choice of its seat) is not played on: it is the base
-        base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, self.rules.horizon in ("choice", "turn"))
+        turn = self.rules.horizon in ("choice", "turn")
+        base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
         zones = base.zones
         for name, owner, vis in self.game.piles:  # the cards p cannot see: all, or below the top
             if vis == "everyone" or (vis == "owner" and owner == p):
@@ -1037,7 +1047,8 @@ class State:
         after it and its own later choices: when those fit in what is left of the 20 choices,
         this look-ahead would end on that same position, so it stops there with that value."""
         turn = self.rules.horizon in ("choice", "turn")
-        s = deal._fork(_NO_RNG if r is None else _LazyRng(r), turn)  # chance after the move is not known either
+        # chance after the move is not known either
+        s = deal._fork(_NO_RNG if r is None else _LazyRng(r), turn)
         if r is None:
             s._play(action, None)
         else:
