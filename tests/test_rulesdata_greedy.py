@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from cardbase.games import registry
+from cardbase.games.frame import IllegalActionError
 from cardbase.games.rulesdata.engine import Game, _HiddenRead, _unseen
-from cardbase.games.rulesdata.language import load_rules
+from cardbase.games.rulesdata.language import load_rules, parse_rules_text
 from cardbase.playtest.batch import game_seed
 from cardbase.playtest.cards import load_deck_defs, load_edition_defs, starter_decks
 
@@ -115,3 +116,34 @@ def test_an_unseen_card_can_be_moved_and_counted_not_read() -> None:
                 lambda: bool(pile[1]), lambda: pile[1].value):
         with pytest.raises(_HiddenRead):
             use()
+
+
+def test_legal_actions_found_again_only_when_they_may_read_an_unseen_card() -> None:
+    """The legal actions of a look-ahead on the undealt position are those of the position, unless
+    a test of an action reads a zone the seat cannot see: then they are found again there (and an
+    unseen card read sends the choice to the deals). Le Huit with a draw that peeks at the face-down
+    pile's top card plays the same with and without the shortcuts — up to the same refusal, when a
+    deal makes illegal the move the position allows."""
+    games = _games()
+    assert all(g.legal_sees_only for g in games.values())
+    text = (RULES / "huit.toml").read_text(encoding="utf-8")
+    peek = text.replace('when = "not can(\'jouer\')"', 'when = "not can(\'jouer\') or top(\'pioche\').value == 8"')
+    assert peek != text
+    fast = Game(parse_rules_text(peek, "huit.toml"), (), 2)
+    plain = Game(parse_rules_text(peek, "huit.toml"), (), 2)
+    plain.shortcuts = False
+    assert not fast.legal_sees_only
+    outcomes = set()
+    for i in range(15):
+        a, b = _outcome(fast, game_seed(3, i)), _outcome(plain, game_seed(3, i))
+        assert a == b
+        outcomes.add(a[0])
+    assert outcomes == {"played", "refused"}
+
+
+def _outcome(game: Game, seed: int) -> tuple:
+    try:
+        s = _play(game, seed)
+    except IllegalActionError as exc:
+        return "refused", str(exc)
+    return "played", s.history

@@ -10,6 +10,7 @@ replays a game exactly.
 
 from __future__ import annotations
 
+import ast
 import functools
 import itertools
 import random
@@ -386,6 +387,7 @@ class Game:
         self.triggers = [[t for t in rules.triggers if t.on == a.name] for a in rules.actions]
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
+        self.legal_sees_only = self._legal_sees_only()
         self.quick = [self._quick(a, k) for k, a in enumerate(rules.actions)]
         # (zone, owner, visibility) of every pile, for the piles a seat cannot see (_hidden)
         self.piles = [(z.name, q, z.visible if z.per_player or z.visible != "owner" else "shared")
@@ -402,6 +404,31 @@ class Game:
                 and a.choose_counter is None and not a.then and r.check != "action"
                 and all(op == ("effect",) for t in self.triggers[k] for op in t.ops)
                 and (r.horizon == "choice" or (r.horizon == "turn" and not effect)))
+
+    def _legal_sees_only(self) -> bool:
+        """Whether finding the legal actions reads no card the seat to play cannot see: the
+        actions' tests read sizes, counts, moves done, counters, and cards only in zones their
+        owner sees (``top``, ``having`` of the seat's own zone; ``having_all`` of a zone everyone
+        sees); an effect's choices come from the chooser's own hand."""
+        zones = self.rules.zones
+        sizes = {"count", "count_all", "done", "can", "has", "min", "max", "abs", "total", "best"}
+        if self.rules.effects and zones[self.rules.effects["hand"]].visible not in ("owner", "everyone"):
+            return False
+        for e in (e for a in self.rules.actions for e in (a.when, a.filter, a.choose_filter) if e is not None):
+            for node in ast.walk(ast.parse(e.source, mode="eval")):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                    continue
+                fn = node.func.id
+                if fn in sizes:
+                    continue
+                if fn not in ("top", "having", "having_all"):
+                    return False
+                z = zones[node.args[0].value]  # a checked expression names a zone here
+                seen = (z.visible == "everyone" or (fn == "top" and z.visible == "top")
+                        or (fn != "having_all" and z.per_player and z.visible == "owner"))
+                if not seen:
+                    return False
+        return True
 
     def keyword_flags(self, kw: str) -> list[bool]:
         """For each card id, whether the card bears the keyword ``kw`` (``has``)."""
@@ -985,8 +1012,9 @@ class State:
                     piles[owner] = _unseen(size - 1) + piles[owner][-1:]
             elif size:
                 piles[owner] = _unseen(size)
-        base._legal = None
-        base.legal_actions()
+        if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
+            base._legal = None
+            base.legal_actions()
         best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
         quick = self.game.quick if self.decision is None else ()
         stride = self.game.stride
