@@ -221,7 +221,7 @@ class EffectTable:
         kinds: dict[tuple, int] = {}
         self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
                      for c, (d, v) in enumerate(zip(self.defs, self.value))]
-        self.hand_memo: dict[tuple, tuple[int, int]] = {}  # hand kinds -> (values, zones read or -1)
+        self.hand_memo: dict[tuple, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
         self.score_memo: dict[tuple, int] = {}  # hand kinds and the kinds of the zones read -> score
 
 
@@ -1016,7 +1016,7 @@ class State:
             base._legal = None
             base.legal_actions()
         best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
-        quick = self.game.quick if self.decision is None else ()
+        quick = self.game.quick if self.decision is None and not self.queue else ()
         stride = self.game.stride
         for a in legal:
             if quick and quick[a // stride]:
