@@ -492,7 +492,7 @@ def test_duel_batch_shows_win_rate_with_interval(app_env: str) -> None:
     at.number_input(key="ptd_games").set_value(6).run()
     at.button(key="ptd_measures").click().run()
     no_exception(at)
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     assert "Changements de meneur" in set(frame["Mesure"]) and "hasard décide" in frame.to_string()
     m = at.session_state["ptd_measures_result"]
     assert m["game"] == "nespanini" and m["games"] == 6 and m["lead_changes"]["mean"] > 0

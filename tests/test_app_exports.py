@@ -26,8 +26,17 @@ def test_balance_view_sweeps_a_value_and_draws_the_curve(app_env: str) -> None: 
     result = at.session_state["ptw_result"]
     assert [p["value"] for p in result["points"]] == [1, 2, 3, 4]
     assert result["alone"] is True  # goldfish by default: the mean score and its interval
-    table = at.dataframe[-1].value
+    table = at.dataframe[-2].value
     assert len(table) == 4 and "Score moyen" in table.columns
+    # the measures of a good game at every value (on the same deals): alone, those that apply,
+    # each with its interval, what they mean, and why the others do not apply
+    assert all(p["measures"]["solo"] and p["measures"]["games"] == 20 for p in result["points"])
+    measured = at.dataframe[-1].value
+    assert list(measured.columns) == ["valeur", "durée (tours)", "score acquis après"] and len(measured) == 4
+    first = result["points"][0]["measures"]["length"]
+    assert measured.iloc[0]["durée (tours)"].startswith(f"{first['mean']:.1f}".replace(".", ",") + " [")
+    legend = " ".join(c.value for c in at.caption)
+    assert "durée (tours)" in legend and "changements de meneur" in legend and "personne d'autre ne peut mener" in legend
 
 
 def test_points_frame_reads_win_rates_and_bands() -> None:

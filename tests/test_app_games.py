@@ -44,7 +44,8 @@ def test_the_selector_lists_every_registered_game_and_opens_on_nespanini() -> No
     selector = at.selectbox(key="pt_gamecode")
     assert set(selector.options) == {"NesPanini", "OVERKILL", "CT vs Terror", "Overseers",
                                      "15 en un tour (stop ou encore)",
-                                     "Le Huit"}  # written as data: data/rules/huit.toml
+                                     "Le Huit",  # written as data: data/rules/huit.toml
+                                     "Enchères d'équipe (exemple)"}  # data/rules/encheres.toml
     assert selector.options[0] == "NesPanini" and selector.value == "nespanini"
     assert at.button(key="pt_game_new")  # NesPanini's page, unchanged
 
@@ -181,7 +182,7 @@ def test_an_overkill_batch_shows_the_measures_of_a_good_game() -> None:
     at.number_input(key="okb_games").set_value(12).run()
     at.button(key="okb_measures").click().run()
     no_exception(at)
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
     assert {"Victoires du premier joueur", "Vainqueur connu après", "Changements de meneur",
             "Écart de niveau (greedy contre random)", "Décisions qui changent l'issue"} <= set(rows)

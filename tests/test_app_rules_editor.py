@@ -89,3 +89,45 @@ def test_the_panel_searches_for_an_ending_and_shows_a_game_that_cannot_end(rules
     no_exception(at)
     assert any("Règles valables" in s.value for s in at.success)
     assert any("la partie ne peut pas finir" in e.value and "(6)" in e.value for e in at.error)
+
+
+def test_a_save_over_someone_elses_newer_file_is_refused_then_reloaded(rules_env: Path) -> None:
+    """Two editors open the same rules; the second to save is refused (the first one's file kept),
+    then « Recharger » shows the file as saved now and saving from it goes through."""
+    at = _page()
+    area = _area(at)
+    area.set_value(area.value.replace("target = 15", "target = 12")).run()
+    path = rules_env / "pushluck.toml"
+    theirs = path.read_text(encoding="utf-8").replace("target = 15", "target = 13")
+    path.write_text(theirs, encoding="utf-8")  # saved by someone else meanwhile
+    next(b for b in at.button if b.key == "ga_rules_save_pushluck").click().run()
+    no_exception(at)
+    assert any("a changé depuis que vous l" in e.value for e in at.error)
+    assert path.read_text(encoding="utf-8") == theirs
+    next(b for b in at.button if b.key == "ga_rules_reload_pushluck").click().run()
+    area = _area(at)
+    assert "target = 13" in area.value
+    area.set_value(area.value.replace("target = 13", "target = 11")).run()
+    next(b for b in at.button if b.key == "ga_rules_save_pushluck").click().run()
+    no_exception(at)
+    assert "target = 11" in path.read_text(encoding="utf-8")
+
+
+def test_the_panel_lists_the_problems_of_teams_and_secret_choices_in_english(rules_env: Path) -> None:
+    """The constructs of teams, simultaneous choices and answer windows are checked as you type, each
+    problem with its line, key and fix; a valid team game passes and its ending is found."""
+    text = (ROOT / "data" / "rules" / "encheres.toml").read_text(encoding="utf-8").replace(
+        'code = "encheres"', 'code = "pushluck"')
+    at = _page("en")
+    _area(at).set_value(text).run()
+    no_exception(at)
+    assert any("Valid rules" in s.value for s in at.success)
+    assert any("Bounded search" in c.value and "mains" in c.value and "vides" in c.value for c in at.caption)
+    broken = text.replace("count = 2\n", "count = 3\n").replace("simultaneous = true", "simultaneous = true\nends_turn = false")
+    _area(at).set_value(broken).run()
+    no_exception(at)
+    assert any("3 problem(s)" in e.value for e in at.error)
+    frames = _frames(at)
+    assert "key teams.names" in frames  # two names for three teams
+    assert "key teams.count" in frames and "every team needs at least one player" in frames
+    assert "key actions[1].ends_turn" in frames and "always ends the turn" in frames

@@ -21,7 +21,7 @@ def test_the_batch_view_plays_a_rules_file_game() -> None:
     assert "main_vide" in tables
     at.button(key="pgb_huit_measures").click().run()
     no_exception(at)
-    frame = at.dataframe[-1].value
+    frame = at.table[-1].value
     rows = dict(zip(frame["Mesure"], frame["IC 95 %"]))
     assert {"Victoires du premier joueur", "Vainqueur connu après", "Décisions qui changent l'issue",
             "Écart de niveau (greedy contre random)", "Changements de meneur"} <= set(rows)
@@ -64,3 +64,27 @@ def test_a_rules_file_game_is_played_by_hand_to_its_end() -> None:
         assert len(at.session_state["prt_huit"]["actions"]) > before
     assert any("Game over" in s.value for s in at.success)
     assert any("End of the game" in x.value for x in at.text)
+
+
+def test_the_table_of_a_team_game_tells_teams_and_secret_choices_without_showing_them() -> None:
+    """Enchères d'équipe (data/rules/encheres.toml): each seat's team beside it; after your offer
+    the round's other seats choose in secret — the table says who has chosen, never what — and
+    your own offer is shown to you alone."""
+    at = page_test("playtest")
+    at.session_state["pt_gamecode"] = "encheres"
+    at.run()
+    no_exception(at)
+    zones = at.dataframe[0].value
+    owners = set(zones["À qui"])
+    assert {"joueur 1 (équipe Nord-Sud)", "joueur 2 (équipe Est-Ouest)"} <= owners
+    buttons = [b for b in at.button if b.key.startswith("prt_encheres_a")]
+    assert buttons and all(b.label.startswith("Offrir : ") for b in buttons)
+    buttons[0].click().run()  # seat 1 offers; the bots end the round, then open the next one
+    no_exception(at)
+    captions = " ".join(c.value for c in at.caption)
+    assert "Choix secrets de la manche : joueur 2 a choisi, joueur 3 a choisi, joueur 4 a choisi." in captions
+    hidden = at.dataframe[0].value
+    offers = hidden[hidden["Zone"] == "offre"]["Contenu (? = cachée)"]
+    assert all(x == "" for x in offers)  # nothing is played before the reveal
+    log = " ".join(x.value for x in at.text)
+    assert "choix secret" in log and "Les choix simultanés sont révélés" in log

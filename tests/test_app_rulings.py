@@ -53,9 +53,14 @@ def test_the_weight_of_the_rulings_is_measured_in_the_app(contested_points) -> N
     no_exception(at)
     res = at.session_state["okb_weights"]
     assert {v["value"] for v in res["variants"]} == {"all", "best_line"}
-    table = at.dataframe[-1].value
+    table = at.dataframe[-2].value
     assert len(table) == 2 * 2  # two readings, two seats
     assert "Écart" in table.columns and "Significatif" in table.columns
+    # the measures of a good game under every reading, on the same deals
+    measured = at.dataframe[-1].value
+    assert list(measured["lecture"])[0] == "par défaut" and len(measured) == 3
+    assert res["baseline"]["measures"]["games"] == 20 and all(v["measures"]["games"] == 20 for v in res["variants"])
+    assert "Mesures d'un bon jeu sous chaque lecture" in texts(at)
 
 
 def test_the_weight_of_nespanini_rulings_on_a_duel() -> None:
@@ -69,5 +74,7 @@ def test_the_weight_of_nespanini_rulings_on_a_duel() -> None:
     no_exception(at)
     res = at.session_state["ptd_weights"]
     assert {v["ruling"] for v in res["variants"]} == {"R1", "R9"}
-    table = at.dataframe[-1].value
+    table = at.dataframe[-2].value
+    measured = at.dataframe[-1].value
+    assert len(measured) == 1 + len(res["variants"]) and "1er joueur" in measured.columns
     assert "Premier joueur" in set(table["Place"])

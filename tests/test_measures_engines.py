@@ -85,7 +85,11 @@ def test_lead_changes_comeback_and_decisiveness_of_a_scripted_game() -> None:
     m = measures(_Scripted(PATH), games=4, seed=0, bots=["random"], code="script")
     assert m["game"] == "script" and m["lead_changes"]["mean"] == 3.0
     assert m["comebacks"] == {"count": 4, "of": 4, "rate": 1.0, "ci95": m["comebacks"]["ci95"],
-                              "mean_gap": 3.0}
+                              "mean_gap": 3.0, "gap_ci95": [3.0, 3.0]}
+    # the second seat wins every game: its seat advantage, with its interval, beside the fair share
+    seats = m["seats"]
+    assert seats["fair"] == 0.5 and [s["wins"] for s in seats["seats"]] == [0, 4]
+    assert seats["seats"][1]["rate"] == 1.0 and seats["seats"][1]["ci95"][0] > 0.5
     assert m["first_player"]["rate"] == 0.0  # the first player always loses this script
     assert m["length"]["mean"] == 6 and m["length"]["sd"] == 0
 

@@ -147,3 +147,29 @@ def _outcome(game: Game, seed: int) -> tuple:
     except IllegalActionError as exc:
         return "refused", str(exc)
     return "played", s.history
+
+
+def _constructs() -> dict[str, tuple[str, int]]:
+    """The rules texts of tests/test_rulesdata_structures.py (answer windows and team zones,
+    every effect kind from a trigger, votes, rounds until a condition) and Enchères d'équipe
+    (teams, simultaneous choices, ``horizon = "round"``), with a player count."""
+    from test_rulesdata_structures import EFFECTS, MANCHE, RIPOSTE, VOTE
+
+    return {
+        "riposte": (RIPOSTE.replace("until_by", "partners").replace("until_mode", "all"), 4),
+        "effets": (EFFECTS.replace('on = "trigger_on"', 'from = "deck"\nto = "main"'), 3),
+        "effets-defausser": (EFFECTS.replace("trigger_on", "defausser"), 2),
+        "vote": (VOTE, 3),
+        "manche": (MANCHE, 2),
+        "encheres": ((RULES / "encheres.toml").read_text(encoding="utf-8"), 4),
+    }
+
+
+@pytest.mark.parametrize("name", ["riposte", "effets", "effets-defausser", "vote", "manche", "encheres"])
+def test_shortcuts_change_no_move_with_teams_windows_and_secret_choices(name: str) -> None:
+    text, players = _constructs()[name]
+    fast = Game(parse_rules_text(text, f"{name}.toml"), (), players)
+    plain = Game(parse_rules_text(text, f"{name}.toml"), (), players)
+    plain.shortcuts = False
+    for i in range(12):
+        assert _outcome(fast, game_seed(5, i)) == _outcome(plain, game_seed(5, i))

@@ -156,8 +156,15 @@ def test_sim_rulings_and_games_rulings_commands(cli_env, monkeypatch) -> None:
     assert {v["ruling"] for v in data["variants"]} == {"OK5"}
     for v in data["variants"]:
         assert set(v) >= {"ruling", "option", "value", "seats", "delta", "significant", "mean_rounds", "cards"}
+        assert v["measures"]["games"] == 30  # the measures under every reading, at most the batch's games
+    assert data["baseline"]["measures"]["game"] == "overkill"
     text = runner.invoke(app, ["sim", "rulings", "overkill", "--games", "20"])
     assert text.exit_code == 0 and "Poids des arbitrages" in text.output
+    assert "Mesures d'un bon jeu sous chaque lecture (20 parties par lecture" in text.output
+    assert "par défaut" in text.output and "OK5 points=" in text.output
+    off = json.loads(runner.invoke(app, ["sim", "rulings", "overkill", "--games", "10", "--measures-games", "0",
+                                         "--json"]).stdout)
+    assert "measures" not in off["baseline"]
     bad = runner.invoke(app, ["sim", "rulings", "overkill", "--games", "20", "--only", "OK99"])
     assert bad.exit_code == 2 and "OK99" in bad.output
     listed = runner.invoke(app, ["games", "rulings", "overkill", "--json"])

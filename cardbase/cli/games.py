@@ -7,7 +7,15 @@ from pathlib import Path
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
-from cardbase.i18n import tr
+from cardbase.cli.measures_report import (
+    check_measure_counts,
+    measures_option,
+    outcome_option,
+    say_measures,
+    search_option,
+    skill_option,
+)
+from cardbase.i18n import fmt_num, fmt_pct, tr
 
 app = typer.Typer(help="The games in the database and which ones can be played.", no_args_is_help=True)
 
@@ -142,26 +150,6 @@ def _print_game(data: dict, json_out: bool) -> None:
         typer.echo("  " + tr("gamesdata.cli.field", spec=decl.spec))
 
 
-OUTCOME_MOST = 200  # games whose every decision is replayed (each costs a game per legal action)
-
-
-def check_measure_counts(measures_games: int, skill_games: int, outcome_games: int) -> None:
-    """The game counts of the measures of a good game, checked before any game is played; every
-    problem at once."""
-    from cardbase.i18n import current_language
-
-    bad = [tr("rulesdata.cli.bad_extra", option=name, games=extra, most=_num(most, 0) if most < 1000 else
-              f"{most:,}".replace(",", " " if current_language() == "fr" else ","))
-           for name, extra, most in (("--measures-games", measures_games, 20_000),
-                                     ("--skill-games", skill_games, 20_000),
-                                     ("--outcome-games", outcome_games, OUTCOME_MOST))
-           if not 0 <= extra <= most]
-    if bad:
-        from cardbase.errors import CardbaseError
-
-        raise CardbaseError("\n".join(bad))
-
-
 @handle_errors
 def sim_game_command(
     game: str = typer.Argument(..., help="Game code (cardbase games list)."),
@@ -175,9 +163,10 @@ def sim_game_command(
     scheduler: str | None = typer.Option(None, "--scheduler", envvar="CARDBASE_DASK_SCHEDULER",
                                          help="Dask scheduler address: run the games on that cluster."),
     rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): a ruling's option (cardbase games rulings GAME)."),
-    measures_games: int = typer.Option(200, "--measures-games", help="Games for the measures of a good game after the report (0: none)."),
-    skill_games: int = typer.Option(0, "--skill-games", help="Measures: games of greedy against random for the skill gap (0: none)."),
-    outcome_games: int = typer.Option(0, "--outcome-games", help="Measures: games whose decisions are replayed to see which change the winner (0: none; slow)."),
+    measures_games: int = measures_option(),
+    skill_games: int = skill_option(),
+    search_games: int = search_option(),
+    outcome_games: int = outcome_option(),
 ) -> None:
     """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
     import json
@@ -192,7 +181,7 @@ def sim_game_command(
 
     spec = registry.playable(game)
     names = check_sim(games=games, workers=workers, records=records, bots=bots, players=players, spec=spec)
-    check_measure_counts(measures_games, skill_games, outcome_games)
+    check_measure_counts(measures_games, skill_games, outcome_games, search_games)
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     cards = []
     if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
@@ -216,13 +205,13 @@ def sim_game_command(
     if solo:
         data["seats"] = [{"seat": x["seat"], "bot": x["bot"]} for x in data["seats"]]
     measured = None
-    if measures_games and not solo:  # the measures of a good game, for every game (a solo game has no winner)
+    if measures_games:  # the measures of a good game, for every game (a solo game: those that apply)
         from cardbase.playtest.measures import measures
 
         assert spec.build is not None
         measured = measures(spec.build(cards, rep.players, **options), games=min(measures_games, games),
                             seed=seed, bots=list(rep.bots), skill_games=skill_games,
-                            outcome_games=outcome_games, code=spec.code)
+                            search_games=search_games, outcome_games=outcome_games, code=spec.code)
         data["measures"] = measured
     if json_out:
         print_json(data)
@@ -237,18 +226,18 @@ def sim_game_command(
         lo, hi = seat["ci95"]
         team = tr("games.cli.seat_team", team=seat["team"]) if seat.get("team") else ""
         typer.echo(tr("games.cli.seat", seat=seat["seat"], bot=seat["bot"], team=team, wins=seat["wins"],
-                      rate=_pct(seat["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+                      rate=fmt_pct(seat["win_rate"], unit=False), lo=fmt_pct(lo, unit=False), hi=fmt_pct(hi, unit=False)))
         if rep.ties and seat.get("win_rate_decided") is not None and not rep.teams:
             dlo, dhi = seat["ci95_decided"]
             typer.echo("  " + tr("games.cli.seat_decided", wins=seat["wins_decided"], decided=seat["decided"],
-                                 rate=_pct(seat["win_rate_decided"]), lo=_pct(dlo), hi=_pct(dhi)))
+                                 rate=fmt_pct(seat["win_rate_decided"], unit=False), lo=fmt_pct(dlo, unit=False), hi=fmt_pct(dhi, unit=False)))
     for name, team in (rep.teams or {}).items():
         lo, hi = team["ci95"]
         typer.echo(tr("games.cli.team", team=name, seats=", ".join(map(str, team["seats"])),
-                      wins=team["wins"], rate=_pct(team["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+                      wins=team["wins"], rate=fmt_pct(team["win_rate"], unit=False), lo=fmt_pct(lo, unit=False), hi=fmt_pct(hi, unit=False)))
     if not solo:
-        typer.echo(tr("games.cli.summary", ties=rep.ties, turns=_num(rep.mean_turns, 1),
-                      rounds=_num(rep.mean_rounds, 2)))
+        typer.echo(tr("games.cli.summary", ties=rep.ties, turns=fmt_num(rep.mean_turns, 1),
+                      rounds=fmt_num(rep.mean_rounds, 2)))
     typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k), n=v)
                                                       for k, v in rep.ended_by.items())))
     if rep.cards:
@@ -256,17 +245,14 @@ def sim_game_command(
         for c in sorted(rep.cards, key=lambda c: -c["win_rate_held"]):
             lo, hi = c["ci95_held"]
             typer.echo(tr("games.cli.card", ref=c["ref"], name=c["name"], held=c["games_held"],
-                          rate=_pct(c["win_rate_held"]), lo=_pct(lo), hi=_pct(hi),
-                          other=_pct(c["win_rate_not_held"])))
+                          rate=fmt_pct(c["win_rate_held"], unit=False), lo=fmt_pct(lo, unit=False), hi=fmt_pct(hi, unit=False),
+                          other=fmt_pct(c["win_rate_not_held"], unit=False)))
     for line in rep.extra_lines:  # a game's own figures (Overseers: the Leader, the colours)
         typer.echo(line)
     for line in rep.coverage_warnings:  # a rulebook rule the bots almost never used
         typer.echo(line, err=True)
     if measured is not None:
-        from cardbase.cli.rulesdata import print_measures
-
-        typer.echo(tr("rulesdata.measures.in_report"))
-        print_measures(measured)
+        say_measures(measured)
 
 
 def _ending(key: str) -> str:
@@ -274,18 +260,6 @@ def _ending(key: str) -> str:
     from cardbase.i18n import current_language, find
 
     return find(current_language(), f"games.ended.{key}") or key
-
-
-def _num(x: float, digits: int) -> str:
-    """A number as the current language writes it (French: decimal comma)."""
-    from cardbase.i18n import current_language
-
-    text = f"{x:.{digits}f}"
-    return text.replace(".", ",") if current_language() == "fr" else text
-
-
-def _pct(x: float) -> str:
-    return _num(100 * x, 1)
 
 
 # ``cardbase games rulings GAME``: every ruling of a game (cardbase/cli/rulings.py).
@@ -297,3 +271,8 @@ app.command("rulings")(_rulings_command)
 from cardbase.cli.rulesdata import check_command as _check_command  # noqa: E402
 
 app.command("check")(_check_command)
+
+# ``cardbase games rules CODE``: a game's rules file, shown or replaced (cardbase/cli/rules_file.py).
+from cardbase.cli.rules_file import rules_command as _rules_command  # noqa: E402
+
+app.command("rules")(_rules_command)

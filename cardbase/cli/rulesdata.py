@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
-from cardbase.i18n import tr
+from cardbase.i18n import fmt_num, tr
 
 
 def _deck_names(rules, refs: list[str]) -> list[str]:
@@ -87,7 +87,7 @@ def check_command(
         typer.echo(tr("rulesdata.cli.not_tried"))
         return
     typer.echo(tr("rulesdata.cli.tried", games=tried["games"], ended=tried["ended"],
-                  mean=_num(tried["mean_turns"], 1)))
+                  mean=fmt_num(tried["mean_turns"], 1)))
     if tried["ended"] < tried["games"]:
         typer.echo(tr("rulesdata.cli.safety", count=tried["games"] - tried["ended"]))
     for name in tried["never_legal"]:
@@ -187,60 +187,6 @@ def measures_command(
     if json_out:
         print_json(m)
         return
+    from cardbase.cli.measures_report import print_measures
 
     print_measures(m)
-
-
-def print_measures(m: dict) -> None:
-    """The measures of a good game as text, a sentence after each figure (``sim measures`` and
-    ``sim game`` of a game written as data)."""
-
-    def pct(x: float | None) -> str:
-        return "—" if x is None else _num(100 * x, 1)
-
-    fp, ln, cb, dc = m["first_player"], m["length"], m["comebacks"], m["decisions"]
-    typer.echo(tr("rulesdata.measures.head", game=m["game"], games=m["games"], players=m["players"],
-                  bots=", ".join(m["bots"]), seed=m["seed"]))
-    if m.get("rules_file"):
-        typer.echo(tr("rulesdata.measures.via_file", file=m["rules_file"]))
-    if m.get("decks"):
-        typer.echo(tr("rulesdata.measures.decks", decks=", ".join(m["decks"])))
-    typer.echo(tr("rulesdata.measures.first", rate=pct(fp["rate"]), lo=pct(fp["ci95"][0]),
-                  hi=pct(fp["ci95"][1]), fair=pct(fp["fair"]), decided=m["decided"]))
-    typer.echo(tr("rulesdata.measures.first_means"))
-    typer.echo(tr("rulesdata.measures.length", mean=_num(ln["mean"], 1), sd=_num(ln["sd"], 1),
-                  min=ln["min"], q25=ln["q25"], median=ln["median"], q75=ln["q75"], max=ln["max"]))
-    typer.echo(tr("rulesdata.measures.length_ci", lo=_num(ln["ci95"][0], 1), hi=_num(ln["ci95"][1], 1)))
-    lc = m["lead_changes"]
-    typer.echo(tr("rulesdata.measures.leads", mean=_num(lc["mean"], 2)))
-    typer.echo(tr("rulesdata.measures.leads_ci", lo=_num(lc["ci95"][0], 2), hi=_num(lc["ci95"][1], 2)))
-    typer.echo(tr("rulesdata.measures.comebacks", rate=pct(cb["rate"]), lo=pct(cb["ci95"][0]),
-                  hi=pct(cb["ci95"][1]), count=cb["count"], of=cb["of"]))
-    if cb["mean_gap"] is not None:
-        typer.echo(tr("rulesdata.measures.comeback_gap", gap=_num(cb["mean_gap"], 1)))
-    dv = m["decisiveness"]
-    if dv["mean"] is not None:
-        typer.echo(tr("rulesdata.measures.decisive", mean=pct(dv["mean"]), lo=pct(dv["ci95"][0]),
-                      hi=pct(dv["ci95"][1]), of=dv["of"]))
-    sk = m["skill_gap"]
-    if sk is not None:
-        typer.echo(tr("rulesdata.measures.skill", rate=pct(sk["rate"]), lo=pct(sk["ci95"][0]),
-                      hi=pct(sk["ci95"][1]), fair=pct(sk["fair"]), decided=sk["decided"]))
-    se = m.get("search_gap")
-    if se is not None:
-        typer.echo(tr("rulesdata.measures.search", rate=pct(se["rate"]), lo=pct(se["ci95"][0]),
-                      hi=pct(se["ci95"][1]), fair=pct(se["fair"]), decided=se["decided"]))
-    typer.echo(tr("rulesdata.measures.decisions", per_game=_num(dc["per_game"], 1),
-                  options=_num(dc["options"], 1)))
-    oc = m.get("outcome")
-    if oc is not None and oc["decisions"]:
-        typer.echo(tr("rulesdata.measures.outcome", rate=pct(oc["rate"]), lo=pct(oc["ci95"][0]),
-                      hi=pct(oc["ci95"][1]), decisions=oc["decisions"], games=oc["games"]))
-    typer.echo(tr("rulesdata.measures.ended", ended=", ".join(f"{k} : {v}" for k, v in m["ended_by"].items())))
-
-
-def _num(x: float, digits: int) -> str:
-    from cardbase.i18n import current_language
-
-    text = f"{x:.{digits}f}"
-    return text.replace(".", ",") if current_language() == "fr" else text

@@ -5,21 +5,16 @@ from __future__ import annotations
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
-from cardbase.i18n import current_language, tr
+from cardbase.cli.measures_report import check_measure_counts, measures_option, print_measures_table
+from cardbase.i18n import fmt_num, fmt_pct, tr
 
 
 def _value(v: object) -> str:
     if isinstance(v, bool):
         return tr("rulings.cli.true") if v else tr("rulings.cli.false")
     if isinstance(v, float):
-        text = f"{v:g}"
-        return text.replace(".", ",") if current_language() == "fr" else text
+        return fmt_num(v, None)
     return str(v)
-
-
-def _pct(x: float, digits: int = 1, signed: bool = False) -> str:
-    text = f"{100 * x:+.{digits}f}" if signed else f"{100 * x:.{digits}f}"
-    return (text.replace(".", ",") if current_language() == "fr" else text) + " %"
 
 
 @handle_errors
@@ -75,6 +70,7 @@ def sim_rulings_command(
                                          help="Dask scheduler address: run the games on that cluster."),
     deck: str | None = typer.Option(None, "--deck", help="NesPanini: deck A (default: the first starter deck)."),
     against: str | None = typer.Option(None, "--against", help="NesPanini: deck B (default: the second starter deck)."),
+    measures_games: int = measures_option(100),
 ) -> None:
     """Play the same games under every reading of each contested ruling: how the figures move."""
     from cardbase.catalog import cards as catalog
@@ -85,6 +81,7 @@ def sim_rulings_command(
     from cardbase.games.rulings import contested
     from cardbase.playtest.weights import weigh
 
+    check_measure_counts(measures_games, 0, 0)
     spec = registry.playable(game)
     codes = [c for c in (only or "").split(",") if c.strip()] or None
     weighed = contested(spec.code, codes)  # an unknown code fails before any game is played
@@ -96,7 +93,7 @@ def sim_rulings_command(
     if spec.material != "box":  # NesPanini: one duel, deck A against deck B, every deal from both seats
         names = check_sim(games=games, min_games=2, runs=readings, unit="limits.unit.readings",
                           workers=workers, bots=bots, nespanini_bots=True)
-        res = _weigh_duel(deck, against, names, games, seed, codes, workers, scheduler, json_out)
+        res = _weigh_duel(deck, against, names, games, seed, codes, workers, scheduler, json_out, measures_games)
     else:
         names = check_sim(games=games, runs=readings, unit="limits.unit.readings", workers=workers, bots=bots,
                           players=players, spec=spec)
@@ -106,7 +103,8 @@ def sim_rulings_command(
                 cards = catalog.card_defs(s, game=spec.code)
         with _executor(scheduler, json_out) as ex, _progress(spec.code, not json_out) as progress:
             res = weigh(spec.code, cards, players=players, bots=names or None, games=games, seed=seed,
-                        only=codes, workers=workers, executor=ex, progress=progress)
+                        only=codes, workers=workers, executor=ex, progress=progress,
+                        measures_games=measures_games)
     if json_out:
         print_json(res)
         return
@@ -122,17 +120,29 @@ def sim_rulings_command(
         for side in v["seats"]:
             lo, hi = side["delta_ci95"]
             typer.echo("  " + _side(side, res["teams"]) + "  " +
-                       tr("rulings.cli.delta", delta=_pct(side["delta"], signed=True),
-                          lo=_pct(lo, signed=True), hi=_pct(hi, signed=True)))
+                       tr("rulings.cli.delta", delta=fmt_pct(side["delta"], signed=True),
+                          lo=fmt_pct(lo, signed=True), hi=fmt_pct(hi, signed=True)))
         typer.echo("  " + tr("rulings.cli.rounds", rounds=_value(round(v["mean_rounds"], 2)),
                              delta=_value(round(v["delta_rounds"], 2))))
         if v["cards"]:
             typer.echo("  " + tr("rulings.cli.cards", cards=", ".join(
-                f"{c['name']} {_pct(c['delta'], signed=True)}" for c in v["cards"])))
+                f"{c['name']} {fmt_pct(c['delta'], signed=True)}" for c in v["cards"])))
+    if res["baseline"].get("measures"):  # the measures of a good game under every reading
+        print_measures_table(reading_points(res), row_key="reading",
+                             head=tr("measures.readings_head", games=res["baseline"]["measures"]["games"]))
+
+
+def reading_points(res: dict) -> list[dict]:
+    """The measures of every reading of ``sim rulings`` as a table's points: the default readings,
+    then each ruling's other reading (« R1 end_rule=turns »)."""
+    return [{"value": tr("measures.reading_default"), "measures": res["baseline"]["measures"]}] + [
+        {"value": f"{v['ruling']} {v['option']}={_value(v['value'])}", "measures": v["measures"]}
+        for v in res["variants"] if v.get("measures")]
 
 
 def _weigh_duel(deck: str | None, against: str | None, bots: list[str], games: int, seed: int,
-                codes: list[str] | None, workers: int | None, scheduler: str | None, quiet: bool) -> dict:
+                codes: list[str] | None, workers: int | None, scheduler: str | None, quiet: bool,
+                measures_games: int = 0) -> dict:
     """``sim rulings nespanini``: the decks (starter decks by default), checked legal, then
     :func:`cardbase.playtest.weights.weigh_duel`."""
     from cardbase.catalog import cards as catalog
@@ -150,16 +160,17 @@ def _weigh_duel(deck: str | None, against: str | None, bots: list[str], games: i
     pair = (bots[0], bots[-1]) if bots else ("greedy", "greedy")
     with _executor(scheduler, quiet) as ex, _progress("nespanini", not quiet) as progress:
         return weigh_duel(a_cards, b_cards, names=(a_name, b_name), bots=pair, games=games, seed=seed,
-                          only=codes, pool=pool, workers=workers, executor=ex, progress=progress)
+                          only=codes, pool=pool, workers=workers, executor=ex, progress=progress,
+                          measures_games=measures_games)
 
 
 def _side(side: dict, teams: bool) -> str:
     lo, hi = side["ci95"]
     if side["side"] == "first":  # NesPanini's first player
-        return tr("rulings.cli.first", wins=side["wins"], rate=_pct(side["win_rate"]), lo=_pct(lo), hi=_pct(hi))
+        return tr("rulings.cli.first", wins=side["wins"], rate=fmt_pct(side["win_rate"]), lo=fmt_pct(lo), hi=fmt_pct(hi))
     if not side["side"].isdigit() and not teams:  # a NesPanini deck
-        return tr("rulings.cli.deck", side=side["side"], wins=side["wins"], rate=_pct(side["win_rate"]),
-                  lo=_pct(lo), hi=_pct(hi))
+        return tr("rulings.cli.deck", side=side["side"], wins=side["wins"], rate=fmt_pct(side["win_rate"]),
+                  lo=fmt_pct(lo), hi=fmt_pct(hi))
     key = "rulings.cli.team" if teams else "rulings.cli.seat"
-    return tr(key, side=side["side"], wins=side["wins"], rate=_pct(side["win_rate"]), lo=_pct(lo),
-              hi=_pct(hi))
+    return tr(key, side=side["side"], wins=side["wins"], rate=fmt_pct(side["win_rate"]), lo=fmt_pct(lo),
+              hi=fmt_pct(hi))

@@ -19,6 +19,15 @@ from cardbase.cli.batch_common import (  # noqa: F401 - the batch helpers
     _progress,
 )
 from cardbase.cli.common import handle_errors, print_json
+from cardbase.cli.measures_report import (
+    check_measure_counts,
+    measures_option,
+    outcome_option,
+    print_sweep_measures,
+    say_measures,
+    search_option,
+    skill_option,
+)
 from cardbase.errors import CardbaseError
 from cardbase.i18n import fmt_num, fmt_pct, tr
 
@@ -123,10 +132,6 @@ def _say_coverage(summary: dict[str, Any]) -> None:
         typer.echo(tr("nespanini.sim.coverage_warning", line=line))
 
 
-def _pct(x: float) -> str:
-    return fmt_pct(x)
-
-
 def _ended(ended_by: dict[str, int], games: int) -> None:
     """How the games ended (ruling R10), and a warning when some did not end by the Cimetière."""
     from cardbase.games.nespanini import ENDINGS
@@ -149,6 +154,25 @@ def _table(df: Any) -> Any:
     return out
 
 
+def _measures(decks: list, names: list[str], *, games: int, seed: int, bots: list[str], rounds: int,
+              rules: dict[str, Any], skill_games: int, search_games: int, outcome_games: int,
+              both_orders: bool = False) -> dict[str, Any] | None:
+    """The measures of a good game of a NesPanini batch (None: ``--measures-games 0``): on its decks
+    alone (goldfish), its two decks (deck A in seat 1), or every pair in both seat orders
+    (``both_orders``: a round robin), the batch's rulings in force."""
+    if not games:
+        return None
+    from cardbase.playtest.batch import measured_games
+    from cardbase.playtest.measures import measures
+
+    built = measured_games(decks, stalemate_rounds=rounds, rules=rules, both_orders=both_orders)
+    m = measures(built, games=games, seed=seed, bots=bots, skill_games=skill_games,
+                 search_games=search_games, outcome_games=outcome_games, code="nespanini")
+    if both_orders:
+        m["pool"] = len(built) // 2
+    return {**m, "decks": list(names)}
+
+
 @app.command("goldfish", help=tr("engine.help.goldfish"))
 @handle_errors
 @_marks_illegal
@@ -167,11 +191,16 @@ def goldfish_command(
     scheduler: str | None = SCHEDULER,
     rule: list[str] | None = RULE,
     allow_illegal: bool = ALLOW_ILLEGAL,
+    measures_games: int = measures_option(),
+    skill_games: int = skill_option(),
+    search_games: int = search_option(),
+    outcome_games: int = outcome_option(),
 ) -> None:
     """Play DECK alone N times: score distribution, oracle gap and per-card figures."""
     from cardbase.playtest.batch import goldfish, save_records
     from cardbase.playtest.limits import check_sim
 
+    check_measure_counts(measures_games, skill_games, outcome_games, search_games)
     check_sim(games=games, counts={"--oracle-games": oracle_games, "--swap-games": swap_games},
               workers=workers, records=records, bots=bot, bots_option="--bot", single_bot=True,
               nespanini_bots=True, editions=edition)
@@ -186,8 +215,12 @@ def goldfish_command(
                        stalemate_rounds=rounds, executor=ex, rules=rules, illegal=illegal)
     if records:
         save_records(rep.records, records)
+    measured = _measures([cards], [name], games=min(measures_games, games), seed=seed, bots=[bot],
+                         rounds=rounds, rules=rules, skill_games=skill_games, search_games=search_games,
+                         outcome_games=outcome_games)
     if json_out:
-        print_json({"deck": name, **rep.to_dict(), "rulings": _in_force(options)})
+        print_json({"deck": name, **rep.to_dict(), "rulings": _in_force(options)}
+                   | ({"measures": measured} if measured else {}))
         return
     s = rep.summary
     typer.echo(tr("engine.sim.goldfish_head", name=name, games=s["games"], bot=bot, seed=seed))
@@ -211,6 +244,8 @@ def goldfish_command(
         for r in rep.cards.to_dict(orient="records") if r["goldfish_blind"]]
     if blind:
         typer.echo(tr("nespanini.sim.not_judged", cards=" ; ".join(blind)))
+    if measured is not None:
+        say_measures(measured)
 
 
 @app.command("duel", help=tr("engine.help.duel"))
@@ -230,16 +265,16 @@ def duel_command(
     scheduler: str | None = SCHEDULER,
     rule: list[str] | None = RULE,
     allow_illegal: bool = ALLOW_ILLEGAL,
-    measures_games: int = typer.Option(200, "--measures-games", help=tr("engine.help.measures_games")),
-    skill_games: int = typer.Option(0, "--skill-games", help=tr("engine.help.skill_games")),
-    outcome_games: int = typer.Option(0, "--outcome-games", help=tr("engine.help.outcome_games")),
+    measures_games: int = measures_option(),
+    skill_games: int = skill_option(),
+    search_games: int = search_option(),
+    outcome_games: int = outcome_option(),
 ) -> None:
     """DECK_A against DECK_B, seats swapped on the same seeds, Wilson 95 % intervals."""
-    from cardbase.cli.games import check_measure_counts
     from cardbase.playtest.batch import duel, save_records
     from cardbase.playtest.limits import check_sim
 
-    check_measure_counts(measures_games, skill_games, outcome_games)
+    check_measure_counts(measures_games, skill_games, outcome_games, search_games)
 
     parts = check_sim(games=games, min_games=2, workers=workers, records=records, bots=bots,
                       nespanini_bots=True, editions=edition)
@@ -260,17 +295,11 @@ def duel_command(
     if records:
         save_records(rep.records, records)
     s = rep.summary
-    measured = None
-    if measures_games:  # the measures of a good game, on the batch's first games (deck A in seat 1)
-        from cardbase.games.nespanini.state import Game as DuelGame
-        from cardbase.playtest.measures import measures
-
-        measured = measures(DuelGame([list(a), list(b)], stalemate_rounds=rounds, **rules),
-                            games=min(measures_games, games), seed=seed, bots=list(parts),
-                            skill_games=skill_games, outcome_games=outcome_games, code="nespanini")
+    # the measures of a good game, on the batch's first deals (deck A in seat 1)
+    measured = _measures([a, b], [na, nb], games=min(measures_games, games), seed=seed, bots=list(parts),
+                         rounds=rounds, rules=rules, skill_games=skill_games, search_games=search_games,
+                         outcome_games=outcome_games)
     if json_out:
-        if measured is not None:
-            measured["decks"] = [na, nb]
         print_json({**s, "rulings": _in_force(options)} | ({"measures": measured} if measured else {}))
         return
     lo, hi = s["ci95"]
@@ -281,26 +310,23 @@ def duel_command(
     _ended(s["ended_by"], s["games"])
     _say_coverage(s)
     typer.echo(tr("engine.sim.duel_wtl", wins=s["wins"], ties=s["ties"], losses=s["losses"]))
-    typer.echo(tr("engine.sim.duel_rate", rate=_pct(s["win_rate"]), lo=_pct(lo), hi=_pct(hi)))
+    typer.echo(tr("engine.sim.duel_rate", rate=fmt_pct(s["win_rate"]), lo=fmt_pct(lo), hi=fmt_pct(hi)))
     fp = s["first_player"]
     if fp["win_rate"] is None:
         typer.echo(tr("nespanini.sim.first_none", ties=fp["ties"]))
     else:
-        typer.echo(tr("nespanini.sim.first", rate=_pct(fp["win_rate"]), lo=_pct(fp["ci95"][0]),
-                      hi=_pct(fp["ci95"][1]), wins=fp["wins"], decided=fp["decided"], ties=fp["ties"]))
+        typer.echo(tr("nespanini.sim.first", rate=fmt_pct(fp["win_rate"]), lo=fmt_pct(fp["ci95"][0]),
+                      hi=fmt_pct(fp["ci95"][1]), wins=fp["wins"], decided=fp["decided"], ties=fp["ties"]))
     for seat in ("first", "second"):
         r = s["seats"][seat]
         if r["win_rate"] is not None:
-            typer.echo(tr(f"nespanini.sim.seat_{seat}", deck=na, rate=_pct(r["win_rate"]),
-                          lo=_pct(r["ci95"][0]), hi=_pct(r["ci95"][1]), wins=r["wins"],
+            typer.echo(tr(f"nespanini.sim.seat_{seat}", deck=na, rate=fmt_pct(r["win_rate"]),
+                          lo=fmt_pct(r["ci95"][0]), hi=fmt_pct(r["ci95"][1]), wins=r["wins"],
                           decided=r["decided"], ties=r["ties"]))
     typer.echo(tr("engine.sim.duel_margin", margin=("+" if s['mean_margin'] >= 0 else "") + fmt_num(s['mean_margin']),
                   a=fmt_num(s['mean_score_a']), b=fmt_num(s['mean_score_b'])))
     if measured is not None:
-        from cardbase.cli.rulesdata import print_measures
-
-        typer.echo(tr("rulesdata.measures.in_report"))
-        print_measures(measured)
+        say_measures(measured)
 
 
 @app.command("roundrobin", help=tr("engine.help.roundrobin"))
@@ -318,12 +344,17 @@ def roundrobin_command(
     scheduler: str | None = SCHEDULER,
     rule: list[str] | None = RULE,
     allow_illegal: bool = ALLOW_ILLEGAL,
+    measures_games: int = measures_option(),
+    skill_games: int = skill_option(),
+    search_games: int = search_option(),
+    outcome_games: int = outcome_option(),
 ) -> None:
     """Every deck against every other: win-rate matrix and a rating per deck."""
     from cardbase.playtest.batch import roundrobin
     from cardbase.playtest.cards import starter_decks
     from cardbase.playtest.limits import check_sim
 
+    check_measure_counts(measures_games, skill_games, outcome_games, search_games)
     options = _rules(rule, stalemate_rounds)
     specs = list(decks or starter_decks())
     check_sim(games=games, min_games=2, runs=len(specs) * (len(specs) - 1) // 2, unit="limits.unit.pairs",
@@ -337,10 +368,16 @@ def roundrobin_command(
         rep = roundrobin(loaded, games=games, bots=(bots, bots), seed=seed, workers=workers,
                          progress=progress, stalemate_rounds=rounds, executor=ex, rules=rules,
                          illegal=illegal)
-    if json_out:
-        print_json({**rep.to_dict(), "rulings": _in_force(options)})
-        return
+    # the measures of a good game of the tournament: its games spread over every pair of decks,
+    # both seat orders (as many as the batch played at most)
     total = sum(rep.ended_by.values())
+    measured = _measures(list(loaded.values()), list(loaded), games=min(measures_games, total), seed=seed,
+                         bots=[bots, bots], rounds=rounds, rules=rules, skill_games=skill_games,
+                         search_games=search_games, outcome_games=outcome_games, both_orders=True)
+    if json_out:
+        print_json({**rep.to_dict(), "rulings": _in_force(options)}
+                   | ({"measures": measured} if measured else {}))
+        return
     typer.echo(tr("engine.sim.rr_head", decks=len(loaded), games=total, seed=seed))
     _say_illegal(illegal)
     _say_rulings(options)
@@ -350,6 +387,8 @@ def roundrobin_command(
     typer.echo(rep.matrix.to_string(float_format=lambda v: fmt_num(v, 3), na_rep="—"))
     typer.echo("")
     typer.echo(_table(rep.ratings).to_string(index=False))
+    if measured is not None:
+        say_measures(measured)
 
 
 @app.command("ladder", help=tr("engine.help.ladder"))
@@ -366,12 +405,17 @@ def ladder_command(
     scheduler: str | None = SCHEDULER,
     rule: list[str] | None = RULE,
     allow_illegal: bool = ALLOW_ILLEGAL,
+    measures_games: int = measures_option(),
+    skill_games: int = skill_option(),
+    search_games: int = search_option(),
+    outcome_games: int = outcome_option(),
 ) -> None:
     """Each bot against the one below: random < greedy < mc < ismcts, mirror matches."""
     from cardbase.playtest.batch import LADDER, ladder
     from cardbase.playtest.cards import starter_decks
     from cardbase.playtest.limits import check_sim
 
+    check_measure_counts(measures_games, skill_games, outcome_games, search_games)
     check_sim(games=games, min_games=2, runs=len(LADDER) - 1, unit="limits.unit.rungs", workers=workers,
               editions=edition)
     options = _rules(rule, stalemate_rounds)
@@ -387,13 +431,19 @@ def ladder_command(
             _progress(tr("engine.sim.progress_ladder", name=name), not json_out) as progress:
         df = ladder(cards, games=games, seed=seed, workers=workers, progress=progress,
                     stalemate_rounds=rounds, executor=ex, rules=rules, illegal=illegal)
+    # the measures of a good game of the mirror match, greedy in both seats (the rungs above are
+    # the skill gap of every level)
+    measured = _measures([cards, cards], [name, name], games=min(measures_games, games), seed=seed,
+                         bots=["greedy", "greedy"], rounds=rounds, rules=rules, skill_games=skill_games,
+                         search_games=search_games, outcome_games=outcome_games)
     if json_out:
         from cardbase.playtest.batch import ended_counts
 
         ended = ended_counts(k for e in df["ended_by"] for k, n in e.items() for _ in range(n))
         print_json({"deck": name, "games": games, "seed": seed, "stalemate_rounds": rounds,
                     "ended_by": ended, "rungs": df.to_dict(orient="records"),
-                    "illegal": bool(illegal), "illegal_decks": illegal, "rulings": _in_force(options)})
+                    "illegal": bool(illegal), "illegal_decks": illegal, "rulings": _in_force(options)}
+                   | ({"measures": measured} if measured else {}))
         return
     typer.echo(tr("engine.sim.ladder_head", name=name, seed=seed))
     _say_illegal(illegal)
@@ -404,6 +454,8 @@ def ladder_command(
         typer.echo(tr("engine.sim.ladder_rung", level=row["level"], against=row["against"]))
         _say_illegal(illegal)
         _ended(row["ended_by"], row["games"])
+    if measured is not None:
+        say_measures(measured)
 
 
 @app.command("sweep", help="Sweep one field of a card over a range of values, on the same deals.")
@@ -428,12 +480,17 @@ def sweep_command(
     scheduler: str | None = SCHEDULER,
     rule: list[str] | None = RULE,
     allow_illegal: bool = ALLOW_ILLEGAL,
+    measures_games: int = measures_option(100),
+    skill_games: int = skill_option(),
+    search_games: int = search_option(),
+    outcome_games: int = outcome_option(),
 ) -> None:
     """One card's field at every value of a range: win rate, its interval and mean score."""
     from cardbase.games import registry
     from cardbase.playtest.limits import check_sim
     from cardbase.playtest.sweep import parse_values, sweep
 
+    check_measure_counts(measures_games, skill_games, outcome_games, search_games)
     vals = parse_values(values)  # a bad range fails before any deck is read
     spec = registry.playable(game) if game is not None else None
     names = check_sim(games=games, min_games=2 if against is not None else 1, runs=len(vals),
@@ -482,7 +539,9 @@ def sweep_command(
     with _executor(scheduler, json_out) as ex, \
             _progress(tr("dask.sweep.progress", card=card, field=field), not json_out) as progress:
         res = sweep(cards if game is None else None, card=card, field=field, values=vals, games=games,
-                    seed=seed, bots=names, executor=ex, workers=workers, progress=progress, **kwargs)
+                    seed=seed, bots=names, executor=ex, workers=workers, progress=progress,
+                    measures_games=measures_games, skill_games=skill_games, search_games=search_games,
+                    outcome_games=outcome_games, **kwargs)
     res = {**label, **res}
     if json_out:
         print_json(res)
@@ -502,11 +561,12 @@ def sweep_command(
             typer.echo(tr("dask.sweep.point_goldfish", value=p["value"], score=score,
                           lo=fmt_num(lo), hi=fmt_num(hi)))
         else:
-            typer.echo(tr("dask.sweep.point", value=p["value"], rate=_pct(p["win_rate"]), lo=_pct(lo),
-                          hi=_pct(hi), score=score))
+            typer.echo(tr("dask.sweep.point", value=p["value"], rate=fmt_pct(p["win_rate"]), lo=fmt_pct(lo),
+                          hi=fmt_pct(hi), score=score))
     if res["mode"] != "goldfish":
         typer.echo(tr("dask.sweep.crossing", value=fmt_num(res['crossing'])) if res["crossing"] is not None
                    else tr("dask.sweep.no_crossing"))
+    print_sweep_measures(res)
 
 
 # ``cardbase sim game``: every box game of the registry (OVERKILL…), see cardbase/cli/games.py.

@@ -7,23 +7,9 @@ from pathlib import Path
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
-from cardbase.i18n import tr
+from cardbase.i18n import fmt_num, fmt_pct, tr
 
 app = typer.Typer(help="Exact answers for small games.", no_args_is_help=True)
-
-
-def _dec(text: str) -> str:
-    from cardbase.i18n import current_language
-
-    return text.replace(".", ",") if current_language() == "fr" else text
-
-
-def _pct(x: float) -> str:
-    return _dec(f"{100 * x:.1f} %")
-
-
-def _num(x: float, digits: int = 2) -> str:
-    return _dec(f"{x:.{digits}f}")
 
 
 def _ranges(ranges: list) -> str:
@@ -75,31 +61,31 @@ def pushluck_command(
         return
     echo = typer.echo
     echo(tr("pushluck.cli.head", box=", ".join(data["box"]), target=data["target"]))
-    echo(tr("pushluck.cli.reach", p=_pct(data["p_reach_15"]), exact=data["p_reach_15_exact"],
-            flips=_num(data["expected_flips"])))
+    echo(tr("pushluck.cli.reach", p=fmt_pct(data["p_reach_15"]), exact=data["p_reach_15_exact"],
+            flips=fmt_num(data["expected_flips"])))
     fp = data["full_pass"]
     echo(tr("pushluck.cli.pass", survive=fp["survive"], multiplier=fp["multiplier"],
             growth=fp["growth"]))
     solo = data["solo"]
     unl = solo.get("unlimited")
     if unl is not None:
-        echo(tr("pushluck.cli.solo_unlimited", value=_num(unl["value"]), exact=unl["value_exact"]))
+        echo(tr("pushluck.cli.solo_unlimited", value=fmt_num(unl["value"]), exact=unl["value_exact"]))
         if not unl["attained"]:
-            echo(tr("pushluck.cli.solo_not_attained", gap=_num(unl['bot_shortfall_bound'])))
+            echo(tr("pushluck.cli.solo_not_attained", gap=fmt_num(unl['bot_shortfall_bound'])))
     elif solo["status"] == "exact" and data["full_pass"]["survive"] == "0":
-        echo(tr("pushluck.cli.solo_exact", value=_num(solo["expected_points_per_round"])))
+        echo(tr("pushluck.cli.solo_exact", value=fmt_num(solo["expected_points_per_round"])))
     elif solo["status"] == "exact":
-        echo(tr("pushluck.cli.solo_converged", value=_num(solo["expected_points_per_round"]),
+        echo(tr("pushluck.cli.solo_converged", value=fmt_num(solo["expected_points_per_round"]),
                 exact=solo["expected_points_per_round_exact"], k=solo["exact_from_reshuffles"]))
     elif solo["status"] == "bounded" and solo["upper_bound"] is None:
-        echo(tr("pushluck.cli.solo_unknown", k=reshuffles, value=_num(solo["capped_expected_points"])))
+        echo(tr("pushluck.cli.solo_unknown", k=reshuffles, value=fmt_num(solo["capped_expected_points"])))
     elif solo["status"] == "bounded":
-        echo(tr("pushluck.cli.solo_bounded", k=reshuffles, value=_num(solo["capped_expected_points"]),
-                upper=_num(solo["upper_bound"])))
+        echo(tr("pushluck.cli.solo_bounded", k=reshuffles, value=fmt_num(solo["capped_expected_points"]),
+                upper=fmt_num(solo["upper_bound"])))
     else:
         echo(tr("pushluck.cli.solo_unbounded", growth=fp["growth"], added=fp["points_added"]))
     echo(tr("pushluck.cli.solo_capped", k=reshuffles,
-            values=" ; ".join(_num(v) for v in solo["by_reshuffles"])))
+            values=" ; ".join(fmt_num(v) for v in solo["by_reshuffles"])))
     echo(tr("pushluck.cli.policy_head", k=reshuffles))
     for row in solo["policy"]:
         if row["go_on"] == [[0, None]]:
@@ -114,10 +100,10 @@ def pushluck_command(
     if "seats_error" in data and "seats_limit" not in data:
         echo(data["seats_error"])
     for n, seats in data["seats"].items():
-        wins = ", ".join(tr("pushluck.cli.seat", seat=i + 1, p=_pct(w)) for i, w in enumerate(seats["win"]))
+        wins = ", ".join(tr("pushluck.cli.seat", seat=i + 1, p=fmt_pct(w)) for i, w in enumerate(seats["win"]))
         rounds = seats["expected_rounds"]
         echo(tr("pushluck.cli.seats", players=n, wins=wins,
-                rounds=_num(rounds) if rounds is not None else "∞"))
+                rounds=fmt_num(rounds) if rounds is not None else "∞"))
         for pol in seats["policies"]:
             stop = pol["stop_from"]
             echo(tr("pushluck.cli.seat_policy", seat=pol["seat"],

@@ -36,8 +36,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT", "LANGUAGES", "current_language", "find", "keys", "set_language", "table", "tr",
-           "translate", "use_language"]
+__all__ = ["DEFAULT", "LANGUAGES", "current_language", "find", "fmt_num", "fmt_pct", "keys", "set_language",
+           "table", "tr", "translate", "use_language"]
 
 DEFAULT = "fr"
 LANGUAGES: dict[str, str] = {"fr": "Français", "en": "English"}
@@ -176,12 +176,19 @@ def tr(key: str, /, **values: Any) -> str:
     return translate(_current.get(), key, **values)
 
 
-def fmt_num(value: float, digits: int = 2) -> str:
-    """``value`` with ``digits`` decimals as the current language writes it (French: « 3,50 »)."""
-    text = f"{value:.{digits}f}"
-    return text.replace(".", ",") if _current.get() == "fr" else text
+def fmt_num(value: float, digits: int | None = 2, *, signed: bool = False, lang: str | None = None) -> str:
+    """``value`` with ``digits`` decimals as the current language (or ``lang``) writes it (French:
+    « 3,50 »; ``digits`` None: as few as it needs, « 2,5 », « 10 »); ``signed``: a plus sign
+    before a positive number (« +0,25 »)."""
+    spec = "g" if digits is None else f".{digits}f"
+    text = format(value, ("+" if signed else "") + spec)
+    return text.replace(".", ",") if (lang or _current.get()) == "fr" else text
 
 
-def fmt_pct(rate: float, digits: int = 1) -> str:
-    """A rate in [0, 1] as a percentage in the current language (« 57,3 % »)."""
-    return f"{fmt_num(100 * rate, digits)} %"
+def fmt_pct(rate: float, digits: int = 1, *, signed: bool = False, unit: bool = True,
+            lang: str | None = None) -> str:
+    """A rate in [0, 1] as a percentage in the current language (or ``lang``): « 57,3 % »;
+    ``signed``: « +2,5 % »; ``unit`` False: the number alone (« 57,3 », for a message that writes
+    its own « % »)."""
+    text = fmt_num(100 * rate, digits, signed=signed, lang=lang)
+    return f"{text} %" if unit else text

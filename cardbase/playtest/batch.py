@@ -524,6 +524,25 @@ def roundrobin(decks: dict[str, Sequence[CardDef]], *, games: int = 400,
                             _illegal_summary(illegal))
 
 
+# ----------------------------------------------------------------------------- measured games
+
+
+def measured_games(decks: Sequence[Sequence[CardDef]], *, stalemate_rounds: int = STALEMATE_ROUNDS,
+                   rules: dict[str, Any] | None = None, both_orders: bool = False) -> list[Game]:
+    """The games the measures of a good game (:mod:`cardbase.playtest.measures`) are taken on, the
+    batch's rulings in force: one deck alone (goldfish), two decks (a duel, the first deck in seat
+    1), or — ``both_orders`` — every pair of the decks in both seat orders (a round robin, a
+    sweep against a deck: seat advantage apart from the decks')."""
+    options = options_key(rules)
+    ds = [tuple(d) for d in decks]
+    if len(ds) == 1:
+        return [_game((ds[0],), stalemate_rounds, options)]
+    if not both_orders:
+        return [_game((ds[0], ds[1]), stalemate_rounds, options)]
+    return [_game(pair, stalemate_rounds, options)
+            for i, a in enumerate(ds) for b in ds[i + 1:] for pair in ((a, b), (b, a))]
+
+
 # ----------------------------------------------------------------------------- ladder
 
 LADDER = ("random", "greedy", "mc", "ismcts")

@@ -1,7 +1,10 @@
-"""The measures of a good game, for a game written as data: played by bots, seeded.
+"""The measures of a good game, for every game (written as data or hand-written): played by bots,
+seeded, each figure with its 95 % interval.
 
 * **first-player advantage**: how often the seat that played first wins, among decided games,
   with its 95 % (Wilson) interval — a fair game of ``n`` players sits near ``1/n``;
+* **seat advantage**: each seat's wins among decided games, with its interval, beside the fair
+  share (where seats hold different decks, the deck weighs in too);
 * **game length**: turns per game, mean, spread and quantiles;
 * **lead changes**: after every turn the leader is the single best player by the rules file's
   ``[end.winner] by`` (highest or lowest as it says); a change is a new single leader;
@@ -16,6 +19,18 @@
   another winner;
 * **decisions**: moves where the player had more than one legal action, per game, and the mean
   number of options of those moves.
+
+A **solo** game (one side: NesPanini's goldfish, 15 en un tour alone) has no winner: its outcome
+is its final score (its standing, as above). Its measures are those that keep a meaning there —
+length, decisiveness (the share of the turns played before the score reached its final value for
+good), the skill gap (the strong bot's mean final score against the weak one's on the same deals,
+the paired difference with its interval), the decisions that change the outcome (another action
+gives another final score) and the decisions — and ``not_applicable`` names the others with why:
+first-player and seat advantage (one seat), lead changes (nobody else to lead), comebacks (no
+winner, nobody to be behind).
+
+``game`` may be a list of games (a round robin's pairs of decks, both seat orders): game ``i`` of
+a batch is played on ``game[i % len(game)]``.
 """
 
 from __future__ import annotations
@@ -37,6 +52,15 @@ def _side(state: Any, player: int) -> Any:
     return team_of(player) if team_of is not None else player
 
 
+def _pick(game: Any, i: int) -> Any:
+    """The game that game ``i`` of a batch is played on (``game``, or one of a list in turn)."""
+    return game[i % len(game)] if isinstance(game, (list, tuple)) else game
+
+
+def _first(game: Any) -> Any:
+    return game[0] if isinstance(game, (list, tuple)) else game
+
+
 def standing(state: Any) -> dict[Any, float]:
     """Each side's standing, higher is better: for a game written as data its ``[end.winner] by``
     (negated when the lowest wins); for a hand-written engine its ``scores()`` (OVERKILL's and
@@ -44,6 +68,8 @@ def standing(state: Any) -> dict[Any, float]:
     summed over a team's seats."""
     if isinstance(state, State):
         r = state.rules
+        if r.teams is not None:  # a team's value ([teams] value of its seats' [end.winner] by)
+            return state.team_standing()
         sign = 1 if r.winner_order == "highest" else -1
         return {p: sign * state._eval(r.winner_by, p) for p in range(state.n)}
     out: dict[Any, float] = {}
@@ -72,7 +98,7 @@ def _gaps(state: Any) -> dict[Any, float]:
 
 def winner_side(state: Any) -> Any:
     """The side that won a finished game alone (None: a tie, a shared win, nobody)."""
-    if isinstance(state, State):
+    if isinstance(state, State) and state.rules.teams is None:
         return state.winners[0] if len(state.winners) == 1 else None
     won = {_side(state, p) for p, x in enumerate(state.returns()) if x > 0}
     return next(iter(won)) if len(won) == 1 else None
@@ -88,7 +114,8 @@ def _turns(state: Any) -> int:
 def decided_at(leaders: Sequence[int | None], winner: int | None) -> float | None:
     """How early the winner is known: the share of the game's turns played before the eventual
     winner became the single leader for good (0: led from the first turn on; 1: only at the end).
-    None for a game nobody won."""
+    None for a game nobody won. A solo game passes its score after each turn and its final
+    score: the share of the turns played before the score was final for good."""
     if winner is None:
         return None
     if not leaders:
@@ -99,11 +126,18 @@ def decided_at(leaders: Sequence[int | None], winner: int | None) -> float | Non
     return i / len(leaders)
 
 
-def _mean_ci(xs: Sequence[float]) -> list[float]:
+def _mean_ci(xs: Sequence[float], low: float = 0.0, high: float | None = None) -> list[float]:
+    """The 95 % (normal) interval of the mean of ``xs``, kept within what the figure can be
+    (``low``…``high``: a count is never below 0, a share never above 1)."""
     if len(xs) < 2:
         return [float(xs[0]), float(xs[0])] if xs else [0.0, 0.0]
     m, h = statistics.fmean(xs), 1.96 * statistics.stdev(xs) / len(xs) ** 0.5
-    return [m - h, m + h]
+    lo, hi = m - h, m + h
+    if low is not None:
+        lo = max(low, lo)
+    if high is not None:
+        hi = min(high, hi)
+    return [lo, hi]
 
 
 def play_measured(game: Any, seed: int, bots: Sequence[str]) -> dict[str, Any]:
@@ -115,8 +149,10 @@ def play_measured(game: Any, seed: int, bots: Sequence[str]) -> dict[str, Any]:
     players = [seat_bot(b, seed * 31 + i, game) for i, b in enumerate(bots)]
     first = _side(s, s.current_player())
     seat_sides = [_side(s, p) for p in range(len(bots))]
+    solo = len(set(seat_sides)) == 1  # one side: no winner, the final score is the outcome
     leaders: list[Any] = []
     snapshots: list[dict[Any, float]] = []  # after each turn: how far each side is behind
+    running: list[float] = []  # solo: the score after each turn
     decisions = options = 0
     turns = _turns(s)
     while not s.is_terminal():
@@ -127,8 +163,11 @@ def play_measured(game: Any, seed: int, bots: Sequence[str]) -> dict[str, Any]:
         s.apply_action(players[s.current_player()].step(s))
         if _turns(s) != turns and not s.is_terminal():
             turns = _turns(s)
-            leaders.append(_leader(s))
-            snapshots.append(_gaps(s))
+            if solo:
+                running.append(standing(s)[first])
+            else:
+                leaders.append(_leader(s))
+                snapshots.append(_gaps(s))
     changes = 0
     last = None
     for lead in leaders:
@@ -142,10 +181,15 @@ def play_measured(game: Any, seed: int, bots: Sequence[str]) -> dict[str, Any]:
         gap = snapshots[len(snapshots) // 2].get(winner, 0.0)
         comeback = gap > 0
     coverage = getattr(s, "coverage", None)
+    score = settled = None
+    if solo:
+        score = float(standing(s)[first])
+        settled = decided_at(running, score)  # the score "leads for good" once it is final
     return {"first": first, "winner": winner, "turns": _turns(s), "ended_by": s.ended_by,
             "lead_changes": changes, "comeback": comeback, "gap": gap,
             "seat_sides": seat_sides, "sides": len(set(seat_sides)),
             "decided_at": decided_at(leaders, winner), "decisions": decisions, "options": options,
+            "score": score, "settled_at": settled,
             "coverage": coverage() if coverage is not None else {}}
 
 
@@ -153,21 +197,48 @@ def skill_gap(game: Any, *, games: int, seed: int = 0, strong: str = "greedy",
               weak: str = "random") -> dict[str, Any]:
     """``strong`` against ``weak`` (greedy against random; a search bot against greedy): one seat
     ``strong``, the others ``weak``, the strong seat turning from game to game; its win rate
-    among decided games with its interval, beside the fair share."""
+    among decided games with its interval, beside the fair share. A solo game: every deal played
+    once by ``strong`` and once by ``weak``; their mean final scores and the mean of the paired
+    differences with its interval (``basis`` "score")."""
+    g0 = _first(game)
+    if _sides(g0) == 1:
+        return _solo_gap(game, games=games, seed=seed, strong=strong, weak=weak)
     wins = decided = 0
-    sides = game.num_players
+    sides = g0.num_players
+    k = len(game) if isinstance(game, (list, tuple)) else 1
     for i in range(games):
-        names = [weak] * game.num_players
-        seat = i % game.num_players
+        g = _pick(game, i)
+        names = [weak] * g.num_players
+        seat = (i // k) % g.num_players  # every game of a list gets the strong bot in every seat
         names[seat] = strong
-        row = play_measured(game, game_seed(seed, i), names)
+        row = play_measured(g, game_seed(seed, i), names)
         sides = row["sides"]
         if row["winner"] is not None:
             decided += 1
             wins += row["winner"] == row["seat_sides"][seat]
     lo, hi = wilson(wins, decided)
     return {"games": games, "decided": decided, "wins": wins, "bots": [strong, weak],
-            "rate": wins / decided if decided else None, "ci95": [lo, hi], "fair": 1 / sides}
+            "rate": wins / decided if decided else None, "ci95": [lo, hi], "fair": 1 / sides,
+            "basis": "winner"}
+
+
+def _sides(game: Any) -> int:
+    """How many sides a game's deal has (1: a solo game)."""
+    s = game.new_state(0, log=False)
+    return len({_side(s, p) for p in range(game.num_players)})
+
+
+def _solo_gap(game: Any, *, games: int, seed: int, strong: str, weak: str) -> dict[str, Any]:
+    hi_scores, lo_scores = [], []
+    for i in range(games):
+        g, gs = _pick(game, i), game_seed(seed, i)
+        hi_scores.append(play_measured(g, gs, [strong] * g.num_players)["score"])
+        lo_scores.append(play_measured(g, gs, [weak] * g.num_players)["score"])
+    diffs = [a - b for a, b in zip(hi_scores, lo_scores)]
+    return {"games": games, "bots": [strong, weak], "basis": "score",
+            "strong_mean": statistics.fmean(hi_scores) if games else None,
+            "weak_mean": statistics.fmean(lo_scores) if games else None,
+            "diff": statistics.fmean(diffs) if games else None, "ci95": _mean_ci(diffs, low=None)}
 
 
 def outcome_share(game: Any, *, games: int, seed: int = 0, bots: Sequence[str] | None = None,
@@ -175,27 +246,34 @@ def outcome_share(game: Any, *, games: int, seed: int = 0, bots: Sequence[str] |
     """The share of decisions that change the outcome: in ``games`` games played by ``bots``, at
     every move with more than one legal action, each other action is played instead and the game
     finished by the same bots with the same chance (the state's generator is copied); the
-    decision counts when some other action gives another winner (every finish of a decision is
-    played by bots seeded alike, so only the action differs). With its interval."""
+    decision counts when some other action gives another winner (a solo game: another final
+    score; every finish of a decision is played by bots seeded alike, so only the action
+    differs). With its interval."""
     from cardbase.playtest.games import seat_bot
 
     names = list(bots or ["greedy"])
     if len(names) == 1:
-        names = names * game.num_players
+        names = names * _first(game).num_players
     changed = total = 0
     for i in range(games):
         gs = game_seed(seed, i)
-        s = game.new_state(gs, log=False)
-        players = [seat_bot(b, gs * 31 + q, game) for q, b in enumerate(names)]
+        g = _pick(game, i)
+        s = g.new_state(gs, log=False)
+        players = [seat_bot(b, gs * 31 + q, g) for q, b in enumerate(names)]
+        sides = {_side(s, p) for p in range(len(names))}
+        solo = next(iter(sides)) if len(sides) == 1 else None
 
-        def finish(t: Any, at: int, gs: int = gs) -> tuple:
+        def finish(t: Any, at: int, gs: int = gs, g: Any = g, solo: Any = solo) -> tuple:
             # the same fresh bots for every alternative of a decision: only the action differs
-            bots_now = [seat_bot(b, gs * 31 + q + 7_919 * at, game) for q, b in enumerate(names)]
+            bots_now = [seat_bot(b, gs * 31 + q + 7_919 * at, g) for q, b in enumerate(names)]
             moves = 0
             while not t.is_terminal() and moves < most_moves:
                 t.apply_action(bots_now[t.current_player()].step(t))
                 moves += 1
-            return (winner_side(t),) if t.is_terminal() else ("?",)
+            if not t.is_terminal():
+                return ("?",)
+            # a solo game's outcome is its final score
+            return (winner_side(t),) if solo is None else (standing(t)[solo],)
 
         while not s.is_terminal():
             legal = s.legal_actions()
@@ -220,57 +298,157 @@ def outcome_share(game: Any, *, games: int, seed: int = 0, bots: Sequence[str] |
             "rate": changed / total if total else None, "ci95": [lo, hi]}
 
 
+def _length(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    lengths = sorted(r["turns"] for r in rows)
+    n = len(lengths)
+
+    def q(f: float) -> int:
+        return lengths[min(n - 1, max(0, int(f * n - 1e-9)))]
+
+    return {"mean": statistics.fmean(lengths), "sd": statistics.pstdev(lengths),
+            "ci95": _mean_ci(lengths), "min": lengths[0], "q25": q(0.25), "median": q(0.5),
+            "q75": q(0.75), "max": lengths[-1]}
+
+
+def _decisions(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    dec = sum(r["decisions"] for r in rows)
+    return {"per_game": dec / len(rows), "ci95": _mean_ci([r["decisions"] for r in rows]),
+            "options": (sum(r["options"] for r in rows) / dec) if dec else 0.0}
+
+
+def _ended(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    ended: dict[str, int] = {}
+    for r in rows:
+        ended[r["ended_by"]] = ended.get(r["ended_by"], 0) + 1
+    return dict(sorted(ended.items()))
+
+
+# the measures a solo game has no use for, and why (their names: measures.na_name.<measure>,
+# the reasons: measures.why.<reason>)
+SOLO_NOT_APPLICABLE = {"first_player": "one_seat", "seats": "one_seat", "lead_changes": "no_rival",
+                       "comebacks": "no_winner"}
+
+
+def _lineup(names: Sequence[str], i: int) -> list[str]:
+    """The bots of game ``i`` when they differ: the list turned by ``i`` seats."""
+    k = i % len(names)
+    return list(names[k:]) + list(names[:k])
+
+
 def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None,
              skill_games: int = 0, search_games: int = 0, outcome_games: int = 0,
              code: str | None = None) -> dict[str, Any]:
     """The measures over ``games`` seeded games (game ``i`` dealt from ``game_seed(seed, i)``);
     ``skill_games``: that many more games for the skill gap (greedy against random),
     ``search_games`` for a search bot (mc) against greedy, ``outcome_games`` for the share of
-    decisions that change the outcome."""
+    decisions that change the outcome. ``game``: one game or a list played in turn. A solo game
+    gets the measures that apply to it (``solo`` True, ``not_applicable``)."""
+    if games < 1:
+        raise ValueError("measures need at least one game")
+    g0 = _first(game)
     names = list(bots or ["greedy"])
     if len(names) == 1:
-        names = names * game.num_players
-    rows = [play_measured(game, game_seed(seed, i), names) for i in range(games)]
+        names = names * g0.num_players
+    # Different bots at the table (greedy against random): the line-up turns one seat a game, so
+    # every seat — the first player's included — is played by each bot as often, and the seat
+    # figures measure the seats, not the bots' strength (a fixed line-up put greedy first every game).
+    rotated = len(set(names)) > 1
+    rows = [play_measured(_pick(game, i), game_seed(seed, i), _lineup(names, i) if rotated else names)
+            for i in range(games)]
+    n = len(rows)
+    sides = rows[0]["sides"]
+    code = code or g0.rules.code
+    head = {"game": code, "games": n, "players": g0.num_players, "bots": names, "seed": seed,
+            "solo": sides == 1, "rotated": rotated}
+    extra = {"skill_gap": skill_gap(game, games=skill_games, seed=seed + 1) if skill_games else None,
+             "search_gap": skill_gap(game, games=search_games, seed=seed + 2, strong="mc", weak="greedy")
+             if search_games else None,
+             "outcome": outcome_share(game, games=outcome_games, seed=seed, bots=names)
+             if outcome_games else None,
+             "decisions": _decisions(rows), "ended_by": _ended(rows)}
+    if sides == 1:
+        settled = [r["settled_at"] for r in rows]
+        return {**head, "decided": 0, "length": _length(rows),
+                "decisiveness": {"mean": statistics.fmean(settled), "ci95": _mean_ci(settled, 0.0, 1.0),
+                                 "of": len(settled), "basis": "score"},
+                **{k: None for k in SOLO_NOT_APPLICABLE}, **extra,
+                "not_applicable": dict(SOLO_NOT_APPLICABLE)}
     decided = [r for r in rows if r["winner"] is not None]
     first_wins = sum(1 for r in decided if r["winner"] == r["first"])
     lo, hi = wilson(first_wins, len(decided))
-    lengths = sorted(r["turns"] for r in rows)
+    seats = []
+    for p, bot in enumerate(names):
+        wins = sum(1 for r in decided if r["winner"] == r["seat_sides"][p])
+        slo, shi = wilson(wins, len(decided))
+        seats.append({"seat": p + 1, "bot": "rotation" if rotated else bot, "wins": wins,
+                      "rate": wins / len(decided) if decided else None, "ci95": [slo, shi]})
     backs = [r for r in decided if r["comeback"] is not None]
     cb = sum(1 for r in backs if r["comeback"])
     clo, chi = wilson(cb, len(backs))
-    n = len(rows)
-
-    def q(f: float) -> int:
-        return lengths[min(n - 1, max(0, int(f * n - 1e-9)))]
-
-    ended: dict[str, int] = {}
-    for r in rows:
-        ended[r["ended_by"]] = ended.get(r["ended_by"], 0) + 1
-    dec = sum(r["decisions"] for r in rows)
+    gaps = [r["gap"] for r in backs if r["comeback"]]
     known = [r["decided_at"] for r in rows if r["decided_at"] is not None]
-    sides = rows[0]["sides"] if rows else game.num_players
-    code = code or game.rules.code
-    return {"game": code, "games": n, "players": game.num_players, "bots": names,
-            "seed": seed, "decided": len(decided),
+    return {**head, "decided": len(decided),
             "first_player": {"wins": first_wins, "rate": first_wins / len(decided) if decided else None,
                              "ci95": [lo, hi], "fair": 1 / sides},
-            "length": {"mean": statistics.fmean(lengths), "sd": statistics.pstdev(lengths),
-                       "ci95": _mean_ci(lengths),
-                       "min": lengths[0], "q25": q(0.25), "median": q(0.5), "q75": q(0.75),
-                       "max": lengths[-1]},
+            "seats": {"decided": len(decided), "fair": 1 / sides, "seats": seats},
+            "length": _length(rows),
             "lead_changes": {"mean": statistics.fmean(r["lead_changes"] for r in rows),
                              "ci95": _mean_ci([r["lead_changes"] for r in rows])},
             "comebacks": {"count": cb, "of": len(backs), "rate": cb / len(backs) if backs else None,
                           "ci95": [clo, chi],
-                          "mean_gap": statistics.fmean(r["gap"] for r in backs if r["comeback"]) if cb else None},
+                          "mean_gap": statistics.fmean(gaps) if gaps else None,
+                          "gap_ci95": _mean_ci(gaps) if gaps else None},
             "decisiveness": {"mean": statistics.fmean(known) if known else None,
-                             "ci95": _mean_ci(known), "of": len(known)},
-            "skill_gap": skill_gap(game, games=skill_games, seed=seed + 1) if skill_games else None,
-            "search_gap": skill_gap(game, games=search_games, seed=seed + 2, strong="mc", weak="greedy")
-            if search_games else None,
-            "outcome": outcome_share(game, games=outcome_games, seed=seed, bots=names) if outcome_games else None,
-            "decisions": {"per_game": dec / n, "options": (sum(r["options"] for r in rows) / dec) if dec else 0.0},
-            "ended_by": dict(sorted(ended.items()))}
+                             "ci95": _mean_ci(known, 0.0, 1.0), "of": len(known), "basis": "winner"},
+            **extra}
+
+
+def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any, row_key: str = "value"
+                ) -> tuple[list[str], list[list[str]], list[tuple[str, str]]]:
+    """The measures of every point of a sweep as a table (``sim sweep`` and the app's balance
+    view; ``sim rulings``: a point a reading, ``row_key`` "reading"): the columns' keys
+    (``measures.col.<key>``), one row of cells a point (its ``value``) — each figure with its
+    interval in brackets — and each column's meaning key (``measures.means.<key>``).
+    ``num(x, digits, signed=False)`` and ``pct(rate, unit=True)`` write the numbers (the
+    language's comma; ``unit`` False: without « % », for the interval after the figure)."""
+
+    def cell(value: float | None, ci: Sequence[float] | None, *, percent: bool = False, digits: int = 1,
+             signed: bool = False) -> str:
+        if value is None:
+            return "—"
+        if percent:
+            return f"{pct(value)} [{pct(ci[0], unit=False)}–{pct(ci[1], unit=False)}]" if ci else pct(value)
+        text = num(value, digits, signed=signed)
+        return f"{text} [{num(ci[0], digits, signed=signed)}–{num(ci[1], digits, signed=signed)}]" if ci else text
+
+    ms = [p["measures"] for p in points]
+    solo = bool(ms and ms[0].get("solo"))
+    cols = [row_key, "length"] + (["settled"] if solo else ["first", "leads", "comebacks", "decisive"])
+    cols += [col for key, col in (("skill_gap", "skill"), ("search_gap", "search"), ("outcome", "outcome"))
+             if any(m.get(key) for m in ms)]
+    rows = []
+    for p, m in zip(points, ms):
+        dv = m["decisiveness"]
+        cells = {row_key: str(p["value"]), "length": cell(m["length"]["mean"], m["length"]["ci95"]),
+                 "settled": cell(dv["mean"], dv["ci95"], percent=True),
+                 "decisive": cell(dv["mean"], dv["ci95"], percent=True)}
+        if not solo:
+            fp, cb, lc = m["first_player"], m["comebacks"], m["lead_changes"]
+            cells.update(first=cell(fp["rate"], fp["ci95"], percent=True),
+                         leads=cell(lc["mean"], lc["ci95"], digits=2),
+                         comebacks=cell(cb["rate"], cb["ci95"], percent=True))
+        for key, col in (("skill_gap", "skill"), ("search_gap", "search")):
+            g = m.get(key)
+            cells[col] = "—" if g is None else (cell(g["diff"], g["ci95"], signed=True) if g.get("basis") == "score"
+                                                else cell(g["rate"], g["ci95"], percent=True))
+        oc = m.get("outcome")
+        cells["outcome"] = cell(oc["rate"], oc["ci95"], percent=True) if oc and oc["decisions"] else "—"
+        rows.append([cells[c] for c in cols])
+    meanings = {"length": "length_short", "settled": "settled", "first": "first", "leads": "leads",
+                "comebacks": "comebacks", "decisive": "decisive",
+                "skill": "skill_solo_short" if solo else "skill", "search": "search_solo" if solo else "search",
+                "outcome": "outcome_solo" if solo else "outcome"}
+    return cols, rows, [(c, meanings[c]) for c in cols if c in meanings]
 
 
 def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0, *,
@@ -318,7 +496,8 @@ def _position(s: State, timeless: bool) -> tuple:
     key = (s.player, s.first, getattr(s, "seat_index", 0), s.turn_actions, tuple(s.done),
            tuple(tuple(tuple(p) for p in piles) for piles in s.zones.values()),
            tuple(tuple(sorted(c.items())) for c in s.counters), repr(s.decision), repr(s.queue),
-           tuple(tuple(r) for r in s.revealed), s.rng.getstate())
+           tuple(tuple(r) for r in s.revealed), s.rng.getstate(),
+           (s.window, s.answered, s.cause_id, s.secret))  # an answer window, secret choices
     return key if timeless else key + (s.round, s.turns)
 
 

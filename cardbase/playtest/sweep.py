@@ -23,6 +23,12 @@ Fields:
 
 Every variant is built (and checked) before the first game; all the chunks of all the values are
 submitted at once, so a cluster stays busy. ``progress(done, total)`` counts games.
+
+With ``measures_games``, every point also carries ``measures``: the measures of a good game
+(:mod:`cardbase.playtest.measures`) of that value's game, on the same seed at every value (the
+same deals), so that a designer sees how the length, the first player's edge, the drama… move
+with the value — at most the sweep's games a value, and likewise the skill-gap and outcome games.
+A sweep against a deck measures both seat orders; a goldfish sweep gets the solo measures.
 """
 
 from __future__ import annotations
@@ -152,7 +158,8 @@ def sweep(deck: Sequence[CardDef] | None = None, *, card: str, field: str = "val
           bots: Sequence[str] | None = None, players: int | None = None,
           options: dict[str, Any] | None = None, executor: Any = None, scheduler: str | None = None,
           workers: int | None = None, progress: Progress | None = None,
-          stalemate_rounds: int | None = None, deck_name: str = "deck") -> dict[str, Any]:
+          stalemate_rounds: int | None = None, deck_name: str = "deck", measures_games: int = 0,
+          skill_games: int = 0, search_games: int = 0, outcome_games: int = 0) -> dict[str, Any]:
     """Sweep ``field`` of ``card`` over ``values``; ``{"points": [...], "crossing": …, …}``.
 
     NesPanini: give ``deck`` (and ``against`` for head-to-head, else goldfish). A box game: give
@@ -175,20 +182,32 @@ def sweep(deck: Sequence[CardDef] | None = None, *, card: str, field: str = "val
             raise CardbaseError(tr("dask.sweep.no_deck"))
         plan = _nespanini_plan(deck, card, field, vals, against, games, seed, bots,
                                stalemate_rounds, deck_name, options)
-    fn, per_value_args, n, finish, head = plan
-    if executor is not None:
-        return _run(fn, per_value_args, n, finish, head, vals, executor, progress, workers)
+    fn, per_value_args, n, finish, head, variants = plan
     from .cluster import scheduler_address
 
-    if scheduler_address(scheduler):
+    if executor is not None:
+        res = _run(fn, per_value_args, n, finish, head, vals, executor, progress, workers)
+    elif scheduler_address(scheduler):
         with open_executor(scheduler) as ex:
-            return _run(fn, per_value_args, n, finish, head, vals, ex, progress, workers)
-    total = n * len(vals) * (2 if fn.__name__ == "run_duel_chunk" else 1)
-    jobs = workers if workers is not None else (os.cpu_count() or 1)
-    if jobs > 1 and total >= 4000:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            return _run(fn, per_value_args, n, finish, head, vals, pool, progress, jobs)
-    return _run(fn, per_value_args, n, finish, head, vals, None, progress, workers)
+            res = _run(fn, per_value_args, n, finish, head, vals, ex, progress, workers)
+    else:
+        total = n * len(vals) * (2 if fn.__name__ == "run_duel_chunk" else 1)
+        jobs = workers if workers is not None else (os.cpu_count() or 1)
+        if jobs > 1 and total >= 4000:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                res = _run(fn, per_value_args, n, finish, head, vals, pool, progress, jobs)
+        else:
+            res = _run(fn, per_value_args, n, finish, head, vals, None, progress, workers)
+    if measures_games:
+        from .measures import measures
+
+        cap = res["games"]  # at most the sweep's games a value, for every count of the measures
+        for point, built in zip(res["points"], variants):
+            point["measures"] = measures(built, games=min(measures_games, cap), seed=seed, bots=res["bots"],
+                                         skill_games=min(skill_games, cap), search_games=min(search_games, cap),
+                                         outcome_games=min(outcome_games, cap),
+                                         code=res.get("game") or "nespanini")
+    return res
 
 
 def _run(fn: Callable[..., list], per_value_args: list[tuple], n: int, finish: Callable[[list], dict],
@@ -236,7 +255,7 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
             raise CardbaseError(tr("dask.sweep.deck_too_small", values=", ".join(map(str, short)),
                                    need=HAND_SIZE))
     bots = list(bots or ["greedy"])
-    _check_variants(deck_t, against, target, field, vals, stalemate, opts)
+    built = _check_variants(deck_t, against, target, field, vals, stalemate, opts)
     head: dict[str, Any] = {"card": target.ref, "name": target.name, "field": field, "seed": seed,
                             "stalemate_rounds": stalemate}
     if against is None:
@@ -251,7 +270,7 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
             return {"win_rate": None, "ci95": ci, "mean_score": mean, "games": len(rows)}
 
         return run_goldfish_chunk, args, games, finish, {**head, "mode": "goldfish", "games": games,
-                                                         "bots": bots[:1]}
+                                                         "bots": bots[:1]}, built
     if games < 2:
         raise CardbaseError(tr("engine.error.duel_games", games=games))
     if len(bots) == 1:
@@ -274,24 +293,28 @@ def _nespanini_plan(deck, card, field, vals, against, games, seed, bots, stalema
 
     pairs = games // 2
     return run_duel_chunk, args, pairs, finish_duel, {**head, "mode": "duel", "games": pairs * 2,
-                                                      "bots": bots[:2]}
+                                                      "bots": bots[:2]}, built
 
 
-def _check_variants(deck_t, against, target, field, vals, stalemate, opts=()) -> None:
-    """Every variant's game is built before the first game: all the bad values at once."""
+def _check_variants(deck_t, against, target, field, vals, stalemate, opts=()) -> list[list]:
+    """Every variant's game is built before the first game: all the bad values at once. Returns
+    each value's games (alone; against a deck, both seat orders) for the measures."""
     from .batch import _game
 
     problems = []
+    built = []
     for v in vals:
         a = _variant_deck(deck_t, target, field, v)
         decks = (a,) if against is None else (a, tuple(against) if field == "copies"
                                               else _variant_deck(tuple(against), target, field, v))
+        orders = [decks] if against is None else [decks, decks[::-1]]  # both seat orders
         try:
-            _game(decks, stalemate, opts)
+            built.append([_game(d, stalemate, opts) for d in orders])
         except CardbaseError as exc:
             problems.append(tr("dask.sweep.bad_variant", value=v, error=str(exc)))
     if problems:
         raise CardbaseError("\n".join(problems))
+    return built
 
 
 def _box_plan(code, cards, card, field, vals, games, seed, bots, players, options):
@@ -314,11 +337,12 @@ def _box_plan(code, cards, card, field, vals, games, seed, bots, players, option
     opts = tuple(sorted((options or {}).items()))
     args = []
     problems = []
+    built = []
     for v in vals:
         new = (dataclasses.replace(target, copies=v) if field == "copies" else _changed(target, field, v))
         box = tuple(new if c.ref == target.ref else c for c in cards_t)
         try:
-            _game(spec.code, box, players, opts)  # every variant is checked before the first game
+            built.append(_game(spec.code, box, players, opts))  # every variant checked before the first game
         except CardbaseError as exc:
             problems.append(tr("dask.sweep.bad_variant", value=v, error=str(exc)))
         args.append((spec.code, box, players, tuple(bots), seed, opts))
@@ -344,4 +368,4 @@ def _box_plan(code, cards, card, field, vals, games, seed, bots, players, option
     head = {"game": spec.code, "card": target.ref, "name": target.name, "field": field, "seed": seed,
             "mode": "game", "games": games, "players": players, "bots": bots,
             "rulings": in_force(spec.code, options)}
-    return run_chunk, args, games, finish, head
+    return run_chunk, args, games, finish, head, built

@@ -79,11 +79,22 @@ def _card_moves(base: Any, other: Any) -> list[dict[str, Any]]:
     return moves[:TOP_CARDS]
 
 
+def _measured(build: Any, games: int, seed: int, bots: Sequence[str], code: str) -> dict[str, Any]:
+    """``{"measures": …}`` of the game ``build()`` makes (a reading's), or nothing (``games`` 0)."""
+    if not games:
+        return {}
+    from .measures import measures
+
+    return {"measures": measures(build(), games=games, seed=seed, bots=list(bots), code=code)}
+
+
 def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
           bots: Sequence[str] | None = None, games: int = 1000, seed: int = 0,
           only: Sequence[str] | None = None, workers: int | None = None, executor: Any = None,
-          progress: Progress | None = None) -> dict[str, Any]:
-    """The weight of each contested ruling (or of those in ``only``) of the box game ``code``."""
+          progress: Progress | None = None, measures_games: int = 0) -> dict[str, Any]:
+    """The weight of each contested ruling (or of those in ``only``) of the box game ``code``;
+    ``measures_games``: the measures of a good game under every reading too (``measures``), on
+    the same seed — at most ``games`` games a reading."""
     from cardbase.playtest.games import simulate
 
     spec = registry.playable(code)
@@ -127,14 +138,18 @@ def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
             "value": value, "default": ruling.default, "contested": ruling.contested,
             "seats": sides, "delta": biggest, "significant": significant,
             "mean_rounds": rep.mean_rounds, "delta_rounds": rep.mean_rounds - base_rep.mean_rounds,
-            "ties": rep.ties, "ended_by": rep.ended_by, "cards": _card_moves(base_rep, rep)})
+            "ties": rep.ties, "ended_by": rep.ended_by, "cards": _card_moves(base_rep, rep),
+            **_measured(lambda o={ruling.option: value}: spec.build(tuple(cards), players, **o),
+                        min(measures_games, games), seed, bots, code)})
     variants.sort(key=lambda v: (-v["delta"], v["ruling"], str(v["value"])))
     if progress is not None:
         progress(total, total)
     return {"game": code, "players": players, "games": games, "seed": seed, "bots": list(bots),
             "teams": bool(base_recs and base_recs[0].teams),
             "baseline": {"seats": base_sides, "mean_rounds": base_rep.mean_rounds, "ties": base_rep.ties,
-                         "ended_by": base_rep.ended_by, "rulings": base_rep.rulings},
+                         "ended_by": base_rep.ended_by, "rulings": base_rep.rulings,
+                         **_measured(lambda: spec.build(tuple(cards), players), min(measures_games, games),
+                                     seed, bots, code)},
             "weighed": [r.code for r in weighed], "variants": variants}
 
 
@@ -151,11 +166,12 @@ def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: t
                bots: tuple[str, str] = ("greedy", "greedy"), games: int = 1000, seed: int = 0,
                only: Sequence[str] | None = None, stalemate_rounds: int | None = None,
                pool: Sequence[CardDef] | None = None, workers: int | None = None, executor: Any = None,
-               progress: Progress | None = None) -> dict[str, Any]:
+               progress: Progress | None = None, measures_games: int = 0) -> dict[str, Any]:
     """NesPanini's contested rulings weighed on one duel (deck A against deck B, every deal played
-    from both seats): deck A's win rate and the first player's, with the paired differences."""
+    from both seats): deck A's win rate and the first player's, with the paired differences;
+    ``measures_games``: the measures of a good game under every reading too (both seat orders)."""
     from cardbase.games.nespanini import STALEMATE_ROUNDS
-    from cardbase.playtest.batch import duel
+    from cardbase.playtest.batch import duel, measured_games
 
     weighed: list[Ruling] = contested("nespanini", only)
     runs = [(r, v) for r in weighed for v in r.variants()]
@@ -167,15 +183,21 @@ def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: t
             return None
         return lambda k, _n: progress(offset + k, total)
 
-    def play(options: dict[str, Any], offset: int) -> Any:
-        rules = dict(options)
-        if rules.get("stalemate_rounds") is not None:
-            rules.pop("stalemate_rounds")
+    def rules_of(options: dict[str, Any]) -> dict[str, Any]:
+        rules = {k: v for k, v in options.items() if k != "stalemate_rounds"}
         if rules.get("deck_lists") == "hidden":
             rules["pool"] = list(pool or [])
+        return rules
+
+    def play(options: dict[str, Any], offset: int) -> Any:
         return duel(deck_a, deck_b, games=games, bots=bots, seed=seed, names=names, workers=workers,
                     executor=executor, progress=step(offset), stalemate_rounds=options.get("stalemate_rounds", rounds),
-                    rules=rules or None)
+                    rules=rules_of(options) or None)
+
+    def measured(options: dict[str, Any]) -> dict[str, Any]:
+        return _measured(lambda: measured_games([deck_a, deck_b], both_orders=True, rules=rules_of(options),
+                                                stalemate_rounds=options.get("stalemate_rounds", rounds)),
+                         min(measures_games, games), seed, bots, "nespanini")
 
     def sides(rep: Any) -> list[dict[str, Any]]:
         n = len(rep.records)
@@ -204,7 +226,8 @@ def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: t
             "default": ruling.default, "contested": ruling.contested, "seats": rows, "delta": biggest,
             "significant": significant, "mean_rounds": float(rep.records["turns"].mean()),
             "delta_rounds": float(rep.records["turns"].mean() - base.records["turns"].mean()),
-            "ties": rep.summary["ties"], "ended_by": rep.summary["ended_by"], "cards": []})
+            "ties": rep.summary["ties"], "ended_by": rep.summary["ended_by"], "cards": [],
+            **measured({ruling.option: value})})
     variants.sort(key=lambda v: (-v["delta"], v["ruling"], str(v["value"])))
     if progress is not None:
         progress(total, total)
@@ -212,5 +235,5 @@ def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: t
             "bots": list(bots), "decks": list(names), "teams": False,
             "baseline": {"seats": sides(base), "mean_rounds": float(base.records["turns"].mean()),
                          "ties": base.summary["ties"], "ended_by": base.summary["ended_by"],
-                         "rulings": in_force("nespanini", {"stalemate_rounds": rounds})},
+                         "rulings": in_force("nespanini", {"stalemate_rounds": rounds}), **measured({})},
             "weighed": [r.code for r in weighed], "variants": variants}

@@ -514,6 +514,7 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
         st.session_state["ptb_result"] = {"summary": {**report.summary, **_report_extras(report, opts)},
                                           "scores": report.records["score"].tolist(),
                                           "cards": report.cards.to_dict(orient="records")}
+        st.session_state.pop("ptb_measures_result", None)  # the measures of the batch before
     result = st.session_state.get("ptb_result")
     if not result:
         return
@@ -562,6 +563,7 @@ def _goldfish_batch(choices: dict[str, str]) -> None:
         "goldfish_judged": st.column_config.TextColumn(t("playtest.goldfish_judged"),
                                                        help=t("playtest.goldfish_judged_help")),
     })
+    _measures("ptb", [key], choices, opts, bots=[bot], games=int(games), seed=int(seed))
 
 
 def _duels(choices: dict[str, str]) -> None:
@@ -587,13 +589,17 @@ def _duels(choices: dict[str, str]) -> None:
                 (na, da), (nb, dbk) = named.items()
                 rep = duel(da, dbk, games=int(games), bots=(bot_a, bot_b), seed=int(seed), names=(na, nb),
                            progress=_progress_bar(per_step=2), **np_kw)
-                st.session_state["ptd_result"] = {"duel": {**rep.summary, **_report_extras(rep, opts)}}
+                st.session_state["ptd_result"] = {"duel": {**rep.summary, **_report_extras(rep, opts)},
+                                                  "keys": list(picked)}
+                st.session_state.pop("ptd_measures_result", None)  # the measures of the batch before
             else:
                 rr = roundrobin(named, games=int(games), bots=(bot_a, bot_b), seed=int(seed),
                                 progress=_progress_bar(unit="progress_pairs"), **np_kw)
                 st.session_state["ptd_result"] = {"matrix": rr.matrix.to_dict(),
                                                   "ratings": rr.ratings.to_dict(orient="records"),
-                                                  "ended_by": rr.ended_by, **_report_extras(rr, opts)}
+                                                  "ended_by": rr.ended_by, **_report_extras(rr, opts),
+                                                  "keys": list(picked)}
+                st.session_state.pop("ptrr_measures_result", None)
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -615,7 +621,10 @@ def _duels(choices: dict[str, str]) -> None:
         st.caption(t("playtest.ci", lo=pct(lo), hi=pct(hi), games=s["games"]))
         _ended_by(s.get("ended_by"), s["games"])
         _batch_notes(s)
-        _duel_measures(choices, picked, opts, bots=[bot_a, bot_b], games=int(games), seed=int(seed))
+        # the measures of a good game of the duel's two decks (deck A in seat 1)
+        keys = [k for k in result.get("keys", picked) if k in choices]
+        if len(keys) == 2:
+            _measures("ptd", keys, choices, opts, bots=[bot_a, bot_b], games=int(games), seed=int(seed))
     else:
         ended = result.get("ended_by") or {}
         _ended_by(ended, sum(ended.values()))
@@ -629,21 +638,29 @@ def _duels(choices: dict[str, str]) -> None:
             "points_rate": st.column_config.TextColumn(t("engine.col.points_rate")),
         })
         _batch_notes(result)
+        # the measures of the tournament: its games spread over every pair, both seat orders
+        keys = [k for k in result.get("keys", picked) if k in choices]
+        _measures("ptrr", keys, choices, opts, bots=[bot_a, bot_b],
+                  games=int(games) * len(keys) * (len(keys) - 1) // 2, seed=int(seed), both_orders=True)
 
-def _duel_measures(choices: dict[str, str], picked: list[str], opts: dict[str, Any], *, bots: list[str],
-                   games: int, seed: int) -> None:
-    """The measures of a good game of the two decks of the duel (on demand, in its own games)."""
-    from cardbase.games.nespanini.state import Game
-    from cardbase.ui.playtest_box import measures_panel
+def _measures(prefix: str, keys: list[str], choices: dict[str, str], opts: dict[str, Any], *,
+              bots: list[str], games: int, seed: int, both_orders: bool = False) -> None:
+    """The measures of a good game of a batch's decks, on demand: one deck alone (goldfish), two
+    (a duel, the first in seat 1; the ladder's mirror match), or — ``both_orders`` — every pair
+    in both seat orders (a round robin); the batch's rulings in force."""
+    from cardbase.playtest.batch import measured_games
+    from cardbase.ui.measures_view import measures_panel
 
-    if len(picked) != 2:
+    if not keys:
         return
 
-    def build() -> Game:
-        return Game([list(deck_cards(k)) for k in picked], stalemate_rounds=opts["stalemate_rounds"],
-                    **opts["rules"])
+    def build() -> list:
+        return measured_games([deck_cards(k) for k in keys], stalemate_rounds=opts["stalemate_rounds"],
+                              rules=opts["rules"], both_orders=both_orders)
 
-    measures_panel(GAME, prefix="ptd", players=2, bots=bots, games=games, seed=seed, options={}, build=build)
+    n = len(keys)
+    measures_panel(GAME, prefix=prefix, players=min(n, 2), bots=bots, games=games, seed=seed, options={},
+                   build=build, decks=[choices[k] for k in keys], pool=n * (n - 1) // 2 if both_orders else 0)
 
 
 def _duel_weights(choices: dict[str, str]) -> None:
@@ -691,6 +708,7 @@ def _ladder(choices: dict[str, str]) -> None:
             show_error(exc)
             return
         st.session_state["ptl_result"] = df.to_dict(orient="records")
+        st.session_state.pop("ptl_measures_result", None)
     rows = st.session_state.get("ptl_result")
     if not rows:
         return
@@ -712,3 +730,6 @@ def _ladder(choices: dict[str, str]) -> None:
                   for k, n in r["ended_by"].items() if n)}
              for r in rows]
     st.dataframe(pd.DataFrame(shown), hide_index=True, width="stretch")
+    # the measures of the mirror match, greedy in both seats (the rungs above are the skill gap)
+    _measures("ptl", [key, key], {key: choices[key]}, opts, bots=["greedy", "greedy"], games=int(games),
+              seed=int(seed))

@@ -3,7 +3,9 @@
 The page calls :func:`cardbase.playtest.sweep.sweep` (the same service as ``cardbase sim sweep``):
 every value plays the same deals, so the curve's differences are the card's and not luck's. The
 result is a curve of the swept deck's win rate (or, alone, its mean score) with its 95 % band, and
-the value where the win rate crosses 50 %. Only plain values are kept in ``st.session_state``.
+the value where the win rate crosses 50 %; then the measures of a good game at every value (the
+same deals), each with its interval and what it means. Only plain values are kept in
+``st.session_state``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from cardbase.ui.common import localized, num, num_columns, show_error, t
 ALONE = "__alone__"
 FIELDS = ("value", "copies", "score")
 RESULT_KEY = "ptw_result"
+MEASURES_GAMES = 100  # games of the measures of a good game at every value, at most
 
 
 def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) -> None:
@@ -51,6 +54,8 @@ def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) ->
     seed = r5.number_input(t("playtest.seed"), 0, 10**9, 0, key="ptw_seed")
     values = list(range(int(lo), int(hi) + 1, int(step)))
     st.caption(t("balance.plan", n=len(values), games=int(games), total=len(values) * int(games)))
+    measured = min(int(games), MEASURES_GAMES)
+    with_measures = st.checkbox(t("measures.ui.with_measures", games=measured), value=True, key="ptw_measures")
     if st.button(t("playtest.run"), key="ptw_go", type="primary", disabled=not values):
         from cardbase.playtest.sweep import sweep
 
@@ -58,7 +63,7 @@ def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) ->
             against = None if other == ALONE else deck_cards(other)
             result = sweep(cards, card=ref, field=field, values=values, against=against,
                            games=int(games), seed=int(seed), progress=progress_bar(),
-                           deck_name=choices[mine])
+                           deck_name=choices[mine], measures_games=measured if with_measures else 0)
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -67,6 +72,11 @@ def balance_view(choices: dict[str, str], deck_cards: Any, progress_bar: Any) ->
     shown = st.session_state.get(RESULT_KEY)
     if shown:
         _curve(shown)
+        from cardbase.ui.measures_view import measures_table
+
+        points = [p for p in shown["points"] if p.get("measures")]
+        if points:
+            measures_table(points, head=t("measures.sweep_head", games=points[0]["measures"]["games"]))
 
 
 def points_frame(points: list[dict[str, Any]], *, alone: bool) -> pd.DataFrame:

@@ -145,65 +145,11 @@ def batch(code: str, *, prefix: str) -> None:
         rulings_view.show_coverage(result["report"])
     rulings_view.weights_panel(code, prefix=prefix, players=players, bots=bots, games=int(games),
                                seed=int(seed), progress_bar=_progress_bar, cards=game_cards)
-    if players > 1:  # every game with a winner (a solo game has its score distribution instead)
-        measures_panel(code, prefix=prefix, players=players, bots=bots, games=int(games), seed=int(seed),
-                       options=options)
+    # every game, a solo one too (its measures are those that apply to it)
+    from cardbase.ui.measures_view import measures_panel
 
-
-MEASURES_MOST = 2000  # games of the measures panel at most (and 200 more for the skill gap)
-
-
-def measures_rows(m: dict[str, Any]) -> list[dict[str, Any]]:
-    """The measures of a good game (``cardbase.playtest.measures.measures``) as table rows:
-    the measure, its value, its 95 % interval and what it means."""
-    fp, ln, lc, cb, dv, sk = (m["first_player"], m["length"], m["lead_changes"], m["comebacks"],
-                              m["decisiveness"], m.get("skill_gap"))
-
-    def row(key: str, value: str, ci: str) -> dict[str, Any]:
-        return {t("rulesdata.mui.col_measure"): t(f"rulesdata.mui.{key}"), t("rulesdata.mui.col_value"): value,
-                t("rulesdata.mui.col_ci"): ci, t("rulesdata.mui.col_meaning"): t(f"rulesdata.mui.{key}_means")}
-
-    def span(ci: list, f) -> str:
-        return f"{f(ci[0])} – {f(ci[1])}"
-
-    rows = [row("first", pct(fp["rate"]) if fp["rate"] is not None else "—", span(fp["ci95"], pct)),
-            row("length", num(ln["mean"], 1), span(ln["ci95"], lambda x: num(x, 1))),
-            row("leads", num(lc["mean"], 2), span(lc["ci95"], lambda x: num(x, 2))),
-            row("comebacks", pct(cb["rate"]) if cb["rate"] is not None else "—", span(cb["ci95"], pct)),
-            row("gap", num(cb["mean_gap"], 1) if cb["mean_gap"] is not None else "—", ""),
-            row("decisive", pct(dv["mean"]) if dv["mean"] is not None else "—", span(dv["ci95"], pct))]
-    if sk:
-        rows.append(row("skill", pct(sk["rate"]) if sk["rate"] is not None else "—", span(sk["ci95"], pct)))
-    oc = m.get("outcome")
-    if oc and oc["decisions"]:
-        rows.append(row("outcome", pct(oc["rate"]), span(oc["ci95"], pct)))
-    return rows
-
-
-def measures_panel(code: str, *, prefix: str, players: int, bots: list[str], games: int, seed: int,
-                   options: dict[str, Any], build: Any = None) -> None:
-    """The measures of a good game (written as data or hand-written), on demand; ``build``: makes
-    the game measured (NesPanini's duel: its two decks), else the registry's box game."""
-    from cardbase.games import registry
-    from cardbase.playtest.measures import measures
-
-    st.markdown(f"**{t('rulesdata.mui.title')}**")
-    n = min(games, MEASURES_MOST)
-    if st.button(t("rulesdata.mui.run", games=n, skill=min(games, 200), outcome=min(games, 20)),
-                 key=f"{prefix}_measures"):
-        try:
-            with st.spinner(t("playtest.running")):
-                game = build() if build is not None else \
-                    registry.playable(code).build(tuple(game_cards(code)), players, **options)
-                m = measures(game, games=n, seed=seed, bots=bots, skill_games=min(games, 200),
-                             outcome_games=min(games, 20), code=code)
-        except CardbaseError as exc:
-            show_error(exc)
-            return
-        st.session_state[f"{prefix}_measures_result"] = m
-    m = st.session_state.get(f"{prefix}_measures_result")
-    if m:
-        st.dataframe(pd.DataFrame(measures_rows(m)), hide_index=True, width="stretch")
+    measures_panel(code, prefix=prefix, players=players, bots=bots, games=int(games), seed=int(seed),
+                   options=options)
 
 
 def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None = None) -> None:

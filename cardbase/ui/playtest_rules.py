@@ -45,16 +45,36 @@ def play(code: str, record: dict[str, Any], action: int | None) -> dict[str, Any
 def zones_frame(state) -> pd.DataFrame:
     """Every zone as seat 1 sees it: one row per zone and owner, its cards (« ? » for a hidden one)."""
     obs = state.observation(HUMAN)
+    teams = getattr(state, "team_of", None)  # a team game: each seat's team beside it
     rows = []
     for name, piles in obs["zones"].items():
         per = state.rules.zones[name].per_player
         for owner, pile in enumerate(piles):
+            seat = (t("rulesplay.table.team", seat=owner + 1, team=teams(owner)) if teams is not None
+                    else t("rulesdata.table.seat", seat=owner + 1))
             rows.append({t("rulesdata.table.zone"): name,
-                         t("rulesdata.table.owner"): (t("rulesdata.table.seat", seat=owner + 1) if per
-                                                      else t("rulesdata.table.shared")),
+                         t("rulesdata.table.owner"): seat if per else t("rulesdata.table.shared"),
                          t("rulesdata.table.count"): len(pile),
                          t("rulesdata.table.cards"): ", ".join("?" if c is None else str(c) for c in pile)})
     return pd.DataFrame(rows)
+
+
+def structure_lines(state) -> list[str]:
+    """What seat 1 is told of an answer window (who acted, who may answer) and of the round's
+    secret choices (its own; of the others, only that they have chosen)."""
+    obs = state.observation(HUMAN)
+    lines = []
+    window = obs.get("window")
+    if window is not None:
+        actor, action, asked, answered = window
+        lines.append(tp("rulesplay.table.window", actor=actor + 1, action=action, asked=asked + 1,
+                        answered=answered))
+    secret = obs.get("secret")
+    if secret:
+        chosen = [tp("rulesplay.table.secret_mine", choice=text) if seat == HUMAN
+                  else t("rulesplay.table.secret_other", seat=seat + 1) for seat, text in secret]
+        lines.append(t("rulesplay.table.secret", chosen=", ".join(chosen)))  # each part made plain
+    return lines
 
 
 def table(code: str) -> None:
@@ -77,6 +97,8 @@ def table(code: str) -> None:
         show_error(exc)
         return
     st.dataframe(zones_frame(state), hide_index=True, width="stretch")
+    for line in structure_lines(state):  # an answer window, the round's secret choices
+        st.caption(line)
     counters = state.observation(HUMAN)["counters"]
     if counters and counters[0]:
         st.caption(" · ".join(tp("rulesdata.table.counters", seat=p + 1,

@@ -4,55 +4,11 @@ key and fix, as ``cardbase games check`` lists them) and saved only when it pass
 
 from __future__ import annotations
 
-import os
-import tempfile
-
 import streamlit as st
 
-from cardbase import access
-from cardbase.errors import CardbaseError
+from cardbase.catalog.rules_files import check_text, read_rules, save_rules
+from cardbase.errors import CardbaseError, StaleEditError
 from cardbase.ui.common import is_editor, problems_table, show_error, t, tp
-
-
-def check_text(code: str, text: str) -> tuple[object | None, list]:
-    """The rules read from ``text`` (None when it does not pass) and its problems."""
-    from cardbase.errors import Problem
-    from cardbase.games.rulesdata.language import MAX_FILE_BYTES, RulesFileError, parse_rules_text
-    from cardbase.i18n import tr
-
-    name = f"{code}.toml"
-    if len(text.encode("utf-8")) > MAX_FILE_BYTES:
-        return None, [Problem("rules-file", tr("rulesdata.too_big", file=name, limit=MAX_FILE_BYTES),
-                              tr("rulesdata.ui.too_big_fix"), name)]
-    try:
-        rules = parse_rules_text(text, name)
-    except RulesFileError as exc:
-        return None, list(exc.problems)
-    if rules.code != code:
-        return None, [Problem("rules-file", tr("rulesdata.ui.code_mismatch", code=rules.code, game=code),
-                              tr("rulesdata.ui.code_mismatch_fix", game=code), name)]
-    return rules, []
-
-
-def save_text(code: str, text: str) -> None:
-    """Write the rules file whole or not at all (a temporary file renamed over it)."""
-    from cardbase.games.rulesdata.register import rules_path
-
-    access.require_editor(action="save a rules file")
-    rules, problems = check_text(code, text)
-    if rules is None:
-        raise CardbaseError(t("rulesdata.ui.not_saved"), problems)
-    path = rules_path(code)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{code}.", suffix=".toml")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 SEARCH_STATES = 500  # positions of the panel's bounded search (one deal), kept small: it runs at every change
@@ -86,15 +42,18 @@ def _search(code: str, rules) -> None:
 
 def render(code: str) -> None:
     """The panel of the game ``code``."""
-    from cardbase.games.rulesdata.register import rules_path
-
-    path = rules_path(code)
     st.subheader(t("rulesdata.ui.title"))
     st.caption(tp("rulesdata.ui.help", path=f"data/rules/{code}.toml"))
-    saved = path.read_text(encoding="utf-8") if path.is_file() else ""
+    try:
+        saved, version = read_rules(code)
+    except CardbaseError as exc:
+        show_error(exc)
+        return
     key = f"ga_rules_{code}"
-    if key not in st.session_state:
+    started = f"ga_rules_version_{code}"  # the version the text being edited started from
+    if key not in st.session_state or started not in st.session_state:
         st.session_state[key] = saved
+        st.session_state[started] = version
     text = st.text_area(t("rulesdata.ui.text"), key=key, height=360, disabled=not is_editor())
     if not text.strip():
         st.info(t("rulesdata.ui.empty"))
@@ -110,9 +69,21 @@ def render(code: str) -> None:
         if st.button(t("rulesdata.ui.save"), key=f"ga_rules_save_{code}", disabled=bool(problems)
                      or text == saved):
             try:
-                save_text(code, text)
+                st.session_state[started] = save_rules(code, text, st.session_state[started])
+            except StaleEditError as exc:
+                show_error(exc, title=t("rulesdata.ui.not_saved"))
+                st.session_state[f"ga_rules_stale_{code}"] = True
             except CardbaseError as exc:
                 show_error(exc, title=t("rulesdata.ui.not_saved"))
             else:
+                st.session_state[f"ga_rules_stale_{code}"] = False
                 st.toast(tp("rulesdata.ui.saved", path=f"data/rules/{code}.toml"),
                          icon=":material/check_circle:")
+        if st.session_state.get(f"ga_rules_stale_{code}"):
+            st.button(t("rulesfiles.reload"), key=f"ga_rules_reload_{code}", on_click=_reload, args=(code,))
+
+
+def _reload(code: str) -> None:
+    """Drop the text being edited: the next run shows the file as saved now, with its version."""
+    for k in (f"ga_rules_{code}", f"ga_rules_version_{code}", f"ga_rules_stale_{code}"):
+        st.session_state.pop(k, None)

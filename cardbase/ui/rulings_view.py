@@ -12,18 +12,18 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from cardbase import i18n
 from cardbase.errors import CardbaseError
 from cardbase.games import rulings as rulings_data
 from cardbase.games.rulings import Ruling
 from cardbase.ui.common import lang, show_error, t
 
+MEASURES_GAMES = 100  # games of the measures of a good game under every reading, at most
+
 
 def pct(x: float | None, digits: int = 1, signed: bool = False) -> str:
     """A rate as the interface language writes it (« 3,5 % » in French)."""
-    if x is None:
-        return "—"
-    text = f"{100 * x:+.{digits}f}" if signed else f"{100 * x:.{digits}f}"
-    return (text.replace(".", ",") if lang() == "fr" else text) + " %"
+    return "—" if x is None else i18n.fmt_pct(x, digits, signed=signed, lang=lang())
 
 
 def _value_text(v: Any, option: str | None = None) -> str:
@@ -127,7 +127,7 @@ def weights_panel(code: str, *, prefix: str, players: int, bots: list[str], game
     if st.button(t("rulings_view.weights_run"), key=f"{prefix}_weigh"):
         try:
             res = weigh(code, cards(code), players=players, bots=bots, games=games, seed=seed,
-                        workers=1, progress=progress_bar())
+                        workers=1, progress=progress_bar(), measures_games=min(games, MEASURES_GAMES))
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -161,7 +161,8 @@ def duel_weights_panel(named: dict[str, Any], *, prefix: str, bots: tuple[str, s
             with session() as s:
                 pool = catalog.card_defs(s, game="nespanini")
             res = weigh_duel(da, db, names=(na, nb), bots=bots, games=games, seed=seed, pool=pool,
-                             stalemate_rounds=stalemate_rounds, workers=1, progress=progress_bar())
+                             stalemate_rounds=stalemate_rounds, workers=1, progress=progress_bar(),
+                             measures_games=min(games, MEASURES_GAMES))
         except CardbaseError as exc:
             show_error(exc)
             return
@@ -186,9 +187,17 @@ def weights_table(res: dict[str, Any]) -> None:
                 t("rulings_view.delta"): pct(side["delta"], signed=True),
                 t("rulings_view.ci95"): f"{pct(lo, signed=True)} ; {pct(hi, signed=True)}",
                 t("rulings_view.significant"): t("rulings_view.yes") if v["significant"] else t("rulings_view.no"),
-                t("rulings_view.rounds"): f"{v['mean_rounds']:.2f}".replace(".", "," if lang() == "fr" else ".")})
+                t("rulings_view.rounds"): i18n.fmt_num(v["mean_rounds"], 2, lang=lang())})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     st.caption(t("rulings_view.weights_note", games=res["games"], seed=res["seed"]))
+    if res["baseline"].get("measures"):  # the measures of a good game under every reading
+        from cardbase.ui.measures_view import measures_table
+
+        points = [{"value": t("measures.reading_default"), "measures": res["baseline"]["measures"]}] + [
+            {"value": f"{v['ruling']} — {_value_text(v['value'], v['option'])}", "measures": v["measures"]}
+            for v in res["variants"] if v.get("measures")]
+        measures_table(points, row_key="reading",
+                       head=t("measures.readings_head", games=res["baseline"]["measures"]["games"]))
 
 
 def _side_label(side: str, team: bool) -> str:

@@ -15,7 +15,8 @@ Decision tuples (immutable, so ``State.clone`` shares them):
 * ``(FORCE, chooser, owner, remaining, total)`` — the opponent discards a card (no trigger).
 
 Actions are card kinds (0..K-1). A card taken from a discard pile is ``kind + K * pile`` where
-pile 0 is the owner's own pile and pile 1 the opponent's.
+pile 0 is the owner's own pile and pile 1 the opponent's (at a table of more than two, pile ``d`` is
+the pile of the seat ``d`` places after the owner).
 """
 
 from __future__ import annotations
@@ -68,7 +69,9 @@ def _resolve(state: State, owner: int) -> None:
 
 
 def _others(state: State, owner: int) -> int | None:
-    return None if state.n == 1 else 1 - owner
+    """The opponent an effect names: the other player; at a table of more than two (a game written
+    as data, docs/rules-language.md), the next seat in seat order."""
+    return None if state.n == 1 else (owner + 1) % state.n
 
 
 def _run(state: State, owner: int, source: int, action: Any) -> None:
@@ -176,10 +179,10 @@ def _candidates(state: State, owner: int, source: int, action: Any) -> tuple[int
     piles = []
     if zone in ("discards", "cimetiere"):
         piles.append(0)
-    if zone in ("opponent_discards", "cimetiere") and state.n == 2:
-        piles.append(1)
+    if zone in ("opponent_discards", "cimetiere"):
+        piles.extend(range(1, state.n))  # each other player's pile, by its distance from the owner
     for pile in piles:
-        cards = list(state.discards[owner if pile == 0 else 1 - owner])
+        cards = list(state.discards[(owner + pile) % state.n])
         if pile == 0 and source in cards:
             cards.remove(source)  # the card being resolved is never picked
         for k in cards:
@@ -270,7 +273,7 @@ def apply_decision(state: State, action: int, *, check: bool = True) -> None:
     elif tag == PICK:
         size = state.table.size
         kind, pile = action % size, action // size
-        src_player = owner if pile == 0 else 1 - owner
+        src_player = (owner + pile) % state.n
         state.discards[src_player].remove(kind)
         if ev is not None:
             ev.append(("pick", chooser, kind, src_player))

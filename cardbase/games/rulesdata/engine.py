@@ -22,8 +22,10 @@ from cardbase.errors import CardbaseError
 from cardbase.games.frame import IllegalActionError  # one for every game
 from cardbase.i18n import current_language, tr
 
+from . import structures
 from .expr import Expr
 from .language import Rules
+from .structures import Structures
 
 TERMINAL = -1
 # the events an effect writes in the log (cardbase.games.effects.resolve), each a
@@ -116,6 +118,7 @@ FUNCTIONS: dict[str, Any] = {
     "_f_score": lambda s, seat: s.effect_score(seat),
     "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind) if s.queue else 0,
 }
+FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
 
 
 class _HiddenRead(Exception):
@@ -324,7 +327,8 @@ class Game:
     """A rules file, its cards and a number of players."""
 
     def __init__(self, rules: Rules, cards: Sequence[CardDef] = (), players: int | None = None, *,
-                 decks: Sequence[Sequence[CardDef]] | None = None) -> None:
+                 decks: Sequence[Sequence[CardDef]] | None = None,
+                 pool: Sequence[CardDef] | None = None) -> None:
         self.rules = rules
         if rules.source == "decks":
             if not decks:
@@ -373,36 +377,42 @@ class Game:
                                                v.rarity, v.keywords, v.stats, v.ref))
                     self.defs.append(flat[j] if flat else None)
                 self.starts.append(range(copy * self.box_size, (copy + 1) * self.box_size))
+        # generated cards' keywords and effects; with hidden deck lists (R9) the pool a re-deal
+        # draws from: ``pool``, else the game's cards, else the decks' (structures.more_cards)
+        structures.more_cards(self, pool or (cards if rules.source == "decks" else None), CardView, _has)
         most = max((len(a.choose_values) for a in rules.actions), default=0)
         self.stride = max(len(self.cards), most) + 1
         self.action_index = {a.name: k for k, a in enumerate(rules.actions)}
         self.effects = EffectTable(self) if rules.effects else None
         # the ids of an effect's choices start after every action of the file
         self.decision_base = len(rules.actions) * self.stride
+        structures.setup(self)  # teams, turn orders, « pass » in an answer window
         # False: every greedy look-ahead dealt and played on a copy, score() and the tests of a
         # card computed each time — the plain reading, against which tests check the shortcuts
         self.shortcuts = True
         # the greedy bot's look-aheads on the undealt position: [tried, stopped by a hidden card]
         self.undealt = [0, 0]
-        self.triggers = [[t for t in rules.triggers if t.on == a.name] for a in rules.actions]
+        self.triggers = {a.name: [t for t in rules.triggers if t.on == a.name] for a in rules.actions}
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
         self.legal_sees_only = self._legal_sees_only()
-        self.quick = [self._quick(a, k) for k, a in enumerate(rules.actions)]
-        # (zone, owner, visibility) of every pile, for the piles a seat cannot see (_hidden)
-        self.piles = [(z.name, q, z.visible if z.per_player or z.visible != "owner" else "shared")
+        self.quick = [self._quick(a) for a in rules.actions]
+        # (zone, index, owner as _hidden reads it, visibility) of every pile
+        self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
                       for z in rules.zones.values() for q in range(n if z.per_player else 1)]
 
-    def _quick(self, a: Any, k: int) -> bool:
+    def _quick(self, a: Any) -> bool:
         """Whether the greedy bot's look-ahead of action ``a`` can be played in place and taken
         back (:meth:`State._quick_look_ahead`): a card moved by choice that ends the turn, with
         no operation but a card's effect in its triggers, stops the look-ahead at once (``horizon``
         turn or choice, the end not checked after every action)."""
         r = self.rules
-        effect = any(op[0] == "effect" for t in self.triggers[k] for op in t.ops)
+        found = self.triggers[a.name]
+        effect = any(op[0] == "effect" for t in found for op in t.ops)
         return (a.source is not None and a.dest is not None and a.pick == "choice" and a.ends_turn
                 and a.choose_counter is None and not a.then and r.check != "action"
-                and all(op == ("effect",) for t in self.triggers[k] for op in t.ops)
+                and not a.simultaneous and a.answers is None and not r.move_triggers
+                and all(op == ("effect",) for t in found for op in t.ops)
                 and (r.horizon == "choice" or (r.horizon == "turn" and not effect)))
 
     def _legal_sees_only(self) -> bool:
@@ -453,7 +463,7 @@ class Game:
         return State(self, seed, log=log)
 
 
-class State:
+class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
@@ -484,6 +494,7 @@ class State:
         self.effect_cov = [0] * 19  # the effect kinds' coverage, as the hand-written engine counts it
         self.paused = False  # the greedy bot's look-ahead stops at the end of the turn (horizon)
         self._pause = False
+        self._init_structures()
         into = self.zones[r.into]
         for p, pile in enumerate(into):
             pile.extend(game.starts[p] if r.per_player_copy else range(len(game.cards)))
@@ -669,7 +680,8 @@ class State:
                     pairs = list(zip(self.zones[src], self.zones[dst]))  # the set-up: every player
                 else:
                     pairs = [(self._pile(src, seat), self._pile(dst, seat))]
-                for a, b in pairs:
+                watch = (src, dst) in self.rules.move_triggers
+                for who, (a, b) in enumerate(pairs):
                     k = len(a) if pick == "all" else self._number(count, seat, card)
                     for _ in range(min(k, len(a))):
                         c = a.pop(self.rng.randrange(len(a)) if pick == "random" else -1)
@@ -677,14 +689,19 @@ class State:
                             b.insert(0, c)
                         else:
                             b.append(c)
+                        if watch:  # [[triggers]] from/to
+                            self._moved(src, dst, who if len(pairs) > 1 else max(seat, 0), c)
             elif verb == "deal":
                 _, src, dst, _pick, count = op
                 k = self._number(count, seat, card)
                 a = self._pile(src, seat)
+                watch = (src, dst) in self.rules.move_triggers
                 for _ in range(min(k, len(a))):
                     for p in range(self.n):
                         if a:
                             self.zones[dst][p].append(a.pop())
+                            if watch:  # [[triggers]] from/to
+                                self._moved(src, dst, p, self.zones[dst][p][-1])
             elif verb == "end_turn":
                 self._ending = True
             elif verb == "effect":
@@ -697,6 +714,10 @@ class State:
                 self._finish(op[1], [(self.first + i) % self.n for i in range(self.n)])
                 self._ending = True
                 return
+            elif verb == "each":
+                self._run_each(op, seat, card)
+            elif verb in structures.SEAT_VERBS:  # move_if, for_seat, give, rotate
+                self._run_more(op, seat, card)
 
     # ------------------------------------------------------------------ the interface
 
@@ -714,6 +735,8 @@ class State:
         """The argument positions of action ``k`` legal for ``seat`` (``[0]`` for an action
         without a card), ignoring compulsory actions."""
         a = self.rules.actions[k]
+        if a.answer_only and self.window is None:  # an answer, only in an answer window
+            return []
         if a.limit is not None and self.done[k] >= a.limit:
             return []
         if a.when is not None and not self._eval(a.when, seat):
@@ -739,11 +762,12 @@ class State:
         p = self.player
         if p == TERMINAL or (player is not None and player != p):
             return []
-        if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
-            return self._legal[:]
         if self.decision is not None:  # an effect's choice (cardbase.games.effects.resolve)
             base = self.game.decision_base
-            self._legal = [base + x for x in _effects().decision_actions(_EffectView(self))]
+            return [base + x for x in _effects().decision_actions(_EffectView(self))]
+        if self.window is not None:  # an answer window: the asked seat answers or passes
+            return self._window_actions()
+        if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
             return self._legal[:]
         stride = self.game.stride
         out: list[int] = []
@@ -760,6 +784,9 @@ class State:
         p = self.player
         if p == TERMINAL:
             raise IllegalActionError(tr("rulesdata.illegal.over"))
+        if self.window is not None:  # an answer, or « pass »
+            self._answer(action)
+            return
         legal = self.legal_actions()
         if action not in legal:
             raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
@@ -770,6 +797,9 @@ class State:
     def _play(self, action: int, legal: list[int] | None) -> None:
         """:meth:`apply_action` once ``action`` is known legal (``legal``: the legal actions, None
         in a look-ahead on the undealt position, whose actions are those of the position)."""
+        if self.window is not None:  # an answer, or « pass » (checked by the window)
+            self._answer(action)
+            return
         p = self.player
         self._legal = None
         if self.decision is not None:
@@ -790,26 +820,43 @@ class State:
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
-        events = self.events
-        if events is not None:
-            events.append(("action", p, action))
+        if a.simultaneous:  # a secret choice, played at the end of the round (structures)
+            self._choose_secret(p, k, i)
+            return
+        if self.events is not None:
+            self.events.append(("action", p, action))
         card = None
         if a.choose_counter is not None:
             self.counters[p][a.choose_counter] = a.choose_values[i]
         if a.source is not None:
-            pile = self._pile(a.source, p)
-            cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
-            assert a.dest is not None
-            if a.at == "bottom":
-                self._pile(a.dest, p).insert(0, cid)
-            else:
-                self._pile(a.dest, p).append(cid)
-            card = self.game.cards[cid]
-            if events is not None:
-                events.append(("card", p, cid))
-            for t in self.game.triggers[k]:
-                if t.card is None or self._card_test(t.card, p, card):
-                    self._run(t.ops, p, card)
+            card = self._move_action(a, p, i)
+        if a.answers is not None and self._open_window(p, k, card):
+            return  # the others answer first; the action's ``then`` runs when the window closes
+        self._after_move(p, a, card)
+
+    def _move_action(self, a: Any, p: int, i: int) -> CardView:
+        """Action ``a``'s card (at position ``i``, or at random) moved for seat ``p``, logged, its
+        triggers run."""
+        pile = self._pile(a.source, p)
+        cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
+        assert a.dest is not None
+        if a.at == "bottom":
+            self._pile(a.dest, p).insert(0, cid)
+        else:
+            self._pile(a.dest, p).append(cid)
+        card = self.game.cards[cid]
+        if self.events is not None:
+            self.events.append(("card", p, cid))
+        for t in self.game.triggers[a.name]:
+            if t.card is None or self._card_test(t.card, p, card):
+                self._run(t.ops, p, card)
+        if self.rules.move_triggers:  # [[triggers]] from/to
+            self._moved(a.source, a.dest, p, cid)
+        return card
+
+    def _after_move(self, p: int, a: Any, card: CardView | None) -> None:
+        """The rest of an action: its ``then``, the end of the turn, a card's effect, what comes
+        next."""
         if a.then:
             self._run(a.then, p, card)
         if a.ends_turn:
@@ -859,7 +906,11 @@ class State:
                     self.counters[p][c.name] = c.start
         self.seat_index = 0
         self._log("round", self.round)
-        self._start_turn((self.first) % self.n)
+        if r.round_start:  # [round] start
+            self._round_start_ops()
+            if self.player == TERMINAL:
+                return
+        self._start_turn(self._seat_at(0))
 
     def _start_turn(self, p: int) -> None:
         r = self.rules
@@ -876,6 +927,11 @@ class State:
             return
         self._ending = False
         self._legal = None
+        if self.queue:  # an effect triggered by the start of the turn (a draw's, [[triggers]] from/to)
+            from cardbase.games.effects.resolve import _resolve
+
+            _resolve(_EffectView(self), p)
+            return
         if not self.legal_actions():
             self._after_action()
 
@@ -893,8 +949,12 @@ class State:
         if r.check in ("turn", "action") and self._check_end():
             return
         self.seat_index += 1
-        if self.seat_index < self.n:
-            self._start_turn((self.first + self.seat_index) % self.n)
+        if self._next_in_round(p):  # every seat once, or until [round] until holds
+            self._start_turn(self._seat_at(self.seat_index))
+            return
+        if self.player == TERMINAL:  # a round that never ends (structures)
+            return
+        if (self.secret or r.round_end) and self._round_over():  # the reveal, [round] end
             return
         if r.check == "round" and self._check_end():
             return
@@ -924,6 +984,8 @@ class State:
             best = (max if r.winner_order == "highest" else min)(vals.values())
             top = [p for p in candidates if vals[p] == best]
             self.winners = top[:1] if r.ties == "first" else top
+            if r.teams is not None:  # the best team wins: every seat of it
+                self.winners = self._team_winners(candidates)
         self.player = TERMINAL
         self.ended_by = reason
         self._log("end", reason, tuple(self.winners))
@@ -931,7 +993,10 @@ class State:
     # ------------------------------------------------------------------ results
 
     def returns(self) -> list[float]:
-        """The winners share +1, the others share -1; nobody or everybody: 0 for all."""
+        """The winners share +1, the others share -1; nobody or everybody: 0 for all (with teams,
+        shared by the teams: structures)."""
+        if self.rules.teams is not None:
+            return self._team_returns()
         k = len(self.winners)
         if k == 0 or k == self.n:
             return [0.0] * self.n
@@ -972,8 +1037,10 @@ class State:
             return legal[0], None, 0
         n = self.rules.samples if samples is None else samples
         tries = self.game.undealt
-        # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once
-        if self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0]):
+        # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once;
+        # another seat's secret choice is chosen again on every deal, a round's look-ahead draws
+        if (self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0])
+                and self.rules.horizon != "round" and all(rec[0] == p for rec in self.secret)):
             tries[0] += 1
             try:
                 return self._greedy_undealt(p, legal, n)
@@ -1002,21 +1069,22 @@ class State:
         turn = self.rules.horizon in ("choice", "turn")
         base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
         zones = base.zones
-        for name, owner, vis in self.game.piles:  # the cards p cannot see: all, or below the top
-            if vis == "everyone" or (vis == "owner" and owner == p):
+        for name, q, owner, vis in self.game.piles:  # the cards p cannot see (as _hidden says)
+            if (vis == "everyone" or (vis == "owner" and owner == p)
+                    or (vis == "team" and self._teammates(owner, p))):
                 continue
             piles = zones[name]
-            size = len(piles[owner])
+            size = len(piles[q])
             if vis == "top":
                 if size > 1:
-                    piles[owner] = _unseen(size - 1) + piles[owner][-1:]
+                    piles[q] = _unseen(size - 1) + piles[q][-1:]
             elif size:
-                piles[owner] = _unseen(size)
+                piles[q] = _unseen(size)
         if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
             base._legal = None
             base.legal_actions()
         best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
-        quick = self.game.quick if self.decision is None and not self.queue else ()
+        quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
         stride = self.game.stride
         for a in legal:
             if quick and quick[a // stride]:
@@ -1050,7 +1118,7 @@ class State:
         else:
             dest.append(cid)
         card = self.game.cards[cid]
-        for t in self.game.triggers[k]:
+        for t in self.game.triggers[a.name]:
             if t.card is None or self._card_test(t.card, p, card):
                 self._run(t.ops, p, card)
         self._ending = True
@@ -1074,6 +1142,8 @@ class State:
         A later choice found by a look-ahead on the undealt position comes with the heuristic
         after it and its own later choices: when those fit in what is left of the 20 choices,
         this look-ahead would end on that same position, so it stops there with that value."""
+        if self.rules.horizon == "round":  # to the end of the round (structures)
+            return self._round_ahead(deal, action, p, r), 0
         turn = self.rules.horizon in ("choice", "turn")
         # chance after the move is not known either
         s = deal._fork(_NO_RNG if r is None else _LazyRng(r), turn)
@@ -1104,6 +1174,8 @@ class State:
         vis = self.rules.zones[zone].visible
         if vis == "everyone" or (vis == "owner" and owner == player):
             return range(0)
+        if vis == "team" and self._teammates(owner, player):
+            return range(0)
         if vis == "top":
             return range(max(size - 1, 0))
         return range(size)
@@ -1132,12 +1204,14 @@ class State:
         if any(self.revealed) and player >= 0:  # cards an effect showed to the others
             out["revealed"] = tuple(tuple(self.game.cards[c].name for c in r) if q != player else ()
                                     for q, r in enumerate(self.revealed))
+        if self.window is not None or self.secret:  # an answer window, secret choices
+            self._observe_more(player, out)
         return out
 
     def information_key(self, player: int) -> tuple:
         o = self.observation(player)
         return (o["current_player"], o["round"], tuple(sorted(o["zones"].items())), o["counters"],
-                tuple(self.done), o.get("decision"), o.get("revealed"))
+                tuple(self.done), o.get("decision"), o.get("revealed"), o.get("window"), o.get("secret"))
 
     def resample(self, player: int, rng: random.Random, *, trial: bool = False) -> State:
         """A clone where every card ``player`` cannot see is dealt again at random among the
@@ -1165,16 +1239,23 @@ class State:
                 else:
                     g.extend((pile, i) for i in hidden)
         for _key, places in sorted(groups.items()):
+            if self.game.phantoms and 0 <= _key != player:  # R9 hidden: from the card pool
+                s._pool_deal(_key, places, rng)
+                continue
             cards = sorted(pile[i] for pile, i in places)  # the deal depends on what is unseen, not where
             rng.shuffle(cards)
             for (pile, i), c in zip(places, cards):
                 pile[i] = c
+        if s.secret:  # the others' secret choices, chosen again in the re-dealt position
+            s._resample_secret(player, rng)
         s._legal = None
         return s
 
     # ------------------------------------------------------------------ text
 
     def action_to_string(self, action: int) -> str:
+        if action == self.game.pass_action and self.window is not None:
+            return tr("rulesplay.action.pass")
         if self.decision is not None and action >= self.game.decision_base:
             from cardbase.games.effects.resolve import decision_action_to_string
 
@@ -1202,6 +1283,8 @@ class State:
 
     def event_to_string(self, event: tuple) -> str:
         kind = event[0]
+        if kind in structures.MORE_EVENTS:
+            return self._event_more(event)
         if kind == "round":
             return tr("rulesdata.log.round", round=event[1])
         if kind == "turn":

@@ -31,8 +31,18 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "having_all": (2, 2, "zone"),  # the same, every player's pile of the zone together
     "score": (0, 0, "state"),  # the player's hand scored by the cards' effects ([effects])
     "pending": (1, 1, "state"),  # pending('recover'): the size of the seat's Défausse actions waiting
+    "sum": (1, 1, "zone"),  # the values of the zone's cards added up (the seat's own pile)
+    "team_total": (1, 1, "counter"),  # a counter summed over the seat's team
+    "team_best": (1, 1, "counter"),  # a counter's highest value in the seat's team
+    "others_best": (1, 1, "counter"),  # its highest value among the other teams' seats
+    "team_count": (1, 1, "zone"),  # cards in the team's piles of a zone of each player
+    "named": (1, 1, "counter"),  # named('vote'): the seats whose counter holds this seat's number
+    "best_seat": (1, 1, "counter"),  # the seat (from 1) with the strictly highest value, 0 on a tie
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
+# teams and answer windows (docs/rules-language.md): the seat's team (from 1), the number of teams,
+# the card of the action that opened the answer window, the answers made in it, its actor (from 1)
+MORE_NAMES = ("team", "teams", "cause", "answered", "actor")
 
 _OPS = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
         ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq,
@@ -97,6 +107,8 @@ class _Rewrite(ast.NodeTransformer):
             new = ast.BinOp(ast.Attribute(s, "turns", ast.Load()), ast.Add(), ast.Constant(1))
         elif i == "seat":
             new = ast.BinOp(ast.Name("_seat", ast.Load()), ast.Add(), ast.Constant(1))
+        elif i in MORE_NAMES:  # _f_team(_s, _seat), _f_cause(_s, _seat)…
+            new = ast.Call(ast.Name(f"_f_{i}", ast.Load()), [s, ast.Name("_seat", ast.Load())], [])
         else:
             return node
         return ast.copy_location(new, node)
@@ -115,7 +127,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
         return None, [ExprProblem("rulesdata.expr.syntax", (("column", exc.offset or 0),))]
-    known = set(names) | set(BUILTIN_NAMES)
+    known = set(names) | set(BUILTIN_NAMES) | set(MORE_NAMES)
     if card:
         known.add("card")
     kinds = {"zone": set(zones), "action": set(actions), "counter": set(counters)}
@@ -142,7 +154,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                                                                     ("known", ", ".join(sorted(known))))))
         elif isinstance(node, ast.Attribute):
             base = node.value
-            ok = (isinstance(base, ast.Name) and base.id == "card") or (
+            ok = (isinstance(base, ast.Name) and base.id in ("card", "cause")) or (
                 isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top")
             if not ok or node.attr.startswith("_"):
                 problems.append(ExprProblem("rulesdata.expr.attribute", (("attr", node.attr),)))

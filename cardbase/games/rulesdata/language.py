@@ -17,9 +17,11 @@ from typing import Any
 from cardbase.errors import CardbaseError, Problem
 from cardbase.i18n import tr
 
+from . import constructs
+from .constructs import Answers, Teams
 from .expr import Expr, compile_expr
 
-VISIBILITY = ("nobody", "owner", "everyone", "top")
+VISIBILITY = ("nobody", "owner", "everyone", "top", "team")
 RESETS = ("never", "turn", "round")
 PICKS = ("choice", "top", "random")
 OP_PICKS = ("top", "random", "all")
@@ -29,9 +31,10 @@ ORDERS = ("highest", "lowest")
 AMONG = ("reached", "all")
 TIES = ("first", "shared")
 SOURCES = ("edition", "generated", "decks")
-VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game")
+VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game", "each",
+         "for_seat", "give", "rotate")
 PLACES = ("top", "bottom")  # where a moved card goes in its new zone
-HORIZONS = ("step", "turn", "choice")  # [scoring] horizon: what the greedy bot looks at after its move
+HORIZONS = ("step", "turn", "choice", "round")  # [scoring] horizon: what the greedy bot looks at after its move
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
 MAX_FILE_BYTES = 200 * 1024  # 200 kB
 MAX_CHOICES = 100  # numbers one choose action may offer
@@ -74,6 +77,10 @@ class Action:
     choose_counter: str | None = None
     choose_values: tuple[int, ...] = ()
     choose_filter: Expr | None = None  # an expression on ``value``: the numbers offered
+    simultaneous: bool = False  # a secret choice, revealed with the others' at the end of the round
+    answer_only: bool = False  # legal only in an answer window
+    answers: Answers | None = None  # the answer window the action opens
+    answers_with: tuple[str, ...] = ()  # the names written in ``answers.with``
 
 
 @dataclass(slots=True)
@@ -81,6 +88,8 @@ class Trigger:
     on: str
     card: Expr | None
     ops: list[tuple]
+    source: str | None = None  # from = "deck", to = "main": on every card moved between the two
+    dest: str | None = None
 
 
 @dataclass(slots=True)
@@ -126,6 +135,14 @@ class Rules:
     effects: dict[str, str] = field(default_factory=dict)
     samples: int = 4  # [scoring] samples: deals of the unseen cards the greedy bot averages over
     horizon: str = "step"  # [scoring] horizon
+    teams: Teams | None = None  # [teams]
+    round_start: list[tuple] = field(default_factory=list)  # [round] start
+    round_end: list[tuple] = field(default_factory=list)  # [round] end
+    lists: str = "public"  # [material] lists: who knows each player's deck list (R9)
+    copy_limit: int = 2  # [material] copy_limit / keyword_limits: what a re-deal of a hidden list
+    keyword_limits: dict[str, int] = field(default_factory=dict)  # may draw of each card
+    move_triggers: dict[tuple[str, str], list[Trigger]] = field(default_factory=dict)
+    round_until: Expr | None = None  # [round] until: the round goes on until this holds
 
 
 # ---------------------------------------------------------------------------------- locating keys
@@ -280,7 +297,7 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
 
 
 TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
-            "triggers", "end", "scoring", "rulings", "effects")
+            "triggers", "end", "scoring", "rulings", "effects", "teams", "round")
 RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
 
 
@@ -371,7 +388,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     # material
     mat = c.table(data.get("material"), ["material"], required=True)
     c.unknown_keys(mat, ["material"], ("source", "into", "per_player", "colours", "values", "copies",
-                                       "cards"))
+                                       "cards", "lists", "copy_limit", "keyword_limits"))
     source = c.choice(mat, ["material"], "source", SOURCES, "edition")
     into = mat.get("into")
     if into not in zones:
@@ -385,8 +402,13 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     generated: list[dict[str, Any]] = []
     if source == "generated":
         generated = _generated(c, mat)
+        if isinstance(mat.get("cards"), list):
+            constructs.card_effects(c, [x for x in mat["cards"] if isinstance(x, dict)])
     elif any(k in mat for k in ("colours", "values", "cards")):
         c.add(["material", "source"], "rulesdata.edition_with_cards", "rulesdata.edition_with_cards_fix")
+    lists, copy_limit, keyword_limits = constructs.lists(c, mat, source, opts)
+    team_rules = constructs.teams(c, data.get("teams"), players[0])
+    constructs.team_visibility(c, zones, zone_list, team_rules)
 
     setup = c.table(data.get("setup"), ["setup"])
     c.unknown_keys(setup, ["setup"], ("first_player", "do"))
@@ -397,6 +419,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     turn_start = ctx.ops(turn.get("start", []), ["turn", "start"], card=False)
     turn_end = ctx.ops(turn.get("end", []), ["turn", "end"], card=False)
     max_actions = c.integer(turn, ["turn"], "max_actions", 500, 1, 100_000) or 500
+    round_start, round_end, round_until = constructs.round_ops(c, ctx, data.get("round"))
 
     actions: list[Action] = []
     seen: set[str] = set()
@@ -411,10 +434,18 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         actions.append(act)
 
     triggers: list[Trigger] = []
+    move_triggers: dict[tuple[str, str], list[Trigger]] = {}
     trig_raw = data.get("triggers", [])
     for i, t in enumerate(trig_raw if isinstance(trig_raw, list) else []):
         t = c.table(t, ["triggers", i])
-        c.unknown_keys(t, ["triggers", i], ("on", "card", "do"))
+        c.unknown_keys(t, ["triggers", i], ("on", "card", "do", "from", "to"))
+        if "from" in t or "to" in t:  # on every card moved between two zones
+            pair = constructs.move_trigger(c, ctx, t, i)
+            card = ctx.expr(t["card"], ["triggers", i, "card"], card=True) if "card" in t else None
+            ops = ctx.ops(t.get("do", []), ["triggers", i, "do"], card=True)
+            if pair is not None:
+                move_triggers.setdefault(pair, []).append(Trigger("", card, ops, pair[0], pair[1]))
+            continue
         on = t.get("on")
         act = next((x for x in actions if x.name == on), None)
         if act is None:
@@ -427,6 +458,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         card = ctx.expr(t["card"], ["triggers", i, "card"], card=True) if "card" in t else None
         triggers.append(Trigger(on, card, ctx.ops(t.get("do", []), ["triggers", i, "do"], card=True)))
 
+    constructs.check_actions(c, actions, triggers, team_rules)
     end = c.table(data.get("end"), ["end"], required=True)
     c.unknown_keys(end, ["end"], ("check", "max_rounds", "conditions", "winner"))
     check = c.choice(end, ["end"], "check", CHECKS, "round")
@@ -475,7 +507,8 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                  into, per_player_copy, generated, zones, counters, first, setup_ops, turn_start,
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
                  by, order, among, ties, heuristic, str(game.get("description", "")), rulings,
-                 effects, samples, horizon)
+                 effects, samples, horizon, team_rules, round_start, round_end, lists, copy_limit,
+                 keyword_limits, move_triggers, round_until)
 
 
 def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:
@@ -611,9 +644,11 @@ class _Ctx:
                 continue
             verb = verbs[0]
             allowed = {"add": ("add", "value"), "set": ("set", "value"), "if": ("if", "then", "else"),
-                       "move": ("move", "to", "pick", "count", "at"), "shuffle": ("shuffle",),
+                       "move": ("move", "to", "pick", "count", "at", "filter"), "shuffle": ("shuffle",),
                        "deal": ("deal", "to", "count"), "end_turn": ("end_turn",),
-                       "effect": ("effect",), "end_game": ("end_game",)}[verb]
+                       "effect": ("effect",), "end_game": ("end_game",), "each": ("each", "do"),
+                       "for_seat": ("for_seat", "do"), "give": ("give", "to", "seat", "pick", "count"),
+                       "rotate": ("rotate", "direction")}[verb]
             extra = [k for k in op if k not in allowed]
             if extra:
                 self.c.add(here, "rulesdata.op_keys", "rulesdata.op_keys_fix", verb=verb,
@@ -648,7 +683,11 @@ class _Ctx:
                     self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="at",
                                value=at, allowed=", ".join(PLACES))
                     continue
-                if src and dst and count:
+                if src and dst and count and verb == "move" and "filter" in op:  # the cards that pass
+                    flt = self.expr(op["filter"], here, card=True)
+                    if flt:
+                        out.append(("move_if", src, dst, pick, count, at, flt))
+                elif src and dst and count:
                     out.append((verb, src, dst, pick, count, at) if verb == "move"
                                else (verb, src, dst, pick, count))
             elif verb == "shuffle":
@@ -657,6 +696,14 @@ class _Ctx:
                     out.append(("shuffle", z))
             elif verb == "end_turn":
                 out.append(("end_turn",))
+            elif verb == "each":
+                each = constructs.each_op(self, op, here, card)
+                if each is not None:
+                    out.append(each)
+            elif verb in ("for_seat", "give", "rotate"):
+                more = constructs.seat_op(self, verb, op, here, card)
+                if more is not None:
+                    out.append(more)
             elif verb == "end_game":
                 name = op["end_game"]
                 if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_-]{0,30}", name):
@@ -679,7 +726,8 @@ class _Ctx:
         c = self.c
         parts: list[Any] = ["actions", i]
         c.unknown_keys(a, parts, ("name", "label", "move", "pick", "filter", "when", "limit",
-                                  "ends_turn", "compulsory", "then", "choose"))
+                                  "ends_turn", "compulsory", "then", "choose", "simultaneous",
+                                  "answer_only", "answers"))
         name = a.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
             c.add(parts + ["name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
@@ -735,4 +783,5 @@ class _Ctx:
         act.ends_turn = c.boolean(a, parts, "ends_turn", False)
         act.compulsory = c.boolean(a, parts, "compulsory", False)
         act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None)
+        constructs.action_keys(c, a, parts, act, self)
         return act
