@@ -1,11 +1,13 @@
 """cardbase — the app. Run with ``streamlit run streamlit_app.py``.
 
-Each page is a module of ``cardbase.ui`` with a ``render()`` function; this script only builds the
-navigation, the language switch and editor mode, then runs the chosen page.
+Each page is a module of ``cardbase.ui`` with a ``render()`` function, imported when the page is
+first shown; this script only builds the navigation, the language switch and editor mode, then runs
+the chosen page.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import streamlit as st
@@ -35,27 +37,28 @@ def _home_by_its_own_url() -> None:
         pass
 
 
-def _pages() -> list:
-    from cardbase.ui import (
-        cards,
-        decks,
-        editions,
-        editor,
-        games_admin,
-        playtest,
-        printing,
-        stickers,
-    )
+def _page(module: str):
+    """A page's ``render`` that imports its module when the page is shown: the first page does not
+    wait for the imports of the others (pandas charts, printing, the engines…)."""
 
+    def render() -> None:
+        importlib.import_module(f"cardbase.ui.{module}").render()
+
+    render.__name__ = render.__qualname__ = f"render_{module}"
+    return render
+
+
+def _pages() -> list:
     return [
-        st.Page(cards.render, title=t("nav.cards"), icon=":material/search:", url_path=HOME, default=True),
-        st.Page(editor.render, title=t("nav.editor"), icon=":material/edit:", url_path="editor"),
-        st.Page(editions.render, title=t("nav.editions"), icon=":material/library_books:", url_path="editions"),
-        st.Page(games_admin.render, title=t("games_admin.nav"), icon=":material/extension:", url_path="games"),
-        st.Page(decks.render, title=t("nav.decks"), icon=":material/style:", url_path="decks"),
-        st.Page(printing.render, title=t("nav.print"), icon=":material/print:", url_path="print"),
-        st.Page(playtest.render, title=t("nav.playtest"), icon=":material/casino:", url_path="playtest"),
-        st.Page(stickers.render, title=t("nav.stickers"), icon=":material/radio_button_checked:", url_path="stickers"),
+        st.Page(_page("cards"), title=t("nav.cards"), icon=":material/search:", url_path=HOME, default=True),
+        st.Page(_page("editor"), title=t("nav.editor"), icon=":material/edit:", url_path="editor"),
+        st.Page(_page("editions"), title=t("nav.editions"), icon=":material/library_books:", url_path="editions"),
+        st.Page(_page("games_admin"), title=t("games_admin.nav"), icon=":material/extension:", url_path="games"),
+        st.Page(_page("decks"), title=t("nav.decks"), icon=":material/style:", url_path="decks"),
+        st.Page(_page("printing"), title=t("nav.print"), icon=":material/print:", url_path="print"),
+        st.Page(_page("playtest"), title=t("nav.playtest"), icon=":material/casino:", url_path="playtest"),
+        st.Page(_page("stickers"), title=t("nav.stickers"), icon=":material/radio_button_checked:",
+                url_path="stickers"),
     ]
 
 

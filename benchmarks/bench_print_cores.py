@@ -2,23 +2,28 @@
 
 Each run is a new process (``cardbase print --edition NP1 --out x.pdf``, Python start-up, imports
 and database opening included), *not* pinned to a core. The database is a SQLite file made and
-seeded once before the timed runs. For each case the median and best wall time and the CPU time
-of the process and its workers (user + system) are printed, with cards/s, the wall-time ratio to
-the first case and the PDF's size per page. The machine may be shared: the CPU time and the load
-average say how much of the wall time was waiting for a core.
+seeded once before the timed runs. Bytecode is cached (in a temporary folder), as on a user's
+machine. For each case the median and best wall time and the CPU time of the process and its
+workers (user + system) are printed, with cards/s, the wall-time and CPU ratios to the first case
+and the PDF's size per page. The machine may be shared: the CPU time and the load average say how
+much of the wall time was waiting for a core.
 
-    python benchmarks/bench_print_cores.py [--runs 5] [--times 1] [--workers 1 0]
+    python benchmarks/bench_print_cores.py [--runs 5] [--times 1 | --long 500] [--workers 1 0]
         [--before OTHER_CHECKOUT] [--root CHECKOUT]
 
-``--times K`` prints the edition K times as distinct cards (a larger set); ``--before`` adds the
-same command run from another checkout (e.g. ``git archive <commit> | tar -x -C /tmp/before``) as
-the reference case, interleaved with the others.
+``--times K`` prints the edition K times as distinct cards (a larger set). ``--long N`` prints N
+distinct cards with long effect texts instead (``benchmarks/long_text_cards.py``: 380 to 620
+characters of rich text each, a quarter of them growing into the art, as in a large real set).
+``--before`` adds the same command run from another checkout (``git worktree add DIR <commit>
+--detach``) as the reference case, interleaved with the others, and says whether its PDF is the
+same as this checkout's, byte for byte (else whether each card's picture is).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -61,17 +66,41 @@ def _seed_copies(env: dict[str, str], root: Path, times: int) -> None:
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
 
 
-def _env(db_url: str, root: Path) -> dict[str, str]:
-    env = dict(os.environ, DATABASE_URL=db_url,
+def _seed_long(env: dict[str, str], count: int) -> None:
+    """Add the long-text fixture as edition LNG (this checkout's fixture, whatever ``--root``)."""
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r})\n"
+            f"import long_text_cards; long_text_cards.seed('LNG', {count})\n")
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+
+
+def _env(db_url: str, root: Path, pycache: str) -> dict[str, str]:
+    env = dict(os.environ, DATABASE_URL=db_url, PYTHONPYCACHEPREFIX=pycache,
                PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
     env.pop("CARDBASE_LANG", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # what users get: modules compiled once
     return env
+
+
+def _images(pdf: bytes) -> list[bytes]:
+    """The image streams of a PDF, in file order."""
+    return re.findall(rb"/Length \d+ >>\nstream\n(.*?)\nendstream", pdf, re.S)
+
+
+def _same(before: bytes, after: bytes) -> str:
+    if before == after:
+        return "the same PDF, byte for byte"
+    a, b = _images(before), _images(after)
+    if a == b:
+        return "the same images, byte for byte (the PDF's other bytes differ)"
+    return f"DIFFERENT: {sum(x != y for x, y in zip(a, b)) + abs(len(a) - len(b))} images differ"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--times", type=int, default=1, help="print the edition this many times")
+    ap.add_argument("--long", type=int, default=0, metavar="N",
+                    help="print N distinct long-text cards instead (e.g. 500)")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 0],
                     help="cases: worker counts (0 = the default, no --workers option)")
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout measured")
@@ -82,22 +111,29 @@ def main() -> None:
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db_url = f"sqlite:///{Path(tmp) / 'cardbase.db'}"
-        env = _env(db_url, args.root)
+        pycache = str(Path(tmp) / "pycache")
+        env = _env(db_url, args.root, pycache)
         out = Path(tmp) / "x.pdf"
         base = [sys.executable, "-c", ENTRY, "print", "--out", str(out), "--dpi", str(args.dpi)]
         source = ["--edition", "NP1"]
         _run([*base, *source], env)  # creates and seeds the database
         cards = 64
-        if args.times > 1:
+        if args.long:
+            _seed_long(env, args.long)
+            source, cards = ["--edition", "LNG"], args.long
+        elif args.times > 1:
             _seed_copies(env, args.root, args.times)
             cards = 64 * args.times
         cases = [(f"workers {w}" if w else "default", env,
                   [*base, *source, *([] if w == 0 else ["--workers", str(w)])])
                  for w in args.workers]
         if args.before is not None:
-            cases.insert(0, ("before", _env(db_url, args.before), [*base, *source]))
-        for _, case_env, cmd in cases:
+            cases.insert(0, ("before", _env(db_url, args.before, pycache + "-before"),
+                             [*base, *source]))
+        files: dict[str, bytes] = {}
+        for name, case_env, cmd in cases:
             _run(cmd, case_env)  # warm-up: bytecode and file caches
+            files[name] = out.read_bytes()
         walls: dict[str, list[float]] = {name: [] for name, _, _ in cases}
         cpus: dict[str, list[float]] = {name: [] for name, _, _ in cases}
         sizes: dict[str, tuple[int, int]] = {}
@@ -124,6 +160,9 @@ def main() -> None:
               f"{cpu / med:>9.2f}{size / 1e6 / max(pages, 1):>9.2f}{pages:>6}")
     print("(× wall, × CPU: the first case's median over this case's; CPU/wall above 1: more than "
           "one core at work)")
+    first = cases[0][0]
+    for name, _, _ in cases[1:]:
+        print(f"{name} against {first}: {_same(files[first], files[name])}")
 
 
 if __name__ == "__main__":

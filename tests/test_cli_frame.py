@@ -29,9 +29,9 @@ def _keep_language() -> Iterator[None]:
         yield
 
 
-def _modules_after(*args: str, watch: tuple[str, ...] = HEAVY) -> dict:
+def _modules_after(*args: str, watch: tuple[str, ...] = HEAVY, env: dict[str, str] | None = None) -> dict:
     """Run ``cardbase ARGS`` in a fresh interpreter; its exit code and which of the ``watch``
-    modules (or packages: their submodules count) it loaded."""
+    modules (or packages: their submodules count) it loaded. ``env``: more environment."""
     script = (
         "import json, sys\n"
         "sys.argv = ['cardbase', *sys.argv[1:]]\n"
@@ -46,7 +46,7 @@ def _modules_after(*args: str, watch: tuple[str, ...] = HEAVY) -> dict:
         "               if any(m == w or m.startswith(w + '.') for m in sys.modules))\n"
         "sys.stderr.write('\\n' + json.dumps({'code': code, 'heavy': heavy}) + '\\n')\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     env.pop("CARDBASE_LANG", None)
     done = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True,
                           text=True, timeout=120, check=False)
@@ -75,40 +75,72 @@ def test_a_command_that_needs_the_database_still_loads_it():
 
 # Modules a read-only command does not need: images, tables, the app, games, printing, and what
 # only writes use (seeding from data/, the editor's permissions).
-NOT_FOR_READS = ("PIL", "pandas", "numpy", "streamlit", "pyarrow", "alembic", "cardbase.printing",
-                 "cardbase.playtest", "cardbase.app", "cardbase.seed", "cardbase.datafiles",
-                 "cardbase.access", "cardbase.writelock")
+NOT_FOR_READS = ("PIL", "pandas", "numpy", "streamlit", "pyarrow", "alembic", "cardbase.outputs",
+                 "cardbase.playtest", "cardbase.ui", "cardbase.catalog.seed",
+                 "cardbase.storage.datafiles", "cardbase.access", "cardbase.storage.writelock")
+# What the read-only path of the SQLite default (cardbase.storage.readonly) never loads: the
+# database layer of the writes (SQLAlchemy, SQLModel, the tables, engines and migrations, the
+# catalog's services).
+DATABASE_LAYER = ("sqlalchemy", "sqlmodel", "cardbase.storage.models", "cardbase.storage.db",
+                  "cardbase.catalog.cards", "cardbase.catalog.gamesdata", "cardbase.decks.saved")
+FULL_PATH = {"CARDBASE_FAST_READS": "0"}
 DECK = str(ROOT / "data" / "decks" / "braises-ardentes.txt")
-
-
-@pytest.mark.parametrize(("args", "code", "games"), [
+READS = [
     (("cards", "search", "c:rouge k:foule"), 0, False),
     (("cards", "search", "c:rouge", "--json"), 0, False),
+    (("cards", "search", "c:rouj"), 2, False),
     (("cards", "show", "NP1-001"), 0, False),
+    (("cards", "show", "CTT-001", "--json"), 0, False),
+    (("--lang", "en", "cards", "show", "NP1-010"), 0, True),  # its effect in English (R13)
     (("deck", "stats", DECK), 0, False),
     (("deck", "validate", DECK), 0, True),  # its warnings come from the NesPanini rules (R10)
-])
-def test_read_only_commands_import_only_what_they_need(cli_env, args, code, games):
+]
+
+
+@pytest.mark.parametrize(("args", "code", "games"), READS)
+def test_read_only_commands_import_only_what_they_need(cli_env, backend, args, code, games):
     _modules_after("cards", "search", "c:rouge")  # the first run seeds the test database
     seen = _modules_after(*args, watch=(*NOT_FOR_READS, "cardbase.games"))
     assert seen["code"] == code
     expected = ["cardbase.games"] if games else []
     assert seen["heavy"] == expected, f"cardbase {' '.join(args)} imported {seen['heavy']}"
-    assert _modules_after(*args, watch=("sqlalchemy",))["heavy"] == ["sqlalchemy"]  # probe works
+    # SQLite: the read-only path, without the database layer; PostgreSQL: SQLAlchemy, as before
+    layer = _modules_after(*args, watch=DATABASE_LAYER)["heavy"]
+    if backend == "sqlite":
+        assert layer == [], f"cardbase {' '.join(args)} imported {layer}"
+    else:
+        assert "sqlalchemy" in layer
+    # the probe sees them when the command takes the full path
+    assert "sqlalchemy" in _modules_after(*args, watch=DATABASE_LAYER, env=FULL_PATH)["heavy"]
+
+
+def test_an_export_reads_without_the_database_layer(cli_env, backend, tmp_path):
+    _modules_after("cards", "search", "c:rouge")  # the first run seeds the test database
+    args = ("cards", "export", str(tmp_path / "out.csv"), "--query", "c:rouge")
+    seen = _modules_after(*args, watch=(*NOT_FOR_READS, *DATABASE_LAYER))
+    assert seen["code"] == 0 and (tmp_path / "out.csv").stat().st_size > 100
+    heavy = set(seen["heavy"])
+    assert not heavy & set(NOT_FOR_READS), heavy
+    assert (not heavy) if backend == "sqlite" else ("sqlalchemy" in heavy), heavy
+    assert "sqlalchemy" in _modules_after(*args, watch=DATABASE_LAYER, env=FULL_PATH)["heavy"]
 
 
 @pytest.mark.parametrize("args", [
     ("sim", "game", "overkill", "--games", "3", "--json"),
     ("sim", "game", "overkill", "--games", "3", "--workers", "1"),
 ])
-def test_a_batch_of_box_games_loads_no_images_nor_tables(cli_env, args):
+def test_a_batch_of_box_games_loads_no_images_nor_tables(cli_env, backend, args):
     """A batch's fixed cost: the cards come from the database, the games need neither Pillow and
-    the printing code (a print's templates) nor pandas (the NesPanini tables)."""
+    the printing code (a print's templates) nor pandas (the NesPanini tables), nor — on the
+    SQLite default — the database layer, nor the NesPanini engine for another game."""
     _modules_after("cards", "search", "c:rouge")  # the first run seeds the test database
-    seen = _modules_after(*args, watch=("PIL", "pandas", "numpy", "cardbase.printing", "streamlit"))
+    watch = ("PIL", "pandas", "numpy", "cardbase.outputs", "streamlit", "cardbase.games.nespanini")
+    seen = _modules_after(*args, watch=watch)
     assert seen["code"] == 0
     assert seen["heavy"] == [], f"cardbase {' '.join(args)} imported {seen['heavy']}"
-    assert _modules_after(*args, watch=("sqlalchemy",))["heavy"] == ["sqlalchemy"]  # probe works
+    layer = _modules_after(*args, watch=DATABASE_LAYER)["heavy"]
+    assert (layer == []) if backend == "sqlite" else ("sqlalchemy" in layer), layer
+    assert "sqlalchemy" in _modules_after(*args, watch=DATABASE_LAYER, env=FULL_PATH)["heavy"]
 
 
 def _tree() -> list[tuple[str, ...]]:

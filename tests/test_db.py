@@ -487,4 +487,4 @@ def test_revisions_read_without_alembic_agree_with_alembic() -> None:
 
     scripts = ScriptDirectory.from_config(db.alembic_config())
     assert db.head_revision() == scripts.get_current_head()
-    assert db._revision_graph() == {s.revision: s.down_revision for s in scripts.walk_revisions()}
+    assert db.revision_graph() == {s.revision: s.down_revision for s in scripts.walk_revisions()}

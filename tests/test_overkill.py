@@ -555,6 +555,109 @@ def test_fast_greedy_matches_on_random_positions() -> None:
             s.apply_action(legal[rng.randrange(len(legal))])
 
 
+def _whole_state(s) -> tuple:
+    """Every slot of a state but its game, the generator as its state."""
+    return tuple(s.rng.getstate() if name == "rng" else getattr(s, name)
+                 for name in type(s).__slots__ if name != "game")
+
+
+@pytest.mark.parametrize("rules", [{}, {"points": "all"}, {"points": "best_line", "reset_keeps": 1},
+                                   {"reset_keeps": 0, "timer": 6, "first_player": "loser",
+                                    "pile_copies": 2}])
+def test_greedy_play_out_leaves_every_slot_as_the_step_by_step_loop(rules) -> None:
+    """Not only the history and the log: hands, atout pile, Helpers' answers, dealt and face-down
+    marks, timers, objectives, coverage… are those of the general loop, with and without a log."""
+    g = game(**rules)
+    for i in range(60):
+        for log in (True, False):
+            a, b = g.new_state(i, log=log), g.new_state(i, log=log)
+            while not a.is_terminal():
+                a.apply_action(greedy_action(a))
+            b.play_greedy()
+            assert _whole_state(b) == _whole_state(a)
+
+
+def test_greedy_play_out_close_calls_summed_in_the_reference_order(monkeypatch) -> None:
+    """A draw's mean estimate is summed by chunks and summed again card by card when it is near
+    the bar: forcing the card-by-card sum at every draw plays the same games."""
+    from cardbase.games.overkill import fast
+
+    g = game()
+    plain = [g.new_state(i, log=False).play_greedy().history for i in range(80)]
+    monkeypatch.setattr(fast, "_CLOSE", 2.0)  # every mean is "close"
+    g = game()  # fresh memos
+    assert [g.new_state(i, log=False).play_greedy().history for i in range(80)] == plain
+
+
+def test_fast_mean_is_the_card_by_card_float_sum() -> None:
+    """The close-call sum adds the cards' estimates one at a time in ascending card order, to the
+    last bit, where a sum by chunks may differ."""
+    from cardbase.games.overkill import fast
+
+    t = fast._tables(game())
+    rng = random.Random(5)
+    differ = 0
+    for _ in range(300):
+        each = [rng.uniform(-1, 1) for _ in range(t.n)] + [0.0]
+        cand = rng.randrange(1, 1 << t.n)
+        total = 0.0
+        cards = [k for k in range(t.n) if cand >> k & 1]
+        for k in cards:
+            total += each[k]
+        assert fast._mean(t.chunks, cand, each) == total / len(cards)
+        by_chunks = sum(sum(getters[cand >> start & width](each))
+                        for start, width, _, _, getters in t.chunks if cand >> start & width)
+        assert abs(by_chunks - total) < 1e-12
+        differ += by_chunks != total
+    assert differ  # the orders do differ somewhere: the card-by-card sum is needed
+
+
+def test_helpers_answers_at_speed_are_the_engines() -> None:
+    """The play-out's Helpers' answers (Overseer's values from random.sample's draws, inlined;
+    Retracer's list sorted by value and colour) are State._refresh_info's, generator included."""
+    from cardbase.games.overkill import fast
+
+    g = game(pile_copies=2)
+    t = fast._tables(g)
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(150):
+        s = g.new_state(seed)
+        while not s.is_terminal():
+            for p in (0, 1):
+                helpers = [t.helper_effect[k] for k in s.active[p] if t.helper[k]]
+                if helpers:
+                    a, b = s.clone(), s.clone()
+                    a._refresh_info(p)
+                    fast._answers(b, t, p, helpers)
+                    assert b.info[p] == a.info[p]
+                    assert b.rng.getstate() == a.rng.getstate()
+                    checked += 1
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 500
+
+
+def test_fast_greedy_on_a_box_listing_its_colours_mixed() -> None:
+    """A box whose number cards do not come red first (the per-colour tables are then not used)
+    still gets the reference's choices and the engine's games."""
+    from cardbase.games.overkill import fast
+
+    mixed = box_from_cards(sorted(DEFS, key=lambda c: (c.value is None, c.value or 0, c.colour or "")))
+    colours = [c.colour for c in mixed.numbers]
+    assert colours != sorted(colours)
+    g = Game(mixed)
+    assert fast._tables(g).by_colour is None
+    for i in range(60):
+        a, b = g.new_state(i), g.new_state(i)
+        while not a.is_terminal():
+            choice = greedy_action(a)
+            assert fast.greedy_action(a) == choice
+            a.apply_action(choice)
+        b.play_greedy()
+        assert _whole_state(b) == _whole_state(a)
+
+
 def test_shuffle_is_pythons() -> None:
     from cardbase.games.overkill.state import shuffle
 
@@ -565,6 +668,17 @@ def test_shuffle_is_pythons() -> None:
             a.shuffle(x)
             shuffle(b, y)
             assert x == y
+
+
+def test_sample_is_pythons() -> None:
+    from cardbase.games.overkill.state import sample
+
+    for seed in range(60):
+        a, b = random.Random(seed), random.Random(seed)
+        for n, k in ((8, 2), (1, 1), (2, 2), (21, 5), (22, 2), (30, 7), (5, 0), (9, 6)):
+            population = list(range(100, 100 + n))
+            assert sample(b, population, k) == a.sample(population, k)
+            assert b.getstate() == a.getstate()
 
 
 def test_search_horizon_is_the_end_of_the_round() -> None:

@@ -18,7 +18,6 @@ from cardbase.games import registry
 from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import RulesFileError, load_rules, parse_rules_text
 from cardbase.i18n import use_language
-from cardbase.playtest.batch import game_seed
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "data" / "rules"

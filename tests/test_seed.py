@@ -19,6 +19,7 @@ from cardbase.catalog import seed
 from cardbase.cli import app
 from cardbase.errors import NotFoundError
 from cardbase.storage.models import Card, Deck, Edition, Game, SeedItem
+from seed_support import database_digest, older_database
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[1]
@@ -417,19 +418,8 @@ def test_a_database_seeded_before_origins_is_adopted_once(backend, make_db) -> N
     engine = db.make_engine(make_db(backend, seeded=False))
     try:
         db.drop_all(engine)
-        db.upgrade(engine, "0002")
-        with engine.begin() as conn:
-            conn.execute(text("INSERT INTO game (code, name, keyword_limits, fields, version) VALUES "
-                              "('overkill', 'OVERKILL', '{}', '[]', 1)"))
-            game_id = conn.execute(text("SELECT id FROM game WHERE code = 'overkill'")).scalar()
-            conn.execute(text("INSERT INTO edition (game_id, code, name, set_size, sample, version) "
-                              f"VALUES ({game_id}, 'OVK', 'OVERKILL', 39, false, 1)"))
-            ed_id = conn.execute(text("SELECT id FROM edition WHERE code = 'OVK'")).scalar()
-            conn.execute(text(
-                "INSERT INTO card (edition_id, number, name, keywords, stats, copies, sample, version, "
-                "updated_at, name_key, text_key, colour_key, banner_key, rarity_key, type_key, keywords_key) "
-                f"VALUES ({ed_id}, 28, 'Maximiser', '[]', '{{\"objectif\": 27}}', 1, false, 1, "
-                "'2026-11-01 00:00:00', 'maximiser', '', '', '', '', '', '')"))
+        older_database(engine, game="overkill", game_name="OVERKILL", edition="OVK", set_size=39, number=28,
+                       name="Maximiser", stats='{"objectif": 27}')
         report = db.init_db(engine)
         assert db.current_revision(engine) == db.head_revision()
         assert report["editions"] == 4 and report["games"] == 4, report
@@ -465,3 +455,112 @@ def test_card_texts_follow_the_databases_sticker_colours(session) -> None:
     with pytest.raises(ValidationError, match="sticker:rouge"):
         catalog.create_card(session, edition="OVS", fields={"number": 91, "name": "Rouge",
                                                             "effect_text": "Posez {sticker:rouge}"})
+
+
+# --------------------------------------------------------------------------- first run, fast and the same
+
+SMALL_GAMES = """
+[[games]]
+code = "mini"
+name = "Mini"
+min_players = 2
+max_players = 2
+deck_size = 6
+copy_limit = 2
+keyword_limits = { foule = 2 }
+
+[games.fields]
+value = { type = "int", min = 0, max = 9 }
+force = { type = "int", min = 0, max = 5, label = "Force", label_en = "Strength" }
+
+[[games]]
+code = "autre"
+name = "Autre jeu"
+min_players = 1
+max_players = 4
+"""
+SMALL_COLOURS = """
+[[colours]]
+colour = "rouge"
+symbol = "coeur"
+label = "Coeur"
+
+[[colours]]
+colour = "bleu"
+symbol = "goutte"
+label = "Goutte d'eau"
+"""
+SMALL_DECK = "# name: Petit deck\n# game: mini\n2 Braise\n2 Vague\n1 Foule rouge\n1 Foule bleue\n"
+
+
+def small_data(folder: Path) -> Path:
+    """A data folder of every kind seeding reads, with what it must leave out: an edition file that
+    does not read, an edition that does not validate, a starter deck that does not resolve."""
+    (folder / "editions").mkdir(parents=True)
+    (folder / "decks").mkdir()
+    (folder / "games.toml").write_text(SMALL_GAMES, encoding="utf-8")
+    (folder / "stickers.toml").write_text(SMALL_COLOURS, encoding="utf-8")
+    cards = [("Braise", 3, "rouge", [], 2), ("Vague", 4, "bleu", [], 1), ("Foule rouge", 1, "rouge", ["Foule"], 0),
+             ("Foule bleue", 2, "bleu", ["Foule"], 5), ("Étincelle", 0, "rouge", [], None),
+             ("Marée", 9, "bleu", ["Défausse"], 3)]
+    text_ = '[edition]\ngame = "mini"\ncode = "MIN"\nname = "Mini, première"\ndate = 2026-11-01\n'
+    for number, (name, value, colour, keywords, force) in enumerate(cards, start=1):
+        text_ += f'\n[[cards]]\nnumber = {number}\nname = "{name}"\nvalue = {value}\ncolour = "{colour}"\n'
+        text_ += f"keywords = {json.dumps(keywords, ensure_ascii=False)}\n"
+        text_ += f"force = {force}\n" if force is not None else ""
+    (folder / "editions" / "MIN.toml").write_text(text_, encoding="utf-8")
+    (folder / "editions" / "AUT.toml").write_text(
+        '[edition]\ngame = "autre"\ncode = "AUT"\nname = "Autre"\n\n[[cards]]\nnumber = 1\nname = "Seule"\n'
+        'effect_text = "Piochez **deux** cartes."\n\n[[cards]]\nnumber = 2\nname = "Seconde"\ncopies = 3\n',
+        encoding="utf-8")
+    (folder / "editions" / "BAD.toml").write_text('[edition]\ngame = "mini"\ncode = ', encoding="utf-8")
+    (folder / "editions" / "LOIN.toml").write_text(
+        '[edition]\ngame = "mini"\ncode = "LOIN"\nname = "Refusée"\n\n[[cards]]\nnumber = 1\nname = "Trop loin"\n'
+        'art = "../../etc/passwd"\n', encoding="utf-8")
+    (folder / "decks" / "petit.txt").write_text(SMALL_DECK, encoding="utf-8")
+    (folder / "decks" / "casse.txt").write_text("# game: mini\n3 Inconnue\n", encoding="utf-8")
+    return folder
+
+
+# Digests of the database the seeding before its speed-up (records read one query each, one insert
+# a record, one Card object a card) left from small_data(), on a new database and on an older one
+# it adopts. PostgreSQL's
+# sequences do not give back the id of the edition seeding refused (a savepoint rolled back).
+SEEDED_BEFORE = {
+    ("sqlite", "fresh"): "6703455a86f91cf849c225ac7ed34297e809df5fc3dc8626ef0e2fab84e47622",
+    ("postgresql", "fresh"): "cea914373eec9b92c42c3102686e2bc6707110aedf9abad3bfff1253a56c97c0",
+    ("sqlite", "adopt"): "abb7b613b5670a162e316b5d9a03e34feb9499c3569372079a77bf1bc149b9de",
+    ("postgresql", "adopt"): "abb7b613b5670a162e316b5d9a03e34feb9499c3569372079a77bf1bc149b9de",
+}
+
+
+@pytest.mark.parametrize("start", ["fresh", "adopt"])
+def test_first_run_seeding_leaves_the_database_it_always_did(backend, make_db, tmp_path, start) -> None:
+    """Seeding reads the records once and writes the new ones in one insert, an edition's cards in
+    another (the app's first page waits for it): the rows, their ids, the counts and the warnings
+    are those of one query a record and one object a card."""
+    data = small_data(tmp_path / "data")
+    engine = db.make_engine(make_db(backend, seeded=False))
+    try:
+        db.drop_all(engine)
+        if start == "adopt":  # a database an older cardbase seeded, before seed identities
+            older_database(engine, game="mini", game_name="Mini", edition="MIN", set_size=6, number=2,
+                           name="Vague", value=4, text_key="vague")
+        report = db.init_db(engine, data_dir=data)
+        warnings = [w.replace(str(tmp_path), "<tmp>") for w in report.warnings]
+        assert any("BAD.toml" in w for w in warnings) and any("LOIN.toml" in w for w in warnings), warnings
+        assert any("casse" in w for w in warnings), warnings
+        # on the older database, the starter deck names cards its MIN edition does not hold
+        assert len(warnings) == (3 if start == "fresh" else 4), warnings
+        assert dict(report) == ({"games": 2, "sticker_colours": 2, "editions": 2, "decks": 1} if start == "fresh"
+                                else {"games": 1, "sticker_colours": 2, "editions": 1, "decks": 0}), dict(report)
+        with Session(engine) as s:
+            # two games, two colours, two editions and their eight cards, the starter deck, the marker
+            assert s.exec(select(func.count()).select_from(SeedItem)).one() == 2 + 2 + 2 + 8 + (start == "fresh") + 1
+            origins = sorted(s.exec(select(Card.origin).join(Edition).where(Edition.code == "MIN")).all())
+            # an edition an older cardbase held keeps its cards: the others count as deleted by a user
+            assert origins == (["MIN-002"] if start == "adopt" else [f"MIN-00{n}" for n in range(1, 7)])
+        assert database_digest(engine) == SEEDED_BEFORE[(backend, start)]
+        assert not any(db.init_db(engine, data_dir=data).values())  # seeded once
+    finally:
+        engine.dispose()

@@ -12,18 +12,30 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
 from cardbase.catalog.fields import CARD_FIELDS
+from cardbase.catalog.reads import (  # noqa: F401 - reading cards: on a session or the read-only path
+    CARD_DICT_KEYS,
+    _is_text,
+    _printable,
+    card_defs,
+    card_dicts,
+    card_rows,
+    card_to_dict,
+    fill_print_tables,
+    get_card,
+    get_edition,
+    to_card_def,
+)
 from cardbase.catalog.gamesdata import get_game  # noqa: F401 - games are looked up there
-from cardbase.domain import CardDef
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
 from cardbase.storage.models import Card, Deck, DeckEntry, Edition, Game
 from cardbase.catalog.richtext import plain
-from cardbase.text import canonical_colour, card_ref, fold, has_control, parse_card_ref
+from cardbase.text import canonical_colour, card_ref, fold, has_control
 
 
 def require_editor(*, action: str) -> None:
@@ -182,19 +194,6 @@ def validate_card_fields(data: Mapping[str, Any], *, where: str = "", partial: b
     return clean, problems
 
 
-def _is_text(value: str) -> bool:
-    """Whether ``value`` is storable text: no lone surrogate (undecodable bytes on a command line)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _printable(value: str) -> str:
-    return value.encode("utf-8", "backslashreplace").decode("utf-8")
-
-
 def _where(where: str, field: str) -> str:
     """Where a field's problem is: "<where> column <field>" in the current language."""
     return tr("catalog.where_column", where=where, column=field).strip()
@@ -349,157 +348,6 @@ def french_text(effect_obj: Any) -> str | None:
 
 
 # --------------------------------------------------------------------------- reading
-
-def get_edition(session: Session, code: str) -> Edition:
-    edition = session.exec(select(Edition).where(func.upper(Edition.code) == code.upper())).first()
-    if edition is None:
-        codes = ", ".join(session.exec(select(Edition.code).order_by(Edition.code)).all())
-        raise NotFoundError(tr("catalog.no_edition", code=code, codes=codes))
-    return edition
-
-
-def get_card(session: Session, ref: str | int) -> Card:
-    """A card by id, by collector ref (``NP1-012``) or by exact (folded) name."""
-    if isinstance(ref, str) and not _is_text(ref):
-        raise NotFoundError(tr("catalog.no_card_named", name=_printable(ref)))
-    if isinstance(ref, int) or (isinstance(ref, str) and ref.isascii() and ref.isdigit()):
-        card = int(ref) < 2**63 and session.get(Card, int(ref))
-        if not card:
-            raise NotFoundError(tr("catalog.no_card_id", id=ref))
-        return card
-    parsed = parse_card_ref(ref)
-    if parsed:
-        code, number = parsed
-        card = session.exec(
-            select(Card).join(Edition).where(func.upper(Edition.code) == code, Card.number == number)
-        ).first()
-        if card is None:
-            raise NotFoundError(tr("catalog.no_card_number", ref=ref, code=code, number=number))
-        return card
-    cards = session.exec(select(Card).where(Card.name_key == fold(ref))).all()
-    if not cards:
-        raise NotFoundError(tr("catalog.no_card_named", name=ref))
-    if len(cards) > 1:
-        refs = ", ".join(card_ref(session.get(Edition, c.edition_id).code, c.number) for c in cards)
-        raise NotFoundError(tr("catalog.many_cards_named", count=len(cards), name=ref, refs=refs))
-    return cards[0]
-
-
-def card_to_dict(card: Card, edition: Edition, game: Game) -> dict[str, Any]:
-    return {
-        "id": card.id,
-        "game": game.code,
-        "edition": edition.code,
-        "number": card.number,
-        "ref": card_ref(edition.code, card.number),
-        "numbering": f"{card.number}/{edition.set_size}",
-        "name": card.name,
-        "value": card.value,
-        "colour": card.colour,
-        "banner": card.banner,
-        "rarity": card.rarity,
-        "type": card.card_type,
-        "keywords": list(card.keywords or []),
-        "effect": card.effect,
-        "effect_text": card.effect_text,
-        "flavour": card.flavour,
-        "art": card.art,
-        "copies": card.copies,
-        "stats": dict(card.stats or {}),
-        "sample": card.sample,
-        "version": card.version,
-        **_declared_values(game, card),
-    }
-
-
-# The keys card_to_dict always gives; a game's declared fields come after them, by name.
-CARD_DICT_KEYS = frozenset((
-    "id", "game", "edition", "number", "ref", "numbering", "name", "value", "colour", "banner",
-    "rarity", "type", "keywords", "effect", "effect_text", "flavour", "art", "copies", "stats",
-    "sample", "version"))
-
-
-def _declared_values(game: Game, card: Card) -> dict[str, Any]:
-    """The card's declared fields by name (see cardbase.catalog.gamesdata); none for a game without."""
-    if not game.fields:
-        return {}
-    from cardbase.catalog.gamesdata import field_values
-
-    return field_values(game, card.stats)
-
-
-def to_card_def(card: Card, edition: Edition, game: Game) -> CardDef:
-    return CardDef(
-        id=card.id or 0,
-        game=game.code,
-        edition=edition.code,
-        number=card.number,
-        set_size=edition.set_size,
-        name=card.name,
-        value=card.value,
-        colour=card.colour,
-        banner=card.banner,
-        rarity=card.rarity,
-        card_type=card.card_type,
-        keywords=tuple(card.keywords or ()),
-        effect=card.effect,
-        effect_text=card.effect_text,
-        flavour=card.flavour,
-        art=card.art,
-        copies=card.copies,
-        stats=tuple(sorted((card.stats or {}).items())),
-        sample=card.sample,
-        version=card.version,
-    )
-
-
-def card_rows(session: Session, *, query: str | None = None, edition: str | None = None,
-              game: str | None = None, ids: Iterable[int] | None = None,
-              limit: int | None = None) -> list[tuple[Card, Edition, Game]]:
-    """Cards with their edition and game, filtered in SQL, ordered by game, edition, number."""
-    stmt = select(Card, Edition, Game).join(Edition, Card.edition_id == Edition.id).join(
-        Game, Edition.game_id == Game.id)
-    if query and query.strip():
-        from cardbase.catalog.search import check_values, declared_keys, parse_query, to_sql
-
-        node = parse_query(query, declared_keys(session))
-        check_values(session, node, query)
-        stmt = stmt.where(to_sql(node))
-    if edition:
-        stmt = stmt.where(Edition.id == get_edition(session, edition).id)
-    if game:
-        stmt = stmt.where(Game.id == get_game(session, game).id)
-    if ids is not None:
-        stmt = stmt.where(Card.id.in_(list(ids)))
-    stmt = stmt.order_by(Game.code, Edition.code, Card.number)
-    if limit:
-        stmt = stmt.limit(limit)
-    return list(session.exec(stmt).all())
-
-
-def card_dicts(session: Session, **filters: Any) -> list[dict[str, Any]]:
-    return [card_to_dict(c, e, g) for c, e, g in card_rows(session, **filters)]
-
-
-def card_defs(session: Session, *, for_print: bool = True, **filters: Any) -> list[CardDef]:
-    """The cards as values for engines and the renderer. ``for_print``: also tell the printing
-    code each game's template and field labels (loads it, with Pillow); a batch of games that
-    draws nothing passes False and starts sooner."""
-    rows = card_rows(session, **filters)
-    if not for_print:
-        return [to_card_def(c, e, g) for c, e, g in rows]
-    from cardbase.catalog.gamesdata import declared_fields
-    from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
-
-    for g in {g.code: g for _, _, g in rows}.values():  # the game's chosen template, for printing these cards
-        if g.template:
-            GAME_TEMPLATES[g.code] = g.template
-        else:
-            GAME_TEMPLATES.pop(g.code, None)
-        # and its declared fields' labels, printed in the language of the print
-        STAT_LABELS[g.code] = {d.name: {"fr": d.label, "en": d.label_en} for d in declared_fields(g)}
-    return [to_card_def(c, e, g) for c, e, g in rows]
-
 
 # --------------------------------------------------------------------------- writing
 
@@ -881,9 +729,29 @@ def load_edition_data(session: Session, edition: Mapping[str, Any], cards: list[
     for i, raw in enumerate(cards, start=1):
         clean, probs = file_card_values(game, raw, where=tr("catalog.where_card", source=source, index=i))
         problems += probs
-        new.append(apply_keys(Card(edition_id=ed.id, **clean)))
+        new.append(_new_card_row(ed.id, clean))
     if problems:
         raise ValidationError(tr("catalog.file_problems", source=source, count=len(problems)), problems)
-    session.add_all(new)
-    session.flush()
+    if new:
+        # one insert of every card, as plain rows: the columns and the ids (in file order) that
+        # Card(...) objects added one by one get, without building a model object a card
+        session.connection().execute(insert(Card.__table__), new)
     return ed
+
+
+def _new_card_row(edition_id: int, clean: Mapping[str, Any]) -> dict[str, Any]:
+    """Every column of a new card as ``apply_keys(Card(edition_id=…, **clean))`` sets it."""
+    from types import SimpleNamespace
+
+    row = {name: factory() if factory else default for name, default, factory in _card_defaults()}
+    row.update(clean, edition_id=edition_id)
+    return vars(apply_keys(SimpleNamespace(**row)))  # type: ignore[arg-type]
+
+
+@cache
+def _card_defaults() -> tuple[tuple[str, Any, Any], ...]:
+    """Each column of Card but its id: its default, or the function that makes it (a new list…)."""
+    from pydantic_core import PydanticUndefined
+
+    return tuple((name, f.default, f.default_factory) for name, f in Card.model_fields.items()
+                 if name != "id" and (f.default_factory is not None or f.default is not PydanticUndefined))

@@ -15,7 +15,9 @@
 Matching uses the folded ``*_key`` columns of ``Card`` (accents and case ignored), so the same
 query runs on SQLite and PostgreSQL. ``parse_query`` gives an AST of frozen dataclasses;
 ``to_sql`` turns it into a boolean clause over ``Card`` joined with ``Edition`` and ``Game``;
-``search_cards`` runs it. Errors are ``QueryError`` with the position of the bad part, in the
+``search_cards`` runs it. ``to_sqlite`` writes the same clause as SQLite text for the read-only
+path (:mod:`cardbase.storage.readonly`), which loads no SQLAlchemy: the functions that take a
+``session`` also take a :class:`~cardbase.storage.readonly.ReadOnlyDB`. Errors are ``QueryError`` with the position of the bad part, in the
 current language (``cardbase.i18n``).
 
 A game's declared card fields (``cardbase.catalog.gamesdata``) are keys too, by their name: ``damage>=40``
@@ -41,17 +43,16 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Union
 
-from sqlalchemy import and_, false, func, not_, or_, true
-from sqlmodel import select
-
 from cardbase.errors import QueryError
 from cardbase.i18n import tr
-from cardbase.storage.models import Card, Edition, Game
+from cardbase.storage.readonly import ReadOnlyDB, in_marks
 from cardbase.text import canonical_colour, fold
 
 if TYPE_CHECKING:  # pragma: no cover
     from sqlalchemy.sql.elements import ColumnElement
     from sqlmodel import Session
+
+    from cardbase.storage.models import Card
 
 __all__ = [
     "KEYS",
@@ -72,6 +73,7 @@ __all__ = [
     "search_cards",
     "to_query",
     "to_sql",
+    "to_sqlite",
 ]
 
 # --------------------------------------------------------------------------- keys
@@ -145,11 +147,20 @@ _DECLARED: contextvars.ContextVar[Mapping[str, Declared]] = contextvars.ContextV
     "declared", default=_NO_DECLARED)
 
 
-def declared_keys(session: Session) -> dict[str, Declared]:
+def declared_keys(session: Session | ReadOnlyDB) -> dict[str, Declared]:
     """The declared card fields of every game, by name (a name declared by several games with
     different types is searched as text)."""
     by_name: dict[str, list[tuple[str, dict]]] = {}
-    for code, fields in session.exec(select(Game.code, Game.fields)).all():
+    if isinstance(session, ReadOnlyDB):
+        rows = [(code, session.json(fields))
+                for code, fields in session.rows("SELECT game.code, game.fields FROM game")]
+    else:
+        from sqlmodel import select
+
+        from cardbase.storage.models import Game
+
+        rows = session.exec(select(Game.code, Game.fields)).all()
+    for code, fields in rows:
         for spec in fields or []:
             if spec["name"] != "value":  # a game's range of values, searched as v:
                 by_name.setdefault(spec["name"], []).append((code, spec))
@@ -523,16 +534,24 @@ def _contains(column, value: str) -> ColumnElement[bool]:
     return column.like(_like(value), escape="\\")
 
 
-_COLUMNS = {
-    "colour": Card.colour_key, "rarity": Card.rarity_key, "type": Card.type_key,
-    "banner": Card.banner_key, "name": Card.name_key, "text": Card.text_key,
-    "value": Card.value, "number": Card.number,
+# The folded column of each text key and the two number keys, by name (``card.<name>`` in SQL).
+_COLUMN_NAMES = {
+    "colour": "colour_key", "rarity": "rarity_key", "type": "type_key", "banner": "banner_key",
+    "name": "name_key", "text": "text_key", "value": "value", "number": "number",
 }
+
+
+def _column(key: str):
+    from cardbase.storage.models import Card
+
+    return getattr(Card, _COLUMN_NAMES[key])
 
 
 def _declared_sql(node: Field) -> ColumnElement[bool]:
     """A declared field, read from ``Card.stats`` for the cards of the games declaring it."""
-    from sqlalchemy import case
+    from sqlalchemy import and_, case, func, not_
+
+    from cardbase.storage.models import Card, Game
 
     name, op, value = node.key[1:], node.op, node.value
     stats = Card.__table__.c.stats
@@ -548,11 +567,15 @@ def _declared_sql(node: Field) -> ColumnElement[bool]:
 
 
 def _field_sql(node: Field) -> ColumnElement[bool]:
+    from sqlalchemy import and_, func, not_
+
+    from cardbase.storage.models import Card, Edition, Game
+
     key, op, value = node.key, node.op, node.value
     if key.startswith("@"):
         return _declared_sql(node)
     if key in {"value", "number"}:
-        col = _COLUMNS[key]
+        col = _column(key)
         compare = {"=": col == value, "!=": col != value, "<": col < value, "<=": col <= value,
                    ">": col > value, ">=": col >= value}[op]
         return and_(col.is_not(None), compare)
@@ -563,7 +586,7 @@ def _field_sql(node: Field) -> ColumnElement[bool]:
         col = Edition.code if key == "edition" else Game.code
         clause = func.lower(col) == value.lower()
     else:
-        col = _COLUMNS[key]
+        col = _column(key)
         clause = _contains(col, value) if op == ":" else col == value
     return not_(clause) if op == "!=" else clause
 
@@ -573,6 +596,10 @@ _REF = re.compile(r"^([a-z0-9]{1,12})-0*(\d{1,6})$")  # a folded card reference:
 
 def to_sql(node: Node) -> ColumnElement[bool]:
     """A boolean clause over ``Card`` joined with ``Edition`` and ``Game``."""
+    from sqlalchemy import and_, false, func, not_, or_, true
+
+    from cardbase.storage.models import Card, Edition
+
     if isinstance(node, All):
         return true()
     if isinstance(node, Text):
@@ -592,23 +619,126 @@ def to_sql(node: Node) -> ColumnElement[bool]:
     raise TypeError(f"not a query node: {node!r}")
 
 
+# The same clauses as SQLite text, clause for clause, for the read-only path (no SQLAlchemy).
+# Each function appends its values to ``params`` in the order of their ``?`` in the text.
+
+_LIKE = "LIKE ? ESCAPE '\\'"
+_COMPARE_OPS = frozenset(("=", "!=", "<", "<=", ">", ">="))
+
+
+def _sqlite_compare(column: str, op: str, value: int, params: list) -> str:
+    if op not in _COMPARE_OPS:  # never written into SQL unchecked
+        raise ValueError(f"not a comparison: {op!r}")
+    params.append(value)
+    return f"{column} {op} ?"
+
+
+def _declared_sqlite(node: Field, params: list) -> str:
+    name, op, value = node.key[1:], node.op, node.value
+    marks = in_marks(len(node.games))
+
+    def ours() -> str:
+        params.extend(node.games)
+        return f"game.code IN ({marks})"
+
+    def col(kind: str) -> str:
+        text = f"CASE WHEN ({ours()}) THEN CAST(JSON_EXTRACT(card.stats, ?) AS {kind}) END"
+        params.append(f'$."{name}"')
+        return text if kind == "INTEGER" else f"lower({text})"
+
+    if isinstance(value, int):
+        return (f"({ours()} AND {col('INTEGER')} IS NOT NULL AND "
+                f"{_sqlite_compare(col('INTEGER'), op, value, params)})")
+    head = f"{ours()} AND {col('VARCHAR')} IS NOT NULL"
+    column = col("VARCHAR")
+    if op == ":":
+        params.append(_like(value))
+        match = f"{column} {_LIKE}"
+    else:
+        params.append(value)
+        match = f"{column} = lower(?)"
+    return f"({head} AND {'NOT (' + match + ')' if op == '!=' else match})"
+
+
+def _field_sqlite(node: Field, params: list) -> str:
+    key, op, value = node.key, node.op, node.value
+    if key.startswith("@"):
+        return _declared_sqlite(node, params)
+    if key in {"value", "number"}:
+        column = f"card.{_COLUMN_NAMES[key]}"
+        return f"({column} IS NOT NULL AND {_sqlite_compare(column, op, value, params)})"
+    assert isinstance(value, str)
+    if key == "keyword":
+        params.append(_like(f"|{value}|"))
+        clause = f"card.keywords_key {_LIKE}"
+    elif key in {"edition", "game"}:
+        params.append(value.lower())
+        clause = f"lower({key}.code) = ?"
+    else:
+        params.append(_like(value) if op == ":" else value)
+        clause = f"card.{_COLUMN_NAMES[key]} {_LIKE if op == ':' else '= ?'}"
+    return f"NOT ({clause})" if op == "!=" else clause
+
+
+def _sqlite(node: Node, params: list) -> str:
+    if isinstance(node, All):
+        return "1"
+    if isinstance(node, Text):
+        params += [_like(node.text), _like(node.text)]
+        clause = f"card.name_key {_LIKE} OR card.text_key {_LIKE}"
+        ref = _REF.match(node.text)
+        if ref:
+            params += [ref.group(1), int(ref.group(2))]
+            clause += " OR (lower(edition.code) = ? AND card.number = ?)"
+        return f"({clause})"
+    if isinstance(node, Field):
+        return _field_sqlite(node, params)
+    if isinstance(node, Not):
+        return f"NOT ({_sqlite(node.node, params)})"
+    if isinstance(node, (And, Or)):
+        if not node.nodes:
+            return "1" if isinstance(node, And) else "0"
+        word = " AND " if isinstance(node, And) else " OR "
+        return "(" + word.join(_sqlite(n, params) for n in node.nodes) + ")"
+    raise TypeError(f"not a query node: {node!r}")
+
+
+def to_sqlite(node: Node) -> tuple[str, list]:
+    """:func:`to_sql` as SQLite text and its ``?`` values: a clause over ``card`` joined with
+    ``edition`` and ``game`` that selects the same cards."""
+    params: list = []
+    return _sqlite(node, params), params
+
+
 # --------------------------------------------------------------------------- known values
 
 # Keys whose values form a closed set: the values the cards (or the editions and games) hold.
 CLOSED_KEYS = ("colour", "keyword", "rarity", "edition", "game", "type", "banner")
-_KEY_COLUMN = {"colour": Card.colour_key, "rarity": Card.rarity_key, "type": Card.type_key,
-               "banner": Card.banner_key, "keyword": Card.keywords_key}
+_KEY_COLUMN = {"colour": "colour_key", "rarity": "rarity_key", "type": "type_key",
+               "banner": "banner_key", "keyword": "keywords_key"}
 _SHOWN_VALUES = 12
 
 
-def known_values(session: Session, key: str) -> list[str]:
+def known_values(session: Session | ReadOnlyDB, key: str) -> list[str]:
     """The folded values the database holds for a closed key, sorted (editions as their codes)."""
-    if key == "edition":
-        return sorted({c.lower() for c in session.exec(select(Edition.code)).all() if c})
-    if key == "game":
-        return sorted({c.lower() for c in session.exec(select(Game.code)).all() if c})
-    column = _KEY_COLUMN[key]
-    values = {v for v in session.exec(select(column).distinct()).all() if v}
+    if isinstance(session, ReadOnlyDB):
+        table = key if key in {"edition", "game"} else None
+        sql = (f"SELECT {table}.code FROM {table}" if table
+               else f"SELECT DISTINCT card.{_KEY_COLUMN[key]} FROM card")
+        found = [row[0] for row in session.rows(sql)]
+    else:
+        from sqlmodel import select
+
+        from cardbase.storage.models import Card, Edition, Game
+
+        if key in {"edition", "game"}:
+            stmt = select((Edition if key == "edition" else Game).code)
+        else:
+            stmt = select(getattr(Card, _KEY_COLUMN[key])).distinct()
+        found = session.exec(stmt).all()
+    if key in {"edition", "game"}:
+        return sorted({c.lower() for c in found if c})
+    values = {v for v in found if v}
     if key == "keyword":
         values = {k for v in values for k in v.split("|") if k}
     return sorted(values)
@@ -628,15 +758,22 @@ def _fields_of(node: Node) -> list[Field]:
     return sorted(out, key=lambda f: f.position)
 
 
-def _exists(session: Session, item: Field, kind: str) -> bool:
+def _exists(session: Session | ReadOnlyDB, item: Field, kind: str) -> bool:
     """Whether some card (edition, game) has the value of ``item``, asked as its positive form."""
     op = ":" if kind == "contains" and item.op == ":" else "="
-    clause = _field_sql(Field(item.key, op, item.value))
-    if item.key in {"edition", "game"}:
-        table = Edition if item.key == "edition" else Game
-        stmt = select(table.id).where(clause)
-    else:
-        stmt = select(Card.id).where(clause)
+    positive = Field(item.key, op, item.value)
+    table = item.key if item.key in {"edition", "game"} else "card"
+    if isinstance(session, ReadOnlyDB):
+        params: list = []
+        clause = _field_sqlite(positive, params)
+        return bool(session.rows(f"SELECT {table}.id FROM {table} WHERE {clause} LIMIT ? OFFSET ?",
+                                 [*params, 1, 0]))
+    from sqlmodel import select
+
+    from cardbase.storage.models import Card, Edition, Game
+
+    model = {"edition": Edition, "game": Game, "card": Card}[table]
+    stmt = select(model.id).where(_field_sql(positive))
     return session.exec(stmt.limit(1)).first() is not None
 
 
@@ -646,7 +783,7 @@ def _known(value: str, op: str, kind: str, values: list[str]) -> bool:
     return value in values
 
 
-def check_values(session: Session, node: Node, query: str) -> None:
+def check_values(session: Session | ReadOnlyDB, node: Node, query: str) -> None:
     """Refuse a closed key whose value no card has (``c:rouj``), suggesting the nearest value.
 
     Raises ``QueryError`` at the first unknown value; its message names every unknown value of the
@@ -696,6 +833,10 @@ def _checked(session: Session, query: str) -> Node:
 def search_cards(session: Session, query: str, *, limit: int | None = None,
                  offset: int = 0) -> list[Card]:
     """Cards matching ``query`` (every card when empty), by game, edition code and number."""
+    from sqlmodel import select
+
+    from cardbase.storage.models import Card, Edition, Game
+
     node = _checked(session, query)
     stmt = (
         select(Card)
@@ -713,6 +854,11 @@ def search_cards(session: Session, query: str, *, limit: int | None = None,
 
 def count_cards(session: Session, query: str) -> int:
     """How many cards match ``query``, counted in SQL (for "n results" and paging)."""
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from cardbase.storage.models import Card, Edition, Game
+
     node = _checked(session, query)
     stmt = (
         select(func.count(Card.id))

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, func, select
@@ -245,7 +246,37 @@ def _records(session: Session) -> dict[tuple[str, str], SeedItem]:
     return {(r.kind, r.origin): r for r in session.exec(select(SeedItem)).all()}
 
 
-def _record(session: Session, kind: str, origin: str, data_hash: str | None, db_hash: str | None) -> None:
+class _Ledger:
+    """The records of one seeding: those already in the database read once, the new ones kept as
+    rows and inserted in one statement at the end (:meth:`write`), in the order first recorded —
+    the order, and so the ids, one insert a record gave them."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.stored = _records(session)
+        self.new: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def record(self, kind: str, origin: str, data_hash: str | None, db_hash: str | None) -> None:
+        row = self.stored.get((kind, origin))
+        if row is None:
+            self.new[(kind, origin)] = {"kind": kind, "origin": origin, "data_hash": data_hash,
+                                        "db_hash": db_hash, "pulled_at": _now()}
+            return
+        row.data_hash, row.db_hash, row.pulled_at = data_hash, db_hash, _now()
+        self.session.add(row)
+
+    def write(self) -> None:
+        if self.new:
+            self.session.connection().execute(insert(SeedItem.__table__), list(self.new.values()))
+            self.new.clear()
+
+
+def _record(session: Session, kind: str, origin: str, data_hash: str | None, db_hash: str | None,
+            ledger: _Ledger | None = None) -> None:
+    """Write what ``data/`` held and what the row became (into ``ledger`` when seeding)."""
+    if ledger is not None:
+        ledger.record(kind, origin, data_hash, db_hash)
+        return
     row = session.exec(select(SeedItem).where(SeedItem.kind == kind, SeedItem.origin == origin)).first()
     if row is None:
         row = SeedItem(kind=kind, origin=origin)
@@ -278,7 +309,7 @@ def _game_code_now(session: Session, code: Any) -> Any:
 
 # --------------------------------------------------------------------------- seeding, once
 
-def _seed_games(session: Session, snap: DataSnapshot, report: SeedReport) -> None:
+def _seed_games(session: Session, snap: DataSnapshot, report: SeedReport, ledger: _Ledger) -> None:
     path = _rel(snap.data_dir / "games.toml", snap.data_dir)
     for origin, raw in snap.games.items():
         values, problems = _game_values(raw)
@@ -309,7 +340,7 @@ def _seed_games(session: Session, snap: DataSnapshot, report: SeedReport) -> Non
             session.add(game)
         session.flush()
         _record(session, "game", origin, digest(game_form(values)),
-                digest(game_form(_game_file_dict(game))))
+                digest(game_form(_game_file_dict(game))), ledger)
 
 
 def _game_file_dict(game: Game) -> dict[str, Any]:
@@ -318,7 +349,7 @@ def _game_file_dict(game: Game) -> dict[str, Any]:
     return game_file_dict(game)
 
 
-def _seed_colours(session: Session, snap: DataSnapshot, report: SeedReport) -> None:
+def _seed_colours(session: Session, snap: DataSnapshot, report: SeedReport, ledger: _Ledger) -> None:
     from cardbase.storage.models import StickerColour
 
     present = {r.colour: r for r in session.exec(select(StickerColour)).all()}
@@ -328,26 +359,37 @@ def _seed_colours(session: Session, snap: DataSnapshot, report: SeedReport) -> N
             stored = StickerColour(colour=colour, symbol=row["symbol"], label=row["label"])
             session.add(stored)
             report["sticker_colours"] += 1
-        _record(session, "colour", colour, digest(_colour_form(row)), digest(_colour_form(stored)))
+        _record(session, "colour", colour, digest(_colour_form(row)), digest(_colour_form(stored)), ledger)
     session.flush()
 
 
 def _record_edition(session: Session, origin: str, edition: dict[str, Any], cards: list[dict[str, Any]],
-                    ed: Edition) -> None:
+                    ed: Edition, ledger: _Ledger | None = None) -> None:
     """Give an edition's cards their origins and record the edition and each card of its file."""
     game = session.get(Game, ed.game_id)
     rows = {c.number: c for c in session.exec(select(Card).where(Card.edition_id == ed.id)).all()}
+    taken = _origins_taken(session, Card, [card_origin(origin, raw["number"]) for raw in cards])
     for raw in cards:
         number, key = raw["number"], card_origin(origin, raw["number"])
         card = rows.get(number)
-        if card is not None and card.origin is None and _by_origin(session, Card, key) is None:
+        if card is not None and card.origin is None and key not in taken:
             card.origin = key
+            taken.add(key)
             session.add(card)
         db_hash = digest(card_form(_card_file_dict(card, game))) if card is not None and card.origin == key else None
-        _record(session, "card", key, digest(card_form(raw)), db_hash)
+        _record(session, "card", key, digest(card_form(raw)), db_hash, ledger)
     _record(session, "edition", origin, digest(_edition_data_form(edition, cards)),
-            digest(_edition_db_form(ed)))
+            digest(_edition_db_form(ed)), ledger)
     session.flush()
+
+
+def _origins_taken(session: Session, model: Any, origins: list[str], chunk: int = 500) -> set[str]:
+    """Which of ``origins`` a row of ``model`` holds (a few queries, not one an origin)."""
+    taken: set[str] = set()
+    for i in range(0, len(origins), chunk):
+        part = origins[i:i + chunk]
+        taken.update(session.exec(select(model.origin).where(model.origin.in_(part))).all())
+    return taken
 
 
 def _card_file_dict(card: Card, game: Game | None) -> dict[str, Any]:
@@ -356,7 +398,7 @@ def _card_file_dict(card: Card, game: Game | None) -> dict[str, Any]:
     return card_file_dict(card, game)
 
 
-def _seed_editions(session: Session, snap: DataSnapshot, report: SeedReport) -> None:
+def _seed_editions(session: Session, snap: DataSnapshot, report: SeedReport, ledger: _Ledger) -> None:
     from cardbase.catalog.cards import load_edition_data
 
     for origin, (path, edition, cards) in snap.editions.items():
@@ -373,7 +415,7 @@ def _seed_editions(session: Session, snap: DataSnapshot, report: SeedReport) -> 
         ed.origin = origin
         session.add(ed)
         session.flush()
-        _record_edition(session, origin, edition, cards, ed)
+        _record_edition(session, origin, edition, cards, ed, ledger)
 
 
 def _resolve_deck(session: Session, deck_list: Any) -> tuple[Any, list[Any]]:
@@ -390,7 +432,7 @@ def _resolve_deck(session: Session, deck_list: Any) -> tuple[Any, list[Any]]:
     return resolved, problems
 
 
-def _seed_decks(session: Session, snap: DataSnapshot, report: SeedReport) -> None:
+def _seed_decks(session: Session, snap: DataSnapshot, report: SeedReport, ledger: _Ledger) -> None:
     from cardbase.decks import STARTER_NOTE, save_deck
 
     for origin, (path, deck_list) in snap.decks.items():
@@ -417,7 +459,8 @@ def _seed_decks(session: Session, snap: DataSnapshot, report: SeedReport) -> Non
         deck.origin = origin
         session.add(deck)
         session.flush()
-        _record(session, "deck", origin, digest(_deck_data_form(deck_list)), digest(_deck_db_form(session, deck)))
+        _record(session, "deck", origin, digest(_deck_data_form(deck_list)), digest(_deck_db_form(session, deck)),
+                ledger)
 
 
 def pending(session: Session, data_dir: Path | None = None, warnings: list[str] | None = None) -> bool:
@@ -438,11 +481,13 @@ def seed_database(bind: Engine | Connection, data_dir: Path | None = None) -> Se
             return report
         snap = read_data(data_dir)
         report.warnings = snap.warnings
-        _seed_games(session, snap, report)
-        _seed_colours(session, snap, report)
-        _seed_editions(session, snap, report)
-        _seed_decks(session, snap, report)
-        _record(session, MARKER_KIND, MARKER_ORIGIN, None, None)
+        ledger = _Ledger(session)
+        _seed_games(session, snap, report, ledger)
+        _seed_colours(session, snap, report, ledger)
+        _seed_editions(session, snap, report, ledger)
+        _seed_decks(session, snap, report, ledger)
+        _record(session, MARKER_KIND, MARKER_ORIGIN, None, None, ledger)
+        ledger.write()
         session.commit()
     return report
 

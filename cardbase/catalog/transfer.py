@@ -34,23 +34,29 @@ from sqlmodel import Session, select
 
 from cardbase.catalog import cards as catalog
 from cardbase.catalog import gamesdata
+from cardbase.catalog.export import (  # noqa: F401 - the card file's columns and cells, and export
+    _COLUMN_SET,
+    COLUMNS,
+    FORMULA_START,
+    NUMERIC,
+    csv_escape,
+    csv_unescape,
+    export_file,
+    export_records,
+    export_text,
+)
+from cardbase.catalog.export import file_format as _format_of
 from cardbase.access import require_editor
-from cardbase.errors import CardbaseError, ImportError_, Problem
+from cardbase.errors import ImportError_, Problem
 from cardbase.i18n import tr
 from cardbase.storage.models import Card, Edition, Game
 from cardbase.text import card_ref
 
-COLUMNS = ("edition", "number", "name", "value", "colour", "banner", "rarity", "type", "keywords",
-           "copies", "stats", "effect", "effect_text", "flavour", "art", "sample", "version")
 REQUIRED = ("edition", "number", "name")
-NUMERIC = ("number", "value", "copies", "version")
 MAX_ROWS = 100_000
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a card file larger than this is refused before it is read
 MAX_DEPTH = 16  # nesting of lists and objects inside one value (stats)
 BATCH = 1000
-
-# Characters that make a spreadsheet read a cell as a formula (CSV injection).
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 @dataclass(slots=True)
@@ -136,28 +142,6 @@ def _relocate(problems: list[Problem], source: str, label: str, row: int) -> lis
             where = _where(source, label, row, column) + (f" {m.group(2)}" if m.group(2) else "")
         out.append(Problem(p.code, p.message, p.fix, where))
     return out
-
-
-# --------------------------------------------------------------------------- CSV cells
-
-def csv_escape(text: str) -> str:
-    """A text cell as written to CSV: never starts with a formula character.
-
-    A cell that starts with ``= + - @``, a tab or a carriage return gets a ``'`` in front; so does a
-    cell that already starts with ``'`` followed by one of those or by another ``'`` — so that
-    :func:`csv_unescape` can tell the two apart and the round trip is exact.
-    """
-    if text and (text[0] in FORMULA_START or (text[0] == "'" and len(text) > 1
-                                              and (text[1] in FORMULA_START or text[1] == "'"))):
-        return "'" + text
-    return text
-
-
-def csv_unescape(text: str) -> str:
-    """The value of a CSV text cell: one leading ``'`` before a formula character or ``'`` removed."""
-    if len(text) > 1 and text[0] == "'" and (text[1] in FORMULA_START or text[1] == "'"):
-        return text[1:]
-    return text
 
 
 # --------------------------------------------------------------------------- reading files
@@ -324,17 +308,9 @@ def _rows(data: bytes | str, *, fmt: str, source: str, declared: frozenset[str] 
     return rows if first is None else itertools.chain((first,), rows)
 
 
-def _format_of(path: Path) -> str:
-    suffix = path.suffix.lower().lstrip(".")
-    if suffix not in ("csv", "json"):
-        raise ImportError_(tr("transfer.unknown_suffix", source=path, suffix=suffix))
-    return suffix
-
-
 # --------------------------------------------------------------------------- planning
 
 _MODEL_NAME = dict(catalog.FILE_TO_MODEL)
-_COLUMN_SET = frozenset(COLUMNS)
 _FIELD_KEYS = _COLUMN_SET - {"edition", "version"}  # the card's own fields (edition and version apart)
 
 
@@ -773,60 +749,3 @@ def import_file(session: Session, path: Path, *, dry_run: bool = False,
 
 
 # --------------------------------------------------------------------------- export
-
-def export_records(session: Session, *, query: str | None = None, edition: str | None = None,
-                   game: str | None = None) -> list[dict[str, Any]]:
-    out = []
-    for card in catalog.card_dicts(session, query=query, edition=edition, game=game):
-        record = {k: card.get(k) for k in COLUMNS}
-        if len(card) > len(catalog.CARD_DICT_KEYS):  # the game's declared fields, by name
-            declared = {k: v for k, v in card.items() if k not in catalog.CARD_DICT_KEYS}
-            record["stats"] = {k: v for k, v in record["stats"].items() if k not in declared}
-            record.update(declared)
-        out.append(record)
-    return out
-
-
-def export_text(records: list[dict[str, Any]], fmt: str) -> str:
-    """Records as a card file. In CSV, text cells are neutralised against spreadsheet formulas
-    (:func:`csv_escape`); numbers stay numbers."""
-    if fmt == "json":
-        return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    # Lines end in "\n", so the minimal quoting would leave a carriage return inside a cell bare
-    # (and a reader would cut the row there): such rows are written with every cell quoted.
-    quoted = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    # the games' declared fields: columns of their own after the common ones, in the games' order
-    columns = list(dict.fromkeys([*COLUMNS, *(k for rec in records for k in rec if k not in _COLUMN_SET)]))
-    writer.writerow(columns)
-    for rec in records:
-        row = dict(rec)
-        row["keywords"] = "; ".join(rec.get("keywords") or [])
-        row["stats"] = json.dumps(rec["stats"], ensure_ascii=False, sort_keys=True) if rec.get("stats") else ""
-        row["sample"] = "true" if rec.get("sample") else ""
-        cells = []
-        for key in columns:
-            value = row.get(key)
-            if value is None:
-                cells.append("")
-            elif key in NUMERIC or not isinstance(value, str):
-                cells.append(value)
-            else:
-                cells.append(csv_escape(value))
-        if any(isinstance(c, str) and "\r" in c for c in cells):
-            quoted.writerow(cells)
-        else:
-            writer.writerow(cells)
-    return buf.getvalue()
-
-
-def export_file(session: Session, path: Path, *, query: str | None = None, edition: str | None = None) -> int:
-    path = Path(path)
-    fmt = _format_of(path)
-    records = export_records(session, query=query, edition=edition)
-    try:
-        path.write_text(export_text(records, fmt), encoding="utf-8")
-    except OSError as exc:
-        raise CardbaseError(tr("transfer.cannot_write", path=path, error=exc.strerror or exc)) from None
-    return len(records)

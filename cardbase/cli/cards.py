@@ -14,7 +14,7 @@ try:  # recent Typer ships its own copy of Click
 except ImportError:  # pragma: no cover - Typer on the system's Click
     from click.exceptions import NoSuchOption, UsageError
 
-from cardbase.cli.common import fail, handle_errors, print_json, session
+from cardbase.cli.common import fail, handle_errors, print_json, read, session
 from cardbase.i18n import tr
 
 MAX_LIMIT = 1_000_000
@@ -57,11 +57,10 @@ def search_command(
     A query that starts with '-' (a negation such as -k:foule) would be read as an option: put
     '--' before it, e.g. cardbase cards search -- '-k:foule c:rouge'.
     """
-    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import reads
 
     count = _limit(limit)
-    with session() as s:
-        cards = catalog.card_dicts(s, query=query, limit=count)
+    cards = read(lambda s: reads.card_dicts(s, query=query, limit=count))
     if json_out:
         print_json(cards)
         return
@@ -86,17 +85,21 @@ def _limit(text: str | None) -> int | None:
 def show_command(card: str = typer.Argument(..., help="Collector ref (NP1-012), id or exact name."),
                  json_out: bool = typer.Option(False, "--json")) -> None:
     """Show every field of one card."""
-    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import reads
+    from cardbase.catalog.fields import declared_fields
 
-    with session() as s:
-        c = catalog.get_card(s, card)
-        rows = catalog.card_dicts(s, ids=[c.id])
-    data = rows[0]
+    def work(s: Any) -> tuple[dict, dict[str, str]]:
+        data = reads.card_dicts(s, ids=[reads.get_card(s, card).id])[0]
+        # the game's declared fields (after the common ones) are named by their own labels
+        labels = {d.name: d.shown_label for d in declared_fields(reads.get_game(s, data["game"]))}
+        return data, labels
+
+    data, labels = read(work)
     if json_out:
         print_json(data)
         return
-    shown = [(tr(f"catalog.show.{key}"), value) for key, value in data.items()
-             if value not in (None, "", [], {})]
+    shown = [(tr(f"catalog.show.{key}") if key in reads.CARD_DICT_KEYS else labels.get(key, key), value)
+             for key, value in data.items() if value not in (None, "", [], {})]
     if not _french() and data.get("effect"):  # the effect's text in English (ruling R13)
         from cardbase.games.effects import effect_to_english, parse_effect
         from cardbase.errors import EffectError
@@ -193,8 +196,9 @@ def export_command(
     edition: str | None = typer.Option(None, "--edition", "-e", help="Only this edition."),
 ) -> None:
     """Export cards to CSV or JSON (the import format)."""
-    from cardbase.catalog import transfer
+    from cardbase.catalog import export
 
-    with session() as s:
-        n = transfer.export_file(s, file, query=query, edition=edition)
+    fmt = export.file_format(file)  # a bad suffix is said before the database is read
+    records = read(lambda s: export.export_records(s, query=query, edition=edition))
+    n = export.write_records(file, records, fmt)
     typer.echo(tr("transfer.exported", count=n, path=file))

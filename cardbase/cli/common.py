@@ -48,3 +48,16 @@ def session() -> Iterator[Any]:
 
     with session_scope() as s:
         yield s
+
+
+T = TypeVar("T")
+
+
+def read(work: Callable[[Any], T]) -> T:
+    """``work(source)`` for a command that only reads: on the read-only snapshot of the SQLite
+    default when nothing else is left to do (no SQLAlchemy loaded), else on a session as
+    :func:`session` gives (see :mod:`cardbase.storage.readonly`). ``work`` prints nothing: it may
+    run twice when the snapshot fails under it."""
+    from cardbase.storage.readonly import read as run
+
+    return run(work)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cardbase.cli.common import EXIT_ERROR, handle_errors, print_json, session
+from cardbase.cli.common import EXIT_ERROR, handle_errors, print_json, read, session
 from cardbase.errors import CardbaseError, DeckListError, Problem
 from cardbase.i18n import tr
 
@@ -42,11 +42,11 @@ def validate_command(file: Path = FILE, game: str | None = GAME, json_out: bool 
                         "problems": [p.as_dict() for p in problems], "warnings": []})
         _error(exc)
         raise typer.Exit(EXIT_ERROR) from None
+    from cardbase.decks.warnings import deck_warnings  # ruling R10
+
     try:
-        with session() as s:
-            result = decks.check_deck(s, deck_list, game)
-            from cardbase.decks.warnings import deck_warnings  # ruling R10
-            warnings = deck_warnings(s, deck_list, game)
+        result, warnings = read(lambda s: (decks.check_deck(s, deck_list, game),
+                                           deck_warnings(s, deck_list, game)))
     except CardbaseError as exc:
         _error(exc)
         raise typer.Exit(EXIT_ERROR) from None
@@ -84,8 +84,7 @@ def stats_command(file: Path = FILE, game: str | None = GAME, json_out: bool = J
     from cardbase import decks
 
     deck_list = decks.read_deck_file(file)
-    with session() as s:
-        stats = decks.deck_stats(s, deck_list, game)
+    stats = read(lambda s: decks.deck_stats(s, deck_list, game))
     if json_out:
         print_json(stats.as_dict())
         return

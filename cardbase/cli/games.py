@@ -172,8 +172,8 @@ def sim_game_command(
     import json
     import os
 
-    from cardbase.catalog import cards as catalog
-    from cardbase.cli.common import session
+    from cardbase.catalog import reads
+    from cardbase.cli.common import read
     from cardbase.games import registry
     from cardbase.games.rulings import parse_rules
     from cardbase.playtest.games import simulate
@@ -185,8 +185,7 @@ def sim_game_command(
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     cards = []
     if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
-        with session() as s:
-            cards = catalog.card_defs(s, game=spec.code, for_print=False)
+        cards = read(lambda s: reads.card_defs(s, game=spec.code, for_print=False))
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
     from cardbase.cli.batch_common import _executor, _progress

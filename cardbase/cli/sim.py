@@ -73,11 +73,10 @@ def _batch_rules(options: dict[str, Any], editions: list[Path] | None) -> tuple[
 
             rest["pool"] = [c for c in load_edition_defs(editions) if c.game == "nespanini"]
         else:
-            from cardbase.catalog import cards as catalog
-            from cardbase.storage.db import session_scope
+            from cardbase.catalog import reads
+            from cardbase.cli.common import read
 
-            with session_scope() as session:
-                rest["pool"] = catalog.card_defs(session, game="nespanini", for_print=False)
+            rest["pool"] = read(lambda s: reads.card_defs(s, game="nespanini", for_print=False))
     return options["stalemate_rounds"], rest
 
 
@@ -510,11 +509,10 @@ def sweep_command(
 
             cards = [c for c in load_edition_defs(edition) if c.game == spec.code]
         else:
-            from cardbase.catalog import cards as catalog
-            from cardbase.cli.common import session
+            from cardbase.catalog import reads
+            from cardbase.cli.common import read
 
-            with session() as s:
-                cards = catalog.card_defs(s, game=spec.code, for_print=False)
+            cards = read(lambda s: reads.card_defs(s, game=spec.code, for_print=False))
         kwargs = {"game": spec.code, "cards": cards, "players": players, "options": options}
         label = {"game": spec.code}
     else:

@@ -15,19 +15,9 @@ The package by concern: ``lists`` (values, parsing, files), ``resolve``, ``legal
 
 from __future__ import annotations
 
-from .codes import (  # noqa: F401
-    CODE_VERSION,
-    DecodedDeck,
-    DecodedEntry,
-    _card_hash,
-    _deck_fingerprint,
-    _Reader,
-    _varint,
-    card_fingerprint_text,
-    decode_deck_code,
-    encode_deck_code,
-    read_deck_code,
-)
+from importlib import import_module
+from typing import Any
+
 from .legality import (  # noqa: F401
     _rule_problems,
     check_card_defs,
@@ -78,24 +68,6 @@ from .resolve import (  # noqa: F401
     get_game,
     resolve_deck,
 )
-from .saved import (  # noqa: F401
-    DeckDiff,
-    DiffLine,
-    _check_saved_fields,
-    _entry_dicts,
-    _free_name,
-    deck_entries,
-    deck_history,
-    delete_deck,
-    diff_versions,
-    free_deck_name,
-    get_deck,
-    import_starter_decks,
-    is_starter_deck,
-    list_decks,
-    load_deck_file,
-    save_deck,
-)
 from .stats import (  # noqa: F401
     DRAW_PLANS,
     NESPANINI_DRAWS,
@@ -105,3 +77,32 @@ from .stats import (  # noqa: F401
     deck_stats,
     prob_at_least_one,
 )
+
+# Deck codes and saved decks read and write through SQLAlchemy: their names are loaded on first
+# use, so that checking a deck list (``deck validate``, ``deck stats``) on the read-only path
+# (cardbase.storage.readonly) starts without it. ``from cardbase.decks import save_deck`` works as
+# before.
+_LAZY: dict[str, str] = {name: "codes" for name in (
+    "CODE_VERSION", "DecodedDeck", "DecodedEntry", "_card_hash", "_deck_fingerprint", "_Reader",
+    "_varint", "card_fingerprint_text", "decode_deck_code", "encode_deck_code", "read_deck_code",
+)}
+_LAZY.update({name: "saved" for name in (
+    "DeckDiff", "DiffLine", "_check_saved_fields", "_entry_dicts", "_free_name", "deck_entries",
+    "deck_history", "delete_deck", "diff_versions", "free_deck_name", "get_deck",
+    "import_starter_decks", "is_starter_deck", "list_decks", "load_deck_file", "save_deck",
+)})
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("codes", "saved"):
+        return import_module(f"{__name__}.{name}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

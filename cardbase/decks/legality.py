@@ -4,17 +4,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
-
-from sqlmodel import Session
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import Problem
 from cardbase.i18n import tr
-from cardbase.storage.models import Game
 from cardbase.text import fold
 
 from .lists import MAX_COUNT, DeckList, Legality, ResolvedDeck, ResolvedEntry, n_cards, n_copies
 from .resolve import _as_resolved
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlmodel import Session
+
+    from cardbase.storage.models import Game
+    from cardbase.storage.readonly import ReadOnlyDB
 
 # --------------------------------------------------------------------------- legality
 
@@ -29,7 +32,7 @@ def copy_limit_for(game: Game, keywords: Iterable[str]) -> int:
     return limit
 
 
-def check_deck(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
+def check_deck(session: Session | ReadOnlyDB, deck: DeckList | ResolvedDeck | Sequence[Any],
                game: str | Game | None = None) -> Legality:
     """Check a deck against its game's rules; return every problem with a fix.
 

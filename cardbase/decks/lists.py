@@ -9,12 +9,14 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import DeckListError, Problem
 from cardbase.i18n import current_language, tr
-from cardbase.storage.models import Card, Game
 from cardbase.text import card_ref, fold, parse_card_ref
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cardbase.storage.models import Card, Game
 
 MAX_COUNT = 99
 MAX_NAME = 120  # a card name, as the card table stores it

@@ -7,17 +7,82 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from sqlalchemy import and_, or_
-from sqlmodel import Session, select
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import NotFoundError, Problem
 from cardbase.i18n import tr
-from cardbase.storage.models import Card, Edition, Game
+from cardbase.storage.readonly import ReadOnlyDB, in_marks
 from cardbase.text import card_ref, fold, parse_card_ref
 
 from .lists import DeckLine, DeckList, ResolvedDeck, ResolvedEntry, _at, _or, _shown, _storable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlmodel import Session
+
+    from cardbase.storage.models import Card, Edition, Game
+
+# Every function that reads takes a SQLAlchemy session or the read-only snapshot of the SQLite
+# default (cardbase.storage.readonly): the same queries, written twice, give the same rows.
+
+
+def _games(session: Session | ReadOnlyDB) -> list[Game]:
+    if isinstance(session, ReadOnlyDB):
+        return session.games()
+    from sqlmodel import select
+
+    from cardbase.storage.models import Game
+
+    return list(session.exec(select(Game)).all())
+
+
+def _editions(session: Session | ReadOnlyDB) -> list[Edition]:
+    if isinstance(session, ReadOnlyDB):
+        return session.editions()
+    from sqlmodel import select
+
+    from cardbase.storage.models import Edition
+
+    return list(session.exec(select(Edition)).all())
+
+
+def _game_with_code(session: Session | ReadOnlyDB, code: str) -> Game | None:
+    if isinstance(session, ReadOnlyDB):
+        found = session.games("game.code = ?", [code])
+        return found[0] if found else None
+    from sqlmodel import select
+
+    from cardbase.storage.models import Game
+
+    return session.exec(select(Game).where(Game.code == code)).first()
+
+
+def _cards_named(session: Session | ReadOnlyDB, keys: list[str], wanted: dict[int, set[int]]) -> list[Card]:
+    """The cards whose folded name is one of ``keys`` or whose number ``wanted`` holds for their
+    edition, by edition and number."""
+    if isinstance(session, ReadOnlyDB):
+        conditions: list[str] = []
+        params: list[Any] = []
+        for i in range(0, len(keys), 500):
+            conditions.append(f"card.name_key IN ({in_marks(len(keys[i:i + 500]))})")
+            params += keys[i:i + 500]
+        for edition_id, numbers in wanted.items():
+            conditions.append(f"(card.edition_id = ? AND card.number IN ({in_marks(len(numbers))}))")
+            params += [edition_id, *sorted(numbers)]
+        if not conditions:
+            return []
+        return session.cards(" OR ".join(conditions), params, order="card.edition_id, card.number")
+    from sqlalchemy import and_, or_
+    from sqlmodel import select
+
+    from cardbase.storage.models import Card
+
+    clauses = [Card.name_key.in_(keys[i:i + 500]) for i in range(0, len(keys), 500)]
+    for edition_id, numbers in wanted.items():
+        clauses.append(and_(Card.edition_id == edition_id, Card.number.in_(sorted(numbers))))
+    if not clauses:
+        return []
+    return list(session.exec(
+        select(Card).where(or_(*clauses)).order_by(Card.edition_id, Card.number)).all())
 
 # --------------------------------------------------------------------------- resolution
 
@@ -36,11 +101,11 @@ class _Catalog:
         return self.games[self.editions[card.edition_id].game_id]
 
 
-def _load_catalog(session: Session, keys: Iterable[str] = (),
+def _load_catalog(session: Session | ReadOnlyDB, keys: Iterable[str] = (),
                   refs: Iterable[tuple[str, int]] = ()) -> _Catalog:
     """Games and editions, and only the cards named by ``keys`` (folded names) or ``refs``."""
-    games = {g.id: g for g in session.exec(select(Game)).all()}
-    editions = {e.id: e for e in session.exec(select(Edition)).all()}
+    games = {g.id: g for g in _games(session)}
+    editions = {e.id: e for e in _editions(session)}
     by_code = {e.code.upper(): e for e in editions.values()}
     keys = sorted(set(keys))
     wanted: dict[int, set[int]] = {}
@@ -48,15 +113,7 @@ def _load_catalog(session: Session, keys: Iterable[str] = (),
         ed = by_code.get(code.upper())
         if ed is not None:
             wanted.setdefault(ed.id, set()).add(number)
-    conditions = []
-    for i in range(0, len(keys), 500):
-        conditions.append(Card.name_key.in_(keys[i:i + 500]))
-    for edition_id, numbers in wanted.items():
-        conditions.append(and_(Card.edition_id == edition_id, Card.number.in_(sorted(numbers))))
-    cards: list[Card] = []
-    if conditions:
-        cards = list(session.exec(
-            select(Card).where(or_(*conditions)).order_by(Card.edition_id, Card.number)).all())
+    cards = _cards_named(session, keys, wanted)
     by_key: dict[str, list[Card]] = {}
     by_ref: dict[tuple[str, int], Card] = {}
     for c in cards:
@@ -65,33 +122,45 @@ def _load_catalog(session: Session, keys: Iterable[str] = (),
     return _Catalog(games, editions, by_code, cards, by_key, by_ref)
 
 
-def _names_of_game(session: Session, game: Game | None) -> dict[str, str]:
+def _names_of_game(session: Session | ReadOnlyDB, game: Game | None) -> dict[str, str]:
     """Folded name → printed name of every card of ``game`` (all games when None)."""
-    query = select(Card.name_key, Card.name).order_by(Card.edition_id, Card.number)
-    if game is not None:
-        query = query.join(Edition, Edition.id == Card.edition_id).where(
-            Edition.game_id == game.id)
+    if isinstance(session, ReadOnlyDB):
+        sql, params = "SELECT card.name_key, card.name FROM card", []
+        if game is not None:
+            sql += " JOIN edition ON edition.id = card.edition_id WHERE edition.game_id = ?"
+            params.append(game.id)
+        rows = session.rows(sql + " ORDER BY card.edition_id, card.number", params)
+    else:
+        from sqlmodel import select
+
+        from cardbase.storage.models import Card, Edition
+
+        query = select(Card.name_key, Card.name).order_by(Card.edition_id, Card.number)
+        if game is not None:
+            query = query.join(Edition, Edition.id == Card.edition_id).where(
+                Edition.game_id == game.id)
+        rows = session.exec(query).all()
     out: dict[str, str] = {}
-    for key, name in session.exec(query).all():
+    for key, name in rows:
         out.setdefault(key or fold(name), name)
     return out
 
 
-def get_game(session: Session, game: str | Game | None) -> Game | None:
-    if game is None or isinstance(game, Game):
+def get_game(session: Session | ReadOnlyDB, game: str | Game | None) -> Game | None:
+    if not isinstance(game, str):  # None, or a game already read
         return game
     if not _storable(game):
         return None
-    found = session.exec(select(Game).where(Game.code == fold(game))).first()
+    found = _game_with_code(session, fold(game))
     if found is None:
-        found = session.exec(select(Game).where(Game.code == game)).first()
+        found = _game_with_code(session, game)
     return found
 
 
-def _require_game(session: Session, game: str | Game) -> Game:
+def _require_game(session: Session | ReadOnlyDB, game: str | Game) -> Game:
     found = get_game(session, game)
     if found is None:
-        codes = ", ".join(sorted(g.code for g in session.exec(select(Game)).all()))
+        codes = ", ".join(sorted(g.code for g in _games(session)))
         raise NotFoundError(tr("decks.resolve.unknown_game_known", game=_shown(game),
                                codes=codes or tr("decks.word.none")))
     return found
@@ -104,7 +173,7 @@ def _suggest(key: str, candidates: Iterable[str], names: dict[str, str]) -> list
     return [names[c] for c in close]
 
 
-def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | None = None
+def resolve_deck(session: Session | ReadOnlyDB, deck_list: DeckList, *, game: str | Game | None = None
                  ) -> ResolvedDeck:
     """Match every line of ``deck_list`` to one card of the database.
 
@@ -218,7 +287,7 @@ def resolve_deck(session: Session, deck_list: DeckList, *, game: str | Game | No
                         deck_list.description, deck_list.source)
 
 
-def _as_resolved(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
+def _as_resolved(session: Session | ReadOnlyDB, deck: DeckList | ResolvedDeck | Sequence[Any],
                  game: str | Game | None) -> ResolvedDeck:
     """Any accepted deck form as a :class:`ResolvedDeck` for ``game`` (or the deck's own game)."""
     if isinstance(deck, DeckList):
@@ -231,7 +300,7 @@ def _as_resolved(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any]
             return deck
         return resolve_deck(session, _to_deck_list(deck), game=game)
     # a sequence of ResolvedEntry or (Card, count): re-read through collector references
-    editions = {e.id: e.code for e in session.exec(select(Edition)).all()}
+    editions = {e.id: e.code for e in _editions(session)}
     lines: list[DeckLine] = []
     for i, item in enumerate(deck, start=1):
         if isinstance(item, ResolvedEntry):

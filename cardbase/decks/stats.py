@@ -8,16 +8,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
-from typing import Any
-
-from sqlmodel import Session
+from typing import TYPE_CHECKING, Any
 
 from cardbase.errors import Problem
-from cardbase.storage.models import Game
 from cardbase.text import fold
 
 from .lists import DeckList, ResolvedDeck, ResolvedEntry
 from .resolve import _as_resolved
+
+if TYPE_CHECKING:  # pragma: no cover
+    from sqlmodel import Session
+
+    from cardbase.storage.models import Game
+    from cardbase.storage.readonly import ReadOnlyDB
 
 # --------------------------------------------------------------------------- statistics
 
@@ -88,7 +91,7 @@ class DeckStats:
         }
 
 
-def deck_stats(session: Session, deck: DeckList | ResolvedDeck | Sequence[Any],
+def deck_stats(session: Session | ReadOnlyDB, deck: DeckList | ResolvedDeck | Sequence[Any],
                game: str | Game | None = None, *, plan: DrawPlan | None = None) -> DeckStats:
     """Value curve, colours, keywords, rarities and exact draw odds of the cards that resolve.
 

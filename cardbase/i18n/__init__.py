@@ -96,7 +96,18 @@ def find(lang: str, key: str, *, area_only: bool = False) -> str | None:
     if lang not in LANGUAGES:
         lang = DEFAULT
     text = _area_table(lang, key.partition(".")[0]).get(key)
-    return text if text is not None or area_only else table(lang).get(key)
+    if text is not None or area_only:
+        return text
+    # the interface strings next, then every table: a page's first words wait for one file only
+    text = _interface_table(lang).get(key)
+    return text if text is not None else table(lang).get(key)
+
+
+@cache
+def _interface_table(lang: str) -> dict[str, str]:
+    """The interface strings of ``lang`` alone (``fr.toml``, ``en.toml``): part of :func:`table`."""
+    with (_DIR / f"{lang}.toml").open("rb") as fh:
+        return _flatten(tomllib.load(fh))
 
 
 @cache
@@ -104,8 +115,7 @@ def table(lang: str) -> dict[str, str]:
     """Every string of ``lang`` by dotted key (an unknown language gives the default one)."""
     if lang not in LANGUAGES:
         lang = DEFAULT
-    with (_DIR / f"{lang}.toml").open("rb") as fh:
-        out = _flatten(tomllib.load(fh))
+    out = dict(_interface_table(lang))
     if _MESSAGES.is_dir():
         for path in sorted(_MESSAGES.glob("*.toml")):
             for key, value in _flatten_pairs(_read(path), lang).items():

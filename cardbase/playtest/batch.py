@@ -39,17 +39,12 @@ from cardbase.games.nespanini import (
 from cardbase.i18n import tr
 
 from . import coverage as rule_coverage
-from .cluster import chunks, parallelism, run_chunks
+from .cluster import chunks, game_seed, parallelism, run_chunks
 from .stats import bradley_terry, percentile, wilson
 
 Progress = Callable[[int, int], None]
 PERCENTILES = (5, 10, 25, 50, 75, 90, 95)
 PARALLEL_FROM = 4000  # batches smaller than this run in the calling process by default
-
-
-def game_seed(seed: int, i: int) -> int:
-    """The deal seed of game ``i`` of a batch seeded ``seed``."""
-    return (seed * 1_000_003 + i * 7_919 + 12_345) % (2**63)
 
 
 # ----------------------------------------------------------------------------- workers

@@ -256,6 +256,12 @@ def parallelism(executor: Any, workers: int | None = None) -> int:
     return workers or getattr(executor, "_max_workers", None) or os.cpu_count() or 2
 
 
+def game_seed(seed: int, i: int) -> int:
+    """The deal seed of game ``i`` of a batch seeded ``seed`` (every batch: NesPanini's, a box
+    game's, Overseers'; here, so that a box game's batch loads no NesPanini engine)."""
+    return (seed * 1_000_003 + i * 7_919 + 12_345) % (2**63)
+
+
 def chunks(n: int, parts: int) -> list[tuple[int, int]]:
     """``range(n)`` cut into at most ``parts`` spans of consecutive items, as (start, stop)."""
     size = max(1, -(-n // max(1, parts)))

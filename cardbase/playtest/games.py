@@ -21,8 +21,7 @@ from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.games import registry
 from cardbase.i18n import tr
-from cardbase.playtest.batch import game_seed
-from cardbase.playtest.cluster import chunks, parallelism, run_chunks
+from cardbase.playtest.cluster import chunks, game_seed, parallelism, run_chunks
 from cardbase.playtest.stats import wilson
 
 Progress = Callable[[int, int], None]

@@ -36,14 +36,26 @@ a batch is played on ``game[i % len(game)]``.
 from __future__ import annotations
 
 import statistics
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardbase.domain import CardDef
-from cardbase.games.rulesdata.engine import Game, State
-from cardbase.games.rulesdata.language import Rules
-from cardbase.playtest.batch import game_seed
+from cardbase.playtest.cluster import game_seed
 from cardbase.playtest.stats import wilson
+
+if TYPE_CHECKING:  # pragma: no cover
+    from cardbase.games.rulesdata.engine import State
+    from cardbase.games.rulesdata.language import Rules
+
+_INTERPRETER = "cardbase.games.rulesdata.engine"
+
+
+def _written_as_data(state: Any) -> bool:
+    """Whether ``state`` is the rules interpreter's (a game written as data). Its module is loaded
+    by such a game only: a hand-written game's measures do not load it."""
+    engine = sys.modules.get(_INTERPRETER)
+    return engine is not None and isinstance(state, engine.State)
 
 
 def _side(state: Any, player: int) -> Any:
@@ -66,7 +78,7 @@ def standing(state: Any) -> dict[Any, float]:
     (negated when the lowest wins); for a hand-written engine its ``scores()`` (OVERKILL's and
     Overseers' points, NesPanini's score, CT vs Terror's life left, 15 en un tour's turn score),
     summed over a team's seats."""
-    if isinstance(state, State):
+    if _written_as_data(state):
         r = state.rules
         if r.teams is not None:  # a team's value ([teams] value of its seats' [end.winner] by)
             return state.team_standing()
@@ -98,7 +110,7 @@ def _gaps(state: Any) -> dict[Any, float]:
 
 def winner_side(state: Any) -> Any:
     """The side that won a finished game alone (None: a tie, a shared win, nobody)."""
-    if isinstance(state, State) and state.rules.teams is None:
+    if _written_as_data(state) and state.rules.teams is None:
         return state.winners[0] if len(state.winners) == 1 else None
     won = {_side(state, p) for p, x in enumerate(state.returns()) if x > 0}
     return next(iter(won)) if len(won) == 1 else None
@@ -456,6 +468,8 @@ def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0
     """``games`` random games at the default player count: how many ended by a condition of the
     file rather than a safety net (the check that a game can end). ``decks``: one per player, for
     a game played with decks."""
+    from cardbase.games.rulesdata.engine import Game
+
     game = Game(rules, cards, decks=decks)
     names = ["random"] * game.num_players
     rows = [play_measured(game, game_seed(seed, i), names) for i in range(games)]
@@ -512,6 +526,8 @@ def search_ending(rules: Rules, cards: Sequence[CardDef], *, seeds: int = 1, mos
     Round and turn numbers are left out of a position when no expression of the file reads them,
     so that a game that loops is seen to loop."""
     from collections import deque
+
+    from cardbase.games.rulesdata.engine import Game
 
     game = Game(rules, cards, decks=decks)
     conditions = {e.name for e in rules.endings}

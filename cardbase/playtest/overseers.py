@@ -14,7 +14,7 @@ from cardbase.domain import CardDef
 from cardbase.games import registry
 from cardbase.games.overseers.analysis import _rate
 from cardbase.games.overseers.rules import COLOURS
-from cardbase.playtest.batch import game_seed
+from cardbase.playtest.cluster import game_seed
 from cardbase.playtest.coverage import merge
 
 

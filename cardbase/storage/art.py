@@ -132,7 +132,11 @@ def placeholder_art(rgb: tuple[int, int, int], size: tuple[int, int]) -> Image.I
     light = _mix(rgb, (255, 255, 255), 0.55)
     dark = _mix(rgb, (0, 0, 0), 0.15)
     grad = Image.linear_gradient("L").resize((1, 256))
-    col = ImageOps.colorize(grad.convert("L"), light, dark).resize((w, h), Image.Resampling.BILINEAR)
+    # the wash is one column stretched to the height, then repeated across: the same pixels as
+    # resizing the 1-pixel-wide gradient to (w, h) at once (a 1-pixel-wide source gives every
+    # column the same values), about a hundred times faster
+    col = (ImageOps.colorize(grad.convert("L"), light, dark)
+           .resize((1, h), Image.Resampling.BILINEAR).resize((w, h), Image.Resampling.NEAREST))
     d = ImageDraw.Draw(col)
     step = max(6, w // 14)
     line = _mix(rgb, (255, 255, 255), 0.35)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import importlib
 import os
-import re
 import threading
 import weakref
 import zlib
@@ -43,14 +42,17 @@ from sqlmodel import Session, create_engine
 from cardbase import config
 from cardbase.errors import CardbaseError
 from cardbase.i18n import tr
-
-DATA_DIR = config.DATA_DIR
-DEFAULT_DB_PATH = DATA_DIR / "cardbase.db"
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+from cardbase.storage.schema import (  # noqa: F401 - where the database is, its newest schema
+    DATA_DIR,
+    DEFAULT_DB_PATH,
+    MIGRATIONS_DIR,
+    SEED_MARKER,
+    database_url,
+    head_revision,
+    revision_graph,
+)
 
 BUSY_TIMEOUT_MS = 10_000  # an ordinary SQLite write waits this long for another writer
-# The row of ``seed_item`` saying that the database was seeded from ``data/`` (see cardbase.catalog.seed).
-SEED_MARKER = ("data", "data/")
 
 # Key of the PostgreSQL advisory lock held while a database is migrated and seeded.
 INIT_LOCK_KEY = zlib.crc32(b"cardbase start-up") & 0x7FFFFFFF
@@ -104,20 +106,6 @@ def _env_seconds(name: str, default: float) -> float:
 
 
 # --------------------------------------------------------------------------- URLs and engines
-
-def database_url(url: str | None = None) -> str:
-    if url:
-        return url
-    env = os.environ.get("DATABASE_URL")
-    if env:
-        # Heroku-style URLs name the old driver; psycopg 3 is the one we ship.
-        if env.startswith("postgres://"):
-            env = "postgresql+psycopg://" + env[len("postgres://"):]
-        elif env.startswith("postgresql://"):
-            env = "postgresql+psycopg://" + env[len("postgresql://"):]
-        return env
-    return f"sqlite:///{DEFAULT_DB_PATH}"
-
 
 def _parse_url(url: str | URL) -> URL:
     if isinstance(url, URL):
@@ -314,33 +302,8 @@ def alembic_config(engine: Engine | None = None, *, connection: Connection | Non
     return cfg
 
 
-_REVISION_LINE = re.compile(r"""^(revision|down_revision)\s*(?::[^=\n]*)?=\s*(?:['"]([^'"]*)['"]|None)""", re.M)
-_GRAPH: dict[str, str | None] = {}
-
-
-def _revision_graph() -> dict[str, str | None]:
-    """Every schema revision cardbase knows → the one before it, read from the revision files.
-
-    Read as text, without importing Alembic, so that a command on a database already at the newest
-    schema starts fast; ``tests/test_db.py`` checks that it agrees with Alembic's own reading.
-    """
-    if not _GRAPH:
-        for path in sorted((MIGRATIONS_DIR / "versions").glob("*.py")):
-            found = {m.group(1): m.group(2) for m in _REVISION_LINE.finditer(path.read_text(encoding="utf-8"))}
-            if found.get("revision"):
-                _GRAPH[found["revision"]] = found.get("down_revision") or None
-    return _GRAPH
-
-
-def head_revision() -> str | None:
-    """The newest schema revision this version of cardbase knows."""
-    graph = _revision_graph()
-    heads = set(graph) - {down for down in graph.values() if down}
-    return max(heads) if heads else None
-
-
 def _known_revisions() -> set[str]:
-    return set(_revision_graph())
+    return set(revision_graph())
 
 
 def _revision_of(conn: Connection) -> str | None:

@@ -4,9 +4,8 @@ the page of one card (image, fields, sticker code, decks that use it)."""
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import streamlit as st
 from sqlmodel import select
 
@@ -18,6 +17,9 @@ from cardbase.errors import CardbaseError, QueryError
 from cardbase.storage.models import Card, Edition, Game
 from cardbase.text import fold
 from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, session, show_error, t, tp
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
@@ -98,6 +100,8 @@ def results_frame(rows: list[dict[str, Any]], names: dict[str, str] | None = Non
     """The results table: one type per column (values are whole numbers or empty), headers in the
     interface language, games by name; no value column when none of the cards has a value (a
     game such as CT vs Terror has none: a column of blanks says nothing)."""
+    import pandas as pd  # here, not at the top: the page's title and filters do not wait for it
+
     names = names or {}
     text_columns = {
         t("field.ref"): [r["ref"] for r in rows], t("field.name"): [r["name"] for r in rows],

@@ -8,6 +8,7 @@ import io
 import re
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -98,8 +99,10 @@ def first_sheet_png(cards: list[CardDef], paper: str, table: dict[str, str], use
 def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: bool,
               offset: tuple[float, float], use_stickers: bool, table: dict[str, str],
               changed_since: bytes | None, name: str, preset: str | None = None,
-              proof_overlay: bool = False) -> dict[str, Any]:
-    """Print to a temporary folder; return the PDF bytes, a zip of PNGs (shop) and the figures."""
+              proof_overlay: bool = False,
+              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Print to a temporary folder; return the PDF bytes, a zip of PNGs (shop) and the figures.
+    ``progress(done)`` is told how many cards are done as the print goes."""
     from cardbase.outputs.printing import print_cards
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -110,7 +113,8 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
             previous.write_bytes(changed_since)
         result = print_cards(cards, out, mode=mode, paper=paper, dpi=dpi, backs=backs,
                              back_offset_mm=offset, stickers=use_stickers, sticker_table=table,
-                             changed_since=previous, preset=preset, proof_overlay=proof_overlay)
+                             changed_since=previous, preset=preset, proof_overlay=proof_overlay,
+                             progress=progress)
         pdf = out.read_bytes() if out.exists() and mode != "proof" else None
         manifest = result.manifest.read_bytes() if result.manifest and result.manifest.exists() else None
         png_zip = None
@@ -127,6 +131,19 @@ def run_print(cards: list[CardDef], *, mode: str, paper: str, dpi: int, backs: b
     return {"pdf": pdf, "zip": png_zip, "proof": proof, "manifest": manifest, "pages": result.pages,
             "cards": result.cards, "unique": result.unique_cards, "skipped": result.skipped,
             "nothing_changed": result.nothing_changed, "notes": list(result.notes)}
+
+
+def _progress_bar(bar: Any, total: int) -> Callable[[int], None]:
+    """A ``print_cards`` progress callback moving ``bar`` (a ``st.progress``) a percent at a time."""
+    shown = {"percent": -1}
+
+    def update(done: int) -> None:
+        percent = min(100, done * 100 // max(1, total))
+        if percent != shown["percent"]:
+            shown["percent"] = percent
+            bar.progress(percent / 100, text=t("print.progress", done=done, total=total))
+
+    return update
 
 
 # --------------------------------------------------------------------------- page
@@ -196,16 +213,19 @@ def render() -> None:
         signature = repr((source, value, mode, paper, int(dpi), backs, use_stickers, offset,
                           previous.name if previous else None, shop["preset"], shop["overlay"]))
         if st.button(t("print.make"), key="pr_go", type="primary"):
-            with st.spinner(t("print.working", n=len(cards))):
-                try:
-                    st.session_state["pr_result"] = {
-                        "name": name, "signature": signature, **run_print(cards, mode=mode, paper=paper, dpi=int(dpi), backs=backs,
-                                                  offset=offset, use_stickers=use_stickers, table=table,
-                                                  changed_since=previous.getvalue() if previous else None,
-                                                  name=name, preset=shop["preset"],
-                                                  proof_overlay=shop["overlay"])}
-                except CardbaseError as exc:
-                    show_error(exc)
+            bar = st.progress(0.0, text=t("print.working", n=len(cards)))
+            try:
+                st.session_state["pr_result"] = {
+                    "name": name, "signature": signature, **run_print(cards, mode=mode, paper=paper, dpi=int(dpi), backs=backs,
+                                              offset=offset, use_stickers=use_stickers, table=table,
+                                              changed_since=previous.getvalue() if previous else None,
+                                              name=name, preset=shop["preset"],
+                                              proof_overlay=shop["overlay"],
+                                              progress=_progress_bar(bar, len(cards)))}
+            except CardbaseError as exc:
+                show_error(exc)
+            finally:
+                bar.empty()
         result = st.session_state.get("pr_result")
         if result and result.get("signature") == signature:
             _downloads(result, simulate=shop["simulate"])

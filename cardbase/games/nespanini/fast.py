@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from cardbase.games.effects.resolve import BOTTOM, COV_EFFECT, GIVE, PICK, RECOVER, SWAP, TAKE, apply_decision
 from .policy import _credits, best_removal, best_take, greedy_action, greedy_miss
+from .solo import game_simple_effects, play_solo
 from .state import COV_DEF_OCC, COV_DEF_USED, COV_LEG, COV_STEP, TERMINAL, TURN_LIMIT, State
 
 
@@ -45,30 +46,6 @@ def _codes(state: State) -> list[int]:
             c += sum([kv[x] for x in state.decks[p]])
         out.append(c)
     return out
-
-
-def _simple_effects(table) -> tuple[tuple | None, ...]:
-    """Per kind, the lone Défausse action resolved inline: (0, n) ``draw n``, (1, n, take)
-    ``look n take t``, (2, mask, piles, is_swap) ``recover`` / ``swap`` (mask: which kinds the
-    filter lets through; piles: 0 own discard pile, 1 the opponent's)."""
-    out = []
-    for acts in table.on_discard:
-        simple = None
-        if len(acts) == 1:
-            act = acts[0]
-            name = type(act).__name__
-            if name == "Draw":
-                simple = (0, act.n)
-            elif name == "Look":
-                simple = (1, act.n, act.take)
-            elif name in ("Recover", "Swap"):
-                zone = str(act.zone)
-                piles = tuple(i for i, zones in enumerate(
-                    (("discards", "cimetiere"), ("opponent_discards", "cimetiere"))) if zone in zones)
-                mask = tuple(bool(act.filter.matches(c)) for c in table.defs)
-                simple = (2, mask, piles, name == "Swap")
-        out.append(simple)
-    return tuple(out)
 
 
 def _take_by_points(hand: list[int], offer, code: int, size: int, model, value) -> int:
@@ -185,10 +162,10 @@ def play_greedy(state: State) -> State:
     t = state.table
     if not t.has_iscore or state.queue:
         return _play_plain(state)
+    if state.n == 1 and not t.reads_deck and not state.revealed[0]:
+        return play_solo(state)  # goldfish
     game = state.game
-    simple = getattr(game, "_simple_effects", None)
-    if simple is None:
-        simple = game._simple_effects = _simple_effects(t)  # type: ignore[attr-defined]
+    simple = game_simple_effects(game, t)
     if t.reads_deck:  # cards going under the deck would change the codes: no inline effects
         simple = (None,) * t.size
     model = t.model

@@ -15,6 +15,7 @@ rules leave open are in ``docs/rulings/nespanini.md``; the constants below name 
 
 from __future__ import annotations
 
+import _random
 import random
 import threading
 from collections import Counter
@@ -65,7 +66,18 @@ class _LocalRng(threading.local):
 
 
 _RNG = _LocalRng()  # one generator per thread, re-seeded for every deal
-_BITS = tuple(i.bit_length() for i in range(1, 257))  # bit length of i + 1
+# what random.Random.seed does with an int seed: the C generator's own seeding (its other
+# work concerns str / bytes seeds and gauss(), never used here)
+_SEED_INT = _random.Random.seed
+
+
+def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
+    """Python's shuffle of ``n`` items, from the end: each position ``i`` and the number of
+    bits drawn for the position it swaps with (the bit length of ``i + 1``)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+
+
+_STEPS = tuple(_shuffle_steps(n) for n in range(257))
 
 
 def shuffle(rng: random.Random, x: list) -> None:
@@ -77,16 +89,11 @@ def shuffle(rng: random.Random, x: list) -> None:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    bits = _BITS
-    for i in range(n - 1, 0, -1):
-        m = i + 1
-        k = bits[i]
+    for i, k in _STEPS[n]:
         j = getrandbits(k)
-        while j >= m:
+        while j > i:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
-
-
 
 
 @dataclass(slots=True, frozen=True)
@@ -243,32 +250,34 @@ class State:
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
         self.table = game.table
-        self.n = game.num_players
+        n = self.n = game.num_players
         if seed is None:
             seed = random.randrange(2**63)
         self.seed = seed
         rng = _RNG.rng
-        rng.seed(seed)  # the same stream as random.Random(seed)
-        self.decks = []
-        self.hands = []
+        if type(seed) is int:
+            _SEED_INT(rng, seed)  # the same stream as random.Random(seed)
+        else:
+            rng.seed(seed)
+        decks = self.decks = []
+        hands = self.hands = []
         for d in game.decks:
             deck = list(d)
             shuffle(rng, deck)
-            hand = deck[-HAND_SIZE:]
-            hand.reverse()  # the top card first
+            hands.append(deck[:-HAND_SIZE - 1:-1])  # the top card first
             del deck[-HAND_SIZE:]
-            self.decks.append(deck)
-            self.hands.append(hand)
-        self.discards: list[list[int]] = [[] for _ in range(self.n)]
-        self.first_player = rng.randrange(self.n) if self.n > 1 else 0
+            decks.append(deck)
+        # a game has one or two players (Game checks it)
+        self.discards: list[list[int]] = [[]] if n == 1 else [[], []]
+        self.first_player = rng.randrange(n) if n > 1 else 0
         self.player = self.first_player
         self.turn = 0
         self.history: list[int] = []
         self.events: list[tuple] | None = [] if log else None
         self.queue: list[tuple] = []  # Défausse actions still to resolve: (player, source, action)
         self.decision: tuple | None = None  # pending effect choice, None at a step-2 discard
-        self.revealed: list[list[int]] = [[] for _ in range(self.n)]
-        self.skipped = [0] * self.n
+        self.revealed: list[list[int]] = [[]] if n == 1 else [[], []]
+        self.skipped = [0] * n
         self.peak = 0  # the largest Cimetière so far, and the turn it was reached (ruling R10)
         self.peak_turn = 0
         self.ended_by = ""

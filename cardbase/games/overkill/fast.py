@@ -3,21 +3,30 @@
 :func:`greedy_action` is the greedy heuristic of :mod:`.bots` written for speed: the player's
 picture of the round (its line sums, the opponent's face-up sums, the cards it has not seen) is
 built from bit masks of the box instead of a view object, the estimates are inlined, and the
-average over the possible next cards is memoised per game on everything it depends on (the
-unseen cards come from per-chunk tables of the box's bit masks). It reads
+per-card estimates of one more card are memoised per game on everything they depend on. It reads
 exactly what the reference reads (never a hidden card) and returns the same action: the tests
 compare both on every decision of thousands of games.
 
 :func:`play_greedy` plays a state with it for both players, in place, to the end of the game or of a
-round, applying a draw or a stand inline (no legal-action list, no legality check: the greedy
-choice is legal) and everything else — atouts, the end of a round, the deal — through the general
-engine, so the chance draws, the history, the event log and the scores are the same as those of
+round, one round per call of :func:`_run`, where the choice is inlined in the round's loop and
+each player's picture is kept up to date instead of rebuilt. Draws, stands and the Helpers'
+answers are applied inline (no legal-action list, no legality check: the greedy choice is legal);
+atouts, the end of a round and the deal go through the general engine, so the chance draws, the
+history, the event log, the rule coverage and every slot of the state are the same as those of
 ``while not s.is_terminal(): s.apply_action(greedy_action(s))``.
+
+Floats: every estimate is computed by the reference's formula on the same numbers (sums of card
+values and halves, exact in a float), so each is the same to the last bit. A draw's mean estimate
+is summed by chunks of cards in C; when it comes within :data:`_CLOSE` of the bar it is summed
+again one card at a time in ascending card order, the reference's float sum, so no decision can
+turn on the order of a sum.
 """
 
 from __future__ import annotations
 
-from math import tanh
+from bisect import bisect_right
+from math import floor, tanh
+from operator import itemgetter
 
 from .rules import (
     BET,
@@ -28,6 +37,7 @@ from .rules import (
     OVERSEER,
     PATCHER,
     REMOVER,
+    RETRACER,
     REWINDER,
     SAVER,
     SNAKE_EYE,
@@ -35,27 +45,59 @@ from .rules import (
     SWITCHER,
     YOINKER,
 )
-from .state import DRAW, PASS, PLAY, TERMINAL, State
+from .state import DRAW, PASS, PLAY, TERMINAL, State, sample
 
 MARGIN = 0.15  # the same as .bots.MARGIN
+# A mean estimate this close to the bar is summed again in the reference's order: the sum of at
+# most 72 estimates in [-1, 1] in another order differs from it by less than 1.2e-12
+_CLOSE = 1e-9
 _LINE = (PATCHER, SAVER, SWITCHER, YOINKER, REWINDER)
 
 
+class _Halves(dict):
+    """``total`` → the average of ``count`` cards of sum ``total`` to the half point, as the
+    reference rounds it, filled as totals come up."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+    def __missing__(self, total: int) -> float:
+        value = self[total] = round(2 * total / self.count) / 2
+        return value
+
+
 class _Tables:
-    """Per game: card values and colours, bits, and the memo of draw averages."""
+    """Per game: card values and colours, bits, per-atout kinds, per-chunk tables of the box's
+    cards, and the memos of the estimates (bounded)."""
 
     __slots__ = (
+        "atout_cov",
         "atouts",
         "bits",
+        "by_colour",
+        "cards",
         "chunks",
         "colour",
         "colour_mask",
+        "figure",
         "full",
+        "half",
         "helper",
+        "helper_effect",
         "kinds",
+        "legal_kind",
+        "line_code",
         "memo",
         "mode",
         "n",
+        "others",
+        "over",
+        "passive",
+        "positive",
+        "rank",
+        "rows",
+        "under",
         "value",
         "value_mask",
     )
@@ -66,9 +108,15 @@ class _Tables:
         self.n = game.n_numbers
         self.bits = [1 << k for k in range(len(game.value))]
         self.mode = game.rules.points
+        self.under = self.mode == "lines_under"
+        self.figure = [a.figure for a in game.atouts]
+        self.atout_cov, self.legal_kind = game.atout_cov, game.legal_kind
         self.atouts = game.atouts
         self.full = (1 << self.n) - 1
         self.memo: dict = {}
+        # the average of ``count`` cards of sum ``total`` to the half, half[count][total]: the
+        # value a player gives a face-down card, from the unseen cards of its colour
+        self.half = [_Halves(count) for count in range(self.n + 1)]
         # the number cards by colour and by value, as bit masks (what a Helper's answer keeps)
         self.colour_mask = [0, 0]
         self.value_mask: dict[int, int] = {}
@@ -86,7 +134,7 @@ class _Tables:
         self.chunks = []
         for start in range(0, self.n, 9):
             width = min(9, self.n - start)
-            cards, stats = [], []
+            cards, stats, getters = [], [], []
             for m in range(1 << width):
                 ks = tuple(start + i for i in range(width) if m >> i & 1)
                 cards.append(ks)
@@ -95,8 +143,32 @@ class _Tables:
                     st[2 * self.colour[k]] += self.value[k]
                     st[2 * self.colour[k] + 1] += 1
                 stats.append(tuple(st))
-            self.chunks.append((start, (1 << width) - 1, cards, stats))
+                # the cards' estimates as a tuple (a lone card with the 0.0 after the last card)
+                getters.append(itemgetter(*ks) if len(ks) > 1 else itemgetter(ks[0], self.n)
+                               if ks else None)
+            self.chunks.append((start, (1 << width) - 1, cards, stats, getters))
         self.helper = [kind == 0 for kind in kinds]
+        # the number cards' values by colour when the box lists every red card before the black
+        # ones and each colour by value (as the data does): a draw's estimates are then built a
+        # colour at a time
+        numbers = self.colour[: self.n]
+        by_colour = ([self.value[k] for k in range(self.n) if not numbers[k]],
+                     [self.value[k] for k in range(self.n) if numbers[k]])
+        self.by_colour = by_colour if numbers == sorted(numbers) and all(
+            values == sorted(values) for values in by_colour) else None
+        self.rows: dict = {}
+        self.positive = all(v > 0 for v in self.value[: self.n])
+        self.over: dict = {}
+        self.helper_effect = [a.effect if a.cls == HELPERS else None for a in game.atouts]
+        self.passive = [a.passive for a in game.atouts]
+        # per line atout, what its use needs (State._usable): 1 Yoinker, 2 Mistake Patcher,
+        # 3 Switcher, 4 Rewinder, 5 Saver
+        codes = {YOINKER: 1, PATCHER: 2, SWITCHER: 3, REWINDER: 4, SAVER: 5}
+        self.line_code = [codes.get(a.effect, 0) for a in game.atouts]
+        # Retracer's list in the order of its cards (value, then colour); Overseer's other values
+        self.cards = game.cards
+        self.rank = [2 * v + c for v, c in zip(game.value, game.colour)]
+        self.others = {v: [x for x in game.distinct_values if x != v] for v in set(game.value)}
 
 
 def _tables(game) -> _Tables:
@@ -139,8 +211,6 @@ def greedy_action(s: State) -> int:
     value, bits = t.value, t.bits
     p = s.player
     q = 1 - p
-    objectives = s.objectives
-    obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
     mine_r, mine_b = s.lines[p]
     theirs_r, theirs_b = s.lines[q]
     seen = 0
@@ -174,14 +244,24 @@ def greedy_action(s: State) -> int:
             a1 = 0.0
     else:
         a0 = a1 = 0.0
-    return _decide(s, t, p, obj, m0, m1, u0, u1, d0, d1, a0, a1, pool_mask)
+    return _run(s, t, (m0, m1, u0, u1, d0, d1, a0, a1, pool_mask))
+
+
+def play_greedy(s: State, horizon: int | None = None) -> State:
+    """Play ``s`` with the greedy heuristic for both players, in place: to the end of the game,
+    or to the end of round ``horizon``. The same moves, chance draws and log as the general loop."""
+    stop = s.rules.max_rounds + 1 if horizon is None else horizon
+    t = _tables(s.game)
+    while s.player != TERMINAL and s.round <= stop:
+        _run(s, t)
+    return s
 
 
 def _averages(t: _Tables, pool_mask: int) -> tuple[float, float]:
     """The value the player gives an opponent's face-down card of each colour: the average of the
     unseen cards of that colour (``pool_mask``) to the half, 0 when none is left."""
     rs = rc = bs = bc = 0
-    for start, width, _, stats in t.chunks:
+    for start, width, _, stats, _ in t.chunks:
         st = stats[pool_mask >> start & width]
         rs += st[0]
         rc += st[1]
@@ -190,175 +270,40 @@ def _averages(t: _Tables, pool_mask: int) -> tuple[float, float]:
     return (round(2 * rs / rc) / 2 if rc else 0.0, round(2 * bs / bc) / 2 if bc else 0.0)
 
 
-def _decide(s: State, t: _Tables, p: int, obj: int, m0: int, m1: int, u0: int, u1: int,
-            d0: bool, d1: bool, a0: float, a1: float, pool_mask: int) -> int:
-    """The greedy choice from the player's picture of the round: its line sums ``m0``, ``m1``, the
-    opponent's face-up sums ``u0``, ``u1``, their face-down cards ``d0``, ``d1`` valued ``a0``,
-    ``a1``, and the cards it has not seen (``pool_mask``)."""
-    value, mode = t.value, t.mode
-    q = 1 - p
-    objectives = s.objectives
-    mine_r, mine_b = s.lines[p]
-    theirs_r, theirs_b = s.lines[q]
-    o0 = u0 + a0
-    o1 = u1 + a1
-    op_ok = (o0 > obj) + (o1 > obj)
-    my_ok = (m0 > obj) + (m1 > obj)
-    under = mode == "lines_under"
-    if under:
-        op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
-        my_pts = (m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0)
+def _each(t: _Tables, key: tuple) -> list[float]:
+    """Per number card, the player's estimate once that card joins their line (``key``: their line
+    sums, the opponent's overkills and points, the objective), memoised."""
+    m0, m1, op_ok, op_pts, obj = key
+    if t.under and t.by_colour is not None:
+        # lines under the objective, the box's cards by colour and by value: per colour, the cards
+        # over what the line may take (the last ones) overkill it (one estimate for all), under it
+        # the estimate grows with the card (a row of estimates memoised on where it starts)
+        each = []
+        rows = t.rows
+        for c, mc, mo in ((0, m0, m1), (1, m1, m0)):
+            values = t.by_colour[c]
+            over_o = mo > obj
+            pts_o = 0 if over_o else mo
+            ok = 1 + over_o
+            if ok != op_ok:
+                e_over = 1.0 if ok < op_ok else -1.0
+            else:
+                e_over = tanh((pts_o - op_pts) / 4.0)
+            cut = bisect_right(values, obj - mc)
+            if over_o != op_ok:
+                each += [1.0 if over_o < op_ok else -1.0] * cut
+            else:
+                base = mc + pts_o - op_pts
+                row = rows.get((c, base))
+                if row is None:
+                    if len(rows) > 20_000:
+                        rows.clear()
+                    row = rows[c, base] = [tanh((base + v) / 4.0) for v in values]
+                each += row[:cut]
+            each += [e_over] * (len(values) - cut)
     else:
-        op_pts = _points(mode, o0, o1, obj)
-        my_pts = _points(mode, m0, m1, obj)
-    if my_ok != op_ok:
-        now = 1.0 if my_ok < op_ok else -1.0
-    else:
-        now = tanh((my_pts - op_pts) / 4.0)
-    hand = s.hands[p]
-    timer = s.timers[p]
-    if hand:
-        kinds, atouts = t.kinds, t.atouts
-        _est = _estimate_under if under else _estimate_any
-        best, best_gain = -1, MARGIN
-        for k in sorted(set(hand)):
-            kind = kinds[k]
-            base = PLAY + 8 * k
-            if kind == 0:
-                if timer > 3:
-                    return base
-                continue
-            if kind == 1:
-                gain = _est(mode, m0, m1, o0, o1, atouts[k].figure) - now
-                if gain > best_gain:
-                    best, best_gain = base, gain
-            elif kind == 2:
-                e = atouts[k].effect
-                keep_rule = s.rules.reset_keeps
-                mine = (mine_r, mine_b)
-                theirs = (theirs_r, theirs_b)
-                my_dealt, their_dealt = s.dealt[p], s.dealt[q]
-                for c in (0, 1):
-                    ml, tl = mine[c], theirs[c]
-                    # OK8: State._colour_ok, inlined
-                    if e == YOINKER:
-                        ok = len(tl) > their_dealt[c]
-                    elif e == REWINDER:
-                        keep = min(keep_rule, their_dealt[c])
-                        ok = len(tl) > keep
-                    elif e == SAVER:
-                        keep = min(keep_rule, my_dealt[c])
-                        ok = len(ml) > keep
-                    elif e == PATCHER:
-                        ok = len(ml) > my_dealt[c]
-                    else:
-                        ok = len(ml) > my_dealt[c] and len(tl) > their_dealt[c]
-                    if not ok:
-                        continue
-                    n0, n1, p0, p1 = m0, m1, o0, o1
-                    if e == PATCHER:
-                        if c:
-                            n1 -= value[ml[-1]]
-                        else:
-                            n0 -= value[ml[-1]]
-                    elif e == SAVER:
-                        kept = 0
-                        for x in ml[:keep]:
-                            kept += value[x]
-                        if c:
-                            n1 = kept
-                        else:
-                            n0 = kept
-                    elif e == SWITCHER:
-                        delta = value[tl[-1]] - value[ml[-1]]
-                        if c:
-                            n1 += delta
-                            p1 = u1 + a1
-                            p1 -= delta
-                        else:
-                            n0 += delta
-                            p0 = u0 + a0
-                            p0 -= delta
-                    elif e == YOINKER:
-                        if c:
-                            p1 -= value[tl[-1]]
-                        else:
-                            p0 -= value[tl[-1]]
-                    else:  # REWINDER
-                        fd = (d1 if c else d0)
-                        kept_v = 0
-                        for x in tl[:keep][1 if fd else 0:]:
-                            kept_v += value[x]
-                        nv = ((a1 if c else a0) if fd and keep else 0) + kept_v
-                        if c:
-                            p1 = nv
-                        else:
-                            p0 = nv
-                    gain = _est(mode, n0, n1, p0, p1, obj) - now
-                    if gain > best_gain:
-                        best, best_gain = base + c, gain
-            elif kind == 3:
-                if s.pile:
-                    gain = _after_draw(t, pool_mask, m0, m1, o0, o1, obj, True) - now
-                    if gain > best_gain:
-                        best, best_gain = base, gain
-            elif kind == 4:
-                for i, target in enumerate(s.active[q]):
-                    ta = atouts[target]
-                    if ta.effect == OBJECTIVE and objectives and objectives[-1][0] == target:
-                        prev = objectives[-2][1] if len(objectives) > 1 else INITIAL_OBJECTIVE
-                        gain = _est(mode, m0, m1, o0, o1, prev) - now
-                    elif ta.effect == BET:
-                        gain = -ta.figure * now / max(s.stake(), 1)
-                    else:
-                        gain = 0.05 if ta.cls == HELPERS else 0.0
-                    if gain > best_gain:
-                        best, best_gain = base + i, gain
-        if best >= 0:
-            return best
-        for k in sorted(set(hand)):
-            if kinds[k] == 5:
-                f = atouts[k].figure
-                if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
-                    return PLAY + 8 * k
-    if not s.pile or timer <= 1:
-        return PASS
-    if s.passes == 1 and now > 0:
-        return PASS
-    cand = pool_mask
-    info = s.info[p]
-    if info:
-        if SNAKE_EYE in info:
-            cand &= t.colour_mask[info[SNAKE_EYE]]
-        if OVERSEER in info:
-            vm = t.value_mask
-            keep = 0
-            for v in info[OVERSEER]:
-                keep |= vm.get(v, 0)
-            cand &= keep
-        if SPY in info:
-            vm = t.value_mask
-            keep = 0
-            for v in info["_spy_values"]:
-                keep |= vm.get(v, 0)
-            cand &= keep if info[SPY] else ~keep
-        if not cand:
-            cand = pool_mask
-    # the choice after the mean estimate of one more card among ``cand``
-    return _draw_or_pass(t, (m0, m1, op_ok, op_pts, obj, cand), now)
-
-
-def _draw_or_pass(t: _Tables, key: tuple, now: float) -> int:
-    """Draw or stand: the mean estimate after one more card among ``cand``, each card's estimate
-    from a table memoised on what it depends on, summed in ascending card order (as the
-    reference does), against the estimate ``now``."""
-    m0, m1, op_ok, op_pts, obj, cand = key
-    value, colour, n, mode = t.value, t.colour, t.n, t.mode
-    under = mode == "lines_under"
-    key = (m0, m1, op_ok, op_pts, obj)
-    memo = t.memo
-    each = memo.get(key)
-    if each is None:
+        value, colour, n, mode = t.value, t.colour, t.n, t.mode
+        under = t.under
         each = []
         for k in range(n):
             if colour[k]:
@@ -372,196 +317,602 @@ def _draw_or_pass(t: _Tables, key: tuple, now: float) -> int:
                 each.append(tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0) - op_pts) / 4.0))
             else:
                 each.append(tanh((_points(mode, n0, n1, obj) - op_pts) / 4.0))
-        if len(memo) > 200_000:
-            memo.clear()
-        memo[key] = each
+    each.append(0.0)  # after the last card (a lone card's getter reads it)
+    memo = t.memo
+    if len(memo) > 200_000:
+        memo.clear()
+    memo[key] = each
+    return each
+
+
+def _mean(chunks: list, cand: int, each: list[float]) -> float:
+    """The mean of ``each`` over the cards of ``cand``, summed one card at a time in ascending card
+    order (the reference's float sum, to the last bit)."""
     total = 0.0
     count = 0
-    for start, width, chunk, _ in t.chunks:
-        cards = chunk[cand >> start & width]
+    for bit0, width, chunk, _, _ in chunks:
+        cards = chunk[cand >> bit0 & width]
         count += len(cards)
         for k in cards:
             total += each[k]
-    draw = total / count
-    need = -0.1 if now <= 0 else 0.05
-    return DRAW if draw > now + need else PASS
+    return total / count
 
 
-def _after_draw(t: _Tables, cand: int, m0, m1, o0, o1, obj, for_opponent: bool) -> float:
-    """The mean estimate after one of the ``cand`` cards (a bit mask) joins a line (memoised)."""
-    key = (cand, m0, m1, o0, o1, obj, for_opponent)
+def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_dealt: list,
+                their_dealt: list, keep_rule: int, m0: int, m1: int, u0: int, u1: int, d0: bool,
+                d1: bool, a0: float, a1: float, obj: int, now: float, best: int,
+                best_gain: float) -> tuple[int, float]:
+    """The best of ``best`` and the plays of a line atout (``e``: :attr:`_Tables.line_code`) on
+    each colour it may act on (OK8), by their gain over ``now`` (first best kept)."""
+    value = t.value
+    under = t.under
+    o0 = u0 + a0
+    o1 = u1 + a1
+    for c in (0, 1):
+        ml, tl = mine[c], theirs[c]
+        n0, n1, p0, p1 = m0, m1, o0, o1
+        if e == 1:  # Yoinker: the opponent's last drawn card leaves
+            if len(tl) <= their_dealt[c]:
+                continue
+            if c:
+                p1 -= value[tl[-1]]
+            else:
+                p0 -= value[tl[-1]]
+        elif e == 2:  # Mistake Patcher: the player's last drawn card leaves
+            if len(ml) <= my_dealt[c]:
+                continue
+            if c:
+                n1 -= value[ml[-1]]
+            else:
+                n0 -= value[ml[-1]]
+        elif e == 3:  # Switcher: the last drawn cards change sides
+            if len(ml) <= my_dealt[c] or len(tl) <= their_dealt[c]:
+                continue
+            delta = value[tl[-1]] - value[ml[-1]]
+            if c:
+                n1 += delta
+                p1 -= delta
+            else:
+                n0 += delta
+                p0 -= delta
+        elif e == 4:  # Rewinder: the opponent's line keeps its dealt cards (OK8)
+            keep = min(keep_rule, their_dealt[c])
+            if len(tl) <= keep:
+                continue
+            fd = d1 if c else d0
+            kept = 0
+            for x in tl[:keep][1 if fd else 0:]:
+                kept += value[x]
+            nv = ((a1 if c else a0) if fd and keep else 0) + kept
+            if c:
+                p1 = nv
+            else:
+                p0 = nv
+        else:  # Saver: the player's line keeps its dealt cards (OK8)
+            keep = min(keep_rule, my_dealt[c])
+            if len(ml) <= keep:
+                continue
+            kept = 0
+            for x in ml[:keep]:
+                kept += value[x]
+            if c:
+                n1 = kept
+            else:
+                n0 = kept
+        my_ok = (n0 > obj) + (n1 > obj)
+        op_ok = (p0 > obj) + (p1 > obj)
+        if my_ok != op_ok:
+            gain = (1.0 if my_ok < op_ok else -1.0) - now
+        elif under:
+            gain = tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0)
+                         - ((p0 if p0 <= obj else 0) + (p1 if p1 <= obj else 0))) / 4.0) - now
+        else:
+            gain = tanh((_points(t.mode, n0, n1, obj) - _points(t.mode, p0, p1, obj)) / 4.0) - now
+        if gain > best_gain:
+            best, best_gain = base + c, gain
+    return best, best_gain
+
+
+def _gains(s: State, t: _Tables, k: int, kind: int, p: int, obj: int, m0: int, m1: int, o0: float,
+           o1: float, pool_mask: int, now: float, best: int, best_gain: float) -> tuple[int, float]:
+    """The best of ``best`` and the plays of Gifter or Remover (atout ``k``) by their gain over
+    ``now``, in the reference's order (first best kept)."""
+    mode, atouts = t.mode, t.atouts
+    _est = _estimate_under if t.under else _estimate_any
+    q = 1 - p
+    base = PLAY + 8 * k
+    if kind == 3:
+        if s.pile and (not t.positive or _gift_may_pay(t, pool_mask, o0, o1, obj, now, best_gain)):
+            gain = _gift(t, pool_mask, m0, m1, o0, o1, obj) - now
+            if gain > best_gain:
+                best, best_gain = base, gain
+    else:  # kind 4, Remover
+        objectives = s.objectives
+        for i, target in enumerate(s.active[q]):
+            ta = atouts[target]
+            if ta.effect == OBJECTIVE and objectives and objectives[-1][0] == target:
+                prev = objectives[-2][1] if len(objectives) > 1 else INITIAL_OBJECTIVE
+                gain = _est(mode, m0, m1, o0, o1, prev) - now
+            elif ta.effect == BET:
+                gain = -ta.figure * now / max(s.stake(), 1)
+            else:
+                gain = 0.05 if ta.cls == HELPERS else 0.0
+            if gain > best_gain:
+                best, best_gain = base + i, gain
+    return best, best_gain
+
+
+def _gift_may_pay(t: _Tables, cand: int, o0: float, o1: float, obj: int, now: float,
+                  best_gain: float) -> bool:
+    """May Gifter's gain beat ``best_gain``? With cards of positive values, a card that does not
+    overkill the opponent's line only adds to their points: the estimate after it is at most
+    ``now``; after one that does, at most 1. The gain is then at most the share of those cards
+    times ``1 - now``: below ``best_gain`` by more than a float's error, Gifter is not weighed."""
+    over = t.over
+    high0 = over.get((0, floor(obj - o0)))
+    if high0 is None:
+        high0 = _over(t, 0, floor(obj - o0))
+    high1 = over.get((1, floor(obj - o1)))
+    if high1 is None:
+        high1 = _over(t, 1, floor(obj - o1))
+    return (cand & (high0 | high1)).bit_count() * (1.0 - now) / cand.bit_count() > best_gain - _CLOSE
+
+
+def _over(t: _Tables, c: int, room: int) -> int:
+    """The number cards of colour ``c`` of a value over ``room``, as a bit mask (memoised)."""
+    mask = 0
+    for k in range(t.n):
+        if t.colour[k] == c and t.value[k] > room:
+            mask |= 1 << k
+    if len(t.over) > 10_000:
+        t.over.clear()
+    t.over[c, room] = mask
+    return mask
+
+
+def _gift(t: _Tables, cand: int, m0, m1, o0, o1, obj) -> float:
+    """Gifter: the mean estimate after one of the ``cand`` cards (a bit mask) joins the opponent's
+    line of its colour, summed in ascending card order (memoised)."""
+    key = (cand, m0, m1, o0, o1, obj, True)
     memo = t.memo
     v = memo.get(key)
     if v is not None:
         return v
     value, colour, mode = t.value, t.colour, t.mode
-    _estimate = _estimate_under if mode == "lines_under" else _estimate_any
     if not cand:
-        v = _estimate(mode, m0, m1, o0, o1, obj)
+        v = (_estimate_under if t.under else _estimate_any)(mode, m0, m1, o0, o1, obj)
+    elif t.under:  # _estimate_under, inlined: the player's side is the same for every card
+        my_ok = (m0 > obj) + (m1 > obj)
+        my_pts = (m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0)
+        total = 0.0
+        for start, width, chunk, _, _ in t.chunks:
+            for k in chunk[cand >> start & width]:
+                if colour[k]:
+                    p0, p1 = o0, o1 + value[k]
+                else:
+                    p0, p1 = o0 + value[k], o1
+                op_ok = (p0 > obj) + (p1 > obj)
+                if my_ok != op_ok:
+                    total += 1.0 if my_ok < op_ok else -1.0
+                else:
+                    total += tanh((my_pts - ((p0 if p0 <= obj else 0) + (p1 if p1 <= obj else 0))) / 4.0)
+        v = total / cand.bit_count()
     else:
         total = 0.0
-        count = 0
-        for k in range(t.n):
-            if cand >> k & 1:
-                count += 1
-                x = value[k]
-                if for_opponent:
-                    if colour[k]:
-                        total += _estimate(mode, m0, m1, o0, o1 + x, obj)
-                    else:
-                        total += _estimate(mode, m0, m1, o0 + x, o1, obj)
-                elif colour[k]:
-                    total += _estimate(mode, m0, m1 + x, o0, o1, obj)
+        for start, width, chunk, _, _ in t.chunks:
+            for k in chunk[cand >> start & width]:
+                if colour[k]:
+                    total += _estimate_any(mode, m0, m1, o0, o1 + value[k], obj)
                 else:
-                    total += _estimate(mode, m0 + x, m1, o0, o1, obj)
-        v = total / count
+                    total += _estimate_any(mode, m0, m1, o0 + value[k], o1, obj)
+        v = total / cand.bit_count()
     if len(memo) > 200_000:
         memo.clear()
     memo[key] = v
     return v
 
 
-def play_greedy(s: State, horizon: int | None = None) -> State:
-    """Play ``s`` with the greedy heuristic for both players, in place: to the end of the game,
-    or to the end of round ``horizon``. The same moves, chance draws and log as the general loop.
+def _count(s: State, t: _Tables) -> tuple:
+    """What the play-out keeps up to date in a round, counted from the state: the four line sums,
+    the pile as a bit mask with its sum and count per colour, each player's face-down cards (-1
+    for none) and their bit mask, each player's Helpers in play (their effects), the objective."""
+    value, bits = t.value, t.bits
+    card_value, card_bit = value.__getitem__, bits.__getitem__
+    lines = s.lines
+    sums = []
+    fdn = []
+    fmask = []
+    for who in (0, 1):
+        red, black = lines[who]
+        sums.append([sum(map(card_value, red)), sum(map(card_value, black))])
+        down = s.down[who]
+        fr = red[0] if down[0] and red else -1
+        fb = black[0] if down[1] and black else -1
+        fdn.append((fr, fb))
+        fmask.append((bits[fr] if fr >= 0 else 0) | (bits[fb] if fb >= 0 else 0))
+    pile_mask = sum(map(card_bit, s.pile))  # distinct cards: their bits add up to the mask
+    prs = prc = pbs = pbc = 0
+    for start, width, _, stats, _ in t.chunks:
+        rs, rc, bs, bc = stats[pile_mask >> start & width]
+        prs += rs
+        prc += rc
+        pbs += bs
+        pbc += bc
+    effects = t.helper_effect
+    helpers = [[effects[k] for k in s.active[0] if effects[k] is not None],
+               [effects[k] for k in s.active[1] if effects[k] is not None]]
+    objectives = s.objectives
+    obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+    return sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj
 
-    Each player's picture of the round (:func:`greedy_action`) is kept up to date instead of
-    rebuilt at every decision: the line sums and the pile's cards (a bit mask) change with a draw,
-    and are counted again after an atout or a deal; the cards a player has not seen are the pile
-    and the opponent's face-down cards."""
-    stop = s.rules.max_rounds + 1 if horizon is None else horizon
-    game = s.game
-    value, colour = game.value, game.colour
-    t = _tables(game)
-    bits, helper = t.bits, t.helper
-    legal_kind = game.legal_kind
-    cov = s.cov
-    at = game.atout_cov
-    usable = s._usable
-    history = s.history
-    events = s.events
-    lines = None
-    sums = pile_mask = None
-    while s.player != TERMINAL and s.round <= stop:
-        if s.lines is not lines:  # a new round: count its lines and its pile
-            lines = s.lines
-            sums = [[0, 0], [0, 0]]
-            for who in (0, 1):
-                for c in (0, 1):
-                    total = 0
-                    for x in lines[who][c]:
-                        total += value[x]
-                    sums[who][c] = total
-            pile_mask = 0
-            for x in s.pile:
-                pile_mask |= bits[x]
-        p = s.player
-        q = 1 - p
+
+def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
+    """Play greedily to the end of the round in play (the next round is then dealt, or the game is
+    over); or, given the ``picture`` of the player to act (:func:`greedy_action`), return their
+    choice and change nothing.
+
+    The greedy choice is :func:`.bots.greedy_action`'s, inlined: the player's line sums, the
+    opponent's face-up sums and face-down cards valued at the average of the unseen cards of
+    their colour, each atout's gain over the estimate as things stand, then draw or stand by the
+    mean estimate after one more card. In a play-out each player's picture of the round is kept up
+    to date instead of rebuilt at every decision: the line sums and the pile (a bit mask, its sums
+    per colour) change with a draw, and are counted again after an atout that moves cards; the
+    cards a player has not seen are the pile and the opponent's face-down cards. A draw or a stand
+    is applied inline (no legal-action list, no legality check: the greedy choice is legal), and
+    so are the Helpers' answers; atouts and the end of a round go through the general engine.
+
+    Rule coverage (``State._count_occasions``) is counted at the end of the round where it can be:
+    every decision is an occasion to stand, and one to draw until the pile is empty (it only
+    shrinks in a round); an atout legal whatever the table is an occasion at each of its owner's
+    decisions until it is played. The other atouts in hand are checked at each decision."""
+    value, colour, bits = t.value, t.colour, t.bits
+    kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
+    passive, helper, line_code, half = t.passive, t.helper, t.line_code, t.half
+    chunks, memo, close = t.chunks, t.memo, _CLOSE
+    two = len(chunks) == 2
+    if two:
+        (_, low_width, _, _, low_getters), (high_start, _, _, _, high_getters) = chunks
+    legal_kind, at = t.legal_kind, t.atout_cov
+    lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
+    passes, player = s.passes, s.player
+    if picture is None:
+        history, events, cov = s.history, s.events, s.cov
+        dealt, keep_rule = s.dealt, s.rules.reset_keeps
+        turns = s.turns
+        sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+        start = len(history)
+        empty_from = -1 if pile else start  # the first decision with an empty pile
+        # each decision spends one unit of its player's timer (OK3): their decisions so far
+        timer_at = timers[:]
+        in_hand = [sorted(hands[0]), sorted(hands[1])]  # the reference's sorted(set(hand))
+        # per hand, the atouts legal only at times (rule coverage checks them at each decision)
+        # and the first Helper (-1: none), which the greedy player plays while time allows
+        checked = [[], []]
+        first_helper = [-1, -1]
+        for who in (0, 1):
+            for k in in_hand[who]:
+                if legal_kind[k]:
+                    checked[who].append(k)
+                elif helper[k] and first_helper[who] < 0:
+                    first_helper[who] = k
+    else:  # one decision: the hand of the player to act
         objectives = s.objectives
         obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
-        # the player's picture: the opponent's face-down cards are unseen, the rest of their
-        # lines is face up
-        theirs_r, theirs_b = lines[q]
-        down = s.down[q]
-        d0 = down[0] and bool(theirs_r)
-        d1 = down[1] and bool(theirs_b)
-        u0, u1 = sums[q]
-        pool_mask = pile_mask
-        if d0 or d1:
-            if d0:
-                k = theirs_r[0]
-                u0 -= value[k]
-                pool_mask |= bits[k]
-            if d1:
-                k = theirs_b[0]
-                u1 -= value[k]
-                pool_mask |= bits[k]
-            av = _averages(t, pool_mask)
-            a0 = av[0] if d0 else 0.0
-            a1 = av[1] if d1 else 0.0
+        in_hand = [[], []]
+        in_hand[player] = sorted(hands[player])
+        first_helper = [-1, -1]
+        first_helper[player] = next((k for k in in_hand[player] if helper[k]), -1)
+    fit = [True] * len(kinds)  # per line atout: has it a line to act on (checked each decision)
+    while True:
+        p = player
+        q = 1 - p
+        hand = in_hand[p]
+        timer = timers[p]
+        if picture is None:
+            for k in checked[p]:  # rule coverage: is this atout legal now? (State._usable)
+                lk = legal_kind[k]
+                if lk == 1:
+                    ok = pile
+                elif lk == 2:
+                    ok = active[q]
+                else:  # a line atout: a line it may act on (OK8)
+                    e = line_code[k]
+                    if e < 3:  # Yoinker, Mistake Patcher: a drawn card
+                        who = q if e == 1 else p
+                        line, d = lines[who], dealt[who]
+                        ok = len(line[0]) > d[0] or len(line[1]) > d[1]
+                    elif e == 3:  # Switcher: a drawn card on both sides of a colour
+                        mine_l, md, theirs_l, td = lines[p], dealt[p], lines[q], dealt[q]
+                        ok = ((len(mine_l[0]) > md[0] and len(theirs_l[0]) > td[0])
+                              or (len(mine_l[1]) > md[1] and len(theirs_l[1]) > td[1]))
+                    else:  # Rewinder, Saver: a card beyond those a reset keeps
+                        who = q if e == 4 else p
+                        line, d = lines[who], dealt[who]
+                        ok = len(line[0]) > min(keep_rule, d[0]) or len(line[1]) > min(keep_rule, d[1])
+                    fit[k] = ok  # with no line to act on, it is not weighed
+                if ok:
+                    cov[at[k]] += 1
+        if first_helper[p] >= 0 and timer > 3:  # a Helper first: information is free
+            a = PLAY + 8 * first_helper[p]
         else:
-            a0 = a1 = 0.0
-        mine = sums[p]
-        a = _decide(s, t, p, obj, mine[0], mine[1], u0, u1, d0, d1, a0, a1, pool_mask)
-        # rule coverage of the decision (State._count_occasions, inlined)
-        if s.pile:
-            cov[0] += 1
-        cov[2] += 1
-        for k in s.hands[p]:
-            lk = legal_kind[k]
-            if (not lk or (lk == 1 and s.pile) or (lk == 2 and s.active[q])
-                    or (lk == 3 and usable(p, k))):
-                cov[at[k]] += 1
+            # ---------------------------------------------------------------- the player's picture
+            if picture is None:
+                mine = sums[p]
+                m0 = mine[0]
+                m1 = mine[1]
+                u0, u1 = sums[q]
+                fr, fb = fdn[q]
+                d0 = fr >= 0
+                if d0:
+                    x = value[fr]
+                    u0 -= x
+                    a0 = half[prc + 1][prs + x]
+                else:
+                    a0 = 0.0
+                d1 = fb >= 0
+                if d1:
+                    x = value[fb]
+                    u1 -= x
+                    a1 = half[pbc + 1][pbs + x]
+                else:
+                    a1 = 0.0
+                pool_mask = pile_mask | fmask[q]
+            else:
+                m0, m1, u0, u1, d0, d1, a0, a1, pool_mask = picture
+            # ---------------------------------------------------------------- the greedy choice
+            o0 = u0 + a0
+            o1 = u1 + a1
+            op_ok = (o0 > obj) + (o1 > obj)
+            my_ok = (m0 > obj) + (m1 > obj)
+            if under:
+                op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
+                if my_ok != op_ok:
+                    now = 1.0 if my_ok < op_ok else -1.0
+                else:
+                    now = tanh(((m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0) - op_pts) / 4.0)
+            else:
+                op_pts = _points(mode, o0, o1, obj)
+                if my_ok != op_ok:
+                    now = 1.0 if my_ok < op_ok else -1.0
+                else:
+                    now = tanh((_points(mode, m0, m1, obj) - op_pts) / 4.0)
+            a = -1
+            if hand:
+                best, best_gain = -1, MARGIN
+                bets = False  # a Negociater in hand
+                for k in hand:
+                    kind = kinds[k]
+                    if kind == 0:  # a Helper: information is free
+                        if timer > 3:
+                            a = PLAY + 8 * k
+                            break
+                        continue
+                    if kind == 1:  # a Challenger: the estimate under its objective
+                        f = figure[k]
+                        my_f = (m0 > f) + (m1 > f)
+                        op_f = (o0 > f) + (o1 > f)
+                        if my_f != op_f:
+                            gain = (1.0 if my_f < op_f else -1.0) - now
+                        elif under:
+                            gain = tanh(((m0 if m0 <= f else 0) + (m1 if m1 <= f else 0)
+                                         - ((o0 if o0 <= f else 0) + (o1 if o1 <= f else 0))) / 4.0) - now
+                        else:
+                            gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
+                        if gain > best_gain:
+                            best, best_gain = PLAY + 8 * k, gain
+                    elif kind == 2:
+                        if fit[k]:
+                            best, best_gain = _line_gains(
+                                t, line_code[k], PLAY + 8 * k, lines[p], lines[q], s.dealt[p],
+                                s.dealt[q], s.rules.reset_keeps, m0, m1, u0, u1, d0, d1, a0, a1, obj,
+                                now, best, best_gain)
+                    elif kind < 5:
+                        best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
+                                                 now, best, best_gain)
+                    else:
+                        bets = True
+                else:
+                    if best >= 0:
+                        a = best
+                    elif bets:
+                        for k in hand:
+                            if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
+                                f = figure[k]
+                                if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
+                                    a = PLAY + 8 * k
+                                    break
+            if a < 0:
+                if not pile or timer <= 1 or (passes == 1 and now > 0):
+                    a = PASS
+                else:
+                    cand = pool_mask
+                    answers = info[p]
+                    if answers:  # what the Helpers said about the next card narrows it
+                        if SNAKE_EYE in answers:
+                            cand &= t.colour_mask[answers[SNAKE_EYE]]
+                        if OVERSEER in answers:
+                            vm = t.value_mask
+                            keep = 0
+                            for v in answers[OVERSEER]:
+                                keep |= vm.get(v, 0)
+                            cand &= keep
+                        if SPY in answers:
+                            vm = t.value_mask
+                            keep = 0
+                            for v in answers["_spy_values"]:
+                                keep |= vm.get(v, 0)
+                            cand &= keep if answers[SPY] else ~keep
+                        if not cand:
+                            cand = pool_mask
+                    # the mean estimate after one more card among ``cand``: each card's estimate
+                    # from a table memoised on what it depends on, summed in ascending card order
+                    # (as the reference does)
+                    key = (m0, m1, op_ok, op_pts, obj)
+                    each = memo.get(key)
+                    if each is None:
+                        each = _each(t, key)
+                    if two:  # the box's cards in two chunks (up to 18 cards), unrolled
+                        m = cand & low_width
+                        total = sum(low_getters[m](each)) if m else 0.0
+                        m = cand >> high_start
+                        if m:
+                            total += sum(high_getters[m](each))
+                    else:
+                        total = 0.0
+                        for bit0, width, _, _, getters in chunks:
+                            m = cand >> bit0 & width
+                            if m:
+                                total += sum(getters[m](each))
+                    mean = total / cand.bit_count()
+                    need = now + (-0.1 if now <= 0 else 0.05)
+                    if -close < mean - need < close:
+                        # too close to call summed by chunks (the sums of a float list differ by
+                        # ~1e-13 at most with the order): the reference's order decides
+                        mean = _mean(chunks, cand, each)
+                    a = DRAW if mean > need else PASS
+        if picture is not None:
+            return a
+        # ---------------------------------------------------------------- the move
+        history.append(a)
+        timers[p] -= 1
         if a == DRAW:
-            cov[1] += 1
-            history.append(a)
-            s.timers[p] -= 1
-            s.turns += 1
-            s.passes = 0
-            k = s.pile.pop()
-            pile_mask &= ~bits[k]
-            c = colour[k]
-            lines[p][c].append(k)
-            mine[c] += value[k]
-            if s.info[0] or s.info[1]:
-                s._forget_next_card()  # OK12: the answers about this card are over
+            turns += 1
+            passes = 0
+            k = pile.pop()
+            if not pile:
+                empty_from = len(history)
+            pile_mask ^= bits[k]
+            x = value[k]
+            if colour[k]:
+                lines[p][1].append(k)
+                pbs -= x
+                pbc -= 1
+                m1 += x
+                mine[1] = m1
+            else:
+                lines[p][0].append(k)
+                prs -= x
+                prc -= 1
+                m0 += x
+                mine[0] = m0
+            if info[0] or info[1]:  # OK12: the answers about this card are over
+                for answers in info:
+                    if answers:  # all but Retracer's (NEXT_CARD_ANSWERS)
+                        listed = answers.get(RETRACER)
+                        answers.clear()
+                        if listed is not None:
+                            answers[RETRACER] = listed
             if events is not None:
                 events.append(("draw", p, k))
-            if (mine[0] > obj) + (mine[1] > obj) >= 2:  # only the drawer's lines changed
-                s._end_round("overkill")
-                continue
-            _hand_to(s, q, helper)
+            if (m0 > obj) + (m1 > obj) >= 2:  # only the drawer's lines changed
+                end = "overkill"
+                break
         elif a == PASS:
-            cov[3] += 1
-            history.append(a)
-            s.timers[p] -= 1
-            s.turns += 1
-            s.passes += 1
+            turns += 1
+            passes += 1
             if events is not None:
                 events.append(("pass", p))
-            if s.passes >= 2:
-                s._end_round("passes")
-                continue
-            _hand_to(s, q, helper)
+            if passes >= 2:
+                end = "passes"
+                break
         else:  # an atout: State.apply_action without the legality check
-            history.append(a)
-            s.timers[p] -= 1
             k, choice = divmod(a - PLAY, 8)
             cov[at[k] + 1] += 1
+            hand.remove(k)
+            if helper[k]:
+                first_helper[p] = next((x for x in hand if helper[x]), -1)
+            if legal_kind[k]:
+                checked[p].remove(k)
+            else:
+                cov[at[k]] += timer_at[p] - timers[p]
             s._play(p, k, choice)
-            # the lines and the pile may have changed: count them again
-            for who in (0, 1):
-                for c in (0, 1):
-                    total = 0
-                    for x in lines[who][c]:
-                        total += value[x]
-                    sums[who][c] = total
-            pile_mask = 0
-            for x in s.pile:
-                pile_mask |= bits[x]
-            objectives = s.objectives
-            obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+            if passive[k]:  # in play: the lines and the pile are the same
+                if helper[k]:
+                    helpers[p].append(t.helper_effect[k])
+                if kinds[k] != 1:  # nor the objective: no overkill
+                    if timers[p] <= 0:
+                        end = "timer"
+                        q = p
+                        break
+                    continue
+                objectives = s.objectives
+                obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+            elif kinds[k] == 4:  # Remover: a passive atout of the opponent left play
+                effects = t.helper_effect
+                helpers[q] = [effects[x] for x in active[q] if effects[x] is not None]
+                objectives = s.objectives
+                obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+            else:  # cards moved: count the lines and the pile again
+                sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+                if not pile and empty_from < 0:
+                    empty_from = len(history)
             if ((sums[0][0] > obj) + (sums[0][1] > obj) >= 2
                     or (sums[1][0] > obj) + (sums[1][1] > obj) >= 2):
-                s._end_round("overkill")
-                continue
+                end = "overkill"
+                break
             # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)
-            if s.timers[p] <= 0:
-                s._next_player(p, turn=False)
-            else:
-                s.player = p
-    return s
+            if timers[p] <= 0:
+                end = "timer"
+                q = p
+                break
+            continue
+        # a new turn of the opponent (State._next_player): an empty timer ends the round; their
+        # Helpers in play answer again, else the answers are empty
+        if timers[q] <= 0:
+            end = "timer"
+            break
+        if helpers[q]:
+            _answers(s, t, q, helpers[q])
+        elif info[q]:
+            info[q] = {}
+        player = q
+    # the end of the round: the rule coverage counted at its end, then State's own ending
+    done = len(history)
+    cov[2] += done - start
+    played = history[start:]
+    cov[1] += played.count(DRAW)
+    cov[3] += played.count(PASS)
+    cov[0] += (done if empty_from < 0 else empty_from) - start
+    for who in (0, 1):
+        for k in hands[who]:
+            if not legal_kind[k]:
+                cov[at[k]] += timer_at[who] - timers[who]
+    s.passes, s.turns = passes, turns
+    if end == "timer":
+        s._next_player(q)  # the player out of time gets both 99s (OK3)
+    else:
+        s._end_round(end)
+    return a
 
 
-def _hand_to(s: State, p: int, helper: list[bool]) -> None:
-    """``State._next_player`` (a new turn of ``p``) without a call when nothing happens (no timer
-    out, no Helper in play: the Helpers' answer is then empty)."""
-    if s.timers[p] <= 0:
-        s._next_player(p)
-        return
-    for k in s.active[p]:
-        if helper[k]:
-            s._next_player(p)
-            return
-    s.player = p
-    s.info[p] = {}
+def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
+    """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
+    same answers from the same draws of the generator; ``helpers``: the effects of their Helpers in
+    play, in order."""
+    info: dict = {}
+    pile = s.pile
+    if pile:
+        top = pile[-1]
+        v = t.value[top]
+        for effect in helpers:
+            if effect == SNAKE_EYE:
+                info[SNAKE_EYE] = t.colour[top]
+            elif effect == OVERSEER:
+                others = t.others[v]
+                info[OVERSEER] = tuple(sorted([v, *sample(s.rng, others, min(2, len(others)))]))
+            elif effect == SPY:
+                value = t.value
+                mine = {value[k] for line in s.lines[p] for k in line}
+                info[SPY] = v in mine
+                info["_spy_values"] = frozenset(mine)
+    if RETRACER in helpers:
+        q = 1 - p
+        hidden = pile[:]
+        down = s.down[q]
+        for c, line in enumerate(s.lines[q]):
+            if line and down[c]:
+                hidden.append(line[0])
+        hidden.sort(key=t.rank.__getitem__)
+        cards = t.cards
+        info[RETRACER] = tuple([cards[k] for k in hidden])
+    s.info[p] = info

@@ -23,6 +23,7 @@ from cardbase.i18n import tr
 
 from .material import Box
 from .rules import (
+    ATOUTS_DEALT,
     BET,
     BLACK,
     COLOUR_CHOICE,
@@ -68,6 +69,27 @@ def shuffle(rng: random.Random, x: list) -> None:
 
 
 _SHUFFLE_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+
+
+def sample(rng: random.Random, population: list, k: int) -> list:
+    """``rng.sample(population, k)`` with its draws inlined for a population of at most 21 and
+    ``k`` at most 5 (Python's list algorithm: the same picks from the same generator state; a test
+    compares it with :meth:`random.Random.sample`); other sizes go to ``rng.sample``."""
+    n = len(population)
+    if n > 21 or not 0 <= k <= min(n, 5):
+        return rng.sample(population, k)
+    getrandbits = rng.getrandbits
+    pool = list(population)
+    out = []
+    for i in range(k):
+        m = n - i
+        bits = m.bit_length()
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        out.append(pool[j])
+        pool[j] = pool[m - 1]  # the last candidate takes the place of the one picked
+    return out
 
 
 
@@ -156,6 +178,8 @@ class Game:
         # atout in play, 3 with a line it may act on (State._usable; rule coverage's speed)
         self.legal_kind = [1 if a.effect == GIFTER else 2 if a.effect == REMOVER
                            else 3 if a.effect in COLOUR_CHOICE else 0 for a in box.atouts]
+        # per atout, what it adds to the bet in play (a Negociater's figure, else 0; OK6)
+        self.bet_figure = [a.figure if a.effect == BET else 0 for a in box.atouts]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
@@ -268,13 +292,13 @@ class State:
 
     def stake(self) -> int:
         """This round's bet: the bet plus the Negociaters in play, never below ``min_stake`` (OK6)."""
-        atouts = self.game.atouts
-        extra = sum(atouts[k].figure for p in (0, 1) for k in self.active[p] if atouts[k].effect == BET)
+        bet = self.game.bet_figure.__getitem__
+        active = self.active
+        extra = sum(map(bet, active[0])) + sum(map(bet, active[1]))
         return max(self.rules.min_stake, self.bet + extra)
 
     def line_sum(self, p: int, c: int) -> int:
-        value = self.game.value
-        return sum(value[k] for k in self.lines[p][c])
+        return sum(map(self.game.value.__getitem__, self.lines[p][c]))
 
     def overkills(self, p: int) -> int:
         obj = self.objective()
@@ -443,23 +467,30 @@ class State:
         # shuffled pile, face-down card first; the pile's top is its end.
         lines: list[list[list[int]]] = [[[], []], [[], []]]
         colour = game.colour
-        # the places of the last red and black cards, from the top: the cards the deal takes
+        # the last red and black cards, from the top: the cards the deal takes (the others
+        # above the last one taken stay in the pile, in their order)
         need = 2 * DEALT_PER_COLOUR
-        at: list[list[int]] = [[], []]
-        for i in range(len(pile) - 1, -1, -1):
-            c = at[colour[pile[i]]]
-            if len(c) < need:
-                c.append(i)
-                if len(at[0]) == need and len(at[1]) == need:
-                    break
-        if len(at[0]) == need and len(at[1]) == need:
+        taken: list[list[int]] = [[], []]
+        left: list[int] = []
+        wanted = 2 * need
+        i = len(pile)
+        while wanted and i:
+            i -= 1
+            k = pile[i]
+            got = taken[colour[k]]
+            if len(got) < need:
+                got.append(k)
+                wanted -= 1
+            else:
+                left.append(k)
+        if not wanted:
             first = self.round_first
             for c in (RED, BLACK):
-                places = at[c]
-                lines[first][c] = [pile[i] for i in places[:DEALT_PER_COLOUR]]
-                lines[1 - first][c] = [pile[i] for i in places[DEALT_PER_COLOUR:]]
-            for i in sorted(at[0] + at[1], reverse=True):
-                del pile[i]
+                got = taken[c]
+                lines[first][c] = got[:DEALT_PER_COLOUR]
+                lines[1 - first][c] = got[DEALT_PER_COLOUR:]
+            del pile[i:]
+            pile.extend(reversed(left))
         else:  # too few cards of a colour: the deal card by card
             for p in (self.round_first, 1 - self.round_first):
                 for c in (RED, BLACK):
@@ -475,11 +506,17 @@ class State:
         self.removed: list[int] = []
         atouts = list(range(len(game.atouts)))
         shuffle(rng, atouts)
-        self.hands = [[], []]
-        for _ in range(3):
-            for p in (self.round_first, 1 - self.round_first):
-                if atouts:
-                    self.hands[p].append(atouts.pop())
+        first = self.round_first
+        if len(atouts) >= 2 * ATOUTS_DEALT:  # three each from the top, the first player first
+            deal = atouts[-1:-2 * ATOUTS_DEALT - 1:-1]
+            del atouts[-2 * ATOUTS_DEALT:]
+            self.hands = [deal[1::2], deal[::2]] if first else [deal[::2], deal[1::2]]
+        else:
+            self.hands = [[], []]
+            for _ in range(ATOUTS_DEALT):
+                for p in (first, 1 - first):
+                    if atouts:
+                        self.hands[p].append(atouts.pop())
         self.atout_pile = atouts  # untouched during the round
         self.held[0].update(self.hands[0])
         self.held[1].update(self.hands[1])
@@ -488,7 +525,8 @@ class State:
         self.timers = [self.rules.timer, self.rules.timer]
         self.passes = 0
         self.info = [{}, {}]
-        self._log("round", self.round, self.round_first, self.bet, tuple(self.scores_))
+        if self.events is not None:
+            self.events.append(("round", self.round, self.round_first, self.bet, tuple(self.scores_)))
         self._next_player(self.round_first)
 
     def _next_player(self, p: int, *, turn: bool = True) -> None:
@@ -529,16 +567,11 @@ class State:
 
     def _end_round(self, reason: str) -> None:
         # overkills() and points() of both players, from the four line sums counted once
-        value = self.game.value
+        value = self.game.value.__getitem__
         obj = self.objectives[-1][1] if self.objectives else INITIAL_OBJECTIVE
-        sums = []
-        for lines in self.lines:
-            for line in lines:
-                total = 0
-                for k in line:
-                    total += value[k]
-                sums.append(total)
-        r0, b0, r1, b1 = sums
+        (red0, black0), (red1, black1) = self.lines
+        r0, b0 = sum(map(value, red0)), sum(map(value, black0))
+        r1, b1 = sum(map(value, red1)), sum(map(value, black1))
         o0 = (r0 > obj) + (b0 > obj)
         o1 = (r1 > obj) + (b1 > obj)
         if o0 != o1:
@@ -657,7 +690,7 @@ class State:
                     info[SNAKE_EYE] = colour
                 elif effect == OVERSEER:
                     others = [v for v in game.distinct_values if v != value]
-                    extra = self.rng.sample(others, min(2, len(others)))
+                    extra = sample(self.rng, others, min(2, len(others)))
                     info[OVERSEER] = tuple(sorted([value, *extra]))
                 elif effect == SPY:
                     mine = {game.value[k] for line in self.lines[p] for k in line}

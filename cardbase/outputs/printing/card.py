@@ -139,7 +139,60 @@ def _disc_box(box: tuple[float, float, float, float]) -> tuple[float, float, flo
     return x + (w - d) / 2, y + (h - d) / 2, d, d
 
 
-_Mask = tuple[Image.Image, tuple[int, int]]  # an L mask and where its top-left goes
+@dataclass(slots=True, frozen=True)
+class _Mask:
+    """An antialiased L mask, where its top-left goes, and how to paint a colour through it fast:
+    ``core`` is a rectangle inside the mask that is all 255 (painted as a plain rectangle) or all 0
+    (left alone), and ``edges`` the bands around it, each painted through its part of the mask.
+    Pillow paints through a mask value of 255 exactly the colour and through 0 nothing, so the
+    pixels are exactly those of one paste through the whole mask (tested), several times faster
+    on a card-sized panel."""
+
+    mask: Image.Image
+    pos: tuple[int, int]
+    core: tuple[int, int, int, int] | None = None
+    core_value: int = 0
+    edges: tuple[tuple[Image.Image, tuple[int, int]], ...] = ()
+
+    @property
+    def width(self) -> int:
+        return self.mask.width
+
+    @property
+    def height(self) -> int:
+        return self.mask.height
+
+    def paint(self, img: Image.Image, fill: RGB) -> None:
+        """``img.paste(fill, box, mask)`` over the mask's box, the same pixels."""
+        x, y = self.pos
+        if self.core is None:
+            img.paste(fill, (x, y, x + self.mask.width, y + self.mask.height), self.mask)
+            return
+        if self.core_value == 255:
+            c0, c1, c2, c3 = self.core
+            img.paste(fill, (x + c0, y + c1, x + c2, y + c3))
+        for part, (dx, dy) in self.edges:
+            img.paste(fill, (x + dx, y + dy, x + dx + part.width, y + dy + part.height), part)
+
+
+CORE_MIN = 64  # a mask smaller than this on a side is painted in one paste
+
+
+def _split(mask: Image.Image, pos: tuple[int, int]) -> _Mask:
+    """The mask with its largest evenly inset rectangle of one value (0 or 255), if any."""
+    w, h = mask.size
+    if min(w, h) < CORE_MIN:
+        return _Mask(mask, pos)
+    for k in (1, 2, 3, 4, 6, 8, 11, 15, 20, 27, 36, 48, 64, 85, 113):
+        if 2 * k >= min(w, h):
+            break
+        box = (k, k, w - k, h - k)
+        lo, hi = mask.crop(box).getextrema()
+        if lo == hi and lo in (0, 255):
+            edges = tuple((mask.crop(b), (b[0], b[1])) for b in (
+                (0, 0, w, k), (0, h - k, w, h), (0, k, k, h - k), (w - k, k, w, h - k)))
+            return _Mask(mask, pos, box, lo, edges)
+    return _Mask(mask, pos)
 
 
 def _aa_mask(bbox: tuple[float, float, float, float], draw_fn) -> _Mask:
@@ -148,7 +201,7 @@ def _aa_mask(bbox: tuple[float, float, float, float], draw_fn) -> _Mask:
     x1, y1 = int(bbox[2]) + 2, int(bbox[3]) + 2
     big = Image.new("L", ((x1 - x0) * SS, (y1 - y0) * SS), 0)
     draw_fn(ImageDraw.Draw(big), lambda v, o: (v - o) * SS, x0, y0)
-    return big.reduce(SS), (x0, y0)
+    return _split(big.reduce(SS), (x0, y0))
 
 
 @lru_cache(maxsize=64)
@@ -216,8 +269,7 @@ def _chrome(template: Template, colour: RGB, dpi: int, bleed: bool, has_value: b
               ("disc", colour))
     for name, fill in layers:
         if name in masks:
-            mask, pos = masks[name]
-            img.paste(fill, (*pos, pos[0] + mask.width, pos[1] + mask.height), mask)
+            masks[name].paint(img, fill)
     if (r := template.region("type")) is not None:
         x, y, w, h = r.box
         d = ImageDraw.Draw(img)

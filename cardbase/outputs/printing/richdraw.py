@@ -42,12 +42,17 @@ def style_font(base: str, bold: bool, italic: bool) -> str:
 
 
 def _disc(colour: str, size: int) -> Image.Image:
-    big = Image.new("RGBA", (size * 4, size * 4), (0, 0, 0, 0))
+    from cardbase.outputs.printing import sticker_art
+
+    # drawn premultiplied at once, as the sticker strips are: the colours are opaque
+    big = Image.new(sticker_art.DRAW_MODE, (size * 4, size * 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     edge = max(2, size // 3)
     d.ellipse((1, 1, size * 4 - 2, size * 4 - 2), fill=colour, outline=(29, 29, 31, 255),
               width=edge)
-    return big.convert("RGBa").reduce(4).convert("RGBA")
+    if big.mode != "RGBa":
+        big = big.convert("RGBa")
+    return big.reduce(4).convert("RGBA")
 
 
 @lru_cache(maxsize=512)
@@ -104,7 +109,27 @@ def _tokens(parsed) -> tuple[tuple, ...]:
 _CUT = re.compile(r"(\n|[ \t]+)")
 
 
-# an atom: ("text", str, font, width) | ("pic", image, dy, width); words are lists of atoms
+@lru_cache(maxsize=4096)
+def _words(parsed) -> tuple[tuple, ...]:
+    """The size-free words of a parsed text: ("word", tokens) — its "text" and "sym" tokens —,
+    ("space", bold, italic) and ("break",); grouped once, measured at each size tried."""
+    out: list[tuple] = []
+    word: list[tuple] = []
+    for tok in _tokens(parsed):
+        if tok[0] in ("space", "break"):
+            if word:
+                out.append(("word", tuple(word)))
+                word = []
+            out.append(tok)
+        else:
+            word.append(tok)
+    if word:
+        out.append(("word", tuple(word)))
+    return tuple(out)
+
+
+# an atom: ("text", str, font, width) | ("pic", image, dy, width); a word: ("word", atoms, its
+# width — the sum of its atoms' widths)
 def _atoms(parsed, base: str, size_px: int, base_dir: Path | None, margin: float):
     from cardbase.outputs.printing.fonts import text_width
 
@@ -119,26 +144,21 @@ def _atoms(parsed, base: str, size_px: int, base_dir: Path | None, margin: float
 
     ascent, descent = face(False, False).getmetrics()
     sym_h = max(2, round(ascent * SYMBOL_SCALE))
-    out: list[tuple] = []  # ("word", atoms) | ("space", width) | ("break",)
-    word: list[tuple] = []
-
-    def end_word() -> None:
-        if word:
-            out.append(("word", list(word)))
-            word.clear()
-
-    for tok in _tokens(parsed):
-        kind = tok[0]
-        if kind == "text":
-            font = face(tok[2], tok[3])
-            word.append(("text", tok[1], font, text_width(font, tok[1])))
-        elif kind == "space":
-            end_word()
-            out.append(("space", text_width(face(tok[1], tok[2]), " ")))
-        elif kind == "break":
-            end_word()
-            out.append(("break",))
-        else:
+    out: list[tuple] = []  # ("word", atoms, width) | ("space", width) | ("break",)
+    for entry in _words(parsed):
+        kind = entry[0]
+        if kind == "space":
+            out.append(("space", text_width(face(entry[1], entry[2]), " ")))
+            continue
+        if kind == "break":
+            out.append(entry)
+            continue
+        word: list[tuple] = []
+        for tok in entry[1]:
+            if tok[0] == "text":
+                font = face(tok[2], tok[3])
+                word.append(("text", tok[1], font, text_width(font, tok[1])))
+                continue
             item = tok[1]
             font = face(item.bold, item.italic)
             if item.kind in ("glyph", "unknown"):
@@ -153,7 +173,7 @@ def _atoms(parsed, base: str, size_px: int, base_dir: Path | None, margin: float
                 continue
             dy = ascent - sym_h + round(descent * 0.3)
             word.append(("pic", pic, dy, pic.width + 2 * margin))
-    end_word()
+        out.append(("word", word, sum(a[3] for a in word)))
     return out
 
 
@@ -191,10 +211,11 @@ def _split_long(atoms: list[tuple], width: float, margin: float) -> list[list[tu
     return [line for line in lines if line]
 
 
-def wrap_rich(parsed, base: str, size_px: int, width: float,
-              base_dir: Path | None = None) -> list[tuple[str, tuple, float]]:
-    """Lines of (plain text, pieces, width) for ``parsed`` at ``size_px`` in ``width`` pixels.
-    A piece is (dx, text or None, font, image or None, dy)."""
+def break_rich(parsed, base: str, size_px: int, width: float,
+               base_dir: Path | None = None) -> tuple[list[list[tuple]], float]:
+    """The lines of ``parsed`` at ``size_px`` in ``width`` pixels, each a list of atoms and
+    ("space", width) entries, with the symbols' side margin: what ``wrap_rich`` draws, before
+    its pieces are made (a size that does not fit needs only the number of lines)."""
     regular = get_font(base, size_px, base_dir=base_dir)
     margin = regular.getmetrics()[0] * SYMBOL_SCALE * SYMBOL_MARGIN
     lines: list[list[tuple]] = [[]]  # each: ("space", w) / atoms
@@ -209,8 +230,7 @@ def wrap_rich(parsed, base: str, size_px: int, width: float,
         if entry[0] == "space":
             pending_space = entry[1] if lines[-1] else 0.0
             continue
-        atoms = entry[1]
-        ww = sum(_atom_width(a, margin) for a in atoms)
+        atoms, ww = entry[1], entry[2]
         if lines[-1] and widths[-1] + pending_space + ww > width:
             lines.append([])
             widths.append(0.0)
@@ -224,31 +244,42 @@ def wrap_rich(parsed, base: str, size_px: int, width: float,
                 lines[-1].append(("space", pending_space))
                 widths[-1] += pending_space
             lines[-1].extend(part)
-            widths[-1] += sum(_atom_width(a, margin) for a in part)
+            # a whole word: the sum of its atoms' widths, as it was measured
+            widths[-1] += ww if part is atoms else sum(_atom_width(a, margin) for a in part)
             pending_space = 0.0
-    out = []
-    for atoms in lines:
-        # runs of one face are drawn as one string (one call to the font renderer per run)
-        pieces: list[list] = []
-        text, x, spaced = [], 0.0, False
-        for atom in atoms:
-            if atom[0] == "space":
-                x += atom[1]
-                text.append(" ")
-                spaced = True
-                continue
-            if atom[0] == "text":
-                last = pieces[-1] if pieces else None
-                if last is not None and last[1] is not None and last[2] is atom[2]:
-                    last[1] += (" " if spaced else "") + atom[1]
-                else:
-                    pieces.append([x, atom[1], atom[2], None, 0])
-                text.append(atom[1])
-            else:
-                pieces.append([x + margin, None, None, atom[1], atom[2]])
-                text.append("\ufffc")  # the object replacement character stands for a symbol
-            x += _atom_width(atom, margin)
-            spaced = False
-        out.append(("".join(text), tuple(tuple(p) for p in pieces), x if pieces else 0.0))
-    return out
+    return lines, margin
 
+
+def assemble_line(atoms: list[tuple], margin: float) -> tuple[str, tuple, float]:
+    """One line of ``break_rich`` as (plain text, pieces, width): runs of one face are drawn as
+    one string (one call to the font renderer per run). A piece is (dx, text or None, font,
+    image or None, dy)."""
+    pieces: list[list] = []
+    text, x, spaced = [], 0.0, False
+    for atom in atoms:
+        if atom[0] == "space":
+            x += atom[1]
+            text.append(" ")
+            spaced = True
+            continue
+        if atom[0] == "text":
+            last = pieces[-1] if pieces else None
+            if last is not None and last[1] is not None and last[2] is atom[2]:
+                last[1] += (" " if spaced else "") + atom[1]
+            else:
+                pieces.append([x, atom[1], atom[2], None, 0])
+            text.append(atom[1])
+        else:
+            pieces.append([x + margin, None, None, atom[1], atom[2]])
+            text.append("\ufffc")  # the object replacement character stands for a symbol
+        x += _atom_width(atom, margin)
+        spaced = False
+    return "".join(text), tuple(tuple(p) for p in pieces), x if pieces else 0.0
+
+
+def wrap_rich(parsed, base: str, size_px: int, width: float,
+              base_dir: Path | None = None) -> list[tuple[str, tuple, float]]:
+    """Lines of (plain text, pieces, width) for ``parsed`` at ``size_px`` in ``width`` pixels.
+    A piece is (dx, text or None, font, image or None, dy)."""
+    lines, margin = break_rich(parsed, base, size_px, width, base_dir)
+    return [assemble_line(atoms, margin) for atoms in lines]

@@ -5,6 +5,7 @@ proof contact sheets, and the manifest that lets a later print skip unchanged ca
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import io
 import itertools
 import json
@@ -263,8 +264,29 @@ def check_workers(workers: int | None) -> None:
 _WORKER_CTX: _Ctx | None = None  # in a worker process: its options and its loaded templates
 
 
-def _worker_start(options: RenderOptions, templates_dir: Path | None, template: str | None) -> None:
+def _print_state() -> tuple[str, dict, dict]:
+    """What a card's drawing reads besides its arguments: the language of the printed words and
+    the catalog's tables of game templates and field labels (filled when the cards were read)."""
+    from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
+    from cardbase.i18n import current_language
+
+    return current_language(), dict(GAME_TEMPLATES), dict(STAT_LABELS)
+
+
+def _worker_start(options: RenderOptions, templates_dir: Path | None, template: str | None,
+                  state: tuple[str, dict, dict]) -> None:
+    """A worker's start: its context, and this process's printing state (a started — not
+    forked — worker has none of it)."""
     global _WORKER_CTX
+    from cardbase.catalog.printinfo import GAME_TEMPLATES, STAT_LABELS
+    from cardbase.i18n import set_language
+
+    language, templates, labels = state
+    set_language(language)
+    GAME_TEMPLATES.clear()
+    GAME_TEMPLATES.update(templates)
+    STAT_LABELS.clear()
+    STAT_LABELS.update(labels)
     _WORKER_CTX = _Ctx(options, templates_dir, template)
 
 
@@ -280,6 +302,16 @@ def _draw_encoded(ctx: _Ctx, card: CardDef, fp: str) -> tuple[bytes, int, int] |
 def _worker_draw(card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
     assert _WORKER_CTX is not None
     return _draw_encoded(_WORKER_CTX, card, fp)
+
+
+def _may_fork() -> bool:
+    """Whether worker processes may be forked: where the system can, from a process that runs no
+    other thread (a forked copy of a running thread's locks can hang the worker — the app's
+    server runs threads; its workers are started afresh)."""
+    import multiprocessing
+    import threading
+
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
 class _Ready:
@@ -299,14 +331,20 @@ class _Ready:
 
 class _Drawer:
     """Draws card faces (and encodes them) in ``workers`` processes, handing them back in the
-    order they were asked for; with one worker, in this process. Each worker process loads each
-    template, font, art and sticker glyph once (the module caches live per process)."""
+    order they were asked for: this process and ``workers - 1`` worker processes, forked once it
+    has drawn the first card. This process draws a card itself whenever the workers already have
+    enough cards waiting (two each), so that every process stays busy and half the pictures never
+    travel between processes. Each process loads each template, font, art and sticker glyph once
+    (the module caches live per process)."""
 
     def __init__(self, ctx: _Ctx, workers: int) -> None:
         self.ctx = ctx
         self.workers = workers
         self.pool = None
         self.warm = False
+        self.frozen = False
+        self.ahead = 2 * (workers - 1)  # cards waiting in the workers
+        self.sent: deque = deque()  # the workers' futures, oldest first
         self.window = 1 if workers == 1 else 4 * workers  # asked ahead: memory stays flat
 
     def _start(self) -> None:
@@ -315,20 +353,32 @@ class _Drawer:
 
         # forked workers inherit what the first card loaded here (modules, fonts, templates,
         # the card frame): each process would otherwise pay for it again
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else None
+        method = "fork" if _may_fork() else "spawn"
+        if method == "fork":
+            # what this process holds is frozen for the garbage collector while the workers are
+            # forked: their collections never walk (and so never copy) the memory they share
+            # with this process, and this one's skip it until the print ends
+            gc.freeze()
+            self.frozen = True
         self.pool = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=multiprocessing.get_context(method),
+            max_workers=self.workers - 1, mp_context=multiprocessing.get_context(method),
             initializer=_worker_start,
-            initargs=(self.ctx.options, self.ctx.templates_dir, self.ctx.template_name))
+            initargs=(self.ctx.options, self.ctx.templates_dir, self.ctx.template_name,
+                      _print_state()))
 
     def submit(self, card: CardDef, fp: str):
+        if self.workers == 1 or not self.warm:  # the first card (or every card): drawn here
+            self.warm = True
+            return _Ready(_draw_encoded(self.ctx, card, fp))
         if self.pool is None:
-            if self.workers == 1 or not self.warm:  # the first card: drawn here
-                self.warm = True
-                return _Ready(_draw_encoded(self.ctx, card, fp))
             self._start()
-        return self.pool.submit(_worker_draw, card, fp)
-
+        while self.sent and self.sent[0].done():
+            self.sent.popleft()
+        if sum(not f.done() for f in self.sent) >= self.ahead:  # workers busy: drawn here
+            return _Ready(_draw_encoded(self.ctx, card, fp))
+        future = self.pool.submit(_worker_draw, card, fp)
+        self.sent.append(future)
+        return future
     def result(self, future, card: CardDef, fp: str) -> tuple[bytes, int, int] | str:
         try:
             return future.result()
@@ -338,6 +388,9 @@ class _Drawer:
     def close(self) -> None:
         if self.pool is not None:
             self.pool.shutdown(wait=True, cancel_futures=True)
+        if self.frozen:
+            gc.unfreeze()
+            self.frozen = False
 
 
 def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", paper: str = "a4",
@@ -375,7 +428,8 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
 
     ``workers`` (home sheets): processes drawing the cards at once, the file the same byte for
     byte whatever their number; ``None`` is one per core, or one for a small print.
-    ``progress(placed)`` is called as card faces are placed on the pages (copies count).
+    ``progress(done)`` is called as cards are done (drawn, or placed again; copies count), in
+    every mode: ``done`` runs from 1 to the number of cards printed.
     """
     out = Path(out)
     check_workers(workers)
@@ -425,12 +479,12 @@ def print_cards(cards: Iterable[CardDef], out: Path, *, mode: str = "home", pape
             _home(selected, out, ctx, result, paper=paper.lower(), backs=backs,
                   offset=back_offset_mm, workers=workers, progress=progress)
         elif mode == "shop" and shop_preset is not None:
-            _shop_preset(selected, out, ctx, result, shop_preset, backs=backs)
+            _shop_preset(selected, out, ctx, result, shop_preset, backs=backs, progress=progress)
         elif mode == "shop":
-            _shop(selected, out, ctx, result, backs=backs)
+            _shop(selected, out, ctx, result, backs=backs, progress=progress)
         else:
             _proof(selected, out, ctx, result, preset=shop_preset, overlay=proof_overlay,
-                   simulate=simulate)
+                   simulate=simulate, progress=progress)
         for gone in result.left_out:  # not printed: a later --changed-since prints them again
             entries[gone["ref"]].update(printed=False, left_out=True)
         result.unique_cards = sum(1 for e in entries.values() if e["printed"])
@@ -549,7 +603,7 @@ def _file_part(text: str) -> str:
 
 
 def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
-          backs: bool) -> None:
+          backs: bool, progress: Callable[[int], None] | None = None) -> None:
     dpi = ctx.options.dpi
     png_dir = out.with_name(out.stem + "-png")
     image_ids: dict[str, int] = {}
@@ -576,6 +630,8 @@ def _shop(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result:
             pdf.add_page(mm_to_pt(W), mm_to_pt(H), place_image(name, 0, 0, mm_to_pt(W), mm_to_pt(H)),
                          {name: image_ids[fp]}, trim_box=trim, bleed_box=full)
             result.cards += 1
+            if progress is not None:
+                progress(result.cards)
             if id(t) not in back_pngs:
                 back = render_back(t, dpi, True)
                 name = f"back-{_file_part(t.name)}.png"
@@ -599,7 +655,8 @@ PROOF_DPI = 96
 
 
 def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
-                 result: PrintResult, preset: Preset, *, backs: bool) -> None:
+                 result: PrintResult, preset: Preset, *, backs: bool,
+                 progress: Callable[[int], None] | None = None) -> None:
     """Every face and its back on exactly the preset's canvas, RGB, the preset's dpi in the file:
     ``front-001-NP1-001.png`` and ``back-001-NP1-001.png`` (the same number pairs a face with its
     back, so uploading the fronts then the backs in name order pairs them). A card printed
@@ -610,12 +667,14 @@ def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
     dpi = preset.dpi
     png_dir = out.with_name(out.stem + "-png")
     unique: list[tuple[CardDef, str]] = []
-    seen: set[str] = set()
+    copies: dict[str, int] = {}
     for card, fp in selected:
         result.cards += 1
-        if fp not in seen:
-            seen.add(fp)
+        if fp not in copies:
+            copies[fp] = 0
             unique.append((card, fp))
+        copies[fp] += 1
+    done = 0
     width = max(3, len(str(len(unique))))
     g = preset.geometry()
     W, H = (mm_to_pt(v * 25.4 / dpi) for v in g.canvas)
@@ -637,6 +696,10 @@ def _shop_preset(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx,
                 if note:
                     result.notes.append(note)
             face = ctx.drawn(card, fp, shop_face, card, t, preset, opts, fingerprint=fp)
+            for _ in range(copies[fp]):  # one file for all its copies: each copy is done
+                done += 1
+                if progress is not None:
+                    progress(done)
             if face is None:
                 continue
             stem = f"{i:0{width}d}-{_file_part(card.ref)}"
@@ -671,7 +734,7 @@ PNG_LEVEL = 3  # zlib level of the shop PNGs: a third faster than 6, files about
 
 def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result: PrintResult, *,
            columns: int = 6, preset: Preset | None = None, overlay: bool = False,
-           simulate: str | None = None) -> None:
+           simulate: str | None = None, progress: Callable[[int], None] | None = None) -> None:
     """A contact sheet at screen resolution, with each card's reference and fingerprint.
 
     With a preset, each card is shown on the shop's canvas (bleed included); ``overlay`` draws the
@@ -685,6 +748,8 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
     thumbs: list[tuple[Image.Image, str]] = []
     drawn = 0  # pixels of the thumbnails so far
     for card, fp in selected:
+        if progress is not None and result.cards:
+            progress(result.cards)  # the cards before this one are done
         result.cards += 1
         if fp in seen:
             continue
@@ -714,6 +779,8 @@ def _proof(selected: Iterator[tuple[CardDef, str]], out: Path, ctx: _Ctx, result
         if drawn > MAX_PROOF_PIXELS:  # the thumbnails alone already pass the sheet's limit
             raise PrintError(tr("files.proof.too_big", pixels=drawn // 1_000_000,
                                 max=MAX_PROOF_PIXELS // 1_000_000))
+    if progress is not None and result.cards:
+        progress(result.cards)
     ctx.check_unfit(result)
     gap, caption = 14, 18
     if thumbs:

@@ -113,10 +113,30 @@ def wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
 
 
 Row = tuple  # (text, font, colour, y, pieces, width or None)
+_UNMADE = object()  # a rich row whose pieces are not made yet: (atoms, font, colour, y, margin, _UNMADE)
+_LAYOUTS: dict[tuple, tuple[list[Row], float, float]] = {}  # the last layouts, by their arguments
+_LAYOUTS_KEPT = 256
 
 
 def _layout_at(paragraphs: Sequence[Paragraph], size_px: int, width: float, spacing: float,
                base_dir: Path | None) -> tuple[list[Row], float, float]:
+    """The rows of ``paragraphs`` at ``size_px`` in ``width`` pixels and their height; rich rows
+    are left unmade (``_made`` makes them), as a size that does not fit needs only the height.
+    The last layouts are kept: a text that grows into the art is tried again at the same sizes
+    and width in a taller box."""
+    key = (tuple(paragraphs), size_px, width, spacing, base_dir)
+    found = _LAYOUTS.get(key)
+    if found is None:
+        found = _lay_out(paragraphs, size_px, width, spacing, base_dir)
+        if len(_LAYOUTS) >= _LAYOUTS_KEPT:
+            _LAYOUTS.clear()
+        if _LAYOUTS_KEPT:
+            _LAYOUTS[key] = found
+    return found
+
+
+def _lay_out(paragraphs: Sequence[Paragraph], size_px: int, width: float, spacing: float,
+             base_dir: Path | None) -> tuple[list[Row], float, float]:
     rows: list[Row] = []
     y = 0.0
     widest = 0.0
@@ -131,10 +151,11 @@ def _layout_at(paragraphs: Sequence[Paragraph], size_px: int, width: float, spac
         if not first:
             y += step * para.gap_before
         if para.rich is not None:
-            from cardbase.outputs.printing.richdraw import wrap_rich
+            from cardbase.outputs.printing.richdraw import break_rich
 
-            for text, pieces, w in wrap_rich(para.rich, para.font, size_px, width, base_dir):
-                rows.append((text, font, para.colour, y, pieces, w))
+            lines, margin = break_rich(para.rich, para.font, size_px, width, base_dir)
+            for atoms in lines:
+                rows.append((atoms, font, para.colour, y, margin, _UNMADE))
                 y += step
         else:
             for line in wrap(para.text, font, width):
@@ -143,6 +164,21 @@ def _layout_at(paragraphs: Sequence[Paragraph], size_px: int, width: float, spac
         y += line_h - step  # the last line needs only its own height, not the spacing
         first = False
     return rows, y, widest
+
+
+def _made(rows: list[Row]) -> list[Row]:
+    """The rows with the pieces of their rich lines made."""
+    if not any(row[5] is _UNMADE for row in rows):
+        return rows
+    from cardbase.outputs.printing.richdraw import assemble_line
+
+    out = []
+    for row in rows:
+        if row[5] is _UNMADE:
+            text, pieces, w = assemble_line(row[0], row[4])
+            row = (text, row[1], row[2], row[3], pieces, w)
+        out.append(row)
+    return out
 
 
 def _row_width(row: Row) -> float:
@@ -173,6 +209,7 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
         ok = h <= height + 1e-6 and (not max_lines or len(rows) <= max_lines)
         w = 0.0
         if ok:  # wrapping estimates widths word by word: check the real width of each line
+            rows = _made(rows)
             w = _real_widest(rows)
             ok = w <= width + 1e-6
         return ok, (rows, h, w)
@@ -198,7 +235,7 @@ def fit_text(paragraphs: Sequence[Paragraph], width: float, height: float, *, si
         for size in sorted(sizes):
             rows, h, _ = _layout_at(paragraphs, size, w_ref, line_spacing, base_dir)
             if (h <= h_ref + 1e-6 and (not max_lines or len(rows) <= max_lines)
-                    and _real_widest(rows) <= w_ref + 1e-6):
+                    and _real_widest(_made(rows)) <= w_ref + 1e-6):
                 return True
         return False
 
