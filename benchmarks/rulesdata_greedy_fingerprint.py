@@ -1,8 +1,9 @@
-"""The moves of the rules interpreter's greedy bot, as digests: every starter deck's goldfish and two
-duels of data/rules/nespanini.toml, and Le Huit (data/rules/huit.toml), N seeded games each (game
-i dealt from game_seed(0, i)); a digest of each batch's action sequences, winners and endings, and
-the games per second of processor time. A speed change of the interpreter must leave every digest
-unchanged (the same moves); run it before and after.
+"""The moves of the rules interpreter's greedy bot, as digests: every starter deck's goldfish and
+every pair of starter decks in duel of data/rules/nespanini.toml, Le Huit (data/rules/huit.toml) and
+15 en un tour (data/rules/pushluck.toml), N seeded games each (game i dealt from game_seed(0, i)); a
+digest of each batch's action sequences, winners and endings, and the games per second of processor
+time. A speed change of the interpreter must leave every digest unchanged (the same moves); run it
+before and after (``bench_rulesdata_nespanini.py --before`` compares the NesPanini rows itself).
 
     PYTHONPATH=. nice python benchmarks/rulesdata_greedy_fingerprint.py 100
 """
@@ -10,6 +11,7 @@ unchanged (the same moves); run it before and after.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import sys
 import time
@@ -19,7 +21,7 @@ from cardbase.games import registry
 from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import load_rules
 from cardbase.playtest.batch import game_seed
-from cardbase.playtest.cards import load_deck_defs, starter_decks
+from cardbase.playtest.cards import load_deck_defs, load_edition_defs, starter_decks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,14 +53,16 @@ def main() -> None:
         out[f"goldfish:{name}"] = _digest(Game(rules, decks=[decks[name]]), n)
     gold = time.process_time() - t
     t = time.process_time()
-    pairs = [(names[0], names[1]), (names[2], names[3] if len(names) > 3 else names[0])]
-    for a, b in pairs:
+    for a, b in itertools.combinations(names, 2):
         out[f"duel:{a}:{b}"] = _digest(Game(rules, decks=[decks[a], decks[b]]), n)
     duels = time.process_time() - t
     out["huit"] = _digest(registry.get("huit").build((), 2), n)
+    p15 = [c for c in load_edition_defs([ROOT / "data" / "editions" / "P15.toml"]) if c.game == "pushluck"]
+    out["pushluck"] = _digest(Game(load_rules(ROOT / "data" / "rules" / "pushluck.toml"), p15, 2), n)
     print(json.dumps(out, indent=1))
-    print(f"goldfish {len(names) * n} games {len(names) * n / gold:.0f}/s, duels {2 * n} games "
-          f"{2 * n / duels:.0f}/s (processor time)", file=sys.stderr)
+    pairs = len(names) * (len(names) - 1) // 2
+    print(f"goldfish {len(names) * n} games {len(names) * n / gold:.0f}/s, duels {pairs * n} games "
+          f"{pairs * n / duels:.0f}/s (processor time)", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ replays a game exactly.
 
 from __future__ import annotations
 
+import ast
 import functools
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -58,6 +60,8 @@ class CardView:
 
 
 NO_CARD = CardView(-1)
+_copy = list.copy
+_UNSET = object()  # a value not computed yet
 
 
 @functools.lru_cache(maxsize=4096)
@@ -76,6 +80,23 @@ def _has(card: Any, keyword: str) -> bool:
     return _fold(keyword) in _kw_set(tuple(card.keywords or ()))
 
 
+def _having(s: State, piles: Any, kw: Any) -> int:
+    """The cards of ``piles`` with the keyword ``kw`` (a text: read from the game's table of
+    each card's keywords, :meth:`Game.keyword_flags`)."""
+    if type(kw) is str and s.game.shortcuts:
+        flags = s.game.keyword_flags(kw)
+        return sum(sum(map(flags.__getitem__, p)) for p in piles)
+    return sum(1 for p in piles for c in p if _has(s.game.cards[c], kw))
+
+
+@functools.cache
+def _effects() -> Any:
+    """The effect language's resolution (:mod:`cardbase.games.effects.resolve`), imported once used."""
+    from cardbase.games.effects import resolve
+
+    return resolve
+
+
 def _top(s: State, seat: int, z: str) -> CardView:
     pile = s._pile(z, seat)
     return s.game.cards[pile[-1]] if pile else NO_CARD
@@ -92,12 +113,52 @@ FUNCTIONS: dict[str, Any] = {
     "_f_best": lambda s, seat, c: max(x[c] for x in s.counters),
     "_f_has": _has, "_f_min": min, "_f_max": max, "_f_abs": abs,
     "_f_count_all": lambda s, seat, z: sum(len(p) for p in s.zones[z]),
-    "_f_having": lambda s, seat, z, kw: sum(1 for c in s._pile(z, seat) if _has(s.game.cards[c], kw)),
-    "_f_having_all": lambda s, seat, z, kw: sum(1 for p in s.zones[z] for c in p if _has(s.game.cards[c], kw)),
+    "_f_having": lambda s, seat, z, kw: _having(s, (s._pile(z, seat),), kw),
+    "_f_having_all": lambda s, seat, z, kw: _having(s, s.zones[z], kw),
     "_f_score": lambda s, seat: s.effect_score(seat),
-    "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind),
+    "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind) if s.queue else 0,
 }
 FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
+
+
+class _HiddenRead(Exception):
+    """A look-ahead on the undealt position read a card its player cannot see, or drew chance: the
+    greedy bot deals and tries again (:meth:`State.greedy_action`)."""
+
+
+def _hidden_read(*_args: Any, **_kw: Any) -> Any:
+    raise _HiddenRead
+
+
+class _Unseen:
+    """A card the greedy bot cannot see, in a look-ahead on the undealt position: it may be moved
+    and counted, but any use of it — as a card id, in a comparison, a sum, a set, a text — stops
+    the look-ahead (:class:`_HiddenRead`). Each hidden place holds its own, so a card is only
+    ever itself."""
+
+    __slots__ = ()
+    __index__ = __int__ = __hash__ = __bool__ = __str__ = __format__ = _hidden_read
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = _hidden_read
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __mod__ = __rmod__ = _hidden_read
+    __floordiv__ = __rfloordiv__ = __truediv__ = __rtruediv__ = __neg__ = __pos__ = __abs__ = _hidden_read
+    __getattr__ = _hidden_read
+
+
+def _unseen(size: int) -> list[_Unseen]:
+    """``size`` new unseen cards (new ones each time: an unseen card is only ever itself)."""
+    return list(map(object.__new__, itertools.repeat(_Unseen, size)))
+
+
+class _NoRng:
+    """The chance of a look-ahead on the undealt position: drawing stops it (:class:`_HiddenRead`)."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        raise _HiddenRead
+
+
+_NO_RNG = _NoRng()
 
 
 class _LazyRng:
@@ -157,6 +218,14 @@ class EffectTable:
             self.reads.append(_reads(eff))
         self.size = len(self.defs)
         self.has_discard_effect = [bool(x) for x in self.on_discard]
+        # a card's kind: the first card with the same figures (every one the score rules read, its
+        # value, its effect); score() of a hand depends on the kinds it holds and reads, so it is
+        # memoised under them (State.effect_score)
+        kinds: dict[tuple, int] = {}
+        self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
+                     for c, (d, v) in enumerate(zip(self.defs, self.value))]
+        self.hand_memo: dict[tuple, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
+        self.score_memo: dict[tuple, int] = {}  # hand kinds and the kinds of the zones read -> score
 
 
 def _reads(effect: Any) -> int:
@@ -318,6 +387,77 @@ class Game:
         # the ids of an effect's choices start after every action of the file
         self.decision_base = len(rules.actions) * self.stride
         structures.setup(self)  # teams, turn orders, « pass » in an answer window
+        # False: every greedy look-ahead dealt and played on a copy, score() and the tests of a
+        # card computed each time — the plain reading, against which tests check the shortcuts
+        self.shortcuts = True
+        # the greedy bot's look-aheads on the undealt position: [tried, stopped by a hidden card]
+        self.undealt = [0, 0]
+        self.triggers = {a.name: [t for t in rules.triggers if t.on == a.name] for a in rules.actions}
+        self._card_memos: dict[int, list | None] = {}
+        self._keywords: dict[str, list[bool]] = {}
+        self.legal_sees_only = self._legal_sees_only()
+        self.quick = [self._quick(a) for a in rules.actions]
+        # (zone, index, owner as _hidden reads it, visibility) of every pile
+        self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
+                      for z in rules.zones.values() for q in range(n if z.per_player else 1)]
+
+    def _quick(self, a: Any) -> bool:
+        """Whether the greedy bot's look-ahead of action ``a`` can be played in place and taken
+        back (:meth:`State._quick_look_ahead`): a card moved by choice that ends the turn, with
+        no operation but a card's effect in its triggers, stops the look-ahead at once (``horizon``
+        turn or choice, the end not checked after every action)."""
+        r = self.rules
+        found = self.triggers[a.name]
+        effect = any(op[0] == "effect" for t in found for op in t.ops)
+        return (a.source is not None and a.dest is not None and a.pick == "choice" and a.ends_turn
+                and a.choose_counter is None and not a.then and r.check != "action"
+                and not a.simultaneous and a.answers is None and not r.move_triggers
+                and all(op == ("effect",) for t in found for op in t.ops)
+                and (r.horizon == "choice" or (r.horizon == "turn" and not effect)))
+
+    def _legal_sees_only(self) -> bool:
+        """Whether finding the legal actions reads no card the seat to play cannot see: the
+        actions' tests read sizes, counts, moves done, counters, and cards only in zones their
+        owner sees (``top``, ``having`` of the seat's own zone; ``having_all`` of a zone everyone
+        sees); an effect's choices come from the chooser's own hand."""
+        zones = self.rules.zones
+        sizes = {"count", "count_all", "done", "can", "has", "min", "max", "abs", "total", "best"}
+        if self.rules.effects and zones[self.rules.effects["hand"]].visible not in ("owner", "everyone"):
+            return False
+        for e in (e for a in self.rules.actions for e in (a.when, a.filter, a.choose_filter) if e is not None):
+            for node in ast.walk(ast.parse(e.source, mode="eval")):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                    continue
+                fn = node.func.id
+                if fn in sizes:
+                    continue
+                if fn not in ("top", "having", "having_all"):
+                    return False
+                z = zones[node.args[0].value]  # a checked expression names a zone here
+                seen = (z.visible == "everyone" or (fn == "top" and z.visible == "top")
+                        or (fn != "having_all" and z.per_player and z.visible == "owner"))
+                if not seen:
+                    return False
+        return True
+
+    def keyword_flags(self, kw: str) -> list[bool]:
+        """For each card id, whether the card bears the keyword ``kw`` (``has``)."""
+        flags = self._keywords.get(kw)
+        if flags is None:
+            flags = self._keywords[kw] = [_has(c, kw) for c in self.cards]
+        return flags
+
+    def card_memo(self, e: Expr) -> list | None:
+        """The values of ``e`` per card id, filled as they are computed, for an expression that
+        reads only ``card``, the options and the functions of a card (``has``, ``min``…); None
+        for any other expression."""
+        if not self.shortcuts:
+            return None
+        key = id(e)
+        if key not in self._card_memos:
+            pure = e.names <= {"card"} | set(self.rules.options) and e.calls <= {"has", "min", "max", "abs"}
+            self._card_memos[key] = [_UNSET] * len(self.cards) if pure else None
+        return self._card_memos[key]
 
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
@@ -368,26 +508,32 @@ class State(Structures):
     def clone(self, *, log: bool = False, reseed: float | None = None, trial: bool = False) -> State:
         """A copy; ``reseed``: its chance from a new generator seeded so (the look-ahead's);
         ``trial``: a look-ahead's copy, which counts no rule coverage (it shares the counts)."""
-        s = State.__new__(State)
-        s.__dict__.update(self.__dict__)
         if reseed is not None:
-            s.rng = _LazyRng(reseed)
+            rng: Any = _LazyRng(reseed)
         else:
-            s.rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
-            s.rng.setstate(self.rng.getstate())
-        s.events = self.events[:] if (log and self.events is not None) else None
-        s.history = self.history[:]
-        s.zones = {k: [pile[:] for pile in v] for k, v in self.zones.items()}
-        s.counters = [dict(c) for c in self.counters]
-        s.done = self.done[:]
-        s.winners = self.winners[:]
+            rng = random.Random.__new__(random.Random)  # no fresh seeding: the state is copied
+            rng.setstate(self.rng.getstate())
+        return self._fork(rng, trial, log)
+
+    def _fork(self, rng: Any, trial: bool, log: bool = False) -> State:
+        """:meth:`clone` with the generator ``rng``."""
+        s = State.__new__(State)
+        d = s.__dict__
+        d.update(self.__dict__)
+        d["rng"] = rng
+        d["events"] = self.events[:] if (log and self.events is not None) else None
+        d["history"] = self.history[:]
+        d["zones"] = {k: list(map(_copy, v)) for k, v in self.zones.items()}
+        d["counters"] = list(map(dict.copy, self.counters))
+        d["done"] = self.done[:]
+        d["winners"] = self.winners[:]
         if trial:
-            s._pause = True
+            d["_pause"] = True
         else:
-            s.cov = {k: v[:] for k, v in self.cov.items()}
-        s.queue = self.queue[:]
-        s.revealed = [x[:] for x in self.revealed]
-        s.effect_cov = self.effect_cov[:]
+            d["cov"] = {k: v[:] for k, v in self.cov.items()}
+        d["queue"] = self.queue[:]
+        d["revealed"] = list(map(_copy, self.revealed))
+        d["effect_cov"] = self.effect_cov[:]
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -400,36 +546,81 @@ class State(Structures):
         fn = e.fn or e.bind(FUNCTIONS)
         try:
             return fn(self, seat, self.counters[max(seat, 0)], card)
-        except CardbaseError:
+        except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
             raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
                                        card=getattr(card, "name", card) if card is not None else "—",
                                        file=self.rules.path)) from None
 
+    def _card_test(self, e: Expr, seat: int, card: CardView) -> Any:
+        """``e`` on ``card``: an expression that reads only the card (and the options) is
+        evaluated once per card (:meth:`Game.card_memo`)."""
+        memo = self.game.card_memo(e)
+        if memo is None:
+            return self._eval(e, seat, card)
+        v = memo[card.id]
+        if v is _UNSET:
+            v = memo[card.id] = self._eval(e, seat, card)
+        return v
+
     def effect_score(self, seat: int) -> int:
         """``score()``: the seat's hand (``[effects] hand``) scored as the effect language says —
         each card's value plus its score rules, reading the seat's discards, the other players'
-        discards, the Cimetière (every discard pile) and the seat's deck."""
+        discards, the Cimetière (every discard pile) and the seat's deck. The score counts cards
+        of each kind, whatever their order: memoised under the sorted kinds of the hand and of the
+        zones its rules read (:attr:`EffectTable.kind`)."""
         eff = self.game.effects
         if eff is None:
             return 0
         z = self.rules.effects
         hand = self._pile(z["hand"], seat)
-        value, fns = eff.value, eff.score_fn
-        total = 0
-        rules = False
-        for c in hand:
-            total += value[c]
-            if fns[c] is not None:
-                rules = True
-        if not rules:
+        if not self.game.shortcuts:
+            total, reads = self._hand_values(hand, eff)
+            return total + (self._hand_rules(seat, hand, eff, reads) if reads else 0)
+        kind = eff.kind.__getitem__
+        hk = tuple(sorted(map(kind, hand)))
+        hit = eff.hand_memo.get(hk)
+        if hit is None:
+            hit = self._hand_values(hand, eff)
+            if len(eff.hand_memo) > 200_000:
+                eff.hand_memo.clear()
+            eff.hand_memo[hk] = hit
+        total, reads = hit
+        if not reads:
             return total
-        defs = eff.defs
         piles = self.zones[z["discards"]]
+        key = (hk,
+               tuple(sorted(map(kind, piles[seat]))) if reads & 6 else None,
+               (tuple(sorted(map(kind, piles[1 - seat]))) if len(piles) == 2 else
+                tuple(sorted(map(kind, itertools.chain.from_iterable(piles[:seat] + piles[seat + 1:])))))
+               if reads & 12 else None,
+               tuple(sorted(map(kind, self._pile(z["deck"], seat)))) if reads & 16 else None)
+        score = eff.score_memo.get(key)
+        if score is None:
+            score = self._hand_rules(seat, hand, eff, reads)
+            if len(eff.score_memo) > 200_000:
+                eff.score_memo.clear()
+            eff.score_memo[key] = score
+        return total + score
+
+    @staticmethod
+    def _hand_values(hand: list[int], eff: EffectTable) -> tuple[int, int]:
+        """The values of a hand's cards, and the zones their score rules read (bits of
+        :func:`_reads`; 32 for rules that read no zone, 0 for no rules)."""
+        total = 0
         reads = 0
         for c in hand:
-            reads |= eff.reads[c]
+            total += eff.value[c]
+            if eff.score_fn[c] is not None:
+                reads |= eff.reads[c] | 32
+        return total, reads
+
+    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int) -> int:
+        """The score rules of the seat's hand, added up."""
+        z = self.rules.effects
+        defs, fns = eff.defs, eff.score_fn
+        piles = self.zones[z["discards"]]
         zones = _EffZones()
         zones.hand = [defs[c] for c in hand]
         zones.discards = [defs[c] for c in piles[seat]] if reads & 6 else ()
@@ -437,6 +628,7 @@ class State(Structures):
             if reads & 12 else ()
         zones.cimetiere = zones.discards + zones.opponent_discards if reads & 4 else ()
         zones.deck = [defs[c] for c in self._pile(z["deck"], seat)] if reads & 16 else ()
+        total = 0
         for c in hand:
             fn = fns[c]
             if fn is not None:
@@ -563,17 +755,16 @@ class State(Structures):
         if a.filter is None:
             return list(range(len(pile)))
         cards = self.game.cards
-        return [i for i, c in enumerate(pile) if self._eval(a.filter, seat, cards[c])]
+        test = self._card_test
+        return [i for i, c in enumerate(pile) if test(a.filter, seat, cards[c])]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.player
         if p == TERMINAL or (player is not None and player != p):
             return []
         if self.decision is not None:  # an effect's choice (cardbase.games.effects.resolve)
-            from cardbase.games.effects.resolve import decision_actions
-
             base = self.game.decision_base
-            return [base + x for x in decision_actions(_EffectView(self))]
+            return [base + x for x in _effects().decision_actions(_EffectView(self))]
         if self.window is not None:  # an answer window: the asked seat answers or passes
             return self._window_actions()
         if self._legal is not None:  # kept until the state changes (apply, a turn's start or end)
@@ -597,25 +788,30 @@ class State(Structures):
             self._answer(action)
             return
         legal = self.legal_actions()
-        self._legal = None
-        if self.decision is not None:
-            if action not in legal:
-                raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
-                                            action=self.action_to_string(action),
-                                            legal=", ".join(self.action_to_string(x) for x in legal)))
-            from cardbase.games.effects.resolve import apply_decision
-
-            self.history.append(action)
-            self.turn_actions += 1
-            apply_decision(_EffectView(self), action - self.game.decision_base, check=False)
-            return
         if action not in legal:
             raise IllegalActionError(tr("rulesdata.illegal.action", player=p + 1,
                                         action=self.action_to_string(action),
                                         legal=", ".join(self.action_to_string(x) for x in legal)))
+        self._play(action, legal)
+
+    def _play(self, action: int, legal: list[int] | None) -> None:
+        """:meth:`apply_action` once ``action`` is known legal (``legal``: the legal actions, None
+        in a look-ahead on the undealt position, whose actions are those of the position)."""
+        if self.window is not None:  # an answer, or « pass » (checked by the window)
+            self._answer(action)
+            return
+        p = self.player
+        self._legal = None
+        if self.decision is not None:
+            self.history.append(action)
+            self.turn_actions += 1
+            _effects().apply_decision(_EffectView(self), action - self.game.decision_base, check=False)
+            return
         k, i = divmod(action, self.game.stride)
         a = self.rules.actions[k]
         if not self._pause:  # rule coverage (not counted in the greedy bot's look-ahead)
+            if legal is None:
+                legal = self.legal_actions()
             seen = {x // self.game.stride for x in legal}
             for name, kk in self.game.action_index.items():
                 if kk in seen:
@@ -627,7 +823,8 @@ class State(Structures):
         if a.simultaneous:  # a secret choice, played at the end of the round (structures)
             self._choose_secret(p, k, i)
             return
-        self._log("action", p, action)
+        if self.events is not None:
+            self.events.append(("action", p, action))
         card = None
         if a.choose_counter is not None:
             self.counters[p][a.choose_counter] = a.choose_values[i]
@@ -648,9 +845,10 @@ class State(Structures):
         else:
             self._pile(a.dest, p).append(cid)
         card = self.game.cards[cid]
-        self._log("card", p, cid)
-        for t in self.rules.triggers:
-            if t.on == a.name and (t.card is None or self._eval(t.card, p, card)):
+        if self.events is not None:
+            self.events.append(("card", p, cid))
+        for t in self.game.triggers[a.name]:
+            if t.card is None or self._card_test(t.card, p, card):
                 self._run(t.ops, p, card)
         if self.rules.move_triggers:  # [[triggers]] from/to
             self._moved(a.source, a.dest, p, cid)
@@ -659,7 +857,8 @@ class State(Structures):
     def _after_move(self, p: int, a: Any, card: CardView | None) -> None:
         """The rest of an action: its ``then``, the end of the turn, a card's effect, what comes
         next."""
-        self._run(a.then, p, card)
+        if a.then:
+            self._run(a.then, p, card)
         if a.ends_turn:
             self._ending = True
         if self.queue and self.player != TERMINAL:
@@ -668,9 +867,7 @@ class State(Structures):
                 return
             # the card's effect (docs/effects.md), resolved by the effect language's own code: its
             # choices are actions; when it is over, _effect_done goes on with the turn
-            from cardbase.games.effects.resolve import _resolve
-
-            _resolve(_EffectView(self), p)
+            _effects()._resolve(_EffectView(self), p)
             return
         self._after_action()
 
@@ -822,12 +1019,33 @@ class State(Structures):
         is tried on the same deals. With ``horizon = "turn"`` the result is the position when the
         seat's turn is over, before the next turn deals anything: the seat's own later choices in
         that turn (an effect's) are played greedily too. Seeded by the game's seed and the moves
-        so far."""
+        so far.
+
+        The look-aheads are first played on the position as it is, each hidden card replaced by
+        an :class:`_Unseen` one: when none reads a card the seat cannot see nor draws chance, every
+        deal would give the same results, so the deals are not made (the same choice, the same
+        sums); otherwise the deals are made and the look-aheads played again on them."""
+        return self._greedy(samples)[0]
+
+    def _greedy(self, samples: int | None = None) -> tuple[int, float | None, int]:
+        """:meth:`greedy_action`, with what its look-ahead found when it was played on the
+        undealt position: the heuristic after the move (None otherwise) and the number of the
+        seat's later choices that look-ahead played (:meth:`_look_ahead`)."""
         p = self.player
         legal = self.legal_actions()
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], None, 0
         n = self.rules.samples if samples is None else samples
+        tries = self.game.undealt
+        # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once;
+        # another seat's secret choice is chosen again on every deal, a round's look-ahead draws
+        if (self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0])
+                and self.rules.horizon != "round" and all(rec[0] == p for rec in self.secret)):
+            tries[0] += 1
+            try:
+                return self._greedy_undealt(p, legal, n)
+            except _HiddenRead:
+                tries[1] += 1
         rng = random.Random(self.seed * 1_000_003 + len(self.history))
         deals = []
         trial = self.rules.horizon in ("choice", "turn")
@@ -839,25 +1057,112 @@ class State(Structures):
         for a in legal:
             total = 0.0
             for d, r in deals:
-                total += self._look_ahead(d, a, p, r)
+                total += self._look_ahead(d, a, p, r)[0]
             if best_v is None or total > best_v:
                 best, best_v = a, total
-        return best
+        return best, None, 0
 
-    def _look_ahead(self, deal: State, action: int, p: int, r: float) -> float:
-        if self.rules.horizon == "round":  # to the end of the round (structures)
-            return self._round_ahead(deal, action, p, r)
+    def _greedy_undealt(self, p: int, legal: list[int], n: int) -> tuple[int, float, int]:
+        """:meth:`_greedy` on the position as it is, the cards ``p`` cannot see replaced by unseen
+        ones: raises :class:`_HiddenRead` when a look-ahead uses one or draws chance."""
+        # a look-ahead's own position (a later choice of its seat) is not played on: it is the base
         turn = self.rules.horizon in ("choice", "turn")
-        s = deal.clone(reseed=r, trial=turn)  # chance after the move is not known either
-        if turn:
-            s.apply_action(action)
-            depth = 0
-            while (not s.paused and s.player == p and s.decision is not None and depth < 20):
-                s.apply_action(s.greedy_action())
-                depth += 1
+        base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
+        zones = base.zones
+        for name, q, owner, vis in self.game.piles:  # the cards p cannot see (as _hidden says)
+            if (vis == "everyone" or (vis == "owner" and owner == p)
+                    or (vis == "team" and self._teammates(owner, p))):
+                continue
+            piles = zones[name]
+            size = len(piles[q])
+            if vis == "top":
+                if size > 1:
+                    piles[q] = _unseen(size - 1) + piles[q][-1:]
+            elif size:
+                piles[q] = _unseen(size)
+        if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
+            base._legal = None
+            base.legal_actions()
+        best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
+        quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
+        stride = self.game.stride
+        for a in legal:
+            if quick and quick[a // stride]:
+                v, steps = base._quick_look_ahead(a, p), 0
+            else:
+                v, steps = self._look_ahead(base, a, p, None)
+            total = 0.0
+            for _ in range(n):  # the sum over the deals, each giving v
+                total += v
+            if best_v is None or total > best_v:
+                best, best_v, best_one, best_steps = a, total, v, steps
+        return best, best_one, best_steps
+
+    def _quick_look_ahead(self, action: int, p: int) -> float:
+        """:meth:`_look_ahead` of an action of :meth:`Game._quick` on the undealt position
+        ``self``, played in place and taken back: the same changes as :meth:`_play` (the card
+        moved, the move counted, its triggers, the turn ended and the look-ahead stopped), the
+        heuristic read, every change undone."""
+        k, i = divmod(action, self.game.stride)
+        a = self.rules.actions[k]
+        saved = (self._legal, self._ending, self.paused, self.queue, self.turn_actions)
+        self._legal = None
+        self.history.append(action)
+        self.done[k] += 1
+        self.turn_actions += 1
+        pile = self._pile(a.source, p)
+        dest = self._pile(a.dest, p)
+        cid = pile.pop(i)
+        if a.at == "bottom":
+            dest.insert(0, cid)
+        else:
+            dest.append(cid)
+        card = self.game.cards[cid]
+        for t in self.game.triggers[a.name]:
+            if t.card is None or self._card_test(t.card, p, card):
+                self._run(t.ops, p, card)
+        self._ending = True
+        self.paused = True
+        v = self.heuristic(p)
+        if a.at == "bottom":
+            del dest[0]
+        else:
+            dest.pop()
+        pile.insert(i, cid)
+        self.done[k] -= 1
+        self.history.pop()
+        self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
+        return v
+
+    def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> tuple[float, int]:
+        """The heuristic for ``p`` after ``action`` on ``deal`` and the number of later choices
+        of ``p`` played greedily (``horizon`` turn or choice); ``r``: the seed of its chance (None:
+        no chance, :data:`_NO_RNG`).
+
+        A later choice found by a look-ahead on the undealt position comes with the heuristic
+        after it and its own later choices: when those fit in what is left of the 20 choices,
+        this look-ahead would end on that same position, so it stops there with that value."""
+        if self.rules.horizon == "round":  # to the end of the round (structures)
+            return self._round_ahead(deal, action, p, r), 0
+        turn = self.rules.horizon in ("choice", "turn")
+        # chance after the move is not known either
+        s = deal._fork(_NO_RNG if r is None else _LazyRng(r), turn)
+        if r is None:
+            s._play(action, None)
         else:
             s.apply_action(action)
-        return s.heuristic(p)
+        depth = 0
+        if turn:
+            while not s.paused and s.player == p and s.decision is not None and depth < 20:
+                a, v, steps = s._greedy()
+                if v is not None and steps <= 19 - depth:
+                    return v, depth + 1 + steps
+                if r is None:
+                    s._play(a, None)
+                else:
+                    s.apply_action(a)
+                depth += 1
+        return s.heuristic(p), depth
 
     def coverage(self) -> dict[str, list[int]]:
         """Rule coverage: each action's [decisions where it was legal, times played]."""

@@ -1,0 +1,175 @@
+"""The rules interpreter's greedy bot plays the same moves with its shortcuts as without them
+(``Game.shortcuts``): look-aheads on the undealt position with the unseen cards replaced
+(``_Unseen``), look-aheads played in place and taken back, score() and card tests memoised. The
+speed itself is measured by ``benchmarks/bench_rulesdata_nespanini.py``, never here."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from cardbase.games import registry
+from cardbase.games.frame import IllegalActionError
+from cardbase.games.rulesdata.engine import Game, _HiddenRead, _unseen
+from cardbase.games.rulesdata.language import load_rules, parse_rules_text
+from cardbase.playtest.batch import game_seed
+from cardbase.playtest.cards import load_deck_defs, load_edition_defs, starter_decks
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = ROOT / "data" / "rules"
+DECKS = {n: load_deck_defs(p) for n, p in starter_decks().items() if n in (
+    "bosquet-en-fete", "braises-ardentes", "cour-arc-en-ciel", "maree-et-crypte")}
+P15 = [c for c in load_edition_defs([ROOT / "data" / "editions" / "P15.toml"]) if c.game == "pushluck"]
+
+
+def _games() -> dict[str, Game]:
+    nespanini = load_rules(RULES / "nespanini.toml")
+    return {
+        "goldfish maree-et-crypte": Game(nespanini, decks=[DECKS["maree-et-crypte"]]),
+        "maree-et-crypte v braises-ardentes": Game(nespanini, decks=[DECKS["maree-et-crypte"],
+                                                                      DECKS["braises-ardentes"]]),
+        "bosquet-en-fete v cour-arc-en-ciel": Game(nespanini, decks=[DECKS["bosquet-en-fete"],
+                                                                      DECKS["cour-arc-en-ciel"]]),
+        "huit": registry.get("huit").build((), 2),
+        "pushluck": Game(load_rules(RULES / "pushluck.toml"), P15, 2),
+    }
+
+
+def _play(game: Game, seed: int):
+    s = game.new_state(seed, log=False)
+    while not s.is_terminal():
+        s.apply_action(s.greedy_action())
+    return s
+
+
+# The greedy games of the interpreter before its shortcuts (commit 39ad447), 30 seeds each
+# (game i dealt from game_seed(0, i)): a digest of the moves, the winners and the ending.
+BEFORE = {
+    "goldfish maree-et-crypte": "7564ffe2b27ed1d8",
+    "maree-et-crypte v braises-ardentes": "7ccdc62210d74617",
+    "bosquet-en-fete v cour-arc-en-ciel": "8b4a8d7c34941a65",
+    "huit": "30fcc3c6b68eda1b",
+    "pushluck": "e37939c1d2a51c1e",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE))
+def test_greedy_plays_the_moves_it_played_before_the_shortcuts(name: str) -> None:
+    game = _games()[name]
+    h = hashlib.sha256()
+    for i in range(30):
+        s = _play(game, game_seed(0, i))
+        h.update(repr((s.history, s.winners, s.ended_by)).encode())
+    assert h.hexdigest()[:16] == BEFORE[name]
+
+
+@pytest.mark.parametrize("name", sorted(BEFORE))
+def test_shortcuts_change_no_move(name: str) -> None:
+    """The same games, seeds 1000 on (not those pinned above), with and without the shortcuts:
+    the same moves, winners, ending, final heuristics and effect coverage; and the shortcut
+    taken where the look-aheads read no hidden card (NesPanini), given up where they do (Le
+    Huit's look-ahead reaches the next seat's turn, 15 en un tour's draws at random)."""
+    fast, plain = _games()[name], _games()[name]
+    plain.shortcuts = False
+    for i in range(25):
+        a, b = _play(fast, game_seed(1000, i)), _play(plain, game_seed(1000, i))
+        assert a.history == b.history
+        assert (a.winners, a.ended_by, a.effect_cov) == (b.winners, b.ended_by, b.effect_cov)
+        assert [a.heuristic(p) for p in range(a.n)] == [b.heuristic(p) for p in range(b.n)]
+    tried, stopped = fast.undealt
+    assert plain.undealt == [0, 0]
+    if name in ("huit", "pushluck"):
+        assert stopped == tried == 16  # given up after 16 look-aheads that read a hidden card
+    else:
+        assert tried > 100 and stopped * 20 < tried
+
+
+def test_greedy_leaves_the_position_as_it_was() -> None:
+    """The look-aheads played in place are taken back: a greedy choice changes nothing in the
+    position it is asked on (zones in order, counters, moves, the effect pending)."""
+    game = _games()["maree-et-crypte v braises-ardentes"]
+    checked = 0
+    for i in range(10):
+        s = game.new_state(game_seed(7, i), log=False)
+        while not s.is_terminal():
+            before = (repr(s.zones), repr(s.counters), s.history[:], s.done[:], s.decision, s.queue[:],
+                      s.turn_actions, s.paused, s._ending, s.legal_actions())
+            x = s.greedy_action()
+            assert before == (repr(s.zones), repr(s.counters), s.history, s.done, s.decision, s.queue,
+                              s.turn_actions, s.paused, s._ending, s.legal_actions())
+            s.apply_action(x)
+            checked += 1
+    assert checked > 150
+
+
+def test_an_unseen_card_can_be_moved_and_counted_not_read() -> None:
+    pile = [3, *_unseen(2)]
+    other = _unseen(1)
+    assert len(pile) == 3 and pile[1] is not pile[2]
+    moved = other[0]
+    pile.append(other.pop())
+    assert len(pile) == 4 and pile[-1] is moved and not other
+    for use in (lambda: pile[1] == 3, lambda: [0, 1][pile[1]], lambda: sorted(pile), lambda: set(pile),
+                lambda: pile[1] + 1, lambda: str(pile[2]), lambda: pile.index(5), lambda: 5 in pile,
+                lambda: bool(pile[1]), lambda: pile[1].value):
+        with pytest.raises(_HiddenRead):
+            use()
+
+
+def test_legal_actions_found_again_only_when_they_may_read_an_unseen_card() -> None:
+    """The legal actions of a look-ahead on the undealt position are those of the position, unless
+    a test of an action reads a zone the seat cannot see: then they are found again there (and an
+    unseen card read sends the choice to the deals). Le Huit with a draw that peeks at the face-down
+    pile's top card plays the same with and without the shortcuts — up to the same refusal, when a
+    deal makes illegal the move the position allows."""
+    games = _games()
+    assert all(g.legal_sees_only for g in games.values())
+    text = (RULES / "huit.toml").read_text(encoding="utf-8")
+    peek = text.replace('when = "not can(\'jouer\')"', 'when = "not can(\'jouer\') or top(\'pioche\').value == 8"')
+    assert peek != text
+    fast = Game(parse_rules_text(peek, "huit.toml"), (), 2)
+    plain = Game(parse_rules_text(peek, "huit.toml"), (), 2)
+    plain.shortcuts = False
+    assert not fast.legal_sees_only
+    outcomes = set()
+    for i in range(15):
+        a, b = _outcome(fast, game_seed(3, i)), _outcome(plain, game_seed(3, i))
+        assert a == b
+        outcomes.add(a[0])
+    assert outcomes == {"played", "refused"}
+
+
+def _outcome(game: Game, seed: int) -> tuple:
+    try:
+        s = _play(game, seed)
+    except IllegalActionError as exc:
+        return "refused", str(exc)
+    return "played", s.history
+
+
+def _constructs() -> dict[str, tuple[str, int]]:
+    """The rules texts of tests/test_rulesdata_structures.py (answer windows and team zones,
+    every effect kind from a trigger, votes, rounds until a condition) and Enchères d'équipe
+    (teams, simultaneous choices, ``horizon = "round"``), with a player count."""
+    from test_rulesdata_structures import EFFECTS, MANCHE, RIPOSTE, VOTE
+
+    return {
+        "riposte": (RIPOSTE.replace("until_by", "partners").replace("until_mode", "all"), 4),
+        "effets": (EFFECTS.replace('on = "trigger_on"', 'from = "deck"\nto = "main"'), 3),
+        "effets-defausser": (EFFECTS.replace("trigger_on", "defausser"), 2),
+        "vote": (VOTE, 3),
+        "manche": (MANCHE, 2),
+        "encheres": ((RULES / "encheres.toml").read_text(encoding="utf-8"), 4),
+    }
+
+
+@pytest.mark.parametrize("name", ["riposte", "effets", "effets-defausser", "vote", "manche", "encheres"])
+def test_shortcuts_change_no_move_with_teams_windows_and_secret_choices(name: str) -> None:
+    text, players = _constructs()[name]
+    fast = Game(parse_rules_text(text, f"{name}.toml"), (), players)
+    plain = Game(parse_rules_text(text, f"{name}.toml"), (), players)
+    plain.shortcuts = False
+    for i in range(12):
+        assert _outcome(fast, game_seed(5, i)) == _outcome(plain, game_seed(5, i))
