@@ -27,27 +27,15 @@ def rules_version(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def read_file(path: Path) -> str:
-    """The text of a rules file anywhere (an ordinary UTF-8 file, at most the language's limit,
-    read so: a named pipe or ``/dev/zero`` is refused, not waited on)."""
-    from cardbase.bounded_io import read_bounded
-    from cardbase.games.rulesdata.language import MAX_FILE_BYTES, RulesFileError
-
-    raw = read_bounded(Path(path), MAX_FILE_BYTES, RulesFileError, "rulesdata.file")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RulesFileError(tr("rulesdata.not_utf8", file=str(path))) from None
-
-
 def read_rules(code: str) -> tuple[str, str]:
     """The text of the game's rules file and its version (``("", NO_FILE)`` without a file)."""
+    from cardbase.games.rulesdata.language import read_rules_text
     from cardbase.games.rulesdata.register import rules_path
 
     path = rules_path(code)
     if not path.exists():
         return "", NO_FILE
-    text = read_file(path)
+    text = read_rules_text(path)
     return text, rules_version(text)
 
 

@@ -19,8 +19,9 @@ def rules_command(
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """Show a game's rules file with its version, or replace it by a checked file (--set)."""
-    from cardbase.catalog.rules_files import read_file, read_rules, save_rules
+    from cardbase.catalog.rules_files import read_rules, save_rules
     from cardbase.errors import CardbaseError
+    from cardbase.games.rulesdata.language import read_rules_text
     from cardbase.games.rulesdata.register import rules_path
 
     shown = str(rules_path(code))
@@ -34,7 +35,7 @@ def rules_command(
             typer.echo(tr("rulesfiles.cli.version", code=code, version=current))
             typer.echo(text, nl=not text.endswith("\n"))
         return
-    text = read_file(set_file)
+    text = read_rules_text(set_file)
     current = read_rules(code)[1]
     if version is None and current:
         raise CardbaseError(tr("rulesfiles.cli.need_version", code=code, current=current))

@@ -260,18 +260,23 @@ class _Checker:
 
 def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Rules:
     """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``)."""
+    p = Path(path)
+    return parse_rules_text(read_rules_text(p), p.name, options=options)
+
+
+def read_rules_text(path: Path | str) -> str:
+    """The text of a rules file: an ordinary UTF-8 file, at most the limit read whatever stat says
+    (/dev/zero ran out of memory; a named pipe is refused, not waited on)."""
     from cardbase.bounded_io import read_bounded
 
     p = Path(path)
-    # an ordinary file, at most the limit read whatever stat says (/dev/zero ran out of memory)
     raw = read_bounded(p, MAX_FILE_BYTES, RulesFileError, "rulesdata.file")
     if len(raw) > MAX_FILE_BYTES:
         raise RulesFileError(tr("rulesdata.too_big", file=str(p), limit=MAX_FILE_BYTES))
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RulesFileError(tr("rulesdata.not_utf8", file=str(p))) from None
-    return parse_rules_text(text, p.name, options=options)
 
 
 MAX_TOML_DEPTH = 20  # lists and tables nested in a rules file (tomllib recurses on each level)
