@@ -155,6 +155,27 @@ def wait_idle(page, timeout: float = 30_000) -> None:
         timeout=timeout)
 
 
+def pick_first_option(page, key: str, attempts: int = 3) -> str:
+    """Open the select box or multiselect of widget key ``key`` and choose its first option; returns
+    the option's text. A click landing while the page is still being drawn may not open the list, so
+    the click is tried again (on a loaded machine the first one can be lost)."""
+    box = page.locator(f".st-key-{key} input")
+    for attempt in range(attempts):
+        wait_idle(page)
+        box.click()
+        option = page.get_by_role("option").first
+        try:
+            option.wait_for(timeout=10_000)
+            text = option.inner_text()
+            option.click(timeout=10_000)
+            return text
+        except Exception:
+            if attempt == attempts - 1:
+                raise
+            page.keyboard.press("Escape")
+    raise AssertionError("unreachable")
+
+
 def goto(page, server: Server, path: str = "") -> float:
     """Open a page of the app; returns the seconds until its title is shown."""
     start = time.perf_counter()
