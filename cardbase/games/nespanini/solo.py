@@ -107,10 +107,10 @@ class _Solo:
                 plans.append((k, w[k], dv[k], eff,
                               occ | (used << _COV_SHIFT) | (((b >> 2) & 1) << 2 * _COV_SHIFT)))
         self.plans = tuple(plans)
-        # per hand code: (the zone-code fields its cards' score rules read, then its choices
-        # under its unclamped zone code & those fields: step-2 plans, kinds put under the deck,
-        # kinds given by a Swap); the clamped code & the fields is a function of that key
-        # (clamping works field by field), and the policy's choices are functions of it
+        # per hand code (_hand): the zone-code fields its cards' score rules read, then its
+        # choices under its unclamped zone code & those fields: step-2 plans, kinds put under
+        # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
+        # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
         self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
         self.take: dict = {}  # (hand code | top[card], raw & fields) -> its worth (best_take)
@@ -162,13 +162,15 @@ def _points_at(solo: _Solo, code: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return out
 
 
-def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple[int, dict, dict, dict]:
-    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made."""
+def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple:
+    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made: (the fields, the step-2 plans'
+    ``get``, the plans, the kinds put under the deck, the kinds given)."""
     reads = solo.model.reads
     fields = 0
     for k in hand:
         fields |= reads[k]
-    out = (fields, {}, {}, {})
+    step: dict = {}
+    out = (fields, step.get, step, {}, {})
     _store(solo.hands, hk, out)
     return out
 
@@ -346,7 +348,7 @@ def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
     if fl & 2:
         v |= 4
     plan = solo.plans[v]
-    he[1][raw & he[0]] = plan
+    he[2][raw & he[0]] = plan
     return plan
 
 
@@ -359,7 +361,7 @@ def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
         g = _removal_by_points(solo, hand, legal, code, None)
     else:
         g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
-    he[3][raw & he[0]] = g
+    he[4][raw & he[0]] = g
     return g
 
 
@@ -368,7 +370,7 @@ def _bottom_miss(state: State, solo: _Solo, hand: list[int], he: tuple, raw: int
     """The hand card put under the deck (``remaining`` of the effect's still to go)."""
     code = _code(solo, raw)
     c = _policy_miss(state, hand, code & he[0], code, (BOTTOM, 0, 0, remaining))
-    he[2][raw & he[0]] = c
+    he[3][raw & he[0]] = c
     return c
 
 
@@ -438,7 +440,7 @@ def play_solo(state: State) -> State:
             he = hands_get(hk)
             if he is None:
                 he = _hand(solo, hand, hk)
-            plan = he[1].get(raw & he[0])
+            plan = he[1](raw & he[0])
             if plan is None:
                 plan = _step_miss(state, solo, hand, hk, he, raw)
             a, wa, da, eff, ci = plan
@@ -461,7 +463,9 @@ def play_solo(state: State) -> State:
                 bottom = 0
                 if op == 0:  # draw
                     cov[_DRAW] += 1
-                    m = eff[1] if eff[1] < len(deck) else len(deck)
+                    m = eff[1]
+                    if len(deck) < m:
+                        m = len(deck)
                     if m:
                         cov[_DRAW + 1] += 1
                         for _ in range(m):
@@ -544,7 +548,7 @@ def play_solo(state: State) -> State:
                             he = hands_get(hk)
                             if he is None:
                                 he = _hand(solo, hand, hk)
-                            g = he[3].get(raw & he[0])
+                            g = he[4].get(raw & he[0])
                             if g is None:
                                 g = _give_miss(state, solo, hand, hk, he, raw, c)
                             history.append(g)
@@ -576,7 +580,7 @@ def play_solo(state: State) -> State:
                             he = hands_get(hk)
                             if he is None:
                                 he = _hand(solo, hand, hk)
-                            c = he[2].get(raw & he[0])
+                            c = he[3].get(raw & he[0])
                             if c is None:
                                 c = _bottom_miss(state, solo, hand, he, raw, i)
                             history.append(c)
