@@ -426,12 +426,9 @@ def play_solo(state: State) -> State:
             continue
         # (again) after the general engine played: codes and counters from the state
         hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
-        hk = raw = dk = 0
-        for k in hand:
-            hk += W[k]
-        for k in discards:
-            raw += dv[k]
-            dk += W[k]
+        hk = sum(map(W.__getitem__, hand))
+        dk = sum(map(W.__getitem__, discards))
+        raw = sum(map(dv.__getitem__, discards))
         turn = turn0 = state.turn
         peak, peak_turn = state.peak, state.peak_turn
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
