@@ -78,7 +78,7 @@ class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
     __slots__ = ("cands", "credits", "ctx", "game", "hands", "info", "model", "plans", "points",
-                 "points_raw", "swap", "table", "take", "top", "w")
+                 "points_raw", "step", "swap", "table", "take", "top", "w")
 
     def __init__(self, state: State, bits: int) -> None:
         game = self.game = state.game
@@ -112,6 +112,7 @@ class _Solo:
         # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
+        self.step: dict = {}  # (hand code, unclamped zone code) -> the step-2 plan, before hands
         self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
         self.take: dict = {}  # (hand code | top[card], raw & fields) -> its worth (best_take)
         self.swap: dict = {}  # -> the same for a Swap
@@ -123,8 +124,8 @@ class _Solo:
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
         turn_check = min(game.rules_turns if (game.by_turns or game.unreachable) else TURN_LIMIT,
                          TURN_LIMIT)
-        self.ctx = (w, self.hands.get, self.points_raw.get, self.cands.get, nonleg, dv,
-                    model.hand_free, cim_end, game.stall_turns, turn_check)
+        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get, nonleg,
+                    dv, model.hand_free, cim_end, game.stall_turns, turn_check)
 
 
 def _solo(state: State, bits: int) -> _Solo:
@@ -327,6 +328,19 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[i
     return out
 
 
+def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int) -> tuple:
+    """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from its hand entry
+    (under ``raw`` & the hand's fields) or computed; stored under ``(hk, raw)``."""
+    he = solo.hands.get(hk)
+    if he is None:
+        he = _hand(solo, hand, hk)
+    plan = he[1](raw & he[0])
+    if plan is None:
+        plan = _step_miss(state, solo, hand, hk, he, raw)
+    _store(solo.step, (hk, raw), plan)
+    return plan
+
+
 def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int) -> tuple:
     """The step-2 choice of a solo hand, as :func:`.fast.play_greedy` makes it, as a plan stored
     in its entry ``he``."""
@@ -410,7 +424,7 @@ def play_solo(state: State) -> State:
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
-    (W, hands_get, points_get, cands_get, nonleg, dv, hand_free, cim_end, stall,
+    (W, step_get, hands_get, points_get, cands_get, nonleg, dv, hand_free, cim_end, stall,
      turn_check) = solo.ctx
     game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
@@ -434,12 +448,9 @@ def play_solo(state: State) -> State:
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
         ending = ""
         while True:
-            he = hands_get(hk)
-            if he is None:
-                he = _hand(solo, hand, hk)
-            plan = he[1](raw & he[0])
+            plan = step_get((hk, raw))
             if plan is None:
-                plan = _step_miss(state, solo, hand, hk, he, raw)
+                plan = _step(state, solo, hand, hk, raw)
             a, wa, da, eff, ci = plan
             if eff is None:  # State.apply_action plays it
                 break
@@ -564,7 +575,7 @@ def play_solo(state: State) -> State:
                         if pts is None:
                             pts = _points_raw(solo, raw)
                         rank = pts[1].__getitem__
-                        for _ in range(bottom):
+                        while True:
                             c = min(hand, key=rank)
                             history.append(c)
                             hand.remove(c)
@@ -572,6 +583,9 @@ def play_solo(state: State) -> State:
                             hk -= W[c]
                             if ev is not None:
                                 ev.append(("bottom", 0, c))
+                            if bottom == 1:
+                                break
+                            bottom -= 1
                     else:
                         for i in range(bottom, 0, -1):
                             he = hands_get(hk)
