@@ -11,18 +11,20 @@ What it keeps up to date move by move instead of reading the zones again:
 * the hand as a **multiset code**: ``sum(W[k] for k in hand)``, ``W[k] = 1 << (bits * k)``, where
   ``bits`` holds more than the cards of the game (effects move cards, never make them, so no count
   overflows into the next kind's field); the discard pile the same way;
-* the pile's unclamped zone code (:mod:`.scoring`) and its clamped code.
+* the pile's unclamped zone code ``raw`` (:mod:`.scoring`), clamped only when a choice is computed.
 
-Every greedy choice depends on the hand's multiset and on the zone code's fields that the hand's
-cards read (the policy's own cache keys, :func:`.policy.greedy_action`), so each is memoised under
-``(hand code, clamped code & those fields)``: a step-2 discard as a *plan* (the kind, its codes, its
-Défausse action resolved inline, its rule-coverage counts), a card put under the deck or given by a
-Swap as a kind, a card taken as a per-card worth (as :func:`.policy.best_take`'s cache), a recover /
-swap offer under the pile's code. A miss asks the policy's cache, or computes the choice as the
-general fast path does (:func:`.fast.play_greedy`). When no score rule counts hand cards
-(``ScoreModel.hand_free``) a hand scores the sum of its cards' points: choices come from each kind's
-points at the zone code (:func:`_points_at`) — the same integers summed and compared in the same
-order as :func:`.fast._remove_by_points`, ``_take_by_points`` and ``_swap_by_points``.
+Every greedy choice depends on the hand's multiset and on the fields of the clamped zone code that
+the hand's cards read (the policy's own cache keys, :func:`.policy.greedy_action`); clamping works
+field by field, so it is a function of ``raw & those fields``. Each choice is memoised per hand code
+under that: a step-2 discard as a *plan* (the kind, its codes, its Défausse action resolved inline,
+its rule-coverage counts, also kept under ``(hand code, raw)`` for a one-lookup hit), a card put
+under the deck or given by a Swap as a kind, a card taken as a per-card worth (as
+:func:`.policy.best_take`'s cache), a recover / swap offer under the pile's code. A miss asks the
+policy's cache, or computes the choice as the general fast path does (:func:`.fast.play_greedy`).
+When no score rule counts hand cards (``ScoreModel.hand_free``) a hand scores the sum of its cards'
+points: choices come from each kind's points at the zone code (:func:`_points_at`) — the same
+integers summed and compared in the same order as :func:`.fast._remove_by_points`,
+``_take_by_points`` and ``_swap_by_points``.
 
 The turn, the Cimetière peak and the step-2 coverage counts live in local variables between two
 moves of the general engine (an effect this path does not resolve, a Légendaire hand under R4).
