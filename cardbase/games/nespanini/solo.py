@@ -174,7 +174,9 @@ def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple:
         fields |= reads[k]
     step: dict = {}
     out = (fields, step.get, step, {}, {})
-    _store(solo.hands, hk, out)
+    if len(solo.hands) > _CACHE_LIMIT // 5:  # an entry holds three dictionaries
+        solo.hands.clear()
+    solo.hands[hk] = out
     return out
 
 
