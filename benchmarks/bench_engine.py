@@ -1,6 +1,7 @@
 """NesPanini engine throughput. Prints figures; asserts nothing.
 
-    python benchmarks/bench_engine.py [--games N] [--deck NAME]
+    python benchmarks/bench_engine.py [--games N] [--deck NAME] [--goldfish-only]
+                                      [--before CHECKOUT [--same N]]
 
 Targets from the specification (one core): greedy goldfish >= 20,000 games/s, greedy vs greedy
 >= 10,000 games/s, an ISMCTS decision <= 100 ms at its default budget, 2 processes >= 1.7x one.
@@ -9,13 +10,25 @@ the engine's speed as a fraction of it. Greedy games go through ``play_greedy`` 
 the step-by-step interface is measured too. Throughputs are measured after warming the per-game
 caches on other seeds; the figures depend on the machine's load (printed first).
 Also prints ruling R10's effect on the 16-Légendaire deck of docs/rulings/nespanini.md (games/s and turns).
+
+Rates are games per second of processor time (``time.process_time``: the machine is shared), the
+minimal loop and the engine measured in the same process; the parallel batch alone is timed on
+the wall clock. ``--before CHECKOUT`` (a checkout of an earlier commit, e.g. made with
+``git worktree add /tmp/before COMMIT --detach``) also plays ``--same`` seeded goldfish games per
+starter deck with that checkout's engine and this one, logged, and says whether every move, zone,
+score, log entry and rule-coverage count is the same (a digest of each), and prints the earlier
+engine's goldfish rate and ratio to the minimal loop, measured in its own process the same way.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import random
+import subprocess
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
@@ -27,7 +40,7 @@ from cardbase.playtest.cards import load_deck_defs, starter_decks
 
 def minimal_loop(values: list[int], n: int) -> float:
     rng = random.Random(0)
-    t = time.perf_counter()
+    t = time.process_time()
     for i in range(n):
         rng.seed(i)
         deck = values[:]
@@ -38,7 +51,7 @@ def minimal_loop(values: list[int], n: int) -> float:
             hand.append(deck.pop())
             hand.remove(min(hand))
         sum(hand)
-    return n / (time.perf_counter() - t)
+    return n / (time.process_time() - t)
 
 
 def engine_rate(game: Game, n: int, *, fast: bool = True) -> float:
@@ -53,10 +66,10 @@ def engine_rate(game: Game, n: int, *, fast: bool = True) -> float:
 
     for i in range(min(n, 2000)):  # warm the per-game caches
         play(i)
-    t = time.perf_counter()
+    t = time.process_time()
     for i in range(n):
         play(10_000 + i)
-    return n / (time.perf_counter() - t)
+    return n / (time.process_time() - t)
 
 
 def warm_rate(game: Game, n: int) -> float:
@@ -64,10 +77,10 @@ def warm_rate(game: Game, n: int) -> float:
     the second pass timed (what a long batch tends to)."""
     for i in range(n):
         play_greedy(game.new_state(50_000 + i, log=False))
-    t = time.perf_counter()
+    t = time.process_time()
     for i in range(n):
         play_greedy(game.new_state(50_000 + i, log=False))
-    return n / (time.perf_counter() - t)
+    return n / (time.process_time() - t)
 
 
 def ismcts_ms(game: Game, decisions: int = 20) -> float:
@@ -78,9 +91,9 @@ def ismcts_ms(game: Game, decisions: int = 20) -> float:
         seed += 1
         while not s.is_terminal() and count < decisions:
             if len(s.legal_actions()) > 1:
-                t = time.perf_counter()
+                t = time.process_time()
                 a = bot.step(s)
-                total += time.perf_counter() - t
+                total += time.process_time() - t
                 count += 1
             else:
                 a = s.legal_actions()[0]
@@ -134,21 +147,83 @@ def stalemate_figures(n: int) -> None:
     for label, rounds in (("ruling R10", 10), ("R10 off", 0)):
         game = Game([deck, deck], stalemate_rounds=rounds)
         turns = 0
-        t = time.perf_counter()
+        t = time.process_time()
         for i in range(n):
             turns += play_greedy(game.new_state(i, log=False)).turn
-        parts.append(f"{label} {n / (time.perf_counter() - t):,.0f} games/s, {turns / n:.0f} turns")
+        parts.append(f"{label} {n / (time.process_time() - t):,.0f} games/s, {turns / n:.0f} turns")
     print("16 Légendaires vs the same (Cimetière out of reach): " + "; ".join(parts))
+
+
+def goldfish_digest(deck: list, n: int) -> str:
+    """A digest of ``n`` seeded greedy goldfish games of ``deck``, logged: every move, zone,
+    score, log entry, rule-coverage count and ending (the API of every engine version)."""
+    game = Game([deck])
+    h = hashlib.sha256()
+    for seed in range(n):
+        s = play_greedy(game.new_state(seed))
+        h.update(repr((s.history, s.hands, s.discards, s.decks, s.turn, s.ended_by, s.scores(),
+                       s.events, s.cov, s.peak, s.peak_turn, s.skipped, s.revealed)).encode())
+    return h.hexdigest()[:16]
+
+
+def goldfish_figures(names: list[str], games: int, same: int) -> dict[str, list]:
+    """Per starter deck: [minimal loop games/s, goldfish games/s, digest of ``same`` games]."""
+    starters = starter_decks()
+    out = {}
+    for name in names:
+        deck = load_deck_defs(starters[name])
+        values = [int(c.value or 0) for c in deck]
+        base = minimal_loop(values, games)
+        gold = engine_rate(Game([deck]), games)
+        out[name] = [base, gold, goldfish_digest(deck, same) if same else ""]
+    return out
+
+
+def before_figures(checkout: str, names: list[str], games: int, same: int) -> dict[str, list]:
+    """:func:`goldfish_figures` with the engine of ``checkout``, in a process of its own."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(checkout))
+    cmd = [sys.executable, os.path.abspath(__file__), "--figures-json", "--games", str(games),
+           "--same", str(same), *(a for n in names for a in ("--deck", n))]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20_000)
-    ap.add_argument("--deck", default=None)
+    ap.add_argument("--deck", action="append", default=None)
+    ap.add_argument("--goldfish-only", action="store_true",
+                    help="only the goldfish rates and their ratio to the minimal loop")
+    ap.add_argument("--before", default=None, help="a checkout of an earlier commit to compare with")
+    ap.add_argument("--same", type=int, default=3000,
+                    help="seeded goldfish games per deck compared with --before")
+    ap.add_argument("--figures-json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     starters = starter_decks()
-    names = [args.deck] if args.deck else list(starters)
-    print(f"cpu count {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}")
+    names = args.deck or list(starters)
+    if args.figures_json:  # the --before side, run with the earlier checkout's engine
+        print(json.dumps(goldfish_figures(names, args.games, args.same)))
+        return
+    print(f"cpu count {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}, "
+          "rates in games per second of processor time")
+    if args.before:
+        now = goldfish_figures(names, args.games, args.same)
+        then = before_figures(args.before, names, args.games, args.same)
+        print(f"against {args.before} ({args.same} seeded goldfish games a deck compared, logged):")
+        for name in names:
+            b, g, d = now[name]
+            b0, g0, d0 = then[name]
+            print(f"  {name}: {'same games' if d == d0 else 'DIFFERENT GAMES'} ({d} / {d0}); "
+                  f"goldfish {g:,.0f} games/s = {g / b:.2f}x minimal ({b:,.0f}), before {g0:,.0f} "
+                  f"games/s = {g0 / b0:.2f}x minimal ({b0:,.0f}); {g / g0:.2f}x faster")
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        return
+    if args.goldfish_only:
+        for name, (base, gold, _) in goldfish_figures(names, args.games, 0).items():
+            print(f"{name}: minimal {base:,.0f} games/s, greedy goldfish {gold:,.0f} games/s, "
+                  f"ratio to minimal {gold / base:.2f}")
+        print(f"load average {os.getloadavg()[0]:.2f}")
+        return
     stalemate_figures(max(200, args.games // 20))
     for name in names:
         deck = load_deck_defs(starters[name])

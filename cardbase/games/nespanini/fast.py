@@ -21,6 +21,9 @@ hand (``ScoreModel.hand_free``: maree-et-crypte), a hand scores the sum of its c
 memoised on (card, the features it reads): the card put under the deck is the first of least
 points, a look / recover offer is ranked by ``pts(card) - min(least in hand, pts(card))``, and a
 missed discard choice is computed from points, never from whole-hand scores.
+
+A goldfish game (one player, no score rule reading the deck) goes to :func:`.solo.play_solo`, the
+same moves with every choice memoised on integer codes of the hand and the discard pile.
 """
 
 from __future__ import annotations

@@ -11,18 +11,20 @@ What it keeps up to date move by move instead of reading the zones again:
 * the hand as a **multiset code**: ``sum(W[k] for k in hand)``, ``W[k] = 1 << (bits * k)``, where
   ``bits`` holds more than the cards of the game (effects move cards, never make them, so no count
   overflows into the next kind's field); the discard pile the same way;
-* the pile's unclamped zone code (:mod:`.scoring`) and its clamped code.
+* the pile's unclamped zone code ``raw`` (:mod:`.scoring`), clamped only when a choice is computed.
 
-Every greedy choice depends on the hand's multiset and on the zone code's fields that the hand's
-cards read (the policy's own cache keys, :func:`.policy.greedy_action`), so each is memoised under
-``(hand code, clamped code & those fields)``: a step-2 discard as a *plan* (the kind, its codes, its
-Défausse action resolved inline, its rule-coverage counts), a card put under the deck or given by a
-Swap as a kind, a card taken as a per-card worth (as :func:`.policy.best_take`'s cache), a recover /
-swap offer under the pile's code. A miss asks the policy's cache, or computes the choice as the
-general fast path does (:func:`.fast.play_greedy`). When no score rule counts hand cards
-(``ScoreModel.hand_free``) a hand scores the sum of its cards' points: choices come from each kind's
-points at the zone code (:func:`_points_at`) — the same integers summed and compared in the same
-order as :func:`.fast._remove_by_points`, ``_take_by_points`` and ``_swap_by_points``.
+Every greedy choice depends on the hand's multiset and on the fields of the clamped zone code that
+the hand's cards read (the policy's own cache keys, :func:`.policy.greedy_action`); clamping works
+field by field, so it is a function of ``raw & those fields``. Each choice is memoised per hand code
+under that: a step-2 discard as a *plan* (the kind, its codes, its Défausse action resolved inline,
+its rule-coverage counts, also kept under ``(hand code, raw)`` for a one-lookup hit), a card put
+under the deck or given by a Swap as a kind, a card taken as a per-card worth (as
+:func:`.policy.best_take`'s cache), a recover / swap offer under the pile's code. A miss asks the
+policy's cache, or computes the choice as the general fast path does (:func:`.fast.play_greedy`).
+When no score rule counts hand cards (``ScoreModel.hand_free``) a hand scores the sum of its cards'
+points: choices come from each kind's points at the zone code (:func:`_points_at`) — the same
+integers summed and compared in the same order as :func:`.fast._remove_by_points`,
+``_take_by_points`` and ``_swap_by_points``.
 
 The turn, the Cimetière peak and the step-2 coverage counts live in local variables between two
 moves of the general engine (an effect this path does not resolve, a Légendaire hand under R4).
@@ -78,7 +80,7 @@ class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
     __slots__ = ("cands", "credits", "ctx", "game", "hands", "info", "model", "plans", "points",
-                 "points_raw", "swap", "table", "take", "top", "w")
+                 "points_raw", "step", "swap", "table", "take", "top", "w")
 
     def __init__(self, state: State, bits: int) -> None:
         game = self.game = state.game
@@ -107,11 +109,12 @@ class _Solo:
                 plans.append((k, w[k], dv[k], eff,
                               occ | (used << _COV_SHIFT) | (((b >> 2) & 1) << 2 * _COV_SHIFT)))
         self.plans = tuple(plans)
-        # per hand code: (the zone-code fields its cards' score rules read, then its choices
-        # under its unclamped zone code & those fields: step-2 plans, kinds put under the deck,
-        # kinds given by a Swap); the clamped code & the fields is a function of that key
-        # (clamping works field by field), and the policy's choices are functions of it
+        # per hand code (_hand): the zone-code fields its cards' score rules read, then its
+        # choices under its unclamped zone code & those fields: step-2 plans, kinds put under
+        # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
+        # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
+        self.step: dict = {}  # (hand code, unclamped zone code) -> the step-2 plan, before hands
         self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
         self.take: dict = {}  # (hand code | top[card], raw & fields) -> its worth (best_take)
         self.swap: dict = {}  # -> the same for a Swap
@@ -123,8 +126,8 @@ class _Solo:
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
         turn_check = min(game.rules_turns if (game.by_turns or game.unreachable) else TURN_LIMIT,
                          TURN_LIMIT)
-        self.ctx = (w, self.hands.get, self.points_raw.get, self.cands.get, nonleg, dv,
-                    model.hand_free, cim_end, game.stall_turns, turn_check)
+        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get, nonleg,
+                    dv, model.hand_free, cim_end, game.stall_turns, turn_check)
 
 
 def _solo(state: State, bits: int) -> _Solo:
@@ -162,14 +165,18 @@ def _points_at(solo: _Solo, code: int) -> tuple[tuple[int, ...], tuple[int, ...]
     return out
 
 
-def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple[int, dict, dict, dict]:
-    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made."""
+def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple:
+    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made: (the fields, the step-2 plans'
+    ``get``, the plans, the kinds put under the deck, the kinds given)."""
     reads = solo.model.reads
     fields = 0
     for k in hand:
         fields |= reads[k]
-    out = (fields, {}, {}, {})
-    _store(solo.hands, hk, out)
+    step: dict = {}
+    out = (fields, step.get, step, {}, {})
+    if len(solo.hands) > _CACHE_LIMIT // 5:  # an entry holds three dictionaries
+        solo.hands.clear()
+    solo.hands[hk] = out
     return out
 
 
@@ -325,6 +332,19 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[i
     return out
 
 
+def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int) -> tuple:
+    """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from its hand entry
+    (under ``raw`` & the hand's fields) or computed; stored under ``(hk, raw)``."""
+    he = solo.hands.get(hk)
+    if he is None:
+        he = _hand(solo, hand, hk)
+    plan = he[1](raw & he[0])
+    if plan is None:
+        plan = _step_miss(state, solo, hand, hk, he, raw)
+    _store(solo.step, (hk, raw), plan)
+    return plan
+
+
 def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int) -> tuple:
     """The step-2 choice of a solo hand, as :func:`.fast.play_greedy` makes it, as a plan stored
     in its entry ``he``."""
@@ -346,7 +366,7 @@ def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
     if fl & 2:
         v |= 4
     plan = solo.plans[v]
-    he[1][raw & he[0]] = plan
+    he[2][raw & he[0]] = plan
     return plan
 
 
@@ -359,7 +379,7 @@ def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
         g = _removal_by_points(solo, hand, legal, code, None)
     else:
         g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
-    he[3][raw & he[0]] = g
+    he[4][raw & he[0]] = g
     return g
 
 
@@ -368,7 +388,7 @@ def _bottom_miss(state: State, solo: _Solo, hand: list[int], he: tuple, raw: int
     """The hand card put under the deck (``remaining`` of the effect's still to go)."""
     code = _code(solo, raw)
     c = _policy_miss(state, hand, code & he[0], code, (BOTTOM, 0, 0, remaining))
-    he[2][raw & he[0]] = c
+    he[3][raw & he[0]] = c
     return c
 
 
@@ -408,7 +428,7 @@ def play_solo(state: State) -> State:
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
-    (W, hands_get, points_get, cands_get, nonleg, dv, hand_free, cim_end, stall,
+    (W, step_get, hands_get, points_get, cands_get, nonleg, dv, hand_free, cim_end, stall,
      turn_check) = solo.ctx
     game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
@@ -424,23 +444,17 @@ def play_solo(state: State) -> State:
             continue
         # (again) after the general engine played: codes and counters from the state
         hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
-        hk = raw = dk = 0
-        for k in hand:
-            hk += W[k]
-        for k in discards:
-            raw += dv[k]
-            dk += W[k]
+        hk = sum(map(W.__getitem__, hand))
+        dk = sum(map(W.__getitem__, discards))
+        raw = sum(map(dv.__getitem__, discards))
         turn = turn0 = state.turn
         peak, peak_turn = state.peak, state.peak_turn
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
         ending = ""
         while True:
-            he = hands_get(hk)
-            if he is None:
-                he = _hand(solo, hand, hk)
-            plan = he[1].get(raw & he[0])
+            plan = step_get((hk, raw))
             if plan is None:
-                plan = _step_miss(state, solo, hand, hk, he, raw)
+                plan = _step(state, solo, hand, hk, raw)
             a, wa, da, eff, ci = plan
             if eff is None:  # State.apply_action plays it
                 break
@@ -461,7 +475,9 @@ def play_solo(state: State) -> State:
                 bottom = 0
                 if op == 0:  # draw
                     cov[_DRAW] += 1
-                    m = eff[1] if eff[1] < len(deck) else len(deck)
+                    m = eff[1]
+                    if len(deck) < m:
+                        m = len(deck)
                     if m:
                         cov[_DRAW + 1] += 1
                         for _ in range(m):
@@ -544,7 +560,7 @@ def play_solo(state: State) -> State:
                             he = hands_get(hk)
                             if he is None:
                                 he = _hand(solo, hand, hk)
-                            g = he[3].get(raw & he[0])
+                            g = he[4].get(raw & he[0])
                             if g is None:
                                 g = _give_miss(state, solo, hand, hk, he, raw, c)
                             history.append(g)
@@ -563,7 +579,7 @@ def play_solo(state: State) -> State:
                         if pts is None:
                             pts = _points_raw(solo, raw)
                         rank = pts[1].__getitem__
-                        for _ in range(bottom):
+                        while True:
                             c = min(hand, key=rank)
                             history.append(c)
                             hand.remove(c)
@@ -571,12 +587,15 @@ def play_solo(state: State) -> State:
                             hk -= W[c]
                             if ev is not None:
                                 ev.append(("bottom", 0, c))
+                            if bottom == 1:
+                                break
+                            bottom -= 1
                     else:
                         for i in range(bottom, 0, -1):
                             he = hands_get(hk)
                             if he is None:
                                 he = _hand(solo, hand, hk)
-                            c = he[2].get(raw & he[0])
+                            c = he[3].get(raw & he[0])
                             if c is None:
                                 c = _bottom_miss(state, solo, hand, he, raw, i)
                             history.append(c)
