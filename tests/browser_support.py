@@ -155,15 +155,24 @@ def wait_idle(page, timeout: float = 30_000) -> None:
         timeout=timeout)
 
 
-def pick_first_option(page, key: str, attempts: int = 3) -> str:
-    """Open the select box or multiselect of widget key ``key`` and choose its first option; returns
-    the option's text. A click landing while the page is still being drawn may not open the list, so
-    the click is tried again (on a loaded machine the first one can be lost)."""
+def pick_option(page, key: str, name=None, *, typed: str = "", attempts: int = 3) -> str:
+    """Open the select box or multiselect of widget key ``key`` (typing ``typed`` into it, if given)
+    and choose the option called ``name`` (a string for an exact name, a compiled pattern) or, with
+    no name, the first option; returns the option's text. A click landing while the page is still
+    being drawn may not open the list, so the click is tried again (on a loaded machine the first one
+    can be lost)."""
     box = page.locator(f".st-key-{key} input")
     for attempt in range(attempts):
         wait_idle(page)
         box.click()
-        option = page.get_by_role("option").first
+        if typed:
+            box.fill(typed)
+        if name is None:
+            option = page.get_by_role("option").first
+        elif isinstance(name, str):
+            option = page.get_by_role("option", name=name, exact=True)
+        else:
+            option = page.get_by_role("option", name=name)
         try:
             option.wait_for(timeout=10_000)
             text = option.inner_text()

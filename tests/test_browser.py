@@ -15,6 +15,7 @@ import pytest
 from browser_support import (  # the fixtures themselves are registered in conftest.py
     PASSWORD,
     goto,
+    pick_option,
     shot,
     wait_idle,
 )
@@ -233,9 +234,7 @@ def test_the_editor_keeps_its_place_across_pages(page, st_server) -> None:  # no
     picked = page.locator(".st-key-ed_pick_edition input")
     page.wait_for_function("() => document.querySelectorAll('.st-key-ed_pick_edition input').length === 1")
     assert picked.input_value() == "NP1"  # the main game
-    card = page.locator(".st-key-ed_pick_card")
-    card.click()
-    page.get_by_role("option", name=re.compile("^NP1-007")).click()
+    pick_option(page, "ed_pick_card", re.compile("^NP1-007"))
     wait_idle(page)
     flavour = page.locator(".st-key-edf_flavour input")
     flavour.fill("Une saisie en cours")
@@ -253,10 +252,7 @@ def test_play_an_overkill_game_to_the_end(page, st_server, capsys) -> None:  # n
     by clicking draw and stand, then a small batch draws its charts."""
     page.set_viewport_size({"width": 1400, "height": 1350})  # the whole table in one screenshot
     goto(page, st_server, "playtest")
-    game = page.locator(".st-key-pt_gamecode input")
-    game.click()
-    game.fill("OVERK")
-    page.get_by_role("option", name="OVERKILL").click()
+    pick_option(page, "pt_gamecode", "OVERKILL", typed="OVERK")
     wait_idle(page)
     page.locator(".st-key-ok_new button").click()
     page.get_by_text("Vos lignes").wait_for()
@@ -348,20 +344,8 @@ def _bots_play(state, actions: list[int], *, human: int, bot: str, seed: int, ga
 
 
 def _pick_option(pg, option: str, key: str) -> None:
-    """Choose ``option`` in the select box of widget key ``key``."""
-    wait_idle(pg)
-    box = pg.locator(f".st-key-{key} input")
-    for attempt in range(3):  # a click landing while the page is still drawn may not open the list
-        box.click()
-        box.fill(option[:5])
-        try:
-            pg.get_by_role("option", name=option, exact=True).click(timeout=10_000)
-            break
-        except Exception:
-            if attempt == 2:
-                raise
-            pg.keyboard.press("Escape")
-            wait_idle(pg)
+    """Choose ``option`` in the select box of widget key ``key`` and wait until it shows it."""
+    pick_option(pg, key, option, typed=option[:5])
     wait_idle(pg)
     pg.wait_for_function("([k, v]) => { const i = document.querySelector(`.st-key-${k} input`);"
                          " return i && i.value === v; }", arg=[key, option])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from browser_support import (  # the fixtures themselves are registered in conftest.py
     goto,
-    pick_first_option,
+    pick_option,
     shot,
     wait_idle,
 )
@@ -58,7 +58,7 @@ def test_the_goldfish_and_round_robin_batches_show_the_measures(page, st_server)
 
     page.get_by_text("Duels et tournoi").click()
     wait_idle(page)
-    pick_first_option(page, "ptd_decks")  # a third deck: a round robin
+    pick_option(page, "ptd_decks")  # a third deck: a round robin
     page.keyboard.press("Escape")
     wait_idle(page)
     _games(page, "ptd_games", 6)
