@@ -19,6 +19,7 @@ ANSWER_UNTIL = ("first", "all")  # the first answer closes the window, or every 
 EACH = ("player", "team")  # { each = "player", do = [...] }
 LISTS = ("public", "hidden")  # [material] lists: who knows each player's deck list (NesPanini R9)
 MAX_TEAMS = 6
+AMONG_SEATS = ("others", "opponents", "partners", "all")  # { random_seat = "cible", among = ... }
 DIRECTIONS = ("left", "right")  # { rotate = "main", direction = "left" }: to the next seat, the previous
 
 
@@ -148,8 +149,16 @@ def seat_op(ctx: _Ctx, verb: str, op: dict[str, Any], here: list[Any], card: boo
     """``{ for_seat = "cible", do = [...] }`` (the operations as the seat the expression names,
     from 1), ``{ give = "main", to = "main", seat = "cible", pick = "random", count = 1 }`` (cards
     from the seat's pile to that seat's), ``{ rotate = "main", direction = "left" }`` (every
-    player's pile passed to the next seat, or the previous)."""
+    player's pile passed to the next seat, or the previous), ``{ random_seat = "cible", among =
+    "opponents", filter = "vie > 0" }`` (a seat drawn at random into a counter, 0 when none)."""
     c = ctx.c
+    if verb == "random_seat":
+        name = ctx.counter(op["random_seat"], here)
+        among = c.choice(op, here, "among", AMONG_SEATS, "others")
+        flt = ctx.expr(op["filter"], here, card=card) if "filter" in op else None
+        if "filter" in op and flt is None:
+            return None
+        return ("random_seat", name, among, flt) if name else None
     if verb == "for_seat":
         target = ctx.expr(op["for_seat"], here, card=card)
         do = ctx.ops(op.get("do", []), here, card=card)

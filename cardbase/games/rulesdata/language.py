@@ -32,7 +32,7 @@ AMONG = ("reached", "all")
 TIES = ("first", "shared")
 SOURCES = ("edition", "generated", "decks")
 VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game", "each",
-         "for_seat", "give", "rotate")
+         "for_seat", "give", "rotate", "random_seat")
 PLACES = ("top", "bottom")  # where a moved card goes in its new zone
 HORIZONS = ("step", "turn", "choice", "round")  # [scoring] horizon: what the greedy bot looks at after its move
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
@@ -653,7 +653,8 @@ class _Ctx:
                        "deal": ("deal", "to", "count"), "end_turn": ("end_turn",),
                        "effect": ("effect",), "end_game": ("end_game",), "each": ("each", "do"),
                        "for_seat": ("for_seat", "do"), "give": ("give", "to", "seat", "pick", "count"),
-                       "rotate": ("rotate", "direction")}[verb]
+                       "rotate": ("rotate", "direction"),
+                       "random_seat": ("random_seat", "among", "filter")}[verb]
             extra = [k for k in op if k not in allowed]
             if extra:
                 self.c.add(here, "rulesdata.op_keys", "rulesdata.op_keys_fix", verb=verb,
@@ -705,7 +706,7 @@ class _Ctx:
                 each = constructs.each_op(self, op, here, card)
                 if each is not None:
                     out.append(each)
-            elif verb in ("for_seat", "give", "rotate"):
+            elif verb in ("for_seat", "give", "rotate", "random_seat"):
                 more = constructs.seat_op(self, verb, op, here, card)
                 if more is not None:
                     out.append(more)

@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 TERMINAL = -1
 NO_OTHER = -10**6  # others_best() when no seat of another team holds the counter
-MORE_EVENTS = ("secret", "reveal", "lost", "window", "pass", "teams_won")
-SEAT_VERBS = ("move_if", "for_seat", "give", "rotate")  # operations of this module (_run_more)
+MORE_EVENTS = ("secret", "reveal", "lost", "window", "pass", "teams_won", "random_seat")
+SEAT_VERBS = ("move_if", "for_seat", "give", "rotate", "random_seat")  # operations of this module (_run_more)
 
 
 # ------------------------------------------------------------------ expressions
@@ -288,9 +288,11 @@ class Structures:
         return v - 1
 
     def _run_more(self, op: tuple, seat: int, card: Any) -> None:
-        """``move`` with a ``filter``, ``for_seat``, ``give``, ``rotate``."""
+        """``move`` with a ``filter``, ``for_seat``, ``give``, ``rotate``, ``random_seat``."""
         verb = op[0]
-        if verb == "for_seat":
+        if verb == "random_seat":
+            self._random_seat(op, seat, card)
+        elif verb == "for_seat":
             self._run(op[2], self._target(op[1], seat, card), card)
         elif verb == "rotate":
             piles = self.zones[op[1]]
@@ -329,6 +331,31 @@ class Structures:
                         b.append(c)
                     if (src, dst) in self.rules.move_triggers:
                         self._moved(src, dst, owner, c)
+
+    def _random_seat(self, op: tuple, seat: int, card: Any) -> None:
+        """``{ random_seat = "cible", among = "opponents", filter = "vie > 0" }``: a seat drawn at
+        random (the state's generator, so a seeded game draws the same) among the seats ``among``
+        names, seen from the seat in question — ``others`` (every seat but its own), ``opponents``
+        (the other teams' seats; without ``[teams]`` every other seat), ``partners`` (its team's other
+        seats), ``all`` — that pass ``filter`` (an expression read as each candidate seat: its
+        counters, its zones); its number (from 1) goes into the counter of the seat in question, 0
+        when no seat qualifies. The log says which seat was drawn."""
+        _, name, among, flt = op
+        me = max(seat, 0)
+        team = self.game.team_index
+        if among == "all":
+            seats = list(range(self.n))
+        elif among == "others":
+            seats = [q for q in range(self.n) if q != me]
+        elif among == "opponents":
+            seats = [q for q in range(self.n) if team[q] != team[me]]
+        else:  # partners
+            seats = [q for q in range(self.n) if q != me and team[q] == team[me]]
+        if flt is not None:
+            seats = [q for q in seats if self._eval(flt, q, card)]
+        drawn = seats[self.rng.randrange(len(seats))] + 1 if seats else 0
+        self.counters[me][name] = drawn
+        self._log("random_seat", me, drawn)
 
     def _moved(self, src: str, dst: str, owner: int, cid: int) -> None:
         """Triggers on a card moved from ``src`` to ``dst`` (``[[triggers]] from/to``), for the
@@ -553,6 +580,10 @@ class Structures:
             names = ", ".join(self.rules.teams.name(k) for k in event[1])
             return tr("rulesplay.log.teams_won", teams=names)
         seat = event[1] + 1
+        if kind == "random_seat":
+            if not event[2]:
+                return tr("rulesplay.log.random_seat_none", player=seat)
+            return tr("rulesplay.log.random_seat", player=seat, seat=event[2])
         if kind in ("lost", "window"):
             a = self.rules.actions[event[2]]
             label = a.label.get(current_language()) or a.label.get("fr") or a.name
