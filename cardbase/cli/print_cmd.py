@@ -130,7 +130,6 @@ def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) ->
 
     from cardbase.i18n import tr
     from cardbase.outputs.printing.output import OutputError
-    from cardbase.outputs.tts import slug
 
     if not out.strip():
         raise OutputError(tr("files.print.empty_out"))
@@ -138,6 +137,8 @@ def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) ->
     seps = tuple({"/", os.sep, os.altsep or "/"})
     if not out.endswith(seps):
         return path, False
+    from cardbase.outputs.tts import slug
+
     stem = slug(edition) if edition else slug(deck.stem) if deck is not None else "recherche"
     target = path / f"{stem}-{mode}.{'png' if mode == 'proof' else 'pdf'}"
     if path.is_dir():
