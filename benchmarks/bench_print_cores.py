@@ -3,10 +3,10 @@
 Each run is a new process (``cardbase print --edition NP1 --out x.pdf``, Python start-up, imports
 and database opening included), *not* pinned to a core. The database is a SQLite file made and
 seeded once before the timed runs. Bytecode is cached (in a temporary folder), as on a user's
-machine. For each case the median and best wall time and the CPU time of the process and its
-workers (user + system) are printed, with cards/s, the wall-time and CPU ratios to the first case
-and the PDF's size per page. The machine may be shared: the CPU time and the load average say how
-much of the wall time was waiting for a core.
+machine. For each case the median and best wall time, the CPU time of the process and its
+workers (user + system) and of the main process alone are printed, with cards/s, the wall-time
+and CPU ratios to the first case and the PDF's size per page. The machine may be shared: the CPU
+time and the load average say how much of the wall time was waiting for a core.
 
     python benchmarks/bench_print_cores.py [--runs 5] [--times 1 | --long 500] [--workers 1 0]
         [--before OTHER_CHECKOUT] [--root CHECKOUT]
@@ -15,7 +15,7 @@ much of the wall time was waiting for a core.
 distinct cards with long effect texts instead (``benchmarks/long_text_cards.py``: 380 to 620
 characters of rich text each, a quarter of them growing into the art, as in a large real set).
 ``--before`` adds the same command run from another checkout (``git worktree add DIR <commit>
---detach``) as the reference case, interleaved with the others, and says whether its PDF is the
+--detach``, or ``git archive <commit> | tar -x -C DIR``) as the reference case, interleaved with the others, and says whether its PDF is the
 same as this checkout's, byte for byte (else whether each card's picture is).
 """
 
@@ -32,18 +32,34 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-ENTRY = "import sys; from cardbase.cli import main; sys.exit(main())"
+# The command as users run it; on its way out the process writes its own CPU time (not its
+# workers') to the file named by CARDBASE_BENCH_SELF_CPU. Forked workers end with os._exit and do
+# not write it.
+ENTRY = (
+    "import atexit, os, resource, sys\n"
+    "def _self_cpu():\n"
+    "    u = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "    with open(os.environ['CARDBASE_BENCH_SELF_CPU'], 'w') as f:\n"
+    "        f.write(repr(u.ru_utime + u.ru_stime))\n"
+    "atexit.register(_self_cpu)\n"
+    "from cardbase.cli import main; sys.exit(main())\n"
+)
 
 
-def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall time and CPU time (user + system, the process and the workers it waited for)."""
+def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall time, CPU time (user + system, the process and the workers it waited for) and the CPU
+    time of the main process alone. Run from the temporary folder: ``python -c`` puts the
+    current folder first on the path, and a checkout there would shadow ``--root``/``--before``."""
+    self_cpu = Path(env["CARDBASE_BENCH_SELF_CPU"])
+    self_cpu.unlink(missing_ok=True)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            cwd=self_cpu.parent)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"failed: {' '.join(cmd)}\n{proc.stderr.read().decode() if proc.stderr else ''}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall, usage.ru_utime + usage.ru_stime, float(self_cpu.read_text())
 
 
 def _seed_copies(env: dict[str, str], root: Path, times: int) -> None:
@@ -75,7 +91,8 @@ def _seed_long(env: dict[str, str], count: int) -> None:
 
 def _env(db_url: str, root: Path, pycache: str) -> dict[str, str]:
     env = dict(os.environ, DATABASE_URL=db_url, PYTHONPYCACHEPREFIX=pycache,
-               PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
+               PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])),
+               CARDBASE_BENCH_SELF_CPU=str(Path(pycache).parent / "self-cpu.txt"))
     env.pop("CARDBASE_LANG", None)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # what users get: modules compiled once
     return env
@@ -136,31 +153,39 @@ def main() -> None:
             files[name] = out.read_bytes()
         walls: dict[str, list[float]] = {name: [] for name, _, _ in cases}
         cpus: dict[str, list[float]] = {name: [] for name, _, _ in cases}
+        mains: dict[str, list[float]] = {name: [] for name, _, _ in cases}
         sizes: dict[str, tuple[int, int]] = {}
+        load_before = os.getloadavg()[0]
         for _ in range(args.runs):
             for name, case_env, cmd in cases:  # interleaved: a burst of load hits every case alike
-                wall, cpu = _run(cmd, case_env)
+                wall, cpu, main_cpu = _run(cmd, case_env)
                 walls[name].append(wall)
                 cpus[name].append(cpu)
+                mains[name].append(main_cpu)
                 data = out.read_bytes()
                 sizes[name] = (len(data), data.count(b"/Type /Page "))
     print(f"cardbase print, {cards} cards ({' '.join(source)}), A4, {args.dpi} DPI, whole process; "
-          f"{args.runs} runs, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; "
-          f"checkout {args.root}" + (f", before: {args.before}" if args.before else ""))
+          f"{args.runs} runs, {os.cpu_count()} cores, load average {load_before:.1f} → "
+          f"{os.getloadavg()[0]:.1f}; checkout {args.root}"
+          + (f", before: {args.before}" if args.before else ""))
     print(f"{'case':<11}{'wall med':>9}{'cards/s':>9}{'wall min':>9}{'cards/s':>9}"
-          f"{'CPU med':>9}{'cards/CPU s':>12}{'× wall':>8}{'× CPU':>7}{'CPU/wall':>9}{'MB/page':>9}"
-          f"{'pages':>6}")
-    ref = statistics.median(walls[cases[0][0]])
-    ref_cpu = statistics.median(cpus[cases[0][0]])
+          f"{'CPU med':>9}{'cards/CPU s':>12}{'main CPU':>9}{'cards/s':>9}{'× wall':>8}{'× CPU':>7}"
+          f"{'CPU/wall':>9}{'MB/page':>9}{'pages':>6}")
+    first = cases[0][0]
+    ref = statistics.median(walls[first])
+    ref_cpu = statistics.median(cpus[first])
     for name, _, _ in cases:
         med, low, cpu = statistics.median(walls[name]), min(walls[name]), statistics.median(cpus[name])
+        main_cpu = statistics.median(mains[name])
         size, pages = sizes[name]
         print(f"{name:<11}{med:>8.2f}s{cards / med:>9.1f}{low:>8.2f}s{cards / low:>9.1f}"
-              f"{cpu:>8.2f}s{cards / cpu:>12.1f}{ref / med:>8.2f}{ref_cpu / cpu:>7.2f}"
-              f"{cpu / med:>9.2f}{size / 1e6 / max(pages, 1):>9.2f}{pages:>6}")
+              f"{cpu:>8.2f}s{cards / cpu:>12.1f}{main_cpu:>8.2f}s{cards / main_cpu:>9.1f}"
+              f"{ref / med:>8.2f}{ref_cpu / cpu:>7.2f}{cpu / med:>9.2f}"
+              f"{size / 1e6 / max(pages, 1):>9.2f}{pages:>6}")
     print("(× wall, × CPU: the first case's median over this case's; CPU/wall above 1: more than "
-          "one core at work)")
-    first = cases[0][0]
+          "one core at work. main CPU: the main process alone, workers left out — the wall time "
+          "cannot be shorter, and is about that on an idle machine when the workers keep up; its "
+          "cards/s is the figure a machine with a free core for each worker would show)")
     for name, _, _ in cases[1:]:
         print(f"{name} against {first}: {_same(files[first], files[name])}")
 

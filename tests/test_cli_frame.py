@@ -125,6 +125,22 @@ def test_an_export_reads_without_the_database_layer(cli_env, backend, tmp_path):
     assert "sqlalchemy" in _modules_after(*args, watch=DATABASE_LAYER, env=FULL_PATH)["heavy"]
 
 
+@pytest.mark.parametrize("source", [("--edition", "NP1"), ("--deck", DECK),
+                                    ("--query", "c:rouge k:foule")])
+def test_a_print_reads_its_cards_without_the_database_layer(cli_env, backend, tmp_path, source):
+    """A print needs Pillow and the printing code, not SQLAlchemy: on the SQLite default its cards
+    come from the read-only snapshot (the same file either way: tests/test_readonly.py)."""
+    _modules_after("cards", "search", "c:rouge")  # the first run seeds the test database
+    args = ("print", *source, "--out", str(tmp_path / "x.pdf"), "--workers", "1")
+    seen = _modules_after(*args, watch=("PIL", "cardbase.outputs", *DATABASE_LAYER))
+    assert seen["code"] == 0 and (tmp_path / "x.pdf").stat().st_size > 100_000
+    heavy = set(seen["heavy"])
+    assert {"PIL", "cardbase.outputs"} <= heavy  # the probe sees what the print loads
+    layer = heavy & set(DATABASE_LAYER)
+    assert (not layer) if backend == "sqlite" else ("sqlalchemy" in layer), layer
+    assert "sqlalchemy" in _modules_after(*args, watch=DATABASE_LAYER, env=FULL_PATH)["heavy"]
+
+
 @pytest.mark.parametrize("args", [
     ("sim", "game", "overkill", "--games", "3", "--json"),
     ("sim", "game", "overkill", "--games", "3", "--workers", "1"),

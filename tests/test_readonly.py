@@ -215,6 +215,67 @@ def test_exports_write_the_same_files_on_both_paths(databases, kind, spy, tmp_pa
     assert spy == []  # a bad suffix is said before the database is read
 
 
+def _print_commands(tmp: Path) -> list[tuple[str, ...]]:
+    """Prints and renders of a few cards each (every source, modes, backs, errors)."""
+    decks = {p.name: p for p in _deck_files(tmp)}
+    return [
+        ("print", "--query", "c:rouge k:foule", "--workers", "1"),
+        ("print", "--query", "e:np1 v>=8", "--backs", "--workers", "2"),
+        ("print", "--deck", str(decks["refs.txt"])),
+        ("print", "--deck", str(decks["typos.txt"])),  # unknown cards: the lines named
+        ("print", "--query", "g:duel or g:joute"),  # games without a template of their own
+        ("print", "--query", "e:OVK n<=3", "--mode", "shop"),
+        ("print", "--query", "e:OVS n<=4", "--mode", "proof"),
+        ("--lang", "en", "print", "--query", "np1-010 or ctt-010"),
+        ("print", "--edition", "ZZ"),
+        ("print", "--query", "c:rouj"),
+        ("print", "--query", "g:nope"),
+        ("render", "NP1-001"),
+        ("render", "Lancier"),  # in two games: named by its refs
+        ("render", "OVK-019", "--back"),
+    ]
+
+
+def _output_files(folder: Path) -> dict[str, bytes]:
+    """Every file a print wrote, by name; the manifest without its date."""
+    files = {}
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            data = path.read_bytes()
+            if path.name.endswith(".manifest.json"):
+                manifest = json.loads(data)
+                manifest.pop("created")
+                data = json.dumps(manifest, sort_keys=True).encode()
+            files[str(path.relative_to(folder))] = data
+    return files
+
+
+@pytest.mark.parametrize("kind", ["seeded", "edited"])
+def test_prints_write_the_same_files_on_both_paths(databases, kind, spy, tmp_path, monkeypatch):
+    """``cardbase print`` and ``cardbase render`` read their cards on the snapshot: the same PDF
+    (and PNGs, manifest, messages), byte for byte, as through SQLAlchemy."""
+    monkeypatch.setenv("DATABASE_URL", databases[kind])
+    db.dispose_engines()
+    written = 0
+    for n, args in enumerate(_print_commands(tmp_path)):
+        outputs = []
+        for fast in (True, False):
+            folder = tmp_path / f"{n}-{fast}"
+            folder.mkdir()
+            suffix = ".png" if "render" in args else ".pdf"
+            spy.clear()
+            result = _cli(*args, "--out", str(folder / f"out{suffix}"), fast=fast)
+            assert spy == [fast], (args, spy)  # one read, on the path asked for
+            files = _output_files(folder)
+            written += sum(map(len, files.values()))
+            outputs.append((result.exit_code, result.stdout.replace(str(folder), "OUT"),
+                            result.stderr.replace(str(folder), "OUT"), files))
+            assert result.exception is None or isinstance(result.exception, SystemExit), \
+                (args, result.exception)
+        assert outputs[0] == outputs[1], args
+    assert written > 1_000_000  # pictures were compared, not only messages
+
+
 def test_the_outputs_compared_are_not_all_alike(databases, tmp_path, monkeypatch):
     """The comparison above sees results, errors and suggestions, not empty outputs."""
     monkeypatch.setenv("DATABASE_URL", databases["edited"])

@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from sqlmodel import Session
 
     from cardbase.storage.models import StickerColour
+    from cardbase.storage.readonly import ReadOnlyDB
 
 __all__ = [
     "KINDS",
@@ -572,8 +573,14 @@ def _model() -> type[StickerColour]:
     return StickerColour
 
 
-def colour_table(session: Session) -> dict[str, str]:
-    """Colour key → symbol key, as stored in the database."""
+def colour_table(session: Session | ReadOnlyDB) -> dict[str, str]:
+    """Colour key → symbol key, as stored in the database (on a session or on the read-only
+    snapshot of :mod:`cardbase.storage.readonly`: the same rows in the same order)."""
+    from cardbase.storage.readonly import ReadOnlyDB
+
+    if isinstance(session, ReadOnlyDB):
+        return dict(session.rows("SELECT sticker_colour.colour, sticker_colour.symbol "
+                                 "FROM sticker_colour ORDER BY sticker_colour.id"))
     from sqlmodel import select
 
     model = _model()

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import typer
 
+from cardbase.cli.coercion import install as _plain_values
 from cardbase.cli.frame import CardbaseGroup
+
+_plain_values()  # plain option values without pydantic (cardbase.cli.coercion)
 
 __all__ = ["app", "main"]
 

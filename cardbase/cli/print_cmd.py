@@ -13,7 +13,7 @@ from pathlib import Path
 
 import typer
 
-from cardbase.cli.common import fail, handle_errors, session
+from cardbase.cli.common import fail, handle_errors, read
 from cardbase.domain import CardDef
 
 P_EDITION = typer.Option(None, "--edition", "-e", help="Print a whole edition (code).")
@@ -69,7 +69,7 @@ R_ART_DIR = typer.Option(None, "--art-dir", help="Folder of the art files.")
 
 
 def _edition_symbols(s, codes: set[str]) -> dict[str, str]:
-    from cardbase.catalog.cards import get_edition
+    from cardbase.catalog.reads import get_edition
 
     out = {}
     for code in codes:
@@ -79,20 +79,46 @@ def _edition_symbols(s, codes: set[str]) -> dict[str, str]:
     return out
 
 
-def _deck_cards(s, path: Path) -> list[CardDef]:
+def _deck_cards(s, deck_list, path: Path) -> list[CardDef]:
     """Each card of the deck as many times as the deck holds it, in deck-list order."""
     from cardbase import decks
-    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import reads
     from cardbase.errors import DeckListError
 
-    resolved = decks.resolve_deck(s, decks.read_deck_file(path))
+    resolved = decks.resolve_deck(s, deck_list)
     if resolved.problems:
         from cardbase.i18n import tr
 
         raise DeckListError(tr("printing.cli.deck_lines", path=str(path), n=len(resolved.problems)),
                             list(resolved.problems))
-    defs = {d.id: d for d in catalog.card_defs(s, ids=[e.card.id for e in resolved.entries])}
+    defs = {d.id: d for d in reads.card_defs(s, ids=[e.card.id for e in resolved.entries])}
     return [defs[e.card.id] for e in resolved.entries for _ in range(e.count)]
+
+
+def _print_inputs(edition: str | None, deck: Path | None, query: str | None):
+    """The cards to print, the sticker colours and the editions' symbols, read in one go: on the
+    read-only snapshot of the SQLite default when nothing else is left to do (no SQLAlchemy
+    loaded), else on a session (see :func:`cardbase.cli.common.read`). The same values either
+    way, so the same file."""
+    from cardbase.catalog import reads
+    from cardbase.catalog.stickers import colour_table
+
+    deck_list = None
+    if deck is not None:
+        from cardbase.decks import read_deck_file
+
+        deck_list = read_deck_file(deck)
+
+    def work(s):
+        if deck_list is not None:
+            cards = _deck_cards(s, deck_list, deck)
+        else:
+            cards = reads.card_defs(s, edition=edition, query=query)
+        if not cards:
+            return cards, {}, {}
+        return cards, colour_table(s), _edition_symbols(s, {c.edition for c in cards})
+
+    return read(work)
 
 
 def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) -> tuple[Path, bool]:
@@ -104,7 +130,6 @@ def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) ->
 
     from cardbase.i18n import tr
     from cardbase.outputs.printing.output import OutputError
-    from cardbase.outputs.tts import slug
 
     if not out.strip():
         raise OutputError(tr("files.print.empty_out"))
@@ -112,6 +137,8 @@ def _output_file(out: str, mode: str, edition: str | None, deck: Path | None) ->
     seps = tuple({"/", os.sep, os.altsep or "/"})
     if not out.endswith(seps):
         return path, False
+    from cardbase.outputs.tts import slug
+
     stem = slug(edition) if edition else slug(deck.stem) if deck is not None else "recherche"
     target = path / f"{stem}-{mode}.{'png' if mode == 'proof' else 'pdf'}"
     if path.is_dir():
@@ -182,11 +209,9 @@ def print_command(
     if ctx.invoked_subcommand is not None:
         return
     _quick_exit()
-    from cardbase.catalog import cards as catalog
     from cardbase.i18n import tr
     from cardbase.outputs.printing import print_cards
     from cardbase.outputs.printing.sheets import check_workers
-    from cardbase.catalog.stickers import colour_table
 
     chosen = [x for x in (edition, deck, query) if x]
     if len(chosen) != 1:
@@ -209,15 +234,9 @@ def print_command(
         from cardbase.outputs.printing.colourblind import check_deficiency
 
         check_deficiency(simulate)
-    with session() as s:
-        if deck is not None:
-            cards = _deck_cards(s, deck)
-        else:
-            cards = catalog.card_defs(s, edition=edition, query=query)
-        if not cards:
-            fail(tr("printing.cli.no_cards"))
-        table = colour_table(s)
-        symbols = _edition_symbols(s, {c.edition for c in cards})
+    cards, table, symbols = _print_inputs(edition, deck, query)
+    if not cards:
+        fail(tr("printing.cli.no_cards"))
     if make_folder:
         out.parent.mkdir()  # only now, and removed again if the print fails
     try:
@@ -276,7 +295,7 @@ def render_command(
 ) -> None:
     """Render one card to a PNG."""
     _quick_exit()
-    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import reads
     from cardbase.i18n import tr
     from cardbase.outputs.printing import render_card_png
     from cardbase.outputs.printing.output import check_target
@@ -284,10 +303,12 @@ def render_command(
     from cardbase.catalog.stickers import colour_table
 
     check_target(out, tuple(IMAGE_FORMATS))  # before opening the database
-    with session() as s:
-        found = catalog.get_card(s, card)
-        defs = catalog.card_defs(s, ids=[found.id])
-        table = colour_table(s)
+
+    def work(s):
+        defs = reads.card_defs(s, ids=[reads.get_card(s, card).id])
+        return defs, colour_table(s)
+
+    defs, table = read(work)
     render_card_png(defs[0], out, dpi=dpi, bleed=bleed, stickers=not no_stickers,
                     sticker_table=table, template=template, art_dir=art_dir, back=back)
     typer.echo(tr("printing.cli.rendered", path=str(out), ref=defs[0].ref, name=defs[0].name))

@@ -1,6 +1,6 @@
 """The read-only path of the SQLite default: the standard library's ``sqlite3`` and plain rows,
 for the commands that only read (``cards search``, ``cards show``, ``deck validate``,
-``deck stats``, the cards of a batch of games) and start without loading SQLAlchemy, SQLModel or
+``deck stats``, the cards of a batch of games, of a print and of a render) and start without loading SQLAlchemy, SQLModel or
 pydantic.
 
 It is taken only when nothing but reading is left to do: the database is a SQLite file that
