@@ -198,6 +198,7 @@ class EffectTable:
         self.value: list[int] = []
         self.reads: list[int] = []  # the zones its score rules count in (bits, see _reads)
         parsed: dict[str, Any] = {}
+        effects: list[Any] = []  # each card's parsed effect (None: no effect text)
         for c, d in zip(game.cards, game.defs):
             src = (getattr(d, "effect", None) or "").strip() if d is not None else ""
             eff = None
@@ -216,6 +217,7 @@ class EffectTable:
             self.score_fn.append(compile_score(eff) if eff is not None and eff.score else None)
             self.value.append(c.value if isinstance(c.value, int) and not isinstance(c.value, bool) else 0)
             self.reads.append(_reads(eff))
+            effects.append(eff)
         self.size = len(self.defs)
         self.has_discard_effect = [bool(x) for x in self.on_discard]
         # a card's kind: the first card with the same figures (every one the score rules read, its
@@ -224,8 +226,49 @@ class EffectTable:
         kinds: dict[tuple, int] = {}
         self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
                      for c, (d, v) in enumerate(zip(self.defs, self.value))]
-        self.hand_memo: dict[tuple, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
-        self.score_memo: dict[tuple, int] = {}  # hand kinds and the kinds of the zones read -> score
+        self.hand_memo: dict[int, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
+        self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
+        self._codes(effects)
+
+    def _codes(self, effects: list[Any]) -> None:
+        """The memo keys of :meth:`State.effect_score`, as sums of integers (one per card, summed
+        over a zone: no sorting). ``hand_code``: a field of bits per kind, the hand's sum holds how
+        many cards of each kind it has. ``own_code``, ``opp_code``, ``deck_code``: a field per
+        count that a score rule reads outside the hand (the cards of the discard pile, the
+        opponents' piles, the Cimetière — both — or the deck matching its filter; for a count of
+        colours, a field per colour), the sum over the zone holds every such count. A hand's score
+        depends on its kinds and those counts only (:mod:`cardbase.games.effects.evaluate`)."""
+        from cardbase.games.effects import compile_filter
+
+        order: dict[int, int] = {}
+        copies: dict[int, int] = {}
+        for k in self.kind:
+            order.setdefault(k, len(order))
+            copies[k] = copies.get(k, 0) + 1
+        width = max(copies.values(), default=1).bit_length() + 1
+        self.hand_code = [1 << (order[k] * width) for k in self.kind]
+        counts: dict[Any, None] = {}
+        for eff in effects:
+            for rule in eff.score if eff is not None else ():
+                for count in [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else []):
+                    if str(count.zone) != "hand":
+                        counts.setdefault(count, None)
+        width = (self.size + 1).bit_length() + 1  # a count never reaches the number of cards + 1
+        colours = sorted({d.colour for d in self.defs if d.colour}, key=str)
+        self.own_code, self.opp_code, self.deck_code = [0] * self.size, [0] * self.size, [0] * self.size
+        shift = 0
+        for count in counts:
+            pred = compile_filter(count.filter)
+            zone = str(count.zone)
+            codes = [self.deck_code] if zone == "deck" else (
+                [self.own_code] if zone == "discards" else
+                [self.opp_code] if zone == "opponent_discards" else [self.own_code, self.opp_code])
+            for colour in (colours if count.kind == "colours" else (None,)):
+                for c, d in enumerate(self.defs):
+                    if (pred is None or pred(d)) and (colour is None or d.colour == colour):
+                        for code in codes:
+                            code[c] += 1 << shift
+                shift += width
 
 
 def _reads(effect: Any) -> int:
@@ -578,8 +621,7 @@ class State(Structures):
         if not self.game.shortcuts:
             total, reads = self._hand_values(hand, eff)
             return total + (self._hand_rules(seat, hand, eff, reads) if reads else 0)
-        kind = eff.kind.__getitem__
-        hk = tuple(sorted(map(kind, hand)))
+        hk = sum(map(eff.hand_code.__getitem__, hand))
         hit = eff.hand_memo.get(hk)
         if hit is None:
             hit = self._hand_values(hand, eff)
@@ -590,12 +632,15 @@ class State(Structures):
         if not reads:
             return total
         piles = self.zones[z["discards"]]
-        key = (hk,
-               tuple(sorted(map(kind, piles[seat]))) if reads & 6 else None,
-               (tuple(sorted(map(kind, piles[1 - seat]))) if len(piles) == 2 else
-                tuple(sorted(map(kind, itertools.chain.from_iterable(piles[:seat] + piles[seat + 1:])))))
-               if reads & 12 else None,
-               tuple(sorted(map(kind, self._pile(z["deck"], seat)))) if reads & 16 else None)
+        sig = sum(map(eff.own_code.__getitem__, piles[seat])) if reads & 6 else 0
+        if reads & 12:
+            opp = eff.opp_code.__getitem__
+            for q, pile in enumerate(piles):
+                if q != seat:
+                    sig += sum(map(opp, pile))
+        if reads & 16:
+            sig += sum(map(eff.deck_code.__getitem__, self._pile(z["deck"], seat)))
+        key = (hk, sig)
         score = eff.score_memo.get(key)
         if score is None:
             score = self._hand_rules(seat, hand, eff, reads)
@@ -1085,9 +1130,12 @@ class State(Structures):
             base.legal_actions()
         best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
         quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
+        last = base._last_bottom()
         stride = self.game.stride
         for a in legal:
-            if quick and quick[a // stride]:
+            if last:
+                v, steps = base._quick_bottom(a, p), 0
+            elif quick and quick[a // stride]:
                 v, steps = base._quick_look_ahead(a, p), 0
             else:
                 v, steps = self._look_ahead(base, a, p, None)
@@ -1132,6 +1180,50 @@ class State(Structures):
         self.done[k] -= 1
         self.history.pop()
         self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
+        return v
+
+    def _last_bottom(self) -> bool:
+        """Whether the pending choice is an effect's last « place a card under the deck » (the
+        effect language's BOTTOM) with nothing queued after it, in a look-ahead that stops at the
+        end of the turn: its look-ahead can be played in place and taken back
+        (:meth:`_quick_bottom`)."""
+        d = self.decision
+        return (d is not None and d[0] == "bottom" and d[3] == 1 and not self.queue and self._ending
+                and self._pause and self.events is None and self.window is None
+                and self.rules.check != "action")
+
+    def _quick_bottom(self, action: int, p: int) -> float:
+        """:meth:`_look_ahead` of the answer ``action`` to the choice of :meth:`_last_bottom`,
+        played in place and taken back: what :meth:`_play` does (the move counted, the card out of
+        the hand — and of the cards shown — under the deck, the effect over, the turn ended and
+        the look-ahead stopped), the heuristic read, every change undone."""
+        d = self.decision
+        chooser, card = d[1], action - self.game.decision_base
+        z = self.rules.effects
+        hand = self.zones[z["hand"]][chooser]
+        deck = self.zones[z["deck"]][chooser]
+        shown = self.revealed[chooser]
+        saved = (self._legal, self.player, self.turn_actions, self.paused)
+        i = hand.index(card)
+        del hand[i]
+        j = shown.index(card) if shown and card in shown else -1
+        if j >= 0:
+            del shown[j]
+        deck.insert(0, card)
+        self.history.append(action)
+        self.turn_actions += 1
+        self._legal = None
+        self.decision = None
+        self.player = d[2]  # the turn belongs to the effect's owner, over
+        self.paused = True
+        v = self.heuristic(p)
+        del deck[0]
+        if j >= 0:
+            shown.insert(j, card)
+        hand.insert(i, card)
+        self.history.pop()
+        self.decision = d
+        self._legal, self.player, self.turn_actions, self.paused = saved
         return v
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> tuple[float, int]:
