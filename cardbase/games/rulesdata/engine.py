@@ -228,6 +228,7 @@ class EffectTable:
                      for c, (d, v) in enumerate(zip(self.defs, self.value))]
         self.hand_memo: dict[int, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
         self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
+        self.rule_memo: dict[tuple, int] = {}  # a card's kind, the counts it may read -> its rules' score
         self._codes(effects)
 
     def _codes(self, effects: list[Any]) -> None:
@@ -250,17 +251,20 @@ class EffectTable:
         counts: dict[Any, None] = {}
         for eff in effects:
             for rule in eff.score if eff is not None else ():
-                for count in [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else []):
-                    if str(count.zone) != "hand":
-                        counts.setdefault(count, None)
+                for count in _rule_counts(rule):
+                    counts.setdefault(count, None)
         width = (self.size + 1).bit_length() + 1  # a count never reaches the number of cards + 1
         colours = sorted({d.colour for d in self.defs if d.colour}, key=str)
         self.own_code, self.opp_code, self.deck_code = [0] * self.size, [0] * self.size, [0] * self.size
+        self.rule_code = [0] * self.size  # the same for the counts in the hand (State._hand_rules)
         shift = 0
+        masks: dict[Any, int] = {}  # the bits of each count's fields
         for count in counts:
+            start = shift
             pred = compile_filter(count.filter)
             zone = str(count.zone)
             codes = [self.deck_code] if zone == "deck" else (
+                [self.rule_code] if zone == "hand" else
                 [self.own_code] if zone == "discards" else
                 [self.opp_code] if zone == "opponent_discards" else [self.own_code, self.opp_code])
             for colour in (colours if count.kind == "colours" else (None,)):
@@ -269,6 +273,18 @@ class EffectTable:
                         for code in codes:
                             code[c] += 1 << shift
                 shift += width
+            masks[count] = (1 << shift) - (1 << start)
+        # the fields a card's own rules read: its rules' score is memoised under them
+        self.rule_mask = [0] * self.size
+        for c, eff in enumerate(effects):
+            for rule in eff.score if eff is not None else ():
+                for count in _rule_counts(rule):
+                    self.rule_mask[c] |= masks[count]
+
+
+def _rule_counts(rule: Any) -> list[Any]:
+    """The counts a score rule reads: its conditions' and its ``per``."""
+    return [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else [])
 
 
 def _reads(effect: Any) -> int:
@@ -279,8 +295,7 @@ def _reads(effect: Any) -> int:
     bits = {"hand": 1, "discards": 2, "cimetiere": 4 | 2 | 8, "opponent_discards": 8, "deck": 16}
     out = 0
     for rule in effect.score:
-        counts = [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else [])
-        for count in counts:
+        for count in _rule_counts(rule):
             out |= bits[str(count.zone)]
     return out
 
@@ -643,7 +658,7 @@ class State(Structures):
         key = (hk, sig)
         score = eff.score_memo.get(key)
         if score is None:
-            score = self._hand_rules(seat, hand, eff, reads)
+            score = self._hand_rules(seat, hand, eff, reads, sig)
             if len(eff.score_memo) > 200_000:
                 eff.score_memo.clear()
             eff.score_memo[key] = score
@@ -661,8 +676,28 @@ class State(Structures):
                 reads |= eff.reads[c] | 32
         return total, reads
 
-    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int) -> int:
-        """The score rules of the seat's hand, added up."""
+    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int, sig: int | None = None) -> int:
+        """The score rules of the seat's hand, added up. ``sig``: the counts the rules read
+        outside the hand (:meth:`EffectTable._codes`), given when the shortcuts are on — each
+        card's rules then memoised under its kind, those counts and the counts in the hand."""
+        if sig is not None:
+            sig += sum(map(eff.rule_code.__getitem__, hand))  # fields apart from the zones'
+            memo, kind, fns, mask = eff.rule_memo, eff.kind, eff.score_fn, eff.rule_mask
+            total = 0
+            for c in hand:
+                if fns[c] is not None:
+                    key = (kind[c], sig & mask[c])
+                    v = memo.get(key)
+                    if v is None:
+                        if len(memo) > 200_000:
+                            memo.clear()
+                        v = memo[key] = self._card_rules(seat, [c], eff, reads, hand)
+                    total += v
+            return total
+        return self._card_rules(seat, hand, eff, reads, hand)
+
+    def _card_rules(self, seat: int, scored: list[int], eff: EffectTable, reads: int, hand: list[int]) -> int:
+        """The score rules of the cards ``scored`` of the seat's ``hand``, added up."""
         z = self.rules.effects
         defs, fns = eff.defs, eff.score_fn
         piles = self.zones[z["discards"]]
@@ -674,7 +709,7 @@ class State(Structures):
         zones.cimetiere = zones.discards + zones.opponent_discards if reads & 4 else ()
         zones.deck = [defs[c] for c in self._pile(z["deck"], seat)] if reads & 16 else ()
         total = 0
-        for c in hand:
+        for c in scored:
             fn = fns[c]
             if fn is not None:
                 total += fn(defs[c], zones)
