@@ -1165,11 +1165,11 @@ class State(Structures):
             base.legal_actions()
         best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
         quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
-        last = base._last_bottom()
+        last = base._last_choice()
         stride = self.game.stride
         for a in legal:
             if last:
-                v, steps = base._quick_bottom(a, p), 0
+                v, steps = base._quick_last(a, p), 0
             elif quick and quick[a // stride]:
                 v, steps = base._quick_look_ahead(a, p), 0
             else:
@@ -1217,26 +1217,27 @@ class State(Structures):
         self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
         return v
 
-    def _last_bottom(self) -> bool:
-        """Whether the pending choice is an effect's last « place a card under the deck » (the
-        effect language's BOTTOM) with nothing queued after it, in a look-ahead that stops at the
-        end of the turn: its look-ahead can be played in place and taken back
-        (:meth:`_quick_bottom`)."""
+    def _last_choice(self) -> bool:
+        """Whether the pending choice is an effect's last one — « place a card under the deck »
+        (the effect language's BOTTOM, one card left) or the hand card a swap gives (GIVE) — with
+        nothing queued after it, in a look-ahead that stops at the end of the turn: its
+        look-ahead can be played in place and taken back (:meth:`_quick_last`)."""
         d = self.decision
-        return (d is not None and d[0] == "bottom" and d[3] == 1 and not self.queue and self._ending
-                and self._pause and self.events is None and self.window is None
+        return (d is not None and (d[0] == "give" or (d[0] == "bottom" and d[3] == 1)) and not self.queue
+                and self._ending and self._pause and self.events is None and self.window is None
                 and self.rules.check != "action")
 
-    def _quick_bottom(self, action: int, p: int) -> float:
-        """:meth:`_look_ahead` of the answer ``action`` to the choice of :meth:`_last_bottom`,
+    def _quick_last(self, action: int, p: int) -> float:
+        """:meth:`_look_ahead` of the answer ``action`` to the choice of :meth:`_last_choice`,
         played in place and taken back: what :meth:`_play` does (the move counted, the card out of
-        the hand — and of the cards shown — under the deck, the effect over, the turn ended and
-        the look-ahead stopped), the heuristic read, every change undone."""
+        the hand — and of the cards shown — under the deck, or on the discard pile with the card
+        taken by the swap in the hand; the effect over, the turn ended and the look-ahead
+        stopped), the heuristic read, every change undone."""
         d = self.decision
         chooser, card = d[1], action - self.game.decision_base
         z = self.rules.effects
         hand = self.zones[z["hand"]][chooser]
-        deck = self.zones[z["deck"]][chooser]
+        dest = self.zones[z["deck"] if d[0] == "bottom" else z["discards"]][chooser]
         shown = self.revealed[chooser]
         saved = (self._legal, self.player, self.turn_actions, self.paused)
         i = hand.index(card)
@@ -1244,7 +1245,11 @@ class State(Structures):
         j = shown.index(card) if shown and card in shown else -1
         if j >= 0:
             del shown[j]
-        deck.insert(0, card)
+        if d[0] == "bottom":
+            dest.insert(0, card)
+        else:
+            dest.append(card)
+            hand.append(d[3])
         self.history.append(action)
         self.turn_actions += 1
         self._legal = None
@@ -1252,7 +1257,11 @@ class State(Structures):
         self.player = d[2]  # the turn belongs to the effect's owner, over
         self.paused = True
         v = self.heuristic(p)
-        del deck[0]
+        if d[0] == "bottom":
+            del dest[0]
+        else:
+            dest.pop()
+            hand.pop()
         if j >= 0:
             shown.insert(j, card)
         hand.insert(i, card)
