@@ -229,6 +229,8 @@ class EffectTable:
         self.hand_memo: dict[int, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
         self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
         self.rule_memo: dict[tuple, int] = {}  # a card's kind, the counts it may read -> its rules' score
+        z = game.rules.effects
+        self.hand_zone, self.discards_zone, self.deck_zone = z["hand"], z["discards"], z["deck"]
         self._codes(effects)
 
     def _codes(self, effects: list[Any]) -> None:
@@ -248,6 +250,7 @@ class EffectTable:
             copies[k] = copies.get(k, 0) + 1
         width = max(copies.values(), default=1).bit_length() + 1
         self.hand_code = [1 << (order[k] * width) for k in self.kind]
+        self.hand_get = self.hand_code.__getitem__
         counts: dict[Any, None] = {}
         for eff in effects:
             for rule in eff.score if eff is not None else ():
@@ -274,6 +277,7 @@ class EffectTable:
                             code[c] += 1 << shift
                 shift += width
             masks[count] = (1 << shift) - (1 << start)
+        self.own_get, self.opp_get = self.own_code.__getitem__, self.opp_code.__getitem__
         # the fields a card's own rules read: its rules' score is memoised under them
         self.rule_mask = [0] * self.size
         for c, eff in enumerate(effects):
@@ -603,7 +607,7 @@ class State(Structures):
     def _eval(self, e: Expr, seat: int, card: CardView | None = None) -> Any:
         fn = e.fn or e.bind(FUNCTIONS)
         try:
-            return fn(self, seat, self.counters[max(seat, 0)], card)
+            return fn(self, seat, self.counters[seat if seat > 0 else 0], card)
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
@@ -631,12 +635,13 @@ class State(Structures):
         eff = self.game.effects
         if eff is None:
             return 0
-        z = self.rules.effects
-        hand = self._pile(z["hand"], seat)
         if not self.game.shortcuts:
+            hand = self._pile(self.rules.effects["hand"], seat)
             total, reads = self._hand_values(hand, eff)
             return total + (self._hand_rules(seat, hand, eff, reads) if reads else 0)
-        hk = sum(map(eff.hand_code.__getitem__, hand))
+        piles = self.zones[eff.hand_zone]
+        hand = piles[seat] if seat >= 0 and len(piles) > 1 else piles[0]
+        hk = sum(map(eff.hand_get, hand))
         hit = eff.hand_memo.get(hk)
         if hit is None:
             hit = self._hand_values(hand, eff)
@@ -646,15 +651,17 @@ class State(Structures):
         total, reads = hit
         if not reads:
             return total
-        piles = self.zones[z["discards"]]
-        sig = sum(map(eff.own_code.__getitem__, piles[seat])) if reads & 6 else 0
+        piles = self.zones[eff.discards_zone]
+        sig = sum(map(eff.own_get, piles[seat])) if reads & 6 else 0
         if reads & 12:
-            opp = eff.opp_code.__getitem__
-            for q, pile in enumerate(piles):
-                if q != seat:
-                    sig += sum(map(opp, pile))
+            if len(piles) == 2:
+                sig += sum(map(eff.opp_get, piles[1 - seat]))
+            else:
+                for q, pile in enumerate(piles):
+                    if q != seat:
+                        sig += sum(map(eff.opp_get, pile))
         if reads & 16:
-            sig += sum(map(eff.deck_code.__getitem__, self._pile(z["deck"], seat)))
+            sig += sum(map(eff.deck_code.__getitem__, self._pile(eff.deck_zone, seat)))
         key = (hk, sig)
         score = eff.score_memo.get(key)
         if score is None:
