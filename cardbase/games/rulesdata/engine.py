@@ -11,6 +11,7 @@ replays a game exactly.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import itertools
 import random
@@ -385,6 +386,21 @@ class _EffectView:
         self.s._effect_done()
 
 
+def _expressions(obj: Any) -> Any:
+    """Every expression (:class:`Expr`) of a rules file, wherever it is held."""
+    if isinstance(obj, Expr):
+        yield obj
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from _expressions(getattr(obj, f.name))
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _expressions(x)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            yield from _expressions(x)
+
+
 class Game:
     """A rules file, its cards and a number of players."""
 
@@ -458,6 +474,7 @@ class Game:
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
         self.legal_sees_only = self._legal_sees_only()
+        self.twins = self._twins() if self.shortcuts else None
         self.quick = [self._quick(a) for a in rules.actions]
         # (zone, index, owner as _hidden reads it, visibility) of every pile
         self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
@@ -476,6 +493,21 @@ class Game:
                 and not a.simultaneous and a.answers is None and not r.move_triggers
                 and all(op == ("effect",) for t in found for op in t.ops)
                 and (r.horizon == "choice" or (r.horizon == "turn" and not effect)))
+
+    def _twins(self) -> list[int] | None:
+        """For each card id, the first card with the same figures (its definition and every
+        field an expression reads), when no expression of the rules can tell two such copies
+        apart — none reads a card's ``id`` nor a pile's order (``top``); None otherwise. Two
+        look-aheads that move two copies of a card then reach positions that differ only by
+        which copy is where: the same value (:meth:`State._greedy_undealt` tries one)."""
+        for e in _expressions(self.rules):
+            if "top" in e.calls or any(isinstance(node, ast.Attribute) and node.attr == "id"
+                                       for node in ast.walk(ast.parse(e.source, mode="eval"))):
+                return None
+        kinds: dict[tuple, int] = {}
+        return [kinds.setdefault((d, v.name, v.value, v.colour, v.type, v.banner, v.rarity, tuple(v.keywords or ()),
+                                  repr(sorted(v.stats.items())), v.ref), c)
+                for c, (d, v) in enumerate(zip(self.defs, self.cards))]
 
     def _legal_sees_only(self) -> bool:
         """Whether finding the legal actions reads no card the seat to play cannot see: the
@@ -555,6 +587,9 @@ class State(Structures):
         self.revealed: list[list[int]] = [[] for _ in range(n)]
         self.effect_cov = [0] * 19  # the effect kinds' coverage, as the hand-written engine counts it
         self.paused = False  # the greedy bot's look-ahead stops at the end of the turn (horizon)
+        # the greedy bot's next choice, found by its look-ahead of the move it chose (greedy_action)
+        self._next: tuple | None = None
+        self._then: int | None = None  # the later choice a look-ahead found (_look_ahead)
         self._pause = False
         self._init_structures()
         into = self.zones[r.into]
@@ -596,6 +631,7 @@ class State(Structures):
         d["queue"] = self.queue[:]
         d["revealed"] = list(map(_copy, self.revealed))
         d["effect_cov"] = self.effect_cov[:]
+        d["_next"] = None
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -1111,8 +1147,26 @@ class State(Structures):
         The look-aheads are first played on the position as it is, each hidden card replaced by
         an :class:`_Unseen` one: when none reads a card the seat cannot see nor draws chance, every
         deal would give the same results, so the deals are not made (the same choice, the same
-        sums); otherwise the deals are made and the look-aheads played again on them."""
-        return self._greedy(samples)[0]
+        sums); otherwise the deals are made and the look-aheads played again on them.
+
+        The look-ahead of the move chosen on the undealt position may have played the seat's next
+        choice (a later choice of the same effect) on the position this move leads to: when the
+        move is played, that choice is the answer, as the same look-ahead would find it again."""
+        nxt, self._next = self._next, None
+        if nxt is not None and samples is None and len(self.history) == nxt[0] and self.history[-1] == nxt[1] \
+                and self.player == nxt[2] and self.decision is not None and self._undealt_first():
+            self.game.undealt[0] += 1  # counted as the look-ahead it stands for
+            return nxt[3]
+        best, v, _steps = self._greedy(samples)
+        if v is not None and samples is None and self._then is not None:
+            self._next = (len(self.history) + 1, best, self.player, self._then)
+        return best
+
+    def _undealt_first(self) -> bool:
+        """Whether :meth:`_greedy` tries the undealt position first."""
+        tries = self.game.undealt
+        return (self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0])
+                and self.rules.horizon != "round" and all(rec[0] == self.player for rec in self.secret))
 
     def _greedy(self, samples: int | None = None) -> tuple[int, float | None, int]:
         """:meth:`greedy_action`, with what its look-ahead found when it was played on the
@@ -1126,8 +1180,7 @@ class State(Structures):
         tries = self.game.undealt
         # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once;
         # another seat's secret choice is chosen again on every deal, a round's look-ahead draws
-        if (self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0])
-                and self.rules.horizon != "round" and all(rec[0] == p for rec in self.secret)):
+        if self._undealt_first():
             tries[0] += 1
             try:
                 return self._greedy_undealt(p, legal, n)
@@ -1170,11 +1223,20 @@ class State(Structures):
         if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
             base._legal = None
             base.legal_actions()
-        best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
+        best, best_v, best_one, best_steps, best_then = legal[0], None, 0.0, 0, None
         quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
         last = base._last_choice()
         stride = self.game.stride
+        twins = self.game.twins
+        tried: set | None = set() if twins is not None and self.window is None else None
         for a in legal:
+            if tried is not None:  # a copy of a card already tried gives its value: never better
+                key = base._twin_key(a, p, twins, quick)
+                if key is not None:
+                    if key in tried:
+                        continue
+                    tried.add(key)
+            self._then = None
             if last:
                 v, steps = base._quick_last(a, p), 0
             elif quick and quick[a // stride]:
@@ -1185,8 +1247,30 @@ class State(Structures):
             for _ in range(n):  # the sum over the deals, each giving v
                 total += v
             if best_v is None or total > best_v:
-                best, best_v, best_one, best_steps = a, total, v, steps
+                best, best_v, best_one, best_steps, best_then = a, total, v, steps, self._then
+        self._then = best_then
         return best, best_one, best_steps
+
+    def _twin_key(self, action: int, p: int, twins: list[int], quick: Any) -> Any:
+        """What the look-ahead of ``action`` depends on, for rules that cannot tell two copies of
+        a card apart (:attr:`Game.twins`): the copy of the card an effect's choice names (with
+        the pile a card is picked from), or the action and the copy of the card a look-ahead
+        played in place moves; None for another action."""
+        d = self.decision
+        if d is not None:
+            x = action - self.game.decision_base
+            if d[0] == "pick":
+                size = len(twins)
+                return (twins[x % size], x // size) if 0 <= x else None
+            if d[0] in ("bottom", "give", "force", "take") and 0 <= x < len(twins):
+                return twins[x]
+            return None
+        k, i = divmod(action, self.game.stride)
+        if not (quick and quick[k]):
+            return None
+        pile = self._pile(self.rules.actions[k].source, p)
+        c = pile[i] if i < len(pile) else None
+        return (k, twins[c]) if type(c) is int else None
 
     def _quick_look_ahead(self, action: int, p: int) -> float:
         """:meth:`_look_ahead` of an action of :meth:`Game._quick` on the undealt position
@@ -1299,6 +1383,8 @@ class State(Structures):
             while not s.paused and s.player == p and s.decision is not None and depth < 20:
                 a, v, steps = s._greedy()
                 if v is not None and steps <= 19 - depth:
+                    if depth == 0:
+                        self._then = a  # the seat's next choice after ``action``
                     return v, depth + 1 + steps
                 if r is None:
                     s._play(a, None)
