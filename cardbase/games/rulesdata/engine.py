@@ -227,7 +227,8 @@ class EffectTable:
         kinds: dict[tuple, int] = {}
         self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
                      for c, (d, v) in enumerate(zip(self.defs, self.value))]
-        self.hand_memo: dict[int, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
+        # hand kinds -> (values, zones read as State._hand_values says, the fields its rules read)
+        self.hand_memo: dict[int, tuple[int, int, int]] = {}
         self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
         self.rule_memo: dict[tuple, int] = {}  # a card's kind, the counts it may read -> its rules' score
         z = game.rules.effects
@@ -479,6 +480,7 @@ class Game:
         # (zone, index, owner as _hidden reads it, visibility) of every pile
         self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
                       for z in rules.zones.values() for q in range(n if z.per_player else 1)]
+        self.hidden_plan: dict[int, list[tuple[str, int, bool]]] = {}  # per seat: the piles it cannot see
 
     def _quick(self, a: Any) -> bool:
         """Whether the greedy bot's look-ahead of action ``a`` can be played in place and taken
@@ -680,11 +682,15 @@ class State(Structures):
         hk = sum(map(eff.hand_get, hand))
         hit = eff.hand_memo.get(hk)
         if hit is None:
-            hit = self._hand_values(hand, eff)
+            total, reads = self._hand_values(hand, eff)
+            mask = 0
+            for c in hand:
+                mask |= eff.rule_mask[c]
+            hit = (total, reads, mask)
             if len(eff.hand_memo) > 200_000:
                 eff.hand_memo.clear()
             eff.hand_memo[hk] = hit
-        total, reads = hit
+        total, reads, mask = hit
         if not reads:
             return total
         piles = self.zones[eff.discards_zone]
@@ -698,7 +704,7 @@ class State(Structures):
                         sig += sum(map(eff.opp_get, pile))
         if reads & 16:
             sig += sum(map(eff.deck_code.__getitem__, self._pile(eff.deck_zone, seat)))
-        key = (hk, sig)
+        key = (hk, sig & mask)  # the counts the hand's rules read
         score = eff.score_memo.get(key)
         if score is None:
             score = self._hand_rules(seat, hand, eff, reads, sig)
@@ -1209,13 +1215,16 @@ class State(Structures):
         turn = self.rules.horizon in ("choice", "turn")
         base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
         zones = base.zones
-        for name, q, owner, vis in self.game.piles:  # the cards p cannot see (as _hidden says)
-            if (vis == "everyone" or (vis == "owner" and owner == p)
-                    or (vis == "team" and self._teammates(owner, p))):
-                continue
+        plan = self.game.hidden_plan.get(p)
+        if plan is None:  # the piles p cannot see (as _hidden says)
+            plan = self.game.hidden_plan[p] = [
+                (name, q, vis == "top") for name, q, owner, vis in self.game.piles
+                if not (vis == "everyone" or (vis == "owner" and owner == p)
+                        or (vis == "team" and self._teammates(owner, p)))]
+        for name, q, top in plan:
             piles = zones[name]
             size = len(piles[q])
-            if vis == "top":
+            if top:
                 if size > 1:
                     piles[q] = _unseen(size - 1) + piles[q][-1:]
             elif size:
