@@ -1301,9 +1301,16 @@ class State(Structures):
         else:
             dest.append(cid)
         card = self.game.cards[cid]
+        effects = self.game.effects
         for t in self.game.triggers[a.name]:
             if t.card is None or self._card_test(t.card, p, card):
-                self._run(t.ops, p, card)
+                for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
+                    if self._ending or effects is None:
+                        break
+                    acts = effects.on_discard[cid]
+                    if acts:
+                        self._log("effect", p, cid)
+                        self.queue = [(p, cid, x) for x in acts] + self.queue
         self._ending = True
         self.paused = True
         v = self.heuristic(p)
