@@ -1238,6 +1238,7 @@ class State(Structures):
         stride = self.game.stride
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
+        pairs, first = base._bottom_pairs(last, twins)
         for a in legal:
             if tried is not None:  # a copy of a card already tried gives its value: never better
                 key = base._twin_key(a, p, twins, quick)
@@ -1246,7 +1247,13 @@ class State(Structures):
                         continue
                     tried.add(key)
             self._then = None
-            if last:
+            if pairs is not None:  # the second card of two under the deck: either order, one value
+                second = twins[a - self.game.decision_base]
+                key = (first, second) if first <= second else (second, first)
+                v, steps = pairs.get(key), 0
+                if v is None:
+                    v = pairs[key] = base._quick_last(a, p)
+            elif last:
                 v, steps = base._quick_last(a, p), 0
             elif quick and quick[a // stride]:
                 v, steps = base._quick_look_ahead(a, p), 0
@@ -1259,6 +1266,25 @@ class State(Structures):
                 best, best_v, best_one, best_steps, best_then = a, total, v, steps, self._then
         self._then = best_then
         return best, best_one, best_steps
+
+    def _bottom_pairs(self, last: bool, twins: list[int] | None) -> tuple[dict | None, int]:
+        """For an effect's « place 2 cards under the deck » (BOTTOM, two left, nothing queued
+        after it) in rules whose expressions tell neither copies nor a pile's order apart
+        (:attr:`Game.twins`), the look-ahead of the second card ends where the same two cards
+        placed the other way round end: the hand and the deck hold the same cards, only the order
+        under the deck differs, which nothing reads. Marks such a position (its look-aheads of the
+        first card copy the mark) and, on the position after the first card, gives the values of
+        the pairs found so far and the first card's kind."""
+        if twins is None:
+            return None, 0
+        d = self.decision
+        if d is not None and d[0] == "bottom" and d[3] == 2 and not self.queue:
+            self._pairs = (len(self.history), {})
+            return None, 0
+        mark = self.__dict__.get("_pairs")
+        if last and d[0] == "bottom" and mark is not None and mark[0] == len(self.history) - 1:
+            return mark[1], twins[self.history[-1] - self.game.decision_base]
+        return None, 0
 
     def _twin_key(self, action: int, p: int, twins: list[int], quick: Any) -> Any:
         """What the look-ahead of ``action`` depends on, for rules that cannot tell two copies of
