@@ -113,7 +113,7 @@ FUNCTIONS: dict[str, Any] = {
     "_f_total": lambda s, seat, c: sum(x[c] for x in s.counters),
     "_f_best": lambda s, seat, c: max(x[c] for x in s.counters),
     "_f_has": _has, "_f_min": min, "_f_max": max, "_f_abs": abs,
-    "_f_count_all": lambda s, seat, z: sum(len(p) for p in s.zones[z]),
+    "_f_count_all": lambda s, seat, z: sum(map(len, s.zones[z])),
     "_f_having": lambda s, seat, z, kw: _having(s, (s._pile(z, seat),), kw),
     "_f_having_all": lambda s, seat, z, kw: _having(s, s.zones[z], kw),
     "_f_score": lambda s, seat: s.effect_score(seat),
@@ -1172,7 +1172,8 @@ class State(Structures):
         """Whether :meth:`_greedy` tries the undealt position first."""
         tries = self.game.undealt
         return (self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0])
-                and self.rules.horizon != "round" and all(rec[0] == self.player for rec in self.secret))
+                and self.rules.horizon != "round"
+                and (not self.secret or all(rec[0] == self.player for rec in self.secret)))
 
     def _greedy(self, samples: int | None = None) -> tuple[int, float | None, int]:
         """:meth:`greedy_action`, with what its look-ahead found when it was played on the
@@ -1239,31 +1240,34 @@ class State(Structures):
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
         pairs, first = base._bottom_pairs(last, twins)
+        twin_key, quick_last, decision_base = base._twin_key, base._quick_last, self.game.decision_base
         for a in legal:
             if tried is not None:  # a copy of a card already tried gives its value: never better
-                key = base._twin_key(a, p, twins, quick)
+                key = twin_key(a, p, twins, quick)
                 if key is not None:
                     if key in tried:
                         continue
                     tried.add(key)
-            self._then = None
+            then = None
             if pairs is not None:  # the second card of two under the deck: either order, one value
-                second = twins[a - self.game.decision_base]
+                second = twins[a - decision_base]
                 key = (first, second) if first <= second else (second, first)
                 v, steps = pairs.get(key), 0
                 if v is None:
-                    v = pairs[key] = base._quick_last(a, p)
+                    v = pairs[key] = quick_last(a, p)
             elif last:
-                v, steps = base._quick_last(a, p), 0
+                v, steps = quick_last(a, p), 0
             elif quick and quick[a // stride]:
                 v, steps = base._quick_look_ahead(a, p), 0
             else:
+                self._then = None
                 v, steps = self._look_ahead(base, a, p, None)
+                then = self._then
             total = 0.0
             for _ in range(n):  # the sum over the deals, each giving v
                 total += v
             if best_v is None or total > best_v:
-                best, best_v, best_one, best_steps, best_then = a, total, v, steps, self._then
+                best, best_v, best_one, best_steps, best_then = a, total, v, steps, then
         self._then = best_then
         return best, best_one, best_steps
 
@@ -1368,9 +1372,9 @@ class State(Structures):
         stopped), the heuristic read, every change undone."""
         d = self.decision
         chooser, card = d[1], action - self.game.decision_base
-        z = self.rules.effects
-        hand = self.zones[z["hand"]][chooser]
-        dest = self.zones[z["deck"] if d[0] == "bottom" else z["discards"]][chooser]
+        eff = self.game.effects
+        hand = self.zones[eff.hand_zone][chooser]
+        dest = self.zones[eff.deck_zone if d[0] == "bottom" else eff.discards_zone][chooser]
         shown = self.revealed[chooser]
         saved = (self._legal, self.player, self.turn_actions, self.paused)
         i = hand.index(card)
