@@ -173,3 +173,76 @@ def test_shortcuts_change_no_move_with_teams_windows_and_secret_choices(name: st
     plain.shortcuts = False
     for i in range(12):
         assert _outcome(fast, game_seed(5, i)) == _outcome(plain, game_seed(5, i))
+
+
+# The greedy games of every NesPanini starter deck (goldfish) and every pair (duel) written as data,
+# logged, 20 seeds each (game i dealt from game_seed(2028, i)), as the interpreter of commit 6213995
+# played them — before copies of a card were tried once, an effect's next choice kept from the
+# look-ahead, score() keyed by counts, its last choices looked ahead in place: a digest of the
+# moves, the log, the rule and effect coverage, the final scores and returns.
+BEFORE_COPIES = {
+    "bosquet-en-fete": "93ae789c84c1d69a",
+    "braises-ardentes": "c525e718463b23c1",
+    "cour-arc-en-ciel": "3a32e1b66fa37423",
+    "maree-et-crypte": "1b2ba9756d335c60",
+    "bosquet-en-fete v braises-ardentes": "986a851b9c3f98f8",
+    "bosquet-en-fete v cour-arc-en-ciel": "c3facee0f0163b8a",
+    "bosquet-en-fete v maree-et-crypte": "0aa3930fecfafb30",
+    "braises-ardentes v cour-arc-en-ciel": "fcd5a3bf17df93c7",
+    "braises-ardentes v maree-et-crypte": "eaf3db4dbe6453ef",
+    "cour-arc-en-ciel v maree-et-crypte": "c4ce311f70bff21e",
+}
+
+
+@pytest.mark.parametrize("row", sorted(BEFORE_COPIES))
+def test_every_starter_deck_and_pair_plays_the_games_it_played_before(row: str) -> None:
+    game = Game(load_rules(RULES / "nespanini.toml"), decks=[DECKS[d] for d in row.split(" v ")])
+    h = hashlib.sha256()
+    for i in range(20):
+        s = game.new_state(game_seed(2028, i))
+        while not s.is_terminal():
+            s.apply_action(s.greedy_action())
+        h.update(repr((s.history, s.winners, s.ended_by, s.events, s.coverage(), s.effect_cov,
+                       [s.effect_score(p) for p in range(s.n)], s.returns())).encode())
+    assert h.hexdigest()[:16] == BEFORE_COPIES[row]
+
+
+def _nespanini_variant(old: str, new: str) -> Game:
+    text = (RULES / "nespanini.toml").read_text(encoding="utf-8")
+    assert old in text
+    return Game(parse_rules_text(text.replace(old, new), "nespanini.toml"),
+                decks=[DECKS["maree-et-crypte"], DECKS["braises-ardentes"]])
+
+
+def test_copies_of_a_card_tried_once_only_when_no_expression_tells_them_apart() -> None:
+    """Game.twins: the two copies of each NesPanini card are twins; a file whose expressions read a
+    card's id or a pile's top card has none. The filter and the condition added below are always
+    true: the three files play the same moves, copies tried once or every one tried."""
+    plain = _games()["maree-et-crypte v braises-ardentes"]
+    twins = plain.twins
+    assert twins is not None and len(set(twins)) < len(twins)
+    ids = _nespanini_variant("filter = \"not has(card, 'Légendaire')\"",
+                             "filter = \"not has(card, 'Légendaire') and card.id >= 0\"")
+    top = _nespanini_variant("when = \"having('main', 'Légendaire') == count('main')\"",
+                             "when = \"having('main', 'Légendaire') == count('main') and top('defausse').value != -1\"")
+    assert ids.twins is None and top.twins is None
+    for i in range(8):
+        seed = game_seed(11, i)
+        assert _play(plain, seed).history == _play(ids, seed).history == _play(top, seed).history
+
+
+def test_the_next_choice_kept_from_the_look_ahead_is_the_one_found_again() -> None:
+    """After a move whose look-ahead played the seat's next choice of the same effect, greedy_action
+    answers it from that look-ahead: the answer a fresh search (a copy, which keeps nothing) finds."""
+    game = _games()["maree-et-crypte v braises-ardentes"]
+    kept = 0
+    for i in range(12):
+        s = game.new_state(game_seed(17, i), log=False)
+        while not s.is_terminal():
+            nxt = s._next
+            kept += nxt is not None and nxt[0] == len(s.history) and nxt[1] == s.history[-1]
+            fresh = s.clone().greedy_action()
+            x = s.greedy_action()
+            assert x == fresh
+            s.apply_action(x)
+    assert kept > 10

@@ -11,6 +11,7 @@ replays a game exactly.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import itertools
 import random
@@ -112,7 +113,7 @@ FUNCTIONS: dict[str, Any] = {
     "_f_total": lambda s, seat, c: sum(x[c] for x in s.counters),
     "_f_best": lambda s, seat, c: max(x[c] for x in s.counters),
     "_f_has": _has, "_f_min": min, "_f_max": max, "_f_abs": abs,
-    "_f_count_all": lambda s, seat, z: sum(len(p) for p in s.zones[z]),
+    "_f_count_all": lambda s, seat, z: sum(map(len, s.zones[z])),
     "_f_having": lambda s, seat, z, kw: _having(s, (s._pile(z, seat),), kw),
     "_f_having_all": lambda s, seat, z, kw: _having(s, s.zones[z], kw),
     "_f_score": lambda s, seat: s.effect_score(seat),
@@ -198,6 +199,7 @@ class EffectTable:
         self.value: list[int] = []
         self.reads: list[int] = []  # the zones its score rules count in (bits, see _reads)
         parsed: dict[str, Any] = {}
+        effects: list[Any] = []  # each card's parsed effect (None: no effect text)
         for c, d in zip(game.cards, game.defs):
             src = (getattr(d, "effect", None) or "").strip() if d is not None else ""
             eff = None
@@ -216,6 +218,7 @@ class EffectTable:
             self.score_fn.append(compile_score(eff) if eff is not None and eff.score else None)
             self.value.append(c.value if isinstance(c.value, int) and not isinstance(c.value, bool) else 0)
             self.reads.append(_reads(eff))
+            effects.append(eff)
         self.size = len(self.defs)
         self.has_discard_effect = [bool(x) for x in self.on_discard]
         # a card's kind: the first card with the same figures (every one the score rules read, its
@@ -224,8 +227,70 @@ class EffectTable:
         kinds: dict[tuple, int] = {}
         self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
                      for c, (d, v) in enumerate(zip(self.defs, self.value))]
-        self.hand_memo: dict[tuple, tuple[int, int]] = {}  # hand kinds -> (values, State._hand_values)
-        self.score_memo: dict[tuple, int] = {}  # hand kinds and the kinds of the zones read -> score
+        # hand kinds -> (values, zones read as State._hand_values says, the fields its rules read)
+        self.hand_memo: dict[int, tuple[int, int, int]] = {}
+        self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
+        self.rule_memo: dict[tuple, int] = {}  # a card's kind, the counts it may read -> its rules' score
+        z = game.rules.effects
+        self.hand_zone, self.discards_zone, self.deck_zone = z["hand"], z["discards"], z["deck"]
+        self._codes(effects)
+
+    def _codes(self, effects: list[Any]) -> None:
+        """The memo keys of :meth:`State.effect_score`, as sums of integers (one per card, summed
+        over a zone: no sorting). ``hand_code``: a field of bits per kind, the hand's sum holds how
+        many cards of each kind it has. ``own_code``, ``opp_code``, ``deck_code``: a field per
+        count that a score rule reads outside the hand (the cards of the discard pile, the
+        opponents' piles, the Cimetière — both — or the deck matching its filter; for a count of
+        colours, a field per colour), the sum over the zone holds every such count. A hand's score
+        depends on its kinds and those counts only (:mod:`cardbase.games.effects.evaluate`)."""
+        from cardbase.games.effects import compile_filter
+
+        order: dict[int, int] = {}
+        copies: dict[int, int] = {}
+        for k in self.kind:
+            order.setdefault(k, len(order))
+            copies[k] = copies.get(k, 0) + 1
+        width = max(copies.values(), default=1).bit_length() + 1
+        self.hand_code = [1 << (order[k] * width) for k in self.kind]
+        self.hand_get = self.hand_code.__getitem__
+        counts: dict[Any, None] = {}
+        for eff in effects:
+            for rule in eff.score if eff is not None else ():
+                for count in _rule_counts(rule):
+                    counts.setdefault(count, None)
+        width = (self.size + 1).bit_length() + 1  # a count never reaches the number of cards + 1
+        colours = sorted({d.colour for d in self.defs if d.colour}, key=str)
+        self.own_code, self.opp_code, self.deck_code = [0] * self.size, [0] * self.size, [0] * self.size
+        self.rule_code = [0] * self.size  # the same for the counts in the hand (State._hand_rules)
+        shift = 0
+        masks: dict[Any, int] = {}  # the bits of each count's fields
+        for count in counts:
+            start = shift
+            pred = compile_filter(count.filter)
+            zone = str(count.zone)
+            codes = [self.deck_code] if zone == "deck" else (
+                [self.rule_code] if zone == "hand" else
+                [self.own_code] if zone == "discards" else
+                [self.opp_code] if zone == "opponent_discards" else [self.own_code, self.opp_code])
+            for colour in (colours if count.kind == "colours" else (None,)):
+                for c, d in enumerate(self.defs):
+                    if (pred is None or pred(d)) and (colour is None or d.colour == colour):
+                        for code in codes:
+                            code[c] += 1 << shift
+                shift += width
+            masks[count] = (1 << shift) - (1 << start)
+        self.own_get, self.opp_get = self.own_code.__getitem__, self.opp_code.__getitem__
+        # the fields a card's own rules read: its rules' score is memoised under them
+        self.rule_mask = [0] * self.size
+        for c, eff in enumerate(effects):
+            for rule in eff.score if eff is not None else ():
+                for count in _rule_counts(rule):
+                    self.rule_mask[c] |= masks[count]
+
+
+def _rule_counts(rule: Any) -> list[Any]:
+    """The counts a score rule reads: its conditions' and its ``per``."""
+    return [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else [])
 
 
 def _reads(effect: Any) -> int:
@@ -236,8 +301,7 @@ def _reads(effect: Any) -> int:
     bits = {"hand": 1, "discards": 2, "cimetiere": 4 | 2 | 8, "opponent_discards": 8, "deck": 16}
     out = 0
     for rule in effect.score:
-        counts = [c.count for c in rule.conditions] + ([rule.per] if rule.per is not None else [])
-        for count in counts:
+        for count in _rule_counts(rule):
             out |= bits[str(count.zone)]
     return out
 
@@ -323,6 +387,21 @@ class _EffectView:
         self.s._effect_done()
 
 
+def _expressions(obj: Any) -> Any:
+    """Every expression (:class:`Expr`) of a rules file, wherever it is held."""
+    if isinstance(obj, Expr):
+        yield obj
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from _expressions(getattr(obj, f.name))
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from _expressions(x)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            yield from _expressions(x)
+
+
 class Game:
     """A rules file, its cards and a number of players."""
 
@@ -396,10 +475,12 @@ class Game:
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
         self.legal_sees_only = self._legal_sees_only()
+        self.twins = self._twins() if self.shortcuts else None
         self.quick = [self._quick(a) for a in rules.actions]
         # (zone, index, owner as _hidden reads it, visibility) of every pile
         self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
                       for z in rules.zones.values() for q in range(n if z.per_player else 1)]
+        self.hidden_plan: dict[int, list[tuple[str, int, bool]]] = {}  # per seat: the piles it cannot see
 
     def _quick(self, a: Any) -> bool:
         """Whether the greedy bot's look-ahead of action ``a`` can be played in place and taken
@@ -414,6 +495,21 @@ class Game:
                 and not a.simultaneous and a.answers is None and not r.move_triggers
                 and all(op == ("effect",) for t in found for op in t.ops)
                 and (r.horizon == "choice" or (r.horizon == "turn" and not effect)))
+
+    def _twins(self) -> list[int] | None:
+        """For each card id, the first card with the same figures (its definition and every
+        field an expression reads), when no expression of the rules can tell two such copies
+        apart — none reads a card's ``id`` nor a pile's order (``top``); None otherwise. Two
+        look-aheads that move two copies of a card then reach positions that differ only by
+        which copy is where: the same value (:meth:`State._greedy_undealt` tries one)."""
+        for e in _expressions(self.rules):
+            if "top" in e.calls or any(isinstance(node, ast.Attribute) and node.attr == "id"
+                                       for node in ast.walk(ast.parse(e.source, mode="eval"))):
+                return None
+        kinds: dict[tuple, int] = {}
+        return [kinds.setdefault((d, v.name, v.value, v.colour, v.type, v.banner, v.rarity, tuple(v.keywords or ()),
+                                  repr(sorted(v.stats.items())), v.ref), c)
+                for c, (d, v) in enumerate(zip(self.defs, self.cards))]
 
     def _legal_sees_only(self) -> bool:
         """Whether finding the legal actions reads no card the seat to play cannot see: the
@@ -493,6 +589,9 @@ class State(Structures):
         self.revealed: list[list[int]] = [[] for _ in range(n)]
         self.effect_cov = [0] * 19  # the effect kinds' coverage, as the hand-written engine counts it
         self.paused = False  # the greedy bot's look-ahead stops at the end of the turn (horizon)
+        # the greedy bot's next choice, found by its look-ahead of the move it chose (greedy_action)
+        self._next: tuple | None = None
+        self._then: int | None = None  # the later choice a look-ahead found (_look_ahead)
         self._pause = False
         self._init_structures()
         into = self.zones[r.into]
@@ -534,6 +633,7 @@ class State(Structures):
         d["queue"] = self.queue[:]
         d["revealed"] = list(map(_copy, self.revealed))
         d["effect_cov"] = self.effect_cov[:]
+        d["_next"] = None
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -545,7 +645,7 @@ class State(Structures):
     def _eval(self, e: Expr, seat: int, card: CardView | None = None) -> Any:
         fn = e.fn or e.bind(FUNCTIONS)
         try:
-            return fn(self, seat, self.counters[max(seat, 0)], card)
+            return fn(self, seat, self.counters[seat if seat > 0 else 0], card)
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
@@ -573,32 +673,41 @@ class State(Structures):
         eff = self.game.effects
         if eff is None:
             return 0
-        z = self.rules.effects
-        hand = self._pile(z["hand"], seat)
         if not self.game.shortcuts:
+            hand = self._pile(self.rules.effects["hand"], seat)
             total, reads = self._hand_values(hand, eff)
             return total + (self._hand_rules(seat, hand, eff, reads) if reads else 0)
-        kind = eff.kind.__getitem__
-        hk = tuple(sorted(map(kind, hand)))
+        piles = self.zones[eff.hand_zone]
+        hand = piles[seat] if seat >= 0 and len(piles) > 1 else piles[0]
+        hk = sum(map(eff.hand_get, hand))
         hit = eff.hand_memo.get(hk)
         if hit is None:
-            hit = self._hand_values(hand, eff)
+            total, reads = self._hand_values(hand, eff)
+            mask = 0
+            for c in hand:
+                mask |= eff.rule_mask[c]
+            hit = (total, reads, mask)
             if len(eff.hand_memo) > 200_000:
                 eff.hand_memo.clear()
             eff.hand_memo[hk] = hit
-        total, reads = hit
+        total, reads, mask = hit
         if not reads:
             return total
-        piles = self.zones[z["discards"]]
-        key = (hk,
-               tuple(sorted(map(kind, piles[seat]))) if reads & 6 else None,
-               (tuple(sorted(map(kind, piles[1 - seat]))) if len(piles) == 2 else
-                tuple(sorted(map(kind, itertools.chain.from_iterable(piles[:seat] + piles[seat + 1:])))))
-               if reads & 12 else None,
-               tuple(sorted(map(kind, self._pile(z["deck"], seat)))) if reads & 16 else None)
+        piles = self.zones[eff.discards_zone]
+        sig = sum(map(eff.own_get, piles[seat])) if reads & 6 else 0
+        if reads & 12:
+            if len(piles) == 2:
+                sig += sum(map(eff.opp_get, piles[1 - seat]))
+            else:
+                for q, pile in enumerate(piles):
+                    if q != seat:
+                        sig += sum(map(eff.opp_get, pile))
+        if reads & 16:
+            sig += sum(map(eff.deck_code.__getitem__, self._pile(eff.deck_zone, seat)))
+        key = (hk, sig & mask)  # the counts the hand's rules read
         score = eff.score_memo.get(key)
         if score is None:
-            score = self._hand_rules(seat, hand, eff, reads)
+            score = self._hand_rules(seat, hand, eff, reads, sig)
             if len(eff.score_memo) > 200_000:
                 eff.score_memo.clear()
             eff.score_memo[key] = score
@@ -616,8 +725,28 @@ class State(Structures):
                 reads |= eff.reads[c] | 32
         return total, reads
 
-    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int) -> int:
-        """The score rules of the seat's hand, added up."""
+    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int, sig: int | None = None) -> int:
+        """The score rules of the seat's hand, added up. ``sig``: the counts the rules read
+        outside the hand (:meth:`EffectTable._codes`), given when the shortcuts are on — each
+        card's rules then memoised under its kind, those counts and the counts in the hand."""
+        if sig is not None:
+            sig += sum(map(eff.rule_code.__getitem__, hand))  # fields apart from the zones'
+            memo, kind, fns, mask = eff.rule_memo, eff.kind, eff.score_fn, eff.rule_mask
+            total = 0
+            for c in hand:
+                if fns[c] is not None:
+                    key = (kind[c], sig & mask[c])
+                    v = memo.get(key)
+                    if v is None:
+                        if len(memo) > 200_000:
+                            memo.clear()
+                        v = memo[key] = self._card_rules(seat, [c], eff, reads, hand)
+                    total += v
+            return total
+        return self._card_rules(seat, hand, eff, reads, hand)
+
+    def _card_rules(self, seat: int, scored: list[int], eff: EffectTable, reads: int, hand: list[int]) -> int:
+        """The score rules of the cards ``scored`` of the seat's ``hand``, added up."""
         z = self.rules.effects
         defs, fns = eff.defs, eff.score_fn
         piles = self.zones[z["discards"]]
@@ -629,7 +758,7 @@ class State(Structures):
         zones.cimetiere = zones.discards + zones.opponent_discards if reads & 4 else ()
         zones.deck = [defs[c] for c in self._pile(z["deck"], seat)] if reads & 16 else ()
         total = 0
-        for c in hand:
+        for c in scored:
             fn = fns[c]
             if fn is not None:
                 total += fn(defs[c], zones)
@@ -1024,8 +1153,27 @@ class State(Structures):
         The look-aheads are first played on the position as it is, each hidden card replaced by
         an :class:`_Unseen` one: when none reads a card the seat cannot see nor draws chance, every
         deal would give the same results, so the deals are not made (the same choice, the same
-        sums); otherwise the deals are made and the look-aheads played again on them."""
-        return self._greedy(samples)[0]
+        sums); otherwise the deals are made and the look-aheads played again on them.
+
+        The look-ahead of the move chosen on the undealt position may have played the seat's next
+        choice (a later choice of the same effect) on the position this move leads to: when the
+        move is played, that choice is the answer, as the same look-ahead would find it again."""
+        nxt, self._next = self._next, None
+        if nxt is not None and samples is None and len(self.history) == nxt[0] and self.history[-1] == nxt[1] \
+                and self.player == nxt[2] and self.decision is not None and self._undealt_first():
+            self.game.undealt[0] += 1  # counted as the look-ahead it stands for
+            return nxt[3]
+        best, v, _steps = self._greedy(samples)
+        if v is not None and samples is None and self._then is not None:
+            self._next = (len(self.history) + 1, best, self.player, self._then)
+        return best
+
+    def _undealt_first(self) -> bool:
+        """Whether :meth:`_greedy` tries the undealt position first."""
+        tries = self.game.undealt
+        return (self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0])
+                and self.rules.horizon != "round"
+                and (not self.secret or all(rec[0] == self.player for rec in self.secret)))
 
     def _greedy(self, samples: int | None = None) -> tuple[int, float | None, int]:
         """:meth:`greedy_action`, with what its look-ahead found when it was played on the
@@ -1039,8 +1187,7 @@ class State(Structures):
         tries = self.game.undealt
         # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once;
         # another seat's secret choice is chosen again on every deal, a round's look-ahead draws
-        if (self.game.shortcuts and (tries[1] < 16 or tries[1] * 4 < tries[0])
-                and self.rules.horizon != "round" and all(rec[0] == p for rec in self.secret)):
+        if self._undealt_first():
             tries[0] += 1
             try:
                 return self._greedy_undealt(p, legal, n)
@@ -1069,13 +1216,16 @@ class State(Structures):
         turn = self.rules.horizon in ("choice", "turn")
         base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
         zones = base.zones
-        for name, q, owner, vis in self.game.piles:  # the cards p cannot see (as _hidden says)
-            if (vis == "everyone" or (vis == "owner" and owner == p)
-                    or (vis == "team" and self._teammates(owner, p))):
-                continue
+        plan = self.game.hidden_plan.get(p)
+        if plan is None:  # the piles p cannot see (as _hidden says)
+            plan = self.game.hidden_plan[p] = [
+                (name, q, vis == "top") for name, q, owner, vis in self.game.piles
+                if not (vis == "everyone" or (vis == "owner" and owner == p)
+                        or (vis == "team" and self._teammates(owner, p)))]
+        for name, q, top in plan:
             piles = zones[name]
             size = len(piles[q])
-            if vis == "top":
+            if top:
                 if size > 1:
                     piles[q] = _unseen(size - 1) + piles[q][-1:]
             elif size:
@@ -1083,20 +1233,83 @@ class State(Structures):
         if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
             base._legal = None
             base.legal_actions()
-        best, best_v, best_one, best_steps = legal[0], None, 0.0, 0
+        best, best_v, best_one, best_steps, best_then = legal[0], None, 0.0, 0, None
         quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
+        last = base._last_choice()
         stride = self.game.stride
+        twins = self.game.twins
+        tried: set | None = set() if twins is not None and self.window is None else None
+        pairs, first = base._bottom_pairs(last, twins)
+        twin_key, quick_last, decision_base = base._twin_key, base._quick_last, self.game.decision_base
         for a in legal:
-            if quick and quick[a // stride]:
+            if tried is not None:  # a copy of a card already tried gives its value: never better
+                key = twin_key(a, p, twins, quick)
+                if key is not None:
+                    if key in tried:
+                        continue
+                    tried.add(key)
+            then = None
+            if pairs is not None:  # the second card of two under the deck: either order, one value
+                second = twins[a - decision_base]
+                key = (first, second) if first <= second else (second, first)
+                v, steps = pairs.get(key), 0
+                if v is None:
+                    v = pairs[key] = quick_last(a, p)
+            elif last:
+                v, steps = quick_last(a, p), 0
+            elif quick and quick[a // stride]:
                 v, steps = base._quick_look_ahead(a, p), 0
             else:
+                self._then = None
                 v, steps = self._look_ahead(base, a, p, None)
+                then = self._then
             total = 0.0
             for _ in range(n):  # the sum over the deals, each giving v
                 total += v
             if best_v is None or total > best_v:
-                best, best_v, best_one, best_steps = a, total, v, steps
+                best, best_v, best_one, best_steps, best_then = a, total, v, steps, then
+        self._then = best_then
         return best, best_one, best_steps
+
+    def _bottom_pairs(self, last: bool, twins: list[int] | None) -> tuple[dict | None, int]:
+        """For an effect's « place 2 cards under the deck » (BOTTOM, two left, nothing queued
+        after it) in rules whose expressions tell neither copies nor a pile's order apart
+        (:attr:`Game.twins`), the look-ahead of the second card ends where the same two cards
+        placed the other way round end: the hand and the deck hold the same cards, only the order
+        under the deck differs, which nothing reads. Marks such a position (its look-aheads of the
+        first card copy the mark) and, on the position after the first card, gives the values of
+        the pairs found so far and the first card's kind."""
+        if twins is None:
+            return None, 0
+        d = self.decision
+        if d is not None and d[0] == "bottom" and d[3] == 2 and not self.queue:
+            self._pairs = (len(self.history), {})
+            return None, 0
+        mark = self.__dict__.get("_pairs")
+        if last and d[0] == "bottom" and mark is not None and mark[0] == len(self.history) - 1:
+            return mark[1], twins[self.history[-1] - self.game.decision_base]
+        return None, 0
+
+    def _twin_key(self, action: int, p: int, twins: list[int], quick: Any) -> Any:
+        """What the look-ahead of ``action`` depends on, for rules that cannot tell two copies of
+        a card apart (:attr:`Game.twins`): the copy of the card an effect's choice names (with
+        the pile a card is picked from), or the action and the copy of the card a look-ahead
+        played in place moves; None for another action."""
+        d = self.decision
+        if d is not None:
+            x = action - self.game.decision_base
+            if d[0] == "pick":
+                size = len(twins)
+                return (twins[x % size], x // size) if 0 <= x else None
+            if d[0] in ("bottom", "give", "force", "take") and 0 <= x < len(twins):
+                return twins[x]
+            return None
+        k, i = divmod(action, self.game.stride)
+        if not (quick and quick[k]):
+            return None
+        pile = self._pile(self.rules.actions[k].source, p)
+        c = pile[i] if i < len(pile) else None
+        return (k, twins[c]) if type(c) is int else None
 
     def _quick_look_ahead(self, action: int, p: int) -> float:
         """:meth:`_look_ahead` of an action of :meth:`Game._quick` on the undealt position
@@ -1118,9 +1331,16 @@ class State(Structures):
         else:
             dest.append(cid)
         card = self.game.cards[cid]
+        effects = self.game.effects
         for t in self.game.triggers[a.name]:
             if t.card is None or self._card_test(t.card, p, card):
-                self._run(t.ops, p, card)
+                for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
+                    if self._ending or effects is None:
+                        break
+                    acts = effects.on_discard[cid]
+                    if acts:
+                        self._log("effect", p, cid)
+                        self.queue = [(p, cid, x) for x in acts] + self.queue
         self._ending = True
         self.paused = True
         v = self.heuristic(p)
@@ -1132,6 +1352,59 @@ class State(Structures):
         self.done[k] -= 1
         self.history.pop()
         self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
+        return v
+
+    def _last_choice(self) -> bool:
+        """Whether the pending choice is an effect's last one — « place a card under the deck »
+        (the effect language's BOTTOM, one card left) or the hand card a swap gives (GIVE) — with
+        nothing queued after it, in a look-ahead that stops at the end of the turn: its
+        look-ahead can be played in place and taken back (:meth:`_quick_last`)."""
+        d = self.decision
+        return (d is not None and (d[0] == "give" or (d[0] == "bottom" and d[3] == 1)) and not self.queue
+                and self._ending and self._pause and self.events is None and self.window is None
+                and self.rules.check != "action")
+
+    def _quick_last(self, action: int, p: int) -> float:
+        """:meth:`_look_ahead` of the answer ``action`` to the choice of :meth:`_last_choice`,
+        played in place and taken back: what :meth:`_play` does (the move counted, the card out of
+        the hand — and of the cards shown — under the deck, or on the discard pile with the card
+        taken by the swap in the hand; the effect over, the turn ended and the look-ahead
+        stopped), the heuristic read, every change undone."""
+        d = self.decision
+        chooser, card = d[1], action - self.game.decision_base
+        eff = self.game.effects
+        hand = self.zones[eff.hand_zone][chooser]
+        dest = self.zones[eff.deck_zone if d[0] == "bottom" else eff.discards_zone][chooser]
+        shown = self.revealed[chooser]
+        saved = (self._legal, self.player, self.turn_actions, self.paused)
+        i = hand.index(card)
+        del hand[i]
+        j = shown.index(card) if shown and card in shown else -1
+        if j >= 0:
+            del shown[j]
+        if d[0] == "bottom":
+            dest.insert(0, card)
+        else:
+            dest.append(card)
+            hand.append(d[3])
+        self.history.append(action)
+        self.turn_actions += 1
+        self._legal = None
+        self.decision = None
+        self.player = d[2]  # the turn belongs to the effect's owner, over
+        self.paused = True
+        v = self.heuristic(p)
+        if d[0] == "bottom":
+            del dest[0]
+        else:
+            dest.pop()
+            hand.pop()
+        if j >= 0:
+            shown.insert(j, card)
+        hand.insert(i, card)
+        self.history.pop()
+        self.decision = d
+        self._legal, self.player, self.turn_actions, self.paused = saved
         return v
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> tuple[float, int]:
@@ -1156,6 +1429,8 @@ class State(Structures):
             while not s.paused and s.player == p and s.decision is not None and depth < 20:
                 a, v, steps = s._greedy()
                 if v is not None and steps <= 19 - depth:
+                    if depth == 0:
+                        self._then = a  # the seat's next choice after ``action``
                     return v, depth + 1 + steps
                 if r is None:
                     s._play(a, None)
