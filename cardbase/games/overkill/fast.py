@@ -376,7 +376,9 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
                 n0 += delta
                 p0 -= delta
         elif e == 4:  # Rewinder: the opponent's line keeps its dealt cards (OK8)
-            keep = min(keep_rule, their_dealt[c])
+            keep = their_dealt[c]
+            if keep > keep_rule:
+                keep = keep_rule
             if len(tl) <= keep:
                 continue
             fd = d1 if c else d0
@@ -389,7 +391,9 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
             else:
                 p0 = nv
         else:  # Saver: the player's line keeps its dealt cards (OK8)
-            keep = min(keep_rule, my_dealt[c])
+            keep = my_dealt[c]
+            if keep > keep_rule:
+                keep = keep_rule
             if len(ml) <= keep:
                 continue
             kept = 0
@@ -629,7 +633,9 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                         else:  # Rewinder, Saver: a card beyond those a reset keeps
                             who = q if e == 4 else p
                             line, d = lines[who], dealt[who]
-                            ok = len(line[0]) > min(keep_rule, d[0]) or len(line[1]) > min(keep_rule, d[1])
+                            # (a card beyond min(keep_rule, dealt), without calling min)
+                            ok = (len(line[0]) > (d[0] if d[0] < keep_rule else keep_rule)
+                                  or len(line[1]) > (d[1] if d[1] < keep_rule else keep_rule))
                         fit[k] = ok  # with no line to act on, it is not weighed
                     if ok:
                         cov[at[k]] += 1
@@ -663,15 +669,33 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                 # ---------------------------------------------------------------- the greedy choice
                 o0 = u0 + a0
                 o1 = u1 + a1
-                op_ok = (o0 > obj) + (o1 > obj)
-                my_ok = (m0 > obj) + (m1 > obj)
-                if under:
-                    op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
+                if under:  # the overkills and points of each side, by branches (no bool sums)
+                    objf = obj + 0.0  # float against float: the interpreter's fast comparison
+                    if o0 > objf:
+                        if o1 > objf:
+                            op_ok, op_pts = 2, 0
+                        else:
+                            op_ok, op_pts = 1, o1
+                    elif o1 > objf:
+                        op_ok, op_pts = 1, o0
+                    else:
+                        op_ok, op_pts = 0, o0 + o1
+                    if m0 > obj:
+                        if m1 > obj:
+                            my_ok, my_pts = 2, 0
+                        else:
+                            my_ok, my_pts = 1, m1
+                    elif m1 > obj:
+                        my_ok, my_pts = 1, m0
+                    else:
+                        my_ok, my_pts = 0, m0 + m1
                     if my_ok != op_ok:
                         now = 1.0 if my_ok < op_ok else -1.0
                     else:
-                        now = tanh(((m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0) - op_pts) / 4.0)
+                        now = tanh((my_pts - op_pts) / 4.0)
                 else:
+                    op_ok = (o0 > obj) + (o1 > obj)
+                    my_ok = (m0 > obj) + (m1 > obj)
                     op_pts = _points(mode, o0, o1, obj)
                     if my_ok != op_ok:
                         now = 1.0 if my_ok < op_ok else -1.0
