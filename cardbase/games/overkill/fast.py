@@ -714,13 +714,29 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                             continue
                         if kind == 1:  # a Challenger: the estimate under its objective
                             f = figure[k]
-                            my_f = (m0 > f) + (m1 > f)
-                            op_f = (o0 > f) + (o1 > f)
+                            ff = f + 0.0  # the same branches as the estimate as things stand
+                            if o0 > ff:
+                                if o1 > ff:
+                                    op_f, op_fp = 2, 0
+                                else:
+                                    op_f, op_fp = 1, o1
+                            elif o1 > ff:
+                                op_f, op_fp = 1, o0
+                            else:
+                                op_f, op_fp = 0, o0 + o1
+                            if m0 > f:
+                                if m1 > f:
+                                    my_f, my_fp = 2, 0
+                                else:
+                                    my_f, my_fp = 1, m1
+                            elif m1 > f:
+                                my_f, my_fp = 1, m0
+                            else:
+                                my_f, my_fp = 0, m0 + m1
                             if my_f != op_f:
                                 gain = (1.0 if my_f < op_f else -1.0) - now
                             elif under:
-                                gain = tanh(((m0 if m0 <= f else 0) + (m1 if m1 <= f else 0)
-                                             - ((o0 if o0 <= f else 0) + (o1 if o1 <= f else 0))) / 4.0) - now
+                                gain = tanh((my_fp - op_fp) / 4.0) - now
                             else:
                                 gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
                             if gain > best_gain:
@@ -747,7 +763,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                                         a = PLAY + 8 * k
                                         break
                 if a < 0:
-                    if not pile or timer <= 1 or (passes == 1 and now > 0):
+                    if not pile or timer <= 1 or (passes == 1 and now > 0.0):
                         a = PASS
                     else:
                         cand = pool_mask
@@ -789,7 +805,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                                 if m:
                                     total += sum(getters[m](each))
                         mean = total / cand.bit_count()
-                        need = now + (-0.1 if now <= 0 else 0.05)
+                        need = now + (-0.1 if now <= 0.0 else 0.05)
                         if -close < mean - need < close:
                             # too close to call summed by chunks (the sums of a float list differ by
                             # ~1e-13 at most with the order): the reference's order decides
@@ -829,7 +845,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                                 answers[RETRACER] = listed
                 if events is not None:
                     events.append(("draw", p, k))
-                if (m0 > obj) + (m1 > obj) >= 2:  # only the drawer's lines changed
+                if m0 > obj and m1 > obj:  # only the drawer's lines changed
                     end = "overkill"
                     break
             elif a == PASS:
@@ -871,8 +887,8 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                     sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
                     if not pile and empty_from < 0:
                         empty_from = len(history)
-                if ((sums[0][0] > obj) + (sums[0][1] > obj) >= 2
-                        or (sums[1][0] > obj) + (sums[1][1] > obj) >= 2):
+                if ((sums[0][0] > obj and sums[0][1] > obj)
+                        or (sums[1][0] > obj and sums[1][1] > obj)):
                     end = "overkill"
                     break
                 # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)
