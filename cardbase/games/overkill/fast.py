@@ -348,6 +348,7 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
     under = t.under
     o0 = u0 + a0
     o1 = u1 + a1
+    objf = obj + 0.0
     for c in (0, 1):
         ml, tl = mine[c], theirs[c]
         n0, n1, p0, p1 = m0, m1, o0, o1
@@ -403,13 +404,28 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
                 n1 = kept
             else:
                 n0 = kept
-        my_ok = (n0 > obj) + (n1 > obj)
-        op_ok = (p0 > obj) + (p1 > obj)
+        if n0 > obj:  # each side's overkills and points by branches (as in _run)
+            if n1 > obj:
+                my_ok, my_pts = 2, 0
+            else:
+                my_ok, my_pts = 1, n1
+        elif n1 > obj:
+            my_ok, my_pts = 1, n0
+        else:
+            my_ok, my_pts = 0, n0 + n1
+        if p0 > objf:
+            if p1 > objf:
+                op_ok, op_pts = 2, 0
+            else:
+                op_ok, op_pts = 1, p1
+        elif p1 > objf:
+            op_ok, op_pts = 1, p0
+        else:
+            op_ok, op_pts = 0, p0 + p1
         if my_ok != op_ok:
             gain = (1.0 if my_ok < op_ok else -1.0) - now
         elif under:
-            gain = tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0)
-                         - ((p0 if p0 <= obj else 0) + (p1 if p1 <= obj else 0))) / 4.0) - now
+            gain = tanh((my_pts - op_pts) / 4.0) - now
         else:
             gain = tanh((_points(t.mode, n0, n1, obj) - _points(t.mode, p0, p1, obj)) / 4.0) - now
         if gain > best_gain:
