@@ -957,19 +957,22 @@ def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
                 info[SNAKE_EYE] = t.colour[top]
             elif effect == OVERSEER:
                 others = t.others[v]
-                info[OVERSEER] = tuple(sorted([v, *sample(s.rng, others, min(2, len(others)))]))
+                picks = sample(s.rng, others, 2 if len(others) >= 2 else len(others))
+                info[OVERSEER] = tuple(sorted([v, *picks]))
             elif effect == SPY:
-                value = t.value
-                mine = {value[k] for line in s.lines[p] for k in line}
+                red, black = s.lines[p]
+                mine = frozenset(map(t.value.__getitem__, red + black))
                 info[SPY] = v in mine
-                info["_spy_values"] = frozenset(mine)
+                info["_spy_values"] = mine
     if RETRACER in helpers:
         q = 1 - p
         hidden = pile[:]
-        down = s.down[q]
-        for c, line in enumerate(s.lines[q]):
-            if line and down[c]:
-                hidden.append(line[0])
+        red, black = s.lines[q]
+        down_red, down_black = s.down[q]
+        if red and down_red:
+            hidden.append(red[0])
+        if black and down_black:
+            hidden.append(black[0])
         hidden.sort(key=t.rank.__getitem__)
         cards = t.cards
         info[RETRACER] = tuple([cards[k] for k in hidden])

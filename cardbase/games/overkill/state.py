@@ -538,7 +538,11 @@ class State:
         self.info = [{}, {}]
         if self.events is not None:
             self.events.append(("round", self.round, self.round_first, self.bet, tuple(self.scores_)))
-        self._next_player(self.round_first)
+        first = self.round_first
+        if self.timers[first] > 0:  # _next_player: nothing in play yet, no Helper answers
+            self.player = first
+        else:
+            self._next_player(first)
 
     def _next_player(self, p: int, *, turn: bool = True) -> None:
         """Hand the decision to ``p`` (``turn``: their turn begins; else it goes on after an
