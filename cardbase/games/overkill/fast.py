@@ -833,7 +833,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
             history.append(a)
             timers[p] -= 1
             if a == DRAW:
-                turns += 1
                 passes = 0
                 k = pile.pop()
                 if not pile:
@@ -865,7 +864,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                     end = "overkill"
                     break
             elif a == PASS:
-                turns += 1
                 passes += 1
                 if events is not None:
                     events.append(("pass", p))
@@ -927,14 +925,15 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
         done = len(history)
         cov[2] += done - start
         played = history[start:]
-        cov[1] += played.count(DRAW)
-        cov[3] += played.count(PASS)
+        draws, stands = played.count(DRAW), played.count(PASS)
+        cov[1] += draws
+        cov[3] += stands
         cov[0] += (done if empty_from < 0 else empty_from) - start
         for who in (0, 1):
             for k in hands[who]:
                 if not legal_kind[k]:
                     cov[at[k]] += timer_at[who] - timers[who]
-        s.passes, s.turns = passes, turns
+        s.passes, s.turns = passes, turns + draws + stands  # the decisions that passed the turn
         if end == "timer":
             s._next_player(q)  # the player out of time gets both 99s (OK3)
         else:
