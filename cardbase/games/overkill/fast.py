@@ -116,7 +116,14 @@ class _Tables:
         self.memo: dict = {}
         # the average of ``count`` cards of sum ``total`` to the half, half[count][total]: the
         # value a player gives a face-down card, from the unseen cards of its colour
-        self.half = [_Halves(count) for count in range(self.n + 1)]
+        # (with no negative value, as plain lists over every total the cards can reach: a list is
+        # read faster than a dict)
+        if all(v >= 0 for v in self.value[: self.n]):
+            most = sum(self.value[: self.n])
+            self.half = [[round(2 * total / count) / 2 for total in range(most + 1)] if count else []
+                         for count in range(self.n + 1)]
+        else:
+            self.half = [_Halves(count) for count in range(self.n + 1)]
         # the number cards by colour and by value, as bit masks (what a Helper's answer keeps)
         self.colour_mask = [0, 0]
         self.value_mask: dict[int, int] = {}
