@@ -8,7 +8,7 @@ exactly what the reference reads (never a hidden card) and returns the same acti
 compare both on every decision of thousands of games.
 
 :func:`play_greedy` plays a state with it for both players, in place, to the end of the game or of a
-round, one round per call of :func:`_run`, where the choice is inlined in the round's loop and
+round, in one call of :func:`_run` (a loop over the rounds), where the choice is inlined in the round's loop and
 each player's picture is kept up to date instead of rebuilt. Draws, stands and the Helpers'
 answers are applied inline (no legal-action list, no legality check: the greedy choice is legal);
 atouts, the end of a round and the deal go through the general engine, so the chance draws, the
