@@ -906,3 +906,20 @@ def test_usable_agrees_with_the_legal_actions() -> None:
                     assert s._usable(p, k) == bool(s._atout_actions(p, k))
                 legal = s.legal_actions()
                 s.apply_action(legal[rng.randrange(len(legal))])
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_fast_face_down_values_are_the_halves_of_every_reachable_average(copies) -> None:
+    """The play-out reads an opponent's face-down card's value from lists per count and total:
+    each entry is the average of ``count`` cards of sum ``total`` rounded to the half, and every
+    total the unseen cards of one colour can reach is in the list."""
+    from cardbase.games.overkill import fast
+
+    g = game(pile_copies=copies)
+    t = fast._tables(g)
+    for c in (RED, BLACK):
+        reach = sum(v for v, col in zip(g.value[: g.n_numbers], g.colour) if col == c)
+        for count in range(1, g.n_numbers + 1):
+            assert len(t.half[count]) > reach
+            for total in range(reach + 1):
+                assert t.half[count][total] == round(2 * total / count) / 2

@@ -8,7 +8,7 @@ exactly what the reference reads (never a hidden card) and returns the same acti
 compare both on every decision of thousands of games.
 
 :func:`play_greedy` plays a state with it for both players, in place, to the end of the game or of a
-round, one round per call of :func:`_run`, where the choice is inlined in the round's loop and
+round, in one call of :func:`_run` (a loop over the rounds), where the choice is inlined in the round's loop and
 each player's picture is kept up to date instead of rebuilt. Draws, stands and the Helpers'
 answers are applied inline (no legal-action list, no legality check: the greedy choice is legal);
 atouts, the end of a round and the deal go through the general engine, so the chance draws, the
@@ -116,7 +116,14 @@ class _Tables:
         self.memo: dict = {}
         # the average of ``count`` cards of sum ``total`` to the half, half[count][total]: the
         # value a player gives a face-down card, from the unseen cards of its colour
-        self.half = [_Halves(count) for count in range(self.n + 1)]
+        # (with no negative value, as plain lists over every total the cards can reach: a list is
+        # read faster than a dict)
+        if all(v >= 0 for v in self.value[: self.n]):
+            most = sum(self.value[: self.n])
+            self.half = [[round(2 * total / count) / 2 for total in range(most + 1)] if count else []
+                         for count in range(self.n + 1)]
+        else:
+            self.half = [_Halves(count) for count in range(self.n + 1)]
         # the number cards by colour and by value, as bit masks (what a Helper's answer keeps)
         self.colour_mask = [0, 0]
         self.value_mask: dict[int, int] = {}
@@ -252,8 +259,8 @@ def play_greedy(s: State, horizon: int | None = None) -> State:
     or to the end of round ``horizon``. The same moves, chance draws and log as the general loop."""
     stop = s.rules.max_rounds + 1 if horizon is None else horizon
     t = _tables(s.game)
-    while s.player != TERMINAL and s.round <= stop:
-        _run(s, t)
+    if s.player != TERMINAL and s.round <= stop:
+        _run(s, t, None, stop)
     return s
 
 
@@ -348,6 +355,7 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
     under = t.under
     o0 = u0 + a0
     o1 = u1 + a1
+    objf = obj + 0.0
     for c in (0, 1):
         ml, tl = mine[c], theirs[c]
         n0, n1, p0, p1 = m0, m1, o0, o1
@@ -376,7 +384,9 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
                 n0 += delta
                 p0 -= delta
         elif e == 4:  # Rewinder: the opponent's line keeps its dealt cards (OK8)
-            keep = min(keep_rule, their_dealt[c])
+            keep = their_dealt[c]
+            if keep > keep_rule:
+                keep = keep_rule
             if len(tl) <= keep:
                 continue
             fd = d1 if c else d0
@@ -389,7 +399,9 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
             else:
                 p0 = nv
         else:  # Saver: the player's line keeps its dealt cards (OK8)
-            keep = min(keep_rule, my_dealt[c])
+            keep = my_dealt[c]
+            if keep > keep_rule:
+                keep = keep_rule
             if len(ml) <= keep:
                 continue
             kept = 0
@@ -399,13 +411,28 @@ def _line_gains(t: _Tables, e: int, base: int, mine: list, theirs: list, my_deal
                 n1 = kept
             else:
                 n0 = kept
-        my_ok = (n0 > obj) + (n1 > obj)
-        op_ok = (p0 > obj) + (p1 > obj)
+        if n0 > obj:  # each side's overkills and points by branches (as in _run)
+            if n1 > obj:
+                my_ok, my_pts = 2, 0
+            else:
+                my_ok, my_pts = 1, n1
+        elif n1 > obj:
+            my_ok, my_pts = 1, n0
+        else:
+            my_ok, my_pts = 0, n0 + n1
+        if p0 > objf:
+            if p1 > objf:
+                op_ok, op_pts = 2, 0
+            else:
+                op_ok, op_pts = 1, p1
+        elif p1 > objf:
+            op_ok, op_pts = 1, p0
+        else:
+            op_ok, op_pts = 0, p0 + p1
         if my_ok != op_ok:
             gain = (1.0 if my_ok < op_ok else -1.0) - now
         elif under:
-            gain = tanh(((n0 if n0 <= obj else 0) + (n1 if n1 <= obj else 0)
-                         - ((p0 if p0 <= obj else 0) + (p1 if p1 <= obj else 0))) / 4.0) - now
+            gain = tanh((my_pts - op_pts) / 4.0) - now
         else:
             gain = tanh((_points(t.mode, n0, n1, obj) - _points(t.mode, p0, p1, obj)) / 4.0) - now
         if gain > best_gain:
@@ -517,20 +544,19 @@ def _count(s: State, t: _Tables) -> tuple:
     the pile as a bit mask with its sum and count per colour, each player's face-down cards (-1
     for none) and their bit mask, each player's Helpers in play (their effects), the objective."""
     value, bits = t.value, t.bits
-    card_value, card_bit = value.__getitem__, bits.__getitem__
-    lines = s.lines
-    sums = []
-    fdn = []
-    fmask = []
-    for who in (0, 1):
-        red, black = lines[who]
-        sums.append([sum(map(card_value, red)), sum(map(card_value, black))])
-        down = s.down[who]
-        fr = red[0] if down[0] and red else -1
-        fb = black[0] if down[1] and black else -1
-        fdn.append((fr, fb))
-        fmask.append((bits[fr] if fr >= 0 else 0) | (bits[fb] if fb >= 0 else 0))
-    pile_mask = sum(map(card_bit, s.pile))  # distinct cards: their bits add up to the mask
+    card_value = value.__getitem__
+    (red0, black0), (red1, black1) = s.lines
+    (down_r0, down_b0), (down_r1, down_b1) = s.down
+    sums = [[sum(map(card_value, red0)), sum(map(card_value, black0))],
+            [sum(map(card_value, red1)), sum(map(card_value, black1))]]
+    fr0 = red0[0] if down_r0 and red0 else -1
+    fb0 = black0[0] if down_b0 and black0 else -1
+    fr1 = red1[0] if down_r1 and red1 else -1
+    fb1 = black1[0] if down_b1 and black1 else -1
+    fdn = [(fr0, fb0), (fr1, fb1)]
+    fmask = [(bits[fr0] if fr0 >= 0 else 0) | (bits[fb0] if fb0 >= 0 else 0),
+             (bits[fr1] if fr1 >= 0 else 0) | (bits[fb1] if fb1 >= 0 else 0)]
+    pile_mask = sum(map(bits.__getitem__, s.pile))  # distinct cards: their bits add up to the mask
     prs = prc = pbs = pbc = 0
     for start, width, _, stats, _ in t.chunks:
         rs, rc, bs, bc = stats[pile_mask >> start & width]
@@ -539,16 +565,17 @@ def _count(s: State, t: _Tables) -> tuple:
         pbs += bs
         pbc += bc
     effects = t.helper_effect
-    helpers = [[effects[k] for k in s.active[0] if effects[k] is not None],
-               [effects[k] for k in s.active[1] if effects[k] is not None]]
+    active0, active1 = s.active
+    helpers = [[effects[k] for k in active0 if effects[k] is not None] if active0 else [],
+               [effects[k] for k in active1 if effects[k] is not None] if active1 else []]
     objectives = s.objectives
     obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
     return sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj
 
 
-def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
-    """Play greedily to the end of the round in play (the next round is then dealt, or the game is
-    over); or, given the ``picture`` of the player to act (:func:`greedy_action`), return their
+def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> int:
+    """Play greedily to the end of the game or of round ``stop``, a round at a time (each next
+    round is dealt by the general engine); or, given the ``picture`` of the player to act (:func:`greedy_action`), return their
     choice and change nothing.
 
     The greedy choice is :func:`.bots.greedy_action`'s, inlined: the player's line sums, the
@@ -573,316 +600,353 @@ def _run(s: State, t: _Tables, picture: tuple | None = None) -> int:
     if two:
         (_, low_width, _, _, low_getters), (high_start, _, _, _, high_getters) = chunks
     legal_kind, at = t.legal_kind, t.atout_cov
-    lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
-    passes, player = s.passes, s.player
-    if picture is None:
-        history, events, cov = s.history, s.events, s.cov
-        dealt, keep_rule = s.dealt, s.rules.reset_keeps
-        turns = s.turns
-        sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
-        start = len(history)
-        empty_from = -1 if pile else start  # the first decision with an empty pile
-        # each decision spends one unit of its player's timer (OK3): their decisions so far
-        timer_at = timers[:]
-        in_hand = [sorted(hands[0]), sorted(hands[1])]  # the reference's sorted(set(hand))
-        # per hand, the atouts legal only at times (rule coverage checks them at each decision)
-        # and the first Helper (-1: none), which the greedy player plays while time allows
-        checked = [[], []]
-        first_helper = [-1, -1]
-        for who in (0, 1):
-            for k in in_hand[who]:
-                if legal_kind[k]:
-                    checked[who].append(k)
-                elif helper[k] and first_helper[who] < 0:
-                    first_helper[who] = k
-    else:  # one decision: the hand of the player to act
-        objectives = s.objectives
-        obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
-        in_hand = [[], []]
-        in_hand[player] = sorted(hands[player])
-        first_helper = [-1, -1]
-        first_helper[player] = next((k for k in in_hand[player] if helper[k]), -1)
-    fit = [True] * len(kinds)  # per line atout: has it a line to act on (checked each decision)
-    while True:
-        p = player
-        q = 1 - p
-        hand = in_hand[p]
-        timer = timers[p]
+    while True:  # per round: in a play-out, on to the next round until ``stop``
+        lines, pile, hands, active, timers, info = s.lines, s.pile, s.hands, s.active, s.timers, s.info
+        passes, player = s.passes, s.player
         if picture is None:
-            for k in checked[p]:  # rule coverage: is this atout legal now? (State._usable)
-                lk = legal_kind[k]
-                if lk == 1:
-                    ok = pile
-                elif lk == 2:
-                    ok = active[q]
-                else:  # a line atout: a line it may act on (OK8)
-                    e = line_code[k]
-                    if e < 3:  # Yoinker, Mistake Patcher: a drawn card
-                        who = q if e == 1 else p
-                        line, d = lines[who], dealt[who]
-                        ok = len(line[0]) > d[0] or len(line[1]) > d[1]
-                    elif e == 3:  # Switcher: a drawn card on both sides of a colour
-                        mine_l, md, theirs_l, td = lines[p], dealt[p], lines[q], dealt[q]
-                        ok = ((len(mine_l[0]) > md[0] and len(theirs_l[0]) > td[0])
-                              or (len(mine_l[1]) > md[1] and len(theirs_l[1]) > td[1]))
-                    else:  # Rewinder, Saver: a card beyond those a reset keeps
-                        who = q if e == 4 else p
-                        line, d = lines[who], dealt[who]
-                        ok = len(line[0]) > min(keep_rule, d[0]) or len(line[1]) > min(keep_rule, d[1])
-                    fit[k] = ok  # with no line to act on, it is not weighed
-                if ok:
-                    cov[at[k]] += 1
-        if first_helper[p] >= 0 and timer > 3:  # a Helper first: information is free
-            a = PLAY + 8 * first_helper[p]
-        else:
-            # ---------------------------------------------------------------- the player's picture
+            history, events, cov = s.history, s.events, s.cov
+            dealt, keep_rule = s.dealt, s.rules.reset_keeps
+            turns = s.turns
+            sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+            start = len(history)
+            empty_from = -1 if pile else start  # the first decision with an empty pile
+            # each decision spends one unit of its player's timer (OK3): their decisions so far
+            timer_at = timers[:]
+            in_hand = [sorted(hands[0]), sorted(hands[1])]  # the reference's sorted(set(hand))
+            # per hand, the atouts legal only at times (rule coverage checks them at each decision)
+            # and the first Helper (-1: none), which the greedy player plays while time allows
+            checked = [[], []]
+            first_helper = [-1, -1]
+            for who in (0, 1):
+                for k in in_hand[who]:
+                    if legal_kind[k]:
+                        checked[who].append(k)
+                    elif helper[k] and first_helper[who] < 0:
+                        first_helper[who] = k
+        else:  # one decision: the hand of the player to act
+            objectives = s.objectives
+            obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+            in_hand = [[], []]
+            in_hand[player] = sorted(hands[player])
+            first_helper = [-1, -1]
+            first_helper[player] = next((k for k in in_hand[player] if helper[k]), -1)
+        fit = [True] * len(kinds)  # per line atout: has it a line to act on (checked each decision)
+        while True:
+            p = player
+            q = 1 - p
+            hand = in_hand[p]
+            timer = timers[p]
             if picture is None:
-                mine = sums[p]
-                m0 = mine[0]
-                m1 = mine[1]
-                u0, u1 = sums[q]
-                fr, fb = fdn[q]
-                d0 = fr >= 0
-                if d0:
-                    x = value[fr]
-                    u0 -= x
-                    a0 = half[prc + 1][prs + x]
-                else:
-                    a0 = 0.0
-                d1 = fb >= 0
-                if d1:
-                    x = value[fb]
-                    u1 -= x
-                    a1 = half[pbc + 1][pbs + x]
-                else:
-                    a1 = 0.0
-                pool_mask = pile_mask | fmask[q]
+                for k in checked[p]:  # rule coverage: is this atout legal now? (State._usable)
+                    lk = legal_kind[k]
+                    if lk == 1:
+                        ok = pile
+                    elif lk == 2:
+                        ok = active[q]
+                    else:  # a line atout: a line it may act on (OK8)
+                        e = line_code[k]
+                        if e < 3:  # Yoinker, Mistake Patcher: a drawn card
+                            who = q if e == 1 else p
+                            line, d = lines[who], dealt[who]
+                            ok = len(line[0]) > d[0] or len(line[1]) > d[1]
+                        elif e == 3:  # Switcher: a drawn card on both sides of a colour
+                            mine_l, md, theirs_l, td = lines[p], dealt[p], lines[q], dealt[q]
+                            ok = ((len(mine_l[0]) > md[0] and len(theirs_l[0]) > td[0])
+                                  or (len(mine_l[1]) > md[1] and len(theirs_l[1]) > td[1]))
+                        else:  # Rewinder, Saver: a card beyond those a reset keeps
+                            who = q if e == 4 else p
+                            line, d = lines[who], dealt[who]
+                            # (a card beyond min(keep_rule, dealt), without calling min)
+                            ok = (len(line[0]) > (d[0] if d[0] < keep_rule else keep_rule)
+                                  or len(line[1]) > (d[1] if d[1] < keep_rule else keep_rule))
+                        fit[k] = ok  # with no line to act on, it is not weighed
+                    if ok:
+                        cov[at[k]] += 1
+            if first_helper[p] >= 0 and timer > 3:  # a Helper first: information is free
+                a = PLAY + 8 * first_helper[p]
             else:
-                m0, m1, u0, u1, d0, d1, a0, a1, pool_mask = picture
-            # ---------------------------------------------------------------- the greedy choice
-            o0 = u0 + a0
-            o1 = u1 + a1
-            op_ok = (o0 > obj) + (o1 > obj)
-            my_ok = (m0 > obj) + (m1 > obj)
-            if under:
-                op_pts = (o0 if o0 <= obj else 0) + (o1 if o1 <= obj else 0)
-                if my_ok != op_ok:
-                    now = 1.0 if my_ok < op_ok else -1.0
+                # ---------------------------------------------------------------- the player's picture
+                if picture is None:
+                    mine = sums[p]
+                    m0 = mine[0]
+                    m1 = mine[1]
+                    u0, u1 = sums[q]
+                    fr, fb = fdn[q]
+                    d0 = fr >= 0
+                    if d0:
+                        x = value[fr]
+                        u0 -= x
+                        a0 = half[prc + 1][prs + x]
+                    else:
+                        a0 = 0.0
+                    d1 = fb >= 0
+                    if d1:
+                        x = value[fb]
+                        u1 -= x
+                        a1 = half[pbc + 1][pbs + x]
+                    else:
+                        a1 = 0.0
+                    pool_mask = pile_mask | fmask[q]
                 else:
-                    now = tanh(((m0 if m0 <= obj else 0) + (m1 if m1 <= obj else 0) - op_pts) / 4.0)
-            else:
-                op_pts = _points(mode, o0, o1, obj)
-                if my_ok != op_ok:
-                    now = 1.0 if my_ok < op_ok else -1.0
+                    m0, m1, u0, u1, d0, d1, a0, a1, pool_mask = picture
+                # ---------------------------------------------------------------- the greedy choice
+                o0 = u0 + a0
+                o1 = u1 + a1
+                if under:  # the overkills and points of each side, by branches (no bool sums)
+                    objf = obj + 0.0  # float against float: the interpreter's fast comparison
+                    if o0 > objf:
+                        if o1 > objf:
+                            op_ok, op_pts = 2, 0
+                        else:
+                            op_ok, op_pts = 1, o1
+                    elif o1 > objf:
+                        op_ok, op_pts = 1, o0
+                    else:
+                        op_ok, op_pts = 0, o0 + o1
+                    if m0 > obj:
+                        if m1 > obj:
+                            my_ok, my_pts = 2, 0
+                        else:
+                            my_ok, my_pts = 1, m1
+                    elif m1 > obj:
+                        my_ok, my_pts = 1, m0
+                    else:
+                        my_ok, my_pts = 0, m0 + m1
+                    if my_ok != op_ok:
+                        now = 1.0 if my_ok < op_ok else -1.0
+                    else:
+                        now = tanh((my_pts - op_pts) / 4.0)
                 else:
-                    now = tanh((_points(mode, m0, m1, obj) - op_pts) / 4.0)
-            a = -1
-            if hand:
-                best, best_gain = -1, MARGIN
-                bets = False  # a Negociater in hand
-                for k in hand:
-                    kind = kinds[k]
-                    if kind == 0:  # a Helper: information is free
-                        if timer > 3:
-                            a = PLAY + 8 * k
+                    op_ok = (o0 > obj) + (o1 > obj)
+                    my_ok = (m0 > obj) + (m1 > obj)
+                    op_pts = _points(mode, o0, o1, obj)
+                    if my_ok != op_ok:
+                        now = 1.0 if my_ok < op_ok else -1.0
+                    else:
+                        now = tanh((_points(mode, m0, m1, obj) - op_pts) / 4.0)
+                a = -1
+                if hand:
+                    best, best_gain = -1, MARGIN
+                    bets = False  # a Negociater in hand
+                    for k in hand:
+                        kind = kinds[k]
+                        if kind == 0:  # a Helper: information is free
+                            if timer > 3:
+                                a = PLAY + 8 * k
+                                break
+                            continue
+                        if kind == 1:  # a Challenger: the estimate under its objective
+                            f = figure[k]
+                            ff = f + 0.0  # the same branches as the estimate as things stand
+                            if o0 > ff:
+                                if o1 > ff:
+                                    op_f, op_fp = 2, 0
+                                else:
+                                    op_f, op_fp = 1, o1
+                            elif o1 > ff:
+                                op_f, op_fp = 1, o0
+                            else:
+                                op_f, op_fp = 0, o0 + o1
+                            if m0 > f:
+                                if m1 > f:
+                                    my_f, my_fp = 2, 0
+                                else:
+                                    my_f, my_fp = 1, m1
+                            elif m1 > f:
+                                my_f, my_fp = 1, m0
+                            else:
+                                my_f, my_fp = 0, m0 + m1
+                            if my_f != op_f:
+                                gain = (1.0 if my_f < op_f else -1.0) - now
+                            elif under:
+                                gain = tanh((my_fp - op_fp) / 4.0) - now
+                            else:
+                                gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
+                            if gain > best_gain:
+                                best, best_gain = PLAY + 8 * k, gain
+                        elif kind == 2:
+                            if fit[k]:
+                                best, best_gain = _line_gains(
+                                    t, line_code[k], PLAY + 8 * k, lines[p], lines[q], s.dealt[p],
+                                    s.dealt[q], s.rules.reset_keeps, m0, m1, u0, u1, d0, d1, a0, a1, obj,
+                                    now, best, best_gain)
+                        elif kind < 5:
+                            best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
+                                                     now, best, best_gain)
+                        else:
+                            bets = True
+                    else:
+                        if best >= 0:
+                            a = best
+                        elif bets:
+                            for k in hand:
+                                if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
+                                    f = figure[k]
+                                    if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
+                                        a = PLAY + 8 * k
+                                        break
+                if a < 0:
+                    if not pile or timer <= 1 or (passes == 1 and now > 0.0):
+                        a = PASS
+                    else:
+                        cand = pool_mask
+                        answers = info[p]
+                        if answers:  # what the Helpers said about the next card narrows it
+                            if SNAKE_EYE in answers:
+                                cand &= t.colour_mask[answers[SNAKE_EYE]]
+                            if OVERSEER in answers:
+                                vm = t.value_mask
+                                keep = 0
+                                for v in answers[OVERSEER]:
+                                    keep |= vm.get(v, 0)
+                                cand &= keep
+                            if SPY in answers:
+                                vm = t.value_mask
+                                keep = 0
+                                for v in answers["_spy_values"]:
+                                    keep |= vm.get(v, 0)
+                                cand &= keep if answers[SPY] else ~keep
+                            if not cand:
+                                cand = pool_mask
+                        # the mean estimate after one more card among ``cand``: each card's estimate
+                        # from a table memoised on what it depends on, summed in ascending card order
+                        # (as the reference does)
+                        key = (m0, m1, op_ok, op_pts, obj)
+                        each = memo.get(key)
+                        if each is None:
+                            each = _each(t, key)
+                        if two:  # the box's cards in two chunks (up to 18 cards), unrolled
+                            m = cand & low_width
+                            total = sum(low_getters[m](each)) if m else 0.0
+                            m = cand >> high_start
+                            if m:
+                                total += sum(high_getters[m](each))
+                        else:
+                            total = 0.0
+                            for bit0, width, _, _, getters in chunks:
+                                m = cand >> bit0 & width
+                                if m:
+                                    total += sum(getters[m](each))
+                        mean = total / cand.bit_count()
+                        need = now + (-0.1 if now <= 0.0 else 0.05)
+                        if -close < mean - need < close:
+                            # too close to call summed by chunks (the sums of a float list differ by
+                            # ~1e-13 at most with the order): the reference's order decides
+                            mean = _mean(chunks, cand, each)
+                        a = DRAW if mean > need else PASS
+            if picture is not None:
+                return a
+            # ---------------------------------------------------------------- the move
+            history.append(a)
+            timers[p] -= 1
+            if a == DRAW:
+                passes = 0
+                k = pile.pop()
+                if not pile:
+                    empty_from = len(history)
+                pile_mask ^= bits[k]
+                x = value[k]
+                if colour[k]:
+                    lines[p][1].append(k)
+                    pbs -= x
+                    pbc -= 1
+                    m1 += x
+                    mine[1] = m1
+                else:
+                    lines[p][0].append(k)
+                    prs -= x
+                    prc -= 1
+                    m0 += x
+                    mine[0] = m0
+                if info[0] or info[1]:  # OK12: the answers about this card are over
+                    for answers in info:
+                        if answers:  # all but Retracer's (NEXT_CARD_ANSWERS)
+                            listed = answers.get(RETRACER)
+                            answers.clear()
+                            if listed is not None:
+                                answers[RETRACER] = listed
+                if events is not None:
+                    events.append(("draw", p, k))
+                if m0 > obj and m1 > obj:  # only the drawer's lines changed
+                    end = "overkill"
+                    break
+            elif a == PASS:
+                passes += 1
+                if events is not None:
+                    events.append(("pass", p))
+                if passes >= 2:
+                    end = "passes"
+                    break
+            else:  # an atout: State.apply_action without the legality check
+                k, choice = divmod(a - PLAY, 8)
+                cov[at[k] + 1] += 1
+                hand.remove(k)
+                if helper[k]:
+                    first_helper[p] = next((x for x in hand if helper[x]), -1)
+                if legal_kind[k]:
+                    checked[p].remove(k)
+                else:
+                    cov[at[k]] += timer_at[p] - timers[p]
+                s._play(p, k, choice)
+                if passive[k]:  # in play: the lines and the pile are the same
+                    if helper[k]:
+                        helpers[p].append(t.helper_effect[k])
+                    if kinds[k] != 1:  # nor the objective: no overkill
+                        if timers[p] <= 0:
+                            end = "timer"
+                            q = p
                             break
                         continue
-                    if kind == 1:  # a Challenger: the estimate under its objective
-                        f = figure[k]
-                        my_f = (m0 > f) + (m1 > f)
-                        op_f = (o0 > f) + (o1 > f)
-                        if my_f != op_f:
-                            gain = (1.0 if my_f < op_f else -1.0) - now
-                        elif under:
-                            gain = tanh(((m0 if m0 <= f else 0) + (m1 if m1 <= f else 0)
-                                         - ((o0 if o0 <= f else 0) + (o1 if o1 <= f else 0))) / 4.0) - now
-                        else:
-                            gain = tanh((_points(mode, m0, m1, f) - _points(mode, o0, o1, f)) / 4.0) - now
-                        if gain > best_gain:
-                            best, best_gain = PLAY + 8 * k, gain
-                    elif kind == 2:
-                        if fit[k]:
-                            best, best_gain = _line_gains(
-                                t, line_code[k], PLAY + 8 * k, lines[p], lines[q], s.dealt[p],
-                                s.dealt[q], s.rules.reset_keeps, m0, m1, u0, u1, d0, d1, a0, a1, obj,
-                                now, best, best_gain)
-                    elif kind < 5:
-                        best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
-                                                 now, best, best_gain)
-                    else:
-                        bets = True
-                else:
-                    if best >= 0:
-                        a = best
-                    elif bets:
-                        for k in hand:
-                            if kinds[k] == 5:  # a Negociater when the estimate is clearly for or against
-                                f = figure[k]
-                                if (f > 0 and now > 0.3) or (f < 0 and now < -0.3):
-                                    a = PLAY + 8 * k
-                                    break
-            if a < 0:
-                if not pile or timer <= 1 or (passes == 1 and now > 0):
-                    a = PASS
-                else:
-                    cand = pool_mask
-                    answers = info[p]
-                    if answers:  # what the Helpers said about the next card narrows it
-                        if SNAKE_EYE in answers:
-                            cand &= t.colour_mask[answers[SNAKE_EYE]]
-                        if OVERSEER in answers:
-                            vm = t.value_mask
-                            keep = 0
-                            for v in answers[OVERSEER]:
-                                keep |= vm.get(v, 0)
-                            cand &= keep
-                        if SPY in answers:
-                            vm = t.value_mask
-                            keep = 0
-                            for v in answers["_spy_values"]:
-                                keep |= vm.get(v, 0)
-                            cand &= keep if answers[SPY] else ~keep
-                        if not cand:
-                            cand = pool_mask
-                    # the mean estimate after one more card among ``cand``: each card's estimate
-                    # from a table memoised on what it depends on, summed in ascending card order
-                    # (as the reference does)
-                    key = (m0, m1, op_ok, op_pts, obj)
-                    each = memo.get(key)
-                    if each is None:
-                        each = _each(t, key)
-                    if two:  # the box's cards in two chunks (up to 18 cards), unrolled
-                        m = cand & low_width
-                        total = sum(low_getters[m](each)) if m else 0.0
-                        m = cand >> high_start
-                        if m:
-                            total += sum(high_getters[m](each))
-                    else:
-                        total = 0.0
-                        for bit0, width, _, _, getters in chunks:
-                            m = cand >> bit0 & width
-                            if m:
-                                total += sum(getters[m](each))
-                    mean = total / cand.bit_count()
-                    need = now + (-0.1 if now <= 0 else 0.05)
-                    if -close < mean - need < close:
-                        # too close to call summed by chunks (the sums of a float list differ by
-                        # ~1e-13 at most with the order): the reference's order decides
-                        mean = _mean(chunks, cand, each)
-                    a = DRAW if mean > need else PASS
-        if picture is not None:
-            return a
-        # ---------------------------------------------------------------- the move
-        history.append(a)
-        timers[p] -= 1
-        if a == DRAW:
-            turns += 1
-            passes = 0
-            k = pile.pop()
-            if not pile:
-                empty_from = len(history)
-            pile_mask ^= bits[k]
-            x = value[k]
-            if colour[k]:
-                lines[p][1].append(k)
-                pbs -= x
-                pbc -= 1
-                m1 += x
-                mine[1] = m1
-            else:
-                lines[p][0].append(k)
-                prs -= x
-                prc -= 1
-                m0 += x
-                mine[0] = m0
-            if info[0] or info[1]:  # OK12: the answers about this card are over
-                for answers in info:
-                    if answers:  # all but Retracer's (NEXT_CARD_ANSWERS)
-                        listed = answers.get(RETRACER)
-                        answers.clear()
-                        if listed is not None:
-                            answers[RETRACER] = listed
-            if events is not None:
-                events.append(("draw", p, k))
-            if (m0 > obj) + (m1 > obj) >= 2:  # only the drawer's lines changed
-                end = "overkill"
-                break
-        elif a == PASS:
-            turns += 1
-            passes += 1
-            if events is not None:
-                events.append(("pass", p))
-            if passes >= 2:
-                end = "passes"
-                break
-        else:  # an atout: State.apply_action without the legality check
-            k, choice = divmod(a - PLAY, 8)
-            cov[at[k] + 1] += 1
-            hand.remove(k)
-            if helper[k]:
-                first_helper[p] = next((x for x in hand if helper[x]), -1)
-            if legal_kind[k]:
-                checked[p].remove(k)
-            else:
-                cov[at[k]] += timer_at[p] - timers[p]
-            s._play(p, k, choice)
-            if passive[k]:  # in play: the lines and the pile are the same
-                if helper[k]:
-                    helpers[p].append(t.helper_effect[k])
-                if kinds[k] != 1:  # nor the objective: no overkill
-                    if timers[p] <= 0:
-                        end = "timer"
-                        q = p
-                        break
-                    continue
-                objectives = s.objectives
-                obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
-            elif kinds[k] == 4:  # Remover: a passive atout of the opponent left play
-                effects = t.helper_effect
-                helpers[q] = [effects[x] for x in active[q] if effects[x] is not None]
-                objectives = s.objectives
-                obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
-            else:  # cards moved: count the lines and the pile again
-                sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
-                if not pile and empty_from < 0:
-                    empty_from = len(history)
-            if ((sums[0][0] > obj) + (sums[0][1] > obj) >= 2
-                    or (sums[1][0] > obj) + (sums[1][1] > obj) >= 2):
-                end = "overkill"
-                break
-            # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)
-            if timers[p] <= 0:
+                    objectives = s.objectives
+                    obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+                elif kinds[k] == 4:  # Remover: a passive atout of the opponent left play
+                    effects = t.helper_effect
+                    helpers[q] = [effects[x] for x in active[q] if effects[x] is not None]
+                    objectives = s.objectives
+                    obj = objectives[-1][1] if objectives else INITIAL_OBJECTIVE
+                else:  # cards moved: count the lines and the pile again
+                    sums, pile_mask, prs, prc, pbs, pbc, fdn, fmask, helpers, obj = _count(s, t)
+                    if not pile and empty_from < 0:
+                        empty_from = len(history)
+                if ((sums[0][0] > obj and sums[0][1] > obj)
+                        or (sums[1][0] > obj and sums[1][1] > obj)):
+                    end = "overkill"
+                    break
+                # OK4: playing an atout does not end the turn (the turn's answers hold, OK12)
+                if timers[p] <= 0:
+                    end = "timer"
+                    q = p
+                    break
+                continue
+            # a new turn of the opponent (State._next_player): an empty timer ends the round; their
+            # Helpers in play answer again, else the answers are empty
+            if timers[q] <= 0:
                 end = "timer"
-                q = p
                 break
-            continue
-        # a new turn of the opponent (State._next_player): an empty timer ends the round; their
-        # Helpers in play answer again, else the answers are empty
-        if timers[q] <= 0:
-            end = "timer"
-            break
-        if helpers[q]:
-            _answers(s, t, q, helpers[q])
-        elif info[q]:
-            info[q] = {}
-        player = q
-    # the end of the round: the rule coverage counted at its end, then State's own ending
-    done = len(history)
-    cov[2] += done - start
-    played = history[start:]
-    cov[1] += played.count(DRAW)
-    cov[3] += played.count(PASS)
-    cov[0] += (done if empty_from < 0 else empty_from) - start
-    for who in (0, 1):
-        for k in hands[who]:
-            if not legal_kind[k]:
-                cov[at[k]] += timer_at[who] - timers[who]
-    s.passes, s.turns = passes, turns
-    if end == "timer":
-        s._next_player(q)  # the player out of time gets both 99s (OK3)
-    else:
-        s._end_round(end)
-    return a
+            if helpers[q]:
+                _answers(s, t, q, helpers[q])
+            elif info[q]:
+                info[q] = {}
+            player = q
+        # the end of the round: the rule coverage counted at its end, then State's own ending
+        done = len(history)
+        cov[2] += done - start
+        played = history[start:]
+        draws, stands = played.count(DRAW), played.count(PASS)
+        cov[1] += draws
+        cov[3] += stands
+        cov[0] += (done if empty_from < 0 else empty_from) - start
+        for who in (0, 1):
+            for k in hands[who]:
+                if not legal_kind[k]:
+                    cov[at[k]] += timer_at[who] - timers[who]
+        s.passes, s.turns = passes, turns + draws + stands  # the decisions that passed the turn
+        if end == "timer":
+            s._next_player(q)  # the player out of time gets both 99s (OK3)
+        else:
+            s._end_round(end)
+        if s.player == TERMINAL or s.round > stop:
+            return a
 
 
 def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
@@ -899,19 +963,22 @@ def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
                 info[SNAKE_EYE] = t.colour[top]
             elif effect == OVERSEER:
                 others = t.others[v]
-                info[OVERSEER] = tuple(sorted([v, *sample(s.rng, others, min(2, len(others)))]))
+                picks = sample(s.rng, others, 2 if len(others) >= 2 else len(others))
+                info[OVERSEER] = tuple(sorted([v, *picks]))
             elif effect == SPY:
-                value = t.value
-                mine = {value[k] for line in s.lines[p] for k in line}
+                red, black = s.lines[p]
+                mine = frozenset(map(t.value.__getitem__, red + black))
                 info[SPY] = v in mine
-                info["_spy_values"] = frozenset(mine)
+                info["_spy_values"] = mine
     if RETRACER in helpers:
         q = 1 - p
         hidden = pile[:]
-        down = s.down[q]
-        for c, line in enumerate(s.lines[q]):
-            if line and down[c]:
-                hidden.append(line[0])
+        red, black = s.lines[q]
+        down_red, down_black = s.down[q]
+        if red and down_red:
+            hidden.append(red[0])
+        if black and down_black:
+            hidden.append(black[0])
         hidden.sort(key=t.rank.__getitem__)
         cards = t.cards
         info[RETRACER] = tuple([cards[k] for k in hidden])

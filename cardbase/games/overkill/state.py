@@ -56,19 +56,30 @@ def shuffle(rng: random.Random, x: list) -> None:
     """``rng.shuffle(x)`` with its draws inlined: Python's algorithm (from the end, swap with a
     position drawn by rejection on ``getrandbits``), so the same permutation from the same
     generator state (a test compares it with :meth:`random.Random.shuffle`)."""
-    getrandbits = rng.getrandbits
-    plan = _SHUFFLE_PLANS.get(len(x))
-    if plan is None:  # per length: each place, the count it draws below and its bits
-        plan = _SHUFFLE_PLANS[len(x)] = tuple((i, i + 1, (i + 1).bit_length())
-                                              for i in range(len(x) - 1, 0, -1))
-    for i, m, k in plan:
-        j = getrandbits(k)
-        while j >= m:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
+    n = len(x)
+    run = _SHUFFLES.get(n)
+    if run is None:
+        run = _SHUFFLES[n] = _shuffler(n)
+    run(rng.getrandbits, x)
 
 
-_SHUFFLE_PLANS: dict[int, tuple[tuple[int, int, int], ...]] = {}
+def _shuffler(n: int):
+    """The shuffle of a list of ``n`` items as straight-line code (no loop over the places, each
+    place's bound and bit count a constant): per place from the end, a position drawn below it by
+    rejection, then the swap."""
+    body = ["def shuffle_n(getrandbits, x):"]
+    for i in range(n - 1, 0, -1):
+        m, k = i + 1, (i + 1).bit_length()
+        body += [f"    j = getrandbits({k})", f"    while j >= {m}:", f"        j = getrandbits({k})",
+                 f"    x[{i}], x[j] = x[j], x[{i}]"]
+    if n < 2:
+        body.append("    pass")
+    scope: dict = {}
+    exec(compile("\n".join(body), f"<shuffle of {n}>", "exec"), scope)  # our own text, no input
+    return scope["shuffle_n"]
+
+
+_SHUFFLES: dict = {}
 
 
 def sample(rng: random.Random, population: list, k: int) -> list:
@@ -527,7 +538,11 @@ class State:
         self.info = [{}, {}]
         if self.events is not None:
             self.events.append(("round", self.round, self.round_first, self.bet, tuple(self.scores_)))
-        self._next_player(self.round_first)
+        first = self.round_first
+        if self.timers[first] > 0:  # _next_player: nothing in play yet, no Helper answers
+            self.player = first
+        else:
+            self._next_player(first)
 
     def _next_player(self, p: int, *, turn: bool = True) -> None:
         """Hand the decision to ``p`` (``turn``: their turn begins; else it goes on after an
