@@ -145,11 +145,3 @@ def test_a_failed_warm_up_leaves_the_message_to_the_page(fresh_url: str, tmp_pat
     assert message and "Traceback" not in message
     assert "n'est pas une base de données cardbase lisible" in message  # the page's own French message
 
-
-def test_the_event_loop_gets_the_interpreter_back_sooner_only_while_warming_up(monkeypatch) -> None:
-    seen = []
-    monkeypatch.setattr(warmup, "_warm_up", lambda: seen.append(sys.getswitchinterval()))
-    before = sys.getswitchinterval()
-    warmup.warm_up()
-    assert seen == [min(before, warmup.SWITCH_INTERVAL)] and seen[0] < 0.005
-    assert sys.getswitchinterval() == before

@@ -18,32 +18,18 @@ message in the app's language.
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 _LOG = logging.getLogger(__name__)
-SWITCH_INTERVAL = 0.0005  # seconds, while the warm-up runs (Python's default: 0.005)
 _started = threading.Lock()
 _thread: threading.Thread | None = None
 
 
 def warm_up() -> None:
     """Do now what the first page will need: every step is also done by the page when needed."""
-    # The server's event loop serves the browser Streamlit's own page (some sixty files) while this
-    # runs: it gets the interpreter back after 0.5 ms instead of 5 ms, so the page's load is not held
-    # up by the imports here.
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
-    try:
-        _warm_up()
-    finally:
-        sys.setswitchinterval(interval)
-
-
-def _warm_up() -> None:
     try:
         from cardbase import i18n
         from cardbase.storage import db
