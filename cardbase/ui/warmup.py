@@ -31,19 +31,19 @@ _thread: threading.Thread | None = None
 def warm_up() -> None:
     """Do now what the first page will need: every step is also done by the page when needed."""
     try:
-        from cardbase import i18n
-        from cardbase.storage import db
-        from cardbase.ui import cards
-
         # the sidebar's language switch: « Français » is not ASCII, so Streamlit looks for a leading
         # emoji in it, with a pattern of every emoji compiled when this module is first read
         import streamlit.emojis  # noqa: F401
+
+        from cardbase import i18n
+        from cardbase.storage import db
+        from cardbase.ui import cards
 
         url = db.database_url()
         db.get_engine(url)  # created, migrated and seeded once per server (its own lock)
         with i18n.use_language(i18n.DEFAULT):  # a new session's language
             cards.warm_first_page(url)
-    except Exception as exc:  # noqa: BLE001 - the page meets the same error and shows its message
+    except Exception as exc:  # the page meets the same error and shows its message
         _LOG.info("warm-up stopped: %s", type(exc).__name__)
 
 
