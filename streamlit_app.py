@@ -3,6 +3,11 @@
 Each page is a module of ``cardbase.ui`` with a ``render()`` function, imported when the page is
 first shown; this script only builds the navigation, the language switch and editor mode, then runs
 the chosen page.
+
+``streamlit run`` first imports this file as a module to serve it (``app`` below, an ``st.App``
+whose lifespan starts the first page's work — imports, database, filters — while the first browser
+is still loading Streamlit's page, see ``cardbase/ui/warmup.py``); each browser session then runs it
+as its script (``__name__ == "__main__"``), which draws the page.
 """
 
 from __future__ import annotations
@@ -12,16 +17,6 @@ from pathlib import Path
 
 import streamlit as st
 
-from cardbase import access
-from cardbase.ui import common
-from cardbase.ui.common import t
-
-# the tab's icon is a file of the app's own: a Material icon here would make every visitor's browser
-# fetch it from an outside font host
-st.set_page_config(page_title="cardbase", page_icon=str(Path(__file__).resolve().parent / "cardbase" / "ui" / "icon.png"),
-                   layout="wide")
-access.enforce()  # every write in this server needs editor mode, in the services too
-common.apply_language()  # service messages (problems, errors) in the app's language
 HOME = "cards"  # the first page, served at the root and at its own URL
 
 
@@ -48,7 +43,7 @@ def _page(module: str):
     return render
 
 
-def _pages() -> list:
+def _pages(t) -> list:
     return [
         st.Page(_page("cards"), title=t("nav.cards"), icon=":material/search:", url_path=HOME, default=True),
         st.Page(_page("editor"), title=t("nav.editor"), icon=":material/edit:", url_path="editor"),
@@ -62,8 +57,27 @@ def _pages() -> list:
     ]
 
 
-_home_by_its_own_url()
-page = st.navigation(_pages())
-common.sidebar_controls()
-with access.editor_context(common.editor_token()):
-    page.run()
+def main() -> None:
+    """One run of the app's script: the page a browser session asked for."""
+    from cardbase import access
+    from cardbase.ui import common
+
+    # the tab's icon is a file of the app's own: a Material icon here would make every visitor's
+    # browser fetch it from an outside font host
+    st.set_page_config(page_title="cardbase", layout="wide",
+                       page_icon=str(Path(__file__).resolve().parent / "cardbase" / "ui" / "icon.png"))
+    access.enforce()  # every write in this server needs editor mode, in the services too
+    common.apply_language()  # service messages (problems, errors) in the app's language
+    _home_by_its_own_url()
+    page = st.navigation(_pages(common.t))
+    common.sidebar_controls()
+    with access.editor_context(common.editor_token()):
+        page.run()
+
+
+if __name__ == "__main__":  # a browser session's run of the script
+    main()
+else:  # imported by `streamlit run` to serve the app: the first page's work starts with the server
+    from cardbase.ui import warmup
+
+    app = st.App(__file__, lifespan=warmup.lifespan)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
+CARD_DPI = 110  # the card shown beside the results
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -118,6 +119,24 @@ def results_frame(rows: list[dict[str, Any]], names: dict[str, str] | None = Non
     else:
         frame = pd.DataFrame({**text_columns, **other_columns})
     return frame.astype({c: "string" for c in [*text_columns, *other_columns]})
+
+
+def warm_first_page(url: str) -> None:
+    """Fill the caches the page reads when it opens (no query, no filter, on its first game): the
+    filters' values, the results' first card image, and the imports that drawing the table needs.
+    Called by the server before the first browser asks (:mod:`cardbase.ui.warmup`)."""
+    all_facets = facets(None, url)
+    game = MAIN_GAME if MAIN_GAME in all_facets["games"] else None
+    facets(game, url)
+    rows, _ = search_cards("", game=game)
+    if rows:
+        card_image(rows[0], dpi=CARD_DPI)
+    import pandas as pd
+    from streamlit import dataframe_util
+
+    # the table's column types, through Streamlit's own conversion (its first call imports pyarrow)
+    frame = pd.DataFrame({"text": ["x"], "value": pd.array([1], dtype="Int64")}).astype({"text": "string"})
+    dataframe_util.convert_pandas_df_to_arrow_bytes(frame)
 
 
 # --------------------------------------------------------------------------- page
@@ -258,7 +277,7 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
         st.subheader(plain(card["name"]), anchor=False)
         st.caption(plain(f"{card['ref']} · {card['numbering']} · {(names or {}).get(card['game'], card['game'])}")
                    + (" · " + t("cards.sample") if card.get("sample") else ""))
-        png = card_image(card, dpi=110)
+        png = card_image(card, dpi=CARD_DPI)
         if png:
             st.image(png, width=260)
         fields = [(t("field.value"), card["value"]), (t("field.colour"), card["colour"]),

@@ -1,0 +1,64 @@
+"""The first page's work, started by the server before any browser asks (issue 29).
+
+Streamlit runs the app's script only when a browser session connects, and a browser spends about
+two seconds loading Streamlit's own page before it connects. ``streamlit_app.py`` is therefore
+also served as an ``st.App`` whose lifespan (:func:`lifespan`) starts :func:`warm_up` in a
+background thread as the server starts: the imports of the first page, the database's creation,
+migration and seeding, the filters' values and the first card's image are ready, or under way,
+when the first session's script asks for them.
+
+Nothing here is shown to anyone and nothing is decided here: each step fills the cache the page
+itself reads (the import system, :func:`cardbase.storage.db.get_engine`, the page's
+``st.cache_data`` functions), with the same arguments, so the page draws exactly what it drew
+without it. Two first runs at once still seed once (``get_engine``'s lock and its re-check under
+the database lock); a failure here is only logged, and the page meets it again and shows its
+message in the app's language.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+_LOG = logging.getLogger(__name__)
+_started = threading.Lock()
+_thread: threading.Thread | None = None
+
+
+def warm_up() -> None:
+    """Do now what the first page will need: every step is also done by the page when needed."""
+    try:
+        # the sidebar's language switch: « Français » is not ASCII, so Streamlit looks for a leading
+        # emoji in it, with a pattern of every emoji compiled when this module is first read
+        import streamlit.emojis  # noqa: F401
+
+        from cardbase import i18n
+        from cardbase.storage import db
+        from cardbase.ui import cards
+
+        url = db.database_url()
+        db.get_engine(url)  # created, migrated and seeded once per server (its own lock)
+        with i18n.use_language(i18n.DEFAULT):  # a new session's language
+            cards.warm_first_page(url)
+    except Exception as exc:  # the page meets the same error and shows its message
+        _LOG.info("warm-up stopped: %s", type(exc).__name__)
+
+
+def start() -> threading.Thread:
+    """:func:`warm_up` in a background thread, once per process."""
+    global _thread
+    with _started:
+        if _thread is None:
+            _thread = threading.Thread(target=warm_up, name="cardbase-warm-up", daemon=True)
+            _thread.start()
+    return _thread
+
+
+@asynccontextmanager
+async def lifespan(_app: Any) -> AsyncIterator[None]:
+    """``st.App`` lifespan: the warm-up starts and the server answers at once, without waiting."""
+    start()
+    yield
