@@ -88,3 +88,42 @@ def test_the_table_of_a_team_game_tells_teams_and_secret_choices_without_showing
     assert all(x == "" for x in offers)  # nothing is played before the reveal
     log = " ".join(x.value for x in at.text)
     assert "choix secret" in log and "Les choix simultanés sont révélés" in log
+
+
+def test_the_table_tells_the_bots_moves_without_the_cards_seat_1_cannot_know() -> None:
+    """Le Huit by hand, drawing whenever possible so that both seats draw from the hidden pile, on
+    fixed deals until the bot has drawn: after each click the table shows your action and the bot's
+    moves since (« Depuis votre dernière action »), and neither that box nor the log names a card
+    the bot holds that you never saw."""
+    from cardbase.ui import playtest_rules
+
+    at = _table_page()
+    told_hidden = False
+    clicks = 0
+    for seed in range(12):
+        at.session_state["prt_huit"] = {"seed": seed, "actions": [], "bot": "random", "players": 2}
+        at.run()
+        while True:
+            record = at.session_state["prt_huit"]
+            state = playtest_rules.replay("huit", record)
+            seen: set[str] = set()  # every card seat 1 was shown, replayed action by action
+            s = playtest_rules._game("huit", 2).new_state(seed)
+            for a in [None, *record["actions"]]:
+                if a is not None:
+                    s.apply_action(a)
+                seen |= {c for piles in s.observation(0)["zones"].values() for p in piles for c in p if c}
+            secret = {state.game.cards[c].name for c in state.zones["main"][1]} - seen
+            shown = " ".join(x.value for x in at.text) + " ".join(c.value for c in at.caption)
+            assert not [name for name in secret if name in shown], (seed, secret)
+            told_hidden |= "Joueur 2 : une carte cachée" in shown
+            buttons = [b for b in at.button if b.key.startswith("prt_huit_a")]
+            if not buttons:
+                break
+            if record.get("mine"):
+                assert any(c.value == "Depuis votre dernière action" for c in at.caption)
+            buttons[-1].click().run()  # « Piocher » (or the last card) rather than the first card
+            no_exception(at)
+            clicks += 1
+        if told_hidden:
+            break
+    assert told_hidden, f"the bot never drew in {clicks} clicks"  # and the table said so, card hidden

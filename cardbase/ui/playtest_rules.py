@@ -16,6 +16,7 @@ from cardbase.ui.common import show_error, t, tp
 from cardbase.ui.playtest_shared import bot_labels, bots_until, game_cards
 
 HUMAN = 0
+RECENT_LINES = 24  # of the last moves, shown above your choices
 
 
 def _game(code: str, players: int):
@@ -35,11 +36,20 @@ def play(code: str, record: dict[str, Any], action: int | None) -> dict[str, Any
     """Your action (None: the bots open), then the bots' moves, as a new record."""
     state = replay(code, record)
     actions = list(record["actions"])
+    mine = len(actions)  # what follows is told as « since your last action »
     if action is not None:
         state.apply_action(action)
         actions.append(action)
     actions += bots_until(state, human=HUMAN, bot=record["bot"], seed=record["seed"], played=len(actions))
-    return {**record, "actions": actions}
+    return {**record, "actions": actions, "mine": mine}
+
+
+def since_your_action(code: str, record: dict[str, Any], state) -> list[str]:
+    """Your last action and what the other seats did after it (from the start when the bots
+    opened), as seat 1's log tells it: nothing seat 1 cannot know."""
+    mine = record.get("mine", 0)
+    before = replay(code, {**record, "actions": record["actions"][:mine]})
+    return state.log_lines(HUMAN)[len(before.log_lines(HUMAN)):]
 
 
 def zones_frame(state) -> pd.DataFrame:
@@ -109,6 +119,11 @@ def table(code: str) -> None:
         st.success(tp("rulesdata.table.over", reason=state.ended_by,
                       winners=", ".join(map(str, winners)) or "—"))
     else:
+        recent = since_your_action(code, record, state)
+        if recent:  # what the bots did is seen without opening the log
+            with st.container(border=True):
+                st.caption(t("rulesdata.table.since"))
+                st.text("\n".join(recent[-RECENT_LINES:]))
         st.markdown(tp("rulesdata.table.your_turn"))
         legal = state.legal_actions()
         cols = st.columns(min(len(legal), 4) or 1)
@@ -121,4 +136,4 @@ def table(code: str) -> None:
                     return
                 st.rerun()
     with st.expander(t("rulesdata.table.log"), expanded=state.is_terminal()):
-        st.text("\n".join(state.log_lines()[-60:]))
+        st.text("\n".join(state.log_lines(HUMAN)[-60:]))

@@ -36,6 +36,15 @@ EFFECT_KIND_NAMES = {"Draw": "draw", "Look": "look", "Recover": "recover", "Swap
                      "ForceDiscard": "force_discard", "Reveal": "reveal", "Bury": "bury"}
 EFFECT_EVENTS = ("effect", "draw", "bottom", "look", "take", "pick", "give", "forced", "reveal",
                  "reveal-top", "bury")
+# those whose cards only their player sees (a draw, a look, a take, a card put under the deck, an
+# opponent's hand or deck top seen): the other seats' logs tell them without the cards
+PRIVATE_EFFECT_EVENTS = frozenset(("draw", "look", "take", "bottom", "reveal", "reveal-top"))
+
+
+def _structural(event: tuple) -> bool:
+    """Whether an event is one of the structures' (cardbase.games.rulesdata.structures): their
+    « reveal » (the round's secret choices shown) has no argument, an effect's names its seat."""
+    return event[0] != "reveal" or len(event) == 1
 
 
 class RulesRuntimeError(CardbaseError):
@@ -569,6 +578,9 @@ class State(Structures):
         self.seed = random.randrange(2**63) if seed is None else seed
         self.rng = random.Random(self.seed)
         self.events: list[tuple] | None = [] if log else None
+        # a logged move's card that some seats cannot know: event index → bitmask of those seats
+        # (each seat's log names it « une carte cachée », :meth:`log_lines`)
+        self.unseen: dict[int, int] = {}
         self.history: list[int] = []
         self.zones: dict[str, list[list[int]]] = {
             z.name: [[] for _ in range(n if z.per_player else 1)] for z in r.zones.values()}
@@ -621,6 +633,7 @@ class State(Structures):
         d.update(self.__dict__)
         d["rng"] = rng
         d["events"] = self.events[:] if (log and self.events is not None) else None
+        d["unseen"] = dict(self.unseen) if d["events"] is not None else {}
         d["history"] = self.history[:]
         d["zones"] = {k: list(map(_copy, v)) for k, v in self.zones.items()}
         d["counters"] = list(map(dict.copy, self.counters))
@@ -967,14 +980,20 @@ class State(Structures):
         """Action ``a``'s card (at position ``i``, or at random) moved for seat ``p``, logged, its
         triggers run."""
         pile = self._pile(a.source, p)
-        cid = pile.pop(self.rng.randrange(len(pile)) if a.pick == "random" else i)
+        at, size = (self.rng.randrange(len(pile)) if a.pick == "random" else i), len(pile)
+        cid = pile.pop(at)
         assert a.dest is not None
+        dest = self._pile(a.dest, p)
         if a.at == "bottom":
-            self._pile(a.dest, p).insert(0, cid)
+            dest.insert(0, cid)
         else:
-            self._pile(a.dest, p).append(cid)
+            dest.append(cid)
         card = self.game.cards[cid]
         if self.events is not None:
+            unseen = self._unseen_by(a.source, at, size, a.dest, 0 if a.at == "bottom" else len(dest) - 1,
+                                     len(dest), p)
+            if unseen:
+                self.unseen[len(self.events)] = unseen
             self.events.append(("card", p, cid))
         for t in self.game.triggers[a.name]:
             if t.card is None or self._card_test(t.card, p, card):
@@ -1455,6 +1474,19 @@ class State(Structures):
             return range(max(size - 1, 0))
         return range(size)
 
+    def _unseen_by(self, src: str, at: int, size: int, dst: str, to: int, dsize: int, p: int) -> int:
+        """The seats that saw a card moved by seat ``p`` neither where it was (place ``at`` of
+        ``size`` in zone ``src``) nor where it went (place ``to`` of ``dsize`` in ``dst``), as a
+        bitmask: a card drawn from a hidden pile into a hand is its owner's alone."""
+        zones = self.rules.zones
+        so = p if zones[src].per_player else -1
+        do = p if zones[dst].per_player else -1
+        mask = 0
+        for q in range(self.n):
+            if at in self._hidden(src, so, q, size) and to in self._hidden(dst, do, q, dsize):
+                mask |= 1 << q
+        return mask
+
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` sees: each zone's size and the names of the cards it can see (None for
         a hidden one), every counter, the seat to play and the round."""
@@ -1558,7 +1590,7 @@ class State(Structures):
 
     def event_to_string(self, event: tuple) -> str:
         kind = event[0]
-        if kind in structures.MORE_EVENTS:
+        if kind in structures.MORE_EVENTS and _structural(event):
             return self._event_more(event)
         if kind == "round":
             return tr("rulesdata.log.round", round=event[1])
@@ -1595,8 +1627,26 @@ class State(Structures):
             return tr("rulesdata.log.end", reason=event[1], players=", ".join(str(p + 1) for p in event[2]))
         return str(event)
 
-    def log_lines(self) -> list[str]:
-        return [self.event_to_string(e) for e in (self.events or [])]
+    def log_lines(self, seat: int | None = None) -> list[str]:
+        """The game's log in words: all of it (``seat`` None: the referee's log, for the reports
+        and the end of a game), or what ``seat`` may know — a card another seat drew or moved out
+        of its sight is « une carte cachée », another seat's draws, looks and takes during an
+        effect are told without their cards (as at NesPanini's own table)."""
+        events = self.events or []
+        if seat is None:
+            return [self.event_to_string(e) for e in events]
+        unseen = self.unseen
+        out = []
+        for i, e in enumerate(events):
+            kind = e[0]
+            if kind == "card" and unseen.get(i, 0) >> seat & 1:
+                out.append(tr("rulesdata.log.card_hidden", player=e[1] + 1))
+            elif kind in PRIVATE_EFFECT_EVENTS and len(e) > 2 and e[1] != seat:  # not a structure's
+                n = len(e[2]) if isinstance(e[2], tuple) else 1
+                out.append(tr(f"rulesdata.log.eff.{kind}_hidden", player=e[1] + 1, n=n))
+            else:
+                out.append(self.event_to_string(e))
+        return out
 
     def _log(self, *event: Any) -> None:
         if self.events is not None:

@@ -1,0 +1,118 @@
+"""Each seat's log of a game written as data tells nothing that seat cannot know: a card another
+seat draws from a hidden pile into its hand is « une carte cachée », another seat's draws, looks and
+takes during a NesPanini effect are told without their cards. The referee's log (no seat) still
+names every card. Checked on the shipped rules files by random play, against what each seat's
+observations showed it up to that moment."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from cardbase import i18n
+from cardbase.games.rulesdata.engine import Game
+from cardbase.games.rulesdata.language import load_rules
+from cardbase.playtest.cards import load_deck_defs, starter_decks
+
+RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
+DECKS = {n: load_deck_defs(p) for n, p in starter_decks().items()}
+
+
+def _game(code: str, players: int) -> Game:
+    if code == "nespanini":
+        return Game(load_rules(RULES / "nespanini.toml"),
+                    decks=[DECKS["maree-et-crypte"], DECKS["braises-ardentes"]])
+    return Game(load_rules(RULES / f"{code}.toml"), players=players)
+
+
+def _seen_in(obs: dict) -> set[str]:
+    """Every card name an observation shows its seat."""
+    names = {c for piles in obs["zones"].values() for pile in piles for c in pile if c is not None}
+    names.update(obs.get("decision", ((), ()))[1])
+    for shown in obs.get("revealed", ()):
+        names.update(shown)
+    return names
+
+
+def _named(line: str, names: list[str]) -> set[str]:
+    """The card names a log line contains (the longest first: « Roi » is not read in « Roi des
+    Marées »)."""
+    found = set()
+    for name in names:
+        pattern = rf"(?<!\w){re.escape(name)}(?!\w)"
+        if re.search(pattern, line):
+            found.add(name)
+            line = re.sub(pattern, " ", line)
+    return found
+
+
+@pytest.mark.parametrize(("code", "players"), [("huit", 2), ("huit", 4), ("encheres", 4), ("nespanini", 2)])
+def test_a_seats_log_names_only_cards_that_seat_has_seen(code: str, players: int) -> None:
+    game = _game(code, players)
+    names = sorted({c.name for c in game.cards}, key=len, reverse=True)
+    checked = hidden = 0
+    for seed in range(25):
+        rng = random.Random(seed)
+        s = game.new_state(seed)
+        n = s.num_players
+        seen = [_seen_in(s.observation(q)) for q in range(n)]
+        told = [len(s.log_lines(q)) for q in range(n)]
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+            for q in range(n):
+                seen[q] |= _seen_in(s.observation(q))
+                lines = s.log_lines(q)
+                for line in lines[told[q]:]:
+                    # a line about another seat's move: the cards it names, this seat has seen
+                    other = re.match(r"Joueur (\d+)", line)
+                    if other and int(other.group(1)) != q + 1:
+                        unknown = _named(line, names) - seen[q]
+                        assert not unknown, (code, seed, q + 1, line, unknown)
+                        checked += 1
+                        hidden += "cachée" in line or "une carte" in line or "carte(s)" in line
+                told[q] = len(lines)
+        referee = s.log_lines()
+        assert all(len(s.log_lines(q)) == len(referee) for q in range(n))
+    assert checked > 100
+    if code in ("huit", "nespanini"):  # hidden draws happen in these games, and were told hidden
+        assert hidden > 0
+
+
+def test_a_hidden_draw_is_named_in_the_referees_log_and_in_its_owners_only() -> None:
+    game = _game("huit", 2)
+    for seed in range(50):
+        s = game.new_state(seed)
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[-1])  # « Piocher » comes before « Passer »: draws happen
+        if s.unseen:
+            break
+    assert s.unseen, "no hidden draw in 50 games"
+    referee, first, second = s.log_lines(), s.log_lines(0), s.log_lines(1)
+    for i, mask in s.unseen.items():
+        kind, p, cid = s.events[i]
+        assert kind == "card"
+        assert s.game.cards[cid].name in referee[i]
+        mover = (first, second)[p]
+        assert mover[i] == referee[i]  # its owner saw it
+        for q in range(2):
+            if mask >> q & 1:
+                assert (first, second)[q][i] == f"Joueur {p + 1} : une carte cachée"
+    with i18n.use_language("en"):
+        i, mask = next(iter(s.unseen.items()))
+        q = (mask & -mask).bit_length() - 1
+        assert s.log_lines(q)[i] == f"Player {s.events[i][1] + 1}: a hidden card"
+
+
+def test_a_clone_keeps_which_cards_were_hidden() -> None:
+    game = _game("huit", 2)
+    s = game.new_state(3)
+    for _ in range(40):
+        if s.is_terminal():
+            break
+        s.apply_action(s.legal_actions()[-1])
+    c = s.clone(log=True)
+    assert c.unseen == s.unseen and c.log_lines(0) == s.log_lines(0)
+    assert s.clone().unseen == {}  # a copy without its log keeps no marks either
