@@ -116,3 +116,16 @@ def test_a_clone_keeps_which_cards_were_hidden() -> None:
     c = s.clone(log=True)
     assert c.unseen == s.unseen and c.log_lines(0) == s.log_lines(0)
     assert s.clone().unseen == {}  # a copy without its log keeps no marks either
+
+
+def test_an_effects_reveal_is_not_read_as_the_secret_choices_reveal() -> None:
+    """Both modules write a « reveal » event: the structures' one (the round's secret choices
+    shown) has no argument, an effect's names its seat and the cards it saw."""
+    s = _game("nespanini", 2).new_state(1)
+    a, b = s.zones["main"][1][:2]
+    s.events.extend([("reveal", 0, (a, b)), ("reveal",)])
+    names = f"{s.game.cards[a].name}, {s.game.cards[b].name}"
+    assert s.log_lines()[-2] == f"Joueur 1 : voit la main adverse : {names}"
+    assert s.log_lines(0)[-2] == s.log_lines()[-2]  # its player saw them
+    assert s.log_lines(1)[-2] == "Joueur 1 : voit une main adverse"
+    assert s.log_lines(1)[-1] == s.log_lines()[-1] == "Les choix simultanés sont révélés :"
