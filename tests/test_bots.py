@@ -154,3 +154,85 @@ def test_utilities_default_to_the_returns():
     s = _LastStone(1, 3)
     s.apply_action(1)
     assert utilities(s) == s.returns() == [-1.0, 0.5, 0.5]
+
+
+class _Clock:
+    """A stand-in for time.perf_counter: each reading is ``step`` seconds after the previous."""
+
+    def __init__(self, step: float) -> None:
+        self.now, self.step = 0.0, step
+
+    def __call__(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def _mc_reference(state, samples: int, seed: int) -> int:
+    """The Monte Carlo choice as one loop per action (its code before the time limit)."""
+    import random
+
+    from cardbase.games.bots.base import horizon_of, playout_utilities
+
+    rng = random.Random(seed)
+    legal = state.legal_actions()
+    p = state.current_player()
+    worlds = [state.resample(p, rng) for _ in range(samples)]
+    best, best_v = legal[0], None
+    for a in legal:
+        total = 0.0
+        for w in worlds:
+            s = w.clone()
+            s.apply_action(a)
+            total += playout_utilities(s, horizon_of(state))[p]
+        if best_v is None or total > best_v:
+            best, best_v = a, total
+    return best
+
+
+def test_monte_carlo_without_a_limit_chooses_as_one_loop_per_action():
+    game = Game([RICH, RICH])
+    compared = 0
+    for seed in range(6):
+        s = game.new_state(seed)
+        while not s.is_terminal() and compared < 60:
+            if len(s.legal_actions()) > 1:
+                assert MonteCarloBot(samples=6, seed=seed).step(s) == _mc_reference(s, 6, seed)
+                compared += 1
+            s.apply_action(GreedyBot().step(s))
+    assert compared >= 30
+
+
+@pytest.mark.parametrize("name", ["mc", "ismcts"])
+def test_a_search_bot_with_a_time_limit_stops_early_with_a_legal_move(name, monkeypatch):
+    """At the app's tables (max_ms): a clock where every reading is 1 s later makes the search
+    stop after its first determinization (mc) or iteration (ismcts)."""
+    from cardbase.games.bots import ismcts, montecarlo
+    from cardbase.games.bots.base import playout_utilities
+
+    game = Game([RICH, RICH])
+    s = game.new_state(4)
+    while len(s.legal_actions()) < 2:
+        s.apply_action(s.legal_actions()[0])
+    plays = []
+    module = montecarlo if name == "mc" else ismcts
+    if name == "mc":
+        monkeypatch.setattr(montecarlo, "playout_utilities",
+                            lambda st, h: plays.append(1) or playout_utilities(st, h))
+    else:
+        iterate = ismcts.ISMCTSBot._iterate
+        monkeypatch.setattr(ismcts.ISMCTSBot, "_iterate",
+                            lambda self, *a, **k: plays.append(1) or iterate(self, *a, **k))
+    monkeypatch.setattr(module.time, "perf_counter", _Clock(1.0))
+    bot = make_bot(name, seed=3, max_ms=500)
+    assert bot.step(s) in s.legal_actions()
+    assert len(plays) == len(s.legal_actions())  # one determinization, every action on it
+
+
+def test_the_tables_give_search_bots_a_time_limit_and_batches_none():
+    from cardbase.playtest.games import seat_bot
+    from cardbase.ui.playtest_shared import TABLE_THINK_MS
+
+    assert seat_bot("mc", 1, max_ms=TABLE_THINK_MS).max_ms == TABLE_THINK_MS
+    assert seat_bot("ISMCTS", 1, max_ms=TABLE_THINK_MS).max_ms == TABLE_THINK_MS
+    assert seat_bot("mc", 1).max_ms is None and seat_bot("ismcts", 1).max_ms is None
+    assert isinstance(seat_bot("greedy", 1, max_ms=TABLE_THINK_MS), GreedyBot)

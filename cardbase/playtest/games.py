@@ -54,8 +54,13 @@ def _game(code: str, cards: tuple[CardDef, ...], players: int, options: tuple) -
     return g
 
 
-def seat_bot(name: str, seed: int, game: Any = None) -> Any:
-    """A game's own bot when it makes one (``Game.make_bot(name, seed)``), else a generic one."""
+SEARCH_BOTS = ("mc", "ismcts")  # the generic bots that take a time limit per decision (max_ms)
+
+
+def seat_bot(name: str, seed: int, game: Any = None, *, max_ms: float | None = None) -> Any:
+    """A game's own bot when it makes one (``Game.make_bot(name, seed)``), else a generic one;
+    ``max_ms``: a generic search bot's time limit per decision (the app's tables; batches have
+    none, so that their games depend on the seed alone)."""
     own = getattr(game, "make_bot", None)
     if own is not None:
         bot = own(name, seed)
@@ -63,6 +68,8 @@ def seat_bot(name: str, seed: int, game: Any = None) -> Any:
             return bot
     from cardbase.games.bots.registry import make_bot
 
+    if max_ms is not None and name.strip().lower() in SEARCH_BOTS:
+        return make_bot(name, seed=seed, max_ms=max_ms)
     return make_bot(name, seed=seed)
 
 

@@ -12,6 +12,11 @@ from cardbase import i18n
 from cardbase.catalog import cards as catalog
 from cardbase.ui.common import lang, session, t
 
+# a generic search bot (mc, ismcts) thinks at most this long a decision at a table, where a person
+# waits for it: at six seats of Enchères d'équipe an unbounded decision took 13 s (mc) to 31 s
+# (ismcts) on the shared 2-core machine, a click up to five of them. Batches have no limit.
+TABLE_THINK_MS = 1000.0
+
 
 def game_cards(code: str) -> list:
     """The game's cards from the database (every edition's cards with their copies); none for a
@@ -28,7 +33,8 @@ def game_cards(code: str) -> list:
 def bots_until(state, *, human: int, bot: str, seed: int, played: int) -> list[int]:
     """The bots play until it is seat ``human``'s decision again (or the game is over); their
     actions. The bot of action ``i`` of the game is seeded ``seed + i`` (``played`` actions were
-    played before), so a replayed record plays the same game."""
+    played before); a search bot thinks at most ``TABLE_THINK_MS`` a decision, so its move may
+    depend on the machine's speed — the record keeps the moves, and a replay plays them."""
     from cardbase.playtest.games import seat_bot
 
     done: list[int] = []
@@ -42,7 +48,7 @@ def bots_until(state, *, human: int, bot: str, seed: int, played: int) -> list[i
         count = st.empty()
         shown = time.monotonic()
         while not state.is_terminal() and state.current_player() != human:
-            a = seat_bot(bot, seed + played + len(done), state.game).step(state)
+            a = seat_bot(bot, seed + played + len(done), state.game, max_ms=TABLE_THINK_MS).step(state)
             state.apply_action(a)
             done.append(a)
             if time.monotonic() - shown > 0.25:

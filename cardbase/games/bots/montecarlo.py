@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from .base import horizon_of, playout_utilities
@@ -15,12 +16,18 @@ class MonteCarloBot:
     most of the noise between actions. Ties go to the first action in legal order. Any number of
     players: the acting seat's utility (its team's, in a team game) is maximised. A state with a
     search horizon (``search_horizon``) is played out to it and valued there.
+
+    ``max_ms``: optional time limit per decision (the app's tables, where a person waits): the
+    determinizations are played one after the other, every action on each, and the search stops
+    after the first one that ends past the limit — every action has then been tried on the same
+    ones. Off by default: the choice then depends on the seed alone, not on the machine's speed.
     """
 
     name = "mc"
 
-    def __init__(self, samples: int = 24, seed: int | None = None) -> None:
+    def __init__(self, samples: int = 24, seed: int | None = None, *, max_ms: float | None = None) -> None:
         self.samples = samples
+        self.max_ms = max_ms
         self.rng = random.Random(seed)
 
     def step(self, state: Any) -> int:
@@ -29,14 +36,18 @@ class MonteCarloBot:
             return legal[0]
         p = state.current_player()
         horizon = horizon_of(state)
+        deadline = None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000
         worlds = [state.resample(p, self.rng) for _ in range(self.samples)]
-        best, best_v = legal[0], None
-        for a in legal:
-            total = 0.0
-            for w in worlds:
+        totals = [0.0] * len(legal)
+        for w in worlds:  # each action's total adds the worlds in the same order as one loop would
+            for i, a in enumerate(legal):
                 s = w.clone()
                 s.apply_action(a)
-                total += playout_utilities(s, horizon)[p]
+                totals[i] += playout_utilities(s, horizon)[p]
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        best, best_v = legal[0], None
+        for a, total in zip(legal, totals):
             if best_v is None or total > best_v:
                 best, best_v = a, total
         return best
