@@ -86,6 +86,7 @@ class _Tables:
         "helper",
         "helper_effect",
         "kinds",
+        "skim",
         "legal_kind",
         "line_code",
         "memo",
@@ -137,6 +138,9 @@ class _Tables:
             kinds.append(0 if a.cls == HELPERS else 1 if e == OBJECTIVE else 2 if e in _LINE
                          else 3 if e == GIFTER else 4 if e == REMOVER else 5 if e == BET else 6)
         self.kinds = kinds
+        # the kinds when no estimate can beat the one as things stand by the margin: Challenger,
+        # line atouts and Gifter (gains of the form estimate - now, at most 1.0 - now) are skipped
+        self.skim = [7 if kind in (1, 2, 3) else kind for kind in kinds]
         # the box's cards in chunks of 9 bits: per chunk value, its cards and per-colour sums
         self.chunks = []
         for start in range(0, self.n, 9):
@@ -593,7 +597,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
     shrinks in a round); an atout legal whatever the table is an occasion at each of its owner's
     decisions until it is played. The other atouts in hand are checked at each decision."""
     value, colour, bits = t.value, t.colour, t.bits
-    kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
+    kinds, skim, figure, under, mode = t.kinds, t.skim, t.figure, t.under, t.mode
     passive, helper, line_code, half = t.passive, t.helper, t.line_code, t.half
     chunks, memo, close = t.chunks, t.memo, _CLOSE
     two = len(chunks) == 2
@@ -728,8 +732,12 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                 if hand:
                     best, best_gain = -1, MARGIN
                     bets = False  # a Negociater in hand
+                    # an estimate is at most 1.0, so a gain "estimate - now" at most 1.0 - now (in
+                    # floats too: rounding keeps the order): when that is within the margin, only
+                    # the Helpers, Remover and the bets are weighed (:attr:`_Tables.skim`)
+                    look = skim if 1.0 - now <= MARGIN else kinds
                     for k in hand:
-                        kind = kinds[k]
+                        kind = look[k]
                         if kind == 0:  # a Helper: information is free
                             if timer > 3:
                                 a = PLAY + 8 * k
@@ -773,7 +781,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                         elif kind < 5:
                             best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
                                                      now, best, best_gain)
-                        else:
+                        elif kind < 7:
                             bets = True
                     else:
                         if best >= 0:
@@ -786,8 +794,16 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                                         a = PLAY + 8 * k
                                         break
                 if a < 0:
+                    need = now + (-0.1 if now <= 0.0 else 0.05)
                     if not pile or timer <= 1 or (passes == 1 and now > 0.0):
                         a = PASS
+                    # the mean estimate after one more card is a mean of estimates in [-1, 1], so
+                    # in [-1, 1] (in floats too: rounding keeps the order): with the bar outside
+                    # that range the answer is known without the sum
+                    elif need >= 1.0:
+                        a = PASS
+                    elif need < -1.0:
+                        a = DRAW
                     else:
                         cand = pool_mask
                         answers = info[p]
@@ -828,7 +844,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                                 if m:
                                     total += sum(getters[m](each))
                         mean = total / cand.bit_count()
-                        need = now + (-0.1 if now <= 0.0 else 0.05)
                         if -close < mean - need < close:
                             # too close to call summed by chunks (the sums of a float list differ by
                             # ~1e-13 at most with the order): the reference's order decides
