@@ -923,3 +923,10 @@ def test_fast_face_down_values_are_the_halves_of_every_reachable_average(copies)
             assert len(t.half[count]) > reach
             for total in range(reach + 1):
                 assert t.half[count][total] == round(2 * total / count) / 2
+
+
+def test_a_new_states_generator_is_random_random_of_its_seed() -> None:
+    """State seeds its generator once (the C seeding): the same state as random.Random(seed)."""
+    g = game()
+    for seed in (0, 1, 7, 2**31, 2**63 - 1, -12, 10**30):
+        assert g.new_state(seed, log=False).rng.getstate() == random.Random(seed).getstate()
