@@ -902,10 +902,17 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                     checked[p].remove(k)
                 else:
                     cov[at[k]] += timer_at[p] - timers[p]
-                s._play(p, k, choice)
+                if helper[k]:  # State._play of a Helper, inline: in play, it answers at once
+                    hands[p].remove(k)
+                    if events is not None:
+                        events.append(("atout", p, k, choice))
+                    active[p].append(k)
+                    effect = t.helper_effect[k]
+                    _answers(s, t, p, (effect,), info[p])  # added to the turn's answers
+                    helpers[p].append(effect)
+                else:
+                    s._play(p, k, choice)
                 if passive[k]:  # in play: the lines and the pile are the same
-                    if helper[k]:
-                        helpers[p].append(t.helper_effect[k])
                     if kinds[k] != 1:  # nor the objective: no overkill
                         if timers[p] <= 0:
                             end = "timer"
@@ -964,11 +971,13 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
             return a
 
 
-def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
+def _answers(s: State, t: _Tables, p: int, helpers, info: dict | None = None) -> None:
     """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
     same answers from the same draws of the generator; ``helpers``: the effects of their Helpers in
-    play, in order."""
-    info: dict = {}
+    play, in order. With ``info`` (``p``'s answers of the turn), ``State._refresh_info(p, only=…)``
+    once a Helper is played: its answer added to them (``helpers``: its effect alone)."""
+    if info is None:
+        info = {}
     pile = s.pile
     if pile:
         top = pile[-1]
