@@ -11,7 +11,7 @@ import pytest
 
 from cardbase.games.overkill.bots import GreedyBot, greedy_action
 from cardbase.games.overkill.material import MaterialError, box_from_cards
-from cardbase.games.overkill.rules import BLACK, RED, Rules
+from cardbase.games.overkill.rules import BLACK, RED, RETRACER, Rules
 from cardbase.games.overkill.state import (
     DRAW,
     PASS,
@@ -936,3 +936,29 @@ def test_a_new_states_generator_is_random_random_of_its_seed() -> None:
         ref.shuffle(atouts)
         s = g.new_state(seed, log=False)
         assert s.rng.getstate() == ref.getstate()
+
+
+@pytest.mark.parametrize("rules", [{}, {"reset_keeps": 0, "timer": 6, "first_player": "loser",
+                                        "pile_copies": 2}])
+def test_fast_helper_answers_are_the_states_at_every_turn(rules, monkeypatch) -> None:
+    """The play-out's Helper answers (a turn's start, a Helper just played) are those of
+    State._refresh_info on a copy of the state: the same answers in the same order (Retracer's
+    list from its memo), the same draws of the generator."""
+    from cardbase.games.overkill import fast
+
+    plain = fast._answers
+    compared = []
+
+    def both(s, t, p, helpers, hidden=None, info=None):
+        c = s.clone()
+        plain(s, t, p, helpers, hidden, info)
+        c._refresh_info(p, only=None if info is None else helpers[0])
+        assert list(c.info[p].items()) == list(s.info[p].items())
+        assert c.rng.getstate() == s.rng.getstate()
+        compared.append(RETRACER in s.info[p])
+
+    monkeypatch.setattr(fast, "_answers", both)
+    g = game(**rules)
+    for i in range(80):
+        g.new_state(i, log=False).play_greedy()
+    assert len(compared) > 500 and any(compared)

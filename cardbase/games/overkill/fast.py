@@ -101,6 +101,7 @@ class _Tables:
         "under",
         "value",
         "value_mask",
+        "retraced",
     )
 
     def __init__(self, game) -> None:
@@ -180,6 +181,7 @@ class _Tables:
         self.cards = game.cards
         self.rank = [2 * v + c for v, c in zip(game.value, game.colour)]
         self.others = {v: [x for x in game.distinct_values if x != v] for v in set(game.value)}
+        self.retraced: dict = {}  # the cards a player has not seen (a bit mask) -> Retracer's list
 
 
 def _tables(game) -> _Tables:
@@ -908,7 +910,8 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                         events.append(("atout", p, k, choice))
                     active[p].append(k)
                     effect = t.helper_effect[k]
-                    _answers(s, t, p, (effect,), info[p])  # added to the turn's answers
+                    # added to the turn's answers (hidden from p: the pile, q's face-down cards)
+                    _answers(s, t, p, (effect,), pile_mask | fmask[q], info[p])
                     helpers[p].append(effect)
                 else:
                     s._play(p, k, choice)
@@ -946,7 +949,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                 end = "timer"
                 break
             if helpers[q]:
-                _answers(s, t, q, helpers[q])
+                _answers(s, t, q, helpers[q], pile_mask | fmask[p])
             elif info[q]:
                 info[q] = {}
             player = q
@@ -971,11 +974,13 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
             return a
 
 
-def _answers(s: State, t: _Tables, p: int, helpers, info: dict | None = None) -> None:
+def _answers(s: State, t: _Tables, p: int, helpers, hidden: int | None = None,
+             info: dict | None = None) -> None:
     """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
     same answers from the same draws of the generator; ``helpers``: the effects of their Helpers in
-    play, in order. With ``info`` (``p``'s answers of the turn), ``State._refresh_info(p, only=…)``
-    once a Helper is played: its answer added to them (``helpers``: its effect alone)."""
+    play, in order; ``hidden``: the cards ``p`` has not seen (the pile and the opponent's face-down
+    cards), a bit mask (counted from the state when not given). With ``info`` (``p``'s answers of the turn), ``State._refresh_info(p,
+    only=…)`` once a Helper is played: its answer added to them (``helpers``: its effect alone)."""
     if info is None:
         info = {}
     pile = s.pile
@@ -987,23 +992,45 @@ def _answers(s: State, t: _Tables, p: int, helpers, info: dict | None = None) ->
                 info[SNAKE_EYE] = t.colour[top]
             elif effect == OVERSEER:
                 others = t.others[v]
-                picks = sample(s.rng, others, 2 if len(others) >= 2 else len(others))
-                info[OVERSEER] = tuple(sorted([v, *picks]))
+                n = len(others)
+                if 2 <= n <= 21:  # state.sample(rng, others, 2), its draws inline
+                    getrandbits = s.rng.getrandbits
+                    bits = n.bit_length()
+                    j = getrandbits(bits)
+                    while j >= n:
+                        j = getrandbits(bits)
+                    n -= 1  # the last value takes the place of the one picked
+                    bits = n.bit_length()
+                    i = getrandbits(bits)
+                    while i >= n:
+                        i = getrandbits(bits)
+                    info[OVERSEER] = tuple(sorted((v, others[j], others[n] if i == j else others[i])))
+                else:
+                    picks = sample(s.rng, others, 2 if n >= 2 else n)
+                    info[OVERSEER] = tuple(sorted([v, *picks]))
             elif effect == SPY:
                 red, black = s.lines[p]
                 mine = frozenset(map(t.value.__getitem__, red + black))
                 info[SPY] = v in mine
                 info["_spy_values"] = mine
     if RETRACER in helpers:
-        q = 1 - p
-        hidden = pile[:]
-        red, black = s.lines[q]
-        down_red, down_black = s.down[q]
-        if red and down_red:
-            hidden.append(red[0])
-        if black and down_black:
-            hidden.append(black[0])
-        hidden.sort(key=t.rank.__getitem__)
-        cards = t.cards
-        info[RETRACER] = tuple([cards[k] for k in hidden])
+        # the hidden cards named by value then colour: a function of the mask, memoised
+        if hidden is None:
+            hidden = sum(map(t.bits.__getitem__, pile))
+            red, black = s.lines[1 - p]
+            down_red, down_black = s.down[1 - p]
+            if red and down_red:
+                hidden |= t.bits[red[0]]
+            if black and down_black:
+                hidden |= t.bits[black[0]]
+        listed = t.retraced.get(hidden)
+        if listed is None:
+            cards, bits = t.cards, t.bits
+            ks = [k for k in range(len(bits)) if hidden & bits[k]]
+            ks.sort(key=t.rank.__getitem__)
+            listed = tuple([cards[k] for k in ks])
+            if len(t.retraced) > 100_000:
+                t.retraced.clear()
+            t.retraced[hidden] = listed
+        info[RETRACER] = listed
     s.info[p] = info
