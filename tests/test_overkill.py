@@ -942,16 +942,15 @@ def test_a_new_states_generator_is_random_random_of_its_seed() -> None:
                                         "pile_copies": 2}])
 def test_fast_helper_answers_are_the_states_at_every_turn(rules, monkeypatch) -> None:
     """The play-out's Helper answers (a turn's start, a Helper just played) are those of
-    State._refresh_info on a copy of the state: the same answers in the same order (Retracer's
-    list from its memo), the same draws of the generator."""
+    State._refresh_info on a copy of the state: the same answers in the same order, the same draws of the generator."""
     from cardbase.games.overkill import fast
 
     plain = fast._answers
     compared = []
 
-    def both(s, t, p, helpers, hidden=None, info=None):
+    def both(s, t, p, helpers, info=None):
         c = s.clone()
-        plain(s, t, p, helpers, hidden, info)
+        plain(s, t, p, helpers, info)
         c._refresh_info(p, only=None if info is None else helpers[0])
         assert list(c.info[p].items()) == list(s.info[p].items())
         assert c.rng.getstate() == s.rng.getstate()

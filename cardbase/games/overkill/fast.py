@@ -101,7 +101,6 @@ class _Tables:
         "under",
         "value",
         "value_mask",
-        "retraced",
     )
 
     def __init__(self, game) -> None:
@@ -181,7 +180,6 @@ class _Tables:
         self.cards = game.cards
         self.rank = [2 * v + c for v, c in zip(game.value, game.colour)]
         self.others = {v: [x for x in game.distinct_values if x != v] for v in set(game.value)}
-        self.retraced: dict = {}  # the cards a player has not seen (a bit mask) -> Retracer's list
 
 
 def _tables(game) -> _Tables:
@@ -910,8 +908,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                         events.append(("atout", p, k, choice))
                     active[p].append(k)
                     effect = t.helper_effect[k]
-                    # added to the turn's answers (hidden from p: the pile, q's face-down cards)
-                    _answers(s, t, p, (effect,), pile_mask | fmask[q], info[p])
+                    _answers(s, t, p, (effect,), info[p])  # added to the turn's answers
                     helpers[p].append(effect)
                 else:
                     s._play(p, k, choice)
@@ -949,7 +946,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                 end = "timer"
                 break
             if helpers[q]:
-                _answers(s, t, q, helpers[q], pile_mask | fmask[p])
+                _answers(s, t, q, helpers[q])
             elif info[q]:
                 info[q] = {}
             player = q
@@ -974,12 +971,10 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
             return a
 
 
-def _answers(s: State, t: _Tables, p: int, helpers, hidden: int | None = None,
-             info: dict | None = None) -> None:
+def _answers(s: State, t: _Tables, p: int, helpers, info: dict | None = None) -> None:
     """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
     same answers from the same draws of the generator; ``helpers``: the effects of their Helpers in
-    play, in order; ``hidden``: the cards ``p`` has not seen (the pile and the opponent's face-down
-    cards), a bit mask (counted from the state when not given). With ``info`` (``p``'s answers of the turn), ``State._refresh_info(p,
+    play, in order. With ``info`` (``p``'s answers of the turn), ``State._refresh_info(p,
     only=…)`` once a Helper is played: its answer added to them (``helpers``: its effect alone)."""
     if info is None:
         info = {}
@@ -1014,23 +1009,15 @@ def _answers(s: State, t: _Tables, p: int, helpers, hidden: int | None = None,
                 info[SPY] = v in mine
                 info["_spy_values"] = mine
     if RETRACER in helpers:
-        # the hidden cards named by value then colour: a function of the mask, memoised
-        if hidden is None:
-            hidden = sum(map(t.bits.__getitem__, pile))
-            red, black = s.lines[1 - p]
-            down_red, down_black = s.down[1 - p]
-            if red and down_red:
-                hidden |= t.bits[red[0]]
-            if black and down_black:
-                hidden |= t.bits[black[0]]
-        listed = t.retraced.get(hidden)
-        if listed is None:
-            cards, bits = t.cards, t.bits
-            ks = [k for k in range(len(bits)) if hidden & bits[k]]
-            ks.sort(key=t.rank.__getitem__)
-            listed = tuple([cards[k] for k in ks])
-            if len(t.retraced) > 100_000:
-                t.retraced.clear()
-            t.retraced[hidden] = listed
-        info[RETRACER] = listed
+        q = 1 - p
+        hidden = pile[:]
+        red, black = s.lines[q]
+        down_red, down_black = s.down[q]
+        if red and down_red:
+            hidden.append(red[0])
+        if black and down_black:
+            hidden.append(black[0])
+        hidden.sort(key=t.rank.__getitem__)
+        cards = t.cards
+        info[RETRACER] = tuple([cards[k] for k in hidden])
     s.info[p] = info
