@@ -591,7 +591,8 @@ class State:
             self.scores_[winner] += stake
             self.scores_[1 - winner] -= stake
         self.round_winners.append(winner)
-        self._log("round_end", self.round, reason, winner, stake, tuple(self.scores_))
+        if self.events is not None:  # self._log, inline (once a round)
+            self.events.append(("round_end", self.round, reason, winner, stake, tuple(self.scores_)))
         cov = self.cov
         cov[_ENDS] += 1
         cov[_ENDS + 2] += 1
@@ -622,7 +623,8 @@ class State:
         atout = self.game.atouts[k]
         q = 1 - p
         self.hands[p].remove(k)
-        self._log("atout", p, k, choice)
+        if self.events is not None:  # self._log, inline (at each atout played)
+            self.events.append(("atout", p, k, choice))
         effect = atout.effect
         if atout.passive:
             if effect == OBJECTIVE:
