@@ -19,7 +19,10 @@ Floats: every estimate is computed by the reference's formula on the same number
 values and halves, exact in a float), so each is the same to the last bit. A draw's mean estimate
 is summed by chunks of cards in C; when it comes within :data:`_CLOSE` of the bar it is summed
 again one card at a time in ascending card order, the reference's float sum, so no decision can
-turn on the order of a sum.
+turn on the order of a sum. An estimate is in [-1, 1] and so is a mean of estimates (float
+rounding keeps the order), so what the bounds decide is not computed: with ``1.0 - now`` within
+the margin no Challenger, line atout or Gifter can be chosen (they are not weighed), and with the
+draw's bar outside [-1, 1] the answer is known without the mean.
 """
 
 from __future__ import annotations
