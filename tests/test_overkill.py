@@ -11,7 +11,7 @@ import pytest
 
 from cardbase.games.overkill.bots import GreedyBot, greedy_action
 from cardbase.games.overkill.material import MaterialError, box_from_cards
-from cardbase.games.overkill.rules import BLACK, RED, Rules
+from cardbase.games.overkill.rules import BLACK, RED, RETRACER, Rules
 from cardbase.games.overkill.state import (
     DRAW,
     PASS,
@@ -923,3 +923,41 @@ def test_fast_face_down_values_are_the_halves_of_every_reachable_average(copies)
             assert len(t.half[count]) > reach
             for total in range(reach + 1):
                 assert t.half[count][total] == round(2 * total / count) / 2
+
+
+def test_a_new_states_generator_is_random_random_of_its_seed() -> None:
+    """State seeds its generator once (the C seeding): the same state as random.Random(seed)
+    once it has dealt the first round (the number cards' shuffle, then the atouts')."""
+    g = game()
+    for seed in (0, 1, 7, 2**31, 2**63 - 1, -12, 10**30):
+        ref = random.Random(seed)
+        pile, atouts = list(range(g.n_numbers)), list(range(len(g.atouts)))
+        ref.shuffle(pile)
+        ref.shuffle(atouts)
+        s = g.new_state(seed, log=False)
+        assert s.rng.getstate() == ref.getstate()
+
+
+@pytest.mark.parametrize("rules", [{}, {"reset_keeps": 0, "timer": 6, "first_player": "loser",
+                                        "pile_copies": 2}])
+def test_fast_helper_answers_are_the_states_at_every_turn(rules, monkeypatch) -> None:
+    """The play-out's Helper answers (a turn's start, a Helper just played) are those of
+    State._refresh_info on a copy of the state: the same answers in the same order, the same draws of the generator."""
+    from cardbase.games.overkill import fast
+
+    plain = fast._answers
+    compared = []
+
+    def both(s, t, p, helpers, info=None):
+        c = s.clone()
+        plain(s, t, p, helpers, info)
+        c._refresh_info(p, only=None if info is None else helpers[0])
+        assert list(c.info[p].items()) == list(s.info[p].items())
+        assert c.rng.getstate() == s.rng.getstate()
+        compared.append(RETRACER in s.info[p])
+
+    monkeypatch.setattr(fast, "_answers", both)
+    g = game(**rules)
+    for i in range(80):
+        g.new_state(i, log=False).play_greedy()
+    assert len(compared) > 500 and any(compared)

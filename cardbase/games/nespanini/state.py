@@ -27,6 +27,7 @@ from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.games import frame
 from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
+from cardbase.games.shuffles import shuffle
 from cardbase.i18n import tr
 
 from .cards import CardTable
@@ -69,31 +70,6 @@ _RNG = _LocalRng()  # one generator per thread, re-seeded for every deal
 # what random.Random.seed does with an int seed: the C generator's own seeding (its other
 # work concerns str / bytes seeds and gauss(), never used here)
 _SEED_INT = _random.Random.seed
-
-
-def _shuffle_steps(n: int) -> tuple[tuple[int, int], ...]:
-    """Python's shuffle of ``n`` items, from the end: each position ``i`` and the number of
-    bits drawn for the position it swaps with (the bit length of ``i + 1``)."""
-    return tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-
-
-_STEPS = tuple(_shuffle_steps(n) for n in range(257))
-
-
-def shuffle(rng: random.Random, x: list) -> None:
-    """``rng.shuffle(x)``, the same permutation from the same generator state, with the draws
-    inlined (Python's own algorithm: from the end, swap with a position drawn by rejection on
-    ``getrandbits``). A test checks it against :meth:`random.Random.shuffle`."""
-    n = len(x)
-    if n > 256:
-        rng.shuffle(x)
-        return
-    getrandbits = rng.getrandbits
-    for i, k in _STEPS[n]:
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
 
 
 @dataclass(slots=True, frozen=True)

@@ -19,7 +19,10 @@ Floats: every estimate is computed by the reference's formula on the same number
 values and halves, exact in a float), so each is the same to the last bit. A draw's mean estimate
 is summed by chunks of cards in C; when it comes within :data:`_CLOSE` of the bar it is summed
 again one card at a time in ascending card order, the reference's float sum, so no decision can
-turn on the order of a sum.
+turn on the order of a sum. An estimate is in [-1, 1] and so is a mean of estimates (float
+rounding keeps the order), so what the bounds decide is not computed: with ``1.0 - now`` within
+the margin no Challenger, line atout or Gifter can be chosen (they are not weighed), and with the
+draw's bar outside [-1, 1] the answer is known without the mean.
 """
 
 from __future__ import annotations
@@ -86,6 +89,7 @@ class _Tables:
         "helper",
         "helper_effect",
         "kinds",
+        "skim",
         "legal_kind",
         "line_code",
         "memo",
@@ -137,6 +141,9 @@ class _Tables:
             kinds.append(0 if a.cls == HELPERS else 1 if e == OBJECTIVE else 2 if e in _LINE
                          else 3 if e == GIFTER else 4 if e == REMOVER else 5 if e == BET else 6)
         self.kinds = kinds
+        # the kinds when no estimate can beat the one as things stand by the margin: Challenger,
+        # line atouts and Gifter (gains of the form estimate - now, at most 1.0 - now) are skipped
+        self.skim = [7 if kind in (1, 2, 3) else kind for kind in kinds]
         # the box's cards in chunks of 9 bits: per chunk value, its cards and per-colour sums
         self.chunks = []
         for start in range(0, self.n, 9):
@@ -593,7 +600,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
     shrinks in a round); an atout legal whatever the table is an occasion at each of its owner's
     decisions until it is played. The other atouts in hand are checked at each decision."""
     value, colour, bits = t.value, t.colour, t.bits
-    kinds, figure, under, mode = t.kinds, t.figure, t.under, t.mode
+    kinds, skim, figure, under, mode = t.kinds, t.skim, t.figure, t.under, t.mode
     passive, helper, line_code, half = t.passive, t.helper, t.line_code, t.half
     chunks, memo, close = t.chunks, t.memo, _CLOSE
     two = len(chunks) == 2
@@ -728,8 +735,12 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                 if hand:
                     best, best_gain = -1, MARGIN
                     bets = False  # a Negociater in hand
+                    # an estimate is at most 1.0, so a gain "estimate - now" at most 1.0 - now (in
+                    # floats too: rounding keeps the order): when that is within the margin, only
+                    # the Helpers, Remover and the bets are weighed (:attr:`_Tables.skim`)
+                    look = skim if 1.0 - now <= MARGIN else kinds
                     for k in hand:
-                        kind = kinds[k]
+                        kind = look[k]
                         if kind == 0:  # a Helper: information is free
                             if timer > 3:
                                 a = PLAY + 8 * k
@@ -773,7 +784,7 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                         elif kind < 5:
                             best, best_gain = _gains(s, t, k, kind, p, obj, m0, m1, o0, o1, pool_mask,
                                                      now, best, best_gain)
-                        else:
+                        elif kind < 7:
                             bets = True
                     else:
                         if best >= 0:
@@ -786,8 +797,16 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                                         a = PLAY + 8 * k
                                         break
                 if a < 0:
+                    need = now + (-0.1 if now <= 0.0 else 0.05)
                     if not pile or timer <= 1 or (passes == 1 and now > 0.0):
                         a = PASS
+                    # the mean estimate after one more card is a mean of estimates in [-1, 1], so
+                    # in [-1, 1] (in floats too: rounding keeps the order): with the bar outside
+                    # that range the answer is known without the sum
+                    elif need >= 1.0:
+                        a = PASS
+                    elif need < -1.0:
+                        a = DRAW
                     else:
                         cand = pool_mask
                         answers = info[p]
@@ -828,7 +847,6 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                                 if m:
                                     total += sum(getters[m](each))
                         mean = total / cand.bit_count()
-                        need = now + (-0.1 if now <= 0.0 else 0.05)
                         if -close < mean - need < close:
                             # too close to call summed by chunks (the sums of a float list differ by
                             # ~1e-13 at most with the order): the reference's order decides
@@ -887,10 +905,17 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
                     checked[p].remove(k)
                 else:
                     cov[at[k]] += timer_at[p] - timers[p]
-                s._play(p, k, choice)
+                if helper[k]:  # State._play of a Helper, inline: in play, it answers at once
+                    hands[p].remove(k)
+                    if events is not None:
+                        events.append(("atout", p, k, choice))
+                    active[p].append(k)
+                    effect = t.helper_effect[k]
+                    _answers(s, t, p, (effect,), info[p])  # added to the turn's answers
+                    helpers[p].append(effect)
+                else:
+                    s._play(p, k, choice)
                 if passive[k]:  # in play: the lines and the pile are the same
-                    if helper[k]:
-                        helpers[p].append(t.helper_effect[k])
                     if kinds[k] != 1:  # nor the objective: no overkill
                         if timers[p] <= 0:
                             end = "timer"
@@ -949,11 +974,13 @@ def _run(s: State, t: _Tables, picture: tuple | None = None, stop: int = 0) -> i
             return a
 
 
-def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
+def _answers(s: State, t: _Tables, p: int, helpers, info: dict | None = None) -> None:
     """``State._refresh_info(p)`` at the start of ``p``'s turn with a Helper in play (OK12): the
     same answers from the same draws of the generator; ``helpers``: the effects of their Helpers in
-    play, in order."""
-    info: dict = {}
+    play, in order. With ``info`` (``p``'s answers of the turn), ``State._refresh_info(p,
+    only=…)`` once a Helper is played: its answer added to them (``helpers``: its effect alone)."""
+    if info is None:
+        info = {}
     pile = s.pile
     if pile:
         top = pile[-1]
@@ -963,8 +990,22 @@ def _answers(s: State, t: _Tables, p: int, helpers: list[str]) -> None:
                 info[SNAKE_EYE] = t.colour[top]
             elif effect == OVERSEER:
                 others = t.others[v]
-                picks = sample(s.rng, others, 2 if len(others) >= 2 else len(others))
-                info[OVERSEER] = tuple(sorted([v, *picks]))
+                n = len(others)
+                if 2 <= n <= 21:  # state.sample(rng, others, 2), its draws inline
+                    getrandbits = s.rng.getrandbits
+                    bits = n.bit_length()
+                    j = getrandbits(bits)
+                    while j >= n:
+                        j = getrandbits(bits)
+                    n -= 1  # the last value takes the place of the one picked
+                    bits = n.bit_length()
+                    i = getrandbits(bits)
+                    while i >= n:
+                        i = getrandbits(bits)
+                    info[OVERSEER] = tuple(sorted((v, others[j], others[n] if i == j else others[i])))
+                else:
+                    picks = sample(s.rng, others, 2 if n >= 2 else n)
+                    info[OVERSEER] = tuple(sorted([v, *picks]))
             elif effect == SPY:
                 red, black = s.lines[p]
                 mine = frozenset(map(t.value.__getitem__, red + black))

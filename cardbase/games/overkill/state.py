@@ -12,11 +12,13 @@ shuffle or random draw comes from it, so ``seed`` replays a game exactly.
 
 from __future__ import annotations
 
+import _random
 import random
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from cardbase.errors import CardbaseError
+from cardbase.games.shuffles import shuffle
 from cardbase.games import frame
 from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
 from cardbase.i18n import tr
@@ -49,37 +51,14 @@ from .rules import (
 )
 
 DRAW, PASS, PLAY = 0, 1, 2
+# random.Random(seed) with an int seed seeds the C generator twice (its __new__ and its
+# __init__), the same way: a new unseeded generator (random.Random.__new__ of the subclass leaves
+# it unseeded) then the C seeding once, the same state (a test compares getstate())
+_new_random = random.Random.__new__
+_seed_int = _random.Random.seed
 TERMINAL = -1
 
 
-def shuffle(rng: random.Random, x: list) -> None:
-    """``rng.shuffle(x)`` with its draws inlined: Python's algorithm (from the end, swap with a
-    position drawn by rejection on ``getrandbits``), so the same permutation from the same
-    generator state (a test compares it with :meth:`random.Random.shuffle`)."""
-    n = len(x)
-    run = _SHUFFLES.get(n)
-    if run is None:
-        run = _SHUFFLES[n] = _shuffler(n)
-    run(rng.getrandbits, x)
-
-
-def _shuffler(n: int):
-    """The shuffle of a list of ``n`` items as straight-line code (no loop over the places, each
-    place's bound and bit count a constant): per place from the end, a position drawn below it by
-    rejection, then the swap."""
-    body = ["def shuffle_n(getrandbits, x):"]
-    for i in range(n - 1, 0, -1):
-        m, k = i + 1, (i + 1).bit_length()
-        body += [f"    j = getrandbits({k})", f"    while j >= {m}:", f"        j = getrandbits({k})",
-                 f"    x[{i}], x[j] = x[j], x[{i}]"]
-    if n < 2:
-        body.append("    pass")
-    scope: dict = {}
-    exec(compile("\n".join(body), f"<shuffle of {n}>", "exec"), scope)  # our own text, no input
-    return scope["shuffle_n"]
-
-
-_SHUFFLES: dict = {}
 
 
 def sample(rng: random.Random, population: list, k: int) -> list:
@@ -236,7 +215,12 @@ class State:
         if seed is None:
             seed = random.randrange(2**63)
         self.seed = seed
-        self.rng = random.Random(seed)
+        if type(seed) is int:  # random.Random(seed) seeded once, by the generator's own seeding
+            rng = self.rng = _new_random(random.Random)
+            _seed_int(rng, seed)
+            rng.gauss_next = None
+        else:
+            self.rng = random.Random(seed)
         self.scores_ = [self.rules.initial_score] * 2
         self.bet = self.rules.initial_bet
         self.round = 0
@@ -607,7 +591,8 @@ class State:
             self.scores_[winner] += stake
             self.scores_[1 - winner] -= stake
         self.round_winners.append(winner)
-        self._log("round_end", self.round, reason, winner, stake, tuple(self.scores_))
+        if self.events is not None:  # self._log, inline (once a round)
+            self.events.append(("round_end", self.round, reason, winner, stake, tuple(self.scores_)))
         cov = self.cov
         cov[_ENDS] += 1
         cov[_ENDS + 2] += 1
@@ -638,7 +623,8 @@ class State:
         atout = self.game.atouts[k]
         q = 1 - p
         self.hands[p].remove(k)
-        self._log("atout", p, k, choice)
+        if self.events is not None:  # self._log, inline (at each atout played)
+            self.events.append(("atout", p, k, choice))
         effect = atout.effect
         if atout.passive:
             if effect == OBJECTIVE:

@@ -1,0 +1,28 @@
+"""The engines' shuffle (cardbase.games.shuffles): Python's, draw for draw."""
+
+from __future__ import annotations
+
+import random
+
+from cardbase.games.shuffles import LONGEST, shuffle
+
+
+def test_shuffle_is_pythons_permutation_and_generator_state() -> None:
+    for seed in range(40):
+        a, b = random.Random(seed), random.Random(seed)
+        for n in (*range(0, 45), 100, LONGEST, LONGEST + 1, 300):
+            x, y = list(range(n)), list(range(n))
+            a.shuffle(x)
+            shuffle(b, y)
+            assert x == y
+            assert a.getstate() == b.getstate()
+
+
+def test_shuffle_moves_the_items_not_their_values() -> None:
+    items = ["a", "b", "c", "d", "e"] * 4
+    out = items[:]
+    shuffle(random.Random(7), out)
+    assert sorted(out) == sorted(items)
+    expected = items[:]
+    random.Random(7).shuffle(expected)
+    assert out == expected
