@@ -145,9 +145,21 @@ class _Unseen:
     __getattr__ = _hidden_read
 
 
+_UNSEEN_RING = list(map(object.__new__, itertools.repeat(_Unseen, 1 << 16)))
+_unseen_at = [0]  # where the next unseen cards are taken from the ring
+
+
 def _unseen(size: int) -> list[_Unseen]:
-    """``size`` new unseen cards (new ones each time: an unseen card is only ever itself)."""
-    return list(map(object.__new__, itertools.repeat(_Unseen, size)))
+    """``size`` unseen cards, distinct from the last 65,536 handed out (taken in turn from a ring
+    of them, which costs a slice rather than ``size`` new objects): no position that a look-ahead
+    is still playing holds one twice, so an unseen card is only ever itself."""
+    i = _unseen_at[0]
+    if i + size > len(_UNSEEN_RING):
+        if size > len(_UNSEEN_RING):
+            return list(map(object.__new__, itertools.repeat(_Unseen, size)))
+        i = 0
+    _unseen_at[0] = i + size
+    return _UNSEEN_RING[i:i + size]
 
 
 class _NoRng:
@@ -884,8 +896,18 @@ class State(Structures):
         if a.filter is None:
             return list(range(len(pile)))
         cards = self.game.cards
-        test = self._card_test
-        return [i for i, c in enumerate(pile) if test(a.filter, seat, cards[c])]
+        memo = self.game.card_memo(a.filter)
+        if memo is None:
+            test = self._card_test
+            return [i for i, c in enumerate(pile) if test(a.filter, seat, cards[c])]
+        out = []  # _card_test with the card's memo looked up once
+        for i, c in enumerate(pile):
+            v = memo[c]
+            if v is _UNSET:
+                v = memo[c] = self._eval(a.filter, seat, cards[c])
+            if v:
+                out.append(i)
+        return out
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.player
@@ -1248,10 +1270,11 @@ class State(Structures):
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
         pairs, first = base._bottom_pairs(last, twins)
-        twin_key, quick_last, decision_base = base._twin_key, base._quick_last, self.game.decision_base
-        for a in legal:
-            if tried is not None:  # a copy of a card already tried gives its value: never better
-                key = twin_key(a, p, twins, quick)
+        quick_last, decision_base = base._quick_last, self.game.decision_base
+        keys = base._twin_keys(legal, p, twins, quick) if tried is not None else None
+        for j, a in enumerate(legal):
+            if keys is not None:  # a copy of a card already tried gives its value: never better
+                key = keys[j]
                 if key is not None:
                     if key in tried:
                         continue
@@ -1298,26 +1321,32 @@ class State(Structures):
             return mark[1], twins[self.history[-1] - self.game.decision_base]
         return None, 0
 
-    def _twin_key(self, action: int, p: int, twins: list[int], quick: Any) -> Any:
-        """What the look-ahead of ``action`` depends on, for rules that cannot tell two copies of
-        a card apart (:attr:`Game.twins`): the copy of the card an effect's choice names (with
-        the pile a card is picked from), or the action and the copy of the card a look-ahead
-        played in place moves; None for another action."""
+    def _twin_keys(self, legal: list[int], p: int, twins: list[int], quick: Any) -> list[Any]:
+        """What the look-ahead of each action of ``legal`` depends on, for rules that cannot tell
+        two copies of a card apart (:attr:`Game.twins`): the copy of the card an effect's choice
+        names (with the pile a card is picked from), or the action and the copy of the card a
+        look-ahead played in place moves; None for another action."""
         d = self.decision
+        size = len(twins)
         if d is not None:
-            x = action - self.game.decision_base
+            base = self.game.decision_base
             if d[0] == "pick":
-                size = len(twins)
-                return (twins[x % size], x // size) if 0 <= x else None
-            if d[0] in ("bottom", "give", "force", "take") and 0 <= x < len(twins):
-                return twins[x]
-            return None
-        k, i = divmod(action, self.game.stride)
-        if not (quick and quick[k]):
-            return None
-        pile = self._pile(self.rules.actions[k].source, p)
-        c = pile[i] if i < len(pile) else None
-        return (k, twins[c]) if type(c) is int else None
+                return [(twins[x % size], x // size) if 0 <= x else None for x in [a - base for a in legal]]
+            if d[0] in ("bottom", "give", "force", "take"):
+                return [twins[x] if 0 <= x < size else None for x in [a - base for a in legal]]
+            return [None] * len(legal)
+        stride = self.game.stride
+        actions = self.rules.actions
+        out: list[Any] = []
+        for action in legal:
+            k, i = divmod(action, stride)
+            if not (quick and quick[k]):
+                out.append(None)
+                continue
+            pile = self._pile(actions[k].source, p)
+            c = pile[i] if i < len(pile) else None
+            out.append((k, twins[c]) if type(c) is int else None)
+        return out
 
     def _quick_look_ahead(self, action: int, p: int) -> float:
         """:meth:`_look_ahead` of an action of :meth:`Game._quick` on the undealt position
