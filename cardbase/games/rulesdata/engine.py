@@ -239,8 +239,9 @@ class EffectTable:
         kinds: dict[tuple, int] = {}
         self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
                      for c, (d, v) in enumerate(zip(self.defs, self.value))]
-        # hand kinds -> (values, zones read as State._hand_values says, the fields its rules read)
-        self.hand_memo: dict[int, tuple[int, int, int]] = {}
+        # hand kinds -> (values, zones read as State._hand_values says, the fields its rules read,
+        # its cards with score rules as (kind, fields read, card), the counts in the hand)
+        self.hand_memo: dict[int, tuple] = {}
         self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
         self.rule_memo: dict[tuple, int] = {}  # a card's kind, the counts it may read -> its rules' score
         z = game.rules.effects
@@ -698,11 +699,14 @@ class State(Structures):
             mask = 0
             for c in hand:
                 mask |= eff.rule_mask[c]
-            hit = (total, reads, mask)
+            # the hand's cards with score rules (kind, fields read, a card of that kind) and the
+            # counts in the hand: what _hand_rules reads of it
+            rules = tuple((eff.kind[c], eff.rule_mask[c], c) for c in hand if eff.score_fn[c] is not None)
+            hit = (total, reads, mask, rules, sum(map(eff.rule_code.__getitem__, hand)))
             if len(eff.hand_memo) > 200_000:
                 eff.hand_memo.clear()
             eff.hand_memo[hk] = hit
-        total, reads, mask = hit
+        total, reads, mask, rules, in_hand = hit
         if not reads:
             return total
         piles = self.zones[eff.discards_zone]
@@ -718,8 +722,18 @@ class State(Structures):
             sig += sum(map(eff.deck_code.__getitem__, self._pile(eff.deck_zone, seat)))
         key = (hk, sig & mask)  # the counts the hand's rules read
         score = eff.score_memo.get(key)
-        if score is None:
-            score = self._hand_rules(seat, hand, eff, reads, sig)
+        if score is None:  # _hand_rules, the hand's part read from its memo
+            sig += in_hand
+            memo = eff.rule_memo
+            score = 0
+            for k, m, c in rules:
+                rk = (k, sig & m)
+                v = memo.get(rk)
+                if v is None:
+                    if len(memo) > 200_000:
+                        memo.clear()
+                    v = memo[rk] = self._card_rules(seat, [c], eff, reads, hand)
+                score += v
             if len(eff.score_memo) > 200_000:
                 eff.score_memo.clear()
             eff.score_memo[key] = score
@@ -737,24 +751,9 @@ class State(Structures):
                 reads |= eff.reads[c] | 32
         return total, reads
 
-    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int, sig: int | None = None) -> int:
-        """The score rules of the seat's hand, added up. ``sig``: the counts the rules read
-        outside the hand (:meth:`EffectTable._codes`), given when the shortcuts are on — each
-        card's rules then memoised under its kind, those counts and the counts in the hand."""
-        if sig is not None:
-            sig += sum(map(eff.rule_code.__getitem__, hand))  # fields apart from the zones'
-            memo, kind, fns, mask = eff.rule_memo, eff.kind, eff.score_fn, eff.rule_mask
-            total = 0
-            for c in hand:
-                if fns[c] is not None:
-                    key = (kind[c], sig & mask[c])
-                    v = memo.get(key)
-                    if v is None:
-                        if len(memo) > 200_000:
-                            memo.clear()
-                        v = memo[key] = self._card_rules(seat, [c], eff, reads, hand)
-                    total += v
-            return total
+    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int) -> int:
+        """The score rules of the seat's hand, added up (the plain reading; with the shortcuts on,
+        :meth:`effect_score` memoises each card's rules under its kind and the counts it reads)."""
         return self._card_rules(seat, hand, eff, reads, hand)
 
     def _card_rules(self, seat: int, scored: list[int], eff: EffectTable, reads: int, hand: list[int]) -> int:
@@ -1294,8 +1293,8 @@ class State(Structures):
                 self._then = None
                 v, steps = self._look_ahead(base, a, p, None)
                 then = self._then
-            total = 0.0
-            for _ in range(n):  # the sum over the deals, each giving v
+            total = 0.0 + v if n > 0 else 0.0  # the sum over the deals, each giving v
+            for _ in range(n - 1):
                 total += v
             if best_v is None or total > best_v:
                 best, best_v, best_one, best_steps, best_then = a, total, v, steps, then
@@ -1360,16 +1359,20 @@ class State(Structures):
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
-        pile = self._pile(a.source, p)
-        dest = self._pile(a.dest, p)
+        zones = self.zones
+        piles = zones[a.source]  # _pile, without its call
+        pile = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
+        piles = zones[a.dest]
+        dest = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
         cid = pile.pop(i)
         if a.at == "bottom":
             dest.insert(0, cid)
         else:
             dest.append(cid)
-        card = self.game.cards[cid]
-        effects = self.game.effects
-        for t in self.game.triggers[a.name]:
+        game = self.game
+        card = game.cards[cid]
+        effects = game.effects
+        for t in game.triggers[a.name]:
             if t.card is None or self._card_test(t.card, p, card):
                 for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
                     if self._ending or effects is None:
