@@ -282,3 +282,33 @@ def test_the_heuristic_reads_score_and_pending_as_the_functions_do() -> None:
                 waiting += bool(t.queue)
             s.apply_action(s.greedy_action())
     assert waiting > 20
+
+
+def test_a_last_card_under_the_deck_scored_from_the_memo_as_played_in_place() -> None:
+    """State._last_scorer: the value of each card put under the deck as the last choice, read from
+    the score memo under the hand's kinds less the card's, is the one the look-ahead played in place
+    and taken back (_quick_last) finds — on every such choice of a few games — and the position is
+    left as it was."""
+    game = _games()["maree-et-crypte v braises-ardentes"]
+    assert game.score_heuristic
+    from cardbase.games.rulesdata.engine import _NO_RNG
+
+    compared = 0
+    for i in range(12):
+        s = game.new_state(game_seed(29, i), log=False)
+        while not s.is_terminal():
+            d = s.decision
+            if d is not None and d[0] == "bottom" and d[3] == 1 and not s.queue:
+                t = s._fork(_NO_RNG, True)
+                assert t._last_choice()
+                p = t.player
+                scorer = t._last_scorer(p)
+                assert scorer != t._quick_last
+                before = (repr(t.zones), t.history[:], t.decision, t.player)
+                for _ in range(2):  # the second time, every hand less a card is memoised
+                    for a in t.legal_actions():
+                        assert scorer(a, p) == t._quick_last(a, p)
+                        compared += 1
+                assert before == (repr(t.zones), t.history, t.decision, t.player)
+            s.apply_action(s.greedy_action())
+    assert compared > 50

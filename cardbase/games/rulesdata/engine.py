@@ -162,6 +162,20 @@ def _unseen(size: int) -> list[_Unseen]:
     return _UNSEEN_RING[i:i + size]
 
 
+class _Scored:
+    """What a heuristic that reads only ``score()``, ``pending()`` and the options sees of a
+    position where nothing waits (:meth:`State._last_scorer`): the seat's score given, no queue."""
+
+    __slots__ = ("n", "value")
+    queue = ()
+
+    def __init__(self, n: int) -> None:
+        self.n, self.value = n, 0
+
+    def effect_score(self, _seat: int) -> int:
+        return self.value
+
+
 class _NoRng:
     """The chance of a look-ahead on the undealt position: drawing stops it (:class:`_HiddenRead`)."""
 
@@ -490,6 +504,10 @@ class Game:
         self.legal_sees_only = self._legal_sees_only()
         self.twins = self._twins() if self.shortcuts else None
         self.quick = [self._quick(a) for a in rules.actions]
+        # the heuristic reads the seat's score, the effects waiting and the options only
+        h = rules.heuristic
+        self.score_heuristic = (h is not None and h.calls <= {"score", "pending"}
+                                and h.names <= set(rules.options) | {"players"})
         # (zone, index, owner as _hidden reads it, visibility) of every pile
         self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
                       for z in rules.zones.values() for q in range(n if z.per_player else 1)]
@@ -706,6 +724,12 @@ class State(Structures):
             if len(eff.hand_memo) > 200_000:
                 eff.hand_memo.clear()
             eff.hand_memo[hk] = hit
+        return self._score_from(seat, hk, hit, hand)
+
+    def _score_from(self, seat: int, hk: int, hit: tuple, hand: list[int], without: int = -1) -> int:
+        """:meth:`effect_score` once the hand's kinds ``hk`` and their memo entry ``hit`` are known;
+        ``hand`` less one copy of ``without`` (a card id, -1 for none) is the hand scored."""
+        eff = self.game.effects
         total, reads, mask, rules, in_hand = hit
         if not reads:
             return total
@@ -732,6 +756,10 @@ class State(Structures):
                 if v is None:
                     if len(memo) > 200_000:
                         memo.clear()
+                    if without >= 0:
+                        hand = hand[:]
+                        hand.remove(without)
+                        without = -1
                     v = memo[rk] = self._card_rules(seat, [c], eff, reads, hand)
                 score += v
             if len(eff.score_memo) > 200_000:
@@ -1269,7 +1297,7 @@ class State(Structures):
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
         pairs, first = base._bottom_pairs(last, twins)
-        quick_last, decision_base = base._quick_last, self.game.decision_base
+        quick_last, decision_base = base._last_scorer(p) if last else base._quick_last, self.game.decision_base
         keys = base._twin_keys(legal, p, twins, quick) if tried is not None else None
         for j, a in enumerate(legal):
             if keys is not None:  # a copy of a card already tried gives its value: never better
@@ -1403,6 +1431,43 @@ class State(Structures):
         return (d is not None and (d[0] == "give" or (d[0] == "bottom" and d[3] == 1)) and not self.queue
                 and self._ending and self._pause and self.events is None and self.window is None
                 and self.rules.check != "action")
+
+    def _last_scorer(self, p: int) -> Any:
+        """:meth:`_quick_last` for the answers to « place a card under the deck » (BOTTOM, the last
+        choice) when the heuristic reads only ``score()``, ``pending()`` and the options
+        (:attr:`Game.score_heuristic`): nothing waits after that choice, so its value is the
+        heuristic of the seat's score with the card out of the hand, read from the memo of
+        :meth:`effect_score` under the hand's kinds less the card's — nothing moved. A hand whose
+        rules read the deck (where the card goes), a kind of hand not memoised yet, or a card that
+        cannot be read is played in place by :meth:`_quick_last` (which stops the same way)."""
+        d = self.decision
+        game = self.game
+        e = self.rules.heuristic
+        if d[0] != "bottom" or d[1] != p or not game.score_heuristic or e.fn is None:
+            return self._quick_last
+        eff = game.effects
+        piles = self.zones[eff.hand_zone]
+        hand = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
+        try:
+            hk = sum(map(eff.hand_get, hand))
+        except _HiddenRead:
+            return self._quick_last
+        quick_last, memo, code, fn, base = self._quick_last, eff.hand_memo, eff.hand_code, e.fn, game.decision_base
+        seen = _Scored(self.n)
+
+        def value(action: int, p: int) -> float:
+            card = action - base
+            key = hk - code[card]
+            hit = memo.get(key)
+            if hit is None or hit[1] & 16:
+                return quick_last(action, p)
+            try:
+                seen.value = self._score_from(p, key, hit, hand, card)
+                return float(fn(seen, p, None, None))
+            except Exception:  # a card that cannot be read, a formula that fails: as played
+                return quick_last(action, p)
+
+        return value
 
     def _quick_last(self, action: int, p: int) -> float:
         """:meth:`_look_ahead` of the answer ``action`` to the choice of :meth:`_last_choice`,
