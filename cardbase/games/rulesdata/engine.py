@@ -713,18 +713,24 @@ class State(Structures):
         hk = sum(map(eff.hand_get, hand))
         hit = eff.hand_memo.get(hk)
         if hit is None:
-            total, reads = self._hand_values(hand, eff)
-            mask = 0
-            for c in hand:
-                mask |= eff.rule_mask[c]
-            # the hand's cards with score rules (kind, fields read, a card of that kind) and the
-            # counts in the hand: what _hand_rules reads of it
-            rules = tuple((eff.kind[c], eff.rule_mask[c], c) for c in hand if eff.score_fn[c] is not None)
-            hit = (total, reads, mask, rules, sum(map(eff.rule_code.__getitem__, hand)))
-            if len(eff.hand_memo) > 200_000:
-                eff.hand_memo.clear()
-            eff.hand_memo[hk] = hit
+            hit = self._hand_entry(eff, hk, hand)
         return self._score_from(seat, hk, hit, hand)
+
+    def _hand_entry(self, eff: EffectTable, hk: int, hand: list[int]) -> tuple:
+        """The memo entry of a hand of kinds ``hk`` (:attr:`EffectTable.hand_memo`), computed and
+        kept."""
+        total, reads = self._hand_values(hand, eff)
+        mask = 0
+        for c in hand:
+            mask |= eff.rule_mask[c]
+        # the hand's cards with score rules (kind, fields read, a card of that kind) and the
+        # counts in the hand: what _hand_rules reads of it
+        rules = tuple((eff.kind[c], eff.rule_mask[c], c) for c in hand if eff.score_fn[c] is not None)
+        hit = (total, reads, mask, rules, sum(map(eff.rule_code.__getitem__, hand)))
+        if len(eff.hand_memo) > 200_000:
+            eff.hand_memo.clear()
+        eff.hand_memo[hk] = hit
+        return hit
 
     def _score_from(self, seat: int, hk: int, hit: tuple, hand: list[int], without: int = -1) -> int:
         """:meth:`effect_score` once the hand's kinds ``hk`` and their memo entry ``hit`` are known;
@@ -1438,8 +1444,8 @@ class State(Structures):
         (:attr:`Game.score_heuristic`): nothing waits after that choice, so its value is the
         heuristic of the seat's score with the card out of the hand, read from the memo of
         :meth:`effect_score` under the hand's kinds less the card's — nothing moved. A hand whose
-        rules read the deck (where the card goes), a kind of hand not memoised yet, or a card that
-        cannot be read is played in place by :meth:`_quick_last` (which stops the same way)."""
+        rules read the deck (where the card goes) or a card that cannot be read is played in place
+        by :meth:`_quick_last` (which stops the same way)."""
         d = self.decision
         game = self.game
         e = self.rules.heuristic
@@ -1459,7 +1465,11 @@ class State(Structures):
             card = action - base
             key = hk - code[card]
             hit = memo.get(key)
-            if hit is None or hit[1] & 16:
+            if hit is None:  # the hand less the card, as _quick_last leaves it
+                rest = hand[:]
+                rest.remove(card)
+                hit = self._hand_entry(eff, key, rest)
+            if hit[1] & 16:
                 return quick_last(action, p)
             try:
                 seen.value = self._score_from(p, key, hit, hand, card)
