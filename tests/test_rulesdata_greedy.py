@@ -246,3 +246,69 @@ def test_the_next_choice_kept_from_the_look_ahead_is_the_one_found_again() -> No
             assert x == fresh
             s.apply_action(x)
     assert kept > 10
+
+
+def test_unseen_cards_handed_out_in_turn_are_never_the_same_card() -> None:
+    """_unseen takes its cards in turn from a ring: the piles of one position never share one (nor
+    do the next calls, until the ring has gone round), and a request larger than the ring gets
+    new cards."""
+    piles = [_unseen(k) for k in (20, 0, 5, 1, 30)]
+    cards = [c for pile in piles for c in pile]
+    assert [len(p) for p in piles] == [20, 0, 5, 1, 30]
+    assert len({id(c) for c in cards}) == len(cards) == 56
+    big = _unseen(70_000)
+    assert len(big) == 70_000 and len({id(c) for c in big}) == 70_000
+
+
+def test_the_heuristic_reads_score_and_pending_as_the_functions_do() -> None:
+    """The file's heuristic compiled with score() and pending() read without a call each (pending
+    only when an effect waits) gives 10 * score() + the credits of the pending Défausse actions,
+    as effect_score and pending_size say, on every position of a few games — with effects
+    waiting and not."""
+    game = _games()["maree-et-crypte v braises-ardentes"]
+    credits = {"draw": 3, "look": 3, "recover": 10, "swap": 10, "force_discard": 5, "reveal": 1}
+    waiting = 0
+    for i in range(6):
+        s = game.new_state(game_seed(23, i), log=False)
+        while not s.is_terminal():
+            # the position and, for a card discarded, the look-ahead's stop before its effect
+            trials = [s.clone(trial=True) for _ in s.legal_actions()] if s.decision is None else []
+            for t, a in zip(trials, s.legal_actions()):
+                t.apply_action(a)
+            for t in [s, *trials]:
+                for p in range(t.n):
+                    want = 10 * t.effect_score(p) + sum(k * t.pending_size(p, kind) for kind, k in credits.items())
+                    assert t.heuristic(p) == float(want)
+                waiting += bool(t.queue)
+            s.apply_action(s.greedy_action())
+    assert waiting > 20
+
+
+def test_a_last_card_under_the_deck_scored_from_the_memo_as_played_in_place() -> None:
+    """State._last_scorer: the value of each card put under the deck as the last choice, read from
+    the score memo under the hand's kinds less the card's, is the one the look-ahead played in place
+    and taken back (_quick_last) finds — on every such choice of a few games — and the position is
+    left as it was."""
+    game = _games()["maree-et-crypte v braises-ardentes"]
+    assert game.score_heuristic
+    from cardbase.games.rulesdata.engine import _NO_RNG
+
+    compared = 0
+    for i in range(12):
+        s = game.new_state(game_seed(29, i), log=False)
+        while not s.is_terminal():
+            d = s.decision
+            if d is not None and d[0] == "bottom" and d[3] == 1 and not s.queue:
+                t = s._fork(_NO_RNG, True)
+                assert t._last_choice()
+                p = t.player
+                scorer = t._last_scorer(p)
+                assert scorer != t._quick_last
+                before = (repr(t.zones), t.history[:], t.decision, t.player)
+                for _ in range(2):  # the second time, every hand less a card is memoised
+                    for a in t.legal_actions():
+                        assert scorer(a, p) == t._quick_last(a, p)
+                        compared += 1
+                assert before == (repr(t.zones), t.history, t.decision, t.player)
+            s.apply_action(s.greedy_action())
+    assert compared > 50

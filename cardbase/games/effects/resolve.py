@@ -240,11 +240,11 @@ def decision_action_to_string(state: State, action: int) -> str:
 
 def apply_decision(state: State, action: int, *, check: bool = True) -> None:
     """Answer the pending decision with ``action`` (``check=False``: the caller knows it is legal)."""
-    from cardbase.games.frame import IllegalActionError
-
     d = state.decision
     assert d is not None
     if check and action not in decision_actions(state):
+        from cardbase.games.frame import IllegalActionError  # imported only when it is raised
+
         raise IllegalActionError(tr(
             "engine.error.illegal_choice", action=action, decision=decision_label(d[0]),
             legal=" ; ".join(decision_action_to_string(state, a) for a in decision_actions(state))))

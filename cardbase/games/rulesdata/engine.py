@@ -154,9 +154,35 @@ class _Unseen:
     __getattr__ = _hidden_read
 
 
+_UNSEEN_RING = list(map(object.__new__, itertools.repeat(_Unseen, 1 << 16)))
+_unseen_at = [0]  # where the next unseen cards are taken from the ring
+
+
 def _unseen(size: int) -> list[_Unseen]:
-    """``size`` new unseen cards (new ones each time: an unseen card is only ever itself)."""
-    return list(map(object.__new__, itertools.repeat(_Unseen, size)))
+    """``size`` unseen cards, distinct from the last 65,536 handed out (taken in turn from a ring
+    of them, which costs a slice rather than ``size`` new objects): no position that a look-ahead
+    is still playing holds one twice, so an unseen card is only ever itself."""
+    i = _unseen_at[0]
+    if i + size > len(_UNSEEN_RING):
+        if size > len(_UNSEEN_RING):
+            return list(map(object.__new__, itertools.repeat(_Unseen, size)))
+        i = 0
+    _unseen_at[0] = i + size
+    return _UNSEEN_RING[i:i + size]
+
+
+class _Scored:
+    """What a heuristic that reads only ``score()``, ``pending()`` and the options sees of a
+    position where nothing waits (:meth:`State._last_scorer`): the seat's score given, no queue."""
+
+    __slots__ = ("n", "value")
+    queue = ()
+
+    def __init__(self, n: int) -> None:
+        self.n, self.value = n, 0
+
+    def effect_score(self, _seat: int) -> int:
+        return self.value
 
 
 class _NoRng:
@@ -236,8 +262,9 @@ class EffectTable:
         kinds: dict[tuple, int] = {}
         self.kind = [kinds.setdefault((d, d.keyword_keys, v, (getattr(d, "effect", None) or "").strip()), c)
                      for c, (d, v) in enumerate(zip(self.defs, self.value))]
-        # hand kinds -> (values, zones read as State._hand_values says, the fields its rules read)
-        self.hand_memo: dict[int, tuple[int, int, int]] = {}
+        # hand kinds -> (values, zones read as State._hand_values says, the fields its rules read,
+        # its cards with score rules as (kind, fields read, card), the counts in the hand)
+        self.hand_memo: dict[int, tuple] = {}
         self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
         self.rule_memo: dict[tuple, int] = {}  # a card's kind, the counts it may read -> its rules' score
         z = game.rules.effects
@@ -486,6 +513,10 @@ class Game:
         self.legal_sees_only = self._legal_sees_only()
         self.twins = self._twins() if self.shortcuts else None
         self.quick = [self._quick(a) for a in rules.actions]
+        # the heuristic reads the seat's score, the effects waiting and the options only
+        h = rules.heuristic
+        self.score_heuristic = (h is not None and h.calls <= {"score", "pending"}
+                                and h.names <= set(rules.options) | {"players"})
         # (zone, index, owner as _hidden reads it, visibility) of every pile
         self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
                       for z in rules.zones.values() for q in range(n if z.per_player else 1)]
@@ -695,15 +726,30 @@ class State(Structures):
         hk = sum(map(eff.hand_get, hand))
         hit = eff.hand_memo.get(hk)
         if hit is None:
-            total, reads = self._hand_values(hand, eff)
-            mask = 0
-            for c in hand:
-                mask |= eff.rule_mask[c]
-            hit = (total, reads, mask)
-            if len(eff.hand_memo) > 200_000:
-                eff.hand_memo.clear()
-            eff.hand_memo[hk] = hit
-        total, reads, mask = hit
+            hit = self._hand_entry(eff, hk, hand)
+        return self._score_from(seat, hk, hit, hand)
+
+    def _hand_entry(self, eff: EffectTable, hk: int, hand: list[int]) -> tuple:
+        """The memo entry of a hand of kinds ``hk`` (:attr:`EffectTable.hand_memo`), computed and
+        kept."""
+        total, reads = self._hand_values(hand, eff)
+        mask = 0
+        for c in hand:
+            mask |= eff.rule_mask[c]
+        # the hand's cards with score rules (kind, fields read, a card of that kind) and the
+        # counts in the hand: what _hand_rules reads of it
+        rules = tuple((eff.kind[c], eff.rule_mask[c], c) for c in hand if eff.score_fn[c] is not None)
+        hit = (total, reads, mask, rules, sum(map(eff.rule_code.__getitem__, hand)))
+        if len(eff.hand_memo) > 200_000:
+            eff.hand_memo.clear()
+        eff.hand_memo[hk] = hit
+        return hit
+
+    def _score_from(self, seat: int, hk: int, hit: tuple, hand: list[int], without: int = -1) -> int:
+        """:meth:`effect_score` once the hand's kinds ``hk`` and their memo entry ``hit`` are known;
+        ``hand`` less one copy of ``without`` (a card id, -1 for none) is the hand scored."""
+        eff = self.game.effects
+        total, reads, mask, rules, in_hand = hit
         if not reads:
             return total
         piles = self.zones[eff.discards_zone]
@@ -719,8 +765,22 @@ class State(Structures):
             sig += sum(map(eff.deck_code.__getitem__, self._pile(eff.deck_zone, seat)))
         key = (hk, sig & mask)  # the counts the hand's rules read
         score = eff.score_memo.get(key)
-        if score is None:
-            score = self._hand_rules(seat, hand, eff, reads, sig)
+        if score is None:  # _hand_rules, the hand's part read from its memo
+            sig += in_hand
+            memo = eff.rule_memo
+            score = 0
+            for k, m, c in rules:
+                rk = (k, sig & m)
+                v = memo.get(rk)
+                if v is None:
+                    if len(memo) > 200_000:
+                        memo.clear()
+                    if without >= 0:
+                        hand = hand[:]
+                        hand.remove(without)
+                        without = -1
+                    v = memo[rk] = self._card_rules(seat, [c], eff, reads, hand)
+                score += v
             if len(eff.score_memo) > 200_000:
                 eff.score_memo.clear()
             eff.score_memo[key] = score
@@ -738,24 +798,9 @@ class State(Structures):
                 reads |= eff.reads[c] | 32
         return total, reads
 
-    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int, sig: int | None = None) -> int:
-        """The score rules of the seat's hand, added up. ``sig``: the counts the rules read
-        outside the hand (:meth:`EffectTable._codes`), given when the shortcuts are on — each
-        card's rules then memoised under its kind, those counts and the counts in the hand."""
-        if sig is not None:
-            sig += sum(map(eff.rule_code.__getitem__, hand))  # fields apart from the zones'
-            memo, kind, fns, mask = eff.rule_memo, eff.kind, eff.score_fn, eff.rule_mask
-            total = 0
-            for c in hand:
-                if fns[c] is not None:
-                    key = (kind[c], sig & mask[c])
-                    v = memo.get(key)
-                    if v is None:
-                        if len(memo) > 200_000:
-                            memo.clear()
-                        v = memo[key] = self._card_rules(seat, [c], eff, reads, hand)
-                    total += v
-            return total
+    def _hand_rules(self, seat: int, hand: list[int], eff: EffectTable, reads: int) -> int:
+        """The score rules of the seat's hand, added up (the plain reading; with the shortcuts on,
+        :meth:`effect_score` memoises each card's rules under its kind and the counts it reads)."""
         return self._card_rules(seat, hand, eff, reads, hand)
 
     def _card_rules(self, seat: int, scored: list[int], eff: EffectTable, reads: int, hand: list[int]) -> int:
@@ -897,8 +942,18 @@ class State(Structures):
         if a.filter is None:
             return list(range(len(pile)))
         cards = self.game.cards
-        test = self._card_test
-        return [i for i, c in enumerate(pile) if test(a.filter, seat, cards[c])]
+        memo = self.game.card_memo(a.filter)
+        if memo is None:
+            test = self._card_test
+            return [i for i, c in enumerate(pile) if test(a.filter, seat, cards[c])]
+        out = []  # _card_test with the card's memo looked up once
+        for i, c in enumerate(pile):
+            v = memo[c]
+            if v is _UNSET:
+                v = memo[c] = self._eval(a.filter, seat, cards[c])
+            if v:
+                out.append(i)
+        return out
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         p = self.player
@@ -1156,9 +1211,17 @@ class State(Structures):
     def heuristic(self, player: int) -> float:
         if self.player == TERMINAL:
             return 1000.0 * self.returns()[player]
-        if self.rules.heuristic is None:
+        e = self.rules.heuristic
+        if e is None:
             return 0.0
-        return float(self._eval(self.rules.heuristic, player))
+        if e.fn is not None:  # _eval without its call (the look-aheads read it most)
+            try:
+                return float(e.fn(self, player, self.counters[player if player > 0 else 0], None))
+            except (CardbaseError, _HiddenRead):
+                raise
+            except Exception:  # _eval says what failed
+                pass
+        return float(self._eval(e, player))
 
     def greedy_action(self, samples: int | None = None) -> int:
         """The greedy bot's move: the legal action whose result has the best ``[scoring]
@@ -1259,10 +1322,11 @@ class State(Structures):
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
         pairs, first = base._bottom_pairs(last, twins)
-        twin_key, quick_last, decision_base = base._twin_key, base._quick_last, self.game.decision_base
-        for a in legal:
-            if tried is not None:  # a copy of a card already tried gives its value: never better
-                key = twin_key(a, p, twins, quick)
+        quick_last, decision_base = base._last_scorer(p) if last else base._quick_last, self.game.decision_base
+        keys = base._twin_keys(legal, p, twins, quick) if tried is not None else None
+        for j, a in enumerate(legal):
+            if keys is not None:  # a copy of a card already tried gives its value: never better
+                key = keys[j]
                 if key is not None:
                     if key in tried:
                         continue
@@ -1282,8 +1346,8 @@ class State(Structures):
                 self._then = None
                 v, steps = self._look_ahead(base, a, p, None)
                 then = self._then
-            total = 0.0
-            for _ in range(n):  # the sum over the deals, each giving v
+            total = 0.0 + v if n > 0 else 0.0  # the sum over the deals, each giving v
+            for _ in range(n - 1):
                 total += v
             if best_v is None or total > best_v:
                 best, best_v, best_one, best_steps, best_then = a, total, v, steps, then
@@ -1309,26 +1373,32 @@ class State(Structures):
             return mark[1], twins[self.history[-1] - self.game.decision_base]
         return None, 0
 
-    def _twin_key(self, action: int, p: int, twins: list[int], quick: Any) -> Any:
-        """What the look-ahead of ``action`` depends on, for rules that cannot tell two copies of
-        a card apart (:attr:`Game.twins`): the copy of the card an effect's choice names (with
-        the pile a card is picked from), or the action and the copy of the card a look-ahead
-        played in place moves; None for another action."""
+    def _twin_keys(self, legal: list[int], p: int, twins: list[int], quick: Any) -> list[Any]:
+        """What the look-ahead of each action of ``legal`` depends on, for rules that cannot tell
+        two copies of a card apart (:attr:`Game.twins`): the copy of the card an effect's choice
+        names (with the pile a card is picked from), or the action and the copy of the card a
+        look-ahead played in place moves; None for another action."""
         d = self.decision
+        size = len(twins)
         if d is not None:
-            x = action - self.game.decision_base
+            base = self.game.decision_base
             if d[0] == "pick":
-                size = len(twins)
-                return (twins[x % size], x // size) if 0 <= x else None
-            if d[0] in ("bottom", "give", "force", "take") and 0 <= x < len(twins):
-                return twins[x]
-            return None
-        k, i = divmod(action, self.game.stride)
-        if not (quick and quick[k]):
-            return None
-        pile = self._pile(self.rules.actions[k].source, p)
-        c = pile[i] if i < len(pile) else None
-        return (k, twins[c]) if type(c) is int else None
+                return [(twins[x % size], x // size) if 0 <= x else None for x in [a - base for a in legal]]
+            if d[0] in ("bottom", "give", "force", "take"):
+                return [twins[x] if 0 <= x < size else None for x in [a - base for a in legal]]
+            return [None] * len(legal)
+        stride = self.game.stride
+        actions = self.rules.actions
+        out: list[Any] = []
+        for action in legal:
+            k, i = divmod(action, stride)
+            if not (quick and quick[k]):
+                out.append(None)
+                continue
+            pile = self._pile(actions[k].source, p)
+            c = pile[i] if i < len(pile) else None
+            out.append((k, twins[c]) if type(c) is int else None)
+        return out
 
     def _quick_look_ahead(self, action: int, p: int) -> float:
         """:meth:`_look_ahead` of an action of :meth:`Game._quick` on the undealt position
@@ -1342,16 +1412,20 @@ class State(Structures):
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
-        pile = self._pile(a.source, p)
-        dest = self._pile(a.dest, p)
+        zones = self.zones
+        piles = zones[a.source]  # _pile, without its call
+        pile = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
+        piles = zones[a.dest]
+        dest = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
         cid = pile.pop(i)
         if a.at == "bottom":
             dest.insert(0, cid)
         else:
             dest.append(cid)
-        card = self.game.cards[cid]
-        effects = self.game.effects
-        for t in self.game.triggers[a.name]:
+        game = self.game
+        card = game.cards[cid]
+        effects = game.effects
+        for t in game.triggers[a.name]:
             if t.card is None or self._card_test(t.card, p, card):
                 for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
                     if self._ending or effects is None:
@@ -1382,6 +1456,47 @@ class State(Structures):
         return (d is not None and (d[0] == "give" or (d[0] == "bottom" and d[3] == 1)) and not self.queue
                 and self._ending and self._pause and self.events is None and self.window is None
                 and self.rules.check != "action")
+
+    def _last_scorer(self, p: int) -> Any:
+        """:meth:`_quick_last` for the answers to « place a card under the deck » (BOTTOM, the last
+        choice) when the heuristic reads only ``score()``, ``pending()`` and the options
+        (:attr:`Game.score_heuristic`): nothing waits after that choice, so its value is the
+        heuristic of the seat's score with the card out of the hand, read from the memo of
+        :meth:`effect_score` under the hand's kinds less the card's — nothing moved. A hand whose
+        rules read the deck (where the card goes) or a card that cannot be read is played in place
+        by :meth:`_quick_last` (which stops the same way)."""
+        d = self.decision
+        game = self.game
+        e = self.rules.heuristic
+        if d[0] != "bottom" or d[1] != p or not game.score_heuristic or e.fn is None:
+            return self._quick_last
+        eff = game.effects
+        piles = self.zones[eff.hand_zone]
+        hand = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
+        try:
+            hk = sum(map(eff.hand_get, hand))
+        except _HiddenRead:
+            return self._quick_last
+        quick_last, memo, code, fn, base = self._quick_last, eff.hand_memo, eff.hand_code, e.fn, game.decision_base
+        seen = _Scored(self.n)
+
+        def value(action: int, p: int) -> float:
+            card = action - base
+            key = hk - code[card]
+            hit = memo.get(key)
+            if hit is None:  # the hand less the card, as _quick_last leaves it
+                rest = hand[:]
+                rest.remove(card)
+                hit = self._hand_entry(eff, key, rest)
+            if hit[1] & 16:
+                return quick_last(action, p)
+            try:
+                seen.value = self._score_from(p, key, hit, hand, card)
+                return float(fn(seen, p, None, None))
+            except Exception:  # a card that cannot be read, a formula that fails: as played
+                return quick_last(action, p)
+
+        return value
 
     def _quick_last(self, action: int, p: int) -> float:
         """:meth:`_look_ahead` of the answer ``action`` to the choice of :meth:`_last_choice`,

@@ -88,7 +88,14 @@ class _Rewrite(ast.NodeTransformer):
         fn = ast.Name(f"_f_{node.func.id}", ast.Load())
         if FUNCTIONS[node.func.id][2]:
             args = [ast.Name("_s", ast.Load()), ast.Name("_seat", ast.Load()), *args]
-        return ast.copy_location(ast.Call(fn, args, []), node)
+        call: ast.expr = ast.Call(fn, args, [])
+        if node.func.id == "score":  # the state's method itself, without the table's lambda
+            call = ast.Call(ast.Attribute(ast.Name("_s", ast.Load()), "effect_score", ast.Load()),
+                            [ast.Name("_seat", ast.Load())], [])
+        if node.func.id == "pending":  # nothing waits most of the time: no call then
+            call = ast.IfExp(ast.Attribute(ast.Name("_s", ast.Load()), "queue", ast.Load()), call,
+                             ast.Constant(0))
+        return ast.copy_location(call, node)
 
     def visit_Name(self, node: ast.Name) -> Any:
         i = node.id
