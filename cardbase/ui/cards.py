@@ -20,6 +20,7 @@ from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, session, show
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
@@ -97,28 +98,56 @@ def search_cards(query: str, *, game: str | None = None, edition: str | None = N
     return rows, time.perf_counter() - start
 
 
-def results_frame(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> pd.DataFrame:
-    """The results table: one type per column (values are whole numbers or empty), headers in the
-    interface language, games by name; no value column when none of the cards has a value (a
-    game such as CT vs Terror has none: a column of blanks says nothing)."""
-    import pandas as pd  # here, not at the top: the page's title and filters do not wait for it
-
+def _result_columns(rows: list[dict[str, Any]], names: dict[str, str] | None = None
+                    ) -> list[tuple[str, list[Any], str]]:
+    """The results table's columns in order: ``(header, values, "text" | "int")``. Headers in the
+    interface language, games by name; no value column when none of the cards has a value (a game
+    such as CT vs Terror has none: a column of blanks says nothing)."""
     names = names or {}
-    text_columns = {
-        t("field.ref"): [r["ref"] for r in rows], t("field.name"): [r["name"] for r in rows],
-    }
-    other_columns = {
-        t("field.colour"): [r["colour"] or "" for r in rows], t("field.rarity"): [r["rarity"] or "" for r in rows],
-        t("field.keywords"): [", ".join(r["keywords"]) for r in rows],
-        t("field.effect_text"): [r["effect_text"] or "" for r in rows],
-        t("field.game"): [names.get(r["game"], r["game"]) for r in rows],
-    }
+    columns: list[tuple[str, list[Any], str]] = [
+        (t("field.ref"), [r["ref"] for r in rows], "text"), (t("field.name"), [r["name"] for r in rows], "text"),
+    ]
     if any(r["value"] is not None for r in rows):
-        values = pd.array([None if r["value"] is None else int(r["value"]) for r in rows], dtype="Int64")
-        frame = pd.DataFrame({**text_columns, t("field.value"): values, **other_columns})
-    else:
-        frame = pd.DataFrame({**text_columns, **other_columns})
-    return frame.astype({c: "string" for c in [*text_columns, *other_columns]})
+        columns.append((t("field.value"), [None if r["value"] is None else int(r["value"]) for r in rows], "int"))
+    columns += [
+        (t("field.colour"), [r["colour"] or "" for r in rows], "text"),
+        (t("field.rarity"), [r["rarity"] or "" for r in rows], "text"),
+        (t("field.keywords"), [", ".join(r["keywords"]) for r in rows], "text"),
+        (t("field.effect_text"), [r["effect_text"] or "" for r in rows], "text"),
+        (t("field.game"), [names.get(r["game"], r["game"]) for r in rows], "text"),
+    ]
+    return columns
+
+
+def results_frame(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> pd.DataFrame:
+    """The results table as a pandas frame: one type per column (values are whole numbers or
+    empty), see :func:`_result_columns`."""
+    import pandas as pd
+
+    return pd.DataFrame({header: pd.array(values, dtype="Int64" if kind == "int" else "string")
+                         for header, values, kind in _result_columns(rows, names)})
+
+
+def results_table(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> pa.Table:
+    """The table the page draws: :func:`results_frame`'s columns, types and values as an Arrow
+    table (what Streamlit sends to the browser) built without pandas, whose import the first page
+    does not wait for (issue 29). Text is ``large_string`` and values ``int64`` with nulls, as
+    pandas' ``string`` and ``Int64`` columns become in Arrow. Read by Arrow's JSON reader with the
+    schema given: ``pyarrow.array`` imports pandas on its first call, the reader does not."""
+    import json
+
+    import pyarrow as pa
+    from pyarrow import json as pa_json
+
+    columns = _result_columns(rows, names)
+    schema = pa.schema([(header, pa.int64() if kind == "int" else pa.large_string())
+                        for header, _values, kind in columns])
+    if not rows:
+        return schema.empty_table()
+    lines = "\n".join(json.dumps({header: values[i] for header, values, _kind in columns}, ensure_ascii=False)
+                      for i in range(len(rows)))
+    options = pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+    return pa_json.read_json(pa.BufferReader(lines.encode()), parse_options=options).combine_chunks()
 
 
 def warm_first_page(url: str) -> None:
@@ -131,12 +160,10 @@ def warm_first_page(url: str) -> None:
     rows, _ = search_cards("", game=game)
     if rows:
         card_image(rows[0], dpi=CARD_DPI)
-    import pandas as pd
     from streamlit import dataframe_util
 
-    # the table's column types, through Streamlit's own conversion (its first call imports pyarrow)
-    frame = pd.DataFrame({"text": ["x"], "value": pd.array([1], dtype="Int64")}).astype({"text": "string"})
-    dataframe_util.convert_pandas_df_to_arrow_bytes(frame)
+    # the table as the page builds it, through Streamlit's own conversion (pyarrow, not pandas)
+    dataframe_util.convert_arrow_table_to_arrow_bytes(results_table(rows[:1]))
 
 
 # --------------------------------------------------------------------------- page
@@ -210,7 +237,7 @@ def render() -> None:
         if view == "gallery":
             _gallery(rows)
         else:
-            st.dataframe(results_frame(rows, names), hide_index=True, width="stretch", height=520,
+            st.dataframe(results_table(rows, names), hide_index=True, width="stretch", height=520,
                          key="cards_table", on_select=_pick_from_table,
                          selection_mode=["single-row", "single-cell"],
                          column_config={t("field.effect_text"): st.column_config.TextColumn(width="large")})
