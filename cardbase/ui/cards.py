@@ -152,18 +152,18 @@ def results_table(rows: list[dict[str, Any]], names: dict[str, str] | None = Non
 
 def warm_first_page(url: str) -> None:
     """Fill the caches the page reads when it opens (no query, no filter, on its first game): the
-    filters' values, the results' first card image, and the imports that drawing the table needs.
+    filters' values, the imports that drawing the table needs, then the results' first card image.
     Called by the server before the first browser asks (:mod:`cardbase.ui.warmup`)."""
     all_facets = facets(None, url)
     game = MAIN_GAME if MAIN_GAME in all_facets["games"] else None
     facets(game, url)
     rows, _ = search_cards("", game=game)
-    if rows:
-        card_image(rows[0], dpi=CARD_DPI)
     from streamlit import dataframe_util
 
     # the table as the page builds it, through Streamlit's own conversion (pyarrow, not pandas)
     dataframe_util.convert_arrow_table_to_arrow_bytes(results_table(rows[:1]))
+    if rows:  # last: the page draws it after the table
+        card_image(rows[0], dpi=CARD_DPI)
 
 
 # --------------------------------------------------------------------------- page
