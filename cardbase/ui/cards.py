@@ -1,5 +1,9 @@
 """Cards page: search in the query language plus filters, results as a table or a gallery, and
-the page of one card (image, fields, sticker code, decks that use it)."""
+the page of one card (image, fields, sticker code, decks that use it).
+
+The app's first page: the database stack and the catalog are imported by the functions that read
+(:func:`facets`, :func:`search_cards`…), so that the page's title is drawn before those imports
+are done, and the table needs no pandas (:func:`results_table`; issue 29)."""
 
 from __future__ import annotations
 
@@ -7,14 +11,10 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
-from sqlmodel import select
 
 from cardbase import i18n
-from cardbase.catalog import cards as catalog
-from cardbase.catalog import gamesdata
-from cardbase.catalog import stickers
 from cardbase.errors import CardbaseError, QueryError
-from cardbase.storage.models import Card, Edition, Game
+from cardbase.storage.schema import database_url
 from cardbase.text import fold
 from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, session, show_error, t, tp
 
@@ -63,6 +63,11 @@ def combine_queries(text: str, extra: str) -> str:
 @st.cache_data(ttl=30, show_spinner=False)
 def facets(game: str | None, url: str) -> dict[str, list[str]]:
     """Games, editions, colours, rarities and keywords present in the database (for the filters)."""
+    from sqlmodel import select
+
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.models import Card, Edition, Game
+
     with session() as s:
         game_rows = s.exec(select(Game).order_by(Game.code)).all()
         games = [g.code for g in game_rows]
@@ -92,6 +97,8 @@ def facets(game: str | None, url: str) -> dict[str, list[str]]:
 def search_cards(query: str, *, game: str | None = None, edition: str | None = None,
                  limit: int = RESULT_LIMIT) -> tuple[list[dict[str, Any]], float]:
     """Cards matching ``query`` (the query language) and the seconds the search took."""
+    from cardbase.catalog import cards as catalog
+
     start = time.perf_counter()
     with session() as s:
         rows = catalog.card_dicts(s, query=query or None, game=game, edition=edition, limit=limit)
@@ -189,9 +196,7 @@ def render() -> None:
 
     query = st.text_input(t("cards.search"), key="cards_q", placeholder=t("cards.search_placeholder"),
                           help=t("cards.search_help"))
-    from cardbase.storage import db
-
-    url = db.database_url()
+    url = database_url()
     f1, f2, f3, f4, f5 = st.columns([1, 1, 1.2, 1.2, 1.4])
     all_facets = facets(None, url)
     names = all_facets["names"]
@@ -278,6 +283,8 @@ def _text_card(card: dict[str, Any]) -> None:
 
 def sticker_line(card: dict[str, Any], table: dict[str, str] | None = None) -> str:
     """The sticker code of a card (value then colour symbol) in the interface language."""
+    from cardbase.catalog import stickers
+
     parts = []
     if card.get("value") is not None:
         try:
@@ -297,6 +304,8 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
                 labels: dict[str, dict[str, dict[str, str]]] | None = None) -> None:
     """One card: image, fields (declared ones by their label, as printed), sticker code, the
     decks that use it."""
+    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import stickers
     from cardbase.outputs.printing.card import stat_label
 
     own = (labels or {}).get(card["game"], {})
