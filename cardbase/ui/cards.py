@@ -1,5 +1,9 @@
 """Cards page: search in the query language plus filters, results as a table or a gallery, and
-the page of one card (image, fields, sticker code, decks that use it)."""
+the page of one card (image, fields, sticker code, decks that use it).
+
+The app's first page: the database stack and the catalog are imported by the functions that read
+(:func:`facets`, :func:`search_cards`…), so that the page's title is drawn before those imports
+are done, and the table needs no pandas (:func:`results_table`; issue 29)."""
 
 from __future__ import annotations
 
@@ -7,19 +11,16 @@ import time
 from typing import TYPE_CHECKING, Any
 
 import streamlit as st
-from sqlmodel import select
 
 from cardbase import i18n
-from cardbase.catalog import cards as catalog
-from cardbase.catalog import gamesdata
-from cardbase.catalog import stickers
 from cardbase.errors import CardbaseError, QueryError
-from cardbase.storage.models import Card, Edition, Game
+from cardbase.storage.schema import database_url
 from cardbase.text import fold
 from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, session, show_error, t, tp
 
 if TYPE_CHECKING:
     import pandas as pd
+    import pyarrow as pa
 
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
@@ -62,6 +63,11 @@ def combine_queries(text: str, extra: str) -> str:
 @st.cache_data(ttl=30, show_spinner=False)
 def facets(game: str | None, url: str) -> dict[str, list[str]]:
     """Games, editions, colours, rarities and keywords present in the database (for the filters)."""
+    from sqlmodel import select
+
+    from cardbase.catalog import gamesdata
+    from cardbase.storage.models import Card, Edition, Game
+
     with session() as s:
         game_rows = s.exec(select(Game).order_by(Game.code)).all()
         games = [g.code for g in game_rows]
@@ -91,52 +97,80 @@ def facets(game: str | None, url: str) -> dict[str, list[str]]:
 def search_cards(query: str, *, game: str | None = None, edition: str | None = None,
                  limit: int = RESULT_LIMIT) -> tuple[list[dict[str, Any]], float]:
     """Cards matching ``query`` (the query language) and the seconds the search took."""
+    from cardbase.catalog import cards as catalog
+
     start = time.perf_counter()
     with session() as s:
         rows = catalog.card_dicts(s, query=query or None, game=game, edition=edition, limit=limit)
     return rows, time.perf_counter() - start
 
 
-def results_frame(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> pd.DataFrame:
-    """The results table: one type per column (values are whole numbers or empty), headers in the
-    interface language, games by name; no value column when none of the cards has a value (a
-    game such as CT vs Terror has none: a column of blanks says nothing)."""
-    import pandas as pd  # here, not at the top: the page's title and filters do not wait for it
-
+def _result_columns(rows: list[dict[str, Any]], names: dict[str, str] | None = None
+                    ) -> list[tuple[str, list[Any], str]]:
+    """The results table's columns in order: ``(header, values, "text" | "int")``. Headers in the
+    interface language, games by name; no value column when none of the cards has a value (a game
+    such as CT vs Terror has none: a column of blanks says nothing)."""
     names = names or {}
-    text_columns = {
-        t("field.ref"): [r["ref"] for r in rows], t("field.name"): [r["name"] for r in rows],
-    }
-    other_columns = {
-        t("field.colour"): [r["colour"] or "" for r in rows], t("field.rarity"): [r["rarity"] or "" for r in rows],
-        t("field.keywords"): [", ".join(r["keywords"]) for r in rows],
-        t("field.effect_text"): [r["effect_text"] or "" for r in rows],
-        t("field.game"): [names.get(r["game"], r["game"]) for r in rows],
-    }
+    columns: list[tuple[str, list[Any], str]] = [
+        (t("field.ref"), [r["ref"] for r in rows], "text"), (t("field.name"), [r["name"] for r in rows], "text"),
+    ]
     if any(r["value"] is not None for r in rows):
-        values = pd.array([None if r["value"] is None else int(r["value"]) for r in rows], dtype="Int64")
-        frame = pd.DataFrame({**text_columns, t("field.value"): values, **other_columns})
-    else:
-        frame = pd.DataFrame({**text_columns, **other_columns})
-    return frame.astype({c: "string" for c in [*text_columns, *other_columns]})
+        columns.append((t("field.value"), [None if r["value"] is None else int(r["value"]) for r in rows], "int"))
+    columns += [
+        (t("field.colour"), [r["colour"] or "" for r in rows], "text"),
+        (t("field.rarity"), [r["rarity"] or "" for r in rows], "text"),
+        (t("field.keywords"), [", ".join(r["keywords"]) for r in rows], "text"),
+        (t("field.effect_text"), [r["effect_text"] or "" for r in rows], "text"),
+        (t("field.game"), [names.get(r["game"], r["game"]) for r in rows], "text"),
+    ]
+    return columns
+
+
+def results_frame(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> pd.DataFrame:
+    """The results table as a pandas frame: one type per column (values are whole numbers or
+    empty), see :func:`_result_columns`."""
+    import pandas as pd
+
+    return pd.DataFrame({header: pd.array(values, dtype="Int64" if kind == "int" else "string")
+                         for header, values, kind in _result_columns(rows, names)})
+
+
+def results_table(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> pa.Table:
+    """The table the page draws: :func:`results_frame`'s columns, types and values as an Arrow
+    table (what Streamlit sends to the browser) built without pandas, whose import the first page
+    does not wait for (issue 29). Text is ``large_string`` and values ``int64`` with nulls, as
+    pandas' ``string`` and ``Int64`` columns become in Arrow. Read by Arrow's JSON reader with the
+    schema given: ``pyarrow.array`` imports pandas on its first call, the reader does not."""
+    import json
+
+    import pyarrow as pa
+    from pyarrow import json as pa_json
+
+    columns = _result_columns(rows, names)
+    schema = pa.schema([(header, pa.int64() if kind == "int" else pa.large_string())
+                        for header, _values, kind in columns])
+    if not rows:
+        return schema.empty_table()
+    lines = "\n".join(json.dumps({header: values[i] for header, values, _kind in columns}, ensure_ascii=False)
+                      for i in range(len(rows)))
+    options = pa_json.ParseOptions(explicit_schema=schema, unexpected_field_behavior="error")
+    return pa_json.read_json(pa.BufferReader(lines.encode()), parse_options=options).combine_chunks()
 
 
 def warm_first_page(url: str) -> None:
     """Fill the caches the page reads when it opens (no query, no filter, on its first game): the
-    filters' values, the results' first card image, and the imports that drawing the table needs.
+    filters' values, the imports that drawing the table needs, then the results' first card image.
     Called by the server before the first browser asks (:mod:`cardbase.ui.warmup`)."""
     all_facets = facets(None, url)
     game = MAIN_GAME if MAIN_GAME in all_facets["games"] else None
     facets(game, url)
     rows, _ = search_cards("", game=game)
-    if rows:
-        card_image(rows[0], dpi=CARD_DPI)
-    import pandas as pd
     from streamlit import dataframe_util
 
-    # the table's column types, through Streamlit's own conversion (its first call imports pyarrow)
-    frame = pd.DataFrame({"text": ["x"], "value": pd.array([1], dtype="Int64")}).astype({"text": "string"})
-    dataframe_util.convert_pandas_df_to_arrow_bytes(frame)
+    # the table as the page builds it, through Streamlit's own conversion (pyarrow, not pandas)
+    dataframe_util.convert_arrow_table_to_arrow_bytes(results_table(rows[:1]))
+    if rows:  # last: the page draws it after the table
+        card_image(rows[0], dpi=CARD_DPI)
 
 
 # --------------------------------------------------------------------------- page
@@ -162,9 +196,7 @@ def render() -> None:
 
     query = st.text_input(t("cards.search"), key="cards_q", placeholder=t("cards.search_placeholder"),
                           help=t("cards.search_help"))
-    from cardbase.storage import db
-
-    url = db.database_url()
+    url = database_url()
     f1, f2, f3, f4, f5 = st.columns([1, 1, 1.2, 1.2, 1.4])
     all_facets = facets(None, url)
     names = all_facets["names"]
@@ -210,7 +242,7 @@ def render() -> None:
         if view == "gallery":
             _gallery(rows)
         else:
-            st.dataframe(results_frame(rows, names), hide_index=True, width="stretch", height=520,
+            st.dataframe(results_table(rows, names), hide_index=True, width="stretch", height=520,
                          key="cards_table", on_select=_pick_from_table,
                          selection_mode=["single-row", "single-cell"],
                          column_config={t("field.effect_text"): st.column_config.TextColumn(width="large")})
@@ -251,6 +283,8 @@ def _text_card(card: dict[str, Any]) -> None:
 
 def sticker_line(card: dict[str, Any], table: dict[str, str] | None = None) -> str:
     """The sticker code of a card (value then colour symbol) in the interface language."""
+    from cardbase.catalog import stickers
+
     parts = []
     if card.get("value") is not None:
         try:
@@ -270,6 +304,8 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
                 labels: dict[str, dict[str, dict[str, str]]] | None = None) -> None:
     """One card: image, fields (declared ones by their label, as printed), sticker code, the
     decks that use it."""
+    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import stickers
     from cardbase.outputs.printing.card import stat_label
 
     own = (labels or {}).get(card["game"], {})

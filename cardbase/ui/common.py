@@ -12,15 +12,20 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
-from sqlalchemy.engine import Engine
-from sqlmodel import Session
 
 from cardbase import access, i18n
-from cardbase.storage import db
 from cardbase.errors import CardbaseError, PermissionDenied
+from cardbase.storage.schema import database_url
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+    from sqlmodel import Session
+
+# The database stack (SQLAlchemy, SQLModel, ``cardbase.storage.db``) is imported by the functions
+# that use it: a page draws its title before that import is done (issue 29, the first page).
 
 
 def _streamlit_secret(name: str) -> Any:
@@ -167,6 +172,8 @@ def colour_hex(game: str, colour: str | None) -> str:
 
 @st.cache_resource(show_spinner=False)
 def _engine(url: str) -> Engine:
+    from cardbase.storage import db
+
     return db.get_engine(url)
 
 
@@ -176,8 +183,10 @@ def engine() -> Engine:
     A database that cannot be reached or stays locked stops the page with its message (no
     traceback, no URL, no password); the next rerun tries again.
     """
+    from cardbase.storage import db
+
     try:
-        return _engine(db.database_url())
+        return _engine(database_url())
     except db.DatabaseError as exc:
         show_error(exc)
         st.stop()
@@ -187,6 +196,8 @@ def engine() -> Engine:
 @contextmanager
 def session() -> Iterator[Session]:
     """A short transaction on the app's database."""
+    from cardbase.storage import db
+
     with db.session_scope(engine()) as s:
         yield s
 
@@ -324,7 +335,7 @@ def _card_png(card_id: int, version: int, dpi: int, url: str, lang: str) -> byte
 
 
 def card_image(card: dict[str, Any], *, dpi: int = 110) -> bytes | None:
-    return card_png(int(card["id"]), int(card.get("version") or 1), dpi, db.database_url())
+    return card_png(int(card["id"]), int(card.get("version") or 1), dpi, database_url())
 
 
 def game_names() -> dict[str, str]:

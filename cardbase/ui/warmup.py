@@ -31,9 +31,14 @@ _thread: threading.Thread | None = None
 def warm_up() -> None:
     """Do now what the first page will need: every step is also done by the page when needed."""
     try:
-        # the sidebar's language switch: « Français » is not ASCII, so Streamlit looks for a leading
-        # emoji in it, with a pattern of every emoji compiled when this module is first read
+        # in the order the first script run needs them. The tab's icon: ``st.set_page_config``
+        # reads an image file through Streamlit's image code, which imports NumPy and Pillow (0.1 s
+        # of CPU, before anything of the page is sent). The sidebar's language switch: « Français »
+        # is not ASCII, so Streamlit looks for a leading emoji in it, with a pattern of every emoji
+        # compiled when ``streamlit.emojis`` is first read.
+        import numpy  # noqa: F401
         import streamlit.emojis  # noqa: F401
+        from PIL import Image  # noqa: F401
 
         from cardbase import i18n
         from cardbase.storage import db
