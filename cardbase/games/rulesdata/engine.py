@@ -171,18 +171,30 @@ def _unseen(size: int) -> list[_Unseen]:
     return _UNSEEN_RING[i:i + size]
 
 
+def _pending_size(queue: Any, seat: int, kind: str) -> int:
+    """:meth:`State.pending_size` of the effects waiting in ``queue``."""
+    total = 0
+    for owner, _src, a in queue:
+        if owner == seat and EFFECT_KIND_NAMES.get(type(a).__name__) == kind:
+            total += getattr(a, "n", 1)
+    return total
+
+
 class _Scored:
     """What a heuristic that reads only ``score()``, ``pending()`` and the options sees of a
-    position where nothing waits (:meth:`State._last_scorer`): the seat's score given, no queue."""
+    position (:meth:`State._last_scorer`, :meth:`State._move_scorer`): the seat's score given, and
+    the effects waiting (none unless given)."""
 
-    __slots__ = ("n", "value")
-    queue = ()
+    __slots__ = ("n", "queue", "value")
 
     def __init__(self, n: int) -> None:
-        self.n, self.value = n, 0
+        self.n, self.value, self.queue = n, 0, ()
 
     def effect_score(self, _seat: int) -> int:
         return self.value
+
+    def pending_size(self, seat: int, kind: str) -> int:
+        return _pending_size(self.queue, seat, kind)
 
 
 class _NoRng:
@@ -763,6 +775,14 @@ class State(Structures):
                         sig += sum(map(eff.opp_get, pile))
         if reads & 16:
             sig += sum(map(eff.deck_code.__getitem__, self._pile(eff.deck_zone, seat)))
+        return total + self._score_sig(seat, hk, hit, sig, hand, without)
+
+    def _score_sig(self, seat: int, hk: int, hit: tuple, sig: int, hand: list[int], without: int) -> int:
+        """The score rules' part of :meth:`_score_from`, the counts outside the hand ``sig`` given
+        (a sum of :attr:`EffectTable.own_code`, ``opp_code`` and ``deck_code``, at least the
+        fields the hand's rules read)."""
+        eff = self.game.effects
+        _total, reads, mask, rules, in_hand = hit
         key = (hk, sig & mask)  # the counts the hand's rules read
         score = eff.score_memo.get(key)
         if score is None:  # _hand_rules, the hand's part read from its memo
@@ -784,7 +804,7 @@ class State(Structures):
             if len(eff.score_memo) > 200_000:
                 eff.score_memo.clear()
             eff.score_memo[key] = score
-        return total + score
+        return score
 
     @staticmethod
     def _hand_values(hand: list[int], eff: EffectTable) -> tuple[int, int]:
@@ -827,11 +847,7 @@ class State(Structures):
         to be resolved (N of draw N, look N, force_discard N, bury N; 1 for recover, swap,
         reveal). The greedy bot's look-ahead with ``horizon = "choice"`` stops before an effect
         begins: this is how a heuristic credits the effect of the card just discarded."""
-        total = 0
-        for owner, _src, a in self.queue:
-            if owner == seat and EFFECT_KIND_NAMES.get(type(a).__name__) == kind:
-                total += getattr(a, "n", 1)
-        return total
+        return _pending_size(self.queue, seat, kind)
 
     def _number(self, e: Expr, seat: int, card: CardView | None) -> int:
         v = self._eval(e, seat, card)
@@ -1324,6 +1340,8 @@ class State(Structures):
         pairs, first = base._bottom_pairs(last, twins)
         quick_last, decision_base = base._last_scorer(p) if last else base._quick_last, self.game.decision_base
         keys = base._twin_keys(legal, p, twins, quick) if tried is not None else None
+        chain = None if last or quick else base._chain_scorer(p)
+        mover = base._move_scorer(p) if quick and not last else None
         for j, a in enumerate(legal):
             if keys is not None:  # a copy of a card already tried gives its value: never better
                 key = keys[j]
@@ -1341,11 +1359,18 @@ class State(Structures):
             elif last:
                 v, steps = quick_last(a, p), 0
             elif quick and quick[a // stride]:
-                v, steps = base._quick_look_ahead(a, p), 0
+                v = mover(a) if mover is not None else None
+                if v is None:
+                    v = base._quick_look_ahead(a, p)
+                steps = 0
             else:
-                self._then = None
-                v, steps = self._look_ahead(base, a, p, None)
-                then = self._then
+                found = chain(a) if chain is not None else None
+                if found is not None:  # the look-ahead read from the memo (_chain_scorer)
+                    (v, then), steps = found, 1
+                else:
+                    self._then = None
+                    v, steps = self._look_ahead(base, a, p, None)
+                    then = self._then
             total = 0.0 + v if n > 0 else 0.0  # the sum over the deals, each giving v
             for _ in range(n - 1):
                 total += v
@@ -1447,6 +1472,74 @@ class State(Structures):
         self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
         return v
 
+    def _move_scorer(self, p: int) -> Any:
+        """:meth:`_quick_look_ahead` read from the memo of :meth:`effect_score`, for a heuristic
+        that reads only ``score()``, ``pending()`` and the options (:attr:`Game.score_heuristic`):
+        ``value(action)`` of a card of the seat's hand (``[effects] hand``) moved onto its discard
+        pile or into its deck is the heuristic of the hand less the card, the pile with it (in
+        place, taken back), and the effects its triggers queue — or None where it must be played
+        (another move, a hand whose rules read the deck, a card that cannot be read). None when
+        nothing can be so read."""
+        game = self.game
+        e = self.rules.heuristic
+        eff = game.effects
+        if not (game.shortcuts and game.score_heuristic and e.fn is not None and eff is not None) \
+                or self.queue or self.events is not None or self._ending:
+            return None
+        piles = self.zones[eff.hand_zone]
+        hand = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
+        discards = self.zones[eff.discards_zone]
+        try:
+            hk = sum(map(eff.hand_get, hand))
+            sig = self._discard_sig(p) if len(discards) == self.n else None
+        except _HiddenRead:
+            return None
+        if sig is None:
+            return None
+        memo, code, own, fn = eff.hand_memo, eff.hand_code, eff.own_code, e.fn
+        stride, actions, cards, triggers = game.stride, self.rules.actions, game.cards, game.triggers
+        pile = discards[p]
+        seen = _Scored(self.n)
+
+        def value(action: int) -> float | None:
+            k, i = divmod(action, stride)
+            a = actions[k]
+            if a.source != eff.hand_zone or a.dest not in (eff.discards_zone, eff.deck_zone) or i >= len(hand):
+                return None
+            c = hand[i]
+            key = hk - code[c]
+            onto = a.dest == eff.discards_zone
+            try:
+                hit = memo.get(key)
+                if hit is None:
+                    rest = hand[:]
+                    del rest[i]
+                    hit = self._hand_entry(eff, key, rest)
+                if hit[1] & 16:
+                    return None
+                queue: list[tuple] = []  # what _quick_look_ahead's triggers queue
+                for t in triggers[a.name]:
+                    if t.card is None or self._card_test(t.card, p, cards[c]):
+                        for _op in t.ops:
+                            acts = eff.on_discard[c]
+                            if acts:
+                                queue = [(p, c, x) for x in acts] + queue
+                if onto:
+                    pile.append(c)
+                try:
+                    score = self._score_sig(p, key, hit, sig + own[c] if onto else sig, hand, c) if hit[1] else 0
+                finally:
+                    if onto:
+                        pile.pop()
+                seen.value, seen.queue = hit[0] + score, queue
+                return float(fn(seen, p, None, None))
+            except _HiddenRead:
+                raise
+            except Exception:  # a card that cannot be read, a formula that fails: as played
+                return None
+
+        return value
+
     def _last_choice(self) -> bool:
         """Whether the pending choice is an effect's last one — « place a card under the deck »
         (the effect language's BOTTOM, one card left) or the hand card a swap gives (GIVE) — with
@@ -1495,6 +1588,133 @@ class State(Structures):
                 return float(fn(seen, p, None, None))
             except Exception:  # a card that cannot be read, a formula that fails: as played
                 return quick_last(action, p)
+
+        return value
+
+    def _discard_sig(self, seat: int) -> int:
+        """The counts of every discard pile that score rules read, from ``seat``'s side: its own
+        pile's :attr:`EffectTable.own_code` and the others' ``opp_code`` summed — every field of
+        :meth:`_score_from` but the deck's (a hand's mask keeps those its rules read)."""
+        eff = self.game.effects
+        piles = self.zones[eff.discards_zone]
+        sig = sum(map(eff.own_get, piles[seat]))
+        for q, pile in enumerate(piles):
+            if q != seat:
+                sig += sum(map(eff.opp_get, pile))
+        return sig
+
+    def _chain_scorer(self, p: int) -> Any:
+        """The look-ahead of an effect's choice whose next choice is its last (a look's card taken,
+        then one card under the deck; a card recovered, then one under the deck; the first of two
+        cards under the deck; a swap's card, then the hand card given), read from the memo of
+        :meth:`effect_score` with nothing moved but the discard piles (in place, taken back):
+        ``value(action)`` gives what :meth:`_look_ahead` finds — the best value of the last choice
+        as its search (:meth:`_greedy_undealt` with :meth:`_last_scorer`, or the one legal answer
+        played) finds it, and that answer — or None where it must be played (a hand whose rules
+        read the deck, a card that cannot be read, the next search not on the undealt position).
+        None when the position is not such a choice or the heuristic reads more than ``score()``,
+        ``pending()`` and the options (:attr:`Game.score_heuristic`)."""
+        d = self.decision
+        game = self.game
+        e = self.rules.heuristic
+        if (d is None or d[1] != p or not game.shortcuts or not game.score_heuristic or e.fn is None
+                or self.queue or self.paused or not self._ending or not self._pause or self.events is not None
+                or self.window is not None or self.rules.check == "action"):
+            return None
+        tag = d[0]
+        if not ((tag == "take" and d[3] == 1 and d[5] == 1) or tag == "pick" or (tag == "bottom" and d[3] == 2)):
+            return None
+        eff = game.effects
+        piles = self.zones[eff.hand_zone]
+        hand = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
+        try:
+            hk = sum(map(eff.hand_get, hand))
+            sig = self._discard_sig(p)
+        except _HiddenRead:
+            return None
+        give = tag == "pick" and d[4] == "swap"
+        memo, code, own, opp = eff.hand_memo, eff.hand_code, eff.own_code, eff.opp_code
+        fn, base, size, twins, n = e.fn, game.decision_base, eff.size, game.twins, self.rules.samples
+        discards = self.zones[eff.discards_zone]
+        leg = eff.legendary
+        seen = _Scored(self.n)
+
+        def score(key: int, rest: list[int], without: int, sig: int) -> float | None:
+            """The heuristic of the seat's hand ``rest`` less ``without`` (kinds ``key``)."""
+            hit = memo.get(key)
+            if hit is None:
+                final = rest[:]
+                if without >= 0:
+                    final.remove(without)
+                hit = self._hand_entry(eff, key, final)
+            if hit[1] & 16:
+                return None
+            seen.value = hit[0] + (self._score_sig(p, key, hit, sig, rest, without) if hit[1] else 0)
+            return float(fn(seen, p, None, None))
+
+        def value(action: int) -> tuple[float, int | None] | None:
+            x = action - base
+            pile: list[int] | None = None
+            if tag == "pick":
+                x, src = x % size, (d[2] + x // size) % self.n
+                pile = discards[src]
+                at = pile.index(x)
+                del pile[at]
+                after_sig = sig - (own[x] if src == p else opp[x])
+            else:
+                after_sig = sig
+            try:
+                if give:  # the next choice: the hand card given for x, onto the seat's pile
+                    rest, after = hand + [x], hk + code[x]
+                    answers = sorted({c for c in hand if not leg[c]})
+                    own_pile = discards[p]
+                else:  # the next choice: the last card under the deck
+                    if tag == "bottom":
+                        rest = hand[:]
+                        rest.remove(x)
+                        after = hk - code[x]
+                    else:
+                        rest, after = hand + [x], hk + code[x]
+                    answers = sorted(set(rest))
+                if not answers or not self._undealt_first():
+                    return None
+                values = []
+                for c in answers:
+                    if give:
+                        own_pile.append(c)
+                        try:
+                            v = score(after - code[c], rest, c, after_sig + own[c])
+                        finally:
+                            own_pile.pop()
+                    else:
+                        v = score(after - code[c], rest, c, after_sig)
+                    if v is None:
+                        return None
+                    values.append(v)
+            except _HiddenRead:
+                raise
+            except Exception:  # a card that cannot be read, a formula that fails: as played
+                return None
+            finally:
+                if pile is not None:
+                    pile.insert(at, x)
+            if len(answers) == 1:  # played without a search (_greedy)
+                return values[0], None
+            game.undealt[0] += 1  # the search the look-ahead would make
+            best, best_v, best_one = answers[0], None, 0.0
+            tried: set | None = set() if twins is not None else None
+            for c, v in zip(answers, values):
+                if tried is not None:
+                    key = twins[c]
+                    if key in tried:
+                        continue
+                    tried.add(key)
+                total = 0.0 + v if n > 0 else 0.0
+                for _ in range(n - 1):
+                    total += v
+                if best_v is None or total > best_v:
+                    best, best_v, best_one = c, total, v
+            return best_one, base + best
 
         return value
 
