@@ -197,6 +197,15 @@ class _Scored:
         return _pending_size(self.queue, seat, kind)
 
 
+class _Unread(Exception):
+    """A look-ahead of the greedy bot's search on the position itself that cannot be read from the
+    memo of ``score()``: the search is made again on a copy (:meth:`State._greedy_undealt`)."""
+
+
+def _unread(*_args: Any) -> Any:
+    raise _Unread
+
+
 class _NoRng:
     """The chance of a look-ahead on the undealt position: drawing stops it (:class:`_HiddenRead`)."""
 
@@ -1309,18 +1318,25 @@ class State(Structures):
 
     def _greedy_undealt(self, p: int, legal: list[int], n: int) -> tuple[int, float, int]:
         """:meth:`_greedy` on the position as it is, the cards ``p`` cannot see replaced by unseen
-        ones: raises :class:`_HiddenRead` when a look-ahead uses one or draws chance."""
+        ones: raises :class:`_HiddenRead` when a look-ahead uses one or draws chance.
+
+        When every look-ahead can be read from the memo of ``score()`` (:meth:`_move_scorer`,
+        :meth:`_chain_scorer`, :meth:`_last_scorer`), which read only the seat's hand and the
+        discard piles, and the seat sees those (:meth:`_scorers_see`), the search is made on the
+        position itself, with no copy and nothing hidden: the same reads, the same values. One that
+        cannot be read gives that up, and the search is made again as written."""
+        tries = self.game.undealt
+        if self._scorers_see(p):
+            before = tries[0]
+            try:
+                return self._search_undealt(p, legal, n, self, True)
+            except (_Unread, _HiddenRead):
+                tries[0] = before  # the searches counted are counted again
         # a look-ahead's own position (a later choice of its seat) is not played on: it is the base
         turn = self.rules.horizon in ("choice", "turn")
         base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
         zones = base.zones
-        plan = self.game.hidden_plan.get(p)
-        if plan is None:  # the piles p cannot see (as _hidden says)
-            plan = self.game.hidden_plan[p] = [
-                (name, q, vis == "top") for name, q, owner, vis in self.game.piles
-                if not (vis == "everyone" or (vis == "owner" and owner == p)
-                        or (vis == "team" and self._teammates(owner, p)))]
-        for name, q, top in plan:
+        for name, q, top in self._hidden_plan(p):
             piles = zones[name]
             size = len(piles[q])
             if top:
@@ -1331,17 +1347,49 @@ class State(Structures):
         if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
             base._legal = None
             base.legal_actions()
+        return self._search_undealt(p, legal, n, base, False)
+
+    def _hidden_plan(self, p: int) -> list[tuple[str, int, bool]]:
+        """The piles ``p`` cannot see (as :meth:`_hidden` says): (zone, index, top card seen)."""
+        plan = self.game.hidden_plan.get(p)
+        if plan is None:
+            plan = self.game.hidden_plan[p] = [
+                (name, q, vis == "top") for name, q, owner, vis in self.game.piles
+                if not (vis == "everyone" or (vis == "owner" and owner == p)
+                        or (vis == "team" and self._teammates(owner, p)))]
+        return plan
+
+    def _scorers_see(self, p: int) -> bool:
+        """Whether the search of ``p``'s move may be made on the position itself
+        (:meth:`_greedy_undealt`): the heuristic reads only ``score()``, ``pending()`` and the
+        options, ``p`` sees its own hand and every discard pile (``[effects]``), and finding the
+        legal actions reads nothing ``p`` cannot see."""
+        game = self.game
+        eff = game.effects
+        if (eff is None or not game.shortcuts or not game.score_heuristic or not game.legal_sees_only
+                or self.window is not None or self.rules.horizon not in ("choice", "turn") or p < 0):
+            return False
+        mine = p if len(self.zones[eff.hand_zone]) > 1 else 0
+        return not any(name == eff.discards_zone or (name == eff.hand_zone and q == mine)
+                       for name, q, _top in self._hidden_plan(p))
+
+    def _search_undealt(self, p: int, legal: list[int], n: int, base: State, fast: bool) -> tuple[int, float, int]:
+        """The search of :meth:`_greedy_undealt` on ``base``; ``fast``: ``base`` is the position
+        itself, every value read from the memo or :class:`_Unread` raised."""
         best, best_v, best_one, best_steps, best_then = legal[0], None, 0.0, 0, None
         quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
-        last = base._last_choice()
+        last = base._last_choice(fast)
         stride = self.game.stride
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
-        pairs, first = base._bottom_pairs(last, twins)
-        quick_last, decision_base = base._last_scorer(p) if last else base._quick_last, self.game.decision_base
+        pairs, first = base._bottom_pairs(last, twins) if not fast or base.rng is _NO_RNG else (None, 0)
+        quick_last, decision_base = base._last_scorer(p, _unread if fast else None) if last else base._quick_last, \
+            self.game.decision_base
         keys = base._twin_keys(legal, p, twins, quick) if tried is not None else None
-        chain = None if last or quick else base._chain_scorer(p)
-        mover = base._move_scorer(p) if quick and not last else None
+        chain = None if last or quick else base._chain_scorer(p, fast)
+        mover = base._move_scorer(p, fast) if quick and not last else None
+        if fast and (quick_last is _unread or (not last and chain is None and mover is None)):
+            raise _Unread
         for j, a in enumerate(legal):
             if keys is not None:  # a copy of a card already tried gives its value: never better
                 key = keys[j]
@@ -1361,6 +1409,8 @@ class State(Structures):
             elif quick and quick[a // stride]:
                 v = mover(a) if mover is not None else None
                 if v is None:
+                    if fast:
+                        raise _Unread
                     v = base._quick_look_ahead(a, p)
                 steps = 0
             else:
@@ -1368,6 +1418,8 @@ class State(Structures):
                 if found is not None:  # the look-ahead read from the memo (_chain_scorer)
                     (v, then), steps = found, 1
                 else:
+                    if fast:
+                        raise _Unread
                     self._then = None
                     v, steps = self._look_ahead(base, a, p, None)
                     then = self._then
@@ -1472,19 +1524,22 @@ class State(Structures):
         self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
         return v
 
-    def _move_scorer(self, p: int) -> Any:
+    def _move_scorer(self, p: int, copy: bool = False) -> Any:
         """:meth:`_quick_look_ahead` read from the memo of :meth:`effect_score`, for a heuristic
         that reads only ``score()``, ``pending()`` and the options (:attr:`Game.score_heuristic`):
         ``value(action)`` of a card of the seat's hand (``[effects] hand``) moved onto its discard
         pile or into its deck is the heuristic of the hand less the card, the pile with it (in
         place, taken back), and the effects its triggers queue — or None where it must be played
         (another move, a hand whose rules read the deck, a card that cannot be read). None when
-        nothing can be so read."""
+        nothing can be so read. ``copy``: as the search's copy of this position sees it (no log;
+        the triggers' tests must read only the card)."""
         game = self.game
         e = self.rules.heuristic
         eff = game.effects
         if not (game.shortcuts and game.score_heuristic and e.fn is not None and eff is not None) \
-                or self.queue or self.events is not None or self._ending:
+                or self.queue or (self.events is not None and not copy) or self._ending:
+            return None
+        if copy and any(t.card is not None and game.card_memo(t.card) is None for t in self.rules.triggers):
             return None
         piles = self.zones[eff.hand_zone]
         hand = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
@@ -1540,37 +1595,42 @@ class State(Structures):
 
         return value
 
-    def _last_choice(self) -> bool:
+    def _last_choice(self, copy: bool = False) -> bool:
         """Whether the pending choice is an effect's last one — « place a card under the deck »
         (the effect language's BOTTOM, one card left) or the hand card a swap gives (GIVE) — with
         nothing queued after it, in a look-ahead that stops at the end of the turn: its
-        look-ahead can be played in place and taken back (:meth:`_quick_last`)."""
+        look-ahead can be played in place and taken back (:meth:`_quick_last`). ``copy``: as the
+        search's copy of this position sees it (:meth:`_fork`: no log, stopping at the end of the
+        turn with ``horizon`` turn or choice)."""
         d = self.decision
         return (d is not None and (d[0] == "give" or (d[0] == "bottom" and d[3] == 1)) and not self.queue
-                and self._ending and self._pause and self.events is None and self.window is None
-                and self.rules.check != "action")
+                and self._ending and self.window is None and self.rules.check != "action"
+                and (self._pause or (copy and self.rules.horizon in ("choice", "turn")))
+                and (copy or self.events is None))
 
-    def _last_scorer(self, p: int) -> Any:
+    def _last_scorer(self, p: int, fallback: Any = None) -> Any:
         """:meth:`_quick_last` for the answers to « place a card under the deck » (BOTTOM, the last
         choice) when the heuristic reads only ``score()``, ``pending()`` and the options
         (:attr:`Game.score_heuristic`): nothing waits after that choice, so its value is the
         heuristic of the seat's score with the card out of the hand, read from the memo of
         :meth:`effect_score` under the hand's kinds less the card's — nothing moved. A hand whose
         rules read the deck (where the card goes) or a card that cannot be read is played in place
-        by :meth:`_quick_last` (which stops the same way)."""
+        by :meth:`_quick_last` (which stops the same way) — or given to ``fallback`` when given,
+        which is returned in place of the scorer where it does not apply."""
+        fallback = fallback or self._quick_last
         d = self.decision
         game = self.game
         e = self.rules.heuristic
         if d[0] != "bottom" or d[1] != p or not game.score_heuristic or e.fn is None:
-            return self._quick_last
+            return fallback
         eff = game.effects
         piles = self.zones[eff.hand_zone]
         hand = piles[p] if p >= 0 and len(piles) > 1 else piles[0]
         try:
             hk = sum(map(eff.hand_get, hand))
         except _HiddenRead:
-            return self._quick_last
-        quick_last, memo, code, fn, base = self._quick_last, eff.hand_memo, eff.hand_code, e.fn, game.decision_base
+            return fallback
+        quick_last, memo, code, fn, base = fallback, eff.hand_memo, eff.hand_code, e.fn, game.decision_base
         seen = _Scored(self.n)
 
         def value(action: int, p: int) -> float:
@@ -1603,7 +1663,7 @@ class State(Structures):
                 sig += sum(map(eff.opp_get, pile))
         return sig
 
-    def _chain_scorer(self, p: int) -> Any:
+    def _chain_scorer(self, p: int, copy: bool = False) -> Any:
         """The look-ahead of an effect's choice whose next choice is its last (a look's card taken,
         then one card under the deck; a card recovered, then one under the deck; the first of two
         cards under the deck; a swap's card, then the hand card given), read from the memo of
@@ -1613,13 +1673,15 @@ class State(Structures):
         played) finds it, and that answer — or None where it must be played (a hand whose rules
         read the deck, a card that cannot be read, the next search not on the undealt position).
         None when the position is not such a choice or the heuristic reads more than ``score()``,
-        ``pending()`` and the options (:attr:`Game.score_heuristic`)."""
+        ``pending()`` and the options (:attr:`Game.score_heuristic`). ``copy``: as the search's copy
+        of this position sees it (:meth:`_last_choice`)."""
         d = self.decision
         game = self.game
         e = self.rules.heuristic
         if (d is None or d[1] != p or not game.shortcuts or not game.score_heuristic or e.fn is None
-                or self.queue or self.paused or not self._ending or not self._pause or self.events is not None
-                or self.window is not None or self.rules.check == "action"):
+                or self.queue or self.paused or not self._ending or self.window is not None
+                or self.rules.check == "action" or not (copy or (self._pause and self.events is None))
+                or not (self._pause or self.rules.horizon in ("choice", "turn"))):
             return None
         tag = d[0]
         if not ((tag == "take" and d[3] == 1 and d[5] == 1) or tag == "pick" or (tag == "bottom" and d[3] == 2)):
