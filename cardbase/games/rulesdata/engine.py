@@ -288,6 +288,12 @@ class EffectTable:
         self.hand_memo: dict[int, tuple] = {}
         self.score_memo: dict[tuple, int] = {}  # hand kinds and the counts of the zones read -> score
         self.rule_memo: dict[tuple, int] = {}  # a card's kind, the counts it may read -> its rules' score
+        # the greedy bot's heuristic when it reads only score(), pending() and the options
+        # (Game.score_heuristic): a score with nothing waiting -> the heuristic (State._chain_scorer,
+        # State._last_scorer); (action, card moved, score) -> the heuristic with the effects that
+        # move queues (State._move_scorer)
+        self.heuristic_memo: dict[int, float] = {}
+        self.move_values: dict[tuple, float] = {}
         z = game.rules.effects
         self.hand_zone, self.discards_zone, self.deck_zone = z["hand"], z["discards"], z["deck"]
         self._codes(effects)
@@ -343,6 +349,12 @@ class EffectTable:
             for rule in eff.score if eff is not None else ():
                 for count in _rule_counts(rule):
                     self.rule_mask[c] |= masks[count]
+        # each card's part of a hand's memo entry (State._hand_entry): its value, the zones its
+        # rules read (with 32: it has rules), its fields, (kind, fields, card) when it has rules,
+        # its counts in the hand
+        self.parts = [(self.value[c], (self.reads[c] | 32) if self.score_fn[c] is not None else 0,
+                       self.rule_mask[c], (self.kind[c], self.rule_mask[c], c) if self.score_fn[c] is not None
+                       else None, self.rule_code[c]) for c in range(self.size)]
 
 
 def _rule_counts(rule: Any) -> list[Any]:
@@ -753,14 +765,19 @@ class State(Structures):
     def _hand_entry(self, eff: EffectTable, hk: int, hand: list[int]) -> tuple:
         """The memo entry of a hand of kinds ``hk`` (:attr:`EffectTable.hand_memo`), computed and
         kept."""
-        total, reads = self._hand_values(hand, eff)
-        mask = 0
-        for c in hand:
-            mask |= eff.rule_mask[c]
-        # the hand's cards with score rules (kind, fields read, a card of that kind) and the
-        # counts in the hand: what _hand_rules reads of it
-        rules = tuple((eff.kind[c], eff.rule_mask[c], c) for c in hand if eff.score_fn[c] is not None)
-        hit = (total, reads, mask, rules, sum(map(eff.rule_code.__getitem__, hand)))
+        # the values (_hand_values), the zones and fields the rules read, the hand's cards with
+        # score rules (kind, fields read, a card of that kind) and the counts in the hand: what
+        # _hand_rules reads of it — summed over each card's part (EffectTable.parts)
+        total = reads = mask = in_hand = 0
+        rules = []
+        for value, r, m, rule, code in map(eff.parts.__getitem__, hand):
+            total += value
+            reads |= r
+            mask |= m
+            in_hand += code
+            if rule is not None:
+                rules.append(rule)
+        hit = (total, reads, mask, tuple(rules), in_hand)
         if len(eff.hand_memo) > 200_000:
             eff.hand_memo.clear()
         eff.hand_memo[hk] = hit
@@ -1551,8 +1568,12 @@ class State(Structures):
             return None
         if sig is None:
             return None
-        memo, code, own, fn = eff.hand_memo, eff.hand_code, eff.own_code, e.fn
+        memo, code, own, fn, scores = eff.hand_memo, eff.hand_code, eff.own_code, e.fn, eff.score_memo
         stride, actions, cards, triggers = game.stride, self.rules.actions, game.cards, game.triggers
+        # the heuristic of a score and the effects a card's move queues, when the triggers' tests
+        # read only the card (the same queue for that card and that move every time)
+        values = eff.move_values if all(t.card is None or game.card_memo(t.card) is not None
+                                        for t in self.rules.triggers) else {}
         pile = discards[p]
         seen = _Scored(self.n)
 
@@ -1572,22 +1593,36 @@ class State(Structures):
                     hit = self._hand_entry(eff, key, rest)
                 if hit[1] & 16:
                     return None
-                queue: list[tuple] = []  # what _quick_look_ahead's triggers queue
-                for t in triggers[a.name]:
-                    if t.card is None or self._card_test(t.card, p, cards[c]):
-                        for _op in t.ops:
-                            acts = eff.on_discard[c]
-                            if acts:
-                                queue = [(p, c, x) for x in acts] + queue
-                if onto:
-                    pile.append(c)
-                try:
-                    score = self._score_sig(p, key, hit, sig + own[c] if onto else sig, hand, c) if hit[1] else 0
-                finally:
-                    if onto:
-                        pile.pop()
-                seen.value, seen.queue = hit[0] + score, queue
-                return float(fn(seen, p, None, None))
+                if hit[1]:
+                    after = sig + own[c] if onto else sig
+                    score = scores.get((key, after & hit[2]))
+                    if score is None:
+                        if onto:
+                            pile.append(c)
+                        try:
+                            score = self._score_sig(p, key, hit, after, hand, c)
+                        finally:
+                            if onto:
+                                pile.pop()
+                    score += hit[0]
+                else:
+                    score = hit[0]
+                vk = (k, c, score)
+                v = values.get(vk)
+                if v is None:
+                    queue: list[tuple] = []  # what _quick_look_ahead's triggers queue
+                    for t in triggers[a.name]:
+                        if t.card is None or self._card_test(t.card, p, cards[c]):
+                            for _op in t.ops:
+                                acts = eff.on_discard[c]
+                                if acts:
+                                    queue = [(p, c, x) for x in acts] + queue
+                    seen.value, seen.queue = score, queue
+                    v = float(fn(seen, p, None, None))
+                    if len(values) > 200_000:
+                        values.clear()
+                    values[vk] = v
+                return v
             except _HiddenRead:
                 raise
             except Exception:  # a card that cannot be read, a formula that fails: as played
@@ -1631,7 +1666,9 @@ class State(Structures):
         except _HiddenRead:
             return fallback
         quick_last, memo, code, fn, base = fallback, eff.hand_memo, eff.hand_code, e.fn, game.decision_base
+        scores, heuristic = eff.score_memo, eff.heuristic_memo
         seen = _Scored(self.n)
+        sigs: list[int] = []  # the discard piles' counts (_discard_sig), once read
 
         def value(action: int, p: int) -> float:
             card = action - base
@@ -1644,8 +1681,20 @@ class State(Structures):
             if hit[1] & 16:
                 return quick_last(action, p)
             try:
-                seen.value = self._score_from(p, key, hit, hand, card)
-                return float(fn(seen, p, None, None))
+                if hit[1]:
+                    if not sigs:
+                        sigs.append(self._discard_sig(p))
+                    total = scores.get((key, sigs[0] & hit[2]))
+                    if total is None:
+                        total = self._score_sig(p, key, hit, sigs[0], hand, card)
+                    total += hit[0]
+                else:
+                    total = hit[0]
+                v = heuristic.get(total)
+                if v is None:
+                    seen.value = total
+                    v = heuristic[total] = float(fn(seen, p, None, None))
+                return v
             except Exception:  # a card that cannot be read, a formula that fails: as played
                 return quick_last(action, p)
 
@@ -1695,7 +1744,8 @@ class State(Structures):
         except _HiddenRead:
             return None
         give = tag == "pick" and d[4] == "swap"
-        memo, code, own, opp = eff.hand_memo, eff.hand_code, eff.own_code, eff.opp_code
+        memo, code, own, opp, scores = eff.hand_memo, eff.hand_code, eff.own_code, eff.opp_code, eff.score_memo
+        heuristic = eff.heuristic_memo
         fn, base, size, twins, n = e.fn, game.decision_base, eff.size, game.twins, self.rules.samples
         discards = self.zones[eff.discards_zone]
         leg = eff.legendary
@@ -1711,8 +1761,18 @@ class State(Structures):
                 hit = self._hand_entry(eff, key, final)
             if hit[1] & 16:
                 return None
-            seen.value = hit[0] + (self._score_sig(p, key, hit, sig, rest, without) if hit[1] else 0)
-            return float(fn(seen, p, None, None))
+            if hit[1]:
+                total = scores.get((key, sig & hit[2]))
+                if total is None:
+                    total = self._score_sig(p, key, hit, sig, rest, without)
+                total += hit[0]
+            else:
+                total = hit[0]
+            v = heuristic.get(total)
+            if v is None:
+                seen.value = total
+                v = heuristic[total] = float(fn(seen, p, None, None))
+            return v
 
         def value(action: int) -> tuple[float, int | None] | None:
             x = action - base
