@@ -554,6 +554,18 @@ class Game:
         self.piles = [(z.name, q, q if z.per_player else -1, z.visible)
                       for z in rules.zones.values() for q in range(n if z.per_player else 1)]
         self.hidden_plan: dict[int, list[tuple[str, int, bool]]] = {}  # per seat: the piles it cannot see
+        self.scorers_see: dict[int, bool] = {}  # per seat: State._scorers_see
+        # per action: True for a card of the hand moved onto the discard pile, False into the deck,
+        # None for another (State._search_moves) — None for all when a trigger's test reads more
+        # than the card, or the heuristic more than score(), pending() and the options
+        eff = rules.effects
+        self.move_scoring = [
+            (True if a.dest == eff["discards"] else False if a.dest == eff["deck"] else None)
+            if self.quick[k] and a.source == eff["hand"] else None
+            for k, a in enumerate(rules.actions)] if (
+            eff and self.score_heuristic and all(
+                t.card is None or (t.card.names <= {"card"} | set(rules.options)
+                                   and t.card.calls <= {"has", "min", "max", "abs"}) for t in rules.triggers)) else None
 
     def _quick(self, a: Any) -> bool:
         """Whether the greedy bot's look-ahead of action ``a`` can be played in place and taken
@@ -1346,6 +1358,8 @@ class State(Structures):
         if self._scorers_see(p):
             before = tries[0]
             try:
+                if self.decision is None and not self.queue:
+                    return self._search_moves(p, legal, n)
                 return self._search_undealt(p, legal, n, self, True)
             except (_Unread, _HiddenRead):
                 tries[0] = before  # the searches counted are counted again
@@ -1382,13 +1396,84 @@ class State(Structures):
         options, ``p`` sees its own hand and every discard pile (``[effects]``), and finding the
         legal actions reads nothing ``p`` cannot see."""
         game = self.game
-        eff = game.effects
-        if (eff is None or not game.shortcuts or not game.score_heuristic or not game.legal_sees_only
-                or self.window is not None or self.rules.horizon not in ("choice", "turn") or p < 0):
+        if self.window is not None or p < 0 or not game.shortcuts:
             return False
-        mine = p if len(self.zones[eff.hand_zone]) > 1 else 0
-        return not any(name == eff.discards_zone or (name == eff.hand_zone and q == mine)
-                       for name, q, _top in self._hidden_plan(p))
+        sees = game.scorers_see.get(p)
+        if sees is None:
+            eff = game.effects
+            sees = game.scorers_see[p] = (
+                eff is not None and game.score_heuristic and game.legal_sees_only
+                and self.rules.horizon in ("choice", "turn") and len(self.zones[eff.discards_zone]) == self.n
+                and not any(name == eff.discards_zone or (name == eff.hand_zone and q == (p if len(
+                    self.zones[eff.hand_zone]) > 1 else 0)) for name, q, _top in self._hidden_plan(p)))
+        return sees
+
+    def _search_moves(self, p: int, legal: list[int], n: int) -> tuple[int, float, int]:
+        """:meth:`_search_undealt` on the position itself (``fast``) when no choice is pending and
+        nothing waits: every legal action a card of the seat's hand moved onto its discard pile or
+        into its deck (:meth:`Game._quick`), read as :meth:`_move_scorer` reads it — the same
+        values, copies of a card tried once (:meth:`_twin_keys`), in one loop; :class:`_Unread`
+        for any other action or a value that cannot be read."""
+        game = self.game
+        moves = game.move_scoring
+        if moves is None:
+            raise _Unread
+        eff = game.effects
+        piles = self.zones[eff.hand_zone]
+        hand = piles[p] if len(piles) > 1 else piles[0]
+        hk = sum(map(eff.hand_get, hand))
+        sig = self._discard_sig(p)
+        memo, code, own, scores, values = eff.hand_memo, eff.hand_code, eff.own_code, eff.score_memo, eff.move_values
+        twins, stride = game.twins, game.stride
+        pile = self.zones[eff.discards_zone][p]
+        tried: set | None = set() if twins is not None else None
+        best, best_v, best_one = legal[0], None, 0.0
+        for a in legal:
+            k, i = divmod(a, stride)
+            onto = moves[k]
+            if onto is None or i >= len(hand):
+                raise _Unread
+            c = hand[i]
+            if tried is not None:  # a copy of a card already tried gives its value: never better
+                key = (k, twins[c])
+                if key in tried:
+                    continue
+                tried.add(key)
+            key = hk - code[c]
+            hit = memo.get(key)
+            if hit is None:
+                rest = hand[:]
+                del rest[i]
+                hit = self._hand_entry(eff, key, rest)
+            if hit[1] & 16:
+                raise _Unread
+            if hit[1]:
+                after = sig + own[c] if onto else sig
+                score = scores.get((key, after & hit[2]))
+                if score is None:
+                    if onto:
+                        pile.append(c)
+                    try:
+                        score = self._score_sig(p, key, hit, after, hand, c)
+                    finally:
+                        if onto:
+                            pile.pop()
+                score += hit[0]
+            else:
+                score = hit[0]
+            v = values.get((k, c, score))
+            if v is None:  # the heuristic with the effects the move queues, read and kept
+                scorer = self._move_scorer(p, True)
+                v = scorer(a) if scorer is not None else None
+                if v is None:
+                    raise _Unread
+            total = 0.0 + v if n > 0 else 0.0  # the sum over the deals, each giving v
+            for _ in range(n - 1):
+                total += v
+            if best_v is None or total > best_v:
+                best, best_v, best_one = a, total, v
+        self._then = None
+        return best, best_one, 0
 
     def _search_undealt(self, p: int, legal: list[int], n: int, base: State, fast: bool) -> tuple[int, float, int]:
         """The search of :meth:`_greedy_undealt` on ``base``; ``fast``: ``base`` is the position
