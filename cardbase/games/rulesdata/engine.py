@@ -1836,29 +1836,6 @@ class State(Structures):
         leg = eff.legendary
         seen = _Scored(self.n)
 
-        def score(key: int, rest: list[int], without: int, sig: int) -> float | None:
-            """The heuristic of the seat's hand ``rest`` less ``without`` (kinds ``key``)."""
-            hit = memo.get(key)
-            if hit is None:
-                final = rest[:]
-                if without >= 0:
-                    final.remove(without)
-                hit = self._hand_entry(eff, key, final)
-            if hit[1] & 16:
-                return None
-            if hit[1]:
-                total = scores.get((key, sig & hit[2]))
-                if total is None:
-                    total = self._score_sig(p, key, hit, sig, rest, without)
-                total += hit[0]
-            else:
-                total = hit[0]
-            v = heuristic.get(total)
-            if v is None:
-                seen.value = total
-                v = heuristic[total] = float(fn(seen, p, None, None))
-            return v
-
         def value(action: int) -> tuple[float, int | None] | None:
             x = action - base
             pile: list[int] | None = None
@@ -1874,7 +1851,6 @@ class State(Structures):
                 if give:  # the next choice: the hand card given for x, onto the seat's pile
                     rest, after = hand + [x], hk + code[x]
                     answers = sorted({c for c in hand if not leg[c]})
-                    own_pile = discards[p]
                 else:  # the next choice: the last card under the deck
                     if tag == "bottom":
                         rest = hand[:]
@@ -1885,19 +1861,42 @@ class State(Structures):
                     answers = sorted(set(rest))
                 if not answers or not self._undealt_first():
                     return None
+                # the values of the answers a search tries (a copy of a card tried once: _twin_keys)
                 values = []
+                tried: set | None = set() if twins is not None and len(answers) > 1 else None
                 for c in answers:
-                    if give:
-                        own_pile.append(c)
-                        try:
-                            v = score(after - code[c], rest, c, after_sig + own[c])
-                        finally:
-                            own_pile.pop()
-                    else:
-                        v = score(after - code[c], rest, c, after_sig)
-                    if v is None:
+                    if tried is not None:
+                        key = twins[c]
+                        if key in tried:
+                            continue
+                        tried.add(key)
+                    key = after - code[c]  # the seat's hand at the end: rest less c
+                    hit = memo.get(key)
+                    if hit is None:
+                        final = rest[:]
+                        final.remove(c)
+                        hit = self._hand_entry(eff, key, final)
+                    if hit[1] & 16:
                         return None
-                    values.append(v)
+                    if hit[1]:
+                        end_sig = after_sig + own[c] if give else after_sig
+                        total = scores.get((key, end_sig & hit[2]))
+                        if total is None:
+                            if give:  # the card given is on the seat's pile
+                                discards[p].append(c)
+                            try:
+                                total = self._score_sig(p, key, hit, end_sig, rest, c)
+                            finally:
+                                if give:
+                                    discards[p].pop()
+                        total += hit[0]
+                    else:
+                        total = hit[0]
+                    v = heuristic.get(total)
+                    if v is None:
+                        seen.value = total
+                        v = heuristic[total] = float(fn(seen, p, None, None))
+                    values.append((c, v))
             except _HiddenRead:
                 raise
             except Exception:  # a card that cannot be read, a formula that fails: as played
@@ -1906,16 +1905,10 @@ class State(Structures):
                 if pile is not None:
                     pile.insert(at, x)
             if len(answers) == 1:  # played without a search (_greedy)
-                return values[0], None
+                return values[0][1], None
             game.undealt[0] += 1  # the search the look-ahead would make
             best, best_v, best_one = answers[0], None, 0.0
-            tried: set | None = set() if twins is not None else None
-            for c, v in zip(answers, values):
-                if tried is not None:
-                    key = twins[c]
-                    if key in tried:
-                        continue
-                    tried.add(key)
+            for c, v in values:
                 total = 0.0 + v if n > 0 else 0.0
                 for _ in range(n - 1):
                     total += v
