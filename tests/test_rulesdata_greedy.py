@@ -12,7 +12,7 @@ import pytest
 
 from cardbase.games import registry
 from cardbase.games.frame import IllegalActionError
-from cardbase.games.rulesdata.engine import Game, _HiddenRead, _unseen
+from cardbase.games.rulesdata.engine import Game, _HiddenRead, _unseen, _Unread
 from cardbase.games.rulesdata.language import load_rules, parse_rules_text
 from cardbase.playtest.batch import game_seed
 from cardbase.playtest.cards import load_deck_defs, load_edition_defs, starter_decks
@@ -312,3 +312,116 @@ def test_a_last_card_under_the_deck_scored_from_the_memo_as_played_in_place() ->
                 assert before == (repr(t.zones), t.history, t.decision, t.player)
             s.apply_action(s.greedy_action())
     assert compared > 50
+
+
+def _deck_reader(deck: list) -> list:
+    """``deck`` with its Capitaine au long cours scoring the cards left in its owner's deck (a
+    score rule that reads the deck, which the scorers read from the memo cannot know)."""
+    import dataclasses
+
+    out = [dataclasses.replace(c, effect="score: +1 per card in deck where value >= 3 max 3")
+           if c.name == "Capitaine au long cours" else c for c in deck]
+    assert out != deck
+    return out
+
+
+def _positions(game: Game, seed: int, games: int):
+    """Every position of ``games`` greedy games where the seat to play has a choice."""
+    for i in range(games):
+        s = game.new_state(game_seed(seed, i), log=False)
+        while not s.is_terminal():
+            if len(s.legal_actions()) > 1:
+                yield s
+            s.apply_action(s.greedy_action())
+
+
+@pytest.mark.parametrize("deck_reader", [False, True])
+def test_an_effect_choice_read_from_the_memo_as_its_look_ahead_finds(deck_reader: bool) -> None:
+    """State._chain_scorer: for a look's card taken, a card recovered, a swap's card and the first
+    of two cards under the deck, the value of each answer and the next choice read from the memo
+    (on the position itself, nothing hidden) are those its look-ahead finds, played on a copy with
+    the unseen cards hidden (_look_ahead, which searches the next choice) — with the searches
+    counted alike and the position left as it was. A hand whose score rules read the deck is not
+    read (None), and the games are those of the plain reading."""
+    decks = [DECKS["maree-et-crypte"], DECKS["braises-ardentes"]]
+    if deck_reader:
+        decks = [_deck_reader(decks[0]), decks[1]]
+    game = Game(load_rules(RULES / "nespanini.toml"), decks=decks)
+    kinds, compared, unread = set(), 0, 0
+    for s in _positions(game, 31, 14):
+        p, d = s.player, s.decision
+        chain = s._chain_scorer(p, True)
+        if chain is None:
+            continue
+        kinds.add(d[0])
+        before = (repr(s.zones), s.history[:], s.decision, s.player)
+        base = s._undealt_base(p)
+        for a in s.legal_actions():
+            tries = game.undealt[:]
+            found = chain(a)
+            counted = game.undealt[0] - tries[0]
+            if found is None:
+                unread += 1
+                continue
+            game.undealt[:] = tries
+            s._then = None
+            v, steps = s._look_ahead(base, a, p, None)
+            assert found == (v, s._then) and steps == 1
+            assert game.undealt[0] - tries[0] == counted
+            compared += 1
+        assert before == (repr(s.zones), s.history, s.decision, s.player)
+    assert kinds == {"take", "pick", "bottom"}
+    assert unread > 10 if deck_reader else (compared > 100 and unread == 0)
+    if deck_reader:
+        plain = Game(load_rules(RULES / "nespanini.toml"), decks=decks)
+        plain.shortcuts = False
+        for i in range(6):
+            assert _play(game, game_seed(37, i)).history == _play(plain, game_seed(37, i)).history
+
+
+def test_a_card_discarded_read_from_the_memo_as_played_in_place() -> None:
+    """State._search_moves: the move of a card of the hand searched on the position itself, each
+    value read from the memo, finds the move, the value and the later choice that the search on a
+    copy with the unseen cards hidden finds (each look-ahead played in place, _quick_look_ahead) —
+    on every such choice of a few games."""
+    game = _games()["maree-et-crypte v braises-ardentes"]
+    assert game.move_scoring == [True, False]
+    compared = 0
+    for s in _positions(game, 41, 10):
+        if s.decision is not None:
+            continue
+        p, legal = s.player, s.legal_actions()
+        fast = s._search_moves(p, legal, 1), s._then
+        s._then = "unset"
+        plain = s._search_undealt(p, legal, 1, s._undealt_base(p), False), s._then
+        assert fast == plain
+        compared += 1
+    assert compared > 100
+
+
+def test_the_search_on_the_position_itself_only_where_its_reads_are_seen() -> None:
+    """The search made on the position itself (State._scorers_see, Game.move_scoring) needs a
+    heuristic of score(), pending() and the options, a seat that sees its hand and every discard
+    pile, and triggers whose test reads only the card. Each file below breaks one of those: the
+    shortcut is not taken there, and the first two play the moves of the plain reading (with
+    hidden discard piles the plain reading itself may deal a picked card away: not played)."""
+    heuristic = _nespanini_variant('heuristic = "10 * score()', 'heuristic = "count(\'deck\') + 10 * score()')
+    trigger = _nespanini_variant("card = \"has(card, 'Défausse')\"",
+                                 "card = \"has(card, 'Défausse') and count('deck') >= 0\"")
+    hidden = _nespanini_variant('ordered = true\nvisible = "everyone"', 'ordered = true\nvisible = "owner"')
+    plain = _games()["maree-et-crypte v braises-ardentes"]
+    assert plain.score_heuristic and plain.move_scoring is not None
+    assert not heuristic.score_heuristic and heuristic.move_scoring is None
+    assert trigger.score_heuristic and trigger.move_scoring is None
+    assert hidden.move_scoring is not None
+    for game in (plain, heuristic, hidden):
+        s = game.new_state(game_seed(43, 0), log=False)
+        assert s._scorers_see(s.player) == (game is plain)
+    for game in (heuristic, trigger):
+        s = game.new_state(game_seed(43, 0), log=False)
+        with pytest.raises(_Unread):
+            s._search_moves(s.player, s.legal_actions(), 1)
+        reference = Game(game.rules, decks=[DECKS["maree-et-crypte"], DECKS["braises-ardentes"]])
+        reference.shortcuts = False
+        for i in range(5):
+            assert _play(game, game_seed(43, i)).history == _play(reference, game_seed(43, i)).history

@@ -1363,7 +1363,16 @@ class State(Structures):
                 return self._search_undealt(p, legal, n, self, True)
             except (_Unread, _HiddenRead):
                 tries[0] = before  # the searches counted are counted again
-        # a look-ahead's own position (a later choice of its seat) is not played on: it is the base
+        base = self._undealt_base(p)
+        if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
+            base._legal = None
+            base.legal_actions()
+        return self._search_undealt(p, legal, n, base, False)
+
+    def _undealt_base(self, p: int) -> State:
+        """The position the look-aheads of ``p``'s move are played from: a copy with no chance,
+        the cards ``p`` cannot see replaced by unseen ones (a look-ahead's own position — a later
+        choice of its seat — is not played on: it is the base)."""
         turn = self.rules.horizon in ("choice", "turn")
         base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
         zones = base.zones
@@ -1375,10 +1384,7 @@ class State(Structures):
                     piles[q] = _unseen(size - 1) + piles[q][-1:]
             elif size:
                 piles[q] = _unseen(size)
-        if not self.game.legal_sees_only:  # finding them again stops if it reads an unseen card
-            base._legal = None
-            base.legal_actions()
-        return self._search_undealt(p, legal, n, base, False)
+        return base
 
     def _hidden_plan(self, p: int) -> list[tuple[str, int, bool]]:
         """The piles ``p`` cannot see (as :meth:`_hidden` says): (zone, index, top card seen)."""
@@ -1638,7 +1644,7 @@ class State(Structures):
         game = self.game
         e = self.rules.heuristic
         eff = game.effects
-        if not (game.shortcuts and game.score_heuristic and e.fn is not None and eff is not None) \
+        if not (game.shortcuts and game.score_heuristic and eff is not None) \
                 or self.queue or (self.events is not None and not copy) or self._ending:
             return None
         if copy and any(t.card is not None and game.card_memo(t.card) is None for t in self.rules.triggers):
@@ -1653,7 +1659,8 @@ class State(Structures):
             return None
         if sig is None:
             return None
-        memo, code, own, fn, scores = eff.hand_memo, eff.hand_code, eff.own_code, e.fn, eff.score_memo
+        memo, code, own, fn, scores = eff.hand_memo, eff.hand_code, eff.own_code, e.fn or e.bind(FUNCTIONS), \
+            eff.score_memo
         stride, actions, cards, triggers = game.stride, self.rules.actions, game.cards, game.triggers
         # the heuristic of a score and the effects a card's move queues, when the triggers' tests
         # read only the card (the same queue for that card and that move every time)
@@ -1741,7 +1748,7 @@ class State(Structures):
         d = self.decision
         game = self.game
         e = self.rules.heuristic
-        if d[0] != "bottom" or d[1] != p or not game.score_heuristic or e.fn is None:
+        if d[0] != "bottom" or d[1] != p or not game.score_heuristic:
             return fallback
         eff = game.effects
         piles = self.zones[eff.hand_zone]
@@ -1750,7 +1757,8 @@ class State(Structures):
             hk = sum(map(eff.hand_get, hand))
         except _HiddenRead:
             return fallback
-        quick_last, memo, code, fn, base = fallback, eff.hand_memo, eff.hand_code, e.fn, game.decision_base
+        quick_last, memo, code, fn, base = fallback, eff.hand_memo, eff.hand_code, e.fn or e.bind(FUNCTIONS), \
+            game.decision_base
         scores, heuristic = eff.score_memo, eff.heuristic_memo
         seen = _Scored(self.n)
         sigs: list[int] = []  # the discard piles' counts (_discard_sig), once read
@@ -1812,7 +1820,7 @@ class State(Structures):
         d = self.decision
         game = self.game
         e = self.rules.heuristic
-        if (d is None or d[1] != p or not game.shortcuts or not game.score_heuristic or e.fn is None
+        if (d is None or d[1] != p or not game.shortcuts or not game.score_heuristic
                 or self.queue or self.paused or not self._ending or self.window is not None
                 or self.rules.check == "action" or not (copy or (self._pause and self.events is None))
                 or not (self._pause or self.rules.horizon in ("choice", "turn"))):
@@ -1831,7 +1839,7 @@ class State(Structures):
         give = tag == "pick" and d[4] == "swap"
         memo, code, own, opp, scores = eff.hand_memo, eff.hand_code, eff.own_code, eff.opp_code, eff.score_memo
         heuristic = eff.heuristic_memo
-        fn, base, size, twins, n = e.fn, game.decision_base, eff.size, game.twins, self.rules.samples
+        fn, base, size, twins, n = e.fn or e.bind(FUNCTIONS), game.decision_base, eff.size, game.twins, self.rules.samples
         discards = self.zones[eff.discards_zone]
         leg = eff.legendary
         seen = _Scored(self.n)
