@@ -813,35 +813,35 @@ class State(Structures):
                         sig += sum(map(eff.opp_get, pile))
         if reads & 16:
             sig += sum(map(eff.deck_code.__getitem__, self._pile(eff.deck_zone, seat)))
-        return total + self._score_sig(seat, hk, hit, sig, hand, without)
+        score = eff.score_memo.get((hk, sig & mask))  # the counts the hand's rules read
+        return total + (self._score_rules(seat, hk, hit, sig, hand, without) if score is None else score)
 
-    def _score_sig(self, seat: int, hk: int, hit: tuple, sig: int, hand: list[int], without: int) -> int:
-        """The score rules' part of :meth:`_score_from`, the counts outside the hand ``sig`` given
-        (a sum of :attr:`EffectTable.own_code`, ``opp_code`` and ``deck_code``, at least the
-        fields the hand's rules read)."""
+    def _score_rules(self, seat: int, hk: int, hit: tuple, sig: int, hand: list[int], without: int) -> int:
+        """The score rules' part of :meth:`_score_from` not found in :attr:`EffectTable.score_memo`,
+        the counts outside the hand ``sig`` given (a sum of :attr:`EffectTable.own_code`,
+        ``opp_code`` and ``deck_code``, at least the fields the hand's rules read): each card's
+        rules read from their memo (:meth:`_hand_rules`), added up and kept."""
         eff = self.game.effects
         _total, reads, mask, rules, in_hand = hit
-        key = (hk, sig & mask)  # the counts the hand's rules read
-        score = eff.score_memo.get(key)
-        if score is None:  # _hand_rules, the hand's part read from its memo
-            sig += in_hand
-            memo = eff.rule_memo
-            score = 0
-            for k, m, c in rules:
-                rk = (k, sig & m)
-                v = memo.get(rk)
-                if v is None:
-                    if len(memo) > 200_000:
-                        memo.clear()
-                    if without >= 0:
-                        hand = hand[:]
-                        hand.remove(without)
-                        without = -1
-                    v = memo[rk] = self._card_rules(seat, [c], eff, reads, hand)
-                score += v
-            if len(eff.score_memo) > 200_000:
-                eff.score_memo.clear()
-            eff.score_memo[key] = score
+        key = (hk, sig & mask)
+        sig += in_hand
+        memo = eff.rule_memo
+        score = 0
+        for k, m, c in rules:
+            rk = (k, sig & m)
+            v = memo.get(rk)
+            if v is None:
+                if len(memo) > 200_000:
+                    memo.clear()
+                if without >= 0:
+                    hand = hand[:]
+                    hand.remove(without)
+                    without = -1
+                v = memo[rk] = self._card_rules(seat, [c], eff, reads, hand)
+            score += v
+        if len(eff.score_memo) > 200_000:
+            eff.score_memo.clear()
+        eff.score_memo[key] = score
         return score
 
     @staticmethod
@@ -1460,7 +1460,7 @@ class State(Structures):
                     if onto:
                         pile.append(c)
                     try:
-                        score = self._score_sig(p, key, hit, after, hand, c)
+                        score = self._score_rules(p, key, hit, after, hand, c)
                     finally:
                         if onto:
                             pile.pop()
@@ -1692,7 +1692,7 @@ class State(Structures):
                         if onto:
                             pile.append(c)
                         try:
-                            score = self._score_sig(p, key, hit, after, hand, c)
+                            score = self._score_rules(p, key, hit, after, hand, c)
                         finally:
                             if onto:
                                 pile.pop()
@@ -1779,7 +1779,7 @@ class State(Structures):
                         sigs.append(self._discard_sig(p))
                     total = scores.get((key, sigs[0] & hit[2]))
                     if total is None:
-                        total = self._score_sig(p, key, hit, sigs[0], hand, card)
+                        total = self._score_rules(p, key, hit, sigs[0], hand, card)
                     total += hit[0]
                 else:
                     total = hit[0]
@@ -1893,7 +1893,7 @@ class State(Structures):
                             if give:  # the card given is on the seat's pile
                                 discards[p].append(c)
                             try:
-                                total = self._score_sig(p, key, hit, end_sig, rest, c)
+                                total = self._score_rules(p, key, hit, end_sig, rest, c)
                             finally:
                                 if give:
                                     discards[p].pop()
