@@ -1422,7 +1422,7 @@ class State(Structures):
         for any other action or a value that cannot be read."""
         game = self.game
         moves = game.move_scoring
-        if moves is None:
+        if moves is None or self._ending:  # a turn ending queues no effect (_quick_look_ahead)
             raise _Unread
         eff = game.effects
         piles = self.zones[eff.hand_zone]
