@@ -287,31 +287,111 @@ def _take_worths(state: State, solo: _Solo, hand: list[int], hk: int, code: int,
 
 
 def _take(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, offer,
-          swap: bool) -> int:
+          swap: bool, looked: bool = False) -> int:
     """The card :func:`.policy.best_take` takes among ``offer`` (own kinds, sorted): the first of
-    the greatest worth, each worth memoised under ``(hk | top[card], raw & the fields the hand
-    and the card read)``, as the policy's per-card cache."""
-    cache = solo.swap if swap else solo.take
-    get = cache.get
-    top = solo.top
+    the greatest worth. A Swap's worth is memoised under ``(hk | top[card], raw & the fields the
+    hand and the card read)``, as the policy's per-card cache. Any other take's worth is the best
+    score of the hand with the card, less one card (:func:`.policy._best_after_add`): a function
+    of that hand alone, memoised under ``(its code, raw & its fields)`` so that every hand and card
+    making the same hand share it. ``looked``: a Look's take, after which the hand puts a card
+    under the deck at the same zone code — the card :func:`.policy.best_removal` picks, computed
+    with the worth, goes to the new hand's entry (see :func:`_after_add`)."""
     reads = solo.model.reads
     he = solo.hands.get(hk)
     if he is None:
         he = _hand(solo, hand, hk)
     fields = he[0]
-    worths = None
     best, best_v = offer[0], None
+    if swap:
+        get = solo.swap.get
+        top = solo.top
+        worths = None
+        for k in offer:
+            key = (hk | top[k], raw & (fields | reads[k]))
+            v = get(key)
+            if v is None:
+                if worths is None:
+                    worths = _take_worths(state, solo, hand, hk, _code(solo, raw), offer, True)
+                v = worths[k]
+                _store(solo.swap, key, v)
+            if best_v is None or v > best_v:
+                best, best_v = k, v
+        return best
+    get = solo.take.get
+    w = solo.w
     for k in offer:
-        key = (hk | top[k], raw & (fields | reads[k]))
+        key = (hk + w[k], raw & (fields | reads[k]))
         v = get(key)
         if v is None:
-            if worths is None:
-                worths = _take_worths(state, solo, hand, hk, _code(solo, raw), offer, swap)
-            v = worths[k]
-            _store(cache, key, v)
+            v = _after_add(state, solo, hand, hk + w[k], k, raw, key, looked)
         if best_v is None or v > best_v:
             best, best_v = k, v
     return best
+
+
+def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, raw: int,
+               key: tuple, looked: bool) -> float:
+    """The worth of taking ``card`` into ``hand`` (``sk``: the code of the hand with it): the best
+    score of that hand less one card, as :func:`.policy._best_after_add` (its per-card cache
+    asked first); stored under ``key``. After a Look's take (``looked``) the same scores give the
+    card that hand puts under the deck, as :func:`.policy.best_removal` picks it (the first of
+    the best score left; by least value when no card of the hand has score rules), stored in
+    the hand's entry when missing there."""
+    t = solo.table
+    code = _code(solo, raw)
+    reads = solo.model.reads
+    fields = 0
+    for k in hand:
+        fields |= reads[k]
+    hs = tuple(sorted(hand))
+    cache_key = (hs, card, code & (fields | reads[card]), False)
+    v = t.add_cache.get(cache_key)
+    se = None
+    if looked:
+        se = solo.hands.get(sk)
+        masked = raw & (fields | reads[card])
+        if se is not None and masked in se[3]:
+            looked = False  # the card put under the deck is known already
+    if v is None or looked:
+        full = sorted(hand + [card])
+        fns, value = t.iscore, t.value
+        rules = False
+        for k in full:
+            if fns[k] is not None:
+                rules = True
+                break
+        score = state.score_sorted
+        info_get, score_get = t.hand_info.get, t.score_cache.get
+        best = choice = choice_v = None
+        prev = -1
+        for i, r in enumerate(full):
+            if r == prev:
+                continue
+            prev = r
+            h = tuple(full[:i] + full[i + 1:])
+            info = info_get(h)  # score_sorted(h, code), its two cache lookups inline
+            if info is None:
+                s = score(h, code)
+            elif info[1] < 0:
+                s = info[0]
+            else:
+                s = score_get((h, code & info[1]))
+                if s is None:
+                    s = score(h, code)
+            if best is None or s > best:
+                best = s
+            c = s if rules else -value[r]
+            if choice_v is None or c > choice_v:
+                choice, choice_v = r, c
+        if v is None:
+            v = best
+            _store(t.add_cache, cache_key, v)
+        if looked:
+            if se is None:
+                se = _hand(solo, full, sk)
+            se[3][masked] = choice
+    _store(solo.take, key, v)
+    return v
 
 
 def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[int, ...]:
@@ -512,7 +592,7 @@ def play_solo(state: State) -> State:
                                     pts = _points_raw(solo, raw)
                                 c = _take_from_points(pts[0], hand, offer)
                             else:
-                                c = _take(state, solo, hand, hk, raw, offer, False)
+                                c = _take(state, solo, hand, hk, raw, offer, False, True)
                             history.append(c)
                             looked.remove(c)
                             hand.append(c)
