@@ -79,7 +79,7 @@ def game_simple_effects(game, table) -> tuple[tuple | None, ...]:
 class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
-    __slots__ = ("cands", "credits", "ctx", "game", "hands", "info", "model", "plans", "points",
+    __slots__ = ("cands", "credits", "ctx", "game", "hands", "info", "model", "picks", "plans", "points",
                  "points_raw", "step", "swap", "table", "take", "top", "w")
 
     def __init__(self, state: State, bits: int) -> None:
@@ -121,13 +121,18 @@ class _Solo:
         self.points: dict = {}  # zone code -> (points per kind, rank per kind)
         self.points_raw: dict = {}  # unclamped code -> points[its clamped code]
         self.cands: dict = {}  # (discard pile code, kind resolved) -> its recover / swap offer
+        # (hand code, discard pile code, kind resolved) -> a recover's (card picked, card put under
+        # the deck), a swap's (card picked, card given), () when nothing is picked: every choice of
+        # the resolution is a function of the hand and the pile (the zone code is the pile's)
+        self.picks: dict = {}
         # State._end_turn's checks (rulings R1, R10, R6): below this Cimetière size and this
         # turn, only the peak (R10) may end a game (_end_checks makes them all)
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
         turn_check = min(game.rules_turns if (game.by_turns or game.unreachable) else TURN_LIMIT,
                          TURN_LIMIT)
-        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get, nonleg,
-                    dv, model.hand_free, cim_end, game.stall_turns, turn_check)
+        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get,
+                    self.picks.get, nonleg, dv, model.hand_free, cim_end, game.stall_turns,
+                    turn_check)
 
 
 def _solo(state: State, bits: int) -> _Solo:
@@ -508,8 +513,8 @@ def play_solo(state: State) -> State:
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
-    (W, step_get, hands_get, points_get, cands_get, nonleg, dv, hand_free, cim_end, stall,
-     turn_check) = solo.ctx
+    (W, step_get, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
+     stall, turn_check) = solo.ctx
     game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
     history = state.history
@@ -553,6 +558,7 @@ def play_solo(state: State) -> State:
                     ev.append(("effect", 0, a))
                 op = eff[0]
                 bottom = 0
+                pkey = None  # a recover's memo key, stored with its card put under the deck
                 if op == 0:  # draw
                     cov[_DRAW] += 1
                     m = eff[1]
@@ -610,48 +616,86 @@ def play_solo(state: State) -> State:
                     is_swap = eff[3]
                     slot = _SWAP if is_swap else _RECOVER
                     cov[slot] += 1
-                    key = (dk, a)
-                    cands = cands_get(key)
-                    if cands is None:
-                        cands = _cands(solo, discards, a, eff, key)
-                    # a Swap needs a non-Légendaire hand card to give
-                    if cands and not (is_swap and not hk & nonleg):
-                        cov[slot + 1] += 1
-                        if len(cands) == 1:
-                            c = cands[0]
-                        elif hand_free and not is_swap:
-                            pts = points_get(raw)
-                            if pts is None:
-                                pts = _points_raw(solo, raw)
-                            c = _take_from_points(pts[0], hand, cands)
-                        else:
-                            c = _take(state, solo, hand, hk, raw, cands, is_swap)
-                        history.append(c)
-                        discards.remove(c)
-                        dk -= W[c]
-                        raw -= dv[c]
-                        if ev is not None:
-                            ev.append(("pick", 0, c, 0))
-                        if not is_swap:
-                            hand.append(c)
-                            hk += W[c]
-                            bottom = 1
-                        else:
-                            he = hands_get(hk)
-                            if he is None:
-                                he = _hand(solo, hand, hk)
-                            g = he[4].get(raw & he[0])
-                            if g is None:
-                                g = _give_miss(state, solo, hand, hk, he, raw, c)
-                            history.append(g)
-                            hand.remove(g)
-                            discards.append(g)
-                            hand.append(c)
-                            hk += W[c] - W[g]
-                            dk += W[g]
-                            raw += dv[g]  # the card given counts from the next turn on
+                    # the whole resolution is a function of the hand, the pile and the card:
+                    # memoised, () when nothing is picked
+                    pkey = (hk, dk, a)
+                    done = picks_get(pkey)
+                    if done is not None:
+                        if done:
+                            cov[slot + 1] += 1
+                            c, g = done
+                            history.append(c)
+                            discards.remove(c)
+                            dk -= W[c]
+                            raw -= dv[c]
                             if ev is not None:
-                                ev.append(("give", 0, g))
+                                ev.append(("pick", 0, c, 0))
+                            history.append(g)
+                            hk += W[c] - W[g]
+                            if is_swap:
+                                hand.remove(g)
+                                hand.append(c)
+                                discards.append(g)
+                                dk += W[g]
+                                raw += dv[g]  # the card given counts from the next turn on
+                                if ev is not None:
+                                    ev.append(("give", 0, g))
+                            else:  # then the card put under the deck
+                                hand.append(c)
+                                hand.remove(g)
+                                deck.insert(0, g)
+                                if ev is not None:
+                                    ev.append(("bottom", 0, g))
+                        pkey = None
+                    else:
+                        key = (dk, a)
+                        cands = cands_get(key)
+                        if cands is None:
+                            cands = _cands(solo, discards, a, eff, key)
+                        # a Swap needs a non-Légendaire hand card to give
+                        if cands and not (is_swap and not hk & nonleg):
+                            cov[slot + 1] += 1
+                            if len(cands) == 1:
+                                c = cands[0]
+                            elif hand_free and not is_swap:
+                                pts = points_get(raw)
+                                if pts is None:
+                                    pts = _points_raw(solo, raw)
+                                c = _take_from_points(pts[0], hand, cands)
+                            else:
+                                c = _take(state, solo, hand, hk, raw, cands, is_swap)
+                            picked = c
+                            history.append(c)
+                            discards.remove(c)
+                            dk -= W[c]
+                            raw -= dv[c]
+                            if ev is not None:
+                                ev.append(("pick", 0, c, 0))
+                            if not is_swap:
+                                hand.append(c)
+                                hk += W[c]
+                                bottom = 1  # stored with the card put under the deck, below
+                            else:
+                                he = hands_get(hk)
+                                if he is None:
+                                    he = _hand(solo, hand, hk)
+                                g = he[4].get(raw & he[0])
+                                if g is None:
+                                    g = _give_miss(state, solo, hand, hk, he, raw, c)
+                                history.append(g)
+                                hand.remove(g)
+                                discards.append(g)
+                                hand.append(c)
+                                hk += W[c] - W[g]
+                                dk += W[g]
+                                raw += dv[g]  # the card given counts from the next turn on
+                                if ev is not None:
+                                    ev.append(("give", 0, g))
+                                _store(solo.picks, pkey, (c, g))
+                                pkey = None
+                        else:
+                            _store(solo.picks, pkey, ())
+                            pkey = None
                 if bottom:
                     if hand_free:
                         # score(hand - k) = score(hand) - points(k): the first kind of least points
@@ -670,6 +714,8 @@ def play_solo(state: State) -> State:
                             if bottom == 1:
                                 break
                             bottom -= 1
+                        if pkey is not None:
+                            _store(solo.picks, pkey, (picked, c))
                     else:
                         for i in range(bottom, 0, -1):
                             he = hands_get(hk)
@@ -684,6 +730,8 @@ def play_solo(state: State) -> State:
                             hk -= W[c]
                             if ev is not None:
                                 ev.append(("bottom", 0, c))
+                        if pkey is not None:
+                            _store(solo.picks, pkey, (picked, c))
             # State._end_turn
             turn += 1
             cim = len(discards)
