@@ -79,8 +79,9 @@ def game_simple_effects(game, table) -> tuple[tuple | None, ...]:
 class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
-    __slots__ = ("cands", "credits", "ctx", "game", "hands", "info", "model", "picks", "plans", "points",
-                 "points_raw", "step", "swap", "table", "take", "top", "w")
+    __slots__ = ("above", "cands", "credits", "ctx", "game", "hands", "info", "kinds", "model",
+                 "picks", "plans", "points", "points_raw", "shift", "step", "swap", "table", "take",
+                 "top", "w")
 
     def __init__(self, state: State, bits: int) -> None:
         game = self.game = state.game
@@ -91,6 +92,12 @@ class _Solo:
         self.w = w = tuple(1 << (bits * k) for k in range(size))  # a kind's unit in a code
         # a card offered, above the hand's fields: (hand code | top[k], ...) keys its worth
         self.top = tuple((k + 1) << (bits * size) for k in range(size))
+        # memo keys are single integers (one object to reach, not a tuple and its items): a hand
+        # code takes the low ``shift`` bits, a pile code or a zone code sits above it (``above``
+        # over a hand code with a card on top), a kind resolved above both codes (``kinds``)
+        self.shift = shift = bits * size
+        self.above = shift + size.bit_length()
+        self.kinds = tuple(k << (2 * shift) for k in range(size))
         # the count fields of the non-Légendaire kinds: a hand code without any is all Légendaire
         nonleg = sum(((1 << bits) - 1) << (bits * k) for k in range(size) if not table.legendary[k])
         # per kind discarded at step 2 and coverage bits (1 a Défausse card in hand, 2 one
@@ -114,14 +121,14 @@ class _Solo:
         # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
-        self.step: dict = {}  # (hand code, unclamped zone code) -> the step-2 plan, before hands
+        self.step: dict = {}  # hand code | unclamped zone code << shift -> the step-2 plan
         self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
-        self.take: dict = {}  # (hand code | top[card], raw & fields) -> its worth (best_take)
-        self.swap: dict = {}  # -> the same for a Swap
+        self.take: dict = {}  # code of the hand with the card | raw & fields << shift -> its worth
+        self.swap: dict = {}  # hand code | top[card] | raw & fields << above -> a Swap's worth
         self.points: dict = {}  # zone code -> (points per kind, rank per kind)
         self.points_raw: dict = {}  # unclamped code -> points[its clamped code]
-        self.cands: dict = {}  # (discard pile code, kind resolved) -> its recover / swap offer
-        # (hand code, discard pile code, kind resolved) -> a recover's (card picked, card put under
+        self.cands: dict = {}  # discard pile code | kinds[resolved] -> its recover / swap offer
+        # hand code | pile code << shift | kinds[resolved] -> a recover's (card picked, card put under
         # the deck), a swap's (card picked, card given), () when nothing is picked: every choice of
         # the resolution is a function of the hand and the pile (the zone code is the pile's)
         self.picks: dict = {}
@@ -132,7 +139,7 @@ class _Solo:
                          TURN_LIMIT)
         self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get,
                     self.picks.get, nonleg, dv, model.hand_free, cim_end, game.stall_turns,
-                    turn_check)
+                    turn_check, shift, self.kinds)
 
 
 def _solo(state: State, bits: int) -> _Solo:
@@ -310,9 +317,10 @@ def _take(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, offer,
     if swap:
         get = solo.swap.get
         top = solo.top
+        above = solo.above
         worths = None
         for k in offer:
-            key = (hk | top[k], raw & (fields | reads[k]))
+            key = hk | top[k] | (raw & (fields | reads[k])) << above
             v = get(key)
             if v is None:
                 if worths is None:
@@ -324,8 +332,9 @@ def _take(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, offer,
         return best
     get = solo.take.get
     w = solo.w
+    shift = solo.shift
     for k in offer:
-        key = (hk + w[k], raw & (fields | reads[k]))
+        key = hk + w[k] | (raw & (fields | reads[k])) << shift
         v = get(key)
         if v is None:
             v = _after_add(state, solo, hand, hk + w[k], k, raw, key, looked)
@@ -335,7 +344,7 @@ def _take(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, offer,
 
 
 def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, raw: int,
-               key: tuple, looked: bool) -> float:
+               key: int, looked: bool) -> float:
     """The worth of taking ``card`` into ``hand`` (``sk``: the code of the hand with it): the best
     score of that hand less one card, as :func:`.policy._best_after_add` (its per-card cache
     asked first); stored under ``key``. After a Look's take (``looked``) the same scores give the
@@ -399,7 +408,7 @@ def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, r
     return v
 
 
-def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[int, ...]:
+def _cands(solo: _Solo, discards: list[int], a: int, eff, key: int) -> tuple[int, ...]:
     """The kinds a recover / swap of ``a`` (``eff``: its inline form) may take from the own
     discard pile: every kind its filter lets through, but one copy of ``a`` (the card being
     resolved is never picked), sorted (effects._candidates); stored under ``key``."""
@@ -417,16 +426,16 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[i
     return out
 
 
-def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int) -> tuple:
+def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, key: int) -> tuple:
     """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from its hand entry
-    (under ``raw`` & the hand's fields) or computed; stored under ``(hk, raw)``."""
+    (under ``raw`` & the hand's fields) or computed; stored under ``key``."""
     he = solo.hands.get(hk)
     if he is None:
         he = _hand(solo, hand, hk)
     plan = he[1](raw & he[0])
     if plan is None:
         plan = _step_miss(state, solo, hand, hk, he, raw)
-    _store(solo.step, (hk, raw), plan)
+    _store(solo.step, key, plan)
     return plan
 
 
@@ -514,7 +523,7 @@ def play_solo(state: State) -> State:
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
     (W, step_get, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
-     stall, turn_check) = solo.ctx
+     stall, turn_check, shift, kinds) = solo.ctx
     game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
     history = state.history
@@ -537,9 +546,10 @@ def play_solo(state: State) -> State:
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
         ending = ""
         while True:
-            plan = step_get((hk, raw))
+            key = hk | raw << shift
+            plan = step_get(key)
             if plan is None:
-                plan = _step(state, solo, hand, hk, raw)
+                plan = _step(state, solo, hand, hk, raw, key)
             a, wa, da, eff, ci = plan
             if eff is None:  # State.apply_action plays it
                 break
@@ -618,7 +628,7 @@ def play_solo(state: State) -> State:
                     cov[slot] += 1
                     # the whole resolution is a function of the hand, the pile and the card:
                     # memoised, () when nothing is picked
-                    pkey = (hk, dk, a)
+                    pkey = hk | dk << shift | kinds[a]
                     done = picks_get(pkey)
                     if done is not None:
                         if done:
@@ -648,7 +658,7 @@ def play_solo(state: State) -> State:
                                     ev.append(("bottom", 0, g))
                         pkey = None
                     else:
-                        key = (dk, a)
+                        key = dk | kinds[a]
                         cands = cands_get(key)
                         if cands is None:
                             cands = _cands(solo, discards, a, eff, key)
