@@ -79,7 +79,8 @@ def game_simple_effects(game, table) -> tuple[tuple | None, ...]:
 class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
-    __slots__ = ("above", "cands", "credits", "ctx", "game", "hands", "info", "kinds", "model",
+    __slots__ = ("above", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
+                 "kinds", "model",
                  "picks", "plans", "points", "points_raw", "shift", "step", "swap", "table", "take",
                  "top", "w")
 
@@ -132,6 +133,15 @@ class _Solo:
         # the deck), a swap's (card picked, card given), () when nothing is picked: every choice of
         # the resolution is a function of the hand and the pile (the zone code is the pile's)
         self.picks: dict = {}
+        # when no score rule counts hand cards: per kind, its points when it reads no field of
+        # the zone code (the same at every code), None when it reads some; and the memo of
+        # _removal_by_points (None: not used, a score is not an integer)
+        self.fixed: tuple[int | None, ...] | None = None
+        self.diffs: dict = {}
+        if model.hand_free:
+            at0 = tuple(model.points(k, table.value[k], 0) for k in range(size))
+            if all(type(v) is int for v in at0):
+                self.fixed = tuple(None if model.reads[k] else at0[k] for k in range(size))
         # State._end_turn's checks (rulings R1, R10, R6): below this Cimetière size and this
         # turn, only the peak (R10) may end a game (_end_checks makes them all)
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
@@ -223,10 +233,47 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple[tuple[int, ...], 
     return info
 
 
-def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit) -> int:
+def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit, masked: int) -> int:
     """:func:`.fast._remove_by_points` from the points tables (``legal``: the hand's
-    non-Légendaire kinds, some card with score rules): the same integer sums, the same
-    comparisons, so the same card."""
+    non-Légendaire kinds, some card with score rules; ``masked``: the unclamped zone code & the
+    fields the hand's cards read): the same integers compared in the same order, so the same card.
+
+    Removing ``k`` leaves ``total(c) - pts(k, c)`` at ``c = code + dv[k]``; the cards that read no
+    field score the same at every code (``_Solo.fixed``), so that is ``diff[k] + rest`` with
+    ``rest`` their points and ``diff[k]`` the rest of the hand's points less ``pts(k, c)`` — a
+    function of the cards that read fields and ``masked``, memoised under them (``_Solo.diffs``):
+    hands differing in their other cards share it. Integers, so the sum is the same whatever the
+    order; with a score that is not an integer, computed per hand as before."""
+    fixed = solo.fixed
+    if fixed is not None:
+        w = solo.w
+        rk = rest = 0
+        for j in hand:
+            p = fixed[j]
+            if p is None:
+                rk += w[j]
+            else:
+                rest += p
+        key = rk | masked << solo.shift
+        diff = solo.diffs.get(key)
+        if diff is None:
+            diff = [None] * len(fixed)
+            _store(solo.diffs, key, diff)
+        best, best_v = legal[0], None
+        for k in legal:
+            v = diff[k]
+            if v is None:
+                v = _diff(solo, hand, k, code)
+                if v is None:
+                    break
+                diff[k] = v
+            v += rest
+            if credit:
+                v += credit[k]
+            if best_v is None or v > best_v:
+                best, best_v = k, v
+        else:
+            return best
     dv = solo.model.dv
     get = solo.points.get
     sums: dict[int, int] = {}  # the hand's points at each zone code
@@ -246,6 +293,26 @@ def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit) -
         if best_v is None or v > best_v:
             best, best_v = k, v
     return best
+
+
+def _diff(solo: _Solo, hand: list[int], k: int, code: int) -> int | None:
+    """The points at ``c = code + dv[k]`` of the cards of ``hand`` that read fields, less
+    ``pts(k, c)``. None, and no more such memos for this game, when one is not an integer."""
+    fixed = solo.fixed
+    c = code + solo.model.dv[k]
+    pts = solo.points.get(c)
+    if pts is None:
+        pts = _points_at(solo, c)
+    pts = pts[0]
+    v = 0
+    for j in hand:
+        if fixed[j] is None:
+            v += pts[j]
+    v -= pts[k]
+    if type(v) is not int:
+        solo.fixed = None
+        return None
+    return v
 
 
 def _take_from_points(pts: tuple[int, ...], hand: list[int], offer) -> int:
@@ -445,7 +512,7 @@ def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
     legal, fl, rules = _hand_info(solo, hand, hk)
     code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
-        a = _removal_by_points(solo, hand, legal, code, solo.credits)
+        a = _removal_by_points(solo, hand, legal, code, solo.credits, raw & he[0])
     else:
         t = solo.table
         policy_key = (None, tuple(sorted(hand)), code & he[0], 1)
@@ -470,7 +537,7 @@ def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
     legal, _, rules = _hand_info(solo, hand, hk)
     code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
-        g = _removal_by_points(solo, hand, legal, code, None)
+        g = _removal_by_points(solo, hand, legal, code, None, raw & he[0])
     else:
         g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
     he[4][raw & he[0]] = g
