@@ -17,14 +17,21 @@ Every greedy choice depends on the hand's multiset and on the fields of the clam
 the hand's cards read (the policy's own cache keys, :func:`.policy.greedy_action`); clamping works
 field by field, so it is a function of ``raw & those fields``. Each choice is memoised per hand code
 under that: a step-2 discard as a *plan* (the kind, its codes, its Défausse action resolved inline,
-its rule-coverage counts, also kept under ``(hand code, raw)`` for a one-lookup hit), a card put
-under the deck or given by a Swap as a kind, a card taken as a per-card worth (as
-:func:`.policy.best_take`'s cache), a recover / swap offer under the pile's code. A miss asks the
-policy's cache, or computes the choice as the general fast path does (:func:`.fast.play_greedy`).
+its rule-coverage counts, also kept under the hand code and ``raw`` for a one-lookup hit), a card
+put under the deck or given by a Swap as a kind, a recover / swap offer under the pile's code. A
+card taken from a Look or a recover is worth the best score of the hand it makes less one card, so
+its worth is memoised under that hand (every hand and card making it share it), and after a Look the
+card that hand puts under the deck comes from the same scores; a Swap's worth is memoised per card
+(as :func:`.policy.best_take`'s cache). A recover's or a swap's whole resolution (the card picked,
+the card put under the deck or given) is memoised under the hand, the pile and the card resolved. A
+miss asks the policy's cache, or computes the choice as the general fast path does
+(:func:`.fast.play_greedy`). Memo keys are single integers (codes side by side), one object to
+reach in memory rather than a tuple and its items.
 When no score rule counts hand cards (``ScoreModel.hand_free``) a hand scores the sum of its cards'
 points: choices come from each kind's points at the zone code (:func:`_points_at`) — the same
 integers summed and compared in the same order as :func:`.fast._remove_by_points`,
-``_take_by_points`` and ``_swap_by_points``.
+``_take_by_points`` and ``_swap_by_points``; a step-2 miss ranks the discards from the points of
+the hand's field-reading cards, memoised under those cards alone (:func:`_removal_by_points`).
 
 The turn, the Cimetière peak and the step-2 coverage counts live in local variables between two
 moves of the general engine (an effect this path does not resolve, a Légendaire hand under R4).
