@@ -17,8 +17,8 @@ Every greedy choice depends on the hand's multiset and on the fields of the clam
 the hand's cards read (the policy's own cache keys, :func:`.policy.greedy_action`); clamping works
 field by field, so it is a function of ``raw & those fields``. Each choice is memoised per hand code
 under that: a step-2 discard as a *plan* (the kind, its codes, its Défausse action resolved inline,
-its rule-coverage counts), a card put under the deck or given by a Swap as a kind, a recover / swap
-offer under the pile's code. A
+its rule-coverage counts, also kept under the hand code and ``raw`` for a one-lookup hit), a card
+put under the deck or given by a Swap as a kind, a recover / swap offer under the pile's code. A
 card taken from a Look or a recover is worth the best score of the hand it makes less one card, so
 its worth is memoised under that hand (every hand and card making it share it), and after a Look the
 card that hand puts under the deck comes from the same scores; a Swap's worth is memoised per card
@@ -87,8 +87,9 @@ class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
     __slots__ = ("above", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
-                 "kinds", "model", "picks", "plans", "points", "points_raw", "shift", "swap",
-                 "table", "take", "top", "w")
+                 "kinds", "model",
+                 "picks", "plans", "points", "points_raw", "shift", "step", "swap", "table", "take",
+                 "top", "w")
 
     def __init__(self, state: State, bits: int) -> None:
         game = self.game = state.game
@@ -128,6 +129,7 @@ class _Solo:
         # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
+        self.step: dict = {}  # hand code | unclamped zone code << shift -> the step-2 plan
         self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
         self.take: dict = {}  # code of the hand with the card | raw & fields << shift -> its worth
         self.swap: dict = {}  # hand code | top[card] | raw & fields << above -> a Swap's worth
@@ -152,7 +154,7 @@ class _Solo:
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
         turn_check = min(game.rules_turns if (game.by_turns or game.unreachable) else TURN_LIMIT,
                          TURN_LIMIT)
-        self.ctx = (w, self.hands.get, self.points_raw.get, self.cands.get,
+        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get,
                     self.picks.get, nonleg, dv, model.hand_free, cim_end, game.stall_turns,
                     turn_check, shift, self.kinds)
 
@@ -498,6 +500,19 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: int) -> tuple[int
     return out
 
 
+def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, key: int) -> tuple:
+    """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from its hand entry
+    (under ``raw`` & the hand's fields) or computed; stored under ``key``."""
+    he = solo.hands.get(hk)
+    if he is None:
+        he = _hand(solo, hand, hk)
+    plan = he[1](raw & he[0])
+    if plan is None:
+        plan = _step_miss(state, solo, hand, hk, he, raw)
+    _store(solo.step, key, plan)
+    return plan
+
+
 def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int) -> tuple:
     """The step-2 choice of a solo hand, as :func:`.fast.play_greedy` makes it, as a plan stored
     in its entry ``he``."""
@@ -581,7 +596,7 @@ def play_solo(state: State) -> State:
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
-    (W, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
+    (W, step_get, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
      stall, turn_check, shift, kinds) = solo.ctx
     game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
@@ -605,12 +620,10 @@ def play_solo(state: State) -> State:
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
         ending = ""
         while True:
-            he = hands_get(hk)
-            if he is None:
-                he = _hand(solo, hand, hk)
-            plan = he[1](raw & he[0])
+            key = hk | raw << shift
+            plan = step_get(key)
             if plan is None:
-                plan = _step_miss(state, solo, hand, hk, he, raw)
+                plan = _step(state, solo, hand, hk, raw, key)
             a, wa, da, eff, ci = plan
             if eff is None:  # State.apply_action plays it
                 break
