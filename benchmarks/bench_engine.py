@@ -16,7 +16,8 @@ minimal loop and the engine measured in the same process; the parallel batch alo
 the wall clock. ``--before CHECKOUT`` (a checkout of an earlier commit, e.g. made with
 ``git worktree add /tmp/before COMMIT --detach``) also plays ``--same`` seeded goldfish games per
 starter deck with that checkout's engine and this one, logged, and says whether every move, zone,
-score, log entry and rule-coverage count is the same (a digest of each), and prints the earlier
+score, log entry, rule-coverage count and the generator's state after each game is the same (a
+digest of each), and prints the earlier
 engine's goldfish rate and ratio to the minimal loop, measured in its own process the same way.
 """
 
@@ -156,13 +157,17 @@ def stalemate_figures(n: int) -> None:
 
 def goldfish_digest(deck: list, n: int) -> str:
     """A digest of ``n`` seeded greedy goldfish games of ``deck``, logged: every move, zone,
-    score, log entry, rule-coverage count and ending (the API of every engine version)."""
+    score, log entry, rule-coverage count, ending and the dealing generator's state after the
+    game (the API of every engine version)."""
+    from cardbase.games.nespanini.state import _RNG
+
     game = Game([deck])
     h = hashlib.sha256()
     for seed in range(n):
         s = play_greedy(game.new_state(seed))
         h.update(repr((s.history, s.hands, s.discards, s.decks, s.turn, s.ended_by, s.scores(),
-                       s.events, s.cov, s.peak, s.peak_turn, s.skipped, s.revealed)).encode())
+                       s.events, s.cov, s.peak, s.peak_turn, s.skipped, s.revealed,
+                       _RNG.rng.getstate())).encode())
     return h.hexdigest()[:16]
 
 

@@ -51,6 +51,23 @@ def test_pinned_starter_goldfish_games_are_unchanged():
         assert game_digest(Game([deck]), range(300)) == PINNED[name], name
 
 
+def test_pinned_games_played_again_from_the_memos_are_unchanged():
+    """The same seeds played twice on one game: the second time every choice comes from the
+    path's memos (step-2 plans, a recover's or swap's whole resolution, the worth of a take
+    shared by every hand and card making the same hand, a Look's card put under the deck) and
+    the games are still the pinned ones; a third pass of other seeds against the general engine."""
+    for name, deck in STARTERS.items():
+        game = Game([deck])
+        assert game_digest(game, range(300)) == PINNED[name], name
+        assert game_digest(game, range(300)) == PINNED[name], name
+        slow_game = Game([deck])
+        for seed in range(300, 700):
+            fast = play_greedy(game.new_state(seed))
+            slow = general(slow_game.new_state(seed))
+            assert _outcome(fast) == _outcome(slow) and fast.cov == slow.cov, (name, seed)
+            assert (fast.peak, fast.peak_turn) == (slow.peak, slow.peak_turn), (name, seed)
+
+
 def np1(text):
     return deck_from_text(text, load_edition_defs([NP1]))
 

@@ -17,14 +17,21 @@ Every greedy choice depends on the hand's multiset and on the fields of the clam
 the hand's cards read (the policy's own cache keys, :func:`.policy.greedy_action`); clamping works
 field by field, so it is a function of ``raw & those fields``. Each choice is memoised per hand code
 under that: a step-2 discard as a *plan* (the kind, its codes, its Défausse action resolved inline,
-its rule-coverage counts, also kept under ``(hand code, raw)`` for a one-lookup hit), a card put
-under the deck or given by a Swap as a kind, a card taken as a per-card worth (as
-:func:`.policy.best_take`'s cache), a recover / swap offer under the pile's code. A miss asks the
-policy's cache, or computes the choice as the general fast path does (:func:`.fast.play_greedy`).
+its rule-coverage counts, also kept under the hand code and ``raw`` for a one-lookup hit), a card
+put under the deck or given by a Swap as a kind, a recover / swap offer under the pile's code. A
+card taken from a Look or a recover is worth the best score of the hand it makes less one card, so
+its worth is memoised under that hand (every hand and card making it share it), and after a Look the
+card that hand puts under the deck comes from the same scores; a Swap's worth is memoised per card
+(as :func:`.policy.best_take`'s cache). A recover's or a swap's whole resolution (the card picked,
+the card put under the deck or given) is memoised under the hand, the pile and the card resolved. A
+miss asks the policy's cache, or computes the choice as the general fast path does
+(:func:`.fast.play_greedy`). Memo keys are single integers (codes side by side), one object to
+reach in memory rather than a tuple and its items.
 When no score rule counts hand cards (``ScoreModel.hand_free``) a hand scores the sum of its cards'
 points: choices come from each kind's points at the zone code (:func:`_points_at`) — the same
 integers summed and compared in the same order as :func:`.fast._remove_by_points`,
-``_take_by_points`` and ``_swap_by_points``.
+``_take_by_points`` and ``_swap_by_points``; a step-2 miss ranks the discards from the points of
+the hand's field-reading cards, memoised under those cards alone (:func:`_removal_by_points`).
 
 The turn, the Cimetière peak and the step-2 coverage counts live in local variables between two
 moves of the general engine (an effect this path does not resolve, a Légendaire hand under R4).
@@ -79,8 +86,10 @@ def game_simple_effects(game, table) -> tuple[tuple | None, ...]:
 class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
-    __slots__ = ("cands", "credits", "ctx", "game", "hands", "info", "model", "plans", "points",
-                 "points_raw", "step", "swap", "table", "take", "top", "w")
+    __slots__ = ("above", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
+                 "kinds", "model",
+                 "picks", "plans", "points", "points_raw", "shift", "step", "swap", "table", "take",
+                 "top", "w")
 
     def __init__(self, state: State, bits: int) -> None:
         game = self.game = state.game
@@ -91,6 +100,12 @@ class _Solo:
         self.w = w = tuple(1 << (bits * k) for k in range(size))  # a kind's unit in a code
         # a card offered, above the hand's fields: (hand code | top[k], ...) keys its worth
         self.top = tuple((k + 1) << (bits * size) for k in range(size))
+        # memo keys are single integers (one object to reach, not a tuple and its items): a hand
+        # code takes the low ``shift`` bits, a pile code or a zone code sits above it (``above``
+        # over a hand code with a card on top), a kind resolved above both codes (``kinds``)
+        self.shift = shift = bits * size
+        self.above = shift + size.bit_length()
+        self.kinds = tuple(k << (2 * shift) for k in range(size))
         # the count fields of the non-Légendaire kinds: a hand code without any is all Légendaire
         nonleg = sum(((1 << bits) - 1) << (bits * k) for k in range(size) if not table.legendary[k])
         # per kind discarded at step 2 and coverage bits (1 a Défausse card in hand, 2 one
@@ -114,20 +129,34 @@ class _Solo:
         # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
-        self.step: dict = {}  # (hand code, unclamped zone code) -> the step-2 plan, before hands
+        self.step: dict = {}  # hand code | unclamped zone code << shift -> the step-2 plan
         self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
-        self.take: dict = {}  # (hand code | top[card], raw & fields) -> its worth (best_take)
-        self.swap: dict = {}  # -> the same for a Swap
+        self.take: dict = {}  # code of the hand with the card | raw & fields << shift -> its worth
+        self.swap: dict = {}  # hand code | top[card] | raw & fields << above -> a Swap's worth
         self.points: dict = {}  # zone code -> (points per kind, rank per kind)
         self.points_raw: dict = {}  # unclamped code -> points[its clamped code]
-        self.cands: dict = {}  # (discard pile code, kind resolved) -> its recover / swap offer
+        self.cands: dict = {}  # discard pile code | kinds[resolved] -> its recover / swap offer
+        # hand code | pile code << shift | kinds[resolved] -> a recover's (card picked, card put under
+        # the deck), a swap's (card picked, card given), () when nothing is picked: every choice of
+        # the resolution is a function of the hand and the pile (the zone code is the pile's)
+        self.picks: dict = {}
+        # when no score rule counts hand cards: per kind, its points when it reads no field of
+        # the zone code (the same at every code), None when it reads some; and the memo of
+        # _removal_by_points (None: not used, a score is not an integer)
+        self.fixed: tuple[int | None, ...] | None = None
+        self.diffs: dict = {}
+        if model.hand_free:
+            at0 = tuple(model.points(k, table.value[k], 0) for k in range(size))
+            if all(type(v) is int for v in at0):
+                self.fixed = tuple(None if model.reads[k] else at0[k] for k in range(size))
         # State._end_turn's checks (rulings R1, R10, R6): below this Cimetière size and this
         # turn, only the peak (R10) may end a game (_end_checks makes them all)
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
         turn_check = min(game.rules_turns if (game.by_turns or game.unreachable) else TURN_LIMIT,
                          TURN_LIMIT)
-        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get, nonleg,
-                    dv, model.hand_free, cim_end, game.stall_turns, turn_check)
+        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get,
+                    self.picks.get, nonleg, dv, model.hand_free, cim_end, game.stall_turns,
+                    turn_check, shift, self.kinds)
 
 
 def _solo(state: State, bits: int) -> _Solo:
@@ -211,10 +240,47 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple[tuple[int, ...], 
     return info
 
 
-def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit) -> int:
+def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit, masked: int) -> int:
     """:func:`.fast._remove_by_points` from the points tables (``legal``: the hand's
-    non-Légendaire kinds, some card with score rules): the same integer sums, the same
-    comparisons, so the same card."""
+    non-Légendaire kinds, some card with score rules; ``masked``: the unclamped zone code & the
+    fields the hand's cards read): the same integers compared in the same order, so the same card.
+
+    Removing ``k`` leaves ``total(c) - pts(k, c)`` at ``c = code + dv[k]``; the cards that read no
+    field score the same at every code (``_Solo.fixed``), so that is ``diff[k] + rest`` with
+    ``rest`` their points and ``diff[k]`` the rest of the hand's points less ``pts(k, c)`` — a
+    function of the cards that read fields and ``masked``, memoised under them (``_Solo.diffs``):
+    hands differing in their other cards share it. Integers, so the sum is the same whatever the
+    order; with a score that is not an integer, computed per hand as before."""
+    fixed = solo.fixed
+    if fixed is not None:
+        w = solo.w
+        rk = rest = 0
+        for j in hand:
+            p = fixed[j]
+            if p is None:
+                rk += w[j]
+            else:
+                rest += p
+        key = rk | masked << solo.shift
+        diff = solo.diffs.get(key)
+        if diff is None:
+            diff = [None] * len(fixed)
+            _store(solo.diffs, key, diff)
+        best, best_v = legal[0], None
+        for k in legal:
+            v = diff[k]
+            if v is None:
+                v = _diff(solo, hand, k, code)
+                if v is None:
+                    break
+                diff[k] = v
+            v += rest
+            if credit:
+                v += credit[k]
+            if best_v is None or v > best_v:
+                best, best_v = k, v
+        else:
+            return best
     dv = solo.model.dv
     get = solo.points.get
     sums: dict[int, int] = {}  # the hand's points at each zone code
@@ -234,6 +300,26 @@ def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit) -
         if best_v is None or v > best_v:
             best, best_v = k, v
     return best
+
+
+def _diff(solo: _Solo, hand: list[int], k: int, code: int) -> int | None:
+    """The points at ``c = code + dv[k]`` of the cards of ``hand`` that read fields, less
+    ``pts(k, c)``. None, and no more such memos for this game, when one is not an integer."""
+    fixed = solo.fixed
+    c = code + solo.model.dv[k]
+    pts = solo.points.get(c)
+    if pts is None:
+        pts = _points_at(solo, c)
+    pts = pts[0]
+    v = 0
+    for j in hand:
+        if fixed[j] is None:
+            v += pts[j]
+    v -= pts[k]
+    if type(v) is not int:
+        solo.fixed = None
+        return None
+    return v
 
 
 def _take_from_points(pts: tuple[int, ...], hand: list[int], offer) -> int:
@@ -287,34 +373,116 @@ def _take_worths(state: State, solo: _Solo, hand: list[int], hk: int, code: int,
 
 
 def _take(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, offer,
-          swap: bool) -> int:
+          swap: bool, looked: bool = False) -> int:
     """The card :func:`.policy.best_take` takes among ``offer`` (own kinds, sorted): the first of
-    the greatest worth, each worth memoised under ``(hk | top[card], raw & the fields the hand
-    and the card read)``, as the policy's per-card cache."""
-    cache = solo.swap if swap else solo.take
-    get = cache.get
-    top = solo.top
+    the greatest worth. A Swap's worth is memoised under ``(hk | top[card], raw & the fields the
+    hand and the card read)``, as the policy's per-card cache. Any other take's worth is the best
+    score of the hand with the card, less one card (:func:`.policy._best_after_add`): a function
+    of that hand alone, memoised under ``(its code, raw & its fields)`` so that every hand and card
+    making the same hand share it. ``looked``: a Look's take, after which the hand puts a card
+    under the deck at the same zone code — the card :func:`.policy.best_removal` picks, computed
+    with the worth, goes to the new hand's entry (see :func:`_after_add`)."""
     reads = solo.model.reads
     he = solo.hands.get(hk)
     if he is None:
         he = _hand(solo, hand, hk)
     fields = he[0]
-    worths = None
     best, best_v = offer[0], None
+    if swap:
+        get = solo.swap.get
+        top = solo.top
+        above = solo.above
+        worths = None
+        for k in offer:
+            key = hk | top[k] | (raw & (fields | reads[k])) << above
+            v = get(key)
+            if v is None:
+                if worths is None:
+                    worths = _take_worths(state, solo, hand, hk, _code(solo, raw), offer, True)
+                v = worths[k]
+                _store(solo.swap, key, v)
+            if best_v is None or v > best_v:
+                best, best_v = k, v
+        return best
+    get = solo.take.get
+    w = solo.w
+    shift = solo.shift
     for k in offer:
-        key = (hk | top[k], raw & (fields | reads[k]))
+        key = hk + w[k] | (raw & (fields | reads[k])) << shift
         v = get(key)
         if v is None:
-            if worths is None:
-                worths = _take_worths(state, solo, hand, hk, _code(solo, raw), offer, swap)
-            v = worths[k]
-            _store(cache, key, v)
+            v = _after_add(state, solo, hand, hk + w[k], k, raw, key, looked)
         if best_v is None or v > best_v:
             best, best_v = k, v
     return best
 
 
-def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[int, ...]:
+def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, raw: int,
+               key: int, looked: bool) -> float:
+    """The worth of taking ``card`` into ``hand`` (``sk``: the code of the hand with it): the best
+    score of that hand less one card, as :func:`.policy._best_after_add` (its per-card cache
+    asked first); stored under ``key``. After a Look's take (``looked``) the same scores give the
+    card that hand puts under the deck, as :func:`.policy.best_removal` picks it (the first of
+    the best score left; by least value when no card of the hand has score rules), stored in
+    the hand's entry when missing there."""
+    t = solo.table
+    code = _code(solo, raw)
+    reads = solo.model.reads
+    fields = 0
+    for k in hand:
+        fields |= reads[k]
+    hs = tuple(sorted(hand))
+    cache_key = (hs, card, code & (fields | reads[card]), False)
+    v = t.add_cache.get(cache_key)
+    se = None
+    if looked:
+        se = solo.hands.get(sk)
+        masked = raw & (fields | reads[card])
+        if se is not None and masked in se[3]:
+            looked = False  # the card put under the deck is known already
+    if v is None or looked:
+        full = sorted(hand + [card])
+        fns, value = t.iscore, t.value
+        rules = False
+        for k in full:
+            if fns[k] is not None:
+                rules = True
+                break
+        score = state.score_sorted
+        info_get, score_get = t.hand_info.get, t.score_cache.get
+        best = choice = choice_v = None
+        prev = -1
+        for i, r in enumerate(full):
+            if r == prev:
+                continue
+            prev = r
+            h = tuple(full[:i] + full[i + 1:])
+            info = info_get(h)  # score_sorted(h, code), its two cache lookups inline
+            if info is None:
+                s = score(h, code)
+            elif info[1] < 0:
+                s = info[0]
+            else:
+                s = score_get((h, code & info[1]))
+                if s is None:
+                    s = score(h, code)
+            if best is None or s > best:
+                best = s
+            c = s if rules else -value[r]
+            if choice_v is None or c > choice_v:
+                choice, choice_v = r, c
+        if v is None:
+            v = best
+            _store(t.add_cache, cache_key, v)
+        if looked:
+            if se is None:
+                se = _hand(solo, full, sk)
+            se[3][masked] = choice
+    _store(solo.take, key, v)
+    return v
+
+
+def _cands(solo: _Solo, discards: list[int], a: int, eff, key: int) -> tuple[int, ...]:
     """The kinds a recover / swap of ``a`` (``eff``: its inline form) may take from the own
     discard pile: every kind its filter lets through, but one copy of ``a`` (the card being
     resolved is never picked), sorted (effects._candidates); stored under ``key``."""
@@ -332,16 +500,16 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: tuple) -> tuple[i
     return out
 
 
-def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int) -> tuple:
+def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, key: int) -> tuple:
     """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from its hand entry
-    (under ``raw`` & the hand's fields) or computed; stored under ``(hk, raw)``."""
+    (under ``raw`` & the hand's fields) or computed; stored under ``key``."""
     he = solo.hands.get(hk)
     if he is None:
         he = _hand(solo, hand, hk)
     plan = he[1](raw & he[0])
     if plan is None:
         plan = _step_miss(state, solo, hand, hk, he, raw)
-    _store(solo.step, (hk, raw), plan)
+    _store(solo.step, key, plan)
     return plan
 
 
@@ -351,7 +519,7 @@ def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
     legal, fl, rules = _hand_info(solo, hand, hk)
     code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
-        a = _removal_by_points(solo, hand, legal, code, solo.credits)
+        a = _removal_by_points(solo, hand, legal, code, solo.credits, raw & he[0])
     else:
         t = solo.table
         policy_key = (None, tuple(sorted(hand)), code & he[0], 1)
@@ -376,7 +544,7 @@ def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
     legal, _, rules = _hand_info(solo, hand, hk)
     code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
-        g = _removal_by_points(solo, hand, legal, code, None)
+        g = _removal_by_points(solo, hand, legal, code, None, raw & he[0])
     else:
         g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
     he[4][raw & he[0]] = g
@@ -428,8 +596,8 @@ def play_solo(state: State) -> State:
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
-    (W, step_get, hands_get, points_get, cands_get, nonleg, dv, hand_free, cim_end, stall,
-     turn_check) = solo.ctx
+    (W, step_get, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
+     stall, turn_check, shift, kinds) = solo.ctx
     game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
     history = state.history
@@ -452,9 +620,10 @@ def play_solo(state: State) -> State:
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
         ending = ""
         while True:
-            plan = step_get((hk, raw))
+            key = hk | raw << shift
+            plan = step_get(key)
             if plan is None:
-                plan = _step(state, solo, hand, hk, raw)
+                plan = _step(state, solo, hand, hk, raw, key)
             a, wa, da, eff, ci = plan
             if eff is None:  # State.apply_action plays it
                 break
@@ -473,6 +642,7 @@ def play_solo(state: State) -> State:
                     ev.append(("effect", 0, a))
                 op = eff[0]
                 bottom = 0
+                pkey = None  # a recover's memo key, stored with its card put under the deck
                 if op == 0:  # draw
                     cov[_DRAW] += 1
                     m = eff[1]
@@ -512,7 +682,7 @@ def play_solo(state: State) -> State:
                                     pts = _points_raw(solo, raw)
                                 c = _take_from_points(pts[0], hand, offer)
                             else:
-                                c = _take(state, solo, hand, hk, raw, offer, False)
+                                c = _take(state, solo, hand, hk, raw, offer, False, True)
                             history.append(c)
                             looked.remove(c)
                             hand.append(c)
@@ -530,48 +700,86 @@ def play_solo(state: State) -> State:
                     is_swap = eff[3]
                     slot = _SWAP if is_swap else _RECOVER
                     cov[slot] += 1
-                    key = (dk, a)
-                    cands = cands_get(key)
-                    if cands is None:
-                        cands = _cands(solo, discards, a, eff, key)
-                    # a Swap needs a non-Légendaire hand card to give
-                    if cands and not (is_swap and not hk & nonleg):
-                        cov[slot + 1] += 1
-                        if len(cands) == 1:
-                            c = cands[0]
-                        elif hand_free and not is_swap:
-                            pts = points_get(raw)
-                            if pts is None:
-                                pts = _points_raw(solo, raw)
-                            c = _take_from_points(pts[0], hand, cands)
-                        else:
-                            c = _take(state, solo, hand, hk, raw, cands, is_swap)
-                        history.append(c)
-                        discards.remove(c)
-                        dk -= W[c]
-                        raw -= dv[c]
-                        if ev is not None:
-                            ev.append(("pick", 0, c, 0))
-                        if not is_swap:
-                            hand.append(c)
-                            hk += W[c]
-                            bottom = 1
-                        else:
-                            he = hands_get(hk)
-                            if he is None:
-                                he = _hand(solo, hand, hk)
-                            g = he[4].get(raw & he[0])
-                            if g is None:
-                                g = _give_miss(state, solo, hand, hk, he, raw, c)
-                            history.append(g)
-                            hand.remove(g)
-                            discards.append(g)
-                            hand.append(c)
-                            hk += W[c] - W[g]
-                            dk += W[g]
-                            raw += dv[g]  # the card given counts from the next turn on
+                    # the whole resolution is a function of the hand, the pile and the card:
+                    # memoised, () when nothing is picked
+                    pkey = hk | dk << shift | kinds[a]
+                    done = picks_get(pkey)
+                    if done is not None:
+                        if done:
+                            cov[slot + 1] += 1
+                            c, g = done
+                            history.append(c)
+                            discards.remove(c)
+                            dk -= W[c]
+                            raw -= dv[c]
                             if ev is not None:
-                                ev.append(("give", 0, g))
+                                ev.append(("pick", 0, c, 0))
+                            history.append(g)
+                            hk += W[c] - W[g]
+                            if is_swap:
+                                hand.remove(g)
+                                hand.append(c)
+                                discards.append(g)
+                                dk += W[g]
+                                raw += dv[g]  # the card given counts from the next turn on
+                                if ev is not None:
+                                    ev.append(("give", 0, g))
+                            else:  # then the card put under the deck
+                                hand.append(c)
+                                hand.remove(g)
+                                deck.insert(0, g)
+                                if ev is not None:
+                                    ev.append(("bottom", 0, g))
+                        pkey = None
+                    else:
+                        key = dk | kinds[a]
+                        cands = cands_get(key)
+                        if cands is None:
+                            cands = _cands(solo, discards, a, eff, key)
+                        # a Swap needs a non-Légendaire hand card to give
+                        if cands and not (is_swap and not hk & nonleg):
+                            cov[slot + 1] += 1
+                            if len(cands) == 1:
+                                c = cands[0]
+                            elif hand_free and not is_swap:
+                                pts = points_get(raw)
+                                if pts is None:
+                                    pts = _points_raw(solo, raw)
+                                c = _take_from_points(pts[0], hand, cands)
+                            else:
+                                c = _take(state, solo, hand, hk, raw, cands, is_swap)
+                            picked = c
+                            history.append(c)
+                            discards.remove(c)
+                            dk -= W[c]
+                            raw -= dv[c]
+                            if ev is not None:
+                                ev.append(("pick", 0, c, 0))
+                            if not is_swap:
+                                hand.append(c)
+                                hk += W[c]
+                                bottom = 1  # stored with the card put under the deck, below
+                            else:
+                                he = hands_get(hk)
+                                if he is None:
+                                    he = _hand(solo, hand, hk)
+                                g = he[4].get(raw & he[0])
+                                if g is None:
+                                    g = _give_miss(state, solo, hand, hk, he, raw, c)
+                                history.append(g)
+                                hand.remove(g)
+                                discards.append(g)
+                                hand.append(c)
+                                hk += W[c] - W[g]
+                                dk += W[g]
+                                raw += dv[g]  # the card given counts from the next turn on
+                                if ev is not None:
+                                    ev.append(("give", 0, g))
+                                _store(solo.picks, pkey, (c, g))
+                                pkey = None
+                        else:
+                            _store(solo.picks, pkey, ())
+                            pkey = None
                 if bottom:
                     if hand_free:
                         # score(hand - k) = score(hand) - points(k): the first kind of least points
@@ -590,6 +798,8 @@ def play_solo(state: State) -> State:
                             if bottom == 1:
                                 break
                             bottom -= 1
+                        if pkey is not None:
+                            _store(solo.picks, pkey, (picked, c))
                     else:
                         for i in range(bottom, 0, -1):
                             he = hands_get(hk)
@@ -604,6 +814,8 @@ def play_solo(state: State) -> State:
                             hk -= W[c]
                             if ev is not None:
                                 ev.append(("bottom", 0, c))
+                        if pkey is not None:
+                            _store(solo.picks, pkey, (picked, c))
             # State._end_turn
             turn += 1
             cim = len(discards)
