@@ -39,7 +39,7 @@ def fresh_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def first_page(url: str) -> dict:
-    """What the first page shows: its title, texts, the cards table and the card beside it."""
+    """What the first page shows: its title, texts, the cards list and the card beside it."""
     at = AppTest.from_file(APP, default_timeout=120).run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
@@ -47,7 +47,7 @@ def first_page(url: str) -> dict:
     return {"title": [e.value for e in at.title], "captions": captions,
             "markdown": [e.value for e in at.markdown], "subheaders": [e.value for e in at.subheader],
             "selects": [(e.label, e.value) for e in at.selectbox],
-            "table": at.dataframe[0].value.to_dict("split")}
+            "list": [h.value for h in at.html], "tables": len(at.dataframe)}
 
 
 def counts(url: str) -> tuple[int, int]:
@@ -116,6 +116,7 @@ def test_the_warmed_page_is_the_page_drawn_without_warm_up(fresh_url: str, tmp_p
     monkeypatch.setattr(db, "init_db", no_second_start)
     monkeypatch.setattr(common, "render_def_png", no_second_start)  # the card's image: drawn once, kept
     assert first_page(other) == cold
+    assert cold["tables"] == 0 and "NP1-001" in cold["list"][0]  # the cards as a list first
 
 
 def test_a_warm_up_beside_first_sessions_seeds_once(fresh_url: str, make_db) -> None:
