@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import inspect
 from sqlalchemy.engine import Engine
 
-from cardbase.storage import db, sqlite_schema
+from cardbase.storage import db, schema_snapshot, sqlite_schema
 from cardbase.storage.schema import head_revision
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,10 +70,10 @@ def _schema(engine: Engine) -> dict:
 
 
 def test_the_schema_file_is_what_the_migrations_make_today() -> None:
-    revision, statements = sqlite_schema.migrated_statements()
+    revision, statements = schema_snapshot.migrated_statements()
     assert revision == head_revision()
     assert sqlite_schema.read() == (revision, statements), (
-        "cardbase/storage/migrations/sqlite_head.sql is out of date: run python -m cardbase.storage.sqlite_schema")
+        "cardbase/storage/migrations/sqlite_head.sql is out of date: run python -m cardbase.storage.schema_snapshot")
     assert len(statements) > 10 and any(s.startswith("CREATE UNIQUE INDEX") for s in statements)
 
 

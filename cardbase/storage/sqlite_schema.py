@@ -11,7 +11,7 @@ types, defaults, keys, indexes and constraints read back) and that both schemas 
 data.
 
 A file whose revision is not the newest (a migration added without running ``python -m
-cardbase.storage.sqlite_schema``) is never used: the migrations run as before. PostgreSQL always runs
+cardbase.storage.schema_snapshot``) is never used: the migrations run as before. PostgreSQL always runs
 the migrations.
 """
 
@@ -40,7 +40,7 @@ def dump(conn: Connection) -> list[str]:
 def render(revision: str, statements: list[str]) -> str:
     """The snapshot file's text for ``statements`` at ``revision``."""
     head = ("-- cardbase's SQLite schema as the migrations make it, replayed on a new database\n"
-            "-- (cardbase/storage/sqlite_schema.py). Do not edit: run python -m cardbase.storage.sqlite_schema\n"
+            "-- (cardbase/storage/sqlite_schema.py). Do not edit: run python -m cardbase.storage.schema_snapshot\n"
             f"-- revision: {revision}\n\n")
     return head + "".join(statement + _END for statement in statements)
 
@@ -71,31 +71,3 @@ def create(conn: Connection) -> bool:
         conn.exec_driver_sql(statement)
     conn.exec_driver_sql("INSERT INTO alembic_version (version_num) VALUES (?)", (revision,))
     return True
-
-
-def migrated_statements() -> tuple[str | None, list[str]]:
-    """The head revision and the statements of a new SQLite database brought there by the
-    migrations (a temporary file)."""
-    import tempfile
-
-    from cardbase.storage import db
-
-    with tempfile.TemporaryDirectory(prefix="cardbase-schema-") as tmp:
-        engine = db.make_engine(f"sqlite:///{Path(tmp) / 'migrated.db'}")
-        try:
-            db.upgrade(engine)
-            with engine.connect() as conn:
-                return db.current_revision(engine), dump(conn)
-        finally:
-            engine.dispose()
-
-
-def main() -> None:
-    """Write ``sqlite_head.sql`` from the migrations (after adding a migration)."""
-    revision, statements = migrated_statements()
-    SNAPSHOT.write_text(render(revision or "", statements), encoding="utf-8")
-    print(f"{SNAPSHOT}: {len(statements)} statements at revision {revision}")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,5 +1,5 @@
 -- cardbase's SQLite schema as the migrations make it, replayed on a new database
--- (cardbase/storage/sqlite_schema.py). Do not edit: run python -m cardbase.storage.sqlite_schema
+-- (cardbase/storage/sqlite_schema.py). Do not edit: run python -m cardbase.storage.schema_snapshot
 -- revision: 0003
 
 CREATE TABLE alembic_version (
