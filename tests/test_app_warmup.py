@@ -146,3 +146,17 @@ def test_a_failed_warm_up_leaves_the_message_to_the_page(fresh_url: str, tmp_pat
     assert message and "Traceback" not in message
     assert "n'est pas une base de données cardbase lisible" in message  # the page's own French message
 
+
+
+def test_the_warm_up_loads_no_table_code_nor_alembic(tmp_path: Path) -> None:
+    """The first page opens on the list: the warm-up (everything the first page needs on a new
+    database) imports neither pyarrow nor pandas, and a new SQLite file needs no Alembic."""
+    probe = ("import sys\n"
+             "from cardbase.storage import db\n"
+             "from cardbase.ui import warmup\n"
+             "warmup.warm_up()\n"
+             "print(len(db._engines), *(name in sys.modules for name in ('pyarrow', 'pandas', 'alembic')))\n")
+    env = {**__import__("os").environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'new.db'}", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=180, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "False", "False", "False"]
