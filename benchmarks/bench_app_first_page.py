@@ -5,8 +5,9 @@ Each run starts ``streamlit run streamlit_app.py`` on a new, empty SQLite databa
 headless Chromium (Debian's, driven by Playwright) and times:
 
 - **ready**: from the process start until ``/_stcore/health`` answers;
-- **first visit**: until the cards page's main content is drawn — its title and the cards table
-  (``h1`` and ``stDataFrame`` in the page) — from the server being ready and from the process start;
+- **first visit**: until the cards page's main content is drawn — its title and the cards (``h1``
+  and the cards list's table, or the interactive table ``stDataFrame`` of a version before the
+  list) — from the server being ready and from the process start;
 - **second visit**: a new browser context (a new Streamlit session) on the same server, warm;
 - **server CPU**: user + system time of the server process when the first page is drawn (steadier
   than wall time on a busy machine);
@@ -43,7 +44,9 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-d
                  "--disable-background-networking", "--disable-component-update", "--no-first-run",
                  "--disable-sync"]
 TARGET_S = 2.0
-APP_DRAWN = ['h1', '[data-testid="stDataFrame"]']  # the cards page's title and its cards table
+# the cards page's title and its cards: the list (``cards_list``), or the interactive table of an
+# older version (``--before``)
+APP_DRAWN = ['h1', '.st-key-cards_list table, [data-testid="stDataFrame"]']
 EMPTY_DRAWN = ['h1']
 EMPTY_PAGE = 'import streamlit as st\n\nst.title("cardbase")\n'
 TIMED_APP = """\

@@ -619,6 +619,73 @@ def test_cards_table_is_the_frame_for_every_seeded_card(app_env: str) -> None:
         checked += table.num_rows
     assert checked >= 2 * len(cards.search_cards("")[0]) > 0
 
+def list_cells(body: str) -> tuple[list[str], list[list[str]]]:
+    """The cards list's headers and rows of cell texts, as a browser reads them (style left out)."""
+    from html.parser import HTMLParser
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.headers: list[str] = []
+            self.rows: list[list[str]] = []
+            self.cell: list[str] | None = None
+            self.tags: set[str] = set()
+
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            self.tags.add(tag)
+            if tag == "tr" and self.headers:
+                self.rows.append([])
+            if tag in ("th", "td"):
+                self.cell = []
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in ("th", "td") and self.cell is not None:
+                (self.rows[-1] if tag == "td" else self.headers).append("".join(self.cell))
+                self.cell = None
+
+        def handle_data(self, data: str) -> None:
+            if self.cell is not None:
+                self.cell.append(data)
+
+    parser = Cells()
+    parser.feed(body)
+    assert parser.tags <= {"style", "div", "table", "thead", "tbody", "tr", "th", "td"}, parser.tags
+    return parser.headers, parser.rows
+
+
+def test_the_cards_list_shows_what_the_interactive_table_holds(app_env: str) -> None:
+    """Every card of the seeded catalog, each game and all games at once: the list (the first view)
+    has the interactive table's headers and, cell by cell, its values as text on one line."""
+    from cardbase.ui import cards
+
+    facets = cards.facets(None, app_env)
+    checked = 0
+    for game in [None, *facets["games"]]:
+        rows, _ = cards.search_cards("", game=game)
+        table = cards.results_table(rows, facets["names"])
+        headers, cells = list_cells(cards.results_html(rows, facets["names"]))
+        assert headers == table.column_names, game
+        expected = [["" if v is None else " ".join(str(v).split()) for v in row.values()] for row in table.to_pylist()]
+        assert cells == expected, game
+        checked += len(cells)
+    assert checked >= 2 * len(cards.search_cards("")[0]) > 0
+
+
+def test_the_cards_list_shows_user_text_as_text() -> None:
+    """A name or text written as HTML or Markdown is shown as written: no tag, no link, no image."""
+    from cardbase.ui.cards import results_html
+
+    hostile = {"ref": "X-1", "name": '<img src="http://exemple.invalid/x.png" onerror="alert(1)"> & _petit_',
+               "value": None, "colour": "rouge</td><td>", "rarity": None, "keywords": ["<b>Foule</b>"],
+               "effect_text": "Ligne 1\n  [lien](http://exemple.invalid) <script>alert(2)</script>" * 2, "game": "g"}
+    body = results_html([hostile], {"g": 'Jeu "G"'})
+    headers, cells = list_cells(body)  # fails on any tag of the user's
+    assert cells == [["X-1", hostile["name"], "rouge</td><td>", "", "<b>Foule</b>",
+                      " ".join(hostile["effect_text"].split()), 'Jeu "G"']]
+    assert len(headers) == len(cells[0]) and "<script" not in body and "<img" not in body
+    assert 'title="Ligne 1 [lien](http://exemple.invalid) &lt;script&gt;' in body  # the whole text on hover
+
+
 def test_cards_table_needs_no_pandas() -> None:
     """Building the cards table and Streamlit's Arrow bytes for it imports no pandas (~0.3 s of the
     first page on a new server, issue 29)."""
@@ -929,9 +996,13 @@ def test_the_cards_page_speaks_in_names_and_labels(app_env: str) -> None:
     assert at.selectbox(key="cards_game").value == "nespanini"
     at.selectbox(key="cards_game").set_value("ctterror").run()
     no_exception(at)
+    listed = at.html[0].value  # the list first, then the interactive table: the same columns
+    at.segmented_control(key="cards_view").set_value("table").run()
+    no_exception(at)
     table = at.dataframe[0].value
-    assert "Valeur" not in table.columns
+    assert "Valeur" not in table.columns and ">Valeur</th>" not in listed
     assert set(table["Jeu"]) == {"CT vs Terror"}
+    assert listed.count("<td>CT vs Terror</td>") == len(table) and "ctterror" not in listed
     detail = "\n".join(m.value for m in at.markdown)
     assert "**Dégâts**" in detail and "**damage**" not in detail  # the field's declared French label
     assert all(" · ctterror" not in c.value for c in at.caption)

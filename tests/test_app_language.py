@@ -186,14 +186,40 @@ def _nothing_chosen(box: Any) -> bool:
         return True
 
 
+def _html_strings(body: str) -> list[str]:
+    from html.parser import HTMLParser
+
+    found: list[str] = []
+
+    class Text(HTMLParser):
+        skip = False
+
+        def handle_starttag(self, tag: str, attrs: list) -> None:
+            self.skip = tag == "style"
+            found.extend(v for k, v in attrs if k == "title" and v)
+
+        def handle_endtag(self, tag: str) -> None:
+            self.skip = False
+
+        def handle_data(self, data: str) -> None:
+            if not self.skip and data.strip():
+                found.append(data)
+
+    Text(convert_charrefs=True).feed(body)
+    return found
+
+
 def visible_strings(at: Any) -> list[str]:
     out: list[str] = []
     for node in at._tree:
         proto = getattr(node, "proto", None)
         if proto is None:
             continue
-        mine = [s for s in _proto_strings(proto) if isinstance(s, str) and s]
         kind = getattr(node, "type", "")
+        if kind == "html":  # what a person reads of HTML: its text and tooltips, not its markup
+            out += _html_strings(proto.body)
+            continue
+        mine = [s for s in _proto_strings(proto) if isinstance(s, str) and s]
         if kind == "dataframe":
             out += list(_arrow_strings(proto.arrow_data.data, _relabelled(proto)))
         if kind in ("arrow_vega_lite_chart", "vega_lite_chart"):
@@ -339,7 +365,7 @@ def _play_to_the_end(*prefixes: str, limit: int = 300) -> Step:
 
 # (page, editor mode, steps): the page is checked after every step
 WALK: list[tuple[str, bool, list[Step]]] = [
-    ("cards", False, [_set(cards_view="gallery")]),
+    ("cards", False, [_set(cards_view="table"), _set(cards_view="gallery")]),
     ("editor", True, [_set(ed_mode="new"), _set(ed_mode="import"), _set(ed_mode="export")]),
     ("editions", True, []),
     ("games_admin", True, [_set(ga_mode="new")]),

@@ -39,7 +39,7 @@ def fresh_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
 
 
 def first_page(url: str) -> dict:
-    """What the first page shows: its title, texts, the cards table and the card beside it."""
+    """What the first page shows: its title, texts, the cards list and the card beside it."""
     at = AppTest.from_file(APP, default_timeout=120).run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.error, [e.value for e in at.error]
@@ -47,7 +47,7 @@ def first_page(url: str) -> dict:
     return {"title": [e.value for e in at.title], "captions": captions,
             "markdown": [e.value for e in at.markdown], "subheaders": [e.value for e in at.subheader],
             "selects": [(e.label, e.value) for e in at.selectbox],
-            "table": at.dataframe[0].value.to_dict("split")}
+            "list": [h.value for h in at.html], "tables": len(at.dataframe)}
 
 
 def counts(url: str) -> tuple[int, int]:
@@ -116,6 +116,7 @@ def test_the_warmed_page_is_the_page_drawn_without_warm_up(fresh_url: str, tmp_p
     monkeypatch.setattr(db, "init_db", no_second_start)
     monkeypatch.setattr(common, "render_def_png", no_second_start)  # the card's image: drawn once, kept
     assert first_page(other) == cold
+    assert cold["tables"] == 0 and "NP1-001" in cold["list"][0]  # the cards as a list first
 
 
 def test_a_warm_up_beside_first_sessions_seeds_once(fresh_url: str, make_db) -> None:
@@ -145,3 +146,17 @@ def test_a_failed_warm_up_leaves_the_message_to_the_page(fresh_url: str, tmp_pat
     assert message and "Traceback" not in message
     assert "n'est pas une base de données cardbase lisible" in message  # the page's own French message
 
+
+
+def test_the_warm_up_loads_no_table_code_nor_alembic(tmp_path: Path) -> None:
+    """The first page opens on the list: the warm-up (everything the first page needs on a new
+    database) imports neither pyarrow nor pandas, and a new SQLite file needs no Alembic."""
+    probe = ("import sys\n"
+             "from cardbase.storage import db\n"
+             "from cardbase.ui import warmup\n"
+             "warmup.warm_up()\n"
+             "print(len(db._engines), *(name in sys.modules for name in ('pyarrow', 'pandas', 'alembic')))\n")
+    env = {**__import__("os").environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'new.db'}", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=180, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "False", "False", "False"]

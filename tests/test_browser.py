@@ -59,6 +59,31 @@ def test_first_page_search_and_language(page, st_server, capsys) -> None:  # noq
               f"{TIMINGS['search_roundtrip_s']:.2f} s from Enter to results on screen")
 
 
+def test_the_cards_open_as_a_list_and_the_interactive_table_is_one_click_away(page, st_server) -> None:  # noqa: F811
+    """The first view is the light list (no interactive table, whose scripts the first page does not
+    fetch): every result a row; the interactive table comes with a click, and the list with another."""
+    scripts: list[str] = []
+    page.on("request", lambda req: scripts.append(req.url.rsplit("/", 1)[-1]) if req.url.endswith(".js") else None)
+    goto(page, st_server)
+    caption = page.get_by_text(re.compile(r"^\d+ carte\(s\) en \d+ ms"))
+    caption.wait_for()
+    count = int(caption.inner_text().split()[0])
+    rows = page.locator(".st-key-cards_list table tbody tr")
+    rows.first.wait_for()
+    assert rows.count() == count > 10
+    assert rows.first.locator("td").first.inner_text() == "NP1-001"
+    assert page.locator(".st-key-cards_list th").all_inner_texts()[:3] == ["Réf.", "Nom", "Valeur"]
+    wait_idle(page)
+    assert not page.locator('[data-testid="stDataFrame"]').count()
+    assert not any(name.startswith("DataFrame.") for name in scripts), scripts
+    page.get_by_text("Tableau interactif", exact=True).click()
+    page.locator('[data-testid="stDataFrame"]').wait_for()
+    assert not page.locator(".st-key-cards_list").count()
+    page.get_by_text("Liste", exact=True).click()
+    rows.first.wait_for()
+    assert rows.count() == count
+
+
 def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path: Path) -> None:  # noqa: F811
     goto(page, st_server, "decks")
     search = page.locator(".st-key-deck_q input")

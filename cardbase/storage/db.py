@@ -19,6 +19,8 @@ Start-up (:func:`init_db`) never bricks a database:
   a server that cannot be reached becomes one line naming host and port after
   ``CARDBASE_DB_CONNECT_TIMEOUT`` seconds (5). Messages never show a password;
 - Alembic gets the connection itself, never the URL text.
+- a new SQLite file is not migrated step by step: it gets the schema the migrations make, stored
+  as its statements (:mod:`cardbase.storage.sqlite_schema`), and the head revision's stamp.
 """
 
 from __future__ import annotations
@@ -324,6 +326,12 @@ def _upgrade_on(conn: Connection, revision: str = "head") -> None:
     command.upgrade(alembic_config(connection=conn), revision)
 
 
+def _create_sqlite_head(conn: Connection) -> bool:
+    from cardbase.storage import sqlite_schema
+
+    return sqlite_schema.create(conn)
+
+
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` with the Alembic migrations, in one locked transaction."""
     with translate_errors(engine.url), _init_connection(engine) as conn:
@@ -435,7 +443,9 @@ def init_db(engine: Engine, *, seed: bool = True, reset: bool = False,
             before = _revision_of(conn)
             _check_known(before, engine.url)
             if before != head_revision():
-                _upgrade_on(conn)
+                # a new SQLite file gets the head schema in one step (the migrations' own result)
+                if before is not None or not _create_sqlite_head(conn):
+                    _upgrade_on(conn)
                 report.migrated, report.migrated_from = True, before
             if seed:
                 seeded = seeder()(conn, data_dir)

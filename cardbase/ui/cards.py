@@ -3,7 +3,9 @@ the page of one card (image, fields, sticker code, decks that use it).
 
 The app's first page: the database stack and the catalog are imported by the functions that read
 (:func:`facets`, :func:`search_cards`…), so that the page's title is drawn before those imports
-are done, and the table needs no pandas (:func:`results_table`; issue 29)."""
+are done. The results open as a light list (:func:`results_html`: plain HTML, which the browser
+draws with no script of its own to fetch), the interactive table (sorting, a click on a row shows
+the card; built without pandas, :func:`results_table`) one click away (issue 29)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 RESULT_LIMIT = 500
 GALLERY_LIMIT = 24
 CARD_DPI = 110  # the card shown beside the results
+VIEWS = ["list", "table", "gallery"]  # the results as a light list (first), the interactive table, images
 
 
 # --------------------------------------------------------------------------- pure helpers
@@ -157,19 +160,58 @@ def results_table(rows: list[dict[str, Any]], names: dict[str, str] | None = Non
     return pa_json.read_json(pa.BufferReader(lines.encode()), parse_options=options).combine_chunks()
 
 
+# The list's look: the interactive table's (row height, borders, header), in a box of its height
+# whose header stays in view; a long text is cut on one line and shown whole when hovered.
+_LIST_STYLE = (
+    "<style>"
+    ".cb-cards{max-height:520px;overflow:auto;border:1px solid rgba(49,51,63,.12);border-radius:.5rem}"
+    ".cb-cards table{border-collapse:separate;border-spacing:0;width:100%;margin:0;font-size:.875rem;"
+    "line-height:1.2}"
+    ".cb-cards th{position:sticky;top:0;z-index:1;background:#f8f9fb;color:rgba(49,51,63,.75);"
+    "font-weight:400;text-align:left;white-space:nowrap;padding:.55rem .6rem;"
+    "border-bottom:1px solid rgba(49,51,63,.12)}"
+    ".cb-cards td{padding:.5rem .6rem;border-bottom:1px solid rgba(49,51,63,.07);white-space:nowrap;"
+    "max-width:18rem;overflow:hidden;text-overflow:ellipsis}"
+    ".cb-cards .n{text-align:right}"
+    ".cb-cards tbody tr:hover td{background:rgba(49,51,63,.04)}"
+    "</style>")
+
+
+def results_html(rows: list[dict[str, Any]], names: dict[str, str] | None = None) -> str:
+    """The results as a light HTML list: :func:`results_table`'s headers and values, every text
+    escaped (shown exactly as written, never as markup), values right-aligned, a long text cut with
+    its whole text as the cell's tooltip. Plain HTML: the browser draws it at once, where the
+    interactive table first fetches and runs its own scripts (issue 29)."""
+    from html import escape
+
+    columns = _result_columns(rows, names)
+    head = "".join(f'<th class="n">{escape(header)}</th>' if kind == "int" else f"<th>{escape(header)}</th>"
+                   for header, _values, kind in columns)
+    body = []
+    for i in range(len(rows)):
+        cells = []
+        for _header, values, kind in columns:
+            raw = "" if values[i] is None else " ".join(str(values[i]).split())  # one line
+            text = escape(raw)
+            if kind == "int":
+                cells.append(f'<td class="n">{text}</td>')
+            else:
+                cells.append(f'<td title="{text}">{text}</td>' if len(raw) > 30 else f"<td>{text}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (f'{_LIST_STYLE}<div class="cb-cards"><table><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
 def warm_first_page(url: str) -> None:
-    """Fill the caches the page reads when it opens (no query, no filter, on its first game): the
-    filters' values, the imports that drawing the table needs, then the results' first card image.
-    Called by the server before the first browser asks (:mod:`cardbase.ui.warmup`)."""
+    """Fill the caches the page reads when it opens (no query, no filter, on its first game, as a
+    list): the filters' values, the search, then the results' first card image. Called by the
+    server before the first browser asks (:mod:`cardbase.ui.warmup`). The interactive table's
+    imports (pyarrow) wait for a click on it: the first page does not need them."""
     all_facets = facets(None, url)
     game = MAIN_GAME if MAIN_GAME in all_facets["games"] else None
     facets(game, url)
     rows, _ = search_cards("", game=game)
-    from streamlit import dataframe_util
-
-    # the table as the page builds it, through Streamlit's own conversion (pyarrow, not pandas)
-    dataframe_util.convert_arrow_table_to_arrow_bytes(results_table(rows[:1]))
-    if rows:  # last: the page draws it after the table
+    if rows:  # last: the page draws it after the list
         card_image(rows[0], dpi=CARD_DPI)
 
 
@@ -234,13 +276,17 @@ def render() -> None:
         st.info(t("cards.none"))
         return
 
-    view = st.segmented_control(t("cards.view"), ["table", "gallery"], key="cards_view",
-                                default="table", format_func=lambda v: t(f"cards.view_{v}"),
-                                label_visibility="collapsed", required=True) or "table"
+    # the list first: it shows at once, the interactive table fetches and runs its own scripts
+    view = st.segmented_control(t("cards.view"), VIEWS, key="cards_view",
+                                default=VIEWS[0], format_func=lambda v: t(f"cards.view_{v}"),
+                                label_visibility="collapsed", required=True) or VIEWS[0]
     left, right = st.columns([3, 2], gap="large")
     with left:
         if view == "gallery":
             _gallery(rows)
+        elif view == "list":
+            with st.container(key="cards_list"):
+                st.html(results_html(rows, names))
         else:
             st.dataframe(results_table(rows, names), hide_index=True, width="stretch", height=520,
                          key="cards_table", on_select=_pick_from_table,

@@ -3,8 +3,8 @@
 Streamlit runs the app's script only when a browser session connects, and a browser spends about
 two seconds loading Streamlit's own page before it connects. ``streamlit_app.py`` is therefore
 also served as an ``st.App`` whose lifespan (:func:`lifespan`) starts :func:`warm_up` in a
-background thread as the server starts: the imports of the first page, the database's creation,
-migration and seeding, the filters' values and the first card's image are ready, or under way,
+background thread as the server starts: the imports of the first page, the database's creation
+and seeding, the filters' values, the search and the first card's image are ready, or under way,
 when the first session's script asks for them.
 
 Nothing here is shown to anyone and nothing is decided here: each step fills the cache the page
