@@ -129,11 +129,13 @@ class Referee:
         gain = 1 if self.compte == "plis" else sum(CARD_POINTS.get(_split(c)[0], 0) for _, c in self.trick)
         after = self.points()
         assert after == [p + (gain if i == win else 0) for i, p in enumerate(before)], (self.trick, win)
-        self.trick = []
+        trick, self.trick = self.trick, []
         if s.is_terminal():
             return
         if s.round == self.deals:  # the deal goes on: the winner leads the next trick
             assert s.current_player() == win, (win, s.current_player())
+            # the trick's cards went to the winner's pile of tricks taken (AT7: face up)
+            assert set(c for _, c in trick) <= set(s.observation(0)["zones"]["levees"][win])
             assert s.observation(0)["zones"]["pli"] == ((),)
         else:
             self._check_new_deal()
