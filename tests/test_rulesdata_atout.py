@@ -68,7 +68,7 @@ class Referee:
         for seat in range(self.players):
             assert len(self.hand(seat)) == 31 // self.players
         assert len(s.observation(0)["zones"]["atout"][0]) == 1
-        assert s.observation(0)["zones"]["pli"] == ((),)
+        assert s.observation(0)["zones"]["tapis"] == ((),)
 
     def expected(self, seat: int) -> set[str]:
         """The moves the rules allow the seat to play now, as « Label : card »."""
@@ -118,7 +118,7 @@ class Referee:
         if s.round == self.deals and not s.is_terminal():  # (a new deal may give the card back)
             assert card not in self.hand(seat)
         if len(self.trick) < self.players:
-            assert list(s.observation(0)["zones"]["pli"][0]).count(card) == 1
+            assert list(s.observation(0)["zones"]["tapis"][0]).count(card) == 1
             return
         win = self.winner(trump)  # the trump of the deal played (a new deal may have begun)
         if any(_split(c)[1] == trump for _, c in self.trick):
@@ -136,7 +136,7 @@ class Referee:
             assert s.current_player() == win, (win, s.current_player())
             # the trick's cards went to the winner's pile of tricks taken (AT7: face up)
             assert set(c for _, c in trick) <= set(s.observation(0)["zones"]["levees"][win])
-            assert s.observation(0)["zones"]["pli"] == ((),)
+            assert s.observation(0)["zones"]["tapis"] == ((),)
         else:
             self._check_new_deal()
 
