@@ -45,7 +45,8 @@ def test_the_selector_lists_every_registered_game_and_opens_on_nespanini() -> No
     assert set(selector.options) == {"NesPanini", "OVERKILL", "CT vs Terror", "Overseers",
                                      "15 en un tour (stop ou encore)",
                                      "Le Huit",  # written as data: data/rules/huit.toml
-                                     "Enchères d'équipe (exemple)"}  # data/rules/encheres.toml
+                                     "Enchères d'équipe (exemple)",  # data/rules/encheres.toml
+                                     "Atout"}  # data/rules/atout.toml
     assert selector.options[0] == "NesPanini" and selector.value == "nespanini"
     assert at.button(key="pt_game_new")  # NesPanini's page, unchanged
 
