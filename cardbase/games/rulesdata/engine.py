@@ -708,6 +708,7 @@ class State(Structures):
         d = s.__dict__
         d.update(self.__dict__)
         d["rng"] = rng
+        d.pop("_looping", None)  # a copy is not inside this state's loop of turns
         d["events"] = self.events[:] if (log and self.events is not None) else None
         d["unseen"] = dict(self.unseen) if d["events"] is not None else {}
         d["history"] = self.history[:]
@@ -1134,6 +1135,17 @@ class State(Structures):
         self._after_action()
 
     def _after_action(self) -> None:
+        # the turns that end by themselves (no legal action) follow one another in this loop, not
+        # by recursion: a round where no seat can act reaches the safety net (``round_limit``)
+        # instead of Python's recursion limit (``_start_turn`` leaves such a turn to the loop)
+        outer = self.__dict__.get("_looping", False)
+        self._looping = True
+        try:
+            self._after_action_loop()
+        finally:
+            self._looping = outer
+
+    def _after_action_loop(self) -> None:
         r = self.rules
         while self.player != TERMINAL:
             if r.check == "action" and self._check_end():
@@ -1189,8 +1201,8 @@ class State(Structures):
 
             _resolve(_EffectView(self), p)
             return
-        if not self.legal_actions():
-            self._after_action()
+        if not self.legal_actions() and not self.__dict__.get("_looping", False):
+            self._after_action()  # (inside the loop of _after_action, the loop goes on with it)
 
     def _end_turn(self) -> None:
         r = self.rules

@@ -8,6 +8,7 @@ all in one :class:`RulesFileError`.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -549,18 +550,26 @@ def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]
                       key=option, known=", ".join(sorted(opts)) or "—")
                 continue
             default = opts[option]
-            allowed = tuple(r.get("allowed", (True, False) if isinstance(default, bool) else ()))
+            lists = {}
+            for key in ("allowed", "alternatives"):  # lists of the option's values
+                v = r.get(key, (True, False) if key == "allowed" and isinstance(default, bool) else ())
+                if not isinstance(v, (list, tuple)):
+                    c.add(parts + [key], "rulesdata.ruling_list", "rulesdata.ruling_list_fix",
+                          key=key, value=v, example=json.dumps([default, default], ensure_ascii=False))
+                    v = ()
+                lists[key] = tuple(v)
+            allowed = lists["allowed"]
             bounds = r.get("bounds")
             if bounds is not None and not (isinstance(bounds, list) and len(bounds) == 2
                                            and all(isinstance(x, int) for x in bounds)):
-                c.add(parts + ["bounds"], "rulesdata.bad_values", "rulesdata.bad_values_fix", value=bounds)
+                c.add(parts + ["bounds"], "rulesdata.ruling_bounds", "rulesdata.ruling_bounds_fix", value=bounds)
                 bounds = None
             if (allowed and default not in allowed) or (bounds and not bounds[0] <= default <= bounds[1]):
                 c.add(parts + ["option"], "rulesdata.ruling_default", "rulesdata.ruling_default_fix",
                       key=option, value=default)
             entry.update(option=option, default=default, allowed=allowed,
                          bounds=tuple(bounds) if bounds else None,
-                         alternatives=tuple(r.get("alternatives", ())))
+                         alternatives=lists["alternatives"])
         out.append(entry)
     return out
 

@@ -1,0 +1,132 @@
+"""Two mistakes a designer makes while writing a rules file (docs/rules-language.md), each met when a
+trick-taking game was written from the docs alone: a round where no seat can ever act, and a ruling
+whose lists are not lists. Each gets the checker's message, never a Python traceback."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli import app
+from cardbase.games.rulesdata.engine import Game
+from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+from cardbase.i18n import use_language
+
+runner = CliRunner()
+
+# no seat can ever play (« jouer » needs more than 5 cards in hand, 3 are dealt), and the round goes
+# on until the hands are empty: every turn ends by itself, for ever
+STUCK = """[game]
+code = "bloque"
+players = [2, 4]
+
+[material]
+source = "generated"
+colours = ["rouge", "noir"]
+values = [1, 5]
+into = "pioche"
+
+[[zones]]
+name = "pioche"
+visible = "nobody"
+
+[[zones]]
+name = "main"
+owner = "player"
+ordered = false
+visible = "owner"
+
+[[zones]]
+name = "defausse"
+visible = "everyone"
+
+[setup]
+do = [{ shuffle = "pioche" }, { deal = "pioche", to = "main", count = 3 }]
+
+[round]
+until = "count_all('main') == 0"
+
+[[actions]]
+name = "jouer"
+label = { fr = "Jouer", en = "Play" }
+when = "count('main') > 5"
+move = { from = "main", to = "defausse" }
+
+[end]
+check = "turn"
+
+[[end.conditions]]
+name = "mains_vides"
+game = "count_all('main') == 0"
+
+[end.winner]
+by = "count('defausse')"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_round_where_no_seat_can_act_reaches_the_safety_net_not_the_recursion_limit(players) -> None:
+    game = Game(parse_rules_text(STUCK, "bloque.toml"), (), players)
+    s = game.new_state(1)
+    assert s.is_terminal() and s.ended_by == "round_limit"  # the safety net, reported as such
+    # every seat had its max_rounds turns of the round, each ending by itself
+    assert s.turns == players * game.rules.max_rounds
+    kinds = [ev[0] for ev in s.events]
+    assert kinds.count("no_move") == s.turns and "end" in kinds
+    assert "_looping" not in s.__dict__ or s._looping is False  # the loop of turns is over
+
+
+def test_games_check_says_such_a_game_cannot_end(tmp_path) -> None:
+    f = tmp_path / "bloque.toml"
+    f.write_text(STUCK, encoding="utf-8")
+    res = runner.invoke(app, ["games", "check", str(f), "--games", "3", "--search-states", "200", "--json"])
+    assert "Traceback" not in res.output and "RecursionError" not in res.output
+    data = json.loads(res.stdout)
+    assert data["tried"]["ended"] == 0 and data["tried"]["never_legal"] == ["jouer"]
+    for lang, word in (("fr", "filet de sécurité"), ("en", "safety net")):
+        text = runner.invoke(app, ["--lang", lang, "games", "check", str(f), "--games", "3",
+                                   "--search-states", "200"])
+        assert word in text.output and "Traceback" not in text.output, text.output
+
+
+RULINGS = STUCK.replace("[setup]", """[options]
+tours = 2
+couper = "libre"
+
+[[rulings]]
+code = "B1"
+title = { fr = "Tours", en = "Rounds" }
+text = { fr = "…", en = "…" }
+option = "tours"
+bounds = "1..5"
+alternatives = 3
+
+[[rulings]]
+code = "B2"
+title = { fr = "Couper", en = "Trumping" }
+text = { fr = "…", en = "…" }
+option = "couper"
+allowed = "libre"
+
+[setup]""")
+
+
+def test_a_rulings_lists_that_are_not_lists_are_all_named_at_once_in_both_languages() -> None:
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(RULINGS, "bloque.toml")
+    where = {p.where.split("clé ")[-1]: str(p) for p in info.value.problems}
+    text = str(info.value)
+    assert "rulings[1].alternatives" in text and "rulings[1].bounds" in text and "rulings[2].allowed" in text
+    assert "il faut une liste de valeurs" in text and "alternatives = [2, 2]" in text
+    assert "allowed = [\"libre\", \"libre\"]" in text
+    assert "bounds = [1, 5]" in text and "values" not in text  # the ruling's own key, not [material]'s
+    assert len(info.value.problems) >= 3, where
+    with use_language("en"), pytest.raises(RulesFileError) as en:
+        parse_rules_text(RULINGS, "bloque.toml")
+    assert "a list of its option's values is needed" in str(en.value)
+    assert len(en.value.problems) == len(info.value.problems)
+    fixed = RULINGS.replace('bounds = "1..5"', "bounds = [1, 5]").replace("alternatives = 3", "alternatives = [1, 3]")
+    rules = parse_rules_text(fixed.replace('allowed = "libre"', 'allowed = ["libre", "obligatoire"]'), "b.toml")
+    assert rules is not None
