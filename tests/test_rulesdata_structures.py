@@ -104,7 +104,7 @@ def test_checker_lists_every_problem_of_the_new_constructs_with_line_and_key() -
         "ligne 7, clé material.cards[2]": "« Deux »",  # keywords that are not a list
         "ligne 10, clé material.lists": "source = \"decks\"",
         "ligne 19, clé zones[2].visible": "pas de [teams]",
-        "ligne 22, clé round.start.(0,)": "« table »",
+        "ligne 22, clé round.start[1]": "« table »",
         "ligne 28, clé actions[1].ends_turn": "finit toujours le tour",
         "ligne 29, clé actions[1].answers": "partenaires",  # partners without teams
         "ligne 30, clé actions[1].then": "« end_turn »",

@@ -130,3 +130,35 @@ def test_a_rulings_lists_that_are_not_lists_are_all_named_at_once_in_both_langua
     fixed = RULINGS.replace('bounds = "1..5"', "bounds = [1, 5]").replace("alternatives = 3", "alternatives = [1, 3]")
     rules = parse_rules_text(fixed.replace('allowed = "libre"', 'allowed = ["libre", "obligatoire"]'), "b.toml")
     assert rules is not None
+
+
+def test_a_game_whose_rules_file_is_broken_is_named_with_its_problems_not_unknown(monkeypatch, tmp_path) -> None:
+    from cardbase.errors import CardbaseError
+    from cardbase.games import registry
+    from cardbase.games.rulesdata import register
+
+    monkeypatch.setattr(register, "rules_dir", lambda: tmp_path)
+    (tmp_path / "bloque.toml").write_text(STUCK.replace('by = "count(\'defausse\')"', 'by = "sum(\'main\') / 10"'),
+                                          encoding="utf-8")
+    with pytest.raises(CardbaseError) as info:
+        registry.get("bloque")
+    text = str(info.value)
+    assert "ne peut pas être joué" in text and "games check" in text and "Jeu inconnu" not in text
+    assert "winner.by" in text and "ligne" in text  # the file's own problem, with its line and key
+    with pytest.raises(CardbaseError) as other:  # a code with no file at all is still unknown
+        registry.get("nulle-part")
+    assert "Jeu inconnu" in str(other.value)
+
+
+def test_a_problem_inside_an_operation_list_names_its_place_and_games_0_is_said_as_such(tmp_path) -> None:
+    bad = STUCK.replace('{ deal = "pioche", to = "main", count = 3 }',
+                        '{ deal = "pioche", to = "main", count = 3 }, { set = "x", value = 1 }')
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(bad, "bloque.toml")
+    text = str(info.value)
+    assert "setup.do[3]" in text and "(2,)" not in text, text
+    f = tmp_path / "bloque.toml"
+    f.write_text(STUCK, encoding="utf-8")
+    res = runner.invoke(app, ["games", "check", str(f), "--games", "0", "--search-states", "200"])
+    assert "Pas de partie d'essai (--games 0)." in res.output and "--edition" not in res.output
+    assert res.exit_code == 2  # the bounded search still answers: this game cannot end

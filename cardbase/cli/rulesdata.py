@@ -83,8 +83,13 @@ def check_command(
         return
     typer.echo(tr("rulesdata.cli.ok", file=str(file), code=rules.code, zones=len(rules.zones),
                   actions=len(rules.actions)))
-    if tried is None:
+    if not playable:
         typer.echo(tr("rulesdata.cli.not_tried"))
+        return
+    if tried is None:  # --games 0: the bounded search may still answer
+        typer.echo(tr("rulesdata.cli.no_trial_asked"))
+        if searched is not None:
+            _say_search(searched)
         return
     typer.echo(tr("rulesdata.cli.tried", games=tried["games"], ended=tried["ended"],
                   mean=fmt_num(tried["mean_turns"], 1)))

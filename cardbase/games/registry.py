@@ -176,8 +176,26 @@ _add_rules_games()
 def get(code: str) -> GameSpec:
     spec = REGISTRY.get(code.strip().lower())
     if spec is None:
+        _refuse_broken_rules_file(code.strip().lower())
         raise CardbaseError(tr("games.unknown", game=code, known=", ".join(sorted(REGISTRY))))
     return spec
+
+
+def _refuse_broken_rules_file(code: str) -> None:
+    """A game whose rules file exists but does not pass the checker (left out of the registry):
+    its problems, rather than « unknown game »."""
+    from cardbase.games.rulesdata.language import RulesFileError, load_rules
+    from cardbase.games.rulesdata.register import rules_path
+
+    if not code.replace("-", "").replace("_", "").isalnum():
+        return
+    path = rules_path(code)
+    if not path.is_file():
+        return
+    try:
+        load_rules(path)
+    except RulesFileError as e:
+        raise CardbaseError(tr("games.rules_file_broken", game=code, file=str(path)), e.problems) from None
 
 
 def playable(code: str) -> GameSpec:

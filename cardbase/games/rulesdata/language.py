@@ -198,6 +198,8 @@ def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
 def key_text(parts: list[Any]) -> str:
     out = ""
     for p in parts:
+        if isinstance(p, tuple):  # an operation inside a list (not located): its place, from 1
+            p = p[0]
         out += f"[{p + 1}]" if isinstance(p, int) else (("." if out else "") + str(p))
     return out
 
