@@ -26,9 +26,16 @@ def test_games_list_json_contract(cli_env) -> None:
     games = {g["code"]: g for g in json.loads(result.stdout)}
     assert set(games) >= {"nespanini", "overkill", "pushluck", "ctterror", "overseers"}
     for g in games.values():
-        assert set(g) == {"code", "name", "min_players", "max_players", "engine", "teams"}
+        assert set(g) == {"code", "name", "min_players", "max_players", "engine", "teams", "rules_file",
+                          "in_database"}
     assert games["overkill"]["engine"] is True and games["overkill"]["max_players"] == 2
     assert games["ctterror"]["teams"] is True
+    # a game written as data is listed even before it is in the database, and said to be so
+    assert games["huit"]["engine"] is True and games["huit"]["rules_file"].endswith("huit.toml")
+    assert games["overkill"]["rules_file"] is None and games["overkill"]["in_database"] is True
+    text = runner.invoke(app, ["games", "list"]).output
+    line = next(x for x in text.splitlines() if x.startswith("huit"))
+    assert "règles en données" in line and ("pas encore dans la base" in line) != games["huit"]["in_database"]
 
 
 @SQLITE

@@ -36,7 +36,14 @@ def list_command(json_out: bool = typer.Option(False, "--json", help="Print JSON
     for code, name, lo, hi in games:
         spec = registry.REGISTRY.get(code)
         rows.append({"code": code, "name": name, "min_players": lo, "max_players": hi,
-                     "engine": bool(spec and spec.engine), "teams": bool(spec and spec.teams)})
+                     "engine": bool(spec and spec.engine), "teams": bool(spec and spec.teams),
+                     "rules_file": spec.rules_file if spec else None, "in_database": True})
+    listed = {r["code"] for r in rows}
+    for code, spec in sorted(registry.REGISTRY.items()):  # a rules file's game not in the database yet
+        if code not in listed:
+            rows.append({"code": code, "name": spec.title or code, "min_players": spec.min_players,
+                         "max_players": spec.max_players, "engine": bool(spec.engine), "teams": bool(spec.teams),
+                         "rules_file": spec.rules_file, "in_database": False})
     if json_out:
         print_json(rows)
         return
@@ -45,7 +52,10 @@ def list_command(json_out: bool = typer.Option(False, "--json", help="Print JSON
         typer.echo(tr("games.cli.line", code=r["code"], name=r["name"],
                       players=tr("games.cli.players_one", n=lo) if lo == hi else
                       tr("games.cli.players_range", min=lo, max=hi),
-                      engine=tr("games.cli.engine_yes") if r["engine"] else tr("games.cli.engine_no"),
+                      engine=(tr("games.cli.engine_no") if not r["engine"] else
+                              tr("games.cli.engine_yes") if not r["rules_file"] else
+                              tr("games.cli.rules_yes") if r["in_database"] else
+                              tr("games.cli.rules_not_in_db", code=r["code"])),
                       teams=tr("games.cli.teams") if r["teams"] else ""))
 
 
