@@ -162,3 +162,22 @@ def test_a_problem_inside_an_operation_list_names_its_place_and_games_0_is_said_
     res = runner.invoke(app, ["games", "check", str(f), "--games", "0", "--search-states", "200"])
     assert "Pas de partie d'essai (--games 0)." in res.output and "--edition" not in res.output
     assert res.exit_code == 2  # the bounded search still answers: this game cannot end
+
+
+def test_sim_rulings_on_a_ruling_without_readings_says_so_and_plays_nothing(monkeypatch) -> None:
+    import dataclasses
+
+    from cardbase.games import rulings
+
+    real = rulings.contested
+
+    def bare(code, only=None):  # AT6 as a designer first writes it: bounds, no alternatives
+        return [dataclasses.replace(r, alternatives=()) if r.code == "AT6" else r for r in real(code, only)]
+
+    monkeypatch.setattr(rulings, "contested", bare)
+    res = runner.invoke(app, ["sim", "rulings", "atout", "--only", "AT6", "--games", "10"])
+    assert res.exit_code == 2 and "Rien à peser pour AT6" in res.output and "alternatives = [1, 3]" in res.output
+    assert "place 1" not in res.output  # no game played
+    with use_language("en"):
+        res = runner.invoke(app, ["--lang", "en", "sim", "rulings", "atout", "--only", "AT6,AT3", "--games", "10"])
+    assert res.exit_code == 2 and "Nothing to weigh for AT6" in res.output

@@ -87,6 +87,9 @@ def sim_rulings_command(
     weighed = contested(spec.code, codes)  # an unknown code fails before any game is played
     if not weighed:
         raise CardbaseError(tr("rulings.cli.nothing", game=spec.code))
+    bare = [r.code for r in weighed if not r.variants()]
+    if codes and bare:  # asked by name, but nothing to play besides the default: say so, play nothing
+        raise CardbaseError(tr("rulings.cli.no_readings", codes=", ".join(bare)))
     from cardbase.playtest.limits import check_sim
 
     readings = 1 + sum(len(r.variants()) for r in weighed)  # every reading plays the whole batch
