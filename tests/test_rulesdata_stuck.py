@@ -181,3 +181,22 @@ def test_sim_rulings_on_a_ruling_without_readings_says_so_and_plays_nothing(monk
     with use_language("en"):
         res = runner.invoke(app, ["--lang", "en", "sim", "rulings", "atout", "--only", "AT6,AT3", "--games", "10"])
     assert res.exit_code == 2 and "Nothing to weigh for AT6" in res.output
+
+
+def test_a_misspelt_card_field_is_a_problem_with_the_fields_and_a_guess() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "data" / "rules" / "atout.toml").read_text(encoding="utf-8")
+    assert "card.colour == top" in text
+    with pytest.raises(RulesFileError) as info:  # « couleur » for « colour »: follow suit would vanish
+        parse_rules_text(text.replace("card.colour == top", "card.couleur == top"), "atout.toml")
+    problems = [str(p) for p in info.value.problems]
+    assert problems and all("« couleur »" in p and "Vouliez-vous dire « colour »" in p for p in problems)
+    assert any("actions[2].filter" in p for p in problems)  # the line and key of each use
+    assert all("points" in p for p in problems)  # the file's own figure is among the fields named
+    # a figure the file's cards do have is read without a word
+    assert parse_rules_text(text, "atout.toml").code == "atout"
+    bad = STUCK.replace('when = "count(\'main\') > 5"', 'when = "count(\'main\') > 5"\nfilter = "card.valeur > 2"')
+    with use_language("en"), pytest.raises(RulesFileError) as en:
+        parse_rules_text(bad, "bloque.toml")
+    assert "reads “valeur”, which no card of the material has" in str(en.value) and "“value”" in str(en.value)

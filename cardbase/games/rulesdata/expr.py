@@ -68,6 +68,7 @@ class Expr:
     fn: Any = None
     calls: frozenset[str] = frozenset()  # the functions it calls
     zones: frozenset[str] = frozenset()  # the zones it reads (count, top, having…)
+    attrs: frozenset[str] = frozenset()  # the card fields and figures it reads (card.x, top(…).x)
 
     def bind(self, functions: dict[str, Any]) -> Any:
         self.fn = eval(self.code, functions)  # a checked tree, no built-ins
@@ -142,6 +143,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
     used: set[str] = set()
     used_calls: set[str] = set()
     used_zones: set[str] = set()
+    used_attrs: set[str] = set()
     callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     for node in ast.walk(tree):
         if not isinstance(node, _OPS):
@@ -165,6 +167,8 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                 isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "top")
             if not ok or node.attr.startswith("_"):
                 problems.append(ExprProblem("rulesdata.expr.attribute", (("attr", node.attr),)))
+            else:
+                used_attrs.add(node.attr)
         elif isinstance(node, ast.Call):
             fn = node.func.id if isinstance(node.func, ast.Name) else None
             if fn not in FUNCTIONS or node.keywords:
@@ -193,4 +197,4 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
     return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used), None,
-                frozenset(used_calls), frozenset(used_zones)), []
+                frozenset(used_calls), frozenset(used_zones), frozenset(used_attrs)), []

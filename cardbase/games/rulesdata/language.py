@@ -8,6 +8,7 @@ all in one :class:`RulesFileError`.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 import tomllib
@@ -39,6 +40,10 @@ HORIZONS = ("step", "turn", "choice", "round")  # [scoring] horizon: what the gr
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
 MAX_FILE_BYTES = 200 * 1024  # 200 kB
 MAX_CHOICES = 100  # numbers one choose action may offer
+
+
+# what an expression may read of any card (the interpreter's CardView), besides the file's own figures
+CARD_FIELDS = ("banner", "colour", "id", "keywords", "name", "rarity", "ref", "stats", "type", "value")
 
 
 class RulesFileError(CardbaseError):
@@ -410,6 +415,8 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     generated: list[dict[str, Any]] = []
     if source == "generated":
         generated = _generated(c, mat)
+        if generated:  # the cards are the file's own: every field an expression reads is known
+            ctx.card_fields = set(CARD_FIELDS) | {k for card in generated for k in card} - {"copies"}
         if isinstance(mat.get("cards"), list):
             constructs.card_effects(c, [x for x in mat["cards"] if isinstance(x, dict)])
     elif any(k in mat for k in ("colours", "values", "cards")):
@@ -616,6 +623,7 @@ class _Ctx:
         self.c, self.zones, self.counters, self.options, self.actions = c, zones, counters, options, actions
         self.has_effects = False  # the file has a valid [effects] section (score(), effect)
         self.used: set[str] = set()  # zones some expression reads or some move takes cards from
+        self.card_fields: set[str] | None = None  # the fields and figures of the file's own cards
 
     def expr(self, source: Any, parts: list[Any], *, card: bool, extra: tuple[str, ...] = ()) -> Expr | None:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options) + list(extra),
@@ -623,6 +631,14 @@ class _Ctx:
                                    card=card, constants=self.options, number="value" in extra)
         if e is not None:
             self.used |= e.zones
+            unknown = sorted(e.attrs - self.card_fields) if self.card_fields is not None else []
+            for name in unknown:  # a misspelt field would read None for every card, silently
+                close = difflib.get_close_matches(name, sorted(self.card_fields), n=1)
+                self.c.add(parts, "rulesdata.unknown_card_field", "rulesdata.unknown_card_field_fix",
+                           field=name, expr=source, known=", ".join(sorted(self.card_fields - {"stats"})),
+                           guess=close[0] if close else "—")
+            if unknown:
+                return None
         if e is not None and {"score", "pending"} & e.calls and not self.has_effects:
             self.c.add(parts, "rulesdata.score_no_effects", "rulesdata.score_no_effects_fix", expr=source)
             return None
