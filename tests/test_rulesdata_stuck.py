@@ -200,3 +200,12 @@ def test_a_misspelt_card_field_is_a_problem_with_the_fields_and_a_guess() -> Non
     with use_language("en"), pytest.raises(RulesFileError) as en:
         parse_rules_text(bad, "bloque.toml")
     assert "reads “valeur”, which no card of the material has" in str(en.value) and "“value”" in str(en.value)
+
+
+def test_top_of_a_zone_with_no_order_in_an_expression_is_a_problem_before_any_game() -> None:
+    bad = STUCK.replace('when = "count(\'main\') > 5"', 'when = "count(\'main\') > 5 and top(\'main\').value > 2"')
+    with pytest.raises(RulesFileError) as info:  # « main » is ordered = false
+        parse_rules_text(bad, "bloque.toml")
+    text = str(info.value)
+    assert "top('main')" in text and "zone sans ordre" in text and "actions[1].when" in text
+    assert parse_rules_text(bad.replace("top('main')", "top('defausse')"), "bloque.toml")  # ordered: fine

@@ -190,6 +190,9 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                     problems.append(ExprProblem(f"rulesdata.expr.bad_{kind}",
                                                 (("name", fn), ("value", text),
                                                  ("known", ", ".join(sorted(kinds[kind]))))))
+                elif fn == "top" and isinstance(zones, dict) and not getattr(zones[arg.value], "ordered", True):
+                    # a zone with no order has no top card: top() would give no card, for ever
+                    problems.append(ExprProblem("rulesdata.expr.top_unordered", (("zone", arg.value),)))
     if problems:
         return None, problems
     body = _Rewrite(set(counters), dict(constants or {}), number).visit(tree.body)
