@@ -209,3 +209,12 @@ def test_top_of_a_zone_with_no_order_in_an_expression_is_a_problem_before_any_ga
     text = str(info.value)
     assert "top('main')" in text and "zone sans ordre" in text and "actions[1].when" in text
     assert parse_rules_text(bad.replace("top('main')", "top('defausse')"), "bloque.toml")  # ordered: fine
+
+
+def test_the_coverage_of_a_game_written_as_data_names_its_actions_by_their_labels() -> None:
+    res = runner.invoke(app, ["sim", "game", "atout", "--games", "3", "--bots", "random", "--json"])
+    assert res.exit_code == 0, res.output
+    cov = json.loads(res.stdout)["coverage"]
+    assert cov["couper"]["label"] == "Couper" and cov["defausser"]["label"] == "Se défausser"
+    res = runner.invoke(app, ["--lang", "en", "sim", "game", "atout", "--games", "3", "--bots", "random", "--json"])
+    assert json.loads(res.stdout)["coverage"]["couper"]["label"] == "Trump"
