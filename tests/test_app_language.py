@@ -280,9 +280,11 @@ def card_data(url: str) -> list[str]:
 
 
 def _strip_data(text: str, data: list[str]) -> str:
+    """``text`` without the data's names, each taken out as whole words only: a short French name
+    (a zone « pli ») must not cut an English word (« Duplicate ») into pieces that read as French."""
     for item in data:
         if item in text:
-            text = text.replace(item, " ")
+            text = re.sub(r"(?<!\w)" + re.escape(item) + r"(?!\w)", " ", text)
     return text
 
 
@@ -554,3 +556,8 @@ def test_the_whole_app_with_its_sidebar_speaks_one_language(lang: str) -> None:
     strings = visible_strings(at)
     assert any(s in strings for s in ("Mot de passe éditeur", "Editor password", "Déverrouiller", "Unlock")), strings
     assert not foreign_words(strings, lang, card_data(os.environ["DATABASE_URL"]))
+
+
+def test_data_names_are_taken_out_as_whole_words_only() -> None:
+    assert _strip_data("Duplicate the pli", ["pli"]).split() == ["Duplicate", "the"]
+    assert _strip_data("Le Huit (pli)", ["Le Huit", "pli"]).split() == ["(", ")"]
