@@ -185,12 +185,10 @@ def _refuse_broken_rules_file(code: str) -> None:
     """A game whose rules file exists but does not pass the checker (left out of the registry):
     its problems, rather than « unknown game »."""
     from cardbase.games.rulesdata.language import RulesFileError, load_rules
-    from cardbase.games.rulesdata.register import rules_path
+    from cardbase.games.rulesdata.register import rules_file_of
 
-    if not code.replace("-", "").replace("_", "").isalnum():
-        return
-    path = rules_path(code)
-    if not path.is_file():
+    path = rules_file_of(code)
+    if path is None:
         return
     try:
         load_rules(path)

@@ -133,14 +133,7 @@ def contested(code: str, only: Sequence[str] | None = None) -> list[Ruling]:
 def file_rulings(code: str) -> tuple[Any, ...]:
     """The ``[[rulings]]`` of the rules file of a game written as data (empty when it has none or
     the file does not pass the checker)."""
-    from cardbase.games.rulesdata.language import RulesFileError, load_rules
-    from cardbase.games.rulesdata.register import rules_path
+    from cardbase.games.rulesdata.register import valid_rules
 
-    path = rules_path(code)
-    if not path.is_file():
-        return ()
-    try:
-        rules = load_rules(path)
-    except RulesFileError:
-        return ()
-    return tuple(Ruling(**r) for r in rules.rulings)
+    rules = valid_rules(code)
+    return tuple(Ruling(**r) for r in rules.rulings) if rules is not None else ()

@@ -47,17 +47,10 @@ def labels(code: str) -> dict[str, dict[str, Any]]:
 def _rules_file_labels(code: str) -> dict[str, dict[str, Any]]:
     """A game written as data: its actions by the labels of its rules file (« Couper », not
     ``couper``); empty when it has no file or the file does not pass the checker."""
-    from cardbase.games.rulesdata.language import RulesFileError, load_rules
-    from cardbase.games.rulesdata.register import rules_path
+    from cardbase.games.rulesdata.register import valid_rules
 
-    path = rules_path(code)
-    if not code.isidentifier() or not path.is_file():
-        return {}
-    try:
-        rules = load_rules(path)
-    except RulesFileError:
-        return {}
-    return {a.name: dict(a.label) for a in rules.actions if a.label}
+    rules = valid_rules(code)
+    return {a.name: dict(a.label) for a in rules.actions if a.label} if rules is not None else {}
 
 
 def _label(meta: Mapping[str, Any], key: str, lang: str) -> str:

@@ -647,6 +647,8 @@ class Game:
 class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
 
+    _looping = False  # inside _after_action's loop of turns (set there only, never copied)
+
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
         self.rules = r = game.rules
@@ -1138,7 +1140,7 @@ class State(Structures):
         # the turns that end by themselves (no legal action) follow one another in this loop, not
         # by recursion: a round where no seat can act reaches the safety net (``round_limit``)
         # instead of Python's recursion limit (``_start_turn`` leaves such a turn to the loop)
-        outer = self.__dict__.get("_looping", False)
+        outer = self._looping
         self._looping = True
         try:
             self._after_action_loop()
@@ -1201,7 +1203,7 @@ class State(Structures):
 
             _resolve(_EffectView(self), p)
             return
-        if not self.legal_actions() and not self.__dict__.get("_looping", False):
+        if not self.legal_actions() and not self._looping:
             self._after_action()  # (inside the loop of _after_action, the loop goes on with it)
 
     def _end_turn(self) -> None:

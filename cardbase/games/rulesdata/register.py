@@ -8,6 +8,7 @@ out here and reported by ``cardbase games check``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -24,6 +25,29 @@ def rules_dir() -> Path:
 
 def rules_path(code: str) -> Path:
     return rules_dir() / f"{code}.toml"
+
+
+def rules_file_of(code: str) -> Path | None:
+    """The rules file of the game ``code`` when there is one (a code that is not a plain name —
+    ``../x`` — has none: the path stays in the rules folder)."""
+    if not re.fullmatch(r"[a-z0-9_-]+", code):
+        return None
+    path = rules_path(code)
+    return path if path.is_file() else None
+
+
+def valid_rules(code: str) -> Any:
+    """The checked rules of the game ``code``'s file; None when it has none or the file does not
+    pass the checker (``cardbase games check`` says why)."""
+    from .language import RulesFileError, load_rules
+
+    path = rules_file_of(code)
+    if path is None:
+        return None
+    try:
+        return load_rules(path)
+    except RulesFileError:
+        return None
 
 
 def build(path: Path, check_box: Callable[[str, Sequence[CardDef]], None], cards: Sequence[CardDef],
