@@ -119,8 +119,8 @@ def test_a_rulings_lists_that_are_not_lists_are_all_named_at_once_in_both_langua
     where = {p.where.split("clé ")[-1]: str(p) for p in info.value.problems}
     text = str(info.value)
     assert "rulings[1].alternatives" in text and "rulings[1].bounds" in text and "rulings[2].allowed" in text
-    assert "il faut une liste de valeurs" in text and "alternatives = [2, 2]" in text
-    assert "allowed = [\"libre\", \"libre\"]" in text
+    assert "il faut une liste de valeurs" in text and "alternatives = [1, 3]" in text
+    assert "allowed = [\"libre\"]" in text
     assert "bounds = [1, 5]" in text and "values" not in text  # the ruling's own key, not [material]'s
     assert len(info.value.problems) >= 3, where
     with use_language("en"), pytest.raises(RulesFileError) as en:

@@ -564,7 +564,7 @@ def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]
                 v = r.get(key, (True, False) if key == "allowed" and isinstance(default, bool) else ())
                 if not isinstance(v, (list, tuple)):
                     c.add(parts + [key], "rulesdata.ruling_list", "rulesdata.ruling_list_fix",
-                          key=key, value=v, example=json.dumps([default, default], ensure_ascii=False))
+                          key=key, value=v, example=json.dumps(_values_example(default), ensure_ascii=False))
                     v = ()
                 lists[key] = tuple(v)
             allowed = lists["allowed"]
@@ -581,6 +581,13 @@ def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]
                          alternatives=lists["alternatives"])
         out.append(entry)
     return out
+
+
+def _values_example(default: Any) -> list[Any]:
+    """A list of an option's values to show in a message: a number's neighbours, else the default."""
+    if isinstance(default, int) and not isinstance(default, bool):
+        return [default - 1, default + 1]
+    return [default]
 
 
 def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
