@@ -249,3 +249,32 @@ def test_sim_game_plays_atout_under_each_reading_of_at3(cli_env) -> None:
     assert data["ended_by"] == {"donnes_jouees": 12}
     (ruling,) = [r for r in data["rulings"] if r.get("option") == "couper" or r.get("code") == "AT3"]
     assert ruling["changed"] is True
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_greedy_bot_looks_at_the_end_of_its_turn_and_plays_the_same_moves_as_after_the_next_start(
+        players: int) -> None:
+    """The file's `[scoring] horizon = "turn"`: the greedy bot reads its heuristic when its turn is
+    over, before the next seat's turn begins — a position where nothing it cannot see has been read,
+    so it needs no deals of the hidden hands (about 8× fewer look-aheads). Its heuristic (points and
+    the trick's best `force`) does not change when the next turn begins, so the default horizon
+    (`"step"`, the next turn's start included: dealt over the hidden hands) must choose the same move
+    at every decision: whole greedy games under both readings of AT3 and AT5, compared move by move."""
+    from cardbase.games.rulesdata.engine import Game
+    from cardbase.games.rulesdata.language import parse_rules_text
+
+    text = FILE.read_text(encoding="utf-8")
+    assert 'horizon = "turn"' in text
+    step = text.replace('horizon = "turn"\n', "")
+    for couper, compte in (("libre", "plis"), ("obligatoire", "cartes")):
+        games = [Game(parse_rules_text(t, options={"couper": couper, "compte": compte}), [], players)
+                 for t in (text, step)]
+        assert [g.rules.horizon for g in games] == ["turn", "step"]
+        for seed in range(3):
+            played = []
+            for g in games:
+                s = g.new_state(seed)
+                while not s.is_terminal():
+                    s.apply_action(s.greedy_action())
+                played.append((s.history, s.returns()))
+            assert played[0] == played[1], (players, couper, compte, seed)
