@@ -278,3 +278,24 @@ def test_the_greedy_bot_looks_at_the_end_of_its_turn_and_plays_the_same_moves_as
                     s.apply_action(s.greedy_action())
                 played.append((s.history, s.returns()))
             assert played[0] == played[1], (players, couper, compte, seed)
+
+
+def test_sim_rulings_says_when_the_bots_never_bring_a_reading_into_play(cli_env) -> None:
+    """The greedy bots always trump when they cannot follow suit, so AT3's « obligatoire » plays
+    every game move for move as « libre »: the weight's +0.0 % is a finding on the bots, and the
+    report says so (« jouées coup pour coup »), in the JSON (`same_games`) and the text. Random
+    bots discard while holding a trump, so most of their games differ and the finding is not said."""
+    args = ["sim", "rulings", "atout", "--players", "2", "--games", "30", "--only", "AT3", "--workers", "1",
+            "--measures-games", "0"]
+    same = {}
+    for bots in ("greedy", "random"):
+        res = runner.invoke(app, [*args, "--bots", bots, "--json"])
+        assert res.exit_code == 0, res.output
+        (variant,) = json.loads(res.stdout)["variants"]
+        same[bots] = variant["same_games"]
+    assert same["greedy"] == 30 and same["random"] < 15, same
+    for lang, words in (("fr", "jamais fait jouer cette lecture"), ("en", "never brought this reading into play")):
+        text = runner.invoke(app, ["--lang", lang, *args, "--bots", "greedy"])
+        assert text.exit_code == 0 and words in text.output, text.output
+        other = runner.invoke(app, ["--lang", lang, *args, "--bots", "random"])
+        assert other.exit_code == 0 and words not in other.output, other.output

@@ -125,6 +125,12 @@ def sim_rulings_command(
             typer.echo("  " + _side(side, res["teams"]) + "  " +
                        tr("rulings.cli.delta", delta=fmt_pct(side["delta"], signed=True),
                           lo=fmt_pct(lo, signed=True), hi=fmt_pct(hi, signed=True)))
+        same = v.get("same_games")
+        if same is not None and same == res["games"]:
+            typer.echo("  " + tr("rulings.cli.same_all", games=res["games"]))
+        elif same:
+            typer.echo("  " + tr("rulings.cli.same_some", same=same, games=res["games"],
+                                 rate=fmt_pct(same / res["games"])))
         typer.echo("  " + tr("rulings.cli.rounds", rounds=_value(round(v["mean_rounds"], 2)),
                              delta=_value(round(v["delta_rounds"], 2))))
         if v["cards"]:

@@ -11,6 +11,7 @@ then gives each seat's ``team`` and ``teams`` — per team its seats, wins, win 
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -39,6 +40,9 @@ class Record:
     teams: tuple[str, ...] = ()  # each seat's team in a team game (``state.team_of``), else empty
     facts: Any = None  # a game's own figures of the game (``state.record_facts()``), if it has any
     coverage: Any = None  # the game's rule coverage (``state.coverage()``: key -> [occasions, used])
+    # a digest of the game's moves (``state.history``; None when the state keeps none): two readings
+    # of a ruling that give the same digest on every game were never brought into play by the bots
+    moves: str | None = None
 
 
 _GAMES: dict[tuple, Any] = {}
@@ -91,7 +95,15 @@ def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
     return Record(tuple(state.returns()), getattr(state, "turns", len(state.history)),
                   getattr(state, "round", 1), state.ended_by, held, teams,
                   facts() if facts is not None else None,
-                  coverage() if coverage is not None else None)
+                  coverage() if coverage is not None else None, moves_digest(state))
+
+
+def moves_digest(state: Any) -> str | None:
+    """A digest of a finished game's moves, the same in every process (None: no moves kept)."""
+    history = getattr(state, "history", None)
+    if not history:
+        return None
+    return hashlib.blake2b(repr(list(history)).encode(), digest_size=8).hexdigest()
 
 
 def run_chunk(start: int, stop: int, code: str, cards: tuple[CardDef, ...], players: int,

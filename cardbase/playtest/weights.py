@@ -79,6 +79,15 @@ def _card_moves(base: Any, other: Any) -> list[dict[str, Any]]:
     return moves[:TOP_CARDS]
 
 
+def same_games(base: Sequence[Any], other: Sequence[Any]) -> int | None:
+    """How many games of a reading were played move for move as under the default readings (the
+    same seeds): all of them says the bots never brought the reading into play — a finding on the
+    bots, not on the rule. None when the game keeps no moves."""
+    if not base or any(r.moves is None for r in base) or any(r.moves is None for r in other):
+        return None
+    return sum(a.moves == b.moves for a, b in zip(base, other, strict=True))
+
+
 def _measured(build: Any, games: int, seed: int, bots: Sequence[str], code: str) -> dict[str, Any]:
     """``{"measures": …}`` of the game ``build()`` makes (a reading's), or nothing (``games`` 0)."""
     if not games:
@@ -137,6 +146,7 @@ def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
             "ruling": ruling.code, "title": ruling.title_in(), "option": ruling.option,
             "value": value, "default": ruling.default, "contested": ruling.contested,
             "seats": sides, "delta": biggest, "significant": significant,
+            "same_games": same_games(base_recs, recs),
             "mean_rounds": rep.mean_rounds, "delta_rounds": rep.mean_rounds - base_rep.mean_rounds,
             "ties": rep.ties, "ended_by": rep.ended_by, "cards": _card_moves(base_rep, rep),
             **_measured(lambda o={ruling.option: value}: spec.build(tuple(cards), players, **o),
