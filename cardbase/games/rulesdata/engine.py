@@ -1249,17 +1249,23 @@ class State(Structures):
         return False
 
     def _finish(self, reason: str, candidates: list[int]) -> None:
-        r = self.rules
         if candidates:
-            vals = {p: self._eval(r.winner_by, p) for p in candidates}
-            best = (max if r.winner_order == "highest" else min)(vals.values())
-            top = [p for p in candidates if vals[p] == best]
-            self.winners = top[:1] if r.ties == "first" else top
-            if r.teams is not None:  # the best team wins: every seat of it
-                self.winners = self._team_winners(candidates)
+            self.winners = self._winners_of(candidates)
         self.player = TERMINAL
         self.ended_by = reason
         self._log("end", reason, tuple(self.winners))
+
+    def _winners_of(self, candidates: list[int], log: bool = True) -> list[int]:
+        """The seats among ``candidates`` that win by ``[end.winner]`` (with teams: every seat of
+        the best team); ``log``: the teams' result is logged (the end of a game, not a search's
+        valuation)."""
+        r = self.rules
+        if r.teams is not None:  # the best team wins: every seat of it
+            return self._team_winners(candidates, log)
+        vals = {p: self._eval(r.winner_by, p) for p in candidates}
+        best = (max if r.winner_order == "highest" else min)(vals.values())
+        top = [p for p in candidates if vals[p] == best]
+        return top[:1] if r.ties == "first" else top
 
     # ------------------------------------------------------------------ results
 
@@ -1275,6 +1281,27 @@ class State(Structures):
 
     def winner(self) -> int:
         return self.winners[0] if len(self.winners) == 1 else -1
+
+    def search_horizon(self) -> int | None:
+        """``[scoring] search = "round"``: the search bots (mc, ismcts) play out to the end of the
+        round in play (its number is the mark) and value the position there
+        (:meth:`horizon_utilities`); None (the default, "game"): to the end of the game."""
+        return self.round if self.rules.search == "round" else None
+
+    def horizon_utilities(self, mark: int) -> list[float] | None:
+        """None while round ``mark`` is in play; then the returns the game would give if it ended
+        there — the seats that lead by ``[end.winner]`` (among every seat, its ``ties``, teams as
+        the end of the game counts them) win — or the returns once it is over."""
+        if self.player == TERMINAL:
+            return self.returns()
+        if self.round <= mark:
+            return None
+        winners = self._winners_of([(self.first + i) % self.n for i in range(self.n)], log=False)
+        saved, self.winners = self.winners, winners
+        try:
+            return self.returns()
+        finally:
+            self.winners = saved
 
     def heuristic(self, player: int) -> float:
         if self.player == TERMINAL:

@@ -37,6 +37,7 @@ VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "e
          "for_seat", "give", "rotate", "random_seat")
 PLACES = ("top", "bottom")  # where a moved card goes in its new zone
 HORIZONS = ("step", "turn", "choice", "round")  # [scoring] horizon: what the greedy bot looks at after its move
+SEARCHES = ("game", "round")  # [scoring] search: where the search bots' play-outs stop
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
 MAX_FILE_BYTES = 200 * 1024  # 200 kB
 MAX_CHOICES = 100  # numbers one choose action may offer
@@ -149,6 +150,7 @@ class Rules:
     keyword_limits: dict[str, int] = field(default_factory=dict)  # may draw of each card
     move_triggers: dict[tuple[str, str], list[Trigger]] = field(default_factory=dict)
     round_until: Expr | None = None  # [round] until: the round goes on until this holds
+    search: str = "game"  # [scoring] search: the search bots' play-outs to the game's end or the round's
 
 
 # ---------------------------------------------------------------------------------- locating keys
@@ -501,9 +503,10 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     among = c.choice(win, ["winner"], "among", AMONG, "all")
     ties = c.choice(win, ["winner"], "ties", TIES, "shared")
     scoring = c.table(data.get("scoring"), ["scoring"])
-    c.unknown_keys(scoring, ["scoring"], ("heuristic", "samples", "horizon"))
+    c.unknown_keys(scoring, ["scoring"], ("heuristic", "samples", "horizon", "search"))
     samples = c.integer(scoring, ["scoring"], "samples", 4, 1, 64) or 4
     horizon = c.choice(scoring, ["scoring"], "horizon", HORIZONS, "step")
+    search = c.choice(scoring, ["scoring"], "search", SEARCHES, "game")
     heuristic = ctx.expr(scoring["heuristic"], ["scoring", "heuristic"], card=False) \
         if "heuristic" in scoring else None
 
@@ -523,7 +526,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
                  by, order, among, ties, heuristic, str(game.get("description", "")), rulings,
                  effects, samples, horizon, team_rules, round_start, round_end, lists, copy_limit,
-                 keyword_limits, move_triggers, round_until)
+                 keyword_limits, move_triggers, round_until, search)
 
 
 def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:

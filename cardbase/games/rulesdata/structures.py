@@ -226,9 +226,10 @@ class Structures:
         how = r.teams.value
         return sum(vals) if how == "sum" else max(vals) if how == "max" else min(vals)
 
-    def _team_winners(self, candidates: list[int]) -> list[int]:
+    def _team_winners(self, candidates: list[int], log: bool = True) -> list[int]:
         """The seats of the winning team(s): the best team value among the teams of ``candidates``
-        (in order of play from the round's first player), ``ties`` as for seats."""
+        (in order of play from the round's first player), ``ties`` as for seats; ``log``: the
+        result is logged."""
         r, g = self.rules, self.game
         teams: list[int] = []
         for p in candidates:
@@ -239,7 +240,8 @@ class Structures:
         top = [k for k in teams if vals[k] == best]
         if r.ties == "first":
             top = top[:1]
-        self._log("teams_won", tuple(top))
+        if log:
+            self._log("teams_won", tuple(top))
         return sorted(q for k in top for q in g.team_seats[k])
 
     def _team_returns(self) -> list[float]:
