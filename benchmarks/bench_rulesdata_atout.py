@@ -62,7 +62,7 @@ def main() -> None:
                     if k not in best or cpu < best[k][0]:
                         best[k] = (cpu, turns, dig)
             old, new = best.values()
-            for k, (cpu, turns, dig) in best.items():
+            for k, (cpu, turns, _digest) in best.items():
                 ratio = f"×{old[0] / new[0]:.2f}" if k.startswith("new") else ""
                 same = ("yes" if old[2] == new[2] else "NO") if k.startswith("new") else ""
                 print(f"{bots:7} {n:>7} {k:16} {args.games / cpu:>11.1f} {turns:>10.1f} {ratio:>6} {same}")

@@ -166,10 +166,10 @@ BAD = LEAPS.format(teams="").replace(
 
 
 def test_the_checker_names_every_problem_of_next_turn_and_count_if_at_once() -> None:
-    for lang, words in (("fr", ("ne donne pas une place", "Vouliez-vous dire « colour »", "aucun tour",
-                                "texte entre apostrophes", "mains")),
-                        ("en", ("does not give a player's seat", "Did you mean “colour”", "no turn",
-                                "text in apostrophes", "mains"))):
+    for lang, words in (("fr", ("ne donne pas une place", "vaut 4 à 3 joueurs", "aucun tour",
+                                "Vouliez-vous dire « colour »", "texte entre apostrophes", "mains")),
+                        ("en", ("does not give a player's seat", "is 4 with 3 players", "no turn",
+                                "Did you mean “colour”", "text in apostrophes", "mains"))):
         with use_language(lang), pytest.raises(RulesFileError) as err:
             parse_rules_text(BAD, "sauts.toml")
         text = str(err.value)

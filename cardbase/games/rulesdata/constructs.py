@@ -218,8 +218,9 @@ def next_turn_op(ctx: _Ctx, op: dict[str, Any], here: list[Any], card: bool) -> 
         for n in range(ctx.players[0], ctx.players[1] + 1):  # a constant of the player count: try each
             v = target.bind(_CONSTANT_FUNCTIONS)(types.SimpleNamespace(n=n), 0, {}, None)
             if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= n:
-                bad = f"{v!r} ({n} joueurs / players)"
-                break
+                c.add(here, "rulesdata.next_turn_range", "rulesdata.next_turn_seat_fix", expr=target.source,
+                      value=repr(v), players=n)
+                return None
         target.fn = None  # bound again by the interpreter, with its functions
     if bad is not None:
         c.add(here, "rulesdata.next_turn_seat", "rulesdata.next_turn_seat_fix", expr=target.source, value=bad)

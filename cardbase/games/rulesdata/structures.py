@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 TERMINAL = -1
 NO_OTHER = -10**6  # others_best() when no seat of another team holds the counter
 MORE_EVENTS = ("secret", "reveal", "lost", "window", "pass", "teams_won", "random_seat")
-SEAT_VERBS = ("move_if", "for_seat", "give", "rotate", "random_seat", "next_turn")  # operations of this module (_run_more)
+# operations of this module (_run_more)
+SEAT_VERBS = ("move_if", "for_seat", "give", "rotate", "random_seat", "next_turn")
 
 
 # ------------------------------------------------------------------ expressions
