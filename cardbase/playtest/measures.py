@@ -504,10 +504,12 @@ def _exprs(obj: Any, seen: set[int] | None = None) -> list[Any]:
 
 
 def _position(s: State, timeless: bool) -> tuple:
-    """What decides a position's future: whose move, the zones, the counters, the turn's progress,
+    """What decides a position's future: whose move, the zones, the counters, the turn's progress
+    (and the order of turns a ``next_turn`` moved on),
     an effect's pending choice, the generator of chance; the round and turn numbers too unless no
     expression of the file reads them (then two positions that differ only there are one)."""
-    key = (s.player, s.first, getattr(s, "seat_index", 0), s.turn_actions, tuple(s.done),
+    key = (s.player, s.first, getattr(s, "seat_index", 0), getattr(s, "turn_shift", 0),
+           getattr(s, "next_seat", -1), s.turn_actions, tuple(s.done),
            tuple(tuple(tuple(p) for p in piles) for piles in s.zones.values()),
            tuple(tuple(sorted(c.items())) for c in s.counters), repr(s.decision), repr(s.queue),
            tuple(tuple(r) for r in s.revealed), s.rng.getstate(),

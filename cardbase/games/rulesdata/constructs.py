@@ -5,6 +5,8 @@ windows, rounds' operations, triggers on a move between two zones and hidden dec
 
 from __future__ import annotations
 
+import ast
+import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -159,6 +161,8 @@ def seat_op(ctx: _Ctx, verb: str, op: dict[str, Any], here: list[Any], card: boo
         if "filter" in op and flt is None:
             return None
         return ("random_seat", name, among, flt) if name else None
+    if verb == "next_turn":
+        return next_turn_op(ctx, op, here, card)
     if verb == "for_seat":
         target = ctx.expr(op["for_seat"], here, card=card)
         do = ctx.ops(op.get("do", []), here, card=card)
@@ -189,6 +193,51 @@ def seat_op(ctx: _Ctx, verb: str, op: dict[str, Any], here: list[Any], card: boo
     target = ctx.expr(op.get("seat"), here, card=card)
     count = ctx.expr(op.get("count", 1), here, card=card)
     return ("give", src, dst, pick, count, target) if src and dst and target and count else None
+
+
+def next_turn_op(ctx: _Ctx, op: dict[str, Any], here: list[Any], card: bool) -> tuple | None:
+    """``{ next_turn = "best_seat('force')" }``: the seat (from 1) that plays the next turn of the
+    round. Refused where no turn of the round follows (the set-up, ``[round] end``), and when the
+    expression cannot give a seat: a test or a text, or a number out of range for some player count
+    when it reads nothing but ``players`` and the options."""
+    c = ctx.c
+    where = tuple(x for x in here[:2] if isinstance(x, str))
+    if where in (("setup", "do"), ("round", "end")):
+        c.add(here, "rulesdata.next_turn_where", "rulesdata.next_turn_where_fix", where=".".join(where))
+        return None
+    target = ctx.expr(op["next_turn"], here, card=card)
+    if target is None:
+        return None
+    body = ast.parse(target.source, mode="eval").body
+    bad: Any = None
+    if isinstance(body, (ast.Compare, ast.BoolOp)) or (isinstance(body, ast.UnaryOp) and isinstance(body.op, ast.Not)):
+        bad = "True / False"
+    elif isinstance(body, ast.Constant) and not (isinstance(body.value, int) and not isinstance(body.value, bool)):
+        bad = repr(body.value)
+    elif not target.calls and target.names <= {"players"} | set(ctx.options):
+        for n in range(ctx.players[0], ctx.players[1] + 1):  # a constant of the player count: try each
+            v = target.bind(_CONSTANT_FUNCTIONS)(types.SimpleNamespace(n=n), 0, {}, None)
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= n:
+                c.add(here, "rulesdata.next_turn_range", "rulesdata.next_turn_seat_fix", expr=target.source,
+                      value=repr(v), players=n)
+                return None
+        target.fn = None  # bound again by the interpreter, with its functions
+    if bad is not None:
+        c.add(here, "rulesdata.next_turn_seat", "rulesdata.next_turn_seat_fix", expr=target.source, value=bad)
+        return None
+    ctx.next_turns.append(here)
+    return ("next_turn", target)
+
+
+_CONSTANT_FUNCTIONS: dict[str, Any] = {"__builtins__": {}}
+
+
+def next_turn_simultaneous(c: _Checker, ctx: _Ctx, actions: list[Action]) -> None:
+    """A ``next_turn`` in a file with secret choices: refused (each seat makes its choice once a
+    round, in order of play, and the choices are played at the end of the round)."""
+    if any(a.simultaneous for a in actions):
+        for here in ctx.next_turns:
+            c.add(here, "rulesdata.next_turn_simultaneous", "rulesdata.next_turn_simultaneous_fix")
 
 
 def check_actions(c: _Checker, actions: list[Action], triggers: list[Trigger],

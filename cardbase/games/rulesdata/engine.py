@@ -127,6 +127,7 @@ FUNCTIONS: dict[str, Any] = {
     "_f_having_all": lambda s, seat, z, kw: _having(s, s.zones[z], kw),
     "_f_score": lambda s, seat: s.effect_score(seat),
     "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind) if s.queue else 0,
+    "_f_count_if": lambda s, seat, z, test: sum(1 for c in s._pile(z, seat) if test(s.game.cards[c])),
 }
 FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
 
@@ -1176,11 +1177,14 @@ class State(Structures):
                 for p in range(self.n):
                     self.counters[p][c.name] = c.start
         self.seat_index = 0
+        self.turn_shift, self.next_seat = 0, -1
         self._log("round", self.round)
         if r.round_start:  # [round] start
             self._round_start_ops()
             if self.player == TERMINAL:
                 return
+            if self.next_seat >= 0:  # a next_turn: the round opens with that seat
+                self._point_next()
         self._start_turn(self._seat_at(0))
 
     def _start_turn(self, p: int) -> None:
@@ -1220,6 +1224,8 @@ class State(Structures):
         if r.check in ("turn", "action") and self._check_end():
             return
         self.seat_index += 1
+        if self.next_seat >= 0:  # a next_turn of this turn: the next turn is that seat's
+            self._point_next()
         if self._next_in_round(p):  # every seat once, or until [round] until holds
             self._start_turn(self._seat_at(self.seat_index))
             return

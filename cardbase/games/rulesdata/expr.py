@@ -38,6 +38,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "team_count": (1, 1, "zone"),  # cards in the team's piles of a zone of each player
     "named": (1, 1, "counter"),  # named('vote'): the seats whose counter holds this seat's number
     "best_seat": (1, 1, "counter"),  # the seat (from 1) with the strictly highest value, 0 on a tie
+    "count_if": (2, 2, "zone"),  # count_if('main', 'card.colour == 2'): cards of the zone passing a test
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 # teams and answer windows (docs/rules-language.md): the seat's team (from 1), the number of teams,
@@ -90,6 +91,11 @@ class _Rewrite(ast.NodeTransformer):
         if FUNCTIONS[node.func.id][2]:
             args = [ast.Name("_s", ast.Load()), ast.Name("_seat", ast.Load()), *args]
         call: ast.expr = ast.Call(fn, args, [])
+        if node.func.id == "count_if":  # the test (checked text) as a function of the card
+            test = ast.parse(node.args[1].value.strip(), mode="eval").body
+            lam = ast.Lambda(ast.arguments(posonlyargs=[], args=[ast.arg("_card")], kwonlyargs=[],
+                                           kw_defaults=[], defaults=[]), self.visit(test))
+            call = ast.Call(fn, [*args[:3], lam], [])
         if node.func.id == "score":  # the state's method itself, without the table's lambda
             call = ast.Call(ast.Attribute(ast.Name("_s", ast.Load()), "effect_score", ast.Load()),
                             [ast.Name("_seat", ast.Load())], [])
@@ -190,6 +196,15 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                     problems.append(ExprProblem(f"rulesdata.expr.bad_{kind}",
                                                 (("name", fn), ("value", text),
                                                  ("known", ", ".join(sorted(kinds[kind]))))))
+                elif fn == "count_if":
+                    inner = _count_if_test(node, names, zones, actions, counters, constants)
+                    if isinstance(inner, list):
+                        problems.extend(inner)
+                    else:
+                        used |= inner.names - {"card"}
+                        used_calls |= inner.calls
+                        used_zones |= inner.zones
+                        used_attrs |= inner.attrs
                 elif fn == "top" and isinstance(zones, dict) and not getattr(zones[arg.value], "ordered", True):
                     # a zone with no order has no top card: top() would give no card, for ever
                     problems.append(ExprProblem("rulesdata.expr.top_unordered", (("zone", arg.value),)))
@@ -201,3 +216,15 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
     return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used), None,
                 frozenset(used_calls), frozenset(used_zones), frozenset(used_attrs)), []
+
+
+def _count_if_test(node: ast.Call, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
+                   counters: Iterable[str], constants: dict[str, Any] | None) -> Expr | list[ExprProblem]:
+    """The test of ``count_if('zone', 'test')``: a text holding an expression on ``card``, checked as
+    any other (its problems, or the compiled test whose names, zones and fields the caller adds)."""
+    arg = node.args[1]
+    if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+        return [ExprProblem("rulesdata.expr.count_if_test", (("value", ast.unparse(arg)),))]
+    e, problems = compile_expr(arg.value, names=names, zones=zones, actions=actions, counters=counters,
+                               card=True, constants=constants)
+    return problems if e is None else e

@@ -34,7 +34,7 @@ AMONG = ("reached", "all")
 TIES = ("first", "shared")
 SOURCES = ("edition", "generated", "decks")
 VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game", "each",
-         "for_seat", "give", "rotate", "random_seat")
+         "for_seat", "give", "rotate", "random_seat", "next_turn")
 PLACES = ("top", "bottom")  # where a moved card goes in its new zone
 HORIZONS = ("step", "turn", "choice", "round")  # [scoring] horizon: what the greedy bot looks at after its move
 SEARCHES = ("game", "round")  # [scoring] search: where the search bots' play-outs stop
@@ -399,6 +399,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     action_names = [a.get("name") for a in actions_raw if isinstance(a, dict)]
     ctx = _Ctx(c, zones, counters, opts, [n for n in action_names if isinstance(n, str)])
     ctx.has_effects = bool(effects) and len(effects) == len(EFFECT_ZONES)
+    ctx.players = (players[0], players[1])
 
     # material
     mat = c.table(data.get("material"), ["material"], required=True)
@@ -476,6 +477,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         triggers.append(Trigger(on, card, ctx.ops(t.get("do", []), ["triggers", i, "do"], card=True)))
 
     constructs.check_actions(c, actions, triggers, team_rules)
+    constructs.next_turn_simultaneous(c, ctx, actions)
     end = c.table(data.get("end"), ["end"], required=True)
     c.unknown_keys(end, ["end"], ("check", "max_rounds", "conditions", "winner"))
     check = c.choice(end, ["end"], "check", CHECKS, "round")
@@ -634,6 +636,8 @@ class _Ctx:
         self.has_effects = False  # the file has a valid [effects] section (score(), effect)
         self.used: set[str] = set()  # zones some expression reads or some move takes cards from
         self.card_fields: set[str] | None = None  # the fields and figures of the file's own cards
+        self.players = (1, 12)  # the file's player counts (a next_turn's seat is checked against them)
+        self.next_turns: list[list[Any]] = []  # where a next_turn is (refused with simultaneous choices)
 
     def expr(self, source: Any, parts: list[Any], *, card: bool, extra: tuple[str, ...] = ()) -> Expr | None:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options) + list(extra),
@@ -691,7 +695,8 @@ class _Ctx:
                        "effect": ("effect",), "end_game": ("end_game",), "each": ("each", "do"),
                        "for_seat": ("for_seat", "do"), "give": ("give", "to", "seat", "pick", "count"),
                        "rotate": ("rotate", "direction"),
-                       "random_seat": ("random_seat", "among", "filter")}[verb]
+                       "random_seat": ("random_seat", "among", "filter"),
+                       "next_turn": ("next_turn",)}[verb]
             extra = [k for k in op if k not in allowed]
             if extra:
                 self.c.add(here, "rulesdata.op_keys", "rulesdata.op_keys_fix", verb=verb,
@@ -743,7 +748,7 @@ class _Ctx:
                 each = constructs.each_op(self, op, here, card)
                 if each is not None:
                     out.append(each)
-            elif verb in ("for_seat", "give", "rotate", "random_seat"):
+            elif verb in ("for_seat", "give", "rotate", "random_seat", "next_turn"):
                 more = constructs.seat_op(self, verb, op, here, card)
                 if more is not None:
                     out.append(more)

@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 TERMINAL = -1
 NO_OTHER = -10**6  # others_best() when no seat of another team holds the counter
 MORE_EVENTS = ("secret", "reveal", "lost", "window", "pass", "teams_won", "random_seat")
-SEAT_VERBS = ("move_if", "for_seat", "give", "rotate", "random_seat")  # operations of this module (_run_more)
+# operations of this module (_run_more)
+SEAT_VERBS = ("move_if", "for_seat", "give", "rotate", "random_seat", "next_turn")
 
 
 # ------------------------------------------------------------------ expressions
@@ -192,6 +193,8 @@ class Structures:
         self.cause_id = -1  # the card of the action that opened the last window
         self.secret: tuple[tuple[int, int, int], ...] = ()  # (seat, action number, card or number)
         self._in_trigger = False
+        self.turn_shift = 0  # the round's order of turns moved on by next_turn (_seat_at)
+        self.next_seat = -1  # the seat (from 0) a next_turn named for the next turn, -1: none
         if self.rules.teams is not None:  # the batch reports' teams (cardbase.playtest.games)
             self.team_of = functools.partial(team_name, self.game)
 
@@ -201,7 +204,16 @@ class Structures:
         """The seat of the ``i``-th turn of the round (from its first player; past the last seat,
         around the table again)."""
         orders = self.game.team_orders
+        i += self.turn_shift
         return (self.first + i) % self.n if orders is None else orders[self.first][i % self.n]
+
+    def _point_next(self) -> None:
+        """``next_turn`` named a seat: the turn ``seat_index`` is that seat's, and the round's order
+        goes on from it (the next seat in order of play, the team order with ``[teams]``)."""
+        q, self.next_seat = self.next_seat, -1
+        orders = self.game.team_orders
+        j = (q - self.first) % self.n if orders is None else list(orders[self.first]).index(q)
+        self.turn_shift = (j - self.seat_index) % self.n
 
     def _next_in_round(self, p: int) -> bool:
         """Another turn in this round: while a seat has not played, or with ``[round] until`` while
@@ -290,12 +302,15 @@ class Structures:
         return v - 1
 
     def _run_more(self, op: tuple, seat: int, card: Any) -> None:
-        """``move`` with a ``filter``, ``for_seat``, ``give``, ``rotate``, ``random_seat``."""
+        """``move`` with a ``filter``, ``for_seat``, ``give``, ``rotate``, ``random_seat``,
+        ``next_turn``."""
         verb = op[0]
         if verb == "random_seat":
             self._random_seat(op, seat, card)
         elif verb == "for_seat":
             self._run(op[2], self._target(op[1], seat, card), card)
+        elif verb == "next_turn":  # who plays the next turn of the round (_point_next)
+            self.next_seat = self._target(op[1], seat, card)
         elif verb == "rotate":
             piles = self.zones[op[1]]
             k = op[2]
