@@ -647,6 +647,14 @@ class Game:
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
+    def ending_label(self, name: str) -> str | None:
+        """An ending's words (``[[end.conditions]] label``) in the current language, None when
+        the rules file gives none (the batches then show a known ending's text, or its name)."""
+        for e in self.rules.endings:
+            if e.name == name and e.label:
+                return e.label.get(current_language()) or e.label.get("fr") or None
+        return None
+
 
 class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
@@ -1296,6 +1304,10 @@ class State(Structures):
         return top[:1] if r.ties == "first" else top
 
     # ------------------------------------------------------------------ results
+
+    def scores(self) -> list[Any]:
+        """Each seat's value by ``[end.winner] by`` (its score, for the log's result)."""
+        return [self._eval(self.rules.winner_by, p) for p in range(self.n)]
 
     def returns(self) -> list[float]:
         """The winners share +1, the others share -1; nobody or everybody: 0 for all (with teams,
@@ -2234,9 +2246,10 @@ class State(Structures):
                           card=", ".join(cards[c].name for c in arg) or "—")
             return tr(f"rulesdata.log.eff.{kind}", player=event[1] + 1, card=cards[arg].name)
         if kind == "end":
+            reason = self.game.ending_label(event[1]) or event[1]
             if not event[2]:
-                return tr("rulesdata.log.end_none", reason=event[1])
-            return tr("rulesdata.log.end", reason=event[1], players=", ".join(str(p + 1) for p in event[2]))
+                return tr("rulesdata.log.end_none", reason=reason)
+            return tr("rulesdata.log.end", reason=reason, players=", ".join(str(p + 1) for p in event[2]))
         return str(event)
 
     def op_to_string(self, entry: tuple, seat: int | None = None) -> str:
