@@ -4,6 +4,7 @@ endings by their labels. Whole seeded games of the shipped files."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -111,3 +112,27 @@ def test_every_shipped_ending_has_a_label_in_both_languages() -> None:
     for path in sorted(RULES.glob("*.toml")):
         for e in load_rules(path).endings:
             assert e.label.get("fr") and e.label.get("en"), (path.name, e.name)
+
+
+def test_filtered_moves_gifts_and_passed_hands_are_told() -> None:
+    """The structures' operations: a filtered move (the « Vol » cards, more than 8: counted), a gift
+    to the target's pile (named: the pile is face up), the hands passing left."""
+    from test_rulesdata_structures import VOTE
+
+    game = Game(parse_rules_text(VOTE, "vote.toml"), (), 3)
+    gifts = 0
+    for seed in range(10):
+        rng = random.Random(seed)
+        s = game.new_state(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        lines = s.log_lines(0)
+        assert lines[0] == "9 cartes, boite → vices"
+        assert lines.count("Les piles « main » tournent de 1 place(s)") == 2
+        told = [x for x in lines if "→ tas du joueur" in x]
+        assert len(told) == sum(len(t) for t in s.zones["tas"])  # one card a gift
+        for line in told:
+            assert re.fullmatch(r"Joueur \d : Vertu, main → tas du joueur \d", line)
+            assert all(line in s.log_lines(p) for p in range(3))  # a face-up pile: every seat reads it
+        gifts += len(told)
+    assert gifts > 0

@@ -2098,13 +2098,15 @@ class State(Structures):
             return range(max(size - 1, 0))
         return range(size)
 
-    def _unseen_by(self, src: str, at: int, size: int, dst: str, to: int, dsize: int, p: int) -> int:
+    def _unseen_by(self, src: str, at: int, size: int, dst: str, to: int, dsize: int, p: int,
+                   dp: int | None = None) -> int:
         """The seats that saw a card moved by seat ``p`` neither where it was (place ``at`` of
-        ``size`` in zone ``src``) nor where it went (place ``to`` of ``dsize`` in ``dst``), as a
-        bitmask: a card drawn from a hidden pile into a hand is its owner's alone."""
+        ``size`` in zone ``src``) nor where it went (place ``to`` of ``dsize`` in ``dst``; seat
+        ``dp``'s pile when given), as a bitmask: a card drawn from a hidden pile into a hand is its
+        owner's alone."""
         zones = self.rules.zones
         so = p if zones[src].per_player else -1
-        do = p if zones[dst].per_player else -1
+        do = (p if dp is None else dp) if zones[dst].per_player else -1
         mask = 0
         for q in range(self.n):
             if at in self._hidden(src, so, q, size) and to in self._hidden(dst, do, q, dsize):
@@ -2264,6 +2266,8 @@ class State(Structures):
             if who >= 0:
                 return tr("rulesdata.log.op.shuffle_mine", player=who + 1, zone=entry[3])
             return tr("rulesdata.log.op.shuffle", zone=entry[3])
+        if kind == "rotate":
+            return tr("rulesdata.log.op.rotate", zone=entry[3], k=entry[4])
         if kind == "deal":
             counts = entry[5]
             n = ", ".join(str(x) for x in counts) if len(set(counts)) > 1 else str(counts[0])
@@ -2278,9 +2282,10 @@ class State(Structures):
                 shown.append(tr("rulesdata.log.op.hidden_one") if hidden == 1
                              else tr("rulesdata.log.op.hidden_many", n=hidden))
             cards = ", ".join(shown)
+        dst = entry[4] if len(entry) < 7 else tr("rulesdata.log.op.zone_of", zone=entry[4], player=entry[6] + 1)
         if who >= 0:
-            return tr("rulesdata.log.op.move_by", player=who + 1, cards=cards, src=entry[3], dst=entry[4])
-        return tr("rulesdata.log.op.move", cards=cards, src=entry[3], dst=entry[4])
+            return tr("rulesdata.log.op.move_by", player=who + 1, cards=cards, src=entry[3], dst=dst)
+        return tr("rulesdata.log.op.move", cards=cards, src=entry[3], dst=dst)
 
     def log_lines(self, seat: int | None = None, *, operations: bool = True) -> list[str]:
         """The game's log in words: all of it (``seat`` None: the referee's log, for the reports
