@@ -918,20 +918,22 @@ class State(Structures):
     # ------------------------------------------------------------------ operations
 
     def _run(self, ops: list[tuple], seat: int, card: CardView | None) -> None:
+        logged = self.ops_log is not None  # what the operations do is logged (State.ops_log)
         for op in ops:
             if self._ending:
                 return
             verb = op[0]
             if verb == "add":
-                v = self._number(op[2], seat, card)
-                if self.ops_log is not None and v:
-                    self._op_counter(seat, op[1], self.counters[max(seat, 0)][op[1]] + v)
-                self.counters[max(seat, 0)][op[1]] += v
+                if logged:
+                    self._op_counter(seat, op[1], self.counters[max(seat, 0)][op[1]]
+                                     + self._number(op[2], seat, card))
+                else:
+                    self.counters[max(seat, 0)][op[1]] += self._number(op[2], seat, card)
             elif verb == "set":
-                v = self._number(op[2], seat, card)
-                if self.ops_log is not None:
-                    self._op_counter(seat, op[1], v)
-                self.counters[max(seat, 0)][op[1]] = v
+                if logged:
+                    self._op_counter(seat, op[1], self._number(op[2], seat, card))
+                else:
+                    self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
             elif verb == "if":
                 self._run(op[2] if self._eval(op[1], seat, card) else op[3], seat, card)
             elif verb == "shuffle":
@@ -939,7 +941,7 @@ class State(Structures):
                              else [self._pile(op[1], seat)]):
                     pile.sort()
                     self.rng.shuffle(pile)
-                if self.ops_log is not None:
+                if logged:
                     self._op_log("shuffle", seat if self.rules.zones[op[1]].per_player else -1, op[1])
             elif verb == "move":
                 _, src, dst, pick, count, at = op
@@ -952,7 +954,7 @@ class State(Structures):
                 for who, (a, b) in enumerate(pairs):
                     k = len(a) if pick == "all" else self._number(count, seat, card)
                     owner = who if len(pairs) > 1 else max(seat, 0)
-                    moved: list | None = [] if self.ops_log is not None else None
+                    moved: list | None = [] if logged else None
                     for _ in range(min(k, len(a))):
                         i = self.rng.randrange(len(a)) if pick == "random" else len(a) - 1
                         c = a.pop(i)
@@ -980,7 +982,7 @@ class State(Structures):
                             dealt[p] += 1
                             if watch:  # [[triggers]] from/to
                                 self._moved(src, dst, p, self.zones[dst][p][-1])
-                if self.ops_log is not None and any(dealt):
+                if logged and any(dealt):
                     self._op_log("deal", seat, src, dst, tuple(dealt))
             elif verb == "end_turn":
                 self._ending = True
@@ -2336,8 +2338,11 @@ class State(Structures):
         self.ops_log.append((len(self.events), *entry))
 
     def _op_counter(self, seat: int, name: str, new: int) -> None:
-        """A scoring counter an operation changes (logged when its value changes)."""
-        old = self.counters[max(seat, 0)][name]
+        """A counter an operation sets to ``new``: logged when it is a scoring counter whose value
+        changes."""
+        counters = self.counters[max(seat, 0)]
+        old = counters[name]
+        counters[name] = new
         if new != old and name in self.game.scoring_counters:
             self._op_log("counter", max(seat, 0), name, old, new)
 
