@@ -49,21 +49,26 @@ def _named(line: str, names: list[str]) -> set[str]:
     return found
 
 
-@pytest.mark.parametrize(("code", "players"), [("huit", 2), ("huit", 4), ("encheres", 4), ("nespanini", 2)])
+@pytest.mark.parametrize(("code", "players"), [("huit", 2), ("huit", 4), ("encheres", 4), ("nespanini", 2),
+                                                    ("atout", 4)])
 def test_a_seats_log_names_only_cards_that_seat_has_seen(code: str, players: int) -> None:
     game = _game(code, players)
     names = sorted({c.name for c in game.cards}, key=len, reverse=True)
-    checked = hidden = 0
-    for seed in range(25):
+    checked = hidden = op_lines = 0
+    for seed in range(3 if code == "atout" else 25):  # an Atout game is long: 28 deals at four
         rng = random.Random(seed)
         s = game.new_state(seed)
         n = s.num_players
         seen = [_seen_in(s.observation(q)) for q in range(n)]
-        told = [len(s.log_lines(q)) for q in range(n)]
-        while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
+        told = [0] * n
+        events = 0
+        while True:
             for q in range(n):
                 seen[q] |= _seen_in(s.observation(q))
+                # a card played face up and put out of sight by the same move's operations (the
+                # last card of an Atout deal) was seen when played: its move's event says so
+                seen[q].update(s.game.cards[s.events[j][2]].name for j in range(events, len(s.events))
+                               if s.events[j][0] == "card" and not s.unseen.get(j, 0) >> q & 1)
                 lines = s.log_lines(q)
                 for line in lines[told[q]:]:
                     # a line about another seat's move: the cards it names, this seat has seen
@@ -73,12 +78,22 @@ def test_a_seats_log_names_only_cards_that_seat_has_seen(code: str, players: int
                         assert not unknown, (code, seed, q + 1, line, unknown)
                         checked += 1
                         hidden += "cachée" in line or "une carte" in line or "carte(s)" in line
+                    if "→" in line:  # what an operation moved, whoever's turn it was
+                        unknown = _named(line, names) - seen[q]
+                        assert not unknown, (code, seed, q + 1, line, unknown)
+                        op_lines += 1
                 told[q] = len(lines)
+            events = len(s.events)
+            if s.is_terminal():
+                break
+            s.apply_action(rng.choice(s.legal_actions()))
         referee = s.log_lines()
         assert all(len(s.log_lines(q)) == len(referee) for q in range(n))
     assert checked > 100
     if code in ("huit", "nespanini"):  # hidden draws happen in these games, and were told hidden
         assert hidden > 0
+    if code != "nespanini":  # the set-up's and the rounds' operations are told
+        assert op_lines > 25
 
 
 def test_a_hidden_draw_is_named_in_the_referees_log_and_in_its_owners_only() -> None:
@@ -90,7 +105,8 @@ def test_a_hidden_draw_is_named_in_the_referees_log_and_in_its_owners_only() -> 
         if s.unseen:
             break
     assert s.unseen, "no hidden draw in 50 games"
-    referee, first, second = s.log_lines(), s.log_lines(0), s.log_lines(1)
+    # without the operations' lines, line i is event i
+    referee, first, second = (s.log_lines(q, operations=False) for q in (None, 0, 1))
     for i, mask in s.unseen.items():
         kind, p, cid = s.events[i]
         assert kind == "card"
@@ -103,7 +119,7 @@ def test_a_hidden_draw_is_named_in_the_referees_log_and_in_its_owners_only() -> 
     with i18n.use_language("en"):
         i, mask = next(iter(s.unseen.items()))
         q = (mask & -mask).bit_length() - 1
-        assert s.log_lines(q)[i] == f"Player {s.events[i][1] + 1}: a hidden card"
+        assert s.log_lines(q, operations=False)[i] == f"Player {s.events[i][1] + 1}: a hidden card"
 
 
 def test_a_clone_keeps_which_cards_were_hidden() -> None:
@@ -115,6 +131,8 @@ def test_a_clone_keeps_which_cards_were_hidden() -> None:
         s.apply_action(s.legal_actions()[-1])
     c = s.clone(log=True)
     assert c.unseen == s.unseen and c.log_lines(0) == s.log_lines(0)
+    assert c.ops_log == s.ops_log and c.ops_log is not s.ops_log  # the operations' lines too
+    assert s.clone().ops_log is None
     assert s.clone().unseen == {}  # a copy without its log keeps no marks either
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -177,6 +178,8 @@ def sim_game_command(
     skill_games: int = skill_option(),
     search_games: int = search_option(),
     outcome_games: int = outcome_option(),
+    log: int = typer.Option(0, "--log", help=tr("games.help.log")),
+    seat: int | None = typer.Option(None, "--seat", help=tr("games.help.seat")),
 ) -> None:
     """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
     import json
@@ -187,15 +190,17 @@ def sim_game_command(
     from cardbase.games import registry
     from cardbase.games.rulings import parse_rules
     from cardbase.playtest.games import simulate
-    from cardbase.playtest.limits import check_sim
+    from cardbase.playtest.limits import check_sim, log_problems, raise_problems
 
     spec = registry.playable(game)
     names = check_sim(games=games, workers=workers, records=records, bots=bots, players=players, spec=spec)
     check_measure_counts(measures_games, skill_games, outcome_games, search_games)
+    raise_problems(log_problems(log, seat, games))
     options = parse_rules(spec.code, rule)  # a bad --rule fails before any card is read
     cards = []
     if not spec.own_cards:  # a game written as data may describe its own cards (data/rules/)
         cards = read(lambda s: reads.card_defs(s, game=spec.code, for_print=False))
+    built = _logged_game(spec, cards, players, names, games, options, log, seat)
     if workers is None:  # one process for small batches, one per core for large ones
         workers = (os.cpu_count() or 1) if games >= 2000 else 1
     from cardbase.cli.batch_common import _executor, _progress
@@ -222,9 +227,14 @@ def sim_game_command(
                             seed=seed, bots=list(rep.bots), skill_games=skill_games,
                             search_games=search_games, outcome_games=outcome_games, code=spec.code)
         data["measures"] = measured
+    logs = _logs(built, log, seed, rep.bots, seat)
+    if logs:
+        data["logs"] = logs
     if json_out:
         print_json(data)
         return
+    for one in logs:  # the logs first: the batch's summary stays at the end, in sight
+        _say_log(one, built)
     typer.echo(tr("games.cli.head", game=spec.code, games=rep.games, players=rep.players, seed=seed))
     from cardbase.cli.rulings import rules_line
 
@@ -247,7 +257,7 @@ def sim_game_command(
     if not solo:
         typer.echo(tr("games.cli.summary", ties=rep.ties, turns=fmt_num(rep.mean_turns, 1),
                       rounds=fmt_num(rep.mean_rounds, 2)))
-    typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k), n=v)
+    typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k, built), n=v)
                                                       for k, v in rep.ended_by.items())))
     if rep.cards:
         typer.echo(tr("games.cli.cards_head"))
@@ -264,11 +274,64 @@ def sim_game_command(
         say_measures(measured)
 
 
-def _ending(key: str) -> str:
-    """How a game ended, in words (a game's own ending without a text is shown as its code)."""
+def _ending(key: str, game: Any = None) -> str:
+    """How a game ended, in words: a rules file's ending by its label, a hand-written engine's by
+    its text (an ending without either is shown as its code)."""
     from cardbase.i18n import current_language, find
 
-    return find(current_language(), f"games.ended.{key}") or key
+    label = getattr(game, "ending_label", None)
+    return (label(key) if label is not None else None) or find(current_language(), f"games.ended.{key}") or key
+
+
+def _logged_game(spec: Any, cards: list, players: int | None, bots: list[str], games: int,
+                 options: dict[str, Any], log: int, seat: int | None) -> Any:
+    """The game the batch plays (None without ``--log``), once ``--seat`` is known to be one of
+    its seats and its log known to be printable — before any game is played."""
+    if not log:
+        return None
+    from cardbase.errors import CardbaseError
+    from cardbase.games import registry
+    from cardbase.playtest.games import log_support
+    from cardbase.playtest.limits import log_problems, raise_problems
+
+    n, _ = registry.seat_bots(spec, players, bots or None, games)
+    raise_problems(log_problems(log, seat, games, n))
+    assert spec.build is not None
+    game = spec.build(cards, n, **options)
+    why = log_support(game, None if seat is None else seat - 1)
+    if why is not None:
+        raise CardbaseError(tr(why, game=spec.code))
+    return game
+
+
+def _logs(game: Any, log: int, seed: int, bots: list[str], seat: int | None) -> list[dict[str, Any]]:
+    """The first ``log`` games of the batch played again with their log (as ``seat`` may know it)."""
+    if game is None:
+        return []
+    from cardbase.playtest.games import game_log
+
+    out = []
+    for i in range(log):
+        one = game_log(game, i, seed, bots, None if seat is None else seat - 1)
+        one["ending"] = _ending(one["ended_by"], game)
+        out.append(one)
+    return out
+
+
+def _say_log(one: dict[str, Any], game: Any) -> None:
+    """One game's log: its seed and seats, every line, its result."""
+    seats = ", ".join(tr("games.log.seat", seat=x["seat"], bot=x["bot"]) for x in one["seats"])
+    who = tr("games.log.referee") if one["seat"] is None else tr("games.log.of_seat", seat=one["seat"])
+    typer.echo(tr("games.log.head", game=one["game"] + 1, seed=one["seed"], seats=seats, who=who))
+    for line in one["lines"]:
+        typer.echo("  " + line)
+    scores = " ; ".join(tr("games.log.score", seat=p + 1, score=x if isinstance(x, int) else fmt_num(x))
+                        for p, x in enumerate(one.get("scores") or one["returns"]))
+    winners = ", ".join(map(str, one["winners"])) if one["winners"] else tr("games.log.nobody")
+    typer.echo(tr("games.log.result", scores=scores, winners=winners, ending=one["ending"]))
+    if one["safety_net"]:
+        typer.echo(tr("games.log.safety_net", ending=one["ending"]))
+    typer.echo("")
 
 
 # ``cardbase games rulings GAME``: every ruling of a game (cardbase/cli/rulings.py).

@@ -45,12 +45,15 @@ def labels(code: str) -> dict[str, dict[str, Any]]:
 
 
 def _rules_file_labels(code: str) -> dict[str, dict[str, Any]]:
-    """A game written as data: its actions by the labels of its rules file (« Couper », not
-    ``couper``); empty when it has no file or the file does not pass the checker."""
+    """A game written as data: its actions and endings by the labels of its rules file (« Couper »,
+    not ``couper``); empty when it has no file or the file does not pass the checker."""
     from cardbase.games.rulesdata.register import valid_rules
 
     rules = valid_rules(code)
-    return {a.name: dict(a.label) for a in rules.actions if a.label} if rules is not None else {}
+    if rules is None:
+        return {}
+    return {a.name: dict(a.label) for a in rules.actions if a.label} | {
+        f"ending:{e.name}": dict(e.label) for e in rules.endings if e.label}
 
 
 def _label(meta: Mapping[str, Any], key: str, lang: str) -> str:

@@ -77,8 +77,9 @@ def seat_bot(name: str, seed: int, game: Any = None, *, max_ms: float | None = N
     return make_bot(name, seed=seed)
 
 
-def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
-    state = game.new_state(seed, log=False)
+def _played(game: Any, seed: int, bots: Sequence[str], log: bool = False) -> Any:
+    """Game ``seed`` played to its end by ``bots`` (``log``: keeping its log)."""
+    state = game.new_state(seed, log=log)
     fast = getattr(state, "play_greedy", None)
     if fast is not None and all(b == "greedy" for b in bots):
         fast()  # the game's own greedy play-out: the moves of GreedyBot, without the bot calls
@@ -86,6 +87,11 @@ def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
         players = [seat_bot(b, seed * 31 + i, game) for i, b in enumerate(bots)]
         while not state.is_terminal():
             state.apply_action(players[state.current_player()].step(state))
+    return state
+
+
+def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
+    state = _played(game, seed, bots)
     held = tuple(frozenset(state.held_cards(p)) if hasattr(state, "held_cards") else frozenset()
                  for p in range(len(bots)))
     team_of = getattr(state, "team_of", None)
@@ -96,6 +102,46 @@ def play_one(game: Any, seed: int, bots: Sequence[str]) -> Record:
                   getattr(state, "round", 1), state.ended_by, held, teams,
                   facts() if facts is not None else None,
                   coverage() if coverage is not None else None, moves_digest(state))
+
+
+SAFETY_NETS = ("round_limit", "turn_limit")  # the endings of a game stopped by its safety net
+
+
+def log_support(game: Any, seat: int | None = None) -> str | None:
+    """Why ``game``'s log cannot be printed (an i18n key), None when it can: a log in words
+    (``log_lines``, or ``event_to_string`` on its events), and one seat's view for ``seat``."""
+    import inspect
+
+    state = game.new_state(0, log=True)
+    lines = getattr(state, "log_lines", None)
+    if lines is None:
+        if getattr(state, "event_to_string", None) is None or getattr(state, "events", None) is None:
+            return "games.log.none"
+        return "games.log.no_seat" if seat is not None else None
+    if seat is not None and len(inspect.signature(lines).parameters) == 0:
+        return "games.log.no_seat"
+    return None
+
+
+def game_log(game: Any, index: int, batch_seed: int, bots: Sequence[str], seat: int | None = None) -> dict[str, Any]:
+    """Game ``index`` of a batch seeded ``batch_seed`` played again as the batch played it, with
+    its log: its seed, seats and bots, its log in words (as ``seat`` may know it, from 0; None:
+    the referee's), its result (returns, winners, ending, whether the safety net ended it)."""
+    seed = game_seed(batch_seed, index)
+    state = _played(game, seed, bots, log=True)
+    lines = getattr(state, "log_lines", None)
+    if lines is None:
+        text = [state.event_to_string(e) for e in state.events]
+    else:
+        text = lines() if seat is None else lines(seat)
+    returns = list(state.returns())
+    scores = getattr(state, "scores", None)
+    return {"game": index, "seed": seed, "seats": [{"seat": p + 1, "bot": b} for p, b in enumerate(bots)],
+            "seat": None if seat is None else seat + 1, "lines": text, "returns": returns,
+            "scores": list(scores()) if scores is not None else None,
+            "winners": [p + 1 for p, x in enumerate(returns) if x > 0], "ended_by": state.ended_by,
+            "safety_net": state.ended_by in SAFETY_NETS,
+            "turns": getattr(state, "turns", len(state.history)), "rounds": getattr(state, "round", 1)}
 
 
 def moves_digest(state: Any) -> str | None:

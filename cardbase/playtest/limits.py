@@ -28,6 +28,7 @@ MAX_VALUES = 200  # values tried by one sweep
 MAX_VALUE = 1_000_000_000  # a swept value lies in -MAX_VALUE..MAX_VALUE
 MAX_COPIES = 100  # copies of one card a sweep puts in a deck or a box
 MAX_WORKERS = 64  # local worker processes (--workers)
+MAX_LOG_GAMES = 20  # games whose whole log one call prints (--log)
 
 
 def number(n: int) -> str:
@@ -52,6 +53,25 @@ def games_problems(games: int, *, minimum: int = 1, runs: int = 1, unit: str | N
         if unit and runs > 1 else tr("limits.games_alone", games=number(games))
     return [Problem("games_too_many", tr("limits.games_too_many", what=what, max=number(MAX_GAMES)),
                     tr("limits.games_too_many_fix", per_call=per_call, max=MAX_GAMES), "--games")]
+
+
+def log_problems(log: int, seat: int | None, games: int | None, players: int | None = None) -> list[Problem]:
+    """``--log N``: 0 to :data:`MAX_LOG_GAMES` games, no more than the batch plays; ``--seat S``:
+    with ``--log``, a seat of the game (1 to ``players`` when known)."""
+    out = []
+    top = min(MAX_LOG_GAMES, games) if games is not None and games >= 1 else MAX_LOG_GAMES
+    if not 0 <= log <= top:
+        out.append(Problem("log_games", tr("limits.log_games", log=log, max=top),
+                           tr("limits.log_games_fix", max=top), "--log"))
+    if seat is not None:
+        if not log:
+            out.append(Problem("seat_without_log", tr("limits.seat_without_log", seat=seat),
+                               tr("limits.seat_without_log_fix"), "--seat"))
+        elif seat < 1 or (players is not None and seat > players):
+            most = players if players is not None else "…"
+            out.append(Problem("seat", tr("limits.log_seat", seat=seat, players=most),
+                               tr("limits.log_seat_fix", players=most), "--seat"))
+    return out
 
 
 def count_problems(counts: Mapping[str, int]) -> list[Problem]:

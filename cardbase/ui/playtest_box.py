@@ -32,8 +32,15 @@ def team_label(name: str) -> str:
     return i18n.find(lang(), f"ctterror_page.team_{name}") or name
 
 
-def ending_label(key: str) -> str:
-    """How a game ended, in words (the code itself for an ending without a text)."""
+def ending_label(key: str, code: str | None = None) -> str:
+    """How a game ended, in words: a rules file's ending by its label (game ``code``), a known
+    ending by its text, else its code."""
+    if code is not None:
+        from cardbase.playtest.coverage import labels
+
+        words = labels(code).get(f"ending:{key}") or {}
+        if words.get(lang()) or words.get("fr"):
+            return words.get(lang()) or words["fr"]
     return i18n.find(lang(), f"games.ended.{key}") or key
 
 
@@ -247,7 +254,7 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
     with left:
         st.markdown(f"**{t('games_page.ended_title')}**")
         how, count = t("games_page.ending"), t("games_page.games")
-        ended = pd.DataFrame([{how: ending_label(k), count: v} for k, v in rep["ended_by"].items()])
+        ended = pd.DataFrame([{how: ending_label(k, rep.get("game")), count: v} for k, v in rep["ended_by"].items()])
         bars = alt.Chart(ended).encode(x=alt.X(f"{count}:Q"), y=alt.Y(f"{how}:N", title=None))
         chart = bars.mark_bar(color="#72b7b2", size=26) + bars.mark_text(align="left", dx=4).encode(
             text=f"{count}:Q")

@@ -488,6 +488,10 @@ class Game:
             raise CardbaseError(tr("rulesdata.bad_player_count", game=rules.code, players=n,
                                    min=rules.min_players, max=rules.max_players))
         self.num_players = n
+        # the scoring counters: those the winner or an ending reads, whose changes by an operation
+        # the log tells (``State.ops_log``)
+        self.scoring_counters = frozenset(rules.counters).intersection(
+            rules.winner_by.names.union(*(e.test.names for e in rules.endings)))
         views: list[CardView] = []
         if rules.source == "generated":
             for d in rules.generated:
@@ -644,6 +648,14 @@ class Game:
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
+    def ending_label(self, name: str) -> str | None:
+        """An ending's words (``[[end.conditions]] label``) in the current language, None when
+        the rules file gives none (the batches then show a known ending's text, or its name)."""
+        for e in self.rules.endings:
+            if e.name == name and e.label:
+                return e.label.get(current_language()) or e.label.get("fr") or None
+        return None
+
 
 class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
@@ -660,6 +672,9 @@ class State(Structures):
         # a logged move's card that some seats cannot know: event index → bitmask of those seats
         # (each seat's log names it « une carte cachée », :meth:`log_lines`)
         self.unseen: dict[int, int] = {}
+        # what the rules' operations did (cards moved, deals, shuffles, counters): kept apart from
+        # ``events`` (which the game digests read), each entry led by the number of events before it
+        self.ops_log: list[tuple] | None = [] if log else None
         self.history: list[int] = []
         self.zones: dict[str, list[list[int]]] = {
             z.name: [[] for _ in range(n if z.per_player else 1)] for z in r.zones.values()}
@@ -714,6 +729,7 @@ class State(Structures):
         d.pop("_looping", None)  # a copy is not inside this state's loop of turns
         d["events"] = self.events[:] if (log and self.events is not None) else None
         d["unseen"] = dict(self.unseen) if d["events"] is not None else {}
+        d["ops_log"] = self.ops_log[:] if (d["events"] is not None and self.ops_log is not None) else None
         d["history"] = self.history[:]
         d["zones"] = {k: list(map(_copy, v)) for k, v in self.zones.items()}
         d["counters"] = list(map(dict.copy, self.counters))
@@ -903,14 +919,22 @@ class State(Structures):
     # ------------------------------------------------------------------ operations
 
     def _run(self, ops: list[tuple], seat: int, card: CardView | None) -> None:
+        logged = self.ops_log is not None  # what the operations do is logged (State.ops_log)
         for op in ops:
             if self._ending:
                 return
             verb = op[0]
             if verb == "add":
-                self.counters[max(seat, 0)][op[1]] += self._number(op[2], seat, card)
+                if logged:
+                    self._op_counter(seat, op[1], self.counters[max(seat, 0)][op[1]]
+                                     + self._number(op[2], seat, card))
+                else:
+                    self.counters[max(seat, 0)][op[1]] += self._number(op[2], seat, card)
             elif verb == "set":
-                self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
+                if logged:
+                    self._op_counter(seat, op[1], self._number(op[2], seat, card))
+                else:
+                    self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
             elif verb == "if":
                 self._run(op[2] if self._eval(op[1], seat, card) else op[3], seat, card)
             elif verb == "shuffle":
@@ -918,6 +942,8 @@ class State(Structures):
                              else [self._pile(op[1], seat)]):
                     pile.sort()
                     self.rng.shuffle(pile)
+                if logged:
+                    self._op_log("shuffle", seat if self.rules.zones[op[1]].per_player else -1, op[1])
             elif verb == "move":
                 _, src, dst, pick, count, at = op
                 zs = self.rules.zones
@@ -928,25 +954,37 @@ class State(Structures):
                 watch = (src, dst) in self.rules.move_triggers
                 for who, (a, b) in enumerate(pairs):
                     k = len(a) if pick == "all" else self._number(count, seat, card)
+                    owner = who if len(pairs) > 1 else max(seat, 0)
+                    moved: list | None = [] if logged else None
                     for _ in range(min(k, len(a))):
-                        c = a.pop(self.rng.randrange(len(a)) if pick == "random" else -1)
+                        i = self.rng.randrange(len(a)) if pick == "random" else len(a) - 1
+                        c = a.pop(i)
                         if at == "bottom":
                             b.insert(0, c)
                         else:
                             b.append(c)
+                        if moved is not None:  # which seats saw the card (as an action's card)
+                            moved.append((c, self._unseen_by(src, i, len(a) + 1, dst, 0 if at == "bottom"
+                                                             else len(b) - 1, len(b), owner)))
                         if watch:  # [[triggers]] from/to
-                            self._moved(src, dst, who if len(pairs) > 1 else max(seat, 0), c)
+                            self._moved(src, dst, owner, c)
+                    if moved:
+                        self._op_log("move", who if len(pairs) > 1 else seat, src, dst, tuple(moved))
             elif verb == "deal":
                 _, src, dst, _pick, count = op
                 k = self._number(count, seat, card)
                 a = self._pile(src, seat)
                 watch = (src, dst) in self.rules.move_triggers
+                dealt = [0] * self.n
                 for _ in range(min(k, len(a))):
                     for p in range(self.n):
                         if a:
                             self.zones[dst][p].append(a.pop())
+                            dealt[p] += 1
                             if watch:  # [[triggers]] from/to
                                 self._moved(src, dst, p, self.zones[dst][p][-1])
+                if logged and any(dealt):
+                    self._op_log("deal", seat, src, dst, tuple(dealt))
             elif verb == "end_turn":
                 self._ending = True
             elif verb == "effect":
@@ -1274,6 +1312,10 @@ class State(Structures):
         return top[:1] if r.ties == "first" else top
 
     # ------------------------------------------------------------------ results
+
+    def scores(self) -> list[Any]:
+        """Each seat's value by ``[end.winner] by`` (its score, for the log's result)."""
+        return [self._eval(self.rules.winner_by, p) for p in range(self.n)]
 
     def returns(self) -> list[float]:
         """The winners share +1, the others share -1; nobody or everybody: 0 for all (with teams,
@@ -2064,13 +2106,15 @@ class State(Structures):
             return range(max(size - 1, 0))
         return range(size)
 
-    def _unseen_by(self, src: str, at: int, size: int, dst: str, to: int, dsize: int, p: int) -> int:
+    def _unseen_by(self, src: str, at: int, size: int, dst: str, to: int, dsize: int, p: int,
+                   dp: int | None = None) -> int:
         """The seats that saw a card moved by seat ``p`` neither where it was (place ``at`` of
-        ``size`` in zone ``src``) nor where it went (place ``to`` of ``dsize`` in ``dst``), as a
-        bitmask: a card drawn from a hidden pile into a hand is its owner's alone."""
+        ``size`` in zone ``src``) nor where it went (place ``to`` of ``dsize`` in ``dst``; seat
+        ``dp``'s pile when given), as a bitmask: a card drawn from a hidden pile into a hand is its
+        owner's alone."""
         zones = self.rules.zones
         so = p if zones[src].per_player else -1
-        do = p if zones[dst].per_player else -1
+        do = (p if dp is None else dp) if zones[dst].per_player else -1
         mask = 0
         for q in range(self.n):
             if at in self._hidden(src, so, q, size) and to in self._hidden(dst, do, q, dsize):
@@ -2212,17 +2256,69 @@ class State(Structures):
                           card=", ".join(cards[c].name for c in arg) or "—")
             return tr(f"rulesdata.log.eff.{kind}", player=event[1] + 1, card=cards[arg].name)
         if kind == "end":
+            reason = self.game.ending_label(event[1]) or event[1]
             if not event[2]:
-                return tr("rulesdata.log.end_none", reason=event[1])
-            return tr("rulesdata.log.end", reason=event[1], players=", ".join(str(p + 1) for p in event[2]))
+                return tr("rulesdata.log.end_none", reason=reason)
+            return tr("rulesdata.log.end", reason=reason, players=", ".join(str(p + 1) for p in event[2]))
         return str(event)
 
-    def log_lines(self, seat: int | None = None) -> list[str]:
+    def op_to_string(self, entry: tuple, seat: int | None = None) -> str:
+        """A line of the log for what an operation did (``ops_log``), as ``seat`` may know it
+        (None: the referee): a moved card is named only to the seats that saw it where it was or
+        where it went, and only when at most :data:`OP_NAMED` cards moved; a deal gives counts."""
+        kind, who = entry[1], entry[2]
+        if kind == "counter":
+            return tr("rulesdata.log.op.counter", player=who + 1, counter=entry[3], old=entry[4],
+                      new=entry[5])
+        if kind == "shuffle":
+            if who >= 0:
+                return tr("rulesdata.log.op.shuffle_mine", player=who + 1, zone=entry[3])
+            return tr("rulesdata.log.op.shuffle", zone=entry[3])
+        if kind == "rotate":
+            return tr("rulesdata.log.op.rotate", zone=entry[3], k=entry[4])
+        if kind == "deal":
+            counts = entry[5]
+            n = ", ".join(str(x) for x in counts) if len(set(counts)) > 1 else str(counts[0])
+            return tr("rulesdata.log.op.deal", counts=n, src=entry[3], dst=entry[4])
+        moved = entry[5]  # a move: ((card, the seats that did not see it), ...)
+        if len(moved) > OP_NAMED:
+            cards = _op_count(len(moved))
+        else:
+            shown = [self.game.cards[c].name for c, mask in moved if seat is None or not mask >> seat & 1]
+            hidden = len(moved) - len(shown)
+            if hidden:
+                shown.append(tr("rulesdata.log.op.hidden_one") if hidden == 1
+                             else tr("rulesdata.log.op.hidden_many", n=hidden))
+            cards = ", ".join(shown)
+        dst = entry[4] if len(entry) < 7 else tr("rulesdata.log.op.zone_of", zone=entry[4], player=entry[6] + 1)
+        if who >= 0:
+            return tr("rulesdata.log.op.move_by", player=who + 1, cards=cards, src=entry[3], dst=dst)
+        return tr("rulesdata.log.op.move", cards=cards, src=entry[3], dst=dst)
+
+    def log_lines(self, seat: int | None = None, *, operations: bool = True) -> list[str]:
         """The game's log in words: all of it (``seat`` None: the referee's log, for the reports
         and the end of a game), or what ``seat`` may know — a card another seat drew or moved out
         of its sight is « une carte cachée », another seat's draws, looks and takes during an
-        effect are told without their cards (as at NesPanini's own table)."""
+        effect are told without their cards (as at NesPanini's own table). ``operations``: with
+        the lines of what the rules' operations did (:meth:`op_to_string`), each where it
+        happened; without them, line ``i`` is event ``i``."""
         events = self.events or []
+        ops = self.ops_log if operations else None
+        if not ops:
+            return self._event_lines(events, seat)
+        lines = self._event_lines(events, seat)
+        out: list[str] = []
+        j = 0
+        for i, line in enumerate(lines):
+            while j < len(ops) and ops[j][0] <= i:
+                out.append(self.op_to_string(ops[j], seat))
+                j += 1
+            out.append(line)
+        out.extend(self.op_to_string(e, seat) for e in ops[j:])
+        return out
+
+    def _event_lines(self, events: list[tuple], seat: int | None) -> list[str]:
+        """:meth:`log_lines` without the operations' lines."""
         if seat is None:
             return [self.event_to_string(e) for e in events]
         unseen = self.unseen
@@ -2241,3 +2337,24 @@ class State(Structures):
     def _log(self, *event: Any) -> None:
         if self.events is not None:
             self.events.append(event)
+
+    def _op_log(self, *entry: Any) -> None:
+        """What an operation did (``ops_log``, kept only when the game keeps its log)."""
+        assert self.ops_log is not None and self.events is not None
+        self.ops_log.append((len(self.events), *entry))
+
+    def _op_counter(self, seat: int, name: str, new: int) -> None:
+        """A counter an operation sets to ``new``: logged when it is a scoring counter whose value
+        changes."""
+        counters = self.counters[max(seat, 0)]
+        old = counters[name]
+        counters[name] = new
+        if new != old and name in self.game.scoring_counters:
+            self._op_log("counter", max(seat, 0), name, old, new)
+
+
+OP_NAMED = 8  # an operation that moves more cards than this gives their number, not their names
+
+
+def _op_count(n: int) -> str:
+    return tr("rulesdata.log.op.one") if n == 1 else tr("rulesdata.log.op.many", n=n)

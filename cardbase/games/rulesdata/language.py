@@ -104,6 +104,17 @@ class Ending:
     name: str
     scope: str  # "player": true for some player; "game": true for the game
     test: Expr
+    label: dict[str, str] = field(default_factory=dict)  # its words, by language (else its name)
+
+
+def _label(c: Any, label: Any, parts: list[Any]) -> dict[str, str]:
+    """A ``label``: a text (every language) or a table { fr = "…", en = "…" }; a problem else."""
+    if isinstance(label, str):
+        label = {"fr": label, "en": label}
+    if not isinstance(label, dict) or not all(isinstance(v, str) for v in label.values()):
+        c.add(parts + ["label"], "rulesdata.bad_label", "rulesdata.bad_label_fix")
+        return {}
+    return {k: str(v) for k, v in label.items()}
 
 
 @dataclass(slots=True)
@@ -489,7 +500,8 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         conds = []
     for i, e in enumerate(conds):
         e = c.table(e, ["end", "conditions", i])
-        c.unknown_keys(e, ["conditions", i], ("name", "player", "game"))
+        c.unknown_keys(e, ["conditions", i], ("name", "label", "player", "game"))
+        elabel = _label(c, e.get("label", {}), ["conditions", i])
         ename = e.get("name", f"fin{i + 1}")
         scopes = [s for s in ("player", "game") if s in e]
         if len(scopes) != 1:
@@ -497,7 +509,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
             continue
         test = ctx.expr(e[scopes[0]], ["conditions", i, scopes[0]], card=False)
         if test is not None:
-            endings.append(Ending(str(ename), scopes[0], test))
+            endings.append(Ending(str(ename), scopes[0], test, elabel))
     win = c.table(end.get("winner"), ["end", "winner"], required=True)
     c.unknown_keys(win, ["winner"], ("by", "order", "among", "ties"))
     by = ctx.expr(win.get("by", "0"), ["winner", "by"], card=False)
@@ -780,13 +792,7 @@ class _Ctx:
         if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
             c.add(parts + ["name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
             return None
-        label = a.get("label", {})
-        if isinstance(label, str):
-            label = {"fr": label, "en": label}
-        if not isinstance(label, dict) or not isinstance(label.get("fr", ""), str):
-            c.add(parts + ["label"], "rulesdata.bad_label", "rulesdata.bad_label_fix")
-            label = {}
-        act = Action(name, {k: str(v) for k, v in label.items()})
+        act = Action(name, _label(c, a.get("label", {}), parts))
         move = a.get("move")
         if move is not None:
             move = c.table(move, parts + ["move"])

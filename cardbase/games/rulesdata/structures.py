@@ -315,13 +315,23 @@ class Structures:
             piles = self.zones[op[1]]
             k = op[2]
             piles[:] = [piles[(q - k) % self.n] for q in range(self.n)]  # seat q gets q - k's pile
+            if self.ops_log is not None:
+                self._op_log("rotate", -1, op[1], k)
         elif verb == "give":
             _, src, dst, pick, count, target = op
             a = self._pile(src, seat)
-            b = self.zones[dst][self._target(target, seat, card)]
+            to = self._target(target, seat, card)
+            b = self.zones[dst][to]
             k = len(a) if pick == "all" else self._number(count, seat, card)
+            moved: list | None = [] if self.ops_log is not None else None
             for _ in range(min(k, len(a))):
-                b.append(a.pop(self.rng.randrange(len(a)) if pick == "random" else -1))
+                i = self.rng.randrange(len(a)) if pick == "random" else len(a) - 1
+                b.append(a.pop(i))
+                if moved is not None:
+                    moved.append((b[-1], self._unseen_by(src, i, len(a) + 1, dst, len(b) - 1, len(b),
+                                                         max(seat, 0), to)))
+            if moved:
+                self._op_log("move", seat, src, dst, tuple(moved), to)
         else:  # move_if: only the cards that pass the filter, for the seat (every player's in the set-up)
             _, src, dst, pick, count, at, flt = op
             zs = self.rules.zones
@@ -339,15 +349,25 @@ class Structures:
                 else:
                     chosen = ok[len(ok) - k:]  # from the top
                 taken = [a[i] for i in chosen]
+                # who saw each card where it was (before any left), for the log
+                seen = [self._unseen_by(src, i, len(a), src, i, len(a), owner) for i in chosen] \
+                    if self.ops_log is not None else None
                 for i in reversed(chosen):
                     del a[i]
-                for c in reversed(taken):  # the top card first, as a plain move
-                    if at == "bottom":
+                moved = []
+                for c, mask in zip(reversed(taken), reversed(seen or [0] * len(taken))):
+                    if at == "bottom":  # the top card first, as a plain move
                         b.insert(0, c)
                     else:
                         b.append(c)
+                    if seen is not None:  # unseen there and where it goes
+                        moved.append((c, mask & self._unseen_by(dst, 0 if at == "bottom" else len(b) - 1, len(b),
+                                                                dst, 0 if at == "bottom" else len(b) - 1, len(b),
+                                                                owner)))
                     if (src, dst) in self.rules.move_triggers:
                         self._moved(src, dst, owner, c)
+                if moved:
+                    self._op_log("move", who if len(pairs) > 1 else seat, src, dst, tuple(moved))
 
     def _random_seat(self, op: tuple, seat: int, card: Any) -> None:
         """``{ random_seat = "cible", among = "opponents", filter = "vie > 0" }``: a seat drawn at
