@@ -741,7 +741,7 @@ class State(Structures):
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
-            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
+            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc) or type(exc).__name__,
                                        card=getattr(card, "name", card) if card is not None else "—",
                                        file=self.rules.path)) from None
 

@@ -1,0 +1,124 @@
+"""A rules file is hostile input (docs/rules-language.md, « Limits »): whatever it holds, reading
+it and playing it stays within bounds, and every refusal is a clear problem with its line and key —
+never a traceback, never work or memory sized by the file."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardbase.cli import app
+from cardbase.games.rulesdata.engine import Game, RulesRuntimeError
+from cardbase.games.rulesdata.expr import MAX_EXPR_CHARS, MAX_EXPR_DEPTH
+from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+
+ROOT = Path(__file__).resolve().parent.parent
+HUIT = (ROOT / "data" / "rules" / "huit.toml").read_text(encoding="utf-8")
+GAME_END = 'game = "count(\'pioche\') == 0"'
+runner = CliRunner()
+
+
+def _with_end(expr: str) -> str:
+    """Le Huit whose game-end condition is ``expr`` (read at the end of every turn)."""
+    assert GAME_END in HUIT
+    return HUIT.replace(GAME_END, "game = '''" + expr + "'''")
+
+
+def _problems(text: str) -> list[str]:
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(text, "hostile.toml")
+    return [f"{p.where} {p.message} {p.fix}" for p in info.value.problems]
+
+
+def _play(text: str, seeds: range = range(3), players: int = 2) -> list[Game]:
+    """Whole seeded games of random moves; the states at their end."""
+    game = Game(parse_rules_text(text, "hostile.toml"), [], players)
+    out = []
+    for seed in seeds:
+        s, rng = game.new_state(seed), random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        out.append(s)
+    return out
+
+
+@pytest.mark.parametrize("expr", [
+    "'x' * 1000000 * 1000000 == ''",  # a text of 10**12 characters
+    "[1] * 1000000 * 1000000 == []",
+    "(1, 2) * 1000000 == ()",
+    "'%999999999d' % 1 == ''",  # string formatting: a text of a billion spaces
+    "'%s' % 1 == '1'",
+])
+def test_text_or_list_arithmetic_is_refused_when_the_file_is_read(expr) -> None:
+    problems = _problems(_with_end(f"({expr}) or count('pioche') == 0"))
+    assert len(problems) == 1
+    assert "ligne 77, clé conditions[2].game" in problems[0]
+    assert "ne travaille que sur des nombres" in problems[0]
+
+
+def test_text_arithmetic_hidden_from_the_checker_is_stopped_in_play() -> None:
+    """A text built where the checker cannot see it (a card's field, a sum of texts) meets the
+    guard of « * » and « % » at its first evaluation: a clear error naming the expression."""
+    for expr, op in (("('%0' + '999999999d') % 1 == ''", "%"), ("card.colour * 1000000 == ''", "*")):
+        text = _with_end("count('pioche') == 0") if op == "%" else HUIT
+        if op == "%":
+            text = _with_end(f"({expr}) or count('pioche') == 0")
+        else:
+            text = HUIT.replace('filter = "(eight_wild', f'filter = "({expr}) or (eight_wild')
+        with pytest.raises(RulesRuntimeError) as info:
+            _play(text)
+        assert f"« {op} » appliqué au texte" in str(info.value)
+        assert expr in str(info.value)
+
+
+def test_numbers_still_multiply_and_the_guard_keeps_the_game() -> None:
+    """A guarded « * » on numbers plays as before: Le Huit with its filter multiplied by one."""
+    plain = _play(HUIT, range(4))
+    guarded = _play(HUIT.replace("card.value == 8)", "card.value * 1 == 8)"), range(4))
+    assert [s.history for s in plain] == [s.history for s in guarded]
+    assert [s.winners for s in plain] == [s.winners for s in guarded]
+
+
+@pytest.mark.parametrize("expr", [
+    "+".join(["1"] * 600),  # 1199 characters
+    "-" * (MAX_EXPR_CHARS + 5) + "1",
+    "not " * 300 + "True",
+])
+def test_a_long_expression_is_refused_before_it_is_parsed(expr) -> None:
+    problems = _problems(_with_end(expr))
+    assert len(problems) == 1
+    assert f"limite de {MAX_EXPR_CHARS}" in problems[0] and "ligne 77" in problems[0]
+    assert len(problems[0]) < 1000  # the expression is not copied whole into the message
+
+
+@pytest.mark.parametrize("expr", [
+    "-" * 600 + "1",  # the compiler's recursion limit was hit at 1000 levels
+    "-" * 998 + "1",
+    "not " * 100 + "True",
+    "1 if True else " * 60 + "0",
+    "[" * 150 + "1" + "]" * 150 + " == 1",
+])
+def test_a_deeply_nested_expression_is_a_problem_not_a_traceback(expr) -> None:
+    problems = _problems(_with_end(expr))
+    assert len(problems) == 1
+    assert f"plus de {MAX_EXPR_DEPTH} niveaux" in problems[0] and "conditions[2].game" in problems[0]
+
+
+@pytest.mark.parametrize("expr,what", [
+    ("card.__class__", ".__class__"),
+    ("top('defausse')._view", "._view"),
+    ("__import__('os')", "__import__"),
+    ("(lambda: 1)()", "?"),
+    ("[x for x in [1]]", "ListComp"),
+    ("10 ** 10 ** 10", "Pow"),
+    ("count('pioche').bit_length", ".bit_length"),
+    ("{1: 2}", "Dict"),
+    ("f'{1}'", "JoinedStr"),
+])
+def test_expressions_cannot_leave_the_language(expr, what) -> None:
+    problems = _problems(_with_end(expr))
+    assert problems and all("conditions[2].game" in p for p in problems)
+    assert any(what in p for p in problems)
