@@ -131,3 +131,25 @@ def test_the_panel_lists_the_problems_of_teams_and_secret_choices_in_english(rul
     assert "key teams.names" in frames  # two names for three teams
     assert "key teams.count" in frames and "every team needs at least one player" in frames
     assert "key actions[1].ends_turn" in frames and "always ends the turn" in frames
+
+
+def test_a_hostile_text_is_a_listed_problem_and_nothing_is_saved(rules_env: Path) -> None:
+    """Lists nested past the limit (the panel showed « valid » with no rules and failed), a dotted
+    key of thousands of parts (seconds of parsing), a formula nested a thousand levels (Python's
+    recursion limit): each a problem with its line, the save button off, the file unchanged."""
+    at = _page()
+    saved = (rules_env / "pushluck.toml").read_text(encoding="utf-8")
+    area = _area(at)
+    original = area.value
+    for text, line, words in (
+            ("x = " + "[" * 40 + "]" * 40 + "\n" + original, 1, "trop profondément"),
+            ("a." * 5000 + "b = 1\n" + original, 1, "clé pointée"),
+            (original.replace('heuristic = "', 'heuristic = "' + "-" * 900), 104, "niveaux")):
+        area.set_value(text).run()
+        no_exception(at)
+        assert any("1 problème(s)" in e.value for e in at.error), words
+        frames = _frames(at)
+        assert words in frames and f"ligne {line}" in frames
+        save = next(b for b in at.button if b.key == "ga_rules_save_pushluck")
+        assert save.disabled
+    assert (rules_env / "pushluck.toml").read_text(encoding="utf-8") == saved

@@ -290,13 +290,37 @@ def read_rules_text(path: Path | str) -> str:
 
 
 MAX_TOML_DEPTH = 20  # lists and tables nested in a rules file (tomllib recurses on each level)
+MAX_KEY_PARTS = 8  # parts of a dotted key or table name (tomllib's time grows as their square)
+_LONG_KEY = re.compile(r"(?:[\w-]*[ \t]*\.[ \t]*){%d,}" % MAX_KEY_PARTS)
+
+
+def _shape_problem(text: str, path: str) -> Problem | None:
+    """A text nested too deeply (the parser would recurse past Python's limit) or with a dotted key
+    of too many parts (``a.a.a.…`` of 40 kB took 9 s to parse): found before parsing, with its line."""
+    from cardbase.bounded_io import _TOML_SKIP, toml_depth
+
+    if toml_depth(text) > MAX_TOML_DEPTH:
+        lines = text.splitlines(keepends=True)
+        lo, hi = 1, len(lines)  # the first line whose prefix nests too deeply
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if toml_depth("".join(lines[:mid])) > MAX_TOML_DEPTH:
+                hi = mid
+            else:
+                lo = mid + 1
+        return Problem("rules-toml", tr("rulesdata.too_deep", file=path, max=MAX_TOML_DEPTH),
+                       tr("rulesdata.too_deep_fix"), tr("rulesdata.where_line", file=path, line=lo))
+    for line_no, line in enumerate(_TOML_SKIP.sub('""', text).splitlines(), 1):
+        if _LONG_KEY.search(line):  # (strings and comments are out of the way: "1.5" is no key)
+            return Problem("rules-toml", tr("rulesdata.long_key", file=path, max=MAX_KEY_PARTS),
+                           tr("rulesdata.long_key_fix"), tr("rulesdata.where_line", file=path, line=line_no))
+    return None
 
 
 def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None) -> Rules:
-    from cardbase.bounded_io import toml_depth
-
-    if toml_depth(text) > MAX_TOML_DEPTH:  # counted before the parser recurses (RecursionError)
-        raise RulesFileError(tr("rulesdata.too_deep", file=path, max=MAX_TOML_DEPTH))
+    shape = _shape_problem(text, path)  # before the parser recurses (RecursionError) or crawls
+    if shape is not None:
+        raise RulesFileError(tr("rulesdata.title", file=path), [shape])
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
