@@ -122,3 +122,60 @@ def test_expressions_cannot_leave_the_language(expr, what) -> None:
     problems = _problems(_with_end(expr))
     assert problems and all("conditions[2].game" in p for p in problems)
     assert any(what in p for p in problems)
+
+
+def test_a_game_that_never_ends_stops_at_the_game_limit_and_says_so(tmp_path) -> None:
+    """max_rounds a million, the end conditions never true, a pass always legal: the game stopped
+    after 100 000 actions and turns (it played 2 million turns, 90 CPU seconds a game), and
+    ``games check`` counts it as stopped by the safety net."""
+    from cardbase.games.rulesdata.engine import MAX_GAME_STEPS
+
+    text = (HUIT.replace(GAME_END, 'game = "False"').replace('player = "count(\'main\') == 0"', 'player = "False"')
+            .replace('check = "turn"', 'check = "turn"\nmax_rounds = 1000000')
+            .replace('when = "done(\'piocher\') > 0 or count(\'pioche\') == 0"', 'when = "True"'))
+    [s] = _play(text, range(1))
+    assert s.ended_by == "step_limit" and s.winners == []
+    assert len(s.history) + s.turns == MAX_GAME_STEPS
+    assert s.log_lines()[-1].endswith("step_limit") or "step_limit" in s.log_lines()[-1]
+    path = tmp_path / "sans_fin.toml"
+    path.write_text(text, encoding="utf-8")
+    out = runner.invoke(app, ["games", "check", str(path), "--games", "1", "--search-states", "0"])
+    assert out.exit_code == 0, out.output
+    assert "0 finies par une condition du fichier" in out.output
+    assert "1 parties ne se sont arrêtées que par le filet de sécurité" in out.output
+
+
+def test_a_round_that_goes_on_until_never_stops_at_the_game_limit() -> None:
+    """[round] until kept a round going for players × max_rounds turns, and max_rounds such rounds."""
+    text = (HUIT.replace(GAME_END, 'game = "False"').replace('player = "count(\'main\') == 0"', 'player = "False"')
+            .replace('check = "turn"', 'check = "turn"\nmax_rounds = 1000000')
+            .replace('when = "done(\'piocher\') > 0 or count(\'pioche\') == 0"', 'when = "True"')
+            + '\n[round]\nuntil = "False"\n')
+    [s] = _play(text, range(1))
+    assert s.ended_by == "step_limit" and s.round == 1
+
+
+@pytest.mark.parametrize("material,count", [
+    ('colours = [' + ", ".join(f'"c{i}"' for i in range(2000)) + ']\ncopies = 20\n', 2000 * 8 * 20),
+    ('cards = [' + ", ".join(f'{{ name = "n{i}", copies = 100 }}' for i in range(200)) + ']\n', 20000),
+])
+def test_generated_cards_are_counted_before_the_box_is_built(material, count) -> None:
+    """Four million generated cards took a minute a game: the count is refused when the file is read."""
+    text = HUIT.replace('colours = ["cœur", "carreau", "trèfle", "pique"]\n', "")
+    if material.startswith("cards"):
+        text = text.replace("values = [1, 8]\n", "")
+    text = text.replace('source = "generated"   # 32 cards: four colours, values 1 to 8\n',
+                        'source = "generated"\n' + material)
+    problems = _problems(text)
+    assert any(f"{count:,}".replace(",", "\u202f") in p or str(count) in p for p in problems), problems
+    assert any("limite de 10" in p and "clé material" in p for p in problems)
+
+
+def test_option_values_are_bounded_in_the_file_and_on_the_command_line() -> None:
+    problems = _problems(HUIT.replace("hand = 7 ", "hand = 9000000000000 "))
+    assert "ligne 14, clé options.hand L'option « hand » vaut « 9000000000000 » : hors des bornes" in problems[0]
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(HUIT, "huit.toml", options={"hand": 10**12})
+    assert "hors des bornes" in str(info.value)
+    with pytest.raises(RulesFileError):
+        parse_rules_text(HUIT.replace("hand = 7 ", "hand = 7\nlabel = '" + "x" * 300 + "'"), "huit.toml")

@@ -41,6 +41,10 @@ SEARCHES = ("game", "round")  # [scoring] search: where the search bots' play-ou
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
 MAX_FILE_BYTES = 200 * 1024  # 200 kB
 MAX_CHOICES = 100  # numbers one choose action may offer
+MAX_GENERATED_CARDS = 10_000  # cards a file's [material] makes, copies counted (the box limit of
+# cardbase.games.registry: 4 million cards took a minute a game)
+MAX_OPTION_INT = 1_000_000_000  # an option's number (a counter's value is checked against the same)
+MAX_OPTION_TEXT = 200  # characters of an option's text (as an expression's text)
 
 
 # what an expression may read of any card (the interpreter's CardView), besides the file's own figures
@@ -335,6 +339,14 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
     return rules
 
 
+def _option_in_bounds(v: Any) -> bool:
+    if isinstance(v, bool):
+        return True
+    if isinstance(v, int):
+        return abs(v) <= MAX_OPTION_INT
+    return not isinstance(v, str) or len(v) <= MAX_OPTION_TEXT
+
+
 TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
             "triggers", "end", "scoring", "rulings", "effects", "teams", "round")
 RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
@@ -361,6 +373,9 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     for k, v in opts.items():
         if not isinstance(v, (int, str, bool)) or not re.fullmatch(r"[a-z_][a-z0-9_]*", k):
             c.add(["options", k], "rulesdata.bad_option", "rulesdata.bad_option_fix", key=k)
+        elif not _option_in_bounds(v):
+            c.add(["options", k], "rulesdata.option_bounds", "rulesdata.option_bounds_fix", key=k,
+                  value=str(v)[:40], most=MAX_OPTION_INT, chars=MAX_OPTION_TEXT)
     for k, v in overrides.items():
         if k not in opts:
             c.add(["options"], "rulesdata.unknown_override", "rulesdata.unknown_override_fix", key=k,
@@ -368,6 +383,9 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         elif type(v) is not type(opts[k]):
             c.add(["options", k], "rulesdata.bad_override", "rulesdata.bad_override_fix", key=k,
                   value=v, default=opts[k])
+        elif not _option_in_bounds(v):
+            c.add(["options", k], "rulesdata.option_bounds", "rulesdata.option_bounds_fix", key=k,
+                  value=str(v)[:40], most=MAX_OPTION_INT, chars=MAX_OPTION_TEXT)
         else:
             opts[k] = v
 
@@ -617,6 +635,11 @@ def _values_example(default: Any) -> list[Any]:
     return [default]
 
 
+def _copies(card: Any) -> int:
+    n = card.get("copies", 1) if isinstance(card, dict) else 0
+    return n if isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 100 else 0
+
+
 def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     copies = c.integer(mat, ["material"], "copies", 1, 1, 20) or 1
@@ -631,6 +654,10 @@ def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
                 c.add(["material", "cards", i], "rulesdata.card_name", "rulesdata.card_name_fix")
                 continue
             n = c.integer(card, ["material", "cards", i], "copies", 1, 0, 100) or 0
+            if len(out) + n > MAX_GENERATED_CARDS:  # counted before the box is built
+                c.add(["material", "cards"], "rulesdata.too_many_cards", "rulesdata.too_many_cards_fix",
+                      count=sum(_copies(x) for x in cards), most=MAX_GENERATED_CARDS)
+                return []
             out.extend([dict(card)] * n)
         return out
     colours = mat.get("colours")
@@ -641,6 +668,10 @@ def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
     if not (isinstance(values, list) and len(values) == 2 and all(isinstance(x, int) for x in values)
             and values[0] <= values[1] and values[1] - values[0] < 100):
         c.add(["material", "values"], "rulesdata.bad_values", "rulesdata.bad_values_fix", value=values)
+        return out
+    if copies * len(colours) * (values[1] - values[0] + 1) > MAX_GENERATED_CARDS:
+        c.add(["material", "colours"], "rulesdata.too_many_cards", "rulesdata.too_many_cards_fix",
+              count=copies * len(colours) * (values[1] - values[0] + 1), most=MAX_GENERATED_CARDS)
         return out
     for _ in range(copies):
         for col in colours:
