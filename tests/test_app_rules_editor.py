@@ -153,3 +153,27 @@ def test_a_hostile_text_is_a_listed_problem_and_nothing_is_saved(rules_env: Path
         save = next(b for b in at.button if b.key == "ga_rules_save_pushluck")
         assert save.disabled
     assert (rules_env / "pushluck.toml").read_text(encoding="utf-8") == saved
+
+
+def test_a_misspelt_field_of_the_editions_cards_is_a_problem_with_a_guess(rules_env: Path) -> None:
+    """15 en un tour takes its cards from its edition (in the database): « card.multiplyer » read
+    None for every card and showed only in trial games; now a problem with its line and a guess,
+    and the file is not saved."""
+    at = _page()
+    area = _area(at)
+    saved = area.value
+    area.set_value(saved.replace('card = "card.multiplier != None"', 'card = "card.multiplyer != None"')).run()
+    no_exception(at)
+    assert any("1 problème(s)" in e.value for e in at.error)
+    frames = _frames(at)
+    assert "clé triggers[2].card" in frames and "« multiplyer »" in frames
+    assert "Vouliez-vous dire « multiplier » ?" in frames
+    assert next(b for b in at.button if b.key == "ga_rules_save_pushluck").disabled
+    with pytest.raises(Exception, match="multiplyer"):
+        from cardbase.catalog.rules_files import save_rules
+        from cardbase.playtest.cards import figures_of
+        from cardbase.ui.playtest_shared import game_cards
+
+        access.enforce(False)
+        save_rules("pushluck", area.value, "x", card_fields=lambda c: figures_of(game_cards("pushluck"), c))
+    assert (rules_env / "pushluck.toml").read_text(encoding="utf-8") == saved

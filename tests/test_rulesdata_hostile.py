@@ -179,3 +179,30 @@ def test_option_values_are_bounded_in_the_file_and_on_the_command_line() -> None
     assert "hors des bornes" in str(info.value)
     with pytest.raises(RulesFileError):
         parse_rules_text(HUIT.replace("hand = 7 ", "hand = 7\nlabel = '" + "x" * 300 + "'"), "huit.toml")
+
+
+@pytest.mark.parametrize("rules,old,new,field,guess,line,key,extra", [
+    ("nespanini", "filter = \"not has(card, 'Légendaire')\"",
+     "filter = \"not has(card, 'Légendaire') and card.couleur != 'or'\"", "couleur", "colour", 75,
+     "actions[1].filter", []),
+    ("pushluck", 'card = "card.multiplier != None"', 'card = "card.multiplyer != None"', "multiplyer",
+     "multiplier", 74, "triggers[2].card", ["--edition", str(ROOT / "data" / "editions" / "P15.toml")]),
+])
+def test_games_check_knows_the_fields_of_edition_and_deck_cards(tmp_path, rules, old, new, field, guess,
+                                                                 line, key, extra) -> None:
+    """A misspelt card field, with cards from decks (NesPanini) or an edition (15 en un tour): a
+    problem with its line, key and a guess — read from the project's editions (or --edition),
+    offline — where it only showed as None for every card in trial games. The files themselves pass."""
+    text = (ROOT / "data" / "rules" / f"{rules}.toml").read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / f"{rules}.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    out = runner.invoke(app, ["games", "check", str(path), "--games", "2", "--search-states", "0", *extra])
+    assert out.exit_code != 0
+    assert f"ligne {line}, clé {key}" in out.output and f"« {field} »" in out.output
+    assert f"Vouliez-vous dire « {guess} » ?" in out.output
+    good = runner.invoke(app, ["games", "check", str(ROOT / "data" / "rules" / f"{rules}.toml"),
+                               "--games", "2", "--search-states", "0", *extra])
+    assert good.exit_code == 0, good.output
+    # without any card of the game known, the checker cannot tell (as before): the file is read
+    parse_rules_text(text.replace(old, new), f"{rules}.toml")

@@ -12,6 +12,7 @@ import difflib
 import json
 import re
 import tomllib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,9 @@ MAX_OPTION_TEXT = 200  # characters of an option's text (as an expression's text
 
 # what an expression may read of any card (the interpreter's CardView), besides the file's own figures
 CARD_FIELDS = ("banner", "colour", "id", "keywords", "name", "rarity", "ref", "stats", "type", "value")
+
+
+CardFields = Callable[[str], "Iterable[str] | None"]  # a game's code -> its cards' figures
 
 
 class RulesFileError(CardbaseError):
@@ -272,10 +276,12 @@ class _Checker:
         return v
 
 
-def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Rules:
-    """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``)."""
+def load_rules(path: Path | str, *, options: dict[str, Any] | None = None,
+               card_fields: CardFields | None = None) -> Rules:
+    """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``);
+    ``card_fields``: see :func:`parse_rules_text`."""
     p = Path(path)
-    return parse_rules_text(read_rules_text(p), p.name, options=options)
+    return parse_rules_text(read_rules_text(p), p.name, options=options, card_fields=card_fields)
 
 
 def read_rules_text(path: Path | str) -> str:
@@ -321,7 +327,11 @@ def _shape_problem(text: str, path: str) -> Problem | None:
     return None
 
 
-def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None) -> Rules:
+def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None,
+                     card_fields: CardFields | None = None) -> Rules:
+    """The checked rules of ``text``. ``card_fields(code)``: the figures (stats) of the game's
+    cards when they come from an edition or decks (None when the caller knows no card of the
+    game): an expression reading a field no card has is then a problem, as for generated cards."""
     shape = _shape_problem(text, path)  # before the parser recurses (RecursionError) or crawls
     if shape is not None:
         raise RulesFileError(tr("rulesdata.title", file=path), [shape])
@@ -332,7 +342,7 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
                              [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)),
                                       tr("rulesdata.toml_fix"), path)]) from None
     c = _Checker(path, text)
-    rules = _build(c, data, path, options or {})
+    rules = _build(c, data, path, options or {}, card_fields)
     if c.problems:
         raise RulesFileError(tr("rulesdata.title", file=path), c.problems)
     assert rules is not None
@@ -352,7 +362,8 @@ TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn",
 RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
 
 
-def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, Any]) -> Rules | None:
+def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, Any],
+           card_fields: CardFields | None = None) -> Rules | None:
     c.unknown_keys(data, [], TOP_KEYS)
     game = c.table(data.get("game"), ["game"], required=True)
     c.unknown_keys(game, ["game"], ("code", "name", "players", "default_players", "description"))
@@ -465,6 +476,10 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
             constructs.card_effects(c, [x for x in mat["cards"] if isinstance(x, dict)])
     elif any(k in mat for k in ("colours", "values", "cards")):
         c.add(["material", "source"], "rulesdata.edition_with_cards", "rulesdata.edition_with_cards_fix")
+    if source != "generated" and card_fields is not None and code != "?":
+        figures = card_fields(code)  # the edition's cards (or the decks', made of them)
+        if figures is not None:
+            ctx.card_fields = set(CARD_FIELDS) | set(figures)
     lists, copy_limit, keyword_limits = constructs.lists(c, mat, source, opts)
     team_rules = constructs.teams(c, data.get("teams"), players[0])
     constructs.team_visibility(c, zones, zone_list, team_rules)
