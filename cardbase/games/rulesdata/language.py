@@ -12,6 +12,7 @@ import difflib
 import json
 import re
 import tomllib
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,51 +164,77 @@ class Rules:
 
 # ---------------------------------------------------------------------------------- locating keys
 
-def locate(text: str, parts: list[Any]) -> int | None:
+class _Lines:
+    """A file's lines, with its table headers and ``key =`` lines indexed once, so that locating
+    each of thousands of problems costs a lookup, not a pass over the file (3 000 problems of a
+    170 kB file took 43 s)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.opens = [k for k, line in enumerate(self.lines) if re.match(r"^\s*\[", line)]
+        self.keys: dict[str, list[int]] = {}
+        for k, line in enumerate(self.lines):
+            m = re.match(r'^\s*"?([^"=]*?)"?\s*=', line)
+            if m:
+                self.keys.setdefault(m.group(1), []).append(k)
+        self._headers: dict[tuple[str, bool], list[int]] = {}
+
+    def headers(self, part: str, array: bool) -> list[int]:
+        """The lines of the headers ``[[….part]]`` (``array``) or ``[….part]``, in order."""
+        got = self._headers.get((part, array))
+        if got is None:
+            hdr = re.compile((r"^\s*\[\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]\]") if array
+                             else (r"^\s*\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]"))
+            got = self._headers[(part, array)] = [k for k in self.opens if hdr.match(self.lines[k])]
+        return got
+
+    def within(self, found: list[int], start: int, end: int) -> list[int]:
+        return found[bisect_left(found, start):bisect_left(found, end)]
+
+    def next_open(self, after: int, part: str | None = None) -> int:
+        """The first header line after ``after`` (not one of ``part.`` subtables when given)."""
+        for k in self.opens[bisect_right(self.opens, after):]:
+            if part is None or not re.match(r"^\s*\[\[?\s*" + re.escape(part) + r"\.", self.lines[k]):
+                return k
+        return len(self.lines)
+
+    def key_line(self, start: int, end: int, key: str) -> int | None:
+        hits = self.within(self.keys.get(key, []), start, end)
+        return hits[0] if hits else None
+
+
+def locate(text: str | _Lines, parts: list[Any]) -> int | None:
     """The line (1-based) of a key path such as ``["actions", 2, "when"]`` in the file text: the
     n-th ``[[actions]]`` block, then the ``when =`` line in it (best effort: the nearest line)."""
-    lines = text.splitlines()
-    start, end, found = 0, len(lines), None
+    idx = text if isinstance(text, _Lines) else _Lines(text)
+    start, end, found = 0, len(idx.lines), None
     i = 0
     while i < len(parts):
         part = parts[i]
         nxt = parts[i + 1] if i + 1 < len(parts) else None
         if isinstance(part, str) and isinstance(nxt, int):
-            hdr = re.compile(r"^\s*\[\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]\]")
-            hits = [k for k in range(start, end) if hdr.match(lines[k])]
+            hits = idx.within(idx.headers(part, True), start, end)
             if nxt < len(hits):
                 start = hits[nxt]
                 found = start + 1
-                later = [k for k in range(start + 1, len(lines))
-                         if re.match(r"^\s*\[\[?\s*(?!" + re.escape(part) + r"\.)", lines[k])]
-                end = later[0] if later else len(lines)
+                end = idx.next_open(start, part)
                 i += 2
                 continue
-            hit = _key_line(lines, start, end, part)
+            hit = idx.key_line(start, end, part)
             return hit + 1 if hit is not None else found
         if isinstance(part, str):
-            hdr = re.compile(r"^\s*\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]")
-            hits = [k for k in range(start, end) if hdr.match(lines[k])]
+            hits = idx.within(idx.headers(part, False), start, end)
             if hits:
                 start = hits[0]
                 found = start + 1
-                later = [k for k in range(start + 1, len(lines)) if re.match(r"^\s*\[", lines[k])]
-                end = later[0] if later else len(lines)
+                end = idx.next_open(start)
             else:
-                hit = _key_line(lines, start, end, part)
+                hit = idx.key_line(start, end, part)
                 if hit is not None:
                     return hit + 1
                 return found
         i += 1
     return found
-
-
-def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
-    pat = re.compile(r"^\s*\"?" + re.escape(key) + r"\"?\s*=")
-    for k in range(start, end):
-        if pat.match(lines[k]):
-            return k
-    return None
 
 
 def key_text(parts: list[Any]) -> str:
@@ -224,10 +251,13 @@ def key_text(parts: list[Any]) -> str:
 class _Checker:
     def __init__(self, path: str, text: str) -> None:
         self.path, self.text = path, text
+        self.index: _Lines | None = None  # built at the first problem
         self.problems: list[Problem] = []
 
     def add(self, parts: list[Any], msg: str, fix: str, **values: Any) -> None:
-        line = locate(self.text, [p for p in parts if not isinstance(p, tuple)])
+        if self.index is None:
+            self.index = _Lines(self.text)
+        line = locate(self.index, [p for p in parts if not isinstance(p, tuple)])
         where = tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts)) \
             if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
         self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
