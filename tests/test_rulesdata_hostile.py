@@ -211,7 +211,6 @@ def test_games_check_knows_the_fields_of_edition_and_deck_cards(tmp_path, rules,
 def test_thousands_of_problems_are_each_located_with_one_pass_over_the_file(monkeypatch) -> None:
     """3 000 broken actions in a 170 kB file: every problem listed with its own line, and the file's
     lines are scanned for headers once (each problem scanned the whole file: 43 CPU s)."""
-
     from cardbase.games.rulesdata import language
 
     acts = "".join(f'\n[[actions]]\nname = "a{i}"\nwhen = "count(\'zz\') > {i}"\n' for i in range(3000))
