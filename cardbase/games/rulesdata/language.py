@@ -47,6 +47,11 @@ MAX_GENERATED_CARDS = 10_000  # cards a file's [material] makes, copies counted 
 # cardbase.games.registry: 4 million cards took a minute a game)
 MAX_OPTION_INT = 1_000_000_000  # an option's number (a counter's value is checked against the same)
 MAX_OPTION_TEXT = 200  # characters of an option's text (as an expression's text)
+# the most of each list of a file (every legal-move test reads every action, every turn runs its
+# operations: 3 000 actions of a 170 kB file would have been read at each of a game's steps);
+# the files of data/rules have at most 4 actions, 4 triggers, 6 zones, 2 end conditions
+MAX_LIST = {"zones": 50, "counters": 200, "actions": 100, "triggers": 200, "conditions": 50,
+            "rulings": 100, "options": 200, "operations": 200}
 
 
 # what an expression may read of any card (the interpreter's CardView), besides the file's own figures
@@ -298,6 +303,16 @@ class _Checker:
             return default
         return v
 
+    def bounded(self, items: Any, parts: list[Any], what: str) -> Any:
+        """``items`` (a list or a table), cut to :data:`MAX_LIST` ``[what]`` with a problem when
+        longer: what is past the limit is not read at all."""
+        most = MAX_LIST[what]
+        if isinstance(items, (list, dict)) and len(items) > most:
+            self.add(parts, "rulesdata.too_many", "rulesdata.too_many_fix", key=key_text(parts),
+                     count=len(items), most=most)
+            return items[:most] if isinstance(items, list) else dict(list(items.items())[:most])
+        return items
+
     def boolean(self, data: dict[str, Any], parts: list[Any], key: str, default: bool) -> bool:
         v = data.get(key, default)
         if not isinstance(v, bool):
@@ -410,7 +425,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         players = [2, 2]
     default_players = c.integer(game, ["game"], "default_players", None, players[0], players[1])
 
-    opts = dict(c.table(data.get("options"), ["options"]))
+    opts = dict(c.bounded(c.table(data.get("options"), ["options"]), ["options"], "options"))
     for k, v in opts.items():
         if not isinstance(v, (int, str, bool)) or not re.fullmatch(r"[a-z_][a-z0-9_]*", k):
             c.add(["options", k], "rulesdata.bad_option", "rulesdata.bad_option_fix", key=k)
@@ -436,6 +451,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if not isinstance(zone_list, list) or not zone_list:
         c.add(["zones"], "rulesdata.no_zones", "rulesdata.no_zones_fix")
         zone_list = []
+    zone_list = c.bounded(zone_list, ["zones"], "zones")
     for i, z in enumerate(zone_list):
         z = c.table(z, ["zones", i])
         c.unknown_keys(z, ["zones", i], ("name", "owner", "ordered", "visible"))
@@ -450,7 +466,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                             c.choice(z, ["zones", i], "visible", VISIBILITY, "nobody"))
 
     counters: dict[str, Counter] = {}
-    for k, v in c.table(data.get("counters"), ["counters"]).items():
+    for k, v in c.bounded(c.table(data.get("counters"), ["counters"]), ["counters"], "counters").items():
         v = c.table(v, ["counters", k])
         c.unknown_keys(v, ["counters", k], ("start", "reset"))
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", k) or k in zones:
@@ -479,6 +495,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if not isinstance(actions_raw, list) or not actions_raw:
         c.add(["actions"], "rulesdata.no_actions", "rulesdata.no_actions_fix")
         actions_raw = []
+    actions_raw = c.bounded(actions_raw, ["actions"], "actions")
     action_names = [a.get("name") for a in actions_raw if isinstance(a, dict)]
     ctx = _Ctx(c, zones, counters, opts, [n for n in action_names if isinstance(n, str)])
     ctx.has_effects = bool(effects) and len(effects) == len(EFFECT_ZONES)
@@ -539,7 +556,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
 
     triggers: list[Trigger] = []
     move_triggers: dict[tuple[str, str], list[Trigger]] = {}
-    trig_raw = data.get("triggers", [])
+    trig_raw = c.bounded(data.get("triggers", []), ["triggers"], "triggers")
     for i, t in enumerate(trig_raw if isinstance(trig_raw, list) else []):
         t = c.table(t, ["triggers", i])
         c.unknown_keys(t, ["triggers", i], ("on", "card", "do", "from", "to"))
@@ -572,6 +589,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if not isinstance(conds, list) or not conds:
         c.add(["end", "conditions"], "rulesdata.no_end", "rulesdata.no_end_fix")
         conds = []
+    conds = c.bounded(conds, ["end", "conditions"], "conditions")
     for i, e in enumerate(conds):
         e = c.table(e, ["end", "conditions", i])
         c.unknown_keys(e, ["conditions", i], ("name", "player", "game"))
@@ -624,7 +642,7 @@ def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]
         c.add(["rulings"], "rulesdata.not_table", "rulesdata.not_table_fix", key="rulings")
         return out
     seen: set[str] = set()
-    for i, r in enumerate(raw):
+    for i, r in enumerate(c.bounded(raw, ["rulings"], "rulings")):
         r = c.table(r, ["rulings", i])
         parts: list[Any] = ["rulings", i]
         c.unknown_keys(r, parts, RULING_KEYS)
@@ -775,7 +793,7 @@ class _Ctx:
             self.c.add(parts, "rulesdata.not_list", "rulesdata.not_list_fix", key=key_text(parts))
             return []
         out: list[tuple] = []
-        for i, op in enumerate(raw):
+        for i, op in enumerate(self.c.bounded(raw, parts, "operations")):
             here = parts + [(i,)]  # an operation inside a list: shown, not located
             if not isinstance(op, dict):
                 self.c.add(here, "rulesdata.bad_op", "rulesdata.bad_op_fix", verbs=", ".join(VERBS))
