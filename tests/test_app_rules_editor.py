@@ -131,3 +131,49 @@ def test_the_panel_lists_the_problems_of_teams_and_secret_choices_in_english(rul
     assert "key teams.names" in frames  # two names for three teams
     assert "key teams.count" in frames and "every team needs at least one player" in frames
     assert "key actions[1].ends_turn" in frames and "always ends the turn" in frames
+
+
+def test_a_hostile_text_is_a_listed_problem_and_nothing_is_saved(rules_env: Path) -> None:
+    """Lists nested past the limit (the panel showed « valid » with no rules and failed), a dotted
+    key of thousands of parts (seconds of parsing), a formula nested a thousand levels (Python's
+    recursion limit): each a problem with its line, the save button off, the file unchanged."""
+    at = _page()
+    saved = (rules_env / "pushluck.toml").read_text(encoding="utf-8")
+    area = _area(at)
+    original = area.value
+    for text, line, words in (
+            ("x = " + "[" * 40 + "]" * 40 + "\n" + original, 1, "trop profondément"),
+            ("a." * 5000 + "b = 1\n" + original, 1, "clé pointée"),
+            (original.replace('heuristic = "', 'heuristic = "' + "-" * 900), 104, "niveaux")):
+        area.set_value(text).run()
+        no_exception(at)
+        assert any("1 problème(s)" in e.value for e in at.error), words
+        frames = _frames(at)
+        assert words in frames and f"ligne {line}" in frames
+        save = next(b for b in at.button if b.key == "ga_rules_save_pushluck")
+        assert save.disabled
+    assert (rules_env / "pushluck.toml").read_text(encoding="utf-8") == saved
+
+
+def test_a_misspelt_field_of_the_editions_cards_is_a_problem_with_a_guess(rules_env: Path) -> None:
+    """15 en un tour takes its cards from its edition (in the database): « card.multiplyer » read
+    None for every card and showed only in trial games; now a problem with its line and a guess,
+    and the file is not saved."""
+    at = _page()
+    area = _area(at)
+    saved = area.value
+    area.set_value(saved.replace('card = "card.multiplier != None"', 'card = "card.multiplyer != None"')).run()
+    no_exception(at)
+    assert any("1 problème(s)" in e.value for e in at.error)
+    frames = _frames(at)
+    assert "clé triggers[2].card" in frames and "« multiplyer »" in frames
+    assert "Vouliez-vous dire « multiplier » ?" in frames
+    assert next(b for b in at.button if b.key == "ga_rules_save_pushluck").disabled
+    with pytest.raises(Exception, match="multiplyer"):
+        from cardbase.catalog.rules_files import save_rules
+        from cardbase.playtest.cards import figures_of
+        from cardbase.ui.playtest_shared import game_cards
+
+        access.enforce(False)
+        save_rules("pushluck", area.value, "x", card_fields=lambda c: figures_of(game_cards("pushluck"), c))
+    assert (rules_env / "pushluck.toml").read_text(encoding="utf-8") == saved

@@ -447,3 +447,28 @@ def test_a_proof_sheet_is_bounded_before_it_is_allocated(cli_env: str, tmp_path:
     monkeypatch.setattr(sheets, "MAX_PROOF_PIXELS", 100_000_000)
     res = runner.invoke(app, ["print", "--edition", "CTT", "--mode", "proof", "--out", str(out)])
     assert res.exit_code == 0, res.output
+
+
+# --------------------------------------------------------------------------- rules files
+
+def test_export_reads_the_rules_files_within_limits_and_writes_nothing_on_a_bad_one(
+        cli_env: str, tmp_path: Path) -> None:
+    """``data export`` copies data/rules/*.toml beside games.toml: a named pipe among them blocked
+    the export for ever and /dev/zero ran it out of memory; now either is refused with its name,
+    before any file is written."""
+    data = tmp_path / "data"
+    (data / "rules").mkdir(parents=True)
+    (data / "rules" / "huit.toml").write_bytes((ROOT / "data" / "rules" / "huit.toml").read_bytes())
+    os.mkfifo(data / "rules" / "tuyau.toml")
+    out = tmp_path / "out" / "editions"
+    env = _child_env(DATABASE_URL=cli_env, CARDBASE_DATA_DIR=str(data))
+    res = _cli_in_child(["data", "export", "--out", str(out)], env, tmp_path)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert "tuyau.toml" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.toml"))
+    (data / "rules" / "tuyau.toml").unlink()
+    (data / "rules" / "zero.toml").symlink_to("/dev/zero")
+    res = _cli_in_child(["data", "export", "--out", str(out)], env, tmp_path)
+    assert res.returncode == 2, (res.stdout, res.stderr)
+    assert "zero.toml" in res.stderr and "Traceback" not in res.stderr
+    assert not any((tmp_path / "out").rglob("*.toml"))

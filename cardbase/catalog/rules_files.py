@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Callable, Iterable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -39,9 +40,11 @@ def read_rules(code: str) -> tuple[str, str]:
     return text, rules_version(text)
 
 
-def check_text(code: str, text: str, name: str | None = None) -> tuple[object | None, list[Problem]]:
+def check_text(code: str, text: str, name: str | None = None, *,
+               card_fields: Callable[[str], Iterable[str] | None] | None = None) -> tuple[object | None, list[Problem]]:
     """The rules read from ``text`` (None when it does not pass) and its problems (``name``: the
-    file named in them, by default the game's own)."""
+    file named in them, by default the game's own; ``card_fields``: the figures of the game's
+    cards, so that a misspelt ``card.field`` is a problem — see ``parse_rules_text``)."""
     from cardbase.games.rulesdata.language import MAX_FILE_BYTES, RulesFileError, parse_rules_text
 
     name = name or f"{code}.toml"
@@ -49,7 +52,7 @@ def check_text(code: str, text: str, name: str | None = None) -> tuple[object | 
         return None, [Problem("rules-file", tr("rulesdata.too_big", file=name, limit=MAX_FILE_BYTES),
                               tr("rulesdata.ui.too_big_fix"), name)]
     try:
-        rules = parse_rules_text(text, name)
+        rules = parse_rules_text(text, name, card_fields=card_fields)
     except RulesFileError as exc:
         return None, list(exc.problems)
     if rules.code != code:
@@ -75,14 +78,15 @@ def _folder_locked(folder: Path):
         os.close(fd)  # closing the descriptor releases the lock
 
 
-def save_rules(code: str, text: str, expected_version: str, *, name: str | None = None) -> str:
+def save_rules(code: str, text: str, expected_version: str, *, name: str | None = None,
+               card_fields: Callable[[str], Iterable[str] | None] | None = None) -> str:
     """Write the rules file of ``code`` whole or not at all, after checking it; refused (nothing
     written) when it has problems or when the file's version is no longer ``expected_version``.
     Returns the new version."""
     from cardbase.games.rulesdata.register import rules_path
 
     access.require_editor(action="save a rules file")
-    rules, problems = check_text(code, text, name)
+    rules, problems = check_text(code, text, name, card_fields=card_fields)
     if rules is None:
         raise CardbaseError(tr("rulesdata.ui.not_saved"), problems)
     path = rules_path(code)

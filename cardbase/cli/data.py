@@ -132,13 +132,15 @@ def data_export(
             texts.insert(0, (target, datafiles.dump_games(games)))
             # the games' rules files (data/rules/<code>.toml, docs/rules-language.md) are data files
             # already: they go beside games.toml as they are, byte for byte
+            from cardbase.games.rulesdata.language import read_rules_text
             from cardbase.games.rulesdata.register import rules_dir
 
             rules_out = target.parent / "rules"
             source = rules_dir()
             if source.is_dir() and source.resolve() != rules_out.resolve():
-                for path in sorted(source.glob("*.toml")):
-                    texts.append((rules_out / path.name, path.read_bytes()))
+                for path in sorted(source.glob("*.toml")):  # read within the rules files' limit
+                    # (a pipe or /dev/zero named x.toml is refused, before anything is written)
+                    texts.append((rules_out / path.name, read_rules_text(path).encode("utf-8")))
     for path, text in texts:
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(text, bytes):

@@ -39,8 +39,24 @@ def rules_command(
     current = read_rules(code)[1]
     if version is None and current:
         raise CardbaseError(tr("rulesfiles.cli.need_version", code=code, current=current))
-    new = save_rules(code, text, current if version is None else version, name=set_file.name)
+    new = save_rules(code, text, current if version is None else version, name=set_file.name,
+                     card_fields=_figures(code))
     if json_out:
         print_json({"code": code, "path": str(rules_path(code)), "version": new, "saved": True})
     else:
         typer.echo(tr("rulesfiles.cli.saved", code=code, path=shown, version=new))
+
+
+def _figures(code: str):
+    """The figures of the game's cards in the database, for the checker (a misspelt card.field is
+    a problem); none known when the database cannot be read."""
+    from cardbase.catalog import reads
+    from cardbase.cli.common import read
+    from cardbase.errors import CardbaseError
+    from cardbase.playtest.cards import figures_of
+
+    try:
+        cards = read(lambda s: reads.card_defs(s, game=code, for_print=False))
+    except CardbaseError:
+        cards = []
+    return lambda game: figures_of(cards, game)

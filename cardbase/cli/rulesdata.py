@@ -65,7 +65,9 @@ def check_command(
         bad.append(tr("rulesdata.cli.bad_deals", deals=search_deals))
     if bad:  # every problem at once, before the file is read
         raise CardbaseError("\n".join(bad))
-    rules = load_rules(file)
+    from cardbase.playtest.cards import edition_figures
+
+    rules = load_rules(file, card_fields=edition_figures(edition))  # a misspelt card field: a problem
     cards = []
     if edition:
         from cardbase.playtest.cards import load_edition_defs

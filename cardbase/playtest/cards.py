@@ -55,6 +55,33 @@ def load_edition_defs(paths: Iterable[Path]) -> list[CardDef]:
     return out
 
 
+def figures_of(cards: Iterable[CardDef], code: str) -> set[str] | None:
+    """The figures (stats) of the game ``code``'s cards among ``cards``; None when none is of it."""
+    mine = [c for c in cards if c.game == code]
+    return {k for c in mine for k, _ in c.stats} if mine else None
+
+
+def edition_figures(paths: Iterable[Path | str] | None = None):
+    """For the rules checker (``card_fields``): a game's code -> the figures of its cards in the
+    edition files ``paths`` (by default the project's ``data/editions``, where a broken file is
+    passed over: its own check says why), None when no edition has the game."""
+    given = [Path(p) for p in paths] if paths else None
+
+    def fields(code: str) -> set[str] | None:
+        from cardbase.errors import CardbaseError
+
+        cards: list[CardDef] = []
+        for path in given or sorted((DATA_DIR / "editions").glob("*.toml")):
+            try:
+                cards += load_edition_defs([path])
+            except CardbaseError:
+                if given:
+                    raise
+        return figures_of(cards, code)
+
+    return fields
+
+
 def _parse_lines(text: str, source: str) -> list[tuple[int, int, str]]:
     try:
         from cardbase.decks import parse_deck_list

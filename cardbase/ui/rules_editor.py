@@ -4,6 +4,8 @@ key and fix, as ``cardbase games check`` lists them) and saved only when it pass
 
 from __future__ import annotations
 
+import functools
+
 import streamlit as st
 
 from cardbase.catalog.rules_files import check_text, read_rules, save_rules
@@ -40,6 +42,15 @@ def _search(code: str, rules) -> None:
                       seed=deal["seed"], states=deal["states"]))
 
 
+def _figures(code: str, game: str) -> set[str] | None:
+    """The figures of the game's cards in the database (None when it has none: a game that
+    describes its own cards, or whose cards are not in yet)."""
+    from cardbase.playtest.cards import figures_of
+    from cardbase.ui.playtest_shared import game_cards
+
+    return figures_of(game_cards(code), game) if game == code else None
+
+
 def render(code: str) -> None:
     """The panel of the game ``code``."""
     st.subheader(t("rulesdata.ui.title"))
@@ -58,7 +69,8 @@ def render(code: str) -> None:
     if not text.strip():
         st.info(t("rulesdata.ui.empty"))
         return
-    rules, problems = check_text(code, text)
+    fields = functools.partial(_figures, code)  # a misspelt card.field: a problem, as in games check
+    rules, problems = check_text(code, text, card_fields=fields)
     if problems:
         st.error(tp("rulesdata.ui.problems", count=len(problems)))
         problems_table(problems)
@@ -69,7 +81,8 @@ def render(code: str) -> None:
         if st.button(t("rulesdata.ui.save"), key=f"ga_rules_save_{code}", disabled=bool(problems)
                      or text == saved):
             try:
-                st.session_state[started] = save_rules(code, text, st.session_state[started])
+                st.session_state[started] = save_rules(code, text, st.session_state[started],
+                                                               card_fields=fields)
             except StaleEditError as exc:
                 show_error(exc, title=t("rulesdata.ui.not_saved"))
                 st.session_state[f"ga_rules_stale_{code}"] = True

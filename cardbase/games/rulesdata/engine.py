@@ -29,6 +29,9 @@ from .language import Rules
 from .structures import Structures
 
 TERMINAL = -1
+# the safety net of a whole game, whatever its file's max_rounds and max_actions: actions and turns
+# played (a round that [round] until keeps going and max_rounds of them made max_rounds² turns)
+MAX_GAME_STEPS = 100_000
 # the events an effect writes in the log (cardbase.games.effects.resolve), each a
 # rulesdata.log.eff.<kind> message
 # effect(card, kind): the Défausse action kinds as the effect texts write them (docs/effects.md)
@@ -758,7 +761,7 @@ class State(Structures):
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
-            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc),
+            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc) or type(exc).__name__,
                                        card=getattr(card, "name", card) if card is not None else "—",
                                        file=self.rules.path)) from None
 
@@ -1189,6 +1192,9 @@ class State(Structures):
     def _after_action_loop(self) -> None:
         r = self.rules
         while self.player != TERMINAL:
+            if len(self.history) + self.turns >= MAX_GAME_STEPS:
+                self._finish("step_limit", [])
+                return
             if r.check == "action" and self._check_end():
                 return
             if not self._ending and self.turn_actions >= r.max_turn_actions:

@@ -5,6 +5,13 @@ allowed forms (numbers, strings, ``True``/``False``/``None``, arithmetic, compar
 ``or``/``not``, ``x if c else y``, a card's field ``card.value``, and the functions of
 :data:`FUNCTIONS`). Anything else is refused with a problem saying what is allowed; an accepted
 expression is compiled once and evaluated with no built-ins at all.
+
+A rules file may be hostile: an expression is at most :data:`MAX_EXPR_CHARS` characters, nested at
+most :data:`MAX_EXPR_DEPTH` levels (both checked before Python's parser and compiler recurse on
+it), its numbers at most a million and its texts 200 characters; ``*`` and ``%`` work on numbers
+only — ``'x' * 1000000`` or ``'%999999999d' % 1`` would build a text of a million or a billion
+characters — refused when the file is read where a text or a list is written in the expression,
+and stopped during play (:func:`_mul`, :func:`_mod`) where a card's field turns out to be a text.
 """
 
 from __future__ import annotations
@@ -45,6 +52,10 @@ BUILTIN_NAMES = ("round", "turn", "seat", "players")
 # the card of the action that opened the answer window, the answers made in it, its actor (from 1)
 MORE_NAMES = ("team", "teams", "cause", "answered", "actor")
 
+MAX_EXPR_CHARS = 1000  # characters of one expression (the longest of data/rules: 261)
+MAX_EXPR_DEPTH = 40  # nesting of one expression's tree (the deepest of data/rules: 11)
+_SEQUENCES = (str, list, tuple)
+
 _OPS = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd,
         ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq,
         ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
@@ -72,8 +83,42 @@ class Expr:
     attrs: frozenset[str] = frozenset()  # the card fields and figures it reads (card.x, top(…).x)
 
     def bind(self, functions: dict[str, Any]) -> Any:
-        self.fn = eval(self.code, functions)  # a checked tree, no built-ins
+        self.fn = eval(self.code, {**functions, **_GUARDS})  # a checked tree, no built-ins
         return self.fn
+
+
+def _refuse(op: str, a: Any, b: Any) -> None:
+    from cardbase.i18n import tr
+
+    seq = a if isinstance(a, _SEQUENCES) else b
+    raise ValueError(tr("rulesdata.expr.runtime_text_arith", op=op, value=repr(seq)[:60]))
+
+
+def _mul(a: Any, b: Any) -> Any:
+    """``a * b`` of numbers only: a text or a list times a number would be built whatever its size."""
+    if isinstance(a, _SEQUENCES) or isinstance(b, _SEQUENCES):
+        _refuse("*", a, b)
+    return a * b
+
+
+def _mod(a: Any, b: Any) -> Any:
+    """``a % b`` of numbers only: ``'%999999999d' % 1`` formats a text of a billion characters."""
+    if isinstance(a, _SEQUENCES) or isinstance(b, _SEQUENCES):
+        _refuse("%", a, b)
+    return a % b
+
+
+_GUARDS = {"_x_mul": _mul, "_x_mod": _mod}
+
+
+def _depth(tree: ast.AST) -> int:
+    """The nesting of a tree, counted without recursion."""
+    most, todo = 0, [(tree, 1)]
+    while todo:
+        node, d = todo.pop()
+        most = max(most, d)
+        todo.extend((child, d + 1) for child in ast.iter_child_nodes(node))
+    return most
 
 
 class _Rewrite(ast.NodeTransformer):
@@ -83,6 +128,40 @@ class _Rewrite(ast.NodeTransformer):
 
     def __init__(self, counters: set[str], constants: dict[str, Any], number: bool = False) -> None:
         self.counters, self.constants, self.number = counters, constants, number
+
+    def numeric(self, node: ast.AST) -> bool:
+        """The node's value is a number (or True/False) whatever the cards: its ``*`` and ``%``
+        need no guard (a card's field, ``top()``, ``cause`` or a text may not be one)."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, int)
+        if isinstance(node, ast.Name):
+            if node.id in self.constants:
+                return isinstance(self.constants[node.id], int)
+            return (node.id in self.counters or node.id in BUILTIN_NAMES
+                    or (node.id in MORE_NAMES and node.id != "cause") or (self.number and node.id == "value"))
+        if isinstance(node, ast.Call):
+            name = node.func.id if isinstance(node.func, ast.Name) else ""
+            if name in ("min", "max", "abs"):
+                return all(self.numeric(a) for a in node.args)
+            return name not in ("top",)
+        if isinstance(node, ast.BinOp):
+            return self.numeric(node.left) and self.numeric(node.right)
+        if isinstance(node, ast.UnaryOp):
+            return isinstance(node.op, ast.Not) or self.numeric(node.operand)
+        if isinstance(node, ast.BoolOp):
+            return all(self.numeric(v) for v in node.values)
+        if isinstance(node, ast.IfExp):
+            return self.numeric(node.body) and self.numeric(node.orelse)
+        return isinstance(node, ast.Compare)
+
+    def visit_BinOp(self, node: ast.BinOp) -> Any:
+        guard = isinstance(node.op, (ast.Mult, ast.Mod)) and not (
+            self.numeric(node.left) and self.numeric(node.right))
+        node = self.generic_visit(node)
+        if not guard:
+            return node
+        fn = "_x_mul" if isinstance(node.op, ast.Mult) else "_x_mod"
+        return ast.copy_location(ast.Call(ast.Name(fn, ast.Load()), [node.left, node.right], []), node)
 
     def visit_Call(self, node: ast.Call) -> Any:
         args = [self.visit(a) for a in node.args]
@@ -137,10 +216,18 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
         source = str(source)
     if not isinstance(source, str) or not source.strip():
         return None, [ExprProblem("rulesdata.expr.not_text")]
+    if len(source.strip()) > MAX_EXPR_CHARS:  # before the parser recurses on it
+        return None, [ExprProblem("rulesdata.expr.too_long", (("length", len(source.strip())),
+                                                              ("max", MAX_EXPR_CHARS),
+                                                              ("start", source.strip()[:40])))]
     try:
         tree = ast.parse(source.strip(), mode="eval")
     except SyntaxError as exc:
         return None, [ExprProblem("rulesdata.expr.syntax", (("column", exc.offset or 0),))]
+    except (RecursionError, MemoryError):  # ------1, not not not … : the parser's own limits
+        return None, [ExprProblem("rulesdata.expr.too_deep", (("max", MAX_EXPR_DEPTH),))]
+    if _depth(tree) > MAX_EXPR_DEPTH:  # before the checks, the rewriting and compile() recurse
+        return None, [ExprProblem("rulesdata.expr.too_deep", (("max", MAX_EXPR_DEPTH),))]
     known = set(names) | set(BUILTIN_NAMES) | set(MORE_NAMES)
     if card:
         known.add("card")
@@ -160,6 +247,11 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                 or (isinstance(node.value, int) and abs(node.value) > 10**6)
                 or (isinstance(node.value, str) and len(node.value) > 200)):
             problems.append(ExprProblem("rulesdata.expr.constant", (("value", repr(node.value)),)))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Mod)) and any(
+                isinstance(x, (ast.List, ast.Tuple)) or (isinstance(x, ast.Constant) and isinstance(x.value, str))
+                for x in (node.left, node.right)):
+            problems.append(ExprProblem("rulesdata.expr.text_arith", (
+                ("op", "*" if isinstance(node.op, ast.Mult) else "%"),)))
         elif isinstance(node, ast.Name):
             if node.id in FUNCTIONS and id(node) in callees:
                 continue

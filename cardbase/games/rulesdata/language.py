@@ -12,6 +12,8 @@ import difflib
 import json
 import re
 import tomllib
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,10 +43,22 @@ SEARCHES = ("game", "round")  # [scoring] search: where the search bots' play-ou
 EFFECT_ZONES = ("hand", "discards", "deck")  # [effects]: the effect language's zones
 MAX_FILE_BYTES = 200 * 1024  # 200 kB
 MAX_CHOICES = 100  # numbers one choose action may offer
+MAX_GENERATED_CARDS = 10_000  # cards a file's [material] makes, copies counted (the box limit of
+# cardbase.games.registry: 4 million cards took a minute a game)
+MAX_OPTION_INT = 1_000_000_000  # an option's number (a counter's value is checked against the same)
+MAX_OPTION_TEXT = 200  # characters of an option's text (as an expression's text)
+# the most of each list of a file (every legal-move test reads every action, every turn runs its
+# operations: 3 000 actions of a 170 kB file would have been read at each of a game's steps);
+# the files of data/rules have at most 4 actions, 4 triggers, 6 zones, 2 end conditions
+MAX_LIST = {"zones": 50, "counters": 200, "actions": 100, "triggers": 200, "conditions": 50,
+            "rulings": 100, "options": 200, "operations": 200}
 
 
 # what an expression may read of any card (the interpreter's CardView), besides the file's own figures
 CARD_FIELDS = ("banner", "colour", "id", "keywords", "name", "rarity", "ref", "stats", "type", "value")
+
+
+CardFields = Callable[[str], "Iterable[str] | None"]  # a game's code -> its cards' figures
 
 
 class RulesFileError(CardbaseError):
@@ -166,51 +180,77 @@ class Rules:
 
 # ---------------------------------------------------------------------------------- locating keys
 
-def locate(text: str, parts: list[Any]) -> int | None:
+class _Lines:
+    """A file's lines, with its table headers and ``key =`` lines indexed once, so that locating
+    each of thousands of problems costs a lookup, not a pass over the file (3 000 problems of a
+    170 kB file took 43 s)."""
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.opens = [k for k, line in enumerate(self.lines) if re.match(r"^\s*\[", line)]
+        self.keys: dict[str, list[int]] = {}
+        for k, line in enumerate(self.lines):
+            m = re.match(r'^\s*"?([^"=]*?)"?\s*=', line)
+            if m:
+                self.keys.setdefault(m.group(1), []).append(k)
+        self._headers: dict[tuple[str, bool], list[int]] = {}
+
+    def headers(self, part: str, array: bool) -> list[int]:
+        """The lines of the headers ``[[….part]]`` (``array``) or ``[….part]``, in order."""
+        got = self._headers.get((part, array))
+        if got is None:
+            hdr = re.compile((r"^\s*\[\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]\]") if array
+                             else (r"^\s*\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]"))
+            got = self._headers[(part, array)] = [k for k in self.opens if hdr.match(self.lines[k])]
+        return got
+
+    def within(self, found: list[int], start: int, end: int) -> list[int]:
+        return found[bisect_left(found, start):bisect_left(found, end)]
+
+    def next_open(self, after: int, part: str | None = None) -> int:
+        """The first header line after ``after`` (not one of ``part.`` subtables when given)."""
+        for k in self.opens[bisect_right(self.opens, after):]:
+            if part is None or not re.match(r"^\s*\[\[?\s*" + re.escape(part) + r"\.", self.lines[k]):
+                return k
+        return len(self.lines)
+
+    def key_line(self, start: int, end: int, key: str) -> int | None:
+        hits = self.within(self.keys.get(key, []), start, end)
+        return hits[0] if hits else None
+
+
+def locate(text: str | _Lines, parts: list[Any]) -> int | None:
     """The line (1-based) of a key path such as ``["actions", 2, "when"]`` in the file text: the
     n-th ``[[actions]]`` block, then the ``when =`` line in it (best effort: the nearest line)."""
-    lines = text.splitlines()
-    start, end, found = 0, len(lines), None
+    idx = text if isinstance(text, _Lines) else _Lines(text)
+    start, end, found = 0, len(idx.lines), None
     i = 0
     while i < len(parts):
         part = parts[i]
         nxt = parts[i + 1] if i + 1 < len(parts) else None
         if isinstance(part, str) and isinstance(nxt, int):
-            hdr = re.compile(r"^\s*\[\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]\]")
-            hits = [k for k in range(start, end) if hdr.match(lines[k])]
+            hits = idx.within(idx.headers(part, True), start, end)
             if nxt < len(hits):
                 start = hits[nxt]
                 found = start + 1
-                later = [k for k in range(start + 1, len(lines))
-                         if re.match(r"^\s*\[\[?\s*(?!" + re.escape(part) + r"\.)", lines[k])]
-                end = later[0] if later else len(lines)
+                end = idx.next_open(start, part)
                 i += 2
                 continue
-            hit = _key_line(lines, start, end, part)
+            hit = idx.key_line(start, end, part)
             return hit + 1 if hit is not None else found
         if isinstance(part, str):
-            hdr = re.compile(r"^\s*\[\s*([\w.]*\.)?" + re.escape(part) + r"\s*\]")
-            hits = [k for k in range(start, end) if hdr.match(lines[k])]
+            hits = idx.within(idx.headers(part, False), start, end)
             if hits:
                 start = hits[0]
                 found = start + 1
-                later = [k for k in range(start + 1, len(lines)) if re.match(r"^\s*\[", lines[k])]
-                end = later[0] if later else len(lines)
+                end = idx.next_open(start)
             else:
-                hit = _key_line(lines, start, end, part)
+                hit = idx.key_line(start, end, part)
                 if hit is not None:
                     return hit + 1
                 return found
         i += 1
     return found
-
-
-def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
-    pat = re.compile(r"^\s*\"?" + re.escape(key) + r"\"?\s*=")
-    for k in range(start, end):
-        if pat.match(lines[k]):
-            return k
-    return None
 
 
 def key_text(parts: list[Any]) -> str:
@@ -227,10 +267,13 @@ def key_text(parts: list[Any]) -> str:
 class _Checker:
     def __init__(self, path: str, text: str) -> None:
         self.path, self.text = path, text
+        self.index: _Lines | None = None  # built at the first problem
         self.problems: list[Problem] = []
 
     def add(self, parts: list[Any], msg: str, fix: str, **values: Any) -> None:
-        line = locate(self.text, [p for p in parts if not isinstance(p, tuple)])
+        if self.index is None:
+            self.index = _Lines(self.text)
+        line = locate(self.index, [p for p in parts if not isinstance(p, tuple)])
         where = tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts)) \
             if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
         self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
@@ -271,6 +314,16 @@ class _Checker:
             return default
         return v
 
+    def bounded(self, items: Any, parts: list[Any], what: str) -> Any:
+        """``items`` (a list or a table), cut to :data:`MAX_LIST` ``[what]`` with a problem when
+        longer: what is past the limit is not read at all."""
+        most = MAX_LIST[what]
+        if isinstance(items, (list, dict)) and len(items) > most:
+            self.add(parts, "rulesdata.too_many", "rulesdata.too_many_fix", key=key_text(parts),
+                     count=len(items), most=most)
+            return items[:most] if isinstance(items, list) else dict(list(items.items())[:most])
+        return items
+
     def boolean(self, data: dict[str, Any], parts: list[Any], key: str, default: bool) -> bool:
         v = data.get(key, default)
         if not isinstance(v, bool):
@@ -279,10 +332,12 @@ class _Checker:
         return v
 
 
-def load_rules(path: Path | str, *, options: dict[str, Any] | None = None) -> Rules:
-    """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``)."""
+def load_rules(path: Path | str, *, options: dict[str, Any] | None = None,
+               card_fields: CardFields | None = None) -> Rules:
+    """Read and check a rules file; ``options`` override its ``[options]`` (``--rule``);
+    ``card_fields``: see :func:`parse_rules_text`."""
     p = Path(path)
-    return parse_rules_text(read_rules_text(p), p.name, options=options)
+    return parse_rules_text(read_rules_text(p), p.name, options=options, card_fields=card_fields)
 
 
 def read_rules_text(path: Path | str) -> str:
@@ -301,13 +356,41 @@ def read_rules_text(path: Path | str) -> str:
 
 
 MAX_TOML_DEPTH = 20  # lists and tables nested in a rules file (tomllib recurses on each level)
+MAX_KEY_PARTS = 8  # parts of a dotted key or table name (tomllib's time grows as their square)
+_LONG_KEY = re.compile(r"(?:[\w-]*[ \t]*\.[ \t]*){%d,}" % MAX_KEY_PARTS)
 
 
-def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None) -> Rules:
-    from cardbase.bounded_io import toml_depth
+def _shape_problem(text: str, path: str) -> Problem | None:
+    """A text nested too deeply (the parser would recurse past Python's limit) or with a dotted key
+    of too many parts (``a.a.a.…`` of 40 kB took 9 s to parse): found before parsing, with its line."""
+    from cardbase.bounded_io import _TOML_SKIP, toml_depth
 
-    if toml_depth(text) > MAX_TOML_DEPTH:  # counted before the parser recurses (RecursionError)
-        raise RulesFileError(tr("rulesdata.too_deep", file=path, max=MAX_TOML_DEPTH))
+    if toml_depth(text) > MAX_TOML_DEPTH:
+        lines = text.splitlines(keepends=True)
+        lo, hi = 1, len(lines)  # the first line whose prefix nests too deeply
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if toml_depth("".join(lines[:mid])) > MAX_TOML_DEPTH:
+                hi = mid
+            else:
+                lo = mid + 1
+        return Problem("rules-toml", tr("rulesdata.too_deep", file=path, max=MAX_TOML_DEPTH),
+                       tr("rulesdata.too_deep_fix"), tr("rulesdata.where_line", file=path, line=lo))
+    for line_no, line in enumerate(_TOML_SKIP.sub('""', text).splitlines(), 1):
+        if _LONG_KEY.search(line):  # (strings and comments are out of the way: "1.5" is no key)
+            return Problem("rules-toml", tr("rulesdata.long_key", file=path, max=MAX_KEY_PARTS),
+                           tr("rulesdata.long_key_fix"), tr("rulesdata.where_line", file=path, line=line_no))
+    return None
+
+
+def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None,
+                     card_fields: CardFields | None = None) -> Rules:
+    """The checked rules of ``text``. ``card_fields(code)``: the figures (stats) of the game's
+    cards when they come from an edition or decks (None when the caller knows no card of the
+    game): an expression reading a field no card has is then a problem, as for generated cards."""
+    shape = _shape_problem(text, path)  # before the parser recurses (RecursionError) or crawls
+    if shape is not None:
+        raise RulesFileError(tr("rulesdata.title", file=path), [shape])
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -315,11 +398,19 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
                              [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)),
                                       tr("rulesdata.toml_fix"), path)]) from None
     c = _Checker(path, text)
-    rules = _build(c, data, path, options or {})
+    rules = _build(c, data, path, options or {}, card_fields)
     if c.problems:
         raise RulesFileError(tr("rulesdata.title", file=path), c.problems)
     assert rules is not None
     return rules
+
+
+def _option_in_bounds(v: Any) -> bool:
+    if isinstance(v, bool):
+        return True
+    if isinstance(v, int):
+        return abs(v) <= MAX_OPTION_INT
+    return not isinstance(v, str) or len(v) <= MAX_OPTION_TEXT
 
 
 TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
@@ -327,7 +418,8 @@ TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn",
 RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
 
 
-def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, Any]) -> Rules | None:
+def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, Any],
+           card_fields: CardFields | None = None) -> Rules | None:
     c.unknown_keys(data, [], TOP_KEYS)
     game = c.table(data.get("game"), ["game"], required=True)
     c.unknown_keys(game, ["game"], ("code", "name", "players", "default_players", "description"))
@@ -344,10 +436,13 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         players = [2, 2]
     default_players = c.integer(game, ["game"], "default_players", None, players[0], players[1])
 
-    opts = dict(c.table(data.get("options"), ["options"]))
+    opts = dict(c.bounded(c.table(data.get("options"), ["options"]), ["options"], "options"))
     for k, v in opts.items():
         if not isinstance(v, (int, str, bool)) or not re.fullmatch(r"[a-z_][a-z0-9_]*", k):
             c.add(["options", k], "rulesdata.bad_option", "rulesdata.bad_option_fix", key=k)
+        elif not _option_in_bounds(v):
+            c.add(["options", k], "rulesdata.option_bounds", "rulesdata.option_bounds_fix", key=k,
+                  value=str(v)[:40], most=MAX_OPTION_INT, chars=MAX_OPTION_TEXT)
     for k, v in overrides.items():
         if k not in opts:
             c.add(["options"], "rulesdata.unknown_override", "rulesdata.unknown_override_fix", key=k,
@@ -355,6 +450,9 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         elif type(v) is not type(opts[k]):
             c.add(["options", k], "rulesdata.bad_override", "rulesdata.bad_override_fix", key=k,
                   value=v, default=opts[k])
+        elif not _option_in_bounds(v):
+            c.add(["options", k], "rulesdata.option_bounds", "rulesdata.option_bounds_fix", key=k,
+                  value=str(v)[:40], most=MAX_OPTION_INT, chars=MAX_OPTION_TEXT)
         else:
             opts[k] = v
 
@@ -364,6 +462,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if not isinstance(zone_list, list) or not zone_list:
         c.add(["zones"], "rulesdata.no_zones", "rulesdata.no_zones_fix")
         zone_list = []
+    zone_list = c.bounded(zone_list, ["zones"], "zones")
     for i, z in enumerate(zone_list):
         z = c.table(z, ["zones", i])
         c.unknown_keys(z, ["zones", i], ("name", "owner", "ordered", "visible"))
@@ -378,7 +477,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                             c.choice(z, ["zones", i], "visible", VISIBILITY, "nobody"))
 
     counters: dict[str, Counter] = {}
-    for k, v in c.table(data.get("counters"), ["counters"]).items():
+    for k, v in c.bounded(c.table(data.get("counters"), ["counters"]), ["counters"], "counters").items():
         v = c.table(v, ["counters", k])
         c.unknown_keys(v, ["counters", k], ("start", "reset"))
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", k) or k in zones:
@@ -407,6 +506,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if not isinstance(actions_raw, list) or not actions_raw:
         c.add(["actions"], "rulesdata.no_actions", "rulesdata.no_actions_fix")
         actions_raw = []
+    actions_raw = c.bounded(actions_raw, ["actions"], "actions")
     action_names = [a.get("name") for a in actions_raw if isinstance(a, dict)]
     ctx = _Ctx(c, zones, counters, opts, [n for n in action_names if isinstance(n, str)])
     ctx.has_effects = bool(effects) and len(effects) == len(EFFECT_ZONES)
@@ -435,6 +535,10 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
             constructs.card_effects(c, [x for x in mat["cards"] if isinstance(x, dict)])
     elif any(k in mat for k in ("colours", "values", "cards")):
         c.add(["material", "source"], "rulesdata.edition_with_cards", "rulesdata.edition_with_cards_fix")
+    if source != "generated" and card_fields is not None and code != "?":
+        figures = card_fields(code)  # the edition's cards (or the decks', made of them)
+        if figures is not None:
+            ctx.card_fields = set(CARD_FIELDS) | set(figures)
     lists, copy_limit, keyword_limits = constructs.lists(c, mat, source, opts)
     team_rules = constructs.teams(c, data.get("teams"), players[0])
     constructs.team_visibility(c, zones, zone_list, team_rules)
@@ -464,7 +568,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
 
     triggers: list[Trigger] = []
     move_triggers: dict[tuple[str, str], list[Trigger]] = {}
-    trig_raw = data.get("triggers", [])
+    trig_raw = c.bounded(data.get("triggers", []), ["triggers"], "triggers")
     for i, t in enumerate(trig_raw if isinstance(trig_raw, list) else []):
         t = c.table(t, ["triggers", i])
         c.unknown_keys(t, ["triggers", i], ("on", "card", "do", "from", "to"))
@@ -498,6 +602,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if not isinstance(conds, list) or not conds:
         c.add(["end", "conditions"], "rulesdata.no_end", "rulesdata.no_end_fix")
         conds = []
+    conds = c.bounded(conds, ["end", "conditions"], "conditions")
     for i, e in enumerate(conds):
         e = c.table(e, ["end", "conditions", i])
         c.unknown_keys(e, ["conditions", i], ("name", "label", "player", "game"))
@@ -551,7 +656,7 @@ def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]
         c.add(["rulings"], "rulesdata.not_table", "rulesdata.not_table_fix", key="rulings")
         return out
     seen: set[str] = set()
-    for i, r in enumerate(raw):
+    for i, r in enumerate(c.bounded(raw, ["rulings"], "rulings")):
         r = c.table(r, ["rulings", i])
         parts: list[Any] = ["rulings", i]
         c.unknown_keys(r, parts, RULING_KEYS)
@@ -607,6 +712,11 @@ def _values_example(default: Any) -> list[Any]:
     return [default]
 
 
+def _copies(card: Any) -> int:
+    n = card.get("copies", 1) if isinstance(card, dict) else 0
+    return n if isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= 100 else 0
+
+
 def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     copies = c.integer(mat, ["material"], "copies", 1, 1, 20) or 1
@@ -621,6 +731,10 @@ def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
                 c.add(["material", "cards", i], "rulesdata.card_name", "rulesdata.card_name_fix")
                 continue
             n = c.integer(card, ["material", "cards", i], "copies", 1, 0, 100) or 0
+            if len(out) + n > MAX_GENERATED_CARDS:  # counted before the box is built
+                c.add(["material", "cards"], "rulesdata.too_many_cards", "rulesdata.too_many_cards_fix",
+                      count=sum(_copies(x) for x in cards), most=MAX_GENERATED_CARDS)
+                return []
             out.extend([dict(card)] * n)
         return out
     colours = mat.get("colours")
@@ -631,6 +745,10 @@ def _generated(c: _Checker, mat: dict[str, Any]) -> list[dict[str, Any]]:
     if not (isinstance(values, list) and len(values) == 2 and all(isinstance(x, int) for x in values)
             and values[0] <= values[1] and values[1] - values[0] < 100):
         c.add(["material", "values"], "rulesdata.bad_values", "rulesdata.bad_values_fix", value=values)
+        return out
+    if copies * len(colours) * (values[1] - values[0] + 1) > MAX_GENERATED_CARDS:
+        c.add(["material", "colours"], "rulesdata.too_many_cards", "rulesdata.too_many_cards_fix",
+              count=copies * len(colours) * (values[1] - values[0] + 1), most=MAX_GENERATED_CARDS)
         return out
     for _ in range(copies):
         for col in colours:
@@ -691,7 +809,7 @@ class _Ctx:
             self.c.add(parts, "rulesdata.not_list", "rulesdata.not_list_fix", key=key_text(parts))
             return []
         out: list[tuple] = []
-        for i, op in enumerate(raw):
+        for i, op in enumerate(self.c.bounded(raw, parts, "operations")):
             here = parts + [(i,)]  # an operation inside a list: shown, not located
             if not isinstance(op, dict):
                 self.c.add(here, "rulesdata.bad_op", "rulesdata.bad_op_fix", verbs=", ".join(VERBS))
