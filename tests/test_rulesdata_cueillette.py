@@ -103,7 +103,8 @@ class Referee:
     def step(self, choose) -> None:
         s = self.state
         seat = s.current_player()
-        assert seat == len(self.picks)  # the seats choose in seat order, seat 1 first (seat1)
+        # CU10: the seats choose in seat order, from seat 1 at the first pick, one seat further each pick
+        assert seat == (s.round - 1 + len(self.picks)) % self.players, (s.round, seat, self.picks)
         legal = {a: s.action_to_string(a) for a in s.legal_actions()}
         # one action per card of the hand held, nothing else
         assert sorted(legal.values()) == sorted(LABEL + c for c in self.hands[seat])
@@ -123,6 +124,7 @@ class Referee:
 
     def _reveal(self) -> None:
         s = self.state
+        assert len(self.picks) == self.players  # every seat chose once
         for seat, card in self.picks.items():
             assert Counter(self.hands[seat])[card] >= 1  # the pick came from the hand the player held
             self.kept[seat][-1].append(card)
