@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -289,3 +290,12 @@ def test_sim_game_and_sim_rulings_play_the_contested_truffle_tie(cli_env) -> Non
     assert res.exit_code == 0, res.output
     variants = json.loads(res.stdout)["variants"]
     assert len(variants) == 2  # CU8's two other readings
+
+
+def test_the_rulings_page_and_the_file_name_the_same_rulings_and_one_is_contested() -> None:
+    res = runner.invoke(app, ["games", "rulings", "cueillette", "--json"])
+    assert res.exit_code == 0, res.output
+    rulings = json.loads(res.stdout)["rulings"]
+    page = (ROOT / "docs" / "rulings" / "cueillette.md").read_text(encoding="utf-8")
+    assert [r["code"] for r in rulings] == re.findall(r"^- \*\*(CU\d+) ", page, re.M)
+    assert [r["code"] for r in rulings if r["contested"]] == ["CU8"]
