@@ -46,7 +46,8 @@ def test_the_selector_lists_every_registered_game_and_opens_on_nespanini() -> No
                                      "15 en un tour (stop ou encore)",
                                      "Le Huit",  # written as data: data/rules/huit.toml
                                      "Enchères d'équipe (exemple)",  # data/rules/encheres.toml
-                                     "Atout"}  # data/rules/atout.toml
+                                     "Atout",  # data/rules/atout.toml
+                                     "Cueillette"}  # data/rules/cueillette.toml
     assert selector.options[0] == "NesPanini" and selector.value == "nespanini"
     assert at.button(key="pt_game_new")  # NesPanini's page, unchanged
 
