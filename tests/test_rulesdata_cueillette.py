@@ -299,3 +299,42 @@ def test_the_rulings_page_and_the_file_name_the_same_rulings_and_one_is_conteste
     page = (ROOT / "docs" / "rulings" / "cueillette.md").read_text(encoding="utf-8")
     assert [r["code"] for r in rulings] == re.findall(r"^- \*\*(CU\d+) ", page, re.M)
     assert [r["code"] for r in rulings if r["contested"]] == ["CU8"]
+
+
+def test_sim_rulings_says_a_scoring_reading_changes_results_not_moves(cli_env) -> None:
+    """CU8 (the truffle tie) acts on the count at the end of a manche, never on a move: random bots
+    play every game move for move alike under each reading, yet some games end with another
+    winner. The report said « never brought into play » (it compared the moves only) and told to
+    try « --bots random » when the bots were random already; now it says how many games end
+    otherwise, and that the reading was brought into play."""
+    # independently: the same random moves under each reading, and the returns compared
+    games = {v: registry.get("cueillette").build([], 3, egalite=v) for v in ("partage", "personne")}
+    differ = 0
+    for seed in range(60):
+        states = {v: g.new_state(seed) for v, g in games.items()}
+        rng = random.Random(seed)
+        while not states["partage"].is_terminal():
+            legal = states["partage"].legal_actions()
+            assert states["personne"].legal_actions() == legal
+            action = rng.choice(legal)
+            for s in states.values():
+                s.apply_action(action)
+        assert states["personne"].is_terminal()
+        differ += states["partage"].returns() != states["personne"].returns()
+    assert differ > 0
+    args = ["sim", "rulings", "cueillette", "--players", "3", "--games", "300", "--bots", "random",
+            "--only", "CU8", "--workers", "1", "--measures-games", "0"]
+    res = runner.invoke(app, [*args, "--json"])
+    assert res.exit_code == 0, res.output
+    variants = json.loads(res.stdout)["variants"]
+    for v in variants:
+        other = v["same_moves_other_outcome"]
+        assert v["same_games"] + other == 300 and other > 0, v
+        # a game with another result moves a seat's wins by at most one
+        assert other >= max(abs(s["wins"] - b["wins"]) for s, b in zip(
+            v["seats"], json.loads(res.stdout)["baseline"]["seats"], strict=True))
+    for lang, said, unsaid in (("fr", "elle a bien été mise en jeu", ("jamais fait jouer", "--bots random")),
+                               ("en", "it was brought into play", ("never brought", "--bots random"))):
+        text = runner.invoke(app, ["--lang", lang, *args])
+        assert text.exit_code == 0 and said in text.output, text.output
+        assert not any(u in text.output for u in unsaid), text.output

@@ -125,12 +125,20 @@ def sim_rulings_command(
             typer.echo("  " + _side(side, res["teams"]) + "  " +
                        tr("rulings.cli.delta", delta=fmt_pct(side["delta"], signed=True),
                           lo=fmt_pct(lo, signed=True), hi=fmt_pct(hi, signed=True)))
-        same = v.get("same_games")
+        same, other = v.get("same_games"), v.get("same_moves_other_outcome") or 0
         if same is not None and same == res["games"]:
-            typer.echo("  " + tr("rulings.cli.same_all", games=res["games"]))
-        elif same:
-            typer.echo("  " + tr("rulings.cli.same_some", same=same, games=res["games"],
-                                 rate=fmt_pct(same / res["games"])))
+            hint = "" if all(b == "random" for b in res["bots"]) else tr("rulings.cli.same_hint")
+            typer.echo("  " + tr("rulings.cli.same_all", games=res["games"], hint=hint))
+        elif same is not None and same + other == res["games"]:
+            typer.echo("  " + tr("rulings.cli.outcome_only", games=res["games"], other=other,
+                                 rate=fmt_pct(other / res["games"])))
+        else:
+            if same:
+                typer.echo("  " + tr("rulings.cli.same_some", same=same, games=res["games"],
+                                     rate=fmt_pct(same / res["games"])))
+            if other:
+                typer.echo("  " + tr("rulings.cli.outcome_some", other=other, games=res["games"],
+                                     rate=fmt_pct(other / res["games"])))
         typer.echo("  " + tr("rulings.cli.rounds", rounds=_value(round(v["mean_rounds"], 2)),
                              delta=_value(round(v["delta_rounds"], 2))))
         if v["cards"]:

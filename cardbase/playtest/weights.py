@@ -79,13 +79,22 @@ def _card_moves(base: Any, other: Any) -> list[dict[str, Any]]:
     return moves[:TOP_CARDS]
 
 
-def same_games(base: Sequence[Any], other: Sequence[Any]) -> int | None:
-    """How many games of a reading were played move for move as under the default readings (the
-    same seeds): all of them says the bots never brought the reading into play — a finding on the
-    bots, not on the rule. None when the game keeps no moves."""
+def same_games(base: Sequence[Any], other: Sequence[Any]) -> tuple[int, int] | tuple[None, None]:
+    """How many games of a reading were the very games of the default readings (the same seeds):
+    the same moves *and* the same outcome — all of them says the bots never brought the reading into
+    play, a finding on the bots, not on the rule; and how many were played move for move alike but
+    ended with other returns — a reading of the scoring changes the outcome without changing a move,
+    so it *was* brought into play. ``(None, None)`` when the game keeps no moves."""
     if not base or any(r.moves is None for r in base) or any(r.moves is None for r in other):
-        return None
-    return sum(a.moves == b.moves for a, b in zip(base, other, strict=True))
+        return None, None
+    same = other_outcome = 0
+    for a, b in zip(base, other, strict=True):
+        if a.moves == b.moves:
+            if tuple(a.returns) == tuple(b.returns):
+                same += 1
+            else:
+                other_outcome += 1
+    return same, other_outcome
 
 
 def _measured(build: Any, games: int, seed: int, bots: Sequence[str], code: str) -> dict[str, Any]:
@@ -146,7 +155,7 @@ def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
             "ruling": ruling.code, "title": ruling.title_in(), "option": ruling.option,
             "value": value, "default": ruling.default, "contested": ruling.contested,
             "seats": sides, "delta": biggest, "significant": significant,
-            "same_games": same_games(base_recs, recs),
+            **dict(zip(("same_games", "same_moves_other_outcome"), same_games(base_recs, recs), strict=True)),
             "mean_rounds": rep.mean_rounds, "delta_rounds": rep.mean_rounds - base_rep.mean_rounds,
             "ties": rep.ties, "ended_by": rep.ended_by, "cards": _card_moves(base_rep, rep),
             **_measured(lambda o={ruling.option: value}: spec.build(tuple(cards), players, **o),

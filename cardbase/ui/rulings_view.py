@@ -188,13 +188,20 @@ def weights_table(res: dict[str, Any]) -> None:
                 t("rulings_view.ci95"): f"{pct(lo, signed=True)} ; {pct(hi, signed=True)}",
                 t("rulings_view.significant"): t("rulings_view.yes") if v["significant"] else t("rulings_view.no"),
                 t("rulings_view.rounds"): i18n.fmt_num(v["mean_rounds"], 2, lang=lang()),
-                t("rulings_view.same"): "" if v.get("same_games") is None else f"{v['same_games']} / {res['games']}"})
+                t("rulings_view.same"): "" if v.get("same_games") is None else f"{v['same_games']} / {res['games']}",
+                t("rulings_view.other_outcome"): "" if v.get("same_games") is None
+                else f"{v.get('same_moves_other_outcome') or 0} / {res['games']}"})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     st.caption(t("rulings_view.weights_note", games=res["games"], seed=res["seed"]))
     for v in res["variants"]:  # a reading the bots never brought into play is a finding, said aloud
-        if v.get("same_games") == res["games"]:
-            st.warning(t("rulings_view.never_played", ruling=v["ruling"], games=res["games"],
+        same, other = v.get("same_games"), v.get("same_moves_other_outcome") or 0
+        if same is not None and same == res["games"]:
+            hint = "" if all(b == "random" for b in res["bots"]) else t("rulings_view.never_played_hint")
+            st.warning(t("rulings_view.never_played", ruling=v["ruling"], games=res["games"], hint=hint,
                          reading=_value_text(v["value"], v["option"])))
+        elif same is not None and other and same + other == res["games"]:
+            st.info(t("rulings_view.outcome_only", ruling=v["ruling"], games=res["games"], other=other,
+                      reading=_value_text(v["value"], v["option"])))
     if res["baseline"].get("measures"):  # the measures of a good game under every reading
         from cardbase.ui.measures_view import measures_table
 
