@@ -504,9 +504,12 @@ class Structures:
         included — and the heuristic once the round is over (after the reveal)."""
         s = deal.clone(reseed=r)
         s.cov = defaultdict(lambda: [0, 0])  # its rule coverage is thrown away
+        # the round of the decision: the last seat's choice ends it, and its look-ahead stops at
+        # once — read after the move, the next round was played out too, and the last chooser
+        # alone saw one more pick ahead (its seat won 60-69 % of greedy duels at Cueillette)
+        start, moves = s.round, 0
         s.apply_action(action)
         rng = random.Random(r)
-        start, moves = s.round, 0
         while s.player != TERMINAL and s.round == start and moves < 500:
             legal = s.legal_actions()
             s.apply_action(legal[rng.randrange(len(legal))])
