@@ -366,3 +366,19 @@ def test_the_round_look_ahead_of_the_last_chooser_stops_at_its_rounds_end(player
             s.apply_action(rng.choice(legal))
     assert checked > 100
 
+
+
+def test_the_first_player_measure_says_secret_choices_have_no_first_player(cli_env) -> None:
+    """Every action of Cueillette is a secret pick revealed with the others': the measures' « first
+    player » is only the seat that chooses first, and its sentence says a gap is the bots' — not
+    « starting is an advantage », which Le Huit (turns in order) keeps."""
+    for code, secret in (("cueillette", True), ("huit", False)):
+        args = ["sim", "game", code, "--players", "2", "--games", "8", "--bots", "random", "--workers", "1",
+                "--measures-games", "8"]
+        res = runner.invoke(app, [*args, "--json"])
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.stdout)["measures"]["first_player"]["secret_choices"] is secret
+        for lang, said in (("fr", "ne change rien par les règles"), ("en", "changes nothing")):
+            text = runner.invoke(app, ["--lang", lang, *args])
+            assert text.exit_code == 0, text.output
+            assert (said in text.output) is secret, text.output

@@ -121,7 +121,7 @@ def _say_first_and_seats(m: dict[str, Any]) -> None:
     fp = m["first_player"]
     typer.echo(tr("measures.first", rate=_rate(fp["rate"]), lo=_rate(fp["ci95"][0]),
                   hi=_rate(fp["ci95"][1]), fair=_rate(fp["fair"]), decided=m["decided"]))
-    typer.echo(tr("measures.first_means"))
+    typer.echo(tr("measures.first_secret" if fp.get("secret_choices") else "measures.first_means"))
     seats = m.get("seats")
     if seats:
         typer.echo(tr("measures.seats", decided=seats["decided"], fair=_rate(seats["fair"]), seats=", ".join(

@@ -401,7 +401,9 @@ def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] 
     known = [r["decided_at"] for r in rows if r["decided_at"] is not None]
     return {**head, "decided": len(decided),
             "first_player": {"wins": first_wins, "rate": first_wins / len(decided) if decided else None,
-                             "ci95": [lo, hi], "fair": 1 / sides},
+                             "ci95": [lo, hi], "fair": 1 / sides,
+                             # every action a secret choice: the first seat only chooses first
+                             "secret_choices": bool(getattr(g0, "secret_choices_only", False))},
             "seats": {"decided": len(decided), "fair": 1 / sides, "seats": seats},
             "length": _length(rows),
             "lead_changes": {"mean": statistics.fmean(r["lead_changes"] for r in rows),

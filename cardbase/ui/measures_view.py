@@ -42,7 +42,8 @@ def measures_rows(m: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     if not solo:
         fp = m["first_player"]
-        rows.append(row(t("measures.ui.first"), pct(fp["rate"]), _span(fp["ci95"], pct), t("measures.means.first")))
+        rows.append(row(t("measures.ui.first"), pct(fp["rate"]), _span(fp["ci95"], pct),
+                        t("measures.means.first_secret" if fp.get("secret_choices") else "measures.means.first")))
         seats = m.get("seats") or {}
         for s in seats.get("seats", []):
             rows.append(row(t("measures.ui.seat", seat=s["seat"], bot=bot_label(s["bot"])), pct(s["rate"]),

@@ -651,6 +651,14 @@ class Game:
     def new_state(self, seed: int | None = None, *, log: bool = True) -> State:
         return State(self, seed, log=log)
 
+    @property
+    def secret_choices_only(self) -> bool:
+        """Whether every action is a secret choice revealed with the others' (``simultaneous``):
+        the order of choosing changes nothing by the rules, so the « first player » of the
+        measures is only the seat that chooses first."""
+        acts = self.rules.actions
+        return bool(acts) and all(a.simultaneous for a in acts)
+
     def ending_label(self, name: str) -> str | None:
         """An ending's words (``[[end.conditions]] label``) in the current language, None when
         the rules file gives none (the batches then show a known ending's text, or its name)."""
