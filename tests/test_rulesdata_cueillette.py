@@ -382,3 +382,27 @@ def test_the_first_player_measure_says_secret_choices_have_no_first_player(cli_e
             text = runner.invoke(app, ["--lang", lang, *args])
             assert text.exit_code == 0, text.output
             assert (said in text.output) is secret, text.output
+
+
+def test_count_best_counts_the_seats_tied_at_the_top_through_whole_games() -> None:
+    """count_best('truffes') — the size of the tie for the majority (CU8) — recomputed from every
+    seat's counter at every step of seeded games, and the file refuses it on an unknown counter."""
+    from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+    from cardbase.games.rulesdata.structures import MORE_FUNCTIONS
+
+    game = registry.get("cueillette").build([], 4)
+    ties = Counter()
+    for seed in range(12):
+        s = game.new_state(seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            vals = [c["truffes"] for c in s.counters]
+            expected = vals.count(max(vals))
+            assert MORE_FUNCTIONS["_f_count_best"](s, s.player, "truffes") == expected
+            ties[expected] += 1
+            s.apply_action(rng.choice(s.legal_actions()))
+    assert ties[1] and ties[2] and ties[4]  # alone, a tie of two, everybody at 0
+    text = FILE.read_text(encoding="utf-8").replace("count_best('truffes')", "count_best('truffe')", 1)
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(text, "cueillette.toml")
+    assert any("truffe" in p.message for p in info.value.problems)

@@ -45,6 +45,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "team_count": (1, 1, "zone"),  # cards in the team's piles of a zone of each player
     "named": (1, 1, "counter"),  # named('vote'): the seats whose counter holds this seat's number
     "best_seat": (1, 1, "counter"),  # the seat (from 1) with the strictly highest value, 0 on a tie
+    "count_best": (1, 1, "counter"),  # how many seats hold the counter's highest value (a tie's size)
     "count_if": (2, 2, "zone"),  # count_if('main', 'card.colour == 2'): cards of the zone passing a test
 }
 BUILTIN_NAMES = ("round", "turn", "seat", "players")

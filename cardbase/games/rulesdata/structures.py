@@ -61,6 +61,11 @@ def _best_seat(s: Any, counter: str) -> int:
     return vals.index(best) + 1 if vals.count(best) == 1 else 0
 
 
+def _count_best(s: Any, counter: str) -> int:
+    vals = [x[counter] for x in s.counters]
+    return vals.count(max(vals))
+
+
 def _cause(s: Any, seat: int) -> Any:
     return s.game.cards[s.cause_id] if s.cause_id >= 0 else s.game.no_card
 
@@ -74,6 +79,7 @@ MORE_FUNCTIONS: dict[str, Any] = {
     "_f_team_count": lambda s, seat, z: sum(len(s.zones[z][q]) for q in _team_seats(s, seat)),
     "_f_named": lambda s, seat, c: sum(1 for x in s.counters if x[c] == seat + 1),
     "_f_best_seat": lambda s, seat, c: _best_seat(s, c),
+    "_f_count_best": lambda s, seat, c: _count_best(s, c),
     "_f_team": _team,
     "_f_teams": lambda s, seat: s.game.team_count,
     "_f_cause": _cause,
