@@ -406,3 +406,16 @@ def test_count_best_counts_the_seats_tied_at_the_top_through_whole_games() -> No
     with pytest.raises(RulesFileError) as info:
         parse_rules_text(text, "cueillette.toml")
     assert any("truffe" in p.message for p in info.value.problems)
+
+
+def test_the_measures_count_identical_cards_once_among_distinct_options(cli_env) -> None:
+    """A hand of three Pommes offers three legal actions but one choice: the measures say both the
+    options and the distinct ones (what the actions say). Le Huit's 52 cards are all different."""
+    got = {}
+    for code in ("cueillette", "huit"):
+        res = runner.invoke(app, ["sim", "game", code, "--players", "2", "--games", "6", "--bots", "random",
+                                  "--workers", "1", "--measures-games", "6", "--json"])
+        assert res.exit_code == 0, res.output
+        got[code] = json.loads(res.stdout)["measures"]["decisions"]
+    assert 1 < got["cueillette"]["distinct_options"] < got["cueillette"]["options"] - 1, got
+    assert got["huit"]["distinct_options"] == got["huit"]["options"], got

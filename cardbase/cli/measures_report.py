@@ -101,6 +101,7 @@ def print_measures(m: dict[str, Any], *, hints: bool = True) -> None:
     _say_gaps(m, hints)
     dc = m["decisions"]
     typer.echo(tr("measures.decisions", per_game=fmt_num(dc["per_game"], 1), options=fmt_num(dc["options"], 1),
+                  distinct=fmt_num(dc.get("distinct_options", dc["options"]), 1),
                   **_span(dc.get("ci95") or [dc["per_game"], dc["per_game"]], 1)))
     oc = m.get("outcome")
     if oc is None:

@@ -165,13 +165,16 @@ def play_measured(game: Any, seed: int, bots: Sequence[str]) -> dict[str, Any]:
     leaders: list[Any] = []
     snapshots: list[dict[Any, float]] = []  # after each turn: how far each side is behind
     running: list[float] = []  # solo: the score after each turn
-    decisions = options = 0
+    decisions = options = distinct = 0
     turns = _turns(s)
     while not s.is_terminal():
         legal = s.legal_actions()
         if len(legal) > 1:
             decisions += 1
             options += len(legal)
+            # identical cards (three Pommes in a hand) are one option each but one choice
+            name = getattr(s, "action_to_string", None)
+            distinct += len({name(a) for a in legal}) if name is not None else len(legal)
         s.apply_action(players[s.current_player()].step(s))
         if _turns(s) != turns and not s.is_terminal():
             turns = _turns(s)
@@ -201,6 +204,7 @@ def play_measured(game: Any, seed: int, bots: Sequence[str]) -> dict[str, Any]:
             "lead_changes": changes, "comeback": comeback, "gap": gap,
             "seat_sides": seat_sides, "sides": len(set(seat_sides)),
             "decided_at": decided_at(leaders, winner), "decisions": decisions, "options": options,
+            "distinct": distinct,
             "score": score, "settled_at": settled,
             "coverage": coverage() if coverage is not None else {}}
 
@@ -325,7 +329,9 @@ def _length(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 def _decisions(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     dec = sum(r["decisions"] for r in rows)
     return {"per_game": dec / len(rows), "ci95": _mean_ci([r["decisions"] for r in rows]),
-            "options": (sum(r["options"] for r in rows) / dec) if dec else 0.0}
+            "options": (sum(r["options"] for r in rows) / dec) if dec else 0.0,
+            # the options told apart by what they say (identical cards counted once)
+            "distinct_options": (sum(r.get("distinct", r["options"]) for r in rows) / dec) if dec else 0.0}
 
 
 def _ended(rows: Sequence[dict[str, Any]]) -> dict[str, int]:

@@ -72,7 +72,8 @@ def measures_rows(m: dict[str, Any]) -> list[dict[str, Any]]:
             rows.append(row(t(f"measures.ui.{name}"), pct(g["rate"]), _span(g["ci95"], pct),
                             t(f"measures.means.{name}")))
     rows.append(row(t("measures.ui.decisions"), num1(dc["per_game"]), _span(dc.get("ci95"), num1),
-                    t("measures.means.decisions", options=num1(dc["options"]))))
+                    t("measures.means.decisions", options=num1(dc["options"]),
+                      distinct=num1(dc.get("distinct_options", dc["options"])))))
     oc = m.get("outcome")
     if oc and oc["decisions"]:
         rows.append(row(t("measures.ui.outcome"), pct(oc["rate"]), _span(oc["ci95"], pct),
