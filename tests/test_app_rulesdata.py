@@ -127,3 +127,36 @@ def test_the_table_tells_the_bots_moves_without_the_cards_seat_1_cannot_know() -
         if told_hidden:
             break
     assert told_hidden, f"the bot never drew in {clicks} clicks"  # and the table said so, card hidden
+
+
+def test_identical_cards_are_one_button_and_the_end_says_its_label() -> None:
+    """Cueillette's hands hold several cards of a kind: one button per kind, « (×n) », each playing
+    one of them; a game played by hand to its end says how it ended in words (the ending's label),
+    not its name in the file."""
+    at = page_test("playtest")
+    at.session_state["pt_gamecode"] = "cueillette"
+    at.run()
+    no_exception(at)
+    folded = 0
+    for _ in range(40):
+        buttons = [b for b in at.button if b.key.startswith("prt_cueillette_a")]
+        if not buttons:
+            break
+        labels = [b.label.replace("\\:", ":") for b in buttons]  # the label's markdown escape
+        assert len(set(labels)) == len(labels), labels
+        record = at.session_state["prt_cueillette"]
+        from cardbase.games import registry
+
+        state = registry.get("cueillette").build([], record["players"]).new_state(record["seed"])
+        for a in record["actions"]:
+            state.apply_action(a)
+        said = [state.action_to_string(a) for a in state.legal_actions()]
+        for label in labels:  # « Cueillir : Miel (×3) » for three Miels
+            base, _, times = label.partition(" (×")
+            assert said.count(base) == (int(times.rstrip(")")) if times else 1), (label, said)
+            folded += bool(times)
+        buttons[-1].click().run()
+        no_exception(at)
+    assert folded > 0
+    assert not [b for b in at.button if b.key.startswith("prt_cueillette_a")]
+    assert any("Toutes les manches jouées" in s.value for s in at.success), [s.value for s in at.success]

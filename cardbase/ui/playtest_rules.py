@@ -116,7 +116,9 @@ def table(code: str) -> None:
                               for p, row in enumerate(counters)))
     if state.is_terminal():
         winners = [p + 1 for p in range(state.num_players) if p in state.winners]
-        st.success(tp("rulesdata.table.over", reason=state.ended_by,
+        from cardbase.ui.playtest_box import ending_label
+
+        st.success(tp("rulesdata.table.over", reason=ending_label(state.ended_by, code),
                       winners=", ".join(map(str, winners)) or "—"))
     else:
         recent = since_your_action(code, record, state)
@@ -125,10 +127,15 @@ def table(code: str) -> None:
                 st.caption(t("rulesdata.table.since"))
                 st.text("\n".join(recent[-RECENT_LINES:]))
         st.markdown(tp("rulesdata.table.your_turn"))
-        legal = state.legal_actions()
-        cols = st.columns(min(len(legal), 4) or 1)
-        for i, act in enumerate(legal):
-            if cols[i % len(cols)].button(state.action_to_string(act), key=f"{key}_a{act}"):
+        # identical cards (three Miels in a hand) are one button, « ×3 »: any of them plays the same
+        choices: dict[str, list[int]] = {}
+        for act in state.legal_actions():
+            choices.setdefault(state.action_to_string(act), []).append(act)
+        cols = st.columns(min(len(choices), 4) or 1)
+        for i, (label, acts) in enumerate(choices.items()):
+            act = acts[0]
+            shown = label if len(acts) == 1 else tp("rulesdata.table.times", action=label, n=len(acts))
+            if cols[i % len(cols)].button(shown, key=f"{key}_a{act}"):
                 try:
                     st.session_state[key] = play(code, record, act)
                 except CardbaseError as exc:
