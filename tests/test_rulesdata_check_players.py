@@ -1,0 +1,69 @@
+"""``cardbase games check`` at every player count a rules file allows (``--players N`` for one):
+a game that cannot end only at 5 players, an action never legal at 2, a count out of range."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from cardbase.cli import app
+from tests.test_rulesdata import LOOP
+
+runner = CliRunner()
+
+# two cards passed between two zones; at 5 players the end condition asks for more cards than exist
+FIVE = LOOP.replace("players = [2, 2]", "players = [2, 5]\ndefault_players = 2").replace(
+    "count('a') > 5", "count('b') >= (5 if players == 5 else 2)")
+# « reprendre » can be played only with more than two players
+TWO = LOOP.replace("players = [2, 2]", "players = [2, 4]\ndefault_players = 3").replace(
+    "count('a') > 5", "count('b') >= 2").replace(
+    'move = { from = "b", to = "a" }', 'move = { from = "b", to = "a" }\nwhen = "players > 2"')
+
+
+def _check(tmp_path, text: str, *args: str, lang: str = "fr"):
+    path = tmp_path / "jeu.toml"
+    path.write_text(text, encoding="utf-8")
+    return runner.invoke(app, ["--lang", lang, "games", "check", str(path), *args])
+
+
+def test_a_game_that_cannot_end_only_at_five_players_is_caught(tmp_path) -> None:
+    res = _check(tmp_path, FIVE, "--games", "8", "--search-deals", "1")
+    assert res.exit_code == 2, res.output
+    assert "Nombres de joueurs essayés : 2, 3, 4, 5" in res.output
+    assert "[5 joueurs] Problème : la partie ne peut pas finir" in res.output
+    assert "[2 joueurs] Recherche bornée : la fin « trop » est atteinte" in res.output
+    assert "[5 joueurs] 2 parties au hasard : 0 finies" in res.output
+    data = json.loads(_check(tmp_path, FIVE, "--games", "8", "--search-deals", "1", "--json").stdout)
+    assert data["players"] == [2, 3, 4, 5] and data["tried"]["players"] == [2, 3, 4, 5]
+    assert [t["games"] for t in data["tried"]["by_players"]] == [2, 2, 2, 2]
+    assert [t["ended"] for t in data["tried"]["by_players"]] == [2, 2, 2, 0]
+    assert data["search"]["verdict"] == "cannot_end" and data["search"]["cannot_end_at"] == [5]
+    assert [s["verdict"] for s in data["search"]["by_players"]] == ["ending"] * 3 + ["cannot_end"]
+    # the default player count alone (what the check tried before) passes
+    one = _check(tmp_path, FIVE, "--players", "2", "--games", "4", lang="en")
+    assert one.exit_code == 0, one.output
+    assert "Player counts tried: 2 (the file allows 2 to 5" in one.output
+    assert "4 random games: 4 ended" in one.output and "[2 players]" not in one.output
+
+
+def test_an_action_never_legal_at_two_players_says_the_count(tmp_path) -> None:
+    res = _check(tmp_path, TWO, "--games", "9")
+    assert res.exit_code == 0, res.output
+    assert "à 2 joueurs, l'action « reprendre » n'a jamais été possible en 3 parties" in res.output
+    en = _check(tmp_path, TWO, "--games", "9", lang="en")
+    assert "at 2 players, the action “reprendre” was never legal in 3 random games" in en.output
+    data = json.loads(_check(tmp_path, TWO, "--games", "9", "--json").stdout)
+    assert data["tried"]["never_legal"] == [] and data["tried"]["never_legal_at"] == {"reprendre": [2]}
+    # at 3 players alone, no warning
+    three = _check(tmp_path, TWO, "--games", "3", "--players", "3")
+    assert three.exit_code == 0 and "reprendre" not in three.output
+
+
+def test_players_out_of_range_is_a_clear_error(tmp_path) -> None:
+    res = _check(tmp_path, FIVE, "--players", "6")
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert "--players vaut 6 : le fichier permet de 2 à 5 joueurs" in res.output
+    res = _check(tmp_path, FIVE, "--players", "0", "--games", "-1", lang="en")
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert "--players is 0" in res.output and "--games is -1" in res.output
