@@ -67,3 +67,22 @@ def test_players_out_of_range_is_a_clear_error(tmp_path) -> None:
     res = _check(tmp_path, FIVE, "--players", "0", "--games", "-1", lang="en")
     assert res.exit_code != 0 and "Traceback" not in res.output
     assert "--players is 0" in res.output and "--games is -1" in res.output
+
+
+BRANCHES = LOOP.replace("[end]\n", """[round]
+end = [{ if = "count('a') > 0", then = [{ add = "inconnu", value = 1 }], else = [{ shuffle = "nulle_part" }] },
+       { each = "player", do = [{ set = "absent", value = 0 }] }]
+
+[end]
+""")
+
+
+def test_a_problem_in_a_branch_names_the_branch(tmp_path) -> None:
+    """The key of a problem in a nested operation says which branch: « round.end[1].then[1] », not
+    « round.end[1][1] », so that a wrong ``then`` is told from a wrong ``else``."""
+    res = _check(tmp_path, BRANCHES)
+    assert res.exit_code == 2, res.output
+    assert "clé round.end[1].then[1] : Le compteur « inconnu »" in res.output
+    assert "clé round.end[1].else[1] : La zone « nulle_part »" in res.output
+    assert "clé round.end[2].do[1] : Le compteur « absent »" in res.output
+    assert "round.end[1][1]" not in res.output

@@ -256,7 +256,7 @@ def locate(text: str | _Lines, parts: list[Any]) -> int | None:
 def key_text(parts: list[Any]) -> str:
     out = ""
     for p in parts:
-        if isinstance(p, tuple):  # an operation inside a list (not located): its place, from 1
+        if isinstance(p, tuple):  # inside a list of operations (not located): a place from 1, or a branch
             p = p[0]
         out += f"[{p + 1}]" if isinstance(p, int) else (("." if out else "") + str(p))
     return out
@@ -839,8 +839,9 @@ class _Ctx:
                     out.append((verb, name, value))
             elif verb == "if":
                 test = self.expr(op["if"], here, card=card)
-                then = self.ops(op.get("then", []), here, card=card)
-                other = self.ops(op.get("else", []), here, card=card)
+                # the branch's name in the key: round.end[1].then[1], .else[1] (.do[1] for each/for_seat)
+                then = self.ops(op.get("then", []), here + [("then",)], card=card)
+                other = self.ops(op.get("else", []), here + [("else",)], card=card)
                 if test:
                     out.append(("if", test, then, other))
             elif verb in ("move", "deal"):
