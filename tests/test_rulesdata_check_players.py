@@ -86,3 +86,21 @@ def test_a_problem_in_a_branch_names_the_branch(tmp_path) -> None:
     assert "clé round.end[1].else[1] : La zone « nulle_part »" in res.output
     assert "clé round.end[2].do[1] : Le compteur « absent »" in res.output
     assert "round.end[1][1]" not in res.output
+
+
+def test_a_newline_inside_an_inline_table_gets_the_rule_of_toml(tmp_path) -> None:
+    """TOML forbids a newline inside « { … } »: the parser's « Invalid initial character for a key
+    part » gets a fix saying so; another syntax error keeps the generic fix."""
+    broken = LOOP.replace('move = { from = "a", to = "b" }', 'move = { from = "a",\n         to = "b" }')
+    res = _check(tmp_path, broken)
+    assert res.exit_code != 0 and "Traceback" not in res.output
+    assert "Invalid initial character for a key part" in res.output
+    assert "Une accolade { reste ouverte à la ligne 21 : une table { … } tient sur une seule ligne ; ses listes [ … ] peuvent en couvrir plusieurs" in res.output
+    en = _check(tmp_path, broken, lang="en")
+    assert "a table { … } fits on one line; its lists [ … ] may span several" in en.output
+    # a list inside an inline table may span lines: the file is valid
+    assert _check(tmp_path, LOOP.replace("copies = 2 }]", "copies = 2 },\n         ]"), "--games", "0",
+                  "--search-states", "0").exit_code == 0
+    # a brace in a string does not count: the generic fix alone
+    other = _check(tmp_path, LOOP.replace('name = "poser"', 'name = "po{ser"\n= 3'))
+    assert "Corrigez la syntaxe" in other.output and "une seule ligne" not in other.output

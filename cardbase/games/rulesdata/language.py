@@ -383,6 +383,41 @@ def _shape_problem(text: str, path: str) -> Problem | None:
     return None
 
 
+def _unclosed_brace(text: str, error: str) -> int | None:
+    """The line (from 1) of a TOML error (« … (at line 84, column 48) »), or the line before it,
+    when it opens an inline table ``{`` it does not close — TOML wants an inline table on one line (its lists
+    may span several), so a newline in it is the likely cause. Braces in strings and comments
+    are not counted."""
+    found = re.search(r"at line (\d+)", error)
+    if not found:
+        return None
+    lines = text.splitlines()
+    n = int(found.group(1))
+    return next((i + 1 for i in (n - 1, n - 2) if 0 <= i < len(lines) and _open_braces(lines[i]) > 0), None)
+
+
+def _open_braces(line: str) -> int:
+    """``{`` less ``}`` on one line of TOML, outside its strings and its comment."""
+    depth, quote, i = 0, "", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            break
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        i += 1
+    return depth
+
+
 def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None,
                      card_fields: CardFields | None = None) -> Rules:
     """The checked rules of ``text``. ``card_fields(code)``: the figures (stats) of the game's
@@ -394,9 +429,12 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        fix = tr("rulesdata.toml_fix")
+        line = _unclosed_brace(text, str(exc))
+        if line:  # a newline inside an inline table: say TOML's rule
+            fix += " " + tr("rulesdata.toml_inline_fix", line=line)
         raise RulesFileError(tr("rulesdata.title", file=path),
-                             [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)),
-                                      tr("rulesdata.toml_fix"), path)]) from None
+                             [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)), fix, path)]) from None
     c = _Checker(path, text)
     rules = _build(c, data, path, options or {}, card_fields)
     if c.problems:
