@@ -104,3 +104,17 @@ def test_a_newline_inside_an_inline_table_gets_the_rule_of_toml(tmp_path) -> Non
     # a brace in a string does not count: the generic fix alone
     other = _check(tmp_path, LOOP.replace('name = "poser"', 'name = "po{ser"\n= 3'))
     assert "Corrigez la syntaxe" in other.output and "une seule ligne" not in other.output
+
+
+def test_the_referee_test_of_the_docs_runs() -> None:
+    """The example of « Testing your rules file » (docs/rules-language.md) is run as written, so the
+    names it documents stay those of the engine."""
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "rules-language.md").read_text(encoding="utf-8")
+    section = doc.split("## Testing your rules file", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    space: dict = {}
+    exec(compile(code, "rules-language.md", "exec"), space)
+    for players in (2, 5):
+        space["test_cueillette_hands_and_ending"](players)
