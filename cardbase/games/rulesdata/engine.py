@@ -494,7 +494,8 @@ class Game:
         # the scoring counters: those the winner or an ending reads, whose changes by an operation
         # the log tells (``State.ops_log``)
         self.scoring_counters = frozenset(rules.counters).intersection(
-            rules.winner_by.names.union(*(e.test.names for e in rules.endings)))
+            rules.winner_by.names.union(*(e.test.names for e in rules.endings),
+                                        rules.then_by.names if rules.then_by is not None else ()))
         views: list[CardView] = []
         if rules.source == "generated":
             for d in rules.generated:
@@ -1323,6 +1324,10 @@ class State(Structures):
         vals = {p: self._eval(r.winner_by, p) for p in candidates}
         best = (max if r.winner_order == "highest" else min)(vals.values())
         top = [p for p in candidates if vals[p] == best]
+        if len(top) > 1 and r.then_by is not None:  # the tie-break: [end.winner] then_by
+            then = {p: self._eval(r.then_by, p) for p in top}
+            first = (max if r.then_order == "highest" else min)(then.values())
+            top = [p for p in top if then[p] == first]
         return top[:1] if r.ties == "first" else top
 
     # ------------------------------------------------------------------ results

@@ -176,6 +176,9 @@ class Rules:
     move_triggers: dict[tuple[str, str], list[Trigger]] = field(default_factory=dict)
     round_until: Expr | None = None  # [round] until: the round goes on until this holds
     search: str = "game"  # [scoring] search: the search bots' play-outs to the game's end or the round's
+    # [end.winner] then_by / then_order: the tie-break among those equal by ``by`` (None: none)
+    then_by: Expr | None = None
+    then_order: str = "highest"
 
 
 # ---------------------------------------------------------------------------------- locating keys
@@ -654,9 +657,11 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         if test is not None:
             endings.append(Ending(str(ename), scopes[0], test, elabel))
     win = c.table(end.get("winner"), ["end", "winner"], required=True)
-    c.unknown_keys(win, ["winner"], ("by", "order", "among", "ties"))
+    c.unknown_keys(win, ["winner"], ("by", "order", "among", "ties", "then_by", "then_order"))
     by = ctx.expr(win.get("by", "0"), ["winner", "by"], card=False)
     order = c.choice(win, ["winner"], "order", ORDERS, "highest")
+    then_by = ctx.expr(win["then_by"], ["winner", "then_by"], card=False) if "then_by" in win else None
+    then_order = c.choice(win, ["winner"], "then_order", ORDERS, "highest")
     among = c.choice(win, ["winner"], "among", AMONG, "all")
     ties = c.choice(win, ["winner"], "ties", TIES, "shared")
     scoring = c.table(data.get("scoring"), ["scoring"])
@@ -683,7 +688,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
                  by, order, among, ties, heuristic, str(game.get("description", "")), rulings,
                  effects, samples, horizon, team_rules, round_start, round_end, lists, copy_limit,
-                 keyword_limits, move_triggers, round_until, search)
+                 keyword_limits, move_triggers, round_until, search, then_by, then_order)
 
 
 def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:

@@ -238,9 +238,9 @@ class Structures:
     def _teammates(self, a: int, b: int) -> bool:
         return a >= 0 and b >= 0 and self.game.team_index[a] == self.game.team_index[b]
 
-    def _team_value(self, team: int) -> Any:
+    def _team_value(self, team: int, by: Any = None) -> Any:
         r = self.rules
-        vals = [self._eval(r.winner_by, q) for q in self.game.team_seats[team]]
+        vals = [self._eval(by or r.winner_by, q) for q in self.game.team_seats[team]]
         how = r.teams.value
         return sum(vals) if how == "sum" else max(vals) if how == "max" else min(vals)
 
@@ -256,6 +256,10 @@ class Structures:
         vals = {k: self._team_value(k) for k in teams}
         best = (max if r.winner_order == "highest" else min)(vals.values())
         top = [k for k in teams if vals[k] == best]
+        if len(top) > 1 and r.then_by is not None:  # the tie-break, made a team's as by is
+            then = {k: self._team_value(k, r.then_by) for k in top}
+            first = (max if r.then_order == "highest" else min)(then.values())
+            top = [k for k in top if then[k] == first]
         if r.ties == "first":
             top = top[:1]
         if log:
