@@ -117,7 +117,7 @@ def test_huit_whole_games_follow_the_rules(players) -> None:
     for seed in range(40):
         s = game.new_state(seed)
         rng = random.Random(seed)
-        assert [len(h) for h in s.zones["main"]] == [7] * players
+        assert [len(h) for h in s.zones["main"]] == [7 if players == 2 else 5] * players  # HU1, HU4
         while not s.is_terminal():
             p = s.current_player()
             legal = s.legal_actions()
@@ -357,12 +357,12 @@ def test_cli_sim_measures_text_json_and_refusals() -> None:
 
 
 def test_huit_rulings_come_from_its_file_and_flip_the_game() -> None:
-    """HU1-HU3 are the file's [[rulings]] (docs/rulings/huit.md); HU2 (contested) turned off makes
+    """HU1-HU4 are the file's [[rulings]] (docs/rulings/huit.md); HU2 (contested) turned off makes
     an 8 follow colour or value like any card, HU1 deals fewer cards."""
     from cardbase.games.rulings import game_rulings, parse_rules
 
     listed = {r.code: r for r in game_rulings("huit")}
-    assert set(listed) == {"HU1", "HU2", "HU3"} and listed["HU2"].contested
+    assert set(listed) == {"HU1", "HU2", "HU3", "HU4"} and listed["HU2"].contested
     assert listed["HU1"].default == 7 and listed["HU1"].bounds == (3, 10)
     options = parse_rules("huit", ["HU2=false", "hand=5"])
     game = registry.get("huit").build((), 2, **options)
@@ -398,7 +398,8 @@ def test_a_formula_that_fails_in_play_is_a_clear_error(tmp_path) -> None:
     res = runner.invoke(app, ["games", "check", str(path)])
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert "échoue en cours de partie" in res.output and "top('defausse').name" in res.output
-    big = (RULES / "huit.toml").read_text(encoding="utf-8").replace('count = "hand"', 'count = 10000000')
+    big = (RULES / "huit.toml").read_text(encoding="utf-8").replace('count = "hand if players == 2 else hand_many"',
+                                                                'count = 10000000')
     with pytest.raises(RulesFileError, match="jusqu'à un million"):
         parse_rules_text(big, "huit.toml")
 
@@ -773,3 +774,21 @@ def test_bounded_search_proves_a_game_cannot_end_or_finds_its_ending(tmp_path) -
     assert data["search"]["verdict"] == "cannot_end" and len(data["search"]["deals"]) == 1
     bad = runner.invoke(app, ["games", "check", str(path), "--search-states", "-1", "--search-deals", "21"])
     assert bad.exit_code == 2 and "--search-states vaut -1" in bad.output and "--search-deals vaut 21" in bad.output
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_le_huit_deals_a_hand_that_leaves_cards_to_draw_at_every_count(players: int) -> None:
+    """HU1/HU4: 7 cards at two players, 5 from three on — at five, 7 each (35 of 32 cards) emptied
+    the draw pile at the deal and HU3 ended every game after its first move."""
+    game = registry.get("huit").build([], players)
+    lengths = []
+    for seed in range(40):
+        s = game.new_state(seed)
+        hand = len(s.zones["main"][0])
+        assert hand == (7 if players == 2 else 5)
+        assert len(s.zones["pioche"][0]) == 32 - players * hand - 1 > 0
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        lengths.append(len(s.history))
+    assert min(lengths) > players and sum(lengths) / len(lengths) > 3 * players

@@ -37,7 +37,7 @@ def _search(code: str, rules) -> None:
     except CardbaseError:
         return  # a formula failing in play: the CLI's check names it
     # numbers only: shown as they are (tp would escape the commas)
-    st.caption(t("rulesdata.cli.counts", counts=", ".join(map(str, counts)), min=rules.min_players,
+    st.caption(t("rulesdata.ui.counts", counts=", ".join(map(str, counts)), min=rules.min_players,
                  max=rules.max_players))
     many = len(counts) > 1
     for one in found["by_players"]:
