@@ -549,6 +549,13 @@ class Game:
         # the greedy bot's look-aheads on the undealt position: [tried, stopped by a hidden card]
         self.undealt = [0, 0]
         self.triggers = {a.name: [t for t in rules.triggers if t.on == a.name] for a in rules.actions}
+        # the cards' figures of a batch (State.card_counts): each card by its reference, a card the
+        # file generates (no edition) by its name; per action, whether it takes a card by choice
+        self.card_keys = sorted({c.ref or c.name or "" for c in self.cards})
+        index = {k: i for i, k in enumerate(self.card_keys)}
+        self.card_key = [index[c.ref or c.name or ""] for c in self.cards]
+        self.card_choice = [a.source is not None and a.pick == "choice" and a.choose_counter is None
+                            for a in rules.actions]
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
         self.legal_sees_only = self._legal_sees_only()
@@ -699,6 +706,9 @@ class State(Structures):
         self.winners: list[int] = []
         self.ended_by = ""
         self.cov = {a.name: [0, 0] for a in r.actions}
+        # per seat and card (Game.card_keys): [decisions where a legal action could choose it,
+        # times chosen], flat: (seat * cards + card) * 2 (+1 for the times chosen)
+        self.card_cov = [0] * (2 * n * len(game.card_keys)) if any(game.card_choice) else []
         self._ending = False
         self._legal: list[int] | None = None
         self.decision: tuple | None = None  # an effect's pending choice (cardbase.games.effects.resolve)
@@ -750,6 +760,7 @@ class State(Structures):
             d["_pause"] = True
         else:
             d["cov"] = {k: v[:] for k, v in self.cov.items()}
+            d["card_cov"] = self.card_cov[:]
         d["queue"] = self.queue[:]
         d["revealed"] = list(map(_copy, self.revealed))
         d["effect_cov"] = self.effect_cov[:]
@@ -1121,6 +1132,8 @@ class State(Structures):
                 if kk in seen:
                     self.cov[name][0] += 1
             self.cov[a.name][1] += 1
+            if self.card_cov:
+                self._count_cards(p, legal, k, i)
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
@@ -2107,6 +2120,48 @@ class State(Structures):
     def coverage(self) -> dict[str, list[int]]:
         """Rule coverage: each action's [decisions where it was legal, times played]."""
         return {k: v[:] for k, v in self.cov.items() if v[0]}
+
+    def _count_cards(self, p: int, legal: list[int], k: int, i: int) -> None:
+        """The cards' figures of seat ``p``'s decision among ``legal``, before action ``k`` at
+        position ``i`` is played: each card a legal action could choose offered once, the card
+        chosen taken once (an action that takes the top or a random card chooses none)."""
+        g = self.game
+        stride, choice, key = g.stride, g.card_choice, g.card_key
+        actions = self.rules.actions
+        base = 2 * p * len(g.card_keys)
+        offered = set()
+        piles: dict[int, list[int]] = {}
+        for x in legal:
+            kk, ii = divmod(x, stride)
+            if kk < len(choice) and choice[kk]:
+                pile = piles.get(kk)
+                if pile is None:
+                    pile = piles[kk] = self._pile(actions[kk].source, p)
+                offered.add(key[pile[ii]])
+        cov = self.card_cov
+        for c in offered:
+            cov[base + 2 * c] += 1
+        if choice[k]:
+            cov[base + 2 * key[self._pile(actions[k].source, p)[i]] + 1] += 1
+
+    def card_counts(self, seat: int) -> dict[str, list[int]]:
+        """Seat ``seat``'s cards in this game: per card (reference, or name for a card of the
+        file) [decisions where a legal action could choose it, times chosen]."""
+        cov, keys = self.card_cov, self.game.card_keys
+        base = 2 * seat * len(keys)
+        return {name: [cov[base + 2 * c], cov[base + 2 * c + 1]] for c, name in enumerate(keys)
+                if cov and cov[base + 2 * c]}
+
+    def held_cards(self, seat: int) -> set[str]:
+        """The cards (reference, or name) seat ``seat`` chose at least once (State.card_counts)."""
+        return {name for name, (_, taken) in self.card_counts(seat).items() if taken}
+
+    def record_facts(self) -> dict[str, Any] | None:
+        """A batch's figures of this game: ``cards``, each seat's :meth:`card_counts` (None for
+        a game where no action chooses a card)."""
+        if not self.card_cov:
+            return None
+        return {"cards": [self.card_counts(q) for q in range(self.n)]}
 
     # ------------------------------------------------------------------ information
 
