@@ -181,7 +181,10 @@ def sim_game_command(
     log: int = typer.Option(0, "--log", help=tr("games.help.log")),
     seat: int | None = typer.Option(None, "--seat", help=tr("games.help.seat")),
 ) -> None:
-    """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
+    """Play N games of a box game (OVERKILL…, or a game written as data) with bots: seats, ties,
+    endings, rule coverage and, for a game that follows each seat's cards, each card's impact (a
+    game written as data: how often the bots take it when it is offered, and the wins of those who
+    took it)."""
     import json
     import os
 
