@@ -18,6 +18,7 @@ from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import parse_rules_text
 from cardbase.playtest.games import play_one, report, simulate
 from cardbase.playtest.stats import wilson
+from test_app import app_env, no_exception, page_test  # noqa: F401 - fixture
 
 runner = CliRunner()
 
@@ -205,3 +206,44 @@ def test_the_text_keeps_the_most_telling_cards_and_json_all(monkeypatch, cli_env
     out = runner.invoke(app, ["sim", "game", "cueillette", "-p", "3", "-n", "6", "-b", "random",
                               "--measures-games", "0"]).stdout
     assert "les 3 plus marquantes sur 8" in out and "… et 5 autre(s) carte(s)" in out
+
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_apps_batch_view_shows_each_cards_take_rate_and_wins(app_env, lang) -> None:  # noqa: F811
+    at = page_test("playtest", lang=lang)
+    at.session_state["pt_gamecode"] = "cueillette"
+    at.session_state["prt_cueillette_mode"] = "batch"
+    at.run()
+    no_exception(at)
+    at.number_input(key="pgb_cueillette_games").set_value(8).run()
+    at.number_input(key="pgb_cueillette_players").set_value(3).run()
+    for p in range(3):
+        at.selectbox(key=f"pgb_cueillette_bot_{p}").set_value("random")
+    at.button(key="pgb_cueillette_go").click().run()
+    no_exception(at)
+    shown = " ".join(str(x.value) for x in [*at.markdown, *at.caption])
+    card, offered, taken, rate, meaning, title = {
+        "fr": ("Carte", "Proposée", "Prise", "Taux de prise", "jeu des robots", "Cartes choisies par les robots"),
+        "en": ("Card", "Offered", "Taken", "Take rate", "the bots' play", "Cards the bots chose")}[lang]
+    assert meaning in shown and title in shown
+    table = next(x.value for x in at.dataframe if rate in x.value.columns)
+    assert set(table[card]) == {"Pomme", "Noix", "Miel", "Chèvre", "Tomme", "Comté", "Panier", "Truffe"}
+    assert all(table[offered] >= table[taken]) and sum(table[taken]) == 8 * 81  # every card dealt is picked
+
+
+def test_sim_rulings_gives_the_cards_that_move_most_for_a_rules_file_game(cli_env) -> None:
+    """CU8 (the truffle tie) changes scores only: random bots make the same moves under every
+    reading, so each card's take rate stays put while its win rate when taken may move."""
+    res = runner.invoke(app, ["sim", "rulings", "cueillette", "--players", "3", "--games", "20", "--bots", "random",
+                              "--workers", "1", "--measures-games", "0", "--json"])
+    assert res.exit_code == 0, res.output
+    variants = json.loads(res.stdout)["variants"]
+    assert variants and all(v["cards"] for v in variants)
+    for v in variants:
+        for c in v["cards"]:
+            assert set(c) >= {"ref", "name", "win_rate_held", "delta", "take_rate", "take_delta"}
+            assert c["take_delta"] == 0.0
+    text = runner.invoke(app, ["sim", "rulings", "cueillette", "--players", "3", "--games", "20", "--bots",
+                               "random", "--workers", "1", "--measures-games", "0"]).stdout
+    assert "cartes qui bougent le plus" in text

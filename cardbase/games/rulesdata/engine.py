@@ -709,6 +709,9 @@ class State(Structures):
         # per seat and card (Game.card_keys): [decisions where a legal action could choose it,
         # times chosen], flat: (seat * cards + card) * 2 (+1 for the times chosen)
         self.card_cov = [0] * (2 * n * len(game.card_keys)) if any(game.card_choice) else []
+        # only the game played counts them: a copy (a bot's look-ahead or search) keeps the counts
+        # made so far and adds none (State._fork)
+        self.counts_cards = bool(self.card_cov)
         self._ending = False
         self._legal: list[int] | None = None
         self.decision: tuple | None = None  # an effect's pending choice (cardbase.games.effects.resolve)
@@ -760,11 +763,11 @@ class State(Structures):
             d["_pause"] = True
         else:
             d["cov"] = {k: v[:] for k, v in self.cov.items()}
-            d["card_cov"] = self.card_cov[:]
         d["queue"] = self.queue[:]
         d["revealed"] = list(map(_copy, self.revealed))
         d["effect_cov"] = self.effect_cov[:]
         d["_next"] = None
+        d["counts_cards"] = False
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -1132,7 +1135,7 @@ class State(Structures):
                 if kk in seen:
                     self.cov[name][0] += 1
             self.cov[a.name][1] += 1
-            if self.card_cov:
+            if self.counts_cards:
                 self._count_cards(p, legal, k, i)
         self.history.append(action)
         self.done[k] += 1
@@ -2128,17 +2131,26 @@ class State(Structures):
         g = self.game
         stride, choice, key = g.stride, g.card_choice, g.card_key
         actions = self.rules.actions
-        base = 2 * p * len(g.card_keys)
-        offered = set()
-        piles: dict[int, list[int]] = {}
-        for x in legal:
-            kk, ii = divmod(x, stride)
-            if kk < len(choice) and choice[kk]:
-                pile = piles.get(kk)
-                if pile is None:
-                    pile = piles[kk] = self._pile(actions[kk].source, p)
-                offered.add(key[pile[ii]])
+        first, last = legal[0] // stride, legal[-1] // stride
+        if first == last:  # the legal actions of one action (the common case)
+            if first >= len(choice) or not choice[first]:
+                offered: Any = ()
+            else:
+                pile = self._pile(actions[first].source, p)
+                if len(legal) == len(pile):  # every card of the pile
+                    offered = set(map(key.__getitem__, pile))
+                else:
+                    at = first * stride
+                    offered = {key[pile[x - at]] for x in legal}
+        else:
+            offered = set()
+            for kk in {x // stride for x in legal}:
+                if kk < len(choice) and choice[kk]:
+                    pile = self._pile(actions[kk].source, p)
+                    at = kk * stride
+                    offered.update(key[pile[x - at]] for x in legal if x // stride == kk)
         cov = self.card_cov
+        base = 2 * p * len(g.card_keys)
         for c in offered:
             cov[base + 2 * c] += 1
         if choice[k]:
@@ -2148,13 +2160,17 @@ class State(Structures):
         """Seat ``seat``'s cards in this game: per card (reference, or name for a card of the
         file) [decisions where a legal action could choose it, times chosen]."""
         cov, keys = self.card_cov, self.game.card_keys
-        base = 2 * seat * len(keys)
-        return {name: [cov[base + 2 * c], cov[base + 2 * c + 1]] for c, name in enumerate(keys)
-                if cov and cov[base + 2 * c]}
+        if not cov:
+            return {}
+        base, end = 2 * seat * len(keys), 2 * (seat + 1) * len(keys)
+        return {name: [o, t] for name, o, t in zip(keys, cov[base:end:2], cov[base + 1:end:2]) if o}
 
     def held_cards(self, seat: int) -> set[str]:
         """The cards (reference, or name) seat ``seat`` chose at least once (State.card_counts)."""
-        return {name for name, (_, taken) in self.card_counts(seat).items() if taken}
+        cov, keys = self.card_cov, self.game.card_keys
+        if not cov:
+            return set()
+        return {name for name, t in zip(keys, cov[2 * seat * len(keys) + 1:2 * (seat + 1) * len(keys):2]) if t}
 
     def record_facts(self) -> dict[str, Any] | None:
         """A batch's figures of this game: ``cards``, each seat's :meth:`card_counts` (None for
