@@ -556,6 +556,8 @@ class Game:
         self.card_key = [index[c.ref or c.name or ""] for c in self.cards]
         self.card_choice = [a.source is not None and a.pick == "choice" and a.choose_counter is None
                             for a in rules.actions]
+        self.card_info = (self.stride, self.card_choice, [2 * c for c in self.card_key],
+                          [a.source for a in rules.actions])
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
         self.legal_sees_only = self._legal_sees_only()
@@ -708,10 +710,11 @@ class State(Structures):
         self.cov = {a.name: [0, 0] for a in r.actions}
         # per seat and card (Game.card_keys): [decisions where a legal action could choose it,
         # times chosen], flat: (seat * cards + card) * 2 (+1 for the times chosen)
-        self.card_cov = [0] * (2 * n * len(game.card_keys)) if any(game.card_choice) else []
-        # only the game played counts them: a copy (a bot's look-ahead or search) keeps the counts
-        # made so far and adds none (State._fork)
-        self.counts_cards = bool(self.card_cov)
+        self.counts_cards = any(game.card_choice)
+        # per seat and card (Game.card_keys): [decisions that offered it, times taken]; only the
+        # game played counts them: a copy (a bot's look-ahead or search) keeps those counted so far
+        # and adds none (State._fork)
+        self.card_cov = [[0] * (2 * len(game.card_keys)) for _ in range(n)] if self.counts_cards else []
         self._ending = False
         self._legal: list[int] | None = None
         self.decision: tuple | None = None  # an effect's pending choice (cardbase.games.effects.resolve)
@@ -2128,49 +2131,44 @@ class State(Structures):
         """The cards' figures of seat ``p``'s decision among ``legal``, before action ``k`` at
         position ``i`` is played: each card a legal action could choose offered once, the card
         chosen taken once (an action that takes the top or a random card chooses none)."""
-        g = self.game
-        stride, choice, key = g.stride, g.card_choice, g.card_key
-        actions = self.rules.actions
-        first, last = legal[0] // stride, legal[-1] // stride
-        if first == last:  # the legal actions of one action (the common case)
-            if first >= len(choice) or not choice[first]:
-                offered: Any = ()
-            else:
-                pile = self._pile(actions[first].source, p)
+        stride, choice, key, sources = self.game.card_info
+        cov = self.card_cov[p]  # per card: offered at 2 × card, taken at 2 × card + 1
+        if legal[0] // stride == legal[-1] // stride:  # one action's choices: action k's (common)
+            if choice[k]:
+                pile = self._pile(sources[k], p)
                 if len(legal) == len(pile):  # every card of the pile
-                    offered = set(map(key.__getitem__, pile))
+                    offered: Any = set(map(key.__getitem__, pile))
                 else:
-                    at = first * stride
+                    at = k * stride
                     offered = {key[pile[x - at]] for x in legal}
-        else:
-            offered = set()
-            for kk in {x // stride for x in legal}:
-                if kk < len(choice) and choice[kk]:
-                    pile = self._pile(actions[kk].source, p)
-                    at = kk * stride
-                    offered.update(key[pile[x - at]] for x in legal if x // stride == kk)
-        cov = self.card_cov
-        base = 2 * p * len(g.card_keys)
+                for c in offered:
+                    cov[c] += 1
+                cov[key[pile[i]] + 1] += 1
+            return
+        offered = set()
+        for kk in {x // stride for x in legal}:
+            if kk < len(choice) and choice[kk]:
+                pile = self._pile(sources[kk], p)
+                at = kk * stride
+                offered.update(key[pile[x - at]] for x in legal if x // stride == kk)
         for c in offered:
-            cov[base + 2 * c] += 1
+            cov[c] += 1
         if choice[k]:
-            cov[base + 2 * key[self._pile(actions[k].source, p)[i]] + 1] += 1
+            cov[key[self._pile(sources[k], p)[i]] + 1] += 1
 
     def card_counts(self, seat: int) -> dict[str, list[int]]:
         """Seat ``seat``'s cards in this game: per card (reference, or name for a card of the
         file) [decisions where a legal action could choose it, times chosen]."""
-        cov, keys = self.card_cov, self.game.card_keys
-        if not cov:
+        if not self.card_cov:
             return {}
-        base, end = 2 * seat * len(keys), 2 * (seat + 1) * len(keys)
-        return {name: [o, t] for name, o, t in zip(keys, cov[base:end:2], cov[base + 1:end:2]) if o}
+        cov = self.card_cov[seat]
+        return {name: [o, t] for name, o, t in zip(self.game.card_keys, cov[::2], cov[1::2]) if o}
 
     def held_cards(self, seat: int) -> set[str]:
         """The cards (reference, or name) seat ``seat`` chose at least once (State.card_counts)."""
-        cov, keys = self.card_cov, self.game.card_keys
-        if not cov:
+        if not self.card_cov:
             return set()
-        return {name for name, t in zip(keys, cov[2 * seat * len(keys) + 1:2 * (seat + 1) * len(keys):2]) if t}
+        return {name for name, t in zip(self.game.card_keys, self.card_cov[seat][1::2]) if t}
 
     def record_facts(self) -> dict[str, Any] | None:
         """A batch's figures of this game: ``cards``, each seat's :meth:`card_counts` (None for
