@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 import pytest
+from test_app import app_env, no_exception, page_test  # noqa: F401 - fixture
 from typer.testing import CliRunner
 
 from cardbase.cli import app
@@ -18,7 +19,6 @@ from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import parse_rules_text
 from cardbase.playtest.games import play_one, report, simulate
 from cardbase.playtest.stats import wilson
-from test_app import app_env, no_exception, page_test  # noqa: F401 - fixture
 
 runner = CliRunner()
 
