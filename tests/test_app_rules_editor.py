@@ -84,11 +84,18 @@ def test_the_panel_searches_for_an_ending_and_shows_a_game_that_cannot_end(rules
     from tests.test_rulesdata import LOOP
 
     at = _page()
-    assert any("Recherche bornée : la fin « target » est atteinte" in c.value for c in at.caption)
+    # every player count the file allows is searched, and said
+    assert any("Nombres de joueurs essayés : 2, 3, 4, 5, 6" in c.value for c in at.caption)
+    assert any("[6 joueurs] Recherche bornée : la fin « target » est atteinte" in c.value for c in at.caption)
     _area(at).set_value(LOOP.replace('code = "boucle"', 'code = "pushluck"')).run()
     no_exception(at)
     assert any("Règles valables" in s.value for s in at.success)
     assert any("la partie ne peut pas finir" in e.value and "(6)" in e.value for e in at.error)
+    five = LOOP.replace('code = "boucle"', 'code = "pushluck"').replace(
+        "players = [2, 2]", "players = [2, 5]").replace("count('a') > 5", "count('b') >= (5 if players == 5 else 2)")
+    _area(at).set_value(five).run()
+    no_exception(at)
+    assert [e.value[:11] for e in at.error if "ne peut pas finir" in e.value] == ["[5 joueurs]"]
 
 
 def test_a_save_over_someone_elses_newer_file_is_refused_then_reloaded(rules_env: Path) -> None:

@@ -208,9 +208,9 @@ def test_the_folder_list_reads_like_the_architecture() -> None:
     top = {p.stem for p in PACKAGE.iterdir()
            if (p.is_dir() and (p / "__init__.py").exists()) or p.suffix == ".py"}
     assert {"storage", "catalog", "decks", "games", "playtest", "outputs", "cli", "ui"} <= top
-    # beside the folders, only the shared kernel
+    # beside the folders, only the shared kernel (and ``__main__``: ``python -m cardbase`` runs the CLI)
     assert top - {"storage", "catalog", "decks", "games", "playtest", "outputs", "cli", "ui",
-                  "i18n"} == {"__init__", "access", "bounded_io", "config", "domain", "errors", "text"}
+                  "i18n", "__main__"} == {"__init__", "access", "bounded_io", "config", "domain", "errors", "text"}
 
 
 def test_storage_does_not_load_a_service_when_imported() -> None:

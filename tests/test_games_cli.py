@@ -113,3 +113,17 @@ def test_search_bots_play_team_and_many_player_games(game, players, bots) -> Non
     rep, records = simulate(game, cards, players=players, bots=bots.split(","), games=1, seed=4)
     assert rep.games == 1 and records[0].ended_by
     assert [s["bot"] for s in rep.seats] == bots.split(",")
+
+
+def test_python_m_cardbase_runs_the_command_line_from_a_checkout() -> None:
+    """``python -m cardbase --help`` from the checkout's folder: the CLI's help, exit 0, no install."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "CARDBASE_LANG": "en"}
+    done = subprocess.run([sys.executable, "-m", "cardbase", "--help"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Usage: cardbase" in done.stdout and "games" in done.stdout

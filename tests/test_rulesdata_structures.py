@@ -314,7 +314,8 @@ def test_games_check_passes_every_shipped_rules_file() -> None:
                                   "--json", *extra])
         assert res.exit_code == 0, (path.name, res.output)
         data = json.loads(res.stdout)
-        assert data["ok"] and data["tried"]["ended"] == 4, path.name
+        # the 4 games shared out over the player counts, at least one each
+        assert data["ok"] and data["tried"]["ended"] == data["tried"]["games"] >= 4, path.name
 
 
 # ------------------------------------------------------------------ answer windows, team order, team zones

@@ -21,9 +21,10 @@ def _deck_names(rules, refs: list[str]) -> list[str]:
     return starters[: rules.default_players or rules.min_players]
 
 
-def _decks(rules, refs: list[str], edition) -> list | None:
+def _decks(rules, refs: list[str], edition, players: int | None = None) -> list | None:
     """The decks of a game played with decks (``source = "decks"``): those given, else the
-    game's starter decks (``data/decks``), as many as its default player count."""
+    game's starter decks (``data/decks``), as many as ``players`` (default: its default player
+    count)."""
     from cardbase.playtest.cards import load_deck_defs, starter_decks
 
     paths = []
@@ -32,7 +33,7 @@ def _decks(rules, refs: list[str], edition) -> list | None:
     for ref in refs:
         paths.append(starters.get(ref) or Path(ref))
     if not paths:
-        paths = list(starters.values())[: rules.default_players or rules.min_players]
+        paths = list(starters.values())[: players or rules.default_players or rules.min_players]
     if not paths:
         return None
     return [load_deck_defs(p, edition or None) for p in paths]
@@ -46,13 +47,15 @@ def check_command(
     deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     search_states: int = typer.Option(2000, "--search-states", help="Bounded search for an ending: positions visited per deal at most (0: none)."),
     search_deals: int = typer.Option(2, "--search-deals", help="Bounded search for an ending: deals searched (seeds 0, 1…)."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Try this player count only (default: every count the file allows)."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """Check a rules file: every problem at once with its line and key, then a few random games
-    and a bounded search that finds an ending or proves there is none."""
+    and a bounded search that finds an ending or proves there is none, at every player count the
+    file allows (the random games shared out over the counts) or at ``--players`` only."""
     from cardbase.errors import CardbaseError
     from cardbase.games.rulesdata.language import load_rules
-    from cardbase.playtest.measures import search_ending, try_random
+    from cardbase.playtest.measures import player_counts, search_counts, try_counts
     from cardbase.i18n import current_language
 
     bad = []
@@ -63,6 +66,8 @@ def check_command(
                       most="100 000" if current_language() == "fr" else "100,000"))
     if not 1 <= search_deals <= 20:
         bad.append(tr("rulesdata.cli.bad_deals", deals=search_deals))
+    if players is not None and not 1 <= players <= 12:
+        bad.append(tr("rulesdata.cli.bad_players", players=players, min=1, max=12))
     if bad:  # every problem at once, before the file is read
         raise CardbaseError("\n".join(bad))
     from cardbase.playtest.cards import edition_figures
@@ -73,13 +78,21 @@ def check_command(
         from cardbase.playtest.cards import load_edition_defs
 
         cards = [c for c in load_edition_defs(edition) if c.game == rules.code]
-    decks = _decks(rules, deck or [], edition) if rules.source == "decks" else None
+    if players is not None and not rules.min_players <= players <= rules.max_players:
+        raise CardbaseError(tr("rulesdata.cli.bad_players", players=players, min=rules.min_players,
+                               max=rules.max_players))
+    decks = _decks(rules, deck or [], edition, players) if rules.source == "decks" else None
+    if decks is not None and players is not None and len(decks) != players:
+        raise CardbaseError(tr("rulesdata.cli.players_decks", players=players, decks=len(decks)))
+    # a game played with decks is tried at as many players as decks; else at every count allowed
+    counts = [len(decks)] if decks is not None else player_counts(rules, players)
     playable = bool(cards or rules.source == "generated" or decks)
-    tried = try_random(rules, cards, games, decks=decks) if games and playable else None
-    searched = search_ending(rules, cards, seeds=search_deals, most_states=search_states, decks=decks) \
-        if search_states and playable else None
+    tried = try_counts(rules, cards, games, counts, decks=decks) if games and playable else None
+    searched = search_counts(rules, cards, counts, seeds=search_deals, most_states=search_states,
+                             decks=decks) if search_states and playable else None
     if json_out:
-        print_json({"file": str(file), "code": rules.code, "ok": True, "tried": tried, "search": searched})
+        print_json({"file": str(file), "code": rules.code, "ok": True, "players": counts if playable else [],
+                    "tried": tried, "search": searched})
         if searched is not None and searched["verdict"] == "cannot_end":
             raise typer.Exit(2)
         return
@@ -88,36 +101,54 @@ def check_command(
     if not playable:
         typer.echo(tr("rulesdata.cli.not_tried"))
         return
+    typer.echo(tr("rulesdata.cli.counts", counts=_counts_text(counts), min=rules.min_players,
+                  max=rules.max_players))
+    many = len(counts) > 1  # each count's own lines start with it
+
+    def at(p: int) -> str:
+        return tr("rulesdata.cli.at_players", players=p) if many else ""
+
     if tried is None:  # --games 0: the bounded search may still answer
         typer.echo(tr("rulesdata.cli.no_trial_asked"))
-        if searched is not None:
-            _say_search(searched)
-        return
-    typer.echo(tr("rulesdata.cli.tried", games=tried["games"], ended=tried["ended"],
-                  mean=fmt_num(tried["mean_turns"], 1)))
-    if tried["ended"] < tried["games"]:
-        typer.echo(tr("rulesdata.cli.safety", count=tried["games"] - tried["ended"]))
-    for name in tried["never_legal"]:
-        typer.echo(tr("rulesdata.cli.never_legal", action=name, games=tried["games"]))
-    for name in tried["never_ended_by"]:
-        typer.echo(tr("rulesdata.cli.never_ended_by", condition=name, games=tried["games"]))
+    else:
+        for t in tried["by_players"]:
+            typer.echo(at(t["players"]) + tr("rulesdata.cli.tried", games=t["games"], ended=t["ended"],
+                                              mean=fmt_num(t["mean_turns"], 1)))
+            if t["ended"] < t["games"]:
+                typer.echo(at(t["players"]) + tr("rulesdata.cli.safety", count=t["games"] - t["ended"]))
+        for name in tried["never_legal"]:
+            typer.echo(tr("rulesdata.cli.never_legal", action=name, games=tried["games"]))
+        for name, where in tried["never_legal_at"].items():
+            typer.echo(tr("rulesdata.cli.never_legal_at", action=name, counts=_counts_text(where),
+                          games=sum(t["games"] for t in tried["by_players"] if t["players"] in where)))
+        for name in tried["never_ended_by"]:
+            typer.echo(tr("rulesdata.cli.never_ended_by", condition=name, games=tried["games"]))
     if searched is not None:
-        _say_search(searched)
+        for one in searched["by_players"]:
+            _say_search(one, at(one["players"]))
+        if searched["verdict"] == "cannot_end":
+            raise typer.Exit(2)
 
 
-def _say_search(searched: dict) -> None:
-    """The bounded search's answer; a game proved unable to end is a problem of the file (exit 2)."""
+def _counts_text(counts: list[int]) -> str:
+    """Player counts as a user reads them: « 2, 3, 4, 5 »."""
+    return ", ".join(str(c) for c in counts)
+
+
+def _say_search(searched: dict, prefix: str = "") -> None:
+    """The bounded search's answer at one player count (``prefix`` names it when several were
+    searched); a game proved unable to end is a problem of the file (exit 2, by the caller)."""
     verdict = searched["verdict"]
     if verdict == "ending":
         d = next(x for x in searched["deals"] if x["result"] == "ending")
-        typer.echo(tr("rulesdata.cli.search_ending", condition=d["condition"], moves=d["moves"],
-                      seed=d["seed"], states=d["states"]))
+        typer.echo(prefix + tr("rulesdata.cli.search_ending", condition=d["condition"], moves=d["moves"],
+                               seed=d["seed"], states=d["states"]))
     elif verdict == "cannot_end":
-        typer.echo(tr("rulesdata.cli.search_cannot_end", deals=searched["seeds"],
-                      states=", ".join(str(x["states"]) for x in searched["deals"])), err=True)
-        raise typer.Exit(2)
+        typer.echo(prefix + tr("rulesdata.cli.search_cannot_end", deals=searched["seeds"],
+                               states=", ".join(str(x["states"]) for x in searched["deals"])), err=True)
     else:
-        typer.echo(tr("rulesdata.cli.search_bound", most=searched["most_states"], deals=searched["seeds"]))
+        typer.echo(prefix + tr("rulesdata.cli.search_bound", most=searched["most_states"],
+                               deals=searched["seeds"]))
 
 
 @handle_errors

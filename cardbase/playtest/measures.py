@@ -472,22 +472,78 @@ def sweep_table(points: Sequence[dict[str, Any]], *, num: Any, pct: Any, row_key
 
 
 def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0, *,
-               decks: Sequence[Sequence[CardDef]] | None = None) -> dict[str, Any]:
-    """``games`` random games at the default player count: how many ended by a condition of the
-    file rather than a safety net (the check that a game can end). ``decks``: one per player, for
-    a game played with decks."""
+               decks: Sequence[Sequence[CardDef]] | None = None, players: int | None = None) -> dict[str, Any]:
+    """``games`` random games at ``players`` (the default player count when None): how many ended
+    by a condition of the file rather than a safety net (the check that a game can end). ``decks``:
+    one per player, for a game played with decks."""
     from cardbase.games.rulesdata.engine import Game
 
-    game = Game(rules, cards, decks=decks)
+    game = Game(rules, cards, players, decks=decks)
     names = ["random"] * game.num_players
     rows = [play_measured(game, game_seed(seed, i), names) for i in range(games)]
     conditions = {e.name for e in rules.endings}
     legal_somewhere = {k for r in rows for k in r["coverage"]}
-    return {"games": games, "ended": sum(1 for r in rows if r["ended_by"] in conditions),
+    return {"players": game.num_players, "games": games,
+            "ended": sum(1 for r in rows if r["ended_by"] in conditions),
             "mean_turns": round(statistics.fmean(r["turns"] for r in rows), 1) if rows else 0.0,
             "never_legal": [a.name for a in rules.actions if a.name not in legal_somewhere],
             "never_ended_by": [e.name for e in rules.endings
                                if not any(r["ended_by"] == e.name for r in rows)]}
+
+
+def player_counts(rules: Rules, players: int | None = None) -> list[int]:
+    """The player counts a check tries: ``players`` alone when given, else every count the file
+    allows (``[game] players = [min, max]``)."""
+    if players is not None:
+        return [players]
+    return list(range(rules.min_players, rules.max_players + 1))
+
+
+def share_games(games: int, counts: Sequence[int]) -> list[int]:
+    """``games`` trial games shared out over the player counts as evenly as possible (the first
+    counts get one more), every count at least one game when any is asked."""
+    if not games or not counts:
+        return [0] * len(counts)
+    base, extra = divmod(games, len(counts))
+    return [max(1, base + (1 if i < extra else 0)) for i in range(len(counts))]
+
+
+def try_counts(rules: Rules, cards: Sequence[CardDef], games: int, counts: Sequence[int], *,
+               decks: Sequence[Sequence[CardDef]] | None = None) -> dict[str, Any]:
+    """The random games of :func:`try_random` shared out over the player counts ``counts``: the
+    totals, and each count's own figures in ``by_players``. An action ``never_legal`` was legal at
+    no count; ``never_legal_at`` maps an action legal at some counts only to the counts where it
+    never was; an ending ``never_ended_by`` ended no game at any count."""
+    parts = [try_random(rules, cards, n, decks=decks, players=p)
+             for p, n in zip(counts, share_games(games, counts))]
+    total = sum(t["games"] for t in parts)
+    names = [a.name for a in rules.actions]
+    never_at = {a: [t["players"] for t in parts if a in t["never_legal"]] for a in names}
+    return {"players": [t["players"] for t in parts], "games": total,
+            "ended": sum(t["ended"] for t in parts),
+            "mean_turns": round(sum(t["mean_turns"] * t["games"] for t in parts) / total, 1) if total else 0.0,
+            "never_legal": [a for a in names if len(never_at[a]) == len(parts)],
+            "never_legal_at": {a: c for a, c in never_at.items() if c and len(c) < len(parts)},
+            "never_ended_by": [e.name for e in rules.endings
+                               if all(e.name in t["never_ended_by"] for t in parts)],
+            "by_players": parts}
+
+
+def search_counts(rules: Rules, cards: Sequence[CardDef], counts: Sequence[int], *, seeds: int = 1,
+                  most_states: int = 2000, decks: Sequence[Sequence[CardDef]] | None = None) -> dict[str, Any]:
+    """The bounded search of :func:`search_ending` at each player count of ``counts``: the verdict
+    is ``cannot_end`` when the game cannot end at some count (``cannot_end_at`` names them),
+    ``ending`` when an ending was found at every count, else ``bound``; ``by_players`` holds each
+    count's own search."""
+    parts = [dict(search_ending(rules, cards, seeds=seeds, most_states=most_states, decks=decks,
+                                players=p), players=p) for p in counts]
+    stuck = [s["players"] for s in parts if s["verdict"] == "cannot_end"]
+    verdict = ("cannot_end" if stuck else "ending" if all(s["verdict"] == "ending" for s in parts)
+               else "bound")
+    return {"verdict": verdict, "players": list(counts), "cannot_end_at": stuck, "seeds": seeds,
+            "most_states": most_states, "timeless": all(s["timeless"] for s in parts),
+            "deals": [dict(d, players=s["players"]) for s in parts for d in s["deals"]],
+            "by_players": parts}
 
 
 def _exprs(obj: Any, seen: set[int] | None = None) -> list[Any]:
@@ -526,7 +582,8 @@ def _position(s: State, timeless: bool) -> tuple:
 
 
 def search_ending(rules: Rules, cards: Sequence[CardDef], *, seeds: int = 1, most_states: int = 2000,
-                  decks: Sequence[Sequence[CardDef]] | None = None) -> dict[str, Any]:
+                  decks: Sequence[Sequence[CardDef]] | None = None,
+                  players: int | None = None) -> dict[str, Any]:
     """A bounded search for an ending: from the deal of each seed ``0 … seeds-1`` (chance fixed
     by the deal's generator, which is part of a position), every sequence of legal actions,
     depth first, positions seen once, at most ``most_states`` positions a deal. Either
@@ -534,12 +591,12 @@ def search_ending(rules: Rules, cards: Sequence[CardDef], *, seeds: int = 1, mos
     every reachable position was visited without one — proof that the game cannot end from
     those deals (the safety net's round limit apart) — or the bound was hit first (no answer).
     Round and turn numbers are left out of a position when no expression of the file reads them,
-    so that a game that loops is seen to loop."""
+    so that a game that loops is seen to loop. ``players``: the player count (None: the default)."""
     from collections import deque
 
     from cardbase.games.rulesdata.engine import Game
 
-    game = Game(rules, cards, decks=decks)
+    game = Game(rules, cards, players, decks=decks)
     conditions = {e.name for e in rules.endings}
     timeless = not any({"round", "turn"} & set(e.names) for e in _exprs(rules))
     out: list[dict[str, Any]] = []

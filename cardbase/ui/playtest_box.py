@@ -23,6 +23,7 @@ from cardbase.ui.playtest_shared import (  # noqa: F401 - the tables' helpers, r
     bot_label,
     bot_labels,
     bots_until,
+    ending_label,
     game_cards,
 )
 
@@ -30,18 +31,6 @@ from cardbase.ui.playtest_shared import (  # noqa: F401 - the tables' helpers, r
 def team_label(name: str) -> str:
     """A team of a batch report (its stable machine name, ``Terror``) as the game's table names it."""
     return i18n.find(lang(), f"ctterror_page.team_{name}") or name
-
-
-def ending_label(key: str, code: str | None = None) -> str:
-    """How a game ended, in words: a rules file's ending by its label (game ``code``), a known
-    ending by its text, else its code."""
-    if code is not None:
-        from cardbase.playtest.coverage import labels
-
-        words = labels(code).get(f"ending:{key}") or {}
-        if words.get(lang()) or words.get("fr"):
-            return words.get(lang()) or words["fr"]
-    return i18n.find(lang(), f"games.ended.{key}") or key
 
 
 def no_engine(code: str) -> None:

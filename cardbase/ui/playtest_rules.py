@@ -13,7 +13,7 @@ import streamlit as st
 
 from cardbase.errors import CardbaseError
 from cardbase.ui.common import show_error, t, tp
-from cardbase.ui.playtest_shared import bot_labels, bots_until, game_cards
+from cardbase.ui.playtest_shared import bot_labels, bots_until, ending_label, game_cards
 
 HUMAN = 0
 RECENT_LINES = 24  # of the last moves, shown above your choices
@@ -116,8 +116,6 @@ def table(code: str) -> None:
                               for p, row in enumerate(counters)))
     if state.is_terminal():
         winners = [p + 1 for p in range(state.num_players) if p in state.winners]
-        from cardbase.ui.playtest_box import ending_label
-
         st.success(tp("rulesdata.table.over", reason=ending_label(state.ended_by, code),
                       winners=", ".join(map(str, winners)) or "—"))
     else:

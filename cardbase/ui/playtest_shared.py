@@ -67,3 +67,15 @@ def bot_labels():
     """A ``format_func`` naming bots in the language of this run (it may be called after it)."""
     language = lang()
     return lambda name: bot_label(name, language)
+
+
+def ending_label(key: str, code: str | None = None) -> str:
+    """How a game ended, in words: a rules file's ending by its label (game ``code``), a known
+    ending by its text, else its code."""
+    if code is not None:
+        from cardbase.playtest.coverage import labels
+
+        words = labels(code).get(f"ending:{key}") or {}
+        if words.get(lang()) or words.get("fr"):
+            return words.get(lang()) or words["fr"]
+    return i18n.find(lang(), f"games.ended.{key}") or key

@@ -17,9 +17,10 @@ SEARCH_STATES = 500  # positions of the panel's bounded search (one deal), kept 
 
 
 def _search(code: str, rules) -> None:
-    """The bounded search of ``cardbase games check`` on one deal: a game proved unable to end is
-    shown as a problem; an ending found, in a caption."""
-    from cardbase.playtest.measures import search_ending
+    """The bounded search of ``cardbase games check`` on one deal at every player count the file
+    allows (the counts said in a caption): a game proved unable to end at a count is shown as a
+    problem naming it; the endings found, in a caption."""
+    from cardbase.playtest.measures import player_counts, search_counts
 
     cards = []
     if rules.source == "edition":
@@ -30,16 +31,23 @@ def _search(code: str, rules) -> None:
             return
     elif rules.source != "generated":  # a game played with decks: checked by the CLI with --deck
         return
+    counts = player_counts(rules)
     try:
-        found = search_ending(rules, cards, seeds=1, most_states=SEARCH_STATES)
+        found = search_counts(rules, cards, counts, seeds=1, most_states=SEARCH_STATES)
     except CardbaseError:
         return  # a formula failing in play: the CLI's check names it
-    deal = found["deals"][0]
-    if found["verdict"] == "cannot_end":
-        st.error(tp("rulesdata.cli.search_cannot_end", deals=1, states=deal["states"]))
-    elif found["verdict"] == "ending":
-        st.caption(tp("rulesdata.cli.search_ending", condition=deal["condition"], moves=deal["moves"],
-                      seed=deal["seed"], states=deal["states"]))
+    # numbers only: shown as they are (tp would escape the commas)
+    st.caption(t("rulesdata.cli.counts", counts=", ".join(map(str, counts)), min=rules.min_players,
+                 max=rules.max_players))
+    many = len(counts) > 1
+    for one in found["by_players"]:
+        at = tp("rulesdata.cli.at_players", players=one["players"]) if many else ""
+        deal = one["deals"][0]
+        if one["verdict"] == "cannot_end":
+            st.error(at + tp("rulesdata.cli.search_cannot_end", deals=1, states=deal["states"]))
+        elif one["verdict"] == "ending":
+            st.caption(at + tp("rulesdata.cli.search_ending", condition=deal["condition"],
+                               moves=deal["moves"], seed=deal["seed"], states=deal["states"]))
 
 
 def _figures(code: str, game: str) -> set[str] | None:

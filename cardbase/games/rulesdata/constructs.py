@@ -104,7 +104,7 @@ def each_op(ctx: _Ctx, op: dict[str, Any], here: list[Any], card: bool) -> tuple
         ctx.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="each", value=what,
                   allowed=", ".join(EACH))
         return None
-    return ("each", what, ctx.ops(op.get("do", []), here, card=card))
+    return ("each", what, ctx.ops(op.get("do", []), here + [("do",)], card=card))
 
 
 def action_keys(c: _Checker, a: dict[str, Any], parts: list[Any], act: Action, ctx: _Ctx) -> None:
@@ -165,7 +165,7 @@ def seat_op(ctx: _Ctx, verb: str, op: dict[str, Any], here: list[Any], card: boo
         return next_turn_op(ctx, op, here, card)
     if verb == "for_seat":
         target = ctx.expr(op["for_seat"], here, card=card)
-        do = ctx.ops(op.get("do", []), here, card=card)
+        do = ctx.ops(op.get("do", []), here + [("do",)], card=card)
         return ("for_seat", target, do) if target is not None else None
     if verb == "rotate":
         zone = ctx.zone(op["rotate"], here)

@@ -256,7 +256,7 @@ def locate(text: str | _Lines, parts: list[Any]) -> int | None:
 def key_text(parts: list[Any]) -> str:
     out = ""
     for p in parts:
-        if isinstance(p, tuple):  # an operation inside a list (not located): its place, from 1
+        if isinstance(p, tuple):  # inside a list of operations (not located): a place from 1, or a branch
             p = p[0]
         out += f"[{p + 1}]" if isinstance(p, int) else (("." if out else "") + str(p))
     return out
@@ -383,6 +383,41 @@ def _shape_problem(text: str, path: str) -> Problem | None:
     return None
 
 
+def _unclosed_brace(text: str, error: str) -> int | None:
+    """The line (from 1) of a TOML error (« … (at line 84, column 48) »), or the line before it,
+    when it opens an inline table ``{`` it does not close — TOML wants an inline table on one line (its lists
+    may span several), so a newline in it is the likely cause. Braces in strings and comments
+    are not counted."""
+    found = re.search(r"at line (\d+)", error)
+    if not found:
+        return None
+    lines = text.splitlines()
+    n = int(found.group(1))
+    return next((i + 1 for i in (n - 1, n - 2) if 0 <= i < len(lines) and _open_braces(lines[i]) > 0), None)
+
+
+def _open_braces(line: str) -> int:
+    """``{`` less ``}`` on one line of TOML, outside its strings and its comment."""
+    depth, quote, i = 0, "", 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            break
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        i += 1
+    return depth
+
+
 def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, Any] | None = None,
                      card_fields: CardFields | None = None) -> Rules:
     """The checked rules of ``text``. ``card_fields(code)``: the figures (stats) of the game's
@@ -394,9 +429,12 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        fix = tr("rulesdata.toml_fix")
+        line = _unclosed_brace(text, str(exc))
+        if line:  # a newline inside an inline table: say TOML's rule
+            fix += " " + tr("rulesdata.toml_inline_fix", line=line)
         raise RulesFileError(tr("rulesdata.title", file=path),
-                             [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)),
-                                      tr("rulesdata.toml_fix"), path)]) from None
+                             [Problem("rules-toml", tr("rulesdata.toml", error=str(exc)), fix, path)]) from None
     c = _Checker(path, text)
     rules = _build(c, data, path, options or {}, card_fields)
     if c.problems:
@@ -839,8 +877,9 @@ class _Ctx:
                     out.append((verb, name, value))
             elif verb == "if":
                 test = self.expr(op["if"], here, card=card)
-                then = self.ops(op.get("then", []), here, card=card)
-                other = self.ops(op.get("else", []), here, card=card)
+                # the branch's name in the key: round.end[1].then[1], .else[1] (.do[1] for each/for_seat)
+                then = self.ops(op.get("then", []), here + [("then",)], card=card)
+                other = self.ops(op.get("else", []), here + [("else",)], card=card)
                 if test:
                     out.append(("if", test, then, other))
             elif verb in ("move", "deal"):
