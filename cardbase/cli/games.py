@@ -181,7 +181,10 @@ def sim_game_command(
     log: int = typer.Option(0, "--log", help=tr("games.help.log")),
     seat: int | None = typer.Option(None, "--seat", help=tr("games.help.seat")),
 ) -> None:
-    """Play N games of a box game (OVERKILL…) with bots: seats, ties, each card's impact."""
+    """Play N games of a box game (OVERKILL…, or a game written as data) with bots: seats, ties,
+    endings, rule coverage and, for a game that follows each seat's cards, each card's impact (a
+    game written as data: how often the bots take it when it is offered, and the wins of those who
+    took it)."""
     import json
     import os
 
@@ -259,7 +262,9 @@ def sim_game_command(
                       rounds=fmt_num(rep.mean_rounds, 2)))
     typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k, built), n=v)
                                                       for k, v in rep.ended_by.items())))
-    if rep.cards:
+    if rep.cards and "offered" in rep.cards[0]:  # a rules file's game: the cards the bots chose
+        _say_choices(rep.cards, rep.bots)
+    elif rep.cards:
         typer.echo(tr("games.cli.cards_head"))
         for c in sorted(rep.cards, key=lambda c: -c["win_rate_held"]):
             lo, hi = c["ci95_held"]
@@ -272,6 +277,35 @@ def sim_game_command(
         typer.echo(line, err=True)
     if measured is not None:
         say_measures(measured)
+
+
+TOP_CARDS = 12  # the cards a rules file's batch names in its text (all are in --json)
+
+
+def _say_choices(cards: list[dict[str, Any]], bots: list[str]) -> None:
+    """A rules file's cards in the text: the most telling by their effect (wins when taken
+    against wins otherwise), what the figures mean, the never-taken after."""
+    top = sorted(cards, key=lambda c: (c["effect"] is None, -abs(c["effect"] or 0.0), c["name"]))[:TOP_CARDS]
+    typer.echo(tr("games.cli.choices_head", bots=", ".join(dict.fromkeys(bots)), shown=len(top),
+                  total=len(cards)))
+    typer.echo(tr("games.cli.choices_meaning"))
+    for c in top:
+        if not c["taken"]:
+            typer.echo(tr("games.cli.choice_never", name=c["name"], offered=c["offered"]))
+            continue
+        lo, hi = c["ci95_take"]
+        wlo, whi = c["ci95_held"]
+        olo, ohi = c["ci95_not_held"]
+        wins = tr("games.cli.choice_all") if c["effect"] is None else tr(
+            "games.cli.choice_wins", won=fmt_pct(c["win_rate_held"], unit=False), wlo=fmt_pct(wlo, unit=False),
+            whi=fmt_pct(whi, unit=False), held=c["games_held"], other=fmt_pct(c["win_rate_not_held"], unit=False),
+            olo=fmt_pct(olo, unit=False), ohi=fmt_pct(ohi, unit=False), others=c["games_not_held"],
+            effect=fmt_pct(c["effect"], signed=True))
+        typer.echo(tr("games.cli.choice", name=c["name"], offered=c["offered"], taken=c["taken"],
+                      rate=fmt_pct(c["take_rate"], unit=False), lo=fmt_pct(lo, unit=False),
+                      hi=fmt_pct(hi, unit=False), wins=wins))
+    if len(cards) > len(top):
+        typer.echo(tr("games.cli.choices_more", n=len(cards) - len(top)))
 
 
 def _ending(key: str, game: Any = None) -> str:

@@ -233,6 +233,25 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
     return report(code, players, seed, bots, records, cards_t, game=game, options=options), records
 
 
+def _card_choices(records: Sequence[Record]) -> dict[str, tuple[int, int]] | None:
+    """A rules file's game: per card, over every seat of every game, the decisions where a legal
+    action could choose it and the times it was chosen (the games' ``facts["cards"]``, from
+    ``state.record_facts()``); None for a game that does not count them."""
+    total: dict[str, list[int]] = {}
+    counted = False
+    for r in records:
+        seats = r.facts.get("cards") if isinstance(r.facts, dict) else None
+        if seats is None:
+            continue
+        counted = True
+        for one in seats:
+            for ref, (offered, taken) in one.items():
+                slot = total.setdefault(ref, [0, 0])
+                slot[0] += offered
+                slot[1] += taken
+    return {ref: (o, t) for ref, (o, t) in total.items()} if counted else None
+
+
 def report(code: str, players: int, seed: int, bots: Sequence[str], records: Sequence[Record],
            cards: Sequence[CardDef], game: Any = None, options: dict[str, Any] | None = None) -> GameReport:
     n = len(records)
@@ -278,8 +297,9 @@ def report(code: str, players: int, seed: int, bots: Sequence[str], records: Seq
     # a card's impact: win rate of the seats that held it against those that did not
     held_any = any(h for r in records for h in r.held)
     card_rows = []
-    if held_any:
-        refs = sorted({ref for r in records for h in r.held for ref in h})
+    choices = _card_choices(records)
+    if held_any or choices:  # a rules file's game: every card offered, the never-chosen ones too
+        refs = sorted({ref for r in records for h in r.held for ref in h} | set(choices or ()))
         names = {c.ref: c.name for c in cards}
         for ref in refs:
             held = won_held = other = won_other = 0
@@ -293,10 +313,19 @@ def report(code: str, players: int, seed: int, bots: Sequence[str], records: Seq
                         other += 1
                         won_other += win
             lo, hi = wilson(won_held, held)
-            card_rows.append({"ref": ref, "name": names.get(ref, ref), "games_held": held,
-                              "win_rate_held": won_held / held if held else 0.0,
-                              "win_rate_not_held": won_other / other if other else 0.0,
-                              "ci95_held": [lo, hi]})
+            olo, ohi = wilson(won_other, other)
+            row = {"ref": ref, "name": names.get(ref, ref), "games_held": held,
+                   "win_rate_held": won_held / held if held else 0.0,
+                   "win_rate_not_held": won_other / other if other else 0.0,
+                   "ci95_held": [lo, hi], "games_not_held": other, "ci95_not_held": [olo, ohi],
+                   # wins when held − wins otherwise; None when every seat, or none, held it
+                   "effect": won_held / held - won_other / other if held and other else None}
+            if choices is not None:  # a rules file's game: how often the bots chose the card
+                offered, taken = choices.get(ref, (0, 0))
+                tlo, thi = wilson(taken, offered)
+                row.update({"offered": offered, "taken": taken,
+                            "take_rate": taken / offered if offered else 0.0, "ci95_take": [tlo, thi]})
+            card_rows.append(row)
     extra: dict[str, Any] = {}
     lines: list[str] = []
     analytics = getattr(game, "analytics", None)

@@ -66,15 +66,19 @@ def paired_delta(a: Sequence[float], b: Sequence[float]) -> tuple[float, list[fl
 
 
 def _card_moves(base: Any, other: Any) -> list[dict[str, Any]]:
-    """The cards whose win rate when held moves most between two reports."""
+    """The cards whose win rate when held moves most between two reports (a rules file's game: a
+    card is held by the seats that took it at least once; its take rate moves beside it)."""
     before = {c["ref"]: c for c in base.cards}
     moves = []
     for c in other.cards:
         b = before.get(c["ref"])
         if b is None or not b["games_held"] or not c["games_held"]:
             continue
-        moves.append({"ref": c["ref"], "name": c["name"], "win_rate_held": c["win_rate_held"],
-                      "delta": c["win_rate_held"] - b["win_rate_held"]})
+        move = {"ref": c["ref"], "name": c["name"], "win_rate_held": c["win_rate_held"],
+                "delta": c["win_rate_held"] - b["win_rate_held"]}
+        if "take_rate" in c and "take_rate" in b:  # a rules file's game: how often the bots took it
+            move.update({"take_rate": c["take_rate"], "take_delta": c["take_rate"] - b["take_rate"]})
+        moves.append(move)
     moves.sort(key=lambda m: -abs(m["delta"]))
     return moves[:TOP_CARDS]
 

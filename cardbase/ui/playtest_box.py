@@ -148,6 +148,51 @@ def batch(code: str, *, prefix: str) -> None:
                    options=options)
 
 
+def _show_choices(cards: list[dict[str, Any]]) -> None:
+    """A rules file's cards: how often the bots took each one when offered, and the win rate of the
+    seats that took it against the others (a side no seat was on is left out of the chart)."""
+    import altair as alt
+
+    order = sorted(cards, key=lambda c: (c["effect"] is None, -(c["effect"] or 0.0), c["name"]))
+    name_col, held_col, win_col = t("games_page.card"), t("games_page.held"), t("games_page.win_rate")
+    lo_col, hi_col = t("games_page.ci_low"), t("games_page.ci_high")
+    st.markdown(f"**{t('games_page.choices_title')}**")
+    st.caption(t("games_page.choices_caption"))
+    rows = []
+    for c in order:
+        for side, rate, ci, n in (("games_page.taken_yes", c["win_rate_held"], c["ci95_held"], c["games_held"]),
+                                  ("games_page.taken_no", c["win_rate_not_held"], c["ci95_not_held"],
+                                   c["games_not_held"])):
+            if n:
+                rows.append({name_col: c["name"], held_col: t(side), win_col: rate, lo_col: ci[0],
+                             hi_col: ci[1], "n": n})
+    if rows:
+        base = alt.Chart(pd.DataFrame(rows)).encode(
+            y=alt.Y(f"{name_col}:N", sort=[c["name"] for c in order], title=None),
+            yOffset=alt.YOffset(f"{held_col}:N"),
+            color=alt.Color(f"{held_col}:N", title=None, legend=alt.Legend(orient="top"),
+                            scale=alt.Scale(range=["#e45756", "#9a9a9a"])))
+        points = base.mark_point(filled=True, size=60).encode(
+            x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+            tooltip=[name_col, held_col, alt.Tooltip(f"{win_col}:Q", format=".1%"),
+                     alt.Tooltip(f"{lo_col}:Q", format=".1%"), alt.Tooltip(f"{hi_col}:Q", format=".1%"), "n"])
+        rules = base.mark_rule().encode(x=alt.X(f"{lo_col}:Q", title=win_col), x2=f"{hi_col}:Q")
+        st.altair_chart(localized((rules + points).properties(height=34 * len(cards) + 40)), width="stretch")
+
+    def interval(ci: list[float]) -> str:
+        return f"{pct(ci[0])} – {pct(ci[1])}"
+
+    st.dataframe(pd.DataFrame([{
+        name_col: c["name"], t("games_page.offered"): c["offered"], t("games_page.taken"): c["taken"],
+        t("games_page.take_rate"): pct(c["take_rate"]), t("games_page.take_ci"): interval(c["ci95_take"]),
+        t("games_page.rate_taken"): pct(c["win_rate_held"]) if c["games_held"] else "—",
+        t("games_page.taken_ci"): interval(c["ci95_held"]) if c["games_held"] else "—",
+        t("games_page.rate_not_taken"): pct(c["win_rate_not_held"]) if c["games_not_held"] else "—",
+        t("games_page.not_taken_ci"): interval(c["ci95_not_held"]) if c["games_not_held"] else "—",
+        t("games_page.delta"): pct(c["effect"], signed=True) if c["effect"] is not None else "—"}
+        for c in order]), hide_index=True, width="stretch")
+
+
 def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None = None) -> None:
     """A batch's figures and charts (plain values: ``GameReport.as_dict()`` and rounds per game).
     A game that says its seats' win rates mean nothing (``seat_win_rates: False``: 15 en un tour
@@ -201,7 +246,9 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
                                     t("games_page.ci95"): f"{pct(v['ci95'][0])} – {pct(v['ci95'][1])}"}
                                    for name, v in rep["teams"].items()]), hide_index=True, width="stretch")
 
-    if rep.get("cards"):
+    if rep.get("cards") and "offered" in rep["cards"][0]:  # a rules file's game: the cards chosen
+        _show_choices(rep["cards"])
+    elif rep.get("cards"):
         per_seat_games = n * len(rep["seats"])
         rows = []
         name_col, held_col = t("games_page.card"), t("games_page.held")

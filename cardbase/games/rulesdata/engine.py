@@ -550,6 +550,15 @@ class Game:
         # the greedy bot's look-aheads on the undealt position: [tried, stopped by a hidden card]
         self.undealt = [0, 0]
         self.triggers = {a.name: [t for t in rules.triggers if t.on == a.name] for a in rules.actions}
+        # the cards' figures of a batch (State.card_counts): each card by its reference, a card the
+        # file generates (no edition) by its name; per action, whether it takes a card by choice
+        self.card_keys = sorted({c.ref or c.name or "" for c in self.cards})
+        index = {k: i for i, k in enumerate(self.card_keys)}
+        self.card_key = [index[c.ref or c.name or ""] for c in self.cards]
+        self.card_choice = [a.source is not None and a.pick == "choice" and a.choose_counter is None
+                            for a in rules.actions]
+        self.card_info = (self.stride, self.card_choice, [2 * c for c in self.card_key],
+                          [a.source for a in rules.actions])
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
         self.legal_sees_only = self._legal_sees_only()
@@ -700,6 +709,13 @@ class State(Structures):
         self.winners: list[int] = []
         self.ended_by = ""
         self.cov = {a.name: [0, 0] for a in r.actions}
+        # per seat and card (Game.card_keys): [decisions where a legal action could choose it,
+        # times chosen], flat: (seat * cards + card) * 2 (+1 for the times chosen)
+        self.counts_cards = any(game.card_choice)
+        # per seat and card (Game.card_keys): [decisions that offered it, times taken]; only the
+        # game played counts them: a copy (a bot's look-ahead or search) keeps those counted so far
+        # and adds none (State._fork)
+        self.card_cov = [[0] * (2 * len(game.card_keys)) for _ in range(n)] if self.counts_cards else []
         self._ending = False
         self._legal: list[int] | None = None
         self.decision: tuple | None = None  # an effect's pending choice (cardbase.games.effects.resolve)
@@ -755,6 +771,7 @@ class State(Structures):
         d["revealed"] = list(map(_copy, self.revealed))
         d["effect_cov"] = self.effect_cov[:]
         d["_next"] = None
+        d["counts_cards"] = False
         return s
 
     # ------------------------------------------------------------------ expressions
@@ -1122,6 +1139,8 @@ class State(Structures):
                 if kk in seen:
                     self.cov[name][0] += 1
             self.cov[a.name][1] += 1
+            if self.counts_cards:
+                self._count_cards(p, legal, k, i)
         self.history.append(action)
         self.done[k] += 1
         self.turn_actions += 1
@@ -2112,6 +2131,56 @@ class State(Structures):
     def coverage(self) -> dict[str, list[int]]:
         """Rule coverage: each action's [decisions where it was legal, times played]."""
         return {k: v[:] for k, v in self.cov.items() if v[0]}
+
+    def _count_cards(self, p: int, legal: list[int], k: int, i: int) -> None:
+        """The cards' figures of seat ``p``'s decision among ``legal``, before action ``k`` at
+        position ``i`` is played: each card a legal action could choose offered once, the card
+        chosen taken once (an action that takes the top or a random card chooses none)."""
+        stride, choice, key, sources = self.game.card_info
+        cov = self.card_cov[p]  # per card: offered at 2 × card, taken at 2 × card + 1
+        if legal[0] // stride == legal[-1] // stride:  # one action's choices: action k's (common)
+            if choice[k]:
+                pile = self._pile(sources[k], p)
+                if len(legal) == len(pile):  # every card of the pile
+                    offered: Any = set(map(key.__getitem__, pile))
+                else:
+                    at = k * stride
+                    offered = {key[pile[x - at]] for x in legal}
+                for c in offered:
+                    cov[c] += 1
+                cov[key[pile[i]] + 1] += 1
+            return
+        offered = set()
+        for kk in {x // stride for x in legal}:
+            if kk < len(choice) and choice[kk]:
+                pile = self._pile(sources[kk], p)
+                at = kk * stride
+                offered.update(key[pile[x - at]] for x in legal if x // stride == kk)
+        for c in offered:
+            cov[c] += 1
+        if choice[k]:
+            cov[key[self._pile(sources[k], p)[i]] + 1] += 1
+
+    def card_counts(self, seat: int) -> dict[str, list[int]]:
+        """Seat ``seat``'s cards in this game: per card (reference, or name for a card of the
+        file) [decisions where a legal action could choose it, times chosen]."""
+        if not self.card_cov:
+            return {}
+        cov = self.card_cov[seat]
+        return {name: [o, t] for name, o, t in zip(self.game.card_keys, cov[::2], cov[1::2]) if o}
+
+    def held_cards(self, seat: int) -> set[str]:
+        """The cards (reference, or name) seat ``seat`` chose at least once (State.card_counts)."""
+        if not self.card_cov:
+            return set()
+        return {name for name, t in zip(self.game.card_keys, self.card_cov[seat][1::2]) if t}
+
+    def record_facts(self) -> dict[str, Any] | None:
+        """A batch's figures of this game: ``cards``, each seat's :meth:`card_counts` (None for
+        a game where no action chooses a card)."""
+        if not self.card_cov:
+            return None
+        return {"cards": [self.card_counts(q) for q in range(self.n)]}
 
     # ------------------------------------------------------------------ information
 

@@ -591,6 +591,8 @@ class Structures:
                 for kk in {x // stride for x in legal if x != self.game.pass_action}:
                     self.cov[self.rules.actions[kk].name][0] += 1
                 self.cov[a.name][1] += 1
+                if self.counts_cards:
+                    self._count_cards(seat, [x for x in legal if x != self.game.pass_action], k, i)
             self._log("action", seat, action)
             card = None
             if a.choose_counter is not None:
