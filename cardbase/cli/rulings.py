@@ -113,6 +113,8 @@ def sim_rulings_command(
         return
     typer.echo(tr("rulings.cli.weight_head", game=spec.code, games=res["games"], players=res["players"],
                   seed=seed, bots=", ".join(res["bots"])))
+    if res["variants"]:  # what « significant » means over several sides
+        typer.echo(tr("rulings.cli.questions", tests=res["variants"][0].get("questions", 1)))
     typer.echo(tr("rulings.cli.baseline"))
     for side in res["baseline"]["seats"]:
         typer.echo("  " + _side(side, res["teams"]))

@@ -6,8 +6,12 @@ every variant is dealt from the same seed as game ``i`` of the baseline. A varia
 side (a seat, or a team in a team game) is the mean of the paired per-game differences of its wins
 (1 won, 0 not), with a 95 % interval from their spread (normal approximation; pairing removes the
 deal's own variance, so the interval is narrower than comparing two independent batches). A
-variant is *significant* when the interval of some side's difference excludes 0. Variants are
-ranked by the largest absolute difference of a side's win rate.
+variant is *significant* when some side's difference stays away from 0 at the 5 % level once the
+number of sides tested is allowed for (Bonferroni: with k independent questions each is asked at
+5 % / k — two seats or two teams are one question, their differences mirror each other; a duel's
+deck and first player are two): with four seats, one seat's 95 % interval excluding 0 happens by
+chance in about one batch of six. The rows keep their plain 95 % intervals. Variants are ranked by
+the largest absolute difference of a side's win rate.
 """
 
 from __future__ import annotations
@@ -22,6 +26,24 @@ from cardbase.games.rulings import Ruling, contested, in_force
 from cardbase.playtest.stats import wilson
 
 Z95 = 1.959963984540054
+
+
+def questions(sides: int, *, mirrored: bool = True) -> int:
+    """How many independent questions ``sides`` differences ask: two mirrored sides (two seats, two
+    teams: one wins what the other loses) ask one."""
+    return 1 if mirrored and sides <= 2 else max(1, sides)
+
+
+def beyond_chance(delta: float, ci: Sequence[float], tests: int) -> bool:
+    """Whether ``delta`` is away from 0 at the 5 % level over ``tests`` questions (Bonferroni): its
+    95 % interval ``ci`` widened to the level 5 % / ``tests``."""
+    from statistics import NormalDist
+
+    half = (ci[1] - ci[0]) / 2
+    if half <= 0:
+        return delta != 0
+    z = NormalDist().inv_cdf(1 - 0.025 / tests)
+    return abs(delta) > half * z / Z95
 TOP_CARDS = 5
 
 Progress = Callable[[int, int], None]
@@ -149,16 +171,17 @@ def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
         sides = _side_rows(recs, players)
         significant = False
         biggest = 0.0
+        tests = questions(len(sides))
         for row, (name, seats) in zip(sides, _sides(recs, players), strict=True):
             delta, ci = paired_delta(base_wins.get(name, [0] * games), _wins(recs, seats))
             row["delta"] = delta
             row["delta_ci95"] = ci
-            significant = significant or ci[0] > 0 or ci[1] < 0
+            significant = significant or beyond_chance(delta, ci, tests)
             biggest = max(biggest, abs(delta))
         variants.append({
             "ruling": ruling.code, "title": ruling.title_in(), "option": ruling.option,
             "value": value, "default": ruling.default, "contested": ruling.contested,
-            "seats": sides, "delta": biggest, "significant": significant,
+            "seats": sides, "delta": biggest, "significant": significant, "questions": tests,
             **dict(zip(("same_games", "same_moves_other_outcome"), same_games(base_recs, recs), strict=True)),
             "mean_rounds": rep.mean_rounds, "delta_rounds": rep.mean_rounds - base_rep.mean_rounds,
             "ties": rep.ties, "ended_by": rep.ended_by, "cards": _card_moves(base_rep, rep),
@@ -239,15 +262,16 @@ def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: t
         rows = sides(rep)
         significant = False
         biggest = 0.0
+        tests = questions(len(rows), mirrored=False)  # deck A and the first player: two questions
         for row, (name, won) in zip(rows, _duel_sides(rep.records, names), strict=True):
             delta, ci = paired_delta(base_won[name], won)
             row["delta"], row["delta_ci95"] = delta, ci
-            significant = significant or ci[0] > 0 or ci[1] < 0
+            significant = significant or beyond_chance(delta, ci, tests)
             biggest = max(biggest, abs(delta))
         variants.append({
             "ruling": ruling.code, "title": ruling.title_in(), "option": ruling.option, "value": value,
             "default": ruling.default, "contested": ruling.contested, "seats": rows, "delta": biggest,
-            "significant": significant, "mean_rounds": float(rep.records["turns"].mean()),
+            "significant": significant, "questions": tests, "mean_rounds": float(rep.records["turns"].mean()),
             "delta_rounds": float(rep.records["turns"].mean() - base.records["turns"].mean()),
             "ties": rep.summary["ties"], "ended_by": rep.summary["ended_by"], "cards": [],
             **measured({ruling.option: value})})
