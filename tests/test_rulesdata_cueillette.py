@@ -419,3 +419,20 @@ def test_the_measures_count_identical_cards_once_among_distinct_options(cli_env)
         got[code] = json.loads(res.stdout)["measures"]["decisions"]
     assert 1 < got["cueillette"]["distinct_options"] < got["cueillette"]["options"] - 1, got
     assert got["huit"]["distinct_options"] == got["huit"]["options"], got
+
+
+def test_games_check_advises_the_round_horizon_for_a_game_of_secret_choices(tmp_path) -> None:
+    """With horizon = "step" the greedy bot of every seat but the last to choose reads its position
+    before the reveal and sees every pick alike: games check says so, and Cueillette's "round" is
+    not warned about."""
+    path = tmp_path / "cueillette.toml"
+    path.write_text(FILE.read_text(encoding="utf-8").replace('horizon = "round"', 'horizon = "step"'),
+                    encoding="utf-8")
+    for target, advised in ((path, True), (FILE, False)):
+        args = ["games", "check", str(target), "--games", "4", "--search-states", "0"]
+        res = runner.invoke(app, [*args, "--json"])
+        assert res.exit_code == 0, res.output
+        assert (json.loads(res.stdout)["advice"] == ["horizon_secret"]) is advised
+        for lang, words in (("fr", 'horizon = "round"'), ("en", 'horizon = "round"')):
+            text = runner.invoke(app, ["--lang", lang, *args])
+            assert text.exit_code == 0 and (words in text.output) is advised, text.output

@@ -90,14 +90,20 @@ def check_command(
     tried = try_counts(rules, cards, games, counts, decks=decks) if games and playable else None
     searched = search_counts(rules, cards, counts, seeds=search_deals, most_states=search_states,
                              decks=decks) if search_states and playable else None
+    # every action a secret choice but a greedy horizon that reads the position before the reveal:
+    # every seat but the last to choose sees no difference between its picks (docs: horizon)
+    blind = bool(rules.actions) and all(a.simultaneous for a in rules.actions) and rules.horizon != "round"
     if json_out:
         print_json({"file": str(file), "code": rules.code, "ok": True, "players": counts if playable else [],
-                    "tried": tried, "search": searched})
+                    "tried": tried, "search": searched,
+                    "advice": ["horizon_secret"] if blind else []})
         if searched is not None and searched["verdict"] == "cannot_end":
             raise typer.Exit(2)
         return
     typer.echo(tr("rulesdata.cli.ok", file=str(file), code=rules.code, zones=len(rules.zones),
                   actions=len(rules.actions)))
+    if blind:
+        typer.echo(tr("rulesdata.cli.horizon_secret", horizon=rules.horizon))
     if not playable:
         typer.echo(tr("rulesdata.cli.not_tried"))
         return
