@@ -148,11 +148,28 @@ def batch(code: str, *, prefix: str) -> None:
                    options=options)
 
 
+def _win_chart(df: pd.DataFrame, order: list[str], cols: tuple[str, str, str, str, str], cards: int) -> None:
+    """Each card's win rate with and without it (or when taken and not), a point and its interval
+    per side; ``cols``: the frame's card, side, rate, interval low and high columns."""
+    import altair as alt
+
+    name_col, held_col, win_col, lo_col, hi_col = cols
+    base = alt.Chart(df).encode(
+        y=alt.Y(f"{name_col}:N", sort=order, title=None),
+        yOffset=alt.YOffset(f"{held_col}:N"),
+        color=alt.Color(f"{held_col}:N", title=None, legend=alt.Legend(orient="top"),
+                        scale=alt.Scale(range=["#e45756", "#9a9a9a"])))
+    points = base.mark_point(filled=True, size=60).encode(
+        x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[name_col, held_col, alt.Tooltip(f"{win_col}:Q", format=".1%"),
+                 alt.Tooltip(f"{lo_col}:Q", format=".1%"), alt.Tooltip(f"{hi_col}:Q", format=".1%"), "n"])
+    rules = base.mark_rule().encode(x=alt.X(f"{lo_col}:Q", title=win_col), x2=f"{hi_col}:Q")
+    st.altair_chart(localized((rules + points).properties(height=34 * cards + 40)), width="stretch")
+
+
 def _show_choices(cards: list[dict[str, Any]]) -> None:
     """A rules file's cards: how often the bots took each one when offered, and the win rate of the
     seats that took it against the others (a side no seat was on is left out of the chart)."""
-    import altair as alt
-
     order = sorted(cards, key=lambda c: (c["effect"] is None, -(c["effect"] or 0.0), c["name"]))
     name_col, held_col, win_col = t("games_page.card"), t("games_page.held"), t("games_page.win_rate")
     lo_col, hi_col = t("games_page.ci_low"), t("games_page.ci_high")
@@ -167,17 +184,8 @@ def _show_choices(cards: list[dict[str, Any]]) -> None:
                 rows.append({name_col: c["name"], held_col: t(side), win_col: rate, lo_col: ci[0],
                              hi_col: ci[1], "n": n})
     if rows:
-        base = alt.Chart(pd.DataFrame(rows)).encode(
-            y=alt.Y(f"{name_col}:N", sort=[c["name"] for c in order], title=None),
-            yOffset=alt.YOffset(f"{held_col}:N"),
-            color=alt.Color(f"{held_col}:N", title=None, legend=alt.Legend(orient="top"),
-                            scale=alt.Scale(range=["#e45756", "#9a9a9a"])))
-        points = base.mark_point(filled=True, size=60).encode(
-            x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-            tooltip=[name_col, held_col, alt.Tooltip(f"{win_col}:Q", format=".1%"),
-                     alt.Tooltip(f"{lo_col}:Q", format=".1%"), alt.Tooltip(f"{hi_col}:Q", format=".1%"), "n"])
-        rules = base.mark_rule().encode(x=alt.X(f"{lo_col}:Q", title=win_col), x2=f"{hi_col}:Q")
-        st.altair_chart(localized((rules + points).properties(height=34 * len(cards) + 40)), width="stretch")
+        _win_chart(pd.DataFrame(rows), [c["name"] for c in order], (name_col, held_col, win_col, lo_col, hi_col),
+                   len(cards))
 
     def interval(ci: list[float]) -> str:
         return f"{pct(ci[0])} – {pct(ci[1])}"
@@ -264,17 +272,7 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
         df = pd.DataFrame(rows)
         order = [c["name"] for c in sorted(rep["cards"], key=lambda c: -(c["win_rate_held"] - c["win_rate_not_held"]))]
         st.markdown(f"**{t('games_page.cards_title')}**")
-        base = alt.Chart(df).encode(
-            y=alt.Y(f"{name_col}:N", sort=order, title=None),
-            yOffset=alt.YOffset(f"{held_col}:N"),
-            color=alt.Color(f"{held_col}:N", title=None, legend=alt.Legend(orient="top"),
-                            scale=alt.Scale(range=["#e45756", "#9a9a9a"])))
-        points = base.mark_point(filled=True, size=60).encode(
-            x=alt.X(f"{win_col}:Q", title=win_col, axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-            tooltip=[name_col, held_col, alt.Tooltip(f"{win_col}:Q", format=".1%"),
-                     alt.Tooltip(f"{lo_col}:Q", format=".1%"), alt.Tooltip(f"{hi_col}:Q", format=".1%"), "n"])
-        rules = base.mark_rule().encode(x=alt.X(f"{lo_col}:Q", title=win_col), x2=f"{hi_col}:Q")
-        st.altair_chart(localized((rules + points).properties(height=34 * len(rep["cards"]) + 40)), width="stretch")
+        _win_chart(df, order, (name_col, held_col, win_col, lo_col, hi_col), len(rep["cards"]))
         st.caption(t("games_page.cards_caption"))
         table = pd.DataFrame([{
             t("field.ref"): c["ref"], name_col: c["name"], held_col: c["games_held"],
