@@ -38,7 +38,8 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "having_all": (2, 2, "zone"),  # the same, every player's pile of the zone together
     "score": (0, 0, "state"),  # the player's hand scored by the cards' effects ([effects])
     "pending": (1, 1, "state"),  # pending('recover'): the size of the seat's Défausse actions waiting
-    "sum": (1, 1, "zone"),  # the values of the zone's cards added up (the seat's own pile)
+    "sum": (1, 2, "zone"),  # the values of the zone's cards added up (sum('table', 'card.points'): an expression's)
+    "distinct": (1, 2, "zone"),  # distinct('table', 'card.colour'): the different values among the zone's cards
     "team_total": (1, 1, "counter"),  # a counter summed over the seat's team
     "team_best": (1, 1, "counter"),  # a counter's highest value in the seat's team
     "others_best": (1, 1, "counter"),  # its highest value among the other teams' seats
@@ -48,6 +49,11 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "count_best": (1, 1, "counter"),  # how many seats hold the counter's highest value (a tie's size)
     "count_if": (2, 2, "zone"),  # count_if('main', 'card.colour == 2'): cards of the zone passing a test
 }
+# min('zone'), max('zone', 'card.value'): a zone-wide form of min and max (a zone's name first)
+ZONE_MINMAX = {"min": "min_of", "max": "max_of"}
+# the functions whose second argument is a text holding an expression on ``card``
+CARD_TEXT = ("count_if", "sum", "distinct", "min_of", "max_of")
+CHOSEN = "chosen"  # the pseudo-zone of the cards of a set (an action's pick = "set"): its test, its then
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 # teams and answer windows (docs/rules-language.md): the seat's team (from 1), the number of teams,
 # the card of the action that opened the answer window, the answers made in it, its actor (from 1)
@@ -142,7 +148,7 @@ class _Rewrite(ast.NodeTransformer):
                     or (node.id in MORE_NAMES and node.id != "cause") or (self.number and node.id == "value"))
         if isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else ""
-            if name in ("min", "max", "abs"):
+            if name in ("min", "max", "abs"):  # (a zone's min('table') may be a text: a Constant)
                 return all(self.numeric(a) for a in node.args)
             return name not in ("top",)
         if isinstance(node, ast.BinOp):
@@ -167,14 +173,21 @@ class _Rewrite(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> Any:
         args = [self.visit(a) for a in node.args]
         assert isinstance(node.func, ast.Name)
-        fn = ast.Name(f"_f_{node.func.id}", ast.Load())
-        if FUNCTIONS[node.func.id][2]:
+        name = _called(node)
+        fn = ast.Name(f"_f_{name}", ast.Load())
+        if name in CARD_TEXT and name != "count_if" and len(node.args) == 1 and name != "sum":
+            text = "card.value"  # min('zone'), max('zone'), distinct('zone'): the cards' values
+        else:
+            text = node.args[1].value if name in CARD_TEXT and len(node.args) == 2 else None
+        if FUNCTIONS.get(name, (0, 0, "zone"))[2]:
             args = [ast.Name("_s", ast.Load()), ast.Name("_seat", ast.Load()), *args]
         call: ast.expr = ast.Call(fn, args, [])
-        if node.func.id == "count_if":  # the test (checked text) as a function of the card
-            test = ast.parse(node.args[1].value.strip(), mode="eval").body
+        if text is not None:  # the test or the value (checked text) as a function of the card
+            test = ast.parse(text.strip(), mode="eval").body
             lam = ast.Lambda(ast.arguments(posonlyargs=[], args=[ast.arg("_card")], kwonlyargs=[],
                                            kw_defaults=[], defaults=[]), self.visit(test))
+            if name == "sum":
+                fn = ast.Name("_f_sum_of", ast.Load())
             call = ast.Call(fn, [*args[:3], lam], [])
         if node.func.id == "score":  # the state's method itself, without the table's lambda
             call = ast.Call(ast.Attribute(ast.Name("_s", ast.Load()), "effect_score", ast.Load()),
@@ -275,10 +288,16 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                                                                         ("known", ", ".join(FUNCTIONS)))))
                 continue
             lo, hi, kind = FUNCTIONS[fn]
+            zonal = _called(node)
+            if zonal != fn:  # min('table'), max('table', 'card.value'): a zone's lowest or highest value
+                lo, hi, kind = 1, 2, "zone"
             if not lo <= len(node.args) <= hi:
                 problems.append(ExprProblem("rulesdata.expr.arity", (("name", fn), ("count", lo))))
                 continue
+            fn = zonal
             used_calls.add(fn)
+            if fn in CARD_TEXT and fn != "count_if" and len(node.args) == 1:
+                used_attrs.add("value")  # sum('zone'), min('zone'), distinct('zone') read card.value
             if kind == "zone" and node.args and isinstance(node.args[0], ast.Constant):
                 used_zones.add(str(node.args[0].value))
             if kind and kind != "state":
@@ -287,10 +306,10 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                         and arg.value in kinds[kind]):
                     text = arg.value if isinstance(arg, ast.Constant) else ast.unparse(arg)
                     problems.append(ExprProblem(f"rulesdata.expr.bad_{kind}",
-                                                (("name", fn), ("value", text),
+                                                (("name", node.func.id), ("value", text),
                                                  ("known", ", ".join(sorted(kinds[kind]))))))
-                elif fn == "count_if":
-                    inner = _count_if_test(node, names, zones, actions, counters, constants)
+                elif fn in CARD_TEXT and len(node.args) == 2:
+                    inner = _count_if_test(node, names, zones, actions, counters, constants, fn)
                     if isinstance(inner, list):
                         problems.extend(inner)
                     else:
@@ -311,12 +330,27 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                 frozenset(used_calls), frozenset(used_zones), frozenset(used_attrs)), []
 
 
+def _called(node: ast.Call) -> str:
+    """The function a call stands for: ``min('table')`` (a text first) is the zone-wide
+    ``min_of``, ``min(a, b)`` the usual one."""
+    name = node.func.id if isinstance(node.func, ast.Name) else ""
+    if name in ZONE_MINMAX and node.args and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return ZONE_MINMAX[name]
+    return name
+
+
 def _count_if_test(node: ast.Call, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
-                   counters: Iterable[str], constants: dict[str, Any] | None) -> Expr | list[ExprProblem]:
-    """The test of ``count_if('zone', 'test')``: a text holding an expression on ``card``, checked as
-    any other (its problems, or the compiled test whose names, zones and fields the caller adds)."""
+                   counters: Iterable[str], constants: dict[str, Any] | None,
+                   fn: str = "count_if") -> Expr | list[ExprProblem]:
+    """The test of ``count_if('zone', 'test')`` (or the value of ``sum``, ``min``, ``max``,
+    ``distinct`` of a zone): a text holding an expression on ``card``, checked as any other (its
+    problems, or the compiled test whose names, zones and fields the caller adds)."""
     arg = node.args[1]
     if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+        if fn != "count_if":
+            shown = {"min_of": "min", "max_of": "max"}.get(fn, fn)
+            return [ExprProblem("rulesdata.expr.card_text", (("name", shown), ("value", ast.unparse(arg))))]
         return [ExprProblem("rulesdata.expr.count_if_test", (("value", ast.unparse(arg)),))]
     e, problems = compile_expr(arg.value, names=names, zones=zones, actions=actions, counters=counters,
                                card=True, constants=constants)

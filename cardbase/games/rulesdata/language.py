@@ -23,7 +23,7 @@ from cardbase.i18n import tr
 
 from . import constructs
 from .constructs import Answers, Teams
-from .expr import Expr, compile_expr
+from .expr import CHOSEN, Expr, compile_expr
 
 VISIBILITY = ("nobody", "owner", "everyone", "top", "team")
 RESETS = ("never", "turn", "round")
@@ -102,6 +102,12 @@ class Action:
     answer_only: bool = False  # legal only in an answer window
     answers: Answers | None = None  # the answer window the action opens
     answers_with: tuple[str, ...] = ()  # the names written in ``answers.with``
+    # pick = "set": several cards at once — size = [min, max] (expressions; None: 1, the pile's
+    # size), a test on the set (reading the pseudo-zone « chosen »), where the size is written
+    set_min: Expr | None = None
+    set_max: Expr | None = None
+    set_test: Expr | None = None
+    set_where: str = ""
 
 
 @dataclass(slots=True)
@@ -571,6 +577,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if source == "generated":
         generated = _generated(c, mat)
         if generated:  # the cards are the file's own: every field an expression reads is known
+            ctx.box = len(generated) * (players[1] if per_player_copy else 1)
             ctx.card_fields = set(CARD_FIELDS) | {k for card in generated for k in card} - {"copies"}
         if isinstance(mat.get("cards"), list):
             constructs.card_effects(c, [x for x in mat["cards"] if isinstance(x, dict)])
@@ -811,10 +818,13 @@ class _Ctx:
         self.card_fields: set[str] | None = None  # the fields and figures of the file's own cards
         self.players = (1, 12)  # the file's player counts (a next_turn's seat is checked against them)
         self.next_turns: list[list[Any]] = []  # where a next_turn is (refused with simultaneous choices)
+        self.pseudo: dict[str, Zone] = {}  # zones only expressions read (a set's « chosen »)
+        self.box: int | None = None  # the cards of the material, when the file makes them
 
     def expr(self, source: Any, parts: list[Any], *, card: bool, extra: tuple[str, ...] = ()) -> Expr | None:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options) + list(extra),
-                                   zones=self.zones, actions=self.actions, counters=self.counters,
+                                   zones={**self.zones, **self.pseudo} if self.pseudo else self.zones,
+                                   actions=self.actions, counters=self.counters,
                                    card=card, constants=self.options, number="value" in extra)
         if e is not None:
             self.used |= e.zones
@@ -949,7 +959,7 @@ class _Ctx:
         parts: list[Any] = ["actions", i]
         c.unknown_keys(a, parts, ("name", "label", "move", "pick", "filter", "when", "limit",
                                   "ends_turn", "compulsory", "then", "choose", "simultaneous",
-                                  "answer_only", "answers"))
+                                  "answer_only", "answers", "size", "test"))
         name = a.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
             c.add(parts + ["name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
@@ -982,7 +992,7 @@ class _Ctx:
             if "allowed" in choose:
                 act.choose_filter = self.expr(choose["allowed"], parts + ["choose"], card=False,
                                               extra=("value",))
-        act.pick = c.choice(a, parts, "pick", PICKS, "choice")
+        act.pick = c.choice(a, parts, "pick", PICKS + ("set",), "choice")
         if "filter" in a:
             if move is None:
                 c.add(parts + ["filter"], "rulesdata.filter_no_move", "rulesdata.filter_no_move_fix")
@@ -998,6 +1008,14 @@ class _Ctx:
         act.limit = c.integer(a, parts, "limit", None, 1, 10_000)
         act.ends_turn = c.boolean(a, parts, "ends_turn", False)
         act.compulsory = c.boolean(a, parts, "compulsory", False)
-        act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None)
+        if act.pick == "set" or "size" in a or "test" in a:  # several cards at once (docs: sets)
+            constructs.set_keys(c, self, a, parts, act, move)
+            self.pseudo = {CHOSEN: Zone(CHOSEN, False, False, "everyone")} if act.pick == "set" else {}
+        try:
+            act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None and act.pick != "set")
+        finally:
+            self.pseudo = {}
         constructs.action_keys(c, a, parts, act, self)
+        if act.pick == "set":
+            constructs.set_structures(c, parts, act)
         return act
