@@ -437,5 +437,5 @@ def test_games_check_knows_a_set_that_can_never_pass_its_test(tmp_path) -> None:
     assert data["tried"]["sets"]["jouer"]["legal"] > 0
     ok = tmp_path / "ok.toml"
     ok.write_text(PRESIDENT, encoding="utf-8")
-    res = runner.invoke(app, ["games", "check", str(ok), "--games", "6", "--json"])
+    res = runner.invoke(app, ["games", "check", str(ok), "--games", "6", "--search-states", "300", "--json"])
     assert res.exit_code == 0 and json.loads(res.stdout)["tried"]["never_legal"] == [], res.output
