@@ -10,8 +10,6 @@ import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardbase.i18n import tr
-
 if TYPE_CHECKING:
     from .language import Action, Trigger, Zone, _Checker, _Ctx
 
@@ -380,13 +378,13 @@ def _constant(e: Any) -> Any:
     return v
 
 
-def set_keys(c: _Checker, ctx: _Ctx, a: dict[str, Any], parts: list[Any], act: Action, move: Any) -> None:
+def set_keys(c: _Checker, ctx: _Ctx, a: dict[str, Any], parts: list[Any], act: Action, move: Any,
+             chosen: Zone) -> None:
     """``pick = "set"``: several cards of the ``move``'s zone at once — ``size = [min, max]`` (or
     one size; numbers or expressions; by default from 1 to every card), ``test`` on the set (an
     expression reading the pseudo-zone ``chosen``). The zone must be one the player sees (the
     cards are chosen by what they are); a size known when the file is read is checked then."""
     from .expr import CHOSEN
-    from .language import _Lines, key_text, locate
 
     if act.pick != "set":
         for key in ("size", "test"):
@@ -426,23 +424,12 @@ def set_keys(c: _Checker, ctx: _Ctx, a: dict[str, Any], parts: list[Any], act: A
                 c.add(parts + ["size"], "rulesdata.set_size_box", "rulesdata.set_size_box_fix",
                       lo=vlo, box=ctx.box, action=act.name)
     if "test" in a:
-        ctx.pseudo = {CHOSEN: _chosen_zone()}
+        ctx.pseudo = {CHOSEN: chosen}
         try:
             act.set_test = ctx.expr(a["test"], parts + ["test"], card=False)
         finally:
             ctx.pseudo = {}
-    here = parts + ["size"] if raw is not None else parts + ["pick"]
-    if c.index is None:
-        c.index = _Lines(c.text)
-    line = locate(c.index, here)
-    act.set_where = tr("rulesdata.where", file=c.path, line=line or "?", key=key_text(here))
-
-
-def _chosen_zone() -> Any:
-    from .expr import CHOSEN
-    from .language import Zone
-
-    return Zone(CHOSEN, False, False, "everyone")
+    act.set_where = c.where(parts + ["size"] if raw is not None else parts + ["pick"])
 
 
 def set_structures(c: _Checker, parts: list[Any], act: Action) -> None:

@@ -11,7 +11,6 @@ replays a game exactly.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import functools
 import itertools
 import random
@@ -24,7 +23,8 @@ from cardbase.games.frame import IllegalActionError  # one for every game
 from cardbase.i18n import current_language, tr
 
 from . import sets, structures
-from .expr import CHOSEN, Expr, _called
+from .expr import CHOSEN, Expr, RulesRuntimeError, _called
+from .expr import expressions as _expressions
 from .language import Rules
 from .structures import Structures
 
@@ -48,11 +48,6 @@ def _structural(event: tuple) -> bool:
     """Whether an event is one of the structures' (cardbase.games.rulesdata.structures): their
     « reveal » (the round's secret choices shown) has no argument, an effect's names its seat."""
     return event[0] != "reveal" or len(event) == 1
-
-
-class RulesRuntimeError(CardbaseError):
-    """An expression of the rules file that fails while a game is played (a card without the
-    field it reads, a text where a number is needed…)."""
 
 
 class CardView:
@@ -459,21 +454,6 @@ class _EffectView:
 
     def _end_turn(self) -> None:
         self.s._effect_done()
-
-
-def _expressions(obj: Any) -> Any:
-    """Every expression (:class:`Expr`) of a rules file, wherever it is held."""
-    if isinstance(obj, Expr):
-        yield obj
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from _expressions(getattr(obj, f.name))
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from _expressions(x)
-    elif isinstance(obj, dict):
-        for x in obj.values():
-            yield from _expressions(x)
 
 
 class Game:

@@ -17,9 +17,12 @@ and stopped during play (:func:`_mul`, :func:`_mod`) where a card's field turns 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from cardbase.errors import CardbaseError
 
 # name -> (min args, max args, kinds of the string arguments: "zone" / "action" / "" for any)
 FUNCTIONS: dict[str, tuple[int, int, str]] = {
@@ -67,6 +70,11 @@ _OPS = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.U
         ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq,
         ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
         ast.Name, ast.Load, ast.Constant, ast.Call, ast.Attribute, ast.IfExp, ast.Tuple, ast.List)
+
+
+class RulesRuntimeError(CardbaseError):
+    """An expression of the rules file that fails while a game is played (a card without the
+    field it reads, a text where a number is needed…)."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -355,3 +363,18 @@ def _count_if_test(node: ast.Call, names: Iterable[str], zones: Iterable[str], a
     e, problems = compile_expr(arg.value, names=names, zones=zones, actions=actions, counters=counters,
                                card=True, constants=constants)
     return problems if e is None else e
+
+
+def expressions(obj: Any) -> Any:
+    """Every expression (:class:`Expr`) of a rules file, wherever it is held."""
+    if isinstance(obj, Expr):
+        yield obj
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from expressions(getattr(obj, f.name))
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from expressions(x)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            yield from expressions(x)

@@ -287,6 +287,13 @@ class _Checker:
             if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
         self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
 
+    def where(self, parts: list[Any]) -> str:
+        """« fichier F, ligne N, clé K »: where a key is, for a problem found only in play."""
+        if self.index is None:
+            self.index = _Lines(self.text)
+        line = locate(self.index, [p for p in parts if not isinstance(p, tuple)])
+        return tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts))
+
     def table(self, data: Any, parts: list[Any], *, required: bool = False) -> dict[str, Any]:
         if data is None:
             if required:
@@ -1009,8 +1016,9 @@ class _Ctx:
         act.ends_turn = c.boolean(a, parts, "ends_turn", False)
         act.compulsory = c.boolean(a, parts, "compulsory", False)
         if act.pick == "set" or "size" in a or "test" in a:  # several cards at once (docs: sets)
-            constructs.set_keys(c, self, a, parts, act, move)
-            self.pseudo = {CHOSEN: Zone(CHOSEN, False, False, "everyone")} if act.pick == "set" else {}
+            chosen = Zone(CHOSEN, False, False, "everyone")
+            constructs.set_keys(c, self, a, parts, act, move, chosen)
+            self.pseudo = {CHOSEN: chosen} if act.pick == "set" else {}
         try:
             act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None and act.pick != "set")
         finally:

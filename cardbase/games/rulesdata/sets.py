@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardbase.i18n import tr
 
-from .expr import CHOSEN
+from .expr import CHOSEN, RulesRuntimeError, expressions
 
 if TYPE_CHECKING:
     from .engine import Game, State
@@ -86,10 +86,8 @@ def setup(game: Game) -> None:
     game.set_stats = {k: [0, 0, 0] for k in game.set_actions}  # [positions listed, sets tried, sets legal]
     if not game.set_actions:
         return
-    from .engine import _expressions
-
     reads_id = any(isinstance(node, ast.Attribute) and node.attr == "id"
-                   for e in _expressions(rules) for node in ast.walk(ast.parse(e.source, mode="eval")))
+                   for e in expressions(rules) for node in ast.walk(ast.parse(e.source, mode="eval")))
     kinds: dict[tuple, int] = {}
     game.card_kind = [c if reads_id else kinds.setdefault(
         (d, v.name, v.value, v.colour, v.type, v.banner, v.rarity, tuple(v.keywords or ()),
@@ -203,8 +201,6 @@ def _candidates(s: State, a: Action, seat: int) -> tuple[list[int], list[list[in
     if vectors is None:
         count = count_sets(list(mults), lo, hi)
         if count > MAX_SET_CANDIDATES:
-            from .engine import RulesRuntimeError
-
             raise RulesRuntimeError(tr("rulesdata.set_too_many", where=_where(a, s), action=a.name,
                                        zone=a.source, cards=n, lo=lo, hi=hi, most=MAX_SET_CANDIDATES))
         if len(cache) >= _VECTOR_CACHE_SIZE:
