@@ -50,6 +50,14 @@ def valid_rules(code: str) -> Any:
         return None
 
 
+def rounds_go_around(code: str) -> bool:
+    """Whether the game ``code`` is a rules file's whose round is one turn of each seat (no ``[round]
+    until``): its reports count « tours de table », not « manches » (a round that goes on until
+    something holds — Atout's, OVERKILL's — is a manche)."""
+    rules = valid_rules(code)
+    return rules is not None and rules.round_until is None
+
+
 def build(path: Path, check_box: Callable[[str, Sequence[CardDef]], None], cards: Sequence[CardDef],
           players: int, **options: Any) -> Any:
     """The interpreter's game of the rules file ``path`` (``options``: its ``[options]``);
