@@ -57,7 +57,7 @@ def _play(text: str, seeds: range = range(3), players: int = 2) -> list[Game]:
 def test_text_or_list_arithmetic_is_refused_when_the_file_is_read(expr) -> None:
     problems = _problems(_with_end(f"({expr}) or count('pioche') == 0"))
     assert len(problems) == 1
-    assert f"ligne {END_LINE}, clé conditions[2].game" in problems[0]
+    assert f"ligne {END_LINE}, clé end.conditions[2].game" in problems[0]
     assert "ne travaille que sur des nombres" in problems[0]
 
 
@@ -106,7 +106,7 @@ def test_a_long_expression_is_refused_before_it_is_parsed(expr) -> None:
 def test_a_deeply_nested_expression_is_a_problem_not_a_traceback(expr) -> None:
     problems = _problems(_with_end(expr))
     assert len(problems) == 1
-    assert f"plus de {MAX_EXPR_DEPTH} niveaux" in problems[0] and "conditions[2].game" in problems[0]
+    assert f"plus de {MAX_EXPR_DEPTH} niveaux" in problems[0] and "end.conditions[2].game" in problems[0]
 
 
 @pytest.mark.parametrize("expr,what", [
@@ -122,7 +122,7 @@ def test_a_deeply_nested_expression_is_a_problem_not_a_traceback(expr) -> None:
 ])
 def test_expressions_cannot_leave_the_language(expr, what) -> None:
     problems = _problems(_with_end(expr))
-    assert problems and all("conditions[2].game" in p for p in problems)
+    assert problems and all("end.conditions[2].game" in p for p in problems)
     assert any(what in p for p in problems)
 
 
