@@ -4,7 +4,6 @@ never a traceback, never work or memory sized by the file."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from cardbase.cli import app
 from cardbase.games.rulesdata.engine import Game, RulesRuntimeError
 from cardbase.games.rulesdata.expr import MAX_EXPR_CHARS, MAX_EXPR_DEPTH
 from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+from tests.rulesdata_helpers import random_games
 
 ROOT = Path(__file__).resolve().parent.parent
 HUIT = (ROOT / "data" / "rules" / "huit.toml").read_text(encoding="utf-8")
@@ -37,14 +37,7 @@ def _problems(text: str) -> list[str]:
 
 def _play(text: str, seeds: range = range(3), players: int = 2) -> list[Game]:
     """Whole seeded games of random moves; the states at their end."""
-    game = Game(parse_rules_text(text, "hostile.toml"), [], players)
-    out = []
-    for seed in seeds:
-        s, rng = game.new_state(seed), random.Random(seed)
-        while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
-        out.append(s)
-    return out
+    return list(random_games(text, seeds, players, name="hostile.toml"))
 
 
 @pytest.mark.parametrize("expr", [

@@ -9,6 +9,7 @@ comparisons of an option with a constant (``fin == 'pioche'``).
 from __future__ import annotations
 
 import ast
+from itertools import pairwise
 from typing import Any
 
 from cardbase.games.frame import Ruling
@@ -43,7 +44,7 @@ def _compared(source: str, option: str) -> list[Any]:
         if not isinstance(node, ast.Compare):
             continue
         sides = [node.left, *node.comparators]
-        for a, b in zip(sides, sides[1:]):
+        for a, b in pairwise(sides):
             for name, other in ((a, b), (b, a)):
                 if isinstance(name, ast.Name) and name.id == option:
                     if isinstance(other, ast.Constant):
