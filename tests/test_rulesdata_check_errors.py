@@ -175,8 +175,12 @@ def test_rule_exercises_an_end_condition_that_reads_an_option(tmp_path: Path) ->
             f"lecture, cardbase games check {tmp_path / 'p.toml'} --rule fin=pioche.") in plain.output
     data = _json(_check(tmp_path, MARCHE, *args, "--json"))
     assert data["rules"] == {} and "pioche_vide" in data["tried"]["never_ended_by"]
-    assert data["endings_options"]["pioche_vide"] == [
+    hint = data["endings_options"]["pioche_vide"]
+    assert [{k: v for k, v in h.items() if k != "tried"} for h in hint] == [
         {"option": "fin", "value": "marche", "code": "MA7", "rules": ["fin=pioche"]}]
+    assert 0 < hint[0]["tried"] <= 8  # the same trial played again under fin = "pioche"
+    assert (f"Essayé : avec --rule fin=pioche, {hint[0]['tried']} des 8 parties au hasard se sont finies "
+            "par « pioche_vide ».") in plain.output
     for rule in ("MA7=pioche", "fin=pioche"):
         tried = _json(_check(tmp_path, MARCHE, *args, "--json", "--rule", rule))
         assert tried["rules"] == {"fin": "pioche"}
@@ -185,6 +189,16 @@ def test_rule_exercises_an_end_condition_that_reads_an_option(tmp_path: Path) ->
     said = _check(tmp_path, MARCHE, *args, "--rule", "fin=pioche")
     assert "Essayé avec les options : fin = pioche." in said.output
     assert "pioche_vide" not in said.output
+
+
+def test_a_condition_met_under_no_reading_is_said_to_be_checked(tmp_path: Path) -> None:
+    """A condition that reads an option but cannot hold under any reading: the check tries the
+    other reading too and says that no game ended by it there either."""
+    text = _swap(MARCHE, "fin == 'pioche' and count('pioche') == 0", "fin == 'pioche' and count('pioche') < 0")
+    res = _check(tmp_path, text, "-p", "2", "-n", "6", "--search-states", "0")
+    assert res.exit_code == 0
+    assert ("Essayé : avec --rule fin=pioche non plus, aucune des 6 parties au hasard ne s'est finie par "
+            "« pioche_vide » ; vérifiez la condition.") in res.output
 
 
 def test_a_bad_rule_is_refused_with_the_allowed_names_and_values(tmp_path: Path) -> None:

@@ -57,8 +57,8 @@ def check_command(
     options of ``--rule`` (else the file's)."""
     from cardbase.errors import CardbaseError
     from cardbase.games.rulesdata.language import load_rules
-    from cardbase.playtest.measures import player_counts, search_counts, try_counts
     from cardbase.i18n import current_language
+    from cardbase.playtest.measures import player_counts, search_counts, try_counts
 
     bad = []
     if not 0 <= games <= 1000:
@@ -103,6 +103,9 @@ def check_command(
     # every seat but the last to choose sees no difference between its picks (docs: horizon)
     blind = rules.secret_choices_only and rules.horizon != "round"
     hints = _ending_hints(rules, tried["never_ended_by"]) if tried is not None else {}
+    for name, found in hints.items():  # the same trial under the reading that could let it hold
+        for one in found:
+            one["tried"] = _try_reading(file, edition, options, one, name, cards, games, counts, decks)
     if json_out:
         print_json({"file": str(file), "code": rules.code, "ok": True, "players": counts if playable else [],
                     "rules": options, "tried": tried, "search": searched,
@@ -147,6 +150,10 @@ def check_command(
                                      file=str(file), rule=" ".join(f"--rule {r}" for r in one["rules"][:1]),
                                      others=tr("rulesdata.cli.ending_option_others", rules=", ".join(
                                          "--rule " + r for r in one["rules"][1:])) if one["rules"][1:] else ""))
+                if one["tried"] is not None:
+                    key = "rulesdata.cli.ending_option_met" if one["tried"] else "rulesdata.cli.ending_option_unmet"
+                    typer.echo("  " + tr(key, rule=one["rules"][0], condition=name, ended=one["tried"],
+                                         games=tried["games"]))
     if searched is not None:
         for one in searched["by_players"]:
             _say_search(one, at(one["players"]))
@@ -166,6 +173,27 @@ def _ending_hints(rules, names: list[str]) -> dict[str, list[dict]]:
             if found:
                 out[e.name] = found
     return out
+
+
+def _try_reading(file: Path, edition, options: dict, one: dict, condition: str, cards, games: int,
+                 counts: list[int], decks) -> int | None:
+    """The trial games played again under the first reading of ``one["rules"]`` (an option an
+    end condition no game met reads): how many ended by ``condition`` (None: no reading to try)."""
+    from cardbase.games.rulesdata.checking import option_rulings
+    from cardbase.games.rulesdata.language import RulesFileError, load_rules
+    from cardbase.games.rulings import parse_rules
+    from cardbase.playtest.cards import edition_figures
+    from cardbase.playtest.measures import try_counts
+
+    if not one["rules"]:
+        return None
+    try:
+        rules = load_rules(file, options=options, card_fields=edition_figures(edition))
+        other = parse_rules(rules.code, [one["rules"][0]], rulings=option_rulings(rules))
+        rules = load_rules(file, options={**options, **other}, card_fields=edition_figures(edition))
+    except RulesFileError:
+        return None
+    return try_counts(rules, cards, games, counts, decks=decks)["ended_by"].get(condition, 0)
 
 
 def _counts_text(counts: list[int]) -> str:
