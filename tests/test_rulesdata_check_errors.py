@@ -96,6 +96,19 @@ def test_a_key_of_end_is_found_however_the_table_is_written(layout: str) -> None
     assert wheres == [f"fichier p.toml, ligne {_line(text, fragment)}, clé end.winner.then_byy"]
 
 
+def test_a_key_of_a_table_left_out_is_not_taken_for_a_key_of_the_same_name() -> None:
+    """15 en un tour without its ``[end]`` header: ``[turn]`` has a key ``end = [...]``, which is
+    not the table ``end``; the misspelt ``[end.winner]`` key is found on its own line."""
+    text = (ROOT / "data" / "rules" / "pushluck.toml").read_text(encoding="utf-8")
+    text = _swap(text, '[end]\ncheck = "round"      # PL6: the round is finished\nmax_rounds = 1000    # PL10\n', "")
+    text = _swap(text, 'ties = "first"', 'tiess = "first"')
+    assert "\nend = [" in text
+    with pytest.raises(RulesFileError) as info:
+        parse_rules_text(text, "p.toml")
+    assert [p.where for p in info.value.problems] == [
+        f"fichier p.toml, ligne {_line(text, 'tiess')}, clé end.winner.tiess"]
+
+
 def test_an_expression_in_an_operation_list_is_located_on_its_own_line() -> None:
     """An operation inside a list of several lines: the problem names the operation and its key
     (``actions[4].then[3].value``) and the line the expression is written on, not the list's."""

@@ -249,7 +249,8 @@ def locate(text: str | _Lines, parts: list[Any]) -> int | None:
     while i < len(parts):
         part = parts[i]
         nxt = parts[i + 1] if i + 1 < len(parts) else None
-        own = idx.next_open(start) if found is not None else len(idx.lines)  # the table's own keys
+        # the table's own keys (at the top: those before the first header)
+        own = idx.next_open(start) if found is not None else (idx.opens[0] if idx.opens else len(idx.lines))
         if isinstance(part, str) and isinstance(nxt, int):
             hits = idx.within(idx.headers(part, True), start, end)
             if nxt < len(hits):
