@@ -239,3 +239,21 @@ def test_rule_sets_an_option_that_has_no_ruling(tmp_path: Path) -> None:
     assert _json(ok)["rules"] == {"target": 3}
     bad = _check(tmp_path, text, "--rule", "target=beaucoup")
     assert bad.exit_code == 2 and "target = « beaucoup » n'est pas permis" in bad.output
+
+
+def test_a_seat_out_of_range_in_play_is_located_with_its_fix() -> None:
+    """An answer window's ``seat = "cible + 7"`` names no seat at three players: the error says
+    the line and key of that expression and how to name a seat."""
+    from tests.test_rulesdata_structures import VOTE
+
+    text = _swap(VOTE, 'by = "seat", seat = "cible"', 'by = "seat", seat = "cible + 7"')
+    game = Game(parse_rules_text(text, "v.toml"), (), 3)
+    with pytest.raises(RulesRuntimeError) as info:
+        s = game.new_state(0)
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[0])
+    problem = info.value.problem
+    assert problem is not None and "« cible + 7 » vaut" in problem.message and "de 1 à 3" in problem.message
+    assert problem.where.startswith(f"fichier v.toml, ligne {_line(text, 'cible + 7')}, clé actions[")
+    assert problem.where.endswith(".answers")
+    assert "numéro de joueur de 1 à 3" in problem.fix
