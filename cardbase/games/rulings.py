@@ -66,13 +66,15 @@ def _allowed_text(ruling: Ruling) -> str:
     return type(ruling.default).__name__
 
 
-def parse_rules(code: str, args: Iterable[str] | None) -> dict[str, Any]:
-    """``--rule NAME=VALUE`` arguments (repeatable) as the game's options.
+def parse_rules(code: str, args: Iterable[str] | None,
+                rulings: Sequence[Ruling] | None = None) -> dict[str, Any]:
+    """``--rule NAME=VALUE`` arguments (repeatable) as the game's options (``rulings``: those
+    the options are read against, when not the game's own, as for a rules file being checked).
 
     Every problem is listed at once (exit 2 through :class:`ValidationError`): an argument
     without ``=``, an unknown name (with the known ones), a value not allowed (with the allowed
     ones). A ruling's code (``PL6``) is accepted in place of its option name."""
-    known = options_of(code)
+    known = options_of(code) if rulings is None else {r.option: r for r in rulings if r.option}
     by_code = {r.code.lower(): r for r in known.values()}
     out: dict[str, Any] = {}
     problems: list[Problem] = []

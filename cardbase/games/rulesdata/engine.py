@@ -25,7 +25,7 @@ from cardbase.i18n import current_language, tr
 
 from . import structures
 from .expr import Expr
-from .language import Rules
+from .language import Rules, RulesRuntimeError, runtime_error  # noqa: F401 (RulesRuntimeError: re-exported)
 from .structures import Structures
 
 TERMINAL = -1
@@ -48,11 +48,6 @@ def _structural(event: tuple) -> bool:
     """Whether an event is one of the structures' (cardbase.games.rulesdata.structures): their
     « reveal » (the round's secret choices shown) has no argument, an effect's names its seat."""
     return event[0] != "reveal" or len(event) == 1
-
-
-class RulesRuntimeError(CardbaseError):
-    """An expression of the rules file that fails while a game is played (a card without the
-    field it reads, a text where a number is needed…)."""
 
 
 class CardView:
@@ -663,11 +658,9 @@ class Game:
 
     @property
     def secret_choices_only(self) -> bool:
-        """Whether every action is a secret choice revealed with the others' (``simultaneous``):
-        the order of choosing changes nothing by the rules, so the « first player » of the
-        measures is only the seat that chooses first."""
-        acts = self.rules.actions
-        return bool(acts) and all(a.simultaneous for a in acts)
+        """Whether every action is a secret choice (:attr:`.language.Rules.secret_choices_only`):
+        the « first player » of the measures is only the seat that chooses first."""
+        return self.rules.secret_choices_only
 
     def ending_label(self, name: str) -> str | None:
         """An ending's words (``[[end.conditions]] label``) in the current language, None when
@@ -787,9 +780,9 @@ class State(Structures):
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
-            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc) or type(exc).__name__,
-                                       card=getattr(card, "name", card) if card is not None else "—",
-                                       file=self.rules.path)) from None
+            raise runtime_error(self.rules, e, "rulesdata.runtime", "rulesdata.runtime_fix",
+                                error=str(exc) or type(exc).__name__,
+                                card=getattr(card, "name", card) if card is not None else "—") from None
 
     def _card_test(self, e: Expr, seat: int, card: CardView) -> Any:
         """``e`` on ``card``: an expression that reads only the card (and the options) is
@@ -939,10 +932,10 @@ class State(Structures):
     def _number(self, e: Expr, seat: int, card: CardView | None) -> int:
         v = self._eval(e, seat, card)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise RulesRuntimeError(tr("rulesdata.runtime_number", expr=e.source, value=repr(v),
-                                       card=card.name if card is not None else "—", file=self.rules.path))
+            raise runtime_error(self.rules, e, "rulesdata.runtime_number", "rulesdata.runtime_number_fix",
+                                value=repr(v), card=card.name if card is not None else "—")
         if abs(v) > 10**9:
-            raise RulesRuntimeError(tr("rulesdata.runtime_big", expr=e.source, file=self.rules.path))
+            raise runtime_error(self.rules, e, "rulesdata.runtime_big", "rulesdata.runtime_big_fix")
         return v
 
     # ------------------------------------------------------------------ operations

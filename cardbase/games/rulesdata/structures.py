@@ -303,12 +303,12 @@ class Structures:
 
     def _target(self, e: Any, seat: int, card: Any) -> int:
         """The seat (from 0) an expression names by its number (from 1): a clear error otherwise."""
-        from cardbase.errors import CardbaseError
+        from .language import runtime_error
 
         v = self._number(e, seat, card)
         if not 1 <= v <= self.n:
-            raise CardbaseError(tr("rulesplay.runtime_seat", expr=e.source, value=v, players=self.n,
-                                       file=self.rules.path))
+            raise runtime_error(self.rules, e, "rulesplay.runtime_seat", "rulesplay.runtime_seat_fix",
+                                value=v, players=self.n)
         return v - 1
 
     def _run_more(self, op: tuple, seat: int, card: Any) -> None:
