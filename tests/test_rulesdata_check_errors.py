@@ -149,6 +149,9 @@ def test_a_failing_formula_of_a_table_is_located_on_its_key(tmp_path: Path) -> N
     assert problem is not None and problem.code == "rules-runtime"
     assert problem.where == f"fichier p.toml, ligne {_line(text, 'points + suite')}, clé end.winner.by"
     assert "« points + suite » échoue en cours de partie" in problem.message and problem.fix
+    # in the reader's words, not the interpreter's (« unsupported operand type(s) … »)
+    assert "mêle des valeurs qui ne vont pas ensemble (un nombre et un texte" in problem.message
+    assert "operand" not in problem.message and "se compare avec ==" in problem.fix
 
 
 def test_sim_game_says_where_the_expression_that_failed_is(tmp_path: Path, monkeypatch) -> None:

@@ -671,6 +671,12 @@ class Game:
         return None
 
 
+# how an expression failed in play, in words a designer reads (rulesdata.runtime_kind_*)
+_FAILURES: dict[type, str] = {TypeError: "types", ZeroDivisionError: "zero", ValueError: "value",
+                              OverflowError: "value", IndexError: "missing", KeyError: "missing",
+                              AttributeError: "missing"}
+
+
 class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
 
@@ -780,8 +786,9 @@ class State(Structures):
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
-            raise runtime_error(self.rules, e, "rulesdata.runtime", "rulesdata.runtime_fix",
-                                error=str(exc) or type(exc).__name__,
+            kind = _FAILURES.get(type(exc), "other")  # in the reader's words, not the interpreter's
+            raise runtime_error(self.rules, e, "rulesdata.runtime", f"rulesdata.runtime_fix_{kind}",
+                                error=tr(f"rulesdata.runtime_kind_{kind}"),
                                 card=getattr(card, "name", card) if card is not None else "—") from None
 
     def _card_test(self, e: Expr, seat: int, card: CardView) -> Any:
