@@ -260,3 +260,28 @@ def test_a_seat_out_of_range_in_play_is_located_with_its_fix() -> None:
     assert problem.where.startswith(f"fichier v.toml, ligne {_line(text, 'cible + 7')}, clé actions[")
     assert problem.where.endswith(".answers")
     assert "numéro de joueur de 1 à 3" in problem.fix
+
+
+def test_sim_game_sets_an_option_of_a_rules_file_that_no_ruling_names(tmp_path: Path, monkeypatch) -> None:
+    """An option of ``[options]`` without a ruling (here ``depart`` once MA1 is gone) is set by
+    ``sim game --rule`` as ``games check --rule`` sets it: any value of its type; a text for a
+    number is refused with the option's name, a name the file lacks with the file's options."""
+    from cardbase.games import registry
+
+    text = MARCHE.replace('code = "marche"', 'code = "libre"')
+    start = text.index("[[rulings]]")
+    end = text.index("[[rulings]]", start + 1)
+    assert 'code = "MA1"' in text[start:end]
+    text = text[:start] + text[end:]  # MA1, the ruling that named `depart`, taken out
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "libre.toml").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(register, "rules_dir", lambda: folder)
+    for spec in register.rules_specs(set(registry.REGISTRY), registry.GameSpec, registry.check_box):
+        monkeypatch.setitem(registry.REGISTRY, spec.code, spec)
+    base = ["sim", "game", "libre", "-n", "4", "-p", "2", "--bots", "random", "--measures-games", "0", "--json"]
+    plain, more = _json(runner.invoke(app, base)), _json(runner.invoke(app, [*base, "--rule", "depart=9"]))
+    assert plain["seats"] != more["seats"] or plain["mean_turns"] != more["mean_turns"]
+    bad = runner.invoke(app, [*base, "--rule", "depart=beaucoup", "--rule", "nulle=1"])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    assert "depart" in bad.output and "beaucoup" in bad.output and "nulle" in bad.output

@@ -35,6 +35,20 @@ def options_of(code: str) -> dict[str, Ruling]:
     return {r.option: r for r in game_rulings(code) if r.option}
 
 
+def _file_options(code: str) -> tuple[Ruling, ...] | None:
+    """Every option of the game ``code``'s rules file as ``--rule`` reads it (None: a hand-written
+    engine's game, or no valid rules file)."""
+    try:
+        importlib.import_module(f"cardbase.games.{code}.rulings")
+    except ModuleNotFoundError:
+        from cardbase.games.rulesdata.checking import option_rulings
+        from cardbase.games.rulesdata.register import valid_rules
+
+        rules = valid_rules(code)
+        return None if rules is None else option_rulings(rules)
+    return None
+
+
 def _convert(ruling: Ruling, raw: str) -> Any:
     """``raw`` as a value of the ruling's option (the type of its default); ValueError if not."""
     text = raw.strip()
@@ -74,6 +88,8 @@ def parse_rules(code: str, args: Iterable[str] | None,
     Every problem is listed at once (exit 2 through :class:`ValidationError`): an argument
     without ``=``, an unknown name (with the known ones), a value not allowed (with the allowed
     ones). A ruling's code (``PL6``) is accepted in place of its option name."""
+    if rulings is None:  # a game written as data: every option of its file, a ruling's or not
+        rulings = _file_options(code)
     known = options_of(code) if rulings is None else {r.option: r for r in rulings if r.option}
     by_code = {r.code.lower(): r for r in known.values()}
     out: dict[str, Any] = {}
