@@ -31,7 +31,9 @@ When no score rule counts hand cards (``ScoreModel.hand_free``) a hand scores th
 points: choices come from each kind's points at the zone code (:func:`_points_at`) — the same
 integers summed and compared in the same order as :func:`.fast._remove_by_points`,
 ``_take_by_points`` and ``_swap_by_points``; a step-2 miss ranks the discards from the points of
-the hand's field-reading cards, memoised under those cards alone (:func:`_removal_by_points`).
+the hand's field-reading cards, memoised under those cards alone (:func:`_removal_by_points`); the
+card put under the deck is the first kind of the zone code's points order whose count field in the
+hand code is not zero (the first kind of least points in the hand, no call per card).
 
 The turn, the Cimetière peak and the step-2 coverage counts live in local variables between two
 moves of the general engine (an effect this path does not resolve, a Légendaire hand under R4).
