@@ -144,6 +144,18 @@ def _hidden_read(*_args: Any, **_kw: Any) -> Any:
     raise _HiddenRead
 
 
+class _PartlyHidden(_HiddenRead):
+    """The search on the undealt position (:meth:`State._search_undealt`) found some look-aheads
+    that read a hidden card or drew chance, and the others' values: ``known`` maps an action to the
+    sum its deals would give (every deal gives its undealt value), or to None for a copy of a card
+    whose first copy has a value (never better); the actions it does not hold are played on the
+    deals (:meth:`State._greedy`)."""
+
+    def __init__(self, known: dict[int, float | None]) -> None:
+        super().__init__()
+        self.known = known
+
+
 class _Unseen:
     """A card the greedy bot cannot see, in a look-ahead on the undealt position: it may be moved
     and counted, but any use of it — as a card id, in a comparison, a sum, a set, a text — stops
@@ -1450,12 +1462,19 @@ class State(Structures):
         tries = self.game.undealt
         # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once;
         # another seat's secret choice is chosen again on every deal, a round's look-ahead draws
+        known: dict[int, float | None] = {}
         if self._undealt_first():
             tries[0] += 1
             try:
                 return self._greedy_undealt(p, legal, n)
+            except _PartlyHidden as e:  # the look-aheads that read nothing hidden keep their values
+                known = e.known
+                if not any(v is not None for v in known.values()):
+                    tries[1] += 1
             except _HiddenRead:
                 tries[1] += 1
+        if self.rng is _NO_RNG:  # a look-ahead on the undealt position cannot deal (resample)
+            raise _HiddenRead
         rng = random.Random(self.seed * 1_000_003 + len(self.history))
         deals = []
         trial = self.rules.horizon in ("choice", "turn")
@@ -1465,9 +1484,14 @@ class State(Structures):
             deals.append((d, rng.random()))
         best, best_v = legal[0], None
         for a in legal:
-            total = 0.0
-            for d, r in deals:
-                total += self._look_ahead(d, a, p, r)[0]
+            if a in known:  # its sum over the deals, found undealt (None: a copy, never better)
+                total = known[a]
+                if total is None:
+                    continue
+            else:
+                total = 0.0
+                for d, r in deals:
+                    total += self._look_ahead(d, a, p, r)[0]
             if best_v is None or total > best_v:
                 best, best_v = a, total
         return best, None, 0
@@ -1614,57 +1638,84 @@ class State(Structures):
         best, best_v, best_one, best_steps, best_then = legal[0], None, 0.0, 0, None
         quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
         last = base._last_choice(fast)
-        stride = self.game.stride
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
         pairs, first = base._bottom_pairs(last, twins) if not fast or base.rng is _NO_RNG else (None, 0)
-        quick_last, decision_base = base._last_scorer(p, _unread if fast else None) if last else base._quick_last, \
-            self.game.decision_base
+        quick_last = base._last_scorer(p, _unread if fast else None) if last else base._quick_last
         keys = base._twin_keys(legal, p, twins, quick) if tried is not None else None
         chain = None if last or quick else base._chain_scorer(p, fast)
         mover = base._move_scorer(p, fast) if quick and not last else None
         if fast and (quick_last is _unread or (not last and chain is None and mover is None)):
             raise _Unread
+        # the sums of the look-aheads that read no hidden card and drew no chance, when another
+        # did (None: a copy of a card whose first copy has one) — :class:`_PartlyHidden`
+        known: dict[int, float | None] = {}
+        hidden = False
+        hidden_keys: set[Any] = set()  # the copies whose first copy's look-ahead read one
         for j, a in enumerate(legal):
             if keys is not None:  # a copy of a card already tried gives its value: never better
                 key = keys[j]
                 if key is not None:
                     if key in tried:
+                        if key not in hidden_keys:
+                            known[a] = None
                         continue
                     tried.add(key)
-            then = None
-            if pairs is not None:  # the second card of two under the deck: either order, one value
-                second = twins[a - decision_base]
-                key = (first, second) if first <= second else (second, first)
-                v, steps = pairs.get(key), 0
-                if v is None:
-                    v = pairs[key] = quick_last(a, p)
-            elif last:
-                v, steps = quick_last(a, p), 0
-            elif quick and quick[a // stride]:
-                v = mover(a) if mover is not None else None
-                if v is None:
-                    if fast:
-                        raise _Unread
-                    v = base._quick_look_ahead(a, p)
-                steps = 0
+            if fast:
+                v, steps, then = self._undealt_value(a, p, base, pairs, first, last, quick, quick_last, mover,
+                                                     chain, fast)
             else:
-                found = chain(a) if chain is not None else None
-                if found is not None:  # the look-ahead read from the memo (_chain_scorer)
-                    (v, then), steps = found, 1
-                else:
-                    if fast:
-                        raise _Unread
-                    self._then = None
-                    v, steps = self._look_ahead(base, a, p, None)
-                    then = self._then
+                try:
+                    v, steps, then = self._undealt_value(a, p, base, pairs, first, last, quick, quick_last,
+                                                         mover, chain, fast)
+                except _HiddenRead:
+                    hidden = True
+                    if keys is not None and keys[j] is not None:
+                        hidden_keys.add(keys[j])
+                    continue
             total = 0.0 + v if n > 0 else 0.0  # the sum over the deals, each giving v
             for _ in range(n - 1):
                 total += v
+            known[a] = total
             if best_v is None or total > best_v:
                 best, best_v, best_one, best_steps, best_then = a, total, v, steps, then
+        if hidden:
+            raise _PartlyHidden(known)
         self._then = best_then
         return best, best_one, best_steps
+
+    def _undealt_value(self, a: int, p: int, base: State, pairs: dict | None, first: int, last: bool,
+                       quick: Any, quick_last: Any, mover: Any, chain: Any, fast: bool) -> tuple[float, int, int | None]:
+        """The look-ahead of ``a`` in :meth:`_search_undealt`: its value, the seat's later choices
+        it played and the next of them found (or None)."""
+        then = None
+        stride, twins = self.game.stride, self.game.twins
+        if pairs is not None:  # the second card of two under the deck: either order, one value
+            second = twins[a - self.game.decision_base]
+            key = (first, second) if first <= second else (second, first)
+            v, steps = pairs.get(key), 0
+            if v is None:
+                v = pairs[key] = quick_last(a, p)
+        elif last:
+            v, steps = quick_last(a, p), 0
+        elif quick and quick[a // stride]:
+            v = mover(a) if mover is not None else None
+            if v is None:
+                if fast:
+                    raise _Unread
+                v = base._quick_look_ahead(a, p)
+            steps = 0
+        else:
+            found = chain(a) if chain is not None else None
+            if found is not None:  # the look-ahead read from the memo (_chain_scorer)
+                (v, then), steps = found, 1
+            else:
+                if fast:
+                    raise _Unread
+                self._then = None
+                v, steps = self._look_ahead(base, a, p, None)
+                then = self._then
+        return v, steps, then
 
     def _bottom_pairs(self, last: bool, twins: list[int] | None) -> tuple[dict | None, int]:
         """For an effect's « place 2 cards under the deck » (BOTTOM, two left, nothing queued
@@ -1734,30 +1785,31 @@ class State(Structures):
             dest.insert(0, cid)
         else:
             dest.append(cid)
-        game = self.game
-        card = game.cards[cid]
-        effects = game.effects
-        for t in game.triggers[a.name]:
-            if t.card is None or self._card_test(t.card, p, card):
-                for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
-                    if self._ending or effects is None:
-                        break
-                    acts = effects.on_discard[cid]
-                    if acts:
-                        self._log("effect", p, cid)
-                        self.queue = [(p, cid, x) for x in acts] + self.queue
-        self._ending = True
-        self.paused = True
-        v = self.heuristic(p)
-        if a.at == "bottom":
-            del dest[0]
-        else:
-            dest.pop()
-        pile.insert(i, cid)
-        self.done[k] -= 1
-        self.history.pop()
-        self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
-        return v
+        try:  # taken back even when the look-ahead reads a hidden card (_search_undealt goes on)
+            game = self.game
+            card = game.cards[cid]
+            effects = game.effects
+            for t in game.triggers[a.name]:
+                if t.card is None or self._card_test(t.card, p, card):
+                    for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
+                        if self._ending or effects is None:
+                            break
+                        acts = effects.on_discard[cid]
+                        if acts:
+                            self._log("effect", p, cid)
+                            self.queue = [(p, cid, x) for x in acts] + self.queue
+            self._ending = True
+            self.paused = True
+            return self.heuristic(p)
+        finally:
+            if a.at == "bottom":
+                del dest[0]
+            else:
+                dest.pop()
+            pile.insert(i, cid)
+            self.done[k] -= 1
+            self.history.pop()
+            self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
 
     def _move_scorer(self, p: int, copy: bool = False) -> Any:
         """:meth:`_quick_look_ahead` read from the memo of :meth:`effect_score`, for a heuristic
@@ -2082,19 +2134,20 @@ class State(Structures):
         self.decision = None
         self.player = d[2]  # the turn belongs to the effect's owner, over
         self.paused = True
-        v = self.heuristic(p)
-        if d[0] == "bottom":
-            del dest[0]
-        else:
-            dest.pop()
-            hand.pop()
-        if j >= 0:
-            shown.insert(j, card)
-        hand.insert(i, card)
-        self.history.pop()
-        self.decision = d
-        self._legal, self.player, self.turn_actions, self.paused = saved
-        return v
+        try:  # taken back even when the heuristic reads a hidden card (_search_undealt goes on)
+            return self.heuristic(p)
+        finally:
+            if d[0] == "bottom":
+                del dest[0]
+            else:
+                dest.pop()
+                hand.pop()
+            if j >= 0:
+                shown.insert(j, card)
+            hand.insert(i, card)
+            self.history.pop()
+            self.decision = d
+            self._legal, self.player, self.turn_actions, self.paused = saved
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> tuple[float, int]:
         """The heuristic for ``p`` after ``action`` on ``deal`` and the number of later choices
