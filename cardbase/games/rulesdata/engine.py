@@ -130,8 +130,22 @@ FUNCTIONS: dict[str, Any] = {
     "_f_having_all": lambda s, seat, z, kw: _having(s, s.zones[z], kw),
     "_f_score": lambda s, seat: s.effect_score(seat),
     "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind) if s.queue else 0,
-    "_f_count_if": lambda s, seat, z, test: sum(1 for c in s._pile(z, seat) if test(s.game.cards[c])),
+    "_f_count_if": lambda s, seat, z, test: _count_if(s, s._pile(z, seat), test),
 }
+
+
+def _count_if(s: State, pile: list[int], test: Any) -> int:
+    """``count_if``: the cards of ``pile`` passing ``test`` (a function of the card). A test that
+    reads nothing but the card and the options (no free variable: not the position, not the seat)
+    is found once for every card of the game (:meth:`Game.card_flags`), then only looked up
+    (``Game.shortcuts``)."""
+    code = test.__code__
+    if not code.co_freevars and s.game.shortcuts:
+        flags = s.game.card_flags(code, test)
+        if flags is not None:
+            return sum(map(flags.__getitem__, pile))
+    cards = s.game.cards
+    return sum(1 for c in pile if test(cards[c]))
 FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
 
 
@@ -573,6 +587,7 @@ class Game:
                           [a.source for a in rules.actions])
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
+        self._flags: dict[Any, list[int] | None] = {}  # count_if's tests (card_flags)
         self.legal_sees_only = self._legal_sees_only()
         self.twins = self._twins() if self.shortcuts else None
         self.quick = [self._quick(a) for a in rules.actions]
@@ -656,6 +671,19 @@ class Game:
         flags = self._keywords.get(kw)
         if flags is None:
             flags = self._keywords[kw] = [_has(c, kw) for c in self.cards]
+        return flags
+
+    def card_flags(self, code: Any, test: Any) -> list[int] | None:
+        """For each card id, 1 when it passes ``test`` (a ``count_if`` test reading only the card
+        and the options, ``code`` its code), else 0 — found for every card at the first count;
+        None when the test fails on one of them (each count then tests its cards)."""
+        flags = self._flags.get(code, _UNSET)
+        if flags is _UNSET:
+            try:
+                flags = [1 if test(c) else 0 for c in self.cards]
+            except Exception:  # a card the test cannot read: counted card by card, as written
+                flags = None
+            self._flags[code] = flags
         return flags
 
     def card_memo(self, e: Expr) -> list | None:
@@ -976,8 +1004,11 @@ class State(Structures):
                     self._op_counter(seat, op[1], self._number(op[2], seat, card))
                 else:
                     self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
-            elif verb == "if":
-                self._run(op[2] if self._eval(op[1], seat, card) else op[3], seat, card)
+            elif verb == "if":  # a test of the card alone is found once per card (_card_test)
+                branch = op[2] if (self._eval(op[1], seat, card) if card is None
+                                   else self._card_test(op[1], seat, card)) else op[3]
+                if branch:
+                    self._run(branch, seat, card)
             elif verb == "shuffle":
                 for pile in (self.zones[op[1]] if self.rules.zones[op[1]].per_player and seat < 0
                              else [self._pile(op[1], seat)]):
@@ -1479,7 +1510,8 @@ class State(Structures):
         deals = []
         trial = self.rules.horizon in ("choice", "turn")
         for _ in range(n):
-            d = self.resample(p, rng, trial=trial)
+            # a deal of resample, without its chance: every look-ahead has a generator of its own
+            d = self._redeal(self._fork(_NO_RNG, trial), p, rng)
             d.legal_actions()  # once per deal: every trial's clone inherits it
             deals.append((d, rng.random()))
         best, best_v = legal[0], None
@@ -2300,7 +2332,10 @@ class State(Structures):
         hidden places (each zone keeps its size). With ``source = "decks"`` each player's deck
         list is public: the unseen cards of a player's zones are dealt again among that player's
         hidden places only (NesPanini ruling R9, ``public``); the cards an effect revealed stay."""
-        s = self.clone(trial=trial)  # trial: the greedy look-ahead's deal, no coverage counted
+        return self._redeal(self.clone(trial=trial), player, rng)  # trial: no coverage counted
+
+    def _redeal(self, s: State, player: int, rng: random.Random) -> State:
+        """:meth:`resample` on ``s``, a copy of this position."""
         groups: dict[int, list[tuple[list[int], int]]] = {}
         by_owner = self.rules.source == "decks"
         for name, piles in s.zones.items():

@@ -519,11 +519,12 @@ class Structures:
         # alone saw one more pick ahead (its seat won 60-69 % of greedy duels at Cueillette)
         start, moves = s.round, 0
         s.apply_action(action)
-        rng = random.Random(r)
-        while s.player != TERMINAL and s.round == start and moves < 500:
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-            moves += 1
+        if s.player != TERMINAL and s.round == start:  # seeded only when a move is left to play
+            rng = random.Random(r)
+            while s.player != TERMINAL and s.round == start and moves < 500:
+                legal = s.legal_actions()
+                s._play(legal[rng.randrange(len(legal))], legal)  # apply_action, known legal
+                moves += 1
         return s.heuristic(p)
 
     # -------------------------------------------------------------- answer windows
