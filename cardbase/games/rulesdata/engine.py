@@ -154,6 +154,10 @@ class _HiddenRead(Exception):
     greedy bot deals and tries again (:meth:`State.greedy_action`)."""
 
 
+def _first(item: tuple) -> Any:
+    return item[0]
+
+
 def _hidden_read(*_args: Any, **_kw: Any) -> Any:
     raise _HiddenRead
 
@@ -722,6 +726,7 @@ class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
 
     _looping = False  # inside _after_action's loop of turns (set there only, never copied)
+    _counted = True  # rule coverage counted (not in a round's random play-out: _playout_copy)
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
@@ -815,6 +820,14 @@ class State(Structures):
         return s
 
     # ------------------------------------------------------------------ expressions
+
+    def _playout_copy(self, r: float) -> State:
+        """``clone(reseed=r)`` for the greedy bot's random play-out of a round (``_round_ahead``),
+        which counts no rule coverage: the coverage is not copied."""
+        s = self._fork(_LazyRng(r), True)
+        s._pause = self._pause
+        s._counted = False
+        return s
 
     def _pile(self, zone: str, seat: int) -> list[int]:
         piles = self.zones[zone]
@@ -1174,7 +1187,7 @@ class State(Structures):
             return
         k, i = divmod(action, self.game.stride)
         a = self.rules.actions[k]
-        if not self._pause:  # rule coverage (not counted in the greedy bot's look-ahead)
+        if not self._pause and self._counted:  # rule coverage (not in the greedy bot's look-ahead)
             if legal is None:
                 legal = self.legal_actions()
             seen = {x // self.game.stride for x in legal}
@@ -2336,8 +2349,14 @@ class State(Structures):
 
     def _redeal(self, s: State, player: int, rng: random.Random) -> State:
         """:meth:`resample` on ``s``, a copy of this position."""
-        groups: dict[int, list[tuple[list[int], int]]] = {}
         by_owner = self.rules.source == "decks"
+        if not self.game.phantoms and not any(s.revealed):
+            self._redeal_runs(s, player, rng, by_owner)
+            if s.secret:
+                s._resample_secret(player, rng)
+            s._legal = None
+            return s
+        groups: dict[int, list[tuple[list[int], int]]] = {}
         for name, piles in s.zones.items():
             per = self.rules.zones[name].per_player
             for owner, pile in enumerate(piles):
@@ -2367,6 +2386,26 @@ class State(Structures):
             s._resample_secret(player, rng)
         s._legal = None
         return s
+
+    def _redeal_runs(self, s: State, player: int, rng: random.Random, by_owner: bool) -> None:
+        """:meth:`_redeal` when no card was revealed and no pool deals: the hidden places of a pile
+        are its first cards (all, or all but the top), so the cards are taken and put back a run
+        of a pile at a time — the same places in the same order, the same sorted cards shuffled."""
+        groups: dict[int, list[tuple[list[int], int]]] = {}
+        zones = self.rules.zones
+        for name, piles in s.zones.items():
+            per = zones[name].per_player
+            for owner, pile in enumerate(piles):
+                k = len(self._hidden(name, owner if per else -1, player, len(pile)))
+                if k:
+                    groups.setdefault(owner if (by_owner and per) else -1, []).append((pile, k))
+        for _key, runs in sorted(groups.items(), key=_first):
+            cards = sorted(itertools.chain.from_iterable([pile[:k] for pile, k in runs]))
+            rng.shuffle(cards)
+            at = 0
+            for pile, k in runs:
+                pile[:k] = cards[at:at + k]
+                at += k
 
     # ------------------------------------------------------------------ text
 
