@@ -1472,7 +1472,8 @@ class State(Structures):
         The look-aheads are first played on the position as it is, each hidden card replaced by
         an :class:`_Unseen` one: when none reads a card the seat cannot see nor draws chance, every
         deal would give the same results, so the deals are not made (the same choice, the same
-        sums); otherwise the deals are made and the look-aheads played again on them.
+        sums); otherwise the deals are made and only the look-aheads that read one or drew are
+        played again on them, every other action keeping its undealt value (:class:`_PartlyHidden`).
 
         The look-ahead of the move chosen on the undealt position may have played the seat's next
         choice (a later choice of the same effect) on the position this move leads to: when the
