@@ -716,9 +716,8 @@ class Game:
 
 
 # how an expression failed in play, in words a designer reads (rulesdata.runtime_kind_*)
-_FAILURES: dict[type, str] = {TypeError: "types", ZeroDivisionError: "zero", ValueError: "value",
-                              OverflowError: "value", IndexError: "missing", KeyError: "missing",
-                              AttributeError: "missing"}
+_FAILURES: dict[type, str] = {TypeError: "types", ZeroDivisionError: "zero", IndexError: "missing",
+                              KeyError: "missing", AttributeError: "missing"}
 
 
 class State(Structures):
@@ -839,9 +838,10 @@ class State(Structures):
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
-            kind = _FAILURES.get(type(exc), "other")  # in the reader's words, not the interpreter's
-            raise runtime_error(self.rules, e, "rulesdata.runtime", f"rulesdata.runtime_fix_{kind}",
-                                error=tr(f"rulesdata.runtime_kind_{kind}"),
+            kind = _FAILURES.get(type(exc))  # Python's own errors in the reader's words
+            raise runtime_error(self.rules, e, "rulesdata.runtime", f"rulesdata.runtime_fix_{kind or 'other'}",
+                                error=tr(f"rulesdata.runtime_kind_{kind}") if kind
+                                else str(exc) or type(exc).__name__,  # the expression language's own words
                                 card=getattr(card, "name", card) if card is not None else "—") from None
 
     def _card_test(self, e: Expr, seat: int, card: CardView) -> Any:
