@@ -285,3 +285,25 @@ def test_sim_game_sets_an_option_of_a_rules_file_that_no_ruling_names(tmp_path: 
     bad = runner.invoke(app, [*base, "--rule", "depart=beaucoup", "--rule", "nulle=1"])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
     assert "depart" in bad.output and "beaucoup" in bad.output and "nulle" in bad.output
+
+
+def test_a_rules_file_read_once_is_read_again_when_it_changes(tmp_path: Path, monkeypatch) -> None:
+    """``valid_rules`` keeps a file's checked rules while the file is unchanged (reports read a
+    game's labels several times); a file written since — another text, a broken one — is read
+    again, never answered from the old reading."""
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    monkeypatch.setattr(register, "rules_dir", lambda: folder)
+    path = folder / "libre.toml"
+    path.write_text(MARCHE.replace('code = "marche"', 'code = "libre"'), encoding="utf-8")
+    first = register.valid_rules("libre")
+    assert first is not None and register.valid_rules("libre") is first
+    path.write_text(MARCHE.replace('code = "marche"', 'code = "libre"').replace("depart = 5", "depart = 6"),
+                    encoding="utf-8")
+    second = register.valid_rules("libre")
+    assert second is not first and second.options["depart"] == 6
+    path.write_text(MARCHE.replace('code = "marche"', 'code = "libre"').replace('by = "points"', 'by = "points +"'),
+                    encoding="utf-8")
+    assert register.valid_rules("libre") is None
+    path.unlink()
+    assert register.valid_rules("libre") is None
