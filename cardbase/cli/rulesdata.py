@@ -105,7 +105,7 @@ def check_command(
     hints = _ending_hints(rules, tried["never_ended_by"]) if tried is not None else {}
     for name, found in hints.items():  # the same trial under the reading that could let it hold
         for one in found:
-            one["tried"] = _try_reading(file, edition, options, one, name, cards, games, counts, decks)
+            one["tried"] = _try_reading(file, edition, rules, options, one, name, cards, games, counts, decks)
     if json_out:
         print_json({"file": str(file), "code": rules.code, "ok": True, "players": counts if playable else [],
                     "rules": options, "tried": tried, "search": searched,
@@ -175,10 +175,11 @@ def _ending_hints(rules, names: list[str]) -> dict[str, list[dict]]:
     return out
 
 
-def _try_reading(file: Path, edition, options: dict, one: dict, condition: str, cards, games: int,
+def _try_reading(file: Path, edition, rules, options: dict, one: dict, condition: str, cards, games: int,
                  counts: list[int], decks) -> int | None:
     """The trial games played again under the first reading of ``one["rules"]`` (an option an
-    end condition no game met reads): how many ended by ``condition`` (None: no reading to try)."""
+    end condition no game met reads; ``rules``: the file as checked, under ``options``): how many
+    ended by ``condition`` (None: no reading to try)."""
     from cardbase.games.rulesdata.checking import option_rulings
     from cardbase.games.rulesdata.language import RulesFileError, load_rules
     from cardbase.games.rulings import parse_rules
@@ -188,7 +189,6 @@ def _try_reading(file: Path, edition, options: dict, one: dict, condition: str, 
     if not one["rules"]:
         return None
     try:
-        rules = load_rules(file, options=options, card_fields=edition_figures(edition))
         other = parse_rules(rules.code, [one["rules"][0]], rulings=option_rulings(rules))
         rules = load_rules(file, options={**options, **other}, card_fields=edition_figures(edition))
     except RulesFileError:

@@ -2353,10 +2353,16 @@ class State(Structures):
         by_owner = self.rules.source == "decks"
         if not self.game.phantoms and not any(s.revealed):
             self._redeal_runs(s, player, rng, by_owner)
-            if s.secret:
-                s._resample_secret(player, rng)
-            s._legal = None
-            return s
+        else:
+            self._redeal_places(s, player, rng, by_owner)
+        if s.secret:  # the others' secret choices, chosen again in the re-dealt position
+            s._resample_secret(player, rng)
+        s._legal = None
+        return s
+
+    def _redeal_places(self, s: State, player: int, rng: random.Random, by_owner: bool) -> None:
+        """:meth:`_redeal` place by place: the cards an effect revealed stay, a hidden deck list
+        (R9) deals from the card pool."""
         groups: dict[int, list[tuple[list[int], int]]] = {}
         for name, piles in s.zones.items():
             per = self.rules.zones[name].per_player
@@ -2383,10 +2389,6 @@ class State(Structures):
             rng.shuffle(cards)
             for (pile, i), c in zip(places, cards):
                 pile[i] = c
-        if s.secret:  # the others' secret choices, chosen again in the re-dealt position
-            s._resample_secret(player, rng)
-        s._legal = None
-        return s
 
     def _redeal_runs(self, s: State, player: int, rng: random.Random, by_owner: bool) -> None:
         """:meth:`_redeal` when no card was revealed and no pool deals: the hidden places of a pile

@@ -290,14 +290,21 @@ def expr_line(idx: _Lines, line: int, source: str) -> int:
     return line
 
 
+def place(idx: _Lines, parts: list[Any], source: Any = None) -> int | None:
+    """The line of the key path ``parts`` (:func:`locate`); inside a list of operations (a tuple
+    among ``parts``) the line where the expression ``source`` is written (:func:`expr_line`)."""
+    line = locate(idx, [p for p in parts if not isinstance(p, tuple)])
+    if line and isinstance(source, str) and any(isinstance(p, tuple) for p in parts):
+        line = expr_line(idx, line, source)
+    return line
+
+
 def expr_place(rules: Rules, e: Expr) -> tuple[int | None, str]:
     """The line (None when unknown) and key path of an expression of ``rules`` in its file's
     text: where an error in play is reported, as a problem found by reading the file is."""
     if not e.where:
         return None, ""
-    line = locate(rules.text, [p for p in e.where if not isinstance(p, tuple)]) if rules.text else None
-    if line and any(isinstance(p, tuple) for p in e.where):
-        line = expr_line(_Lines(rules.text), line, e.source)
+    line = place(_Lines(rules.text), list(e.where), e.source) if rules.text else None
     return line, key_text(list(e.where))
 
 
@@ -342,9 +349,7 @@ class _Checker:
     def add(self, parts: list[Any], msg: str, fix: str, **values: Any) -> None:
         if self.index is None:
             self.index = _Lines(self.text)
-        line = locate(self.index, [p for p in parts if not isinstance(p, tuple)])
-        if line and any(isinstance(p, tuple) for p in parts) and isinstance(values.get("expr"), str):
-            line = expr_line(self.index, line, values["expr"])  # an operation in a list: its own line
+        line = place(self.index, parts, values.get("expr"))  # an operation in a list: its own line
         where = tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts)) \
             if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
         self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
