@@ -120,3 +120,21 @@ def test_a_hand_written_engine_prints_its_own_log_or_says_it_has_none(cli_env) -
     assert text.exit_code == 0 and "Résultat — siège 1 : " in text.stdout
     _refused(["sim", "game", "pushluck", "--games", "2", "--log", "1", "--seat", "1"], "pas de vue par siège")
     _refused(["sim", "game", "overkill", "--games", "2", "--log", "1"], "ne tient pas de journal")
+
+
+@SQLITE
+def test_the_report_names_the_endings_and_the_rounds_of_a_rules_file_without_a_log(cli_env) -> None:
+    """Without --log no game is built for the report: the endings are still the rules file's
+    labels (in the summary and in the measures), and a round that is one turn of each seat is a
+    « tour de table », Atout's round that goes on until the hands are empty a « manche »."""
+    r = runner.invoke(app, ["sim", "game", "huit", "--games", "20", "--workers", "1", "--bots", "random",
+                            "--measures-games", "20"])
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    assert "main_vide" not in out and "pioche_vide" not in out
+    assert out.count("Un joueur s'est défait de toutes ses cartes : ") == 2, out
+    assert "tours de table par partie : " in out and "manches par partie" not in out
+    r = runner.invoke(app, ATOUT)
+    assert r.exit_code == 0, r.output
+    assert "manches par partie : " in r.stdout and "tours de table" not in r.stdout
+    assert "fin des parties : Toutes les donnes jouées : 3" in r.stdout and "donnes_jouees" not in r.stdout

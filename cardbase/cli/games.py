@@ -258,9 +258,12 @@ def sim_game_command(
         typer.echo(tr("games.cli.team", team=name, seats=", ".join(map(str, team["seats"])),
                       wins=team["wins"], rate=fmt_pct(team["win_rate"], unit=False), lo=fmt_pct(lo, unit=False), hi=fmt_pct(hi, unit=False)))
     if not solo:
-        typer.echo(tr("games.cli.summary", ties=rep.ties, turns=fmt_num(rep.mean_turns, 1),
+        from cardbase.games.rulesdata.register import rounds_go_around
+
+        summary = "games.cli.summary_around" if rounds_go_around(spec.code) else "games.cli.summary"
+        typer.echo(tr(summary, ties=rep.ties, turns=fmt_num(rep.mean_turns, 1),
                       rounds=fmt_num(rep.mean_rounds, 2)))
-    typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k, built), n=v)
+    typer.echo(tr("games.cli.ended", detail=", ".join(tr("games.cli.ended_item", how=_ending(k, built, spec.code), n=v)
                                                       for k, v in rep.ended_by.items())))
     if rep.cards and "offered" in rep.cards[0]:  # a rules file's game: the cards the bots chose
         _say_choices(rep.cards, rep.bots)
@@ -308,13 +311,14 @@ def _say_choices(cards: list[dict[str, Any]], bots: list[str]) -> None:
         typer.echo(tr("games.cli.choices_more", n=len(cards) - len(top)))
 
 
-def _ending(key: str, game: Any = None) -> str:
-    """How a game ended, in words: a rules file's ending by its label, a hand-written engine's by
+def _ending(key: str, game: Any = None, code: str | None = None) -> str:
+    """How a game ended, in words: a rules file's ending by its label (from the game played, or
+    from the rules file of the game ``code`` when no game was built), a hand-written engine's by
     its text (an ending without either is shown as its code)."""
-    from cardbase.i18n import current_language, find
+    from cardbase.playtest.coverage import ending_words
 
     label = getattr(game, "ending_label", None)
-    return (label(key) if label is not None else None) or find(current_language(), f"games.ended.{key}") or key
+    return (label(key) if label is not None else None) or ending_words(key, code)
 
 
 def _logged_game(spec: Any, cards: list, players: int | None, bots: list[str], games: int,

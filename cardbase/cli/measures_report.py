@@ -115,7 +115,10 @@ def print_measures(m: dict[str, Any], *, hints: bool = True) -> None:
                       games=oc["games"]))
     if solo:
         _say_not_applicable(m)
-    typer.echo(tr("measures.ended", ended=", ".join(f"{k} : {v}" for k, v in m["ended_by"].items())))
+    from cardbase.playtest.coverage import ending_words
+
+    typer.echo(tr("measures.ended", ended=", ".join(f"{ending_words(k, m.get('game'))} : {v}"
+                                                    for k, v in m["ended_by"].items())))
 
 
 def _say_first_and_seats(m: dict[str, Any]) -> None:

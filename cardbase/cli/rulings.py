@@ -118,6 +118,9 @@ def sim_rulings_command(
     typer.echo(tr("rulings.cli.baseline"))
     for side in res["baseline"]["seats"]:
         typer.echo("  " + _side(side, res["teams"]))
+    from cardbase.games.rulesdata.register import rounds_go_around
+
+    rounds_key = "rulings.cli.rounds_around" if rounds_go_around(res["game"]) else "rulings.cli.rounds"
     for v in res["variants"]:
         mark = tr("rulings.cli.significant") if v["significant"] else tr("rulings.cli.not_significant")
         typer.echo(tr("rulings.cli.variant", code=v["ruling"], title=v["title"], option=v["option"],
@@ -141,7 +144,7 @@ def sim_rulings_command(
             if other:
                 typer.echo("  " + tr("rulings.cli.outcome_some", other=other, games=res["games"],
                                      rate=fmt_pct(other / res["games"])))
-        typer.echo("  " + tr("rulings.cli.rounds", rounds=_value(round(v["mean_rounds"], 2)),
+        typer.echo("  " + tr(rounds_key, rounds=_value(round(v["mean_rounds"], 2)),
                              delta=_value(round(v["delta_rounds"], 2))))
         if v["cards"]:
             typer.echo("  " + tr("rulings.cli.cards", cards=", ".join(

@@ -71,6 +71,16 @@ def _label(meta: Mapping[str, Any], key: str, lang: str) -> str:
     return key
 
 
+def ending_words(key: str, code: str | None = None, lang: str | None = None) -> str:
+    """How a game ended, in words: the game ``code``'s own label for the ending (a rules file's
+    ``[[end.conditions]] label``, a hand-written game's ``COVERAGE``), else the batches' text for a
+    known ending, else its code."""
+    lang = lang or current_language()
+    meta = (labels(code).get(f"ending:{key}") or {}) if code else {}
+    words = _label(meta, f"ending:{key}", lang)
+    return key if words == f"ending:{key}" else words
+
+
 def as_json(code: str, total: Mapping[str, list[int]], games: int) -> dict[str, Any]:
     """JSON ``coverage``: per key its occasions, uses, rate, uses per game and label."""
     meta = labels(code)

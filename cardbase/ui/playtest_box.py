@@ -219,7 +219,10 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
     m[0].metric(t("games_page.games"), n)
     m[1].metric(t("games_page.ties"), rep["ties"])
     m[2].metric(t("games_page.mean_turns"), num(rep["mean_turns"], 1))
-    m[3].metric(t("games_page.mean_rounds"), num(rep["mean_rounds"], 2))
+    from cardbase.games.rulesdata.register import rounds_go_around
+
+    around = rounds_go_around(rep.get("game") or "")
+    m[3].metric(t("games_page.mean_rounds_around" if around else "games_page.mean_rounds"), num(rep["mean_rounds"], 2))
 
     seat_col, win_col = t("games_page.seat"), t("games_page.win_rate")
     lo_col, hi_col = t("games_page.ci_low"), t("games_page.ci_high")
@@ -297,8 +300,8 @@ def show_report(rep: dict[str, Any], rounds: list[int], lines: list[str] | None 
         if off:
             st.warning(t("games_page.safety_net", n=off, games=n), icon=":material/warning:")
     with right:
-        st.markdown(f"**{t('games_page.rounds_title')}**")
-        rcol = t("games_page.rounds")
+        st.markdown(f"**{t('games_page.rounds_around_title' if around else 'games_page.rounds_title')}**")
+        rcol = t("games_page.rounds_around" if around else "games_page.rounds")
         counts = pd.Series(rounds).value_counts()
         # every value between the shortest and the longest game, empty ones included
         span = range(int(min(rounds)), int(max(rounds)) + 1) if rounds else range(0)

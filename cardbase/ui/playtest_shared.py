@@ -72,10 +72,6 @@ def bot_labels():
 def ending_label(key: str, code: str | None = None) -> str:
     """How a game ended, in words: a rules file's ending by its label (game ``code``), a known
     ending by its text, else its code."""
-    if code is not None:
-        from cardbase.playtest.coverage import labels
+    from cardbase.playtest.coverage import ending_words
 
-        words = labels(code).get(f"ending:{key}") or {}
-        if words.get(lang()) or words.get("fr"):
-            return words.get(lang()) or words["fr"]
-    return i18n.find(lang(), f"games.ended.{key}") or key
+    return ending_words(key, code, lang())

@@ -176,6 +176,9 @@ def weights_table(res: dict[str, Any]) -> None:
     """The readings ranked by effect: each side's win rate, its difference and interval."""
     team = res.get("teams")
     rows = []
+    from cardbase.games.rulesdata.register import rounds_go_around
+
+    rounds_key = "rulings_view.rounds_around" if rounds_go_around(res["game"]) else "rulings_view.rounds"
     for v in res["variants"]:
         for side in v["seats"]:
             lo, hi = side["delta_ci95"]
@@ -187,7 +190,7 @@ def weights_table(res: dict[str, Any]) -> None:
                 t("rulings_view.delta"): pct(side["delta"], signed=True),
                 t("rulings_view.ci95"): f"{pct(lo, signed=True)} ; {pct(hi, signed=True)}",
                 t("rulings_view.significant"): t("rulings_view.yes") if v["significant"] else t("rulings_view.no"),
-                t("rulings_view.rounds"): i18n.fmt_num(v["mean_rounds"], 2, lang=lang()),
+                t(rounds_key): i18n.fmt_num(v["mean_rounds"], 2, lang=lang()),
                 t("rulings_view.same"): "" if v.get("same_games") is None else f"{v['same_games']} / {res['games']}",
                 t("rulings_view.other_outcome"): "" if v.get("same_games") is None
                 else f"{v.get('same_moves_other_outcome') or 0} / {res['games']}"})

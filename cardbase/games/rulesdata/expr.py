@@ -74,7 +74,13 @@ _OPS = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.U
 
 class RulesRuntimeError(CardbaseError):
     """An expression of the rules file that fails while a game is played (a card without the
-    field it reads, a text where a number is needed…)."""
+    field it reads, a text where a number is needed…): one problem, located like those found
+    by reading the file (:attr:`problem`: its line and key, message and fix; made by
+    ``language.runtime_error``)."""
+
+    def __init__(self, message: str, problem: Any = None) -> None:
+        super().__init__(message, [problem] if problem is not None else None)
+        self.problem = problem
 
 
 @dataclass(slots=True, frozen=True)
@@ -96,6 +102,7 @@ class Expr:
     calls: frozenset[str] = frozenset()  # the functions it calls
     zones: frozenset[str] = frozenset()  # the zones it reads (count, top, having…)
     attrs: frozenset[str] = frozenset()  # the card fields and figures it reads (card.x, top(…).x)
+    where: tuple = ()  # its key path in the rules file (language.key_text), for an error in play
 
     def bind(self, functions: dict[str, Any]) -> Any:
         self.fn = eval(self.code, {**functions, **_GUARDS})  # a checked tree, no built-ins
