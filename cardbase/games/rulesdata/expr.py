@@ -337,12 +337,64 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                     problems.append(ExprProblem("rulesdata.expr.top_unordered", (("zone", arg.value),)))
     if problems:
         return None, problems
-    body = _Rewrite(set(counters), dict(constants or {}), number).visit(tree.body)
+    body = _share_repeats(_Rewrite(set(counters), dict(constants or {}), number).visit(tree.body))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in ("_s", "_seat", "_c", "_card")],
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
     return Expr(source.strip(), compile(lam, "<règle>", "eval"), frozenset(used), None,
                 frozenset(used_calls), frozenset(used_zones), frozenset(used_attrs)), []
+
+
+def _share_repeats(body: ast.expr) -> ast.expr:
+    """A call written twice or more in one expression computed once: ``count_if('main', …) *
+    (count_if('main', …) - 1)`` keeps the first value (``(_k0 := …)``) and reads it after. Every
+    function of the language reads the position and changes nothing, so within one evaluation the
+    same call gives the same value. Only a call that is certainly evaluated first keeps its value:
+    not one in a branch that may be skipped (after ``and``/``or``, in ``a if t else b``, a chained
+    comparison's later terms) — a later copy is then computed as written. The card tests inside
+    ``count_if`` (lambdas of ``_card``) are left alone: they are evaluated card by card."""
+    counts: dict[str, int] = {}
+    todo: list[ast.AST] = [body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Call):
+            key = ast.dump(node)
+            counts[key] = counts.get(key, 0) + 1
+        todo.extend(ast.iter_child_nodes(node))
+    repeated = {k for k, n in counts.items() if n > 1}
+    if not repeated:
+        return body
+    kept: dict[str, str] = {}
+
+    def visit(node: ast.AST, maybe: bool) -> ast.AST:
+        """``node`` rewritten in evaluation order; ``maybe``: it may not be evaluated."""
+        if isinstance(node, ast.Lambda):
+            return node
+        key = ast.dump(node) if isinstance(node, ast.Call) else None
+        if key in kept:
+            return ast.copy_location(ast.Name(kept[key], ast.Load()), node)
+        if isinstance(node, ast.BoolOp):
+            node.values = [visit(v, maybe or i > 0) for i, v in enumerate(node.values)]
+        elif isinstance(node, ast.IfExp):
+            node.test = visit(node.test, maybe)
+            node.body, node.orelse = visit(node.body, True), visit(node.orelse, True)
+        elif isinstance(node, ast.Compare):
+            node.left = visit(node.left, maybe)
+            node.comparators = [visit(c, maybe or i > 0) for i, c in enumerate(node.comparators)]
+        else:
+            for name, value in ast.iter_fields(node):
+                if isinstance(value, list):
+                    setattr(node, name, [visit(v, maybe) if isinstance(v, ast.AST) else v for v in value])
+                elif isinstance(value, ast.AST):
+                    setattr(node, name, visit(value, maybe))
+        if key in repeated and not maybe:
+            kept[key] = f"_k{len(kept)}"
+            return ast.copy_location(ast.NamedExpr(ast.Name(kept[key], ast.Store()), node), node)
+        return node
+
+    return visit(body, False)  # type: ignore[return-value]
 
 
 def _called(node: ast.Call) -> str:
