@@ -276,6 +276,11 @@ def sim_game_command(
                           other=fmt_pct(c["win_rate_not_held"], unit=False)))
     for line in rep.extra_lines:  # a game's own figures (Overseers: the Leader, the colours)
         typer.echo(line)
+    from cardbase.playtest.coverage import tallies
+
+    counted = {k: [v["occasions"], v["used"]] for k, v in (rep.coverage or {}).items()}
+    for line in tallies(rep.game, counted):  # a rules file's [[coverage]]: a bluff's share
+        typer.echo(line)
     for line in rep.coverage_warnings:  # a rulebook rule the bots almost never used
         typer.echo(line, err=True)
     if measured is not None:

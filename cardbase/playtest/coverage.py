@@ -53,13 +53,15 @@ def _rules_file_labels(code: str) -> dict[str, dict[str, Any]]:
     if rules is None:
         return {}
     # every action is a rule of the game: one the bots almost never play when they may is reported
-    occasion = {"fr": tr_lang("coverage.action_occasion", "fr"), "en": tr_lang("coverage.action_occasion", "en")}
-    return {a.name: {**dict(a.label), "rulebook": True, "occasion": occasion} for a in rules.actions} | {
-        f"ending:{e.name}": dict(e.label) for e in rules.endings if e.label}
-
-
-def tr_lang(key: str, lang: str) -> str:
-    return translate(lang, key)
+    occasion = {lang: translate(lang, "coverage.action_occasion") for lang in ("fr", "en")}
+    out = {a.name: {**dict(a.label), "rulebook": True, "occasion": occasion} for a in rules.actions}
+    # [[coverage]]: a rule counted each time its action is played (a bluff)
+    for t in rules.tallies:
+        action = out.get(t.action, {})
+        out[t.name] = {**(t.label or {"fr": t.name}), "rulebook": True, "tally": True, "occasion": {
+            lang: translate(lang, "coverage.tally_occasion", action=action.get(lang) or action.get("fr") or t.action)
+            for lang in ("fr", "en")}}
+    return out | {f"ending:{e.name}": dict(e.label) for e in rules.endings if e.label}
 
 
 def _label(meta: Mapping[str, Any], key: str, lang: str) -> str:
@@ -103,15 +105,27 @@ def as_json(code: str, total: Mapping[str, list[int]], games: int) -> dict[str, 
 
 def warnings(code: str, total: Mapping[str, list[int]]) -> list[str]:
     """One line per rulebook rule used in under 1 % of its occasions (current language)."""
+    return _lines(code, total, "coverage.rare", lambda m, rate: bool(m.get("rulebook")) and rate < RARE)
+
+
+def tallies(code: str, total: Mapping[str, list[int]]) -> list[str]:
+    """One line per ``[[coverage]]`` rule of a rules file: how often it was used when it could be
+    (« Bluff : 12,3 % des fois où « Poser » a été jouée (45 sur 366) »), in the current language."""
+    return _lines(code, total, "coverage.tally_line", lambda m, rate: bool(m.get("tally")))
+
+
+def _lines(code: str, total: Mapping[str, list[int]], message: str, keep: Any) -> list[str]:
+    """The message ``message`` for each rule key of ``total`` with occasions that ``keep(meta, rate)``
+    selects: the rule in words, its rate, its occasion, its counts."""
     meta = labels(code)
     lang = current_language()
     lines = []
     for key, (occasions, used) in total.items():
         m = meta.get(key)
-        if not m or not m.get("rulebook") or occasions <= 0 or used / occasions >= RARE:
+        if not m or occasions <= 0 or not keep(m, used / occasions):
             continue
         occasion = m.get("occasion", {})
-        lines.append(tr("coverage.rare", rule=_label(m, key, lang), rate=_rate(used / occasions, lang),
+        lines.append(tr(message, rule=_label(m, key, lang), rate=_rate(used / occasions, lang),
                         occasion=occasion.get(lang) or occasion.get("fr") or "", used=used,
                         occasions=occasions))
     return lines

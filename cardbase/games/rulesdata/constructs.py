@@ -439,3 +439,63 @@ def set_structures(c: _Checker, parts: list[Any], act: Action) -> None:
         if on:
             c.add(parts + [key], "rulesdata.set_structures", "rulesdata.set_structures_fix", key=key,
                   action=act.name)
+
+
+@dataclass(slots=True)
+class Tally:
+    """``[[coverage]]``: a rule of the game that is not an action of its own — a bluff, a card laid
+    off colour — counted each time ``action`` is played: an occasion, and a use when ``test``
+    holds, read right after the action's cards moved (``card``: the card it moved; a set action's
+    cards: the zone ``chosen``), before its triggers and ``then``."""
+
+    name: str
+    label: dict[str, str]
+    action: str
+    test: Any  # Expr
+
+
+def tallies(c: _Checker, ctx: _Ctx, raw: Any, actions: list[Action], chosen: Zone) -> list[Tally]:
+    """``[[coverage]]``: each entry's ``name`` (not an action's), ``label``, ``action`` and ``test``
+    (reading ``chosen``, the pseudo-zone of a set's cards, for a set action)."""
+    from .expr import CHOSEN
+
+    out: list[Tally] = []
+    if not raw:
+        return out
+    if not isinstance(raw, list):
+        c.add(["coverage"], "rulesdata.not_table", "rulesdata.not_table_fix", key="coverage")
+        return out
+    by_name = {a.name: a for a in actions}
+    seen: set[str] = set()
+    for i, t in enumerate(c.bounded(raw, ["coverage"], "coverage")):
+        parts: list[Any] = ["coverage", i]
+        t = c.table(t, parts)
+        c.unknown_keys(t, parts, ("name", "label", "action", "test"))
+        name = t.get("name")
+        if not isinstance(name, str) or not name.isidentifier():
+            c.add(parts + ["name"], "rulesdata.tally_name", "rulesdata.tally_name_fix", value=name)
+            continue
+        if name in by_name or name in seen:
+            c.add(parts + ["name"], "rulesdata.tally_twice", "rulesdata.tally_twice_fix", name=name)
+            continue
+        seen.add(name)
+        act = by_name.get(t.get("action"))  # type: ignore[arg-type]
+        if act is None:
+            c.add(parts + ["action"], "rulesdata.unknown_action", "rulesdata.unknown_action_fix",
+                  value=t.get("action"), known=", ".join(by_name))
+            continue
+        if "test" not in t:
+            c.add(parts, "rulesdata.tally_test", "rulesdata.tally_test_fix", name=name)
+            continue
+        if act.pick == "set":
+            ctx.pseudo = {CHOSEN: chosen}
+        try:
+            test = ctx.expr(t["test"], parts + ["test"], card=act.source is not None and act.pick != "set")
+        finally:
+            ctx.pseudo = {}
+        label = t.get("label", {})
+        label = {k: str(v) for k, v in label.items()} if isinstance(label, dict) else {"fr": str(label)}
+        if test is not None:
+            out.append(Tally(name, label, act.name, test))
+    return out
+

@@ -563,6 +563,8 @@ class Game:
         # the greedy bot's look-aheads on the undealt position: [tried, stopped by a hidden card]
         self.undealt = [0, 0]
         self.triggers = {a.name: [t for t in rules.triggers if t.on == a.name] for a in rules.actions}
+        # [[coverage]]: the rules counted when each action is played (a bluff, a card off colour)
+        self.tallies = {a.name: [t for t in rules.tallies if t.action == a.name] for a in rules.actions}
         # the cards' figures of a batch (State.card_counts): each card by its reference, a card the
         # file generates (no edition) by its name; per action, whether it takes a card by choice
         self.card_keys = sorted({c.ref or c.name or "" for c in self.cards})
@@ -747,7 +749,7 @@ class State(Structures):
         self.first = 0
         self.winners: list[int] = []
         self.ended_by = ""
-        self.cov = {a.name: [0, 0] for a in r.actions}
+        self.cov = {a.name: [0, 0] for a in r.actions} | {t.name: [0, 0] for t in r.tallies}
         # per seat and card (Game.card_keys): [decisions where a legal action could choose it,
         # times chosen], flat: (seat * cards + card) * 2 (+1 for the times chosen)
         self.counts_cards = any(game.card_choice) or bool(game.set_actions)
@@ -1212,6 +1214,8 @@ class State(Structures):
             return
         if a.source is not None:
             card = self._move_action(a, p, i)
+        elif self.game.tallies[a.name]:
+            self._tally(a, p, None)
         if a.answers is not None and self._open_window(p, k, card):
             return  # the others answer first; the action's ``then`` runs when the window closes
         self._after_move(p, a, card)
@@ -1235,12 +1239,26 @@ class State(Structures):
             if unseen:
                 self.unseen[len(self.events)] = unseen
             self.events.append(("card", p, cid))
+        if self.game.tallies[a.name]:
+            self._tally(a, p, card)
         for t in self.game.triggers[a.name]:
             if t.card is None or self._card_test(t.card, p, card):
                 self._run(t.ops, p, card)
         if self.rules.move_triggers:  # [[triggers]] from/to
             self._moved(a.source, a.dest, p, cid)
         return card
+
+    def _tally(self, a: Any, p: int, card: CardView | None) -> None:
+        """The ``[[coverage]]`` rules of action ``a`` just played by seat ``p`` (its cards moved,
+        before its triggers and ``then``): an occasion each, a use when the test holds. Not in a
+        look-ahead or a play-out, as the actions' coverage."""
+        if self._pause or not self._counted:
+            return
+        for t in self.game.tallies[a.name]:
+            slot = self.cov[t.name]
+            slot[0] += 1
+            if self._eval(t.test, p, card):
+                slot[1] += 1
 
     def _after_move(self, p: int, a: Any, card: CardView | None, then: bool = True) -> None:
         """The rest of an action: its ``then`` (unless ``then`` is False: a set's, run with its

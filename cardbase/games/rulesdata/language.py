@@ -51,7 +51,7 @@ MAX_OPTION_TEXT = 200  # characters of an option's text (as an expression's text
 # operations: 3 000 actions of a 170 kB file would have been read at each of a game's steps);
 # the files of data/rules have at most 4 actions, 4 triggers, 6 zones, 2 end conditions
 MAX_LIST = {"zones": 50, "counters": 200, "actions": 100, "triggers": 200, "conditions": 50,
-            "rulings": 100, "options": 200, "operations": 200}
+            "rulings": 100, "options": 200, "operations": 200, "coverage": 50}
 
 
 # what an expression may read of any card (the interpreter's CardView), besides the file's own figures
@@ -186,6 +186,8 @@ class Rules:
     then_by: Expr | None = None
     then_order: str = "highest"
     text: str = ""  # the file's text: an error in play is located in it (expr_place)
+    # [[coverage]]: rules counted each time an action is played (constructs.Tally)
+    tallies: list[Any] = field(default_factory=list)
 
     @property
     def secret_choices_only(self) -> bool:
@@ -532,7 +534,7 @@ def _option_in_bounds(v: Any) -> bool:
 
 
 TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
-            "triggers", "end", "scoring", "rulings", "effects", "teams", "round")
+            "triggers", "end", "scoring", "rulings", "effects", "teams", "round", "coverage")
 RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
 
 
@@ -751,6 +753,8 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
         if "heuristic" in scoring else None
 
     rulings = _rulings(c, data.get("rulings", []), opts)
+    tallies = constructs.tallies(c, ctx, data.get("coverage", []), actions,
+                                 Zone(CHOSEN, False, False, "everyone"))
     # a zone nobody can see, whose cards no action or operation takes out and no formula reads:
     # what goes there is lost to every player (an effect's zones count as read)
     for i, z in enumerate(zone_list):
@@ -766,7 +770,8 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
                  by, order, among, ties, heuristic, str(game.get("description", "")), rulings,
                  effects, samples, horizon, team_rules, round_start, round_end, lists, copy_limit,
-                 keyword_limits, move_triggers, round_until, search, then_by, then_order)
+                 keyword_limits, move_triggers, round_until, search, then_by, then_order,
+                 tallies=tallies)
 
 
 def _rulings(c: _Checker, raw: Any, opts: dict[str, Any]) -> list[dict[str, Any]]:

@@ -280,6 +280,12 @@ def play(s: State, a: Action, k: int, p: int, i: int) -> None:
         if any(masks):
             s.unseen[len(s.events)] = masks
         s.events.append(("cards", p, tuple(cids)))
+    if s.game.tallies[a.name]:  # [[coverage]] rules read the set laid
+        s.zones[CHOSEN] = [cids]
+        try:
+            s._tally(a, p, None)
+        finally:
+            s.zones.pop(CHOSEN, None)
     cards = s.game.cards
     for cid in cids:
         card = cards[cid]
