@@ -81,8 +81,12 @@ def test_every_interface_string_exists_in_both_languages() -> None:
 
 def test_translate_formats_and_falls_back(monkeypatch) -> None:
     monkeypatch.setenv("CARDBASE_I18N_STRICT", "0")
-    assert i18n.translate("fr", "cards.count", count=3, ms="5") == "3 carte(s) en 5 ms"
-    assert i18n.translate("en", "cards.count", count=3, ms="5") == "3 card(s) in 5 ms"
+    assert i18n.translate("fr", "cards.count", count=3, ms="5") == "3 cartes en 5 ms"
+    assert i18n.translate("en", "cards.count", count=3, ms="5") == "3 cards in 5 ms"
+    assert i18n.translate("fr", "cards.count", count=1, ms="5") == "1 carte en 5 ms"
+    assert i18n.translate("en", "cards.count", count=1, ms="5") == "1 card in 5 ms"
+    assert i18n.translate("fr", "cards.count", count=0, ms="5") == "0 carte en 5 ms"
+    assert i18n.translate("en", "cards.count", count=0, ms="5") == "0 cards in 5 ms"
     assert i18n.translate("xx", "nav.cards") == "Cartes"
     assert i18n.translate("en", "no.such.key") == "no.such.key"
 
@@ -106,7 +110,7 @@ def test_app_starts_in_french_on_the_cards_page(app_env: str) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     no_exception(at)
     assert at.title[0].value == "Cartes"
-    assert "carte(s) en" in texts(at)
+    assert re.search(r"\d+ cartes? en", texts(at))
 
 
 @SQLITE
@@ -140,7 +144,7 @@ def test_cards_search_returns_cards(app_env: str) -> None:
     no_exception(at)
     at.text_input(key="cards_q").input("k:foule").run()
     no_exception(at)
-    caption = next(c.value for c in at.caption if "carte(s) en" in c.value)
+    caption = next(c.value for c in at.caption if re.search(r"cartes? en", c.value))
     assert int(caption.split()[0]) >= 8
     assert "Foule" in texts(at)
 
@@ -335,7 +339,7 @@ def test_export_offers_a_download(app_env: str) -> None:
     at.run()
     at.text_input(key="ed_export_q").input("e:NP1").run()
     no_exception(at)
-    assert "64 carte(s) à exporter" in texts(at)
+    assert "64 cartes à exporter" in texts(at)
 
 
 # --------------------------------------------------------------------------- editions
@@ -413,11 +417,11 @@ def test_deck_builder_save_history_and_diff(app_env: str) -> None:
 def test_print_page_previews_and_makes_a_pdf(app_env: str) -> None:
     at = page_test("printing").run()
     no_exception(at)
-    assert "64 carte(s) à imprimer" in texts(at)
+    assert "64 cartes à imprimer" in texts(at)
     assert at.get("image")  # the first sheet
     at.button(key="pr_go").click().run()
     no_exception(at)
-    assert "Prêt : 8 page(s), 64 carte(s)" in texts(at)
+    assert "Prêt : 8 pages, 64 cartes" in texts(at)
     assert "Télécharger le PDF" in [b.proto.label for b in at.get("download_button")]
 
 
@@ -766,7 +770,7 @@ def test_deck_builder_pages_through_search_results(app_env: str) -> None:
 
     at = page_test("decks").run()
     no_exception(at)
-    caption = next(c.value for c in at.caption if "résultat(s)" in c.value)
+    caption = next(c.value for c in at.caption if "résultats" in c.value)
     total = int(caption.split()[0])
     assert total > SEARCH_LIMIT
     assert f"1–{SEARCH_LIMIT}, page 1/" in caption
@@ -774,7 +778,7 @@ def test_deck_builder_pages_through_search_results(app_env: str) -> None:
     assert len(first_page) == SEARCH_LIMIT
     at.button(key="deck_next").click().run()
     no_exception(at)
-    caption = next(c.value for c in at.caption if "résultat(s)" in c.value)
+    caption = next(c.value for c in at.caption if "résultats" in c.value)
     assert f"{SEARCH_LIMIT + 1}–" in caption and "page 2/" in caption
     second_page = {b.key for b in at.button if b.key and b.key.startswith("add_")}
     assert second_page and not second_page & first_page

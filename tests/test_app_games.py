@@ -290,7 +290,7 @@ def test_a_game_created_in_the_app_is_listed_with_what_it_can_do() -> None:
     assert "Ce jeu n'a pas encore de moteur" in at.info[0].value
     assert "nespanini" not in at.info[0].value and "NesPanini" in at.info[0].value  # names, not codes
     links = "\n".join(m.value for m in at.markdown)
-    assert "0 carte(s) en 0 édition(s)" in links and "decks de 30 cartes" in links
+    assert "0 carte en 0 édition :" in links and "decks de 30 cartes" in links
     assert "](cards)" in links and "](print)" in links and "](decks)" in links
 
 
@@ -324,4 +324,4 @@ def test_a_long_bot_turn_writes_its_moves_as_it_goes(monkeypatch) -> None:
     assert len(done) >= 3 and written[-1] == ""  # the count is cleared when the bots are done
     counts = [w for w in written if w]
     assert len(counts) == len(done)  # a second a move here: every move is written
-    assert counts[-1].startswith(f"{len(done)} coup(s) des bots joué(s)")
+    assert counts[-1].startswith(f"{len(done)} coups des bots joués")

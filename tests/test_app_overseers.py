@@ -176,7 +176,7 @@ def test_placement_needs_the_right_number_of_cards() -> None:
     assert len(boxes) == 5
     boxes[0].check().run()
     assert at.button(key="ovs_place").disabled
-    assert "1 carte(s) cochée(s)" in texts(at)
+    assert "1 carte cochée :" in texts(at)
 
 
 def test_the_overseers_table_in_english() -> None:

@@ -34,18 +34,18 @@ def _sidebar(pg, label: str) -> None:
 def test_first_page_search_and_language(page, st_server, capsys) -> None:  # noqa: F811
     TIMINGS["first_page_s"] = goto(page, st_server)
     assert page.locator("h1").first.inner_text() == "Cartes"
-    page.get_by_text(re.compile(r"\d+ carte\(s\) en \d+ ms")).first.wait_for()
+    page.get_by_text(re.compile(r"\d+ cartes? en \d+ ms")).first.wait_for()
     shot(page, "cards")
 
     box = page.locator(".st-key-cards_q input")
     start = time.perf_counter()
     box.fill("k:foule v>=2")
     box.press("Enter")
-    caption = page.get_by_text(re.compile(r"\d+ carte\(s\) en \d+ ms · k:foule v>=2"))
+    caption = page.get_by_text(re.compile(r"\d+ cartes? en \d+ ms · k:foule v>=2"))
     caption.wait_for()
     TIMINGS["search_roundtrip_s"] = time.perf_counter() - start
     text = caption.inner_text()
-    n, ms = (int(x) for x in re.match(r"(\d+) carte\(s\) en (\d+) ms", text).groups())
+    n, ms = (int(x) for x in re.match(r"(\d+) cartes? en (\d+) ms", text).groups())
     TIMINGS["search_sql_ms"] = ms
     assert n >= 8
 
@@ -65,7 +65,7 @@ def test_the_cards_open_as_a_list_and_the_interactive_table_is_one_click_away(pa
     scripts: list[str] = []
     page.on("request", lambda req: scripts.append(req.url.rsplit("/", 1)[-1]) if req.url.endswith(".js") else None)
     goto(page, st_server)
-    caption = page.get_by_text(re.compile(r"^\d+ carte\(s\) en \d+ ms"))
+    caption = page.get_by_text(re.compile(r"^\d+ cartes? en \d+ ms"))
     caption.wait_for()
     count = int(caption.inner_text().split()[0])
     rows = page.locator(".st-key-cards_list table tbody tr")
@@ -89,7 +89,7 @@ def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path:
     search = page.locator(".st-key-deck_q input")
     search.fill("e:NP1 -k:foule")
     search.press("Enter")
-    page.get_by_text(re.compile(r"\d+ résultat\(s\)")).wait_for()
+    page.get_by_text(re.compile(r"\d+ résultats?")).wait_for()
     wait_idle(page)
     total = 0
     start = time.perf_counter()
@@ -102,7 +102,7 @@ def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path:
         for _ in range(2):
             button.click()
             total += 1
-            page.get_by_text(f"Dans le deck : {total} carte(s)").wait_for()
+            page.get_by_text(f"Dans le deck : {total} {'carte' if total < 2 else 'cartes'}").wait_for()
     assert total == 20
     TIMINGS["deck_click_s"] = (time.perf_counter() - start) / 20
     print(f"\n[browser] one deck-builder click, rerun and redraw: {TIMINGS['deck_click_s']:.2f} s")
@@ -118,7 +118,7 @@ def test_build_a_legal_deck_by_clicking_then_print_it(page, st_server, tmp_path:
 
     _sidebar(page, "Impression")
     page.get_by_text("Le deck en construction").click()
-    page.get_by_text("20 carte(s) à imprimer").wait_for()
+    page.get_by_text("20 cartes à imprimer").wait_for()
     wait_idle(page)
     page.get_by_role("button", name="Préparer les fichiers").click()
     download_button = page.get_by_role("button", name="Télécharger le PDF")
@@ -142,12 +142,12 @@ def test_play_a_goldfish_game_to_the_end(page, st_server) -> None:  # noqa: F811
     page.get_by_text("Votre main").wait_for()
     wait_idle(page)
     shot(page, "playtest")
-    played = re.compile(r"(\d+) action\(s\) jouée\(s\)")
+    played = re.compile(r"(\d+) actions? jouées?")
     for _ in range(40):
         if page.get_by_text(re.compile(r"Partie terminée : -?\d+ points")).count():
             break
         count = int(played.search(page.get_by_text(played).inner_text()).group(1))
-        after = page.get_by_text(re.compile(rf"^{count + 1} action\(s\) jouée\(s\)"))
+        after = page.get_by_text(re.compile(rf"^{count + 1} actions? jouées?"))
         for attempt in range(3):  # a click that lands while the page is redrawn is lost: click again
             wait_idle(page)
             choice = page.locator('[class*="st-key-pt_game_choice_"] button')
@@ -214,7 +214,7 @@ def test_what_users_wrote_shows_as_text_and_fetches_nothing(page, st_server) -> 
     box = page.locator(".st-key-cards_q input")
     box.fill("Braisillon petit")
     box.press("Enter")
-    page.get_by_text(re.compile(r"^1 carte\(s\) en \d+ ms")).wait_for()
+    page.get_by_text(re.compile(r"^1 carte en \d+ ms")).wait_for()
     wait_idle(page)
     detail = page.locator('[data-testid="stMainBlockContainer"]')
     detail.get_by_role("heading", name=fields["name"]).wait_for()
@@ -228,7 +228,7 @@ def test_what_users_wrote_shows_as_text_and_fetches_nothing(page, st_server) -> 
     search = page.locator(".st-key-deck_q input")
     search.fill("Braisillon petit")
     search.press("Enter")
-    page.get_by_text(re.compile(r"^1 résultat\(s\)")).wait_for()
+    page.get_by_text(re.compile(r"^1 résultat\b")).wait_for()
     wait_idle(page)
     page.get_by_text(fields["name"], exact=False).first.wait_for()
     _wait_text(page, fields["effect_text"])
@@ -242,7 +242,7 @@ def test_what_users_wrote_shows_as_text_and_fetches_nothing(page, st_server) -> 
 
 def test_the_cards_page_answers_at_its_own_url(page, st_server) -> None:  # noqa: F811
     goto(page, st_server, "cards")
-    page.get_by_text(re.compile(r"\d+ carte\(s\) en \d+ ms")).first.wait_for()
+    page.get_by_text(re.compile(r"\d+ cartes? en \d+ ms")).first.wait_for()
     assert page.locator("h1").first.inner_text() == "Cartes"
     page.wait_for_timeout(500)
     assert not page.get_by_text("Page not found").count()
@@ -282,7 +282,7 @@ def test_play_an_overkill_game_to_the_end(page, st_server, capsys) -> None:  # n
     page.locator(".st-key-ok_new button").click()
     page.get_by_text("Vos lignes").wait_for()
     wait_idle(page)
-    played = re.compile(r"(\d+) action\(s\) jouée\(s\)")
+    played = re.compile(r"(\d+) actions? jouées?")
     final = re.compile(r"Partie terminée \(.+\) : (gagné|perdu|égalité)")
     took = False
     clicks: list[float] = []
@@ -298,7 +298,7 @@ def test_play_an_overkill_game_to_the_end(page, st_server, capsys) -> None:  # n
         (draw if i % 2 == 0 and draw.count() else page.locator(".st-key-ok_pass button")).click()
         page.wait_for_function(
             """(n) => { const text = document.body.innerText;
-                        const m = text.match(/(\\d+) action\\(s\\) jouée\\(s\\)/);
+                        const m = text.match(/(\\d+) actions? jouées?/);
                         return /Partie terminée \\(/.test(text) || (m && Number(m[1]) > n); }""", arg=count)
         wait_idle(page)
         page.get_by_text("Lignes du bot").wait_for()
@@ -514,14 +514,14 @@ def test_play_a_nespanini_game_against_the_bot(page, st_server, capsys) -> None:
 
     bots()
     rng = random.Random(seed)
-    count = r"(\d+) action\(s\) jouée\(s\)"
+    count = r"(\d+) actions? jouées?"
     clicks: list[float] = []
     secret_checked = 0
     took = False
     for _ in range(120):
         if state.is_terminal():
             break
-        page.get_by_text(re.compile(rf"^{len(actions)} action\(s\) jouée\(s\)")).wait_for()
+        page.get_by_text(re.compile(rf"^{len(actions)} actions? jouées?")).wait_for()
         _settled(page)
         obs = state.observation(0)
         # the bot's hand: one back per card, its size the engine's
@@ -590,15 +590,15 @@ def test_play_a_ct_vs_terror_game_with_four_seats(page, st_server, capsys) -> No
     kinds = game.kinds
     texts = {c.ref: c.effect_text or "" for c in _box_game_cards(st_server, "ctterror")}
     rng = random.Random(seed)
-    count = r"(\d+) action\(s\) jouée\(s\) · graine"
+    count = r"(\d+) actions? jouées? · graine"
     clicks: list[float] = []
     hidden_named = 0
     for step in range(80):
-        page.get_by_text(re.compile(rf"^{len(actions)} action\(s\) jouée\(s\) · graine {seed}")).wait_for()
+        page.get_by_text(re.compile(rf"^{len(actions)} actions? jouées? · graine {seed}")).wait_for()
         _settled(page)
         obs = state.observation(0)
         main = _main_text(page)
-        sizes = [int(n) for n in re.findall(r"(\d+) carte\(s\) en main", main)]
+        sizes = [int(n) for n in re.findall(r"(\d+) cartes? en main", main)]
         assert sizes == list(obs.hand_sizes), (sizes, obs.hand_sizes)
         assert f"Votre main ({sum(obs.hand)})" in main
         mine = {kinds[k].name for k, n in enumerate(obs.hand) if n}
@@ -665,12 +665,12 @@ def test_play_an_overseers_game_with_four_seats(page, st_server, capsys) -> None
     _bots_play(state, actions, human=0, bot="greedy", seed=seed, game=game)
     cards = game.box.cards
     rng = random.Random(seed)
-    count = r"· (\d+) action\(s\) jouée\(s\) · bots"
+    count = r"· (\d+) actions? jouées? · bots"
     clicks: list[float] = []
     hidden_named = backs_seen = 0
     took = False
     for _ in range(80):
-        page.get_by_text(re.compile(rf"· {len(actions)} action\(s\) jouée\(s\) · bots")).first.wait_for()
+        page.get_by_text(re.compile(rf"· {len(actions)} actions? jouées? · bots")).first.wait_for()
         _settled(page)
         obs = state.observation(0)
         if state.is_terminal():
@@ -988,7 +988,7 @@ def test_a_rich_card_text_shows_styled_beside_its_image(page, st_server) -> None
     box = page.locator(".st-key-cards_q input")
     box.fill("Colosse riche")
     box.press("Enter")
-    page.get_by_text(re.compile(r"^1 carte\(s\) en \d+ ms")).wait_for()
+    page.get_by_text(re.compile(r"^1 carte en \d+ ms")).wait_for()
     wait_idle(page)
     detail = page.locator('[data-testid="stMainBlockContainer"]')
     detail.get_by_role("heading", name="Colosse riche").wait_for()

@@ -77,9 +77,9 @@ def _english(args: list[str]):
 
 def test_search_output_french_by_default_english_on_request(cli_env):
     result = runner.invoke(app, ["cards", "search", "e:OVK"])
-    assert result.exit_code == 0 and "39 carte(s)" in result.stderr
+    assert result.exit_code == 0 and "39 cartes" in result.stderr
     result = _english(["cards", "search", "e:OVK"])
-    assert result.exit_code == 0 and "39 card(s)" in result.stderr
+    assert result.exit_code == 0 and "39 cards" in result.stderr
 
 
 def test_unknown_colour_is_an_error_with_the_nearest_value(cli_env):

@@ -273,7 +273,7 @@ def test_unknown_language_falls_back_to_french_with_a_warning():
     (["deck", "validat", "x"], "commande inconnue : validat. Vouliez-vous dire validate ?",
      "no such command: validat. Did you mean validate?"),
     (["sticker", "encode", "17", "--bogus"], None, None),
-    (["sticker", "encode", "3", "4"], "argument(s) en trop : 4.", "unexpected extra argument(s): 4."),
+    (["sticker", "encode", "3", "4"], "trop d'arguments : 4 en trop.", "too many arguments: 4 left over."),
     (["sim", "duel", "a", "b", "--games", "many"],
      "valeur invalide pour --games / -n : ce n'est pas un nombre entier.",
      "invalid value for --games / -n: not a whole number."),

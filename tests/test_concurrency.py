@@ -212,7 +212,7 @@ def test_delete_refused_while_a_deck_uses_the_card(session):
     decks.save_deck(session, game="nespanini", name="Utilise", entries=decks.parse_deck_list("1 NP1-901"))
     decks.save_deck(session, game="nespanini", name="Aussi", entries=decks.parse_deck_list("2 NP1-901"))
     session.commit()
-    with pytest.raises(ValidationError, match=r"utilisée par 2 deck\(s\) : Aussi, Utilise"):
+    with pytest.raises(ValidationError, match=r"utilisée par 2 decks : Aussi, Utilise"):
         catalog.delete_card(session, card.id, expected_version=card.version)
     session.rollback()
     assert session.get(Card, card.id) is not None

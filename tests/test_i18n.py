@@ -79,3 +79,15 @@ def test_current_language_and_strict_mode(monkeypatch: pytest.MonkeyPatch) -> No
         i18n.tr("no.such.key")
     monkeypatch.setenv("CARDBASE_I18N_STRICT", "0")
     assert i18n.tr("no.such.key") == "no.such.key"
+
+
+def test_no_message_writes_a_plural_in_brackets() -> None:
+    """« carte(s) » is how a form writes, not a sentence: a word agrees with its number
+    (``{n|carte|cartes}``)."""
+    import re
+
+    # also « jeu(x) », « utilise(nt) », « entry(ies) », « un(e) », « le(s) », « copy/copies »
+    bracketed = re.compile(r"\w\((s|es|x|e|e\)\(s|nt|ent|ies|le|les|aux)\)|\bcopy/copies\b")
+    for lang in i18n.LANGUAGES:
+        bad = {k: v for k, v in i18n.table(lang).items() if bracketed.search(v)}
+        assert not bad, f"{lang}: {len(bad)} messages write « (s) »: {sorted(bad)[:20]}"

@@ -181,7 +181,7 @@ def test_cli_sim_says_how_games_ended_and_warns(tmp_path):
     r = runner.invoke(app, ["duel", str(deck), str(deck), "--games", "4", "-e", NP1])
     assert r.exit_code == 0, r.output
     assert "fin des parties : 4 Cimetière hors d'atteinte (R10)" in r.stdout
-    assert "4 partie(s) sur 4 ne se sont pas terminées par le Cimetière" in r.stderr
+    assert "4 parties sur 4 ne se sont pas terminées par le Cimetière" in r.stderr
     r = runner.invoke(app, ["duel", str(deck), str(deck), "--games", "4", "-e", NP1, "--json",
                             "--stalemate-rounds", "0"])
     assert json.loads(r.stdout)["ended_by"]["turn-limit"] == 4

@@ -70,7 +70,7 @@ def test_cli_lists_every_unfit_card_then_skips_them(cli_env: str, tmp_path: Path
     res = runner.invoke(app, ["print", "--query", "e:np1", "--out", str(out), "--dpi", "100",
                               "--skip-unfit"])
     assert res.exit_code == 0, res.output
-    assert "2 carte(s) laissée(s) de côté" in res.output and "NP1-901" in res.output
+    assert "2 cartes laissées de côté" in res.output and "NP1-901" in res.output
     assert out.exists()
 
 

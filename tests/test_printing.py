@@ -100,7 +100,7 @@ def test_template_problems_all_reported(tmp_path: Path) -> None:
     text = str(exc.value)
     codes = [p.code for p in exc.value.problems]
     assert "réglage inconnu « color »" in text and "zone inconnue « titel »" in text
-    assert "« boxx »" in text and "4 problème(s)" in text
+    assert "« boxx »" in text and "4 problèmes" in text
     assert "missing-font" in codes and "Nope.ttf" in text
     assert len(exc.value.problems) == 4
     from cardbase.outputs.printing.templates import clear_cache

@@ -150,7 +150,7 @@ def test_huit_seed_replays_and_log_is_french() -> None:
             s.apply_action(s.legal_actions()[0])
     assert a.history == b.history and a.log_lines() == b.log_lines()
     assert a.log_lines(operations=False)[0] == "Manche 1" and "Fin de la partie" in a.log_lines()[-1]
-    assert a.log_lines()[:2] == ["Mélange : pioche", "Donne : 7 carte(s) par joueur, pioche → main"]
+    assert a.log_lines()[:2] == ["Mélange : pioche", "Donne : 7 cartes par joueur, pioche → main"]
     s = game.new_state(11)
     assert any(s.action_to_string(x).startswith("Jouer : ") or s.action_to_string(x) == "Piocher"
                for x in s.legal_actions())

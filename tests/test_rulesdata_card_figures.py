@@ -203,7 +203,7 @@ def test_the_text_keeps_the_most_telling_cards_and_json_all(monkeypatch, cli_env
     monkeypatch.setattr(cli_games, "TOP_CARDS", 3)
     out = runner.invoke(app, ["sim", "game", "cueillette", "-p", "3", "-n", "6", "-b", "random",
                               "--measures-games", "0"]).stdout
-    assert "les 3 plus marquantes sur 8" in out and "… et 5 autre(s) carte(s)" in out
+    assert "les 3 plus marquantes sur 8" in out and "… et 5 autres cartes" in out
 
 
 

@@ -225,7 +225,7 @@ def test_a_bad_rule_is_refused_with_the_allowed_names_and_values(tmp_path: Path)
     res = _check(tmp_path, MARCHE, "--rule", "fin=nope", "--rule", "bogus=1", "--rule", "depart=9",
                  "--rule", "x")
     assert res.exit_code == 2 and "Traceback" not in res.output
-    assert "Options refusées (4 problème(s)) ; rien n'a été joué." in res.output
+    assert "Options refusées (4 problèmes) ; rien n'a été joué." in res.output
     assert "fin = « nope » n'est pas permis ; valeurs possibles : marche, pioche." in res.output
     assert "« bogus » n'est pas une option de marche ; options : depart, etal, fin, limite, suite." in res.output
     assert "depart = « 9 » n'est pas permis ; valeurs possibles : 3..7." in res.output

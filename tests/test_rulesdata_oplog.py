@@ -38,7 +38,7 @@ def test_atouts_log_tells_the_trump_the_deal_every_trick_and_every_point(players
     assert sum(line == "Mélange : paquet" for line in lines) == deals
     trumps = [line for line in lines if line.endswith(", paquet → atout")]
     assert len(trumps) == deals and all(re.fullmatch(r"Joueur \d : [^,]+, paquet → atout", t) for t in trumps)
-    assert sum(line == f"Donne : {31 // players} carte(s) par joueur, paquet → main" for line in lines) == deals
+    assert sum(line == f"Donne : {31 // players} cartes par joueur, paquet → main" for line in lines) == deals
     # every trick: its cards by name (played face up), to the winner's pile, after its point
     tricks = [i for i, line in enumerate(lines) if line.endswith("tapis → levees")]
     assert len(tricks) == deals * (31 // players)
@@ -58,7 +58,7 @@ def test_atouts_log_tells_the_trump_the_deal_every_trick_and_every_point(players
     assert lines[-1].startswith("Fin de la partie (Toutes les donnes jouées)")
     with i18n.use_language("en"):
         english = s.log_lines()
-        assert f"Deal: {31 // players} card(s) per player, paquet → main" in english
+        assert f"Deal: {31 // players} cards per player, paquet → main" in english
         assert english[-1].startswith("End of the game (Every deal played)")
 
 
@@ -124,7 +124,7 @@ def test_filtered_moves_gifts_and_passed_hands_are_told() -> None:
     for s in random_games(game, range(10)):
         lines = s.log_lines(0)
         assert lines[0] == "9 cartes, boite → vices"
-        assert lines.count("Les piles « main » tournent de 1 place(s)") == 2
+        assert lines.count("Les piles « main » tournent de 1 place") == 2
         told = [x for x in lines if "→ tas du joueur" in x]
         assert len(told) == sum(len(t) for t in s.zones["tas"])  # one card a gift
         for line in told:

@@ -77,7 +77,7 @@ def test_a_seats_log_names_only_cards_that_seat_has_seen(code: str, players: int
                         unknown = _named(line, names) - seen[q]
                         assert not unknown, (code, seed, q + 1, line, unknown)
                         checked += 1
-                        hidden += "cachée" in line or "une carte" in line or "carte(s)" in line
+                        hidden += "cachée" in line or "une carte" in line or re.search(r"\d+ cartes?\b", line) is not None
                     if "→" in line:  # what an operation moved, whoever's turn it was
                         unknown = _named(line, names) - seen[q]
                         assert not unknown, (code, seed, q + 1, line, unknown)

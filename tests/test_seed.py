@@ -191,7 +191,7 @@ def test_a_new_edition_in_data_is_offered_then_pulled(cli_env, tmp_path: Path, m
     try:
         before = counts(engine)
         result = ok("init")  # start-up never brings it in by itself; init says it is offered
-        assert "data/ propose 1 changement(s)" in result.stdout
+        assert "data/ propose 1 changement :" in result.stdout
         assert counts(engine) == before
         assert entries("--data", str(data))["OK2"]["states"] == ["new"]
         text_ = ok("data", "status", "--data", str(data)).stdout

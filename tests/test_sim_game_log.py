@@ -70,7 +70,7 @@ def test_the_text_report_prints_each_game_then_the_summary(cli_env) -> None:
     en = runner.invoke(app, ["--lang", "en", *ATOUT, "--log", "1"])
     assert en.exit_code == 0, en.output
     assert "Game 1 (seed" in en.stdout and "referee's log" in en.stdout
-    assert "Deal: 7 card(s) per player, paquet → main" in en.stdout and "Result — seat 1: " in en.stdout
+    assert "Deal: 7 cards per player, paquet → main" in en.stdout and "Result — seat 1: " in en.stdout
 
 
 @SQLITE
@@ -89,7 +89,7 @@ def test_a_seats_log_hides_the_other_hands(cli_env) -> None:
                 hidden += 1
     assert hidden > 0
     # the set-up's deal gives counts, never the cards
-    assert "Donne : 7 carte(s) par joueur, pioche → main" in second[0]["lines"]
+    assert "Donne : 7 cartes par joueur, pioche → main" in second[0]["lines"]
 
 
 @SQLITE

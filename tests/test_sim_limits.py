@@ -115,7 +115,7 @@ def test_sweep_games_times_values_is_bounded(no_games) -> None:
 def test_sweep_players_without_a_game_and_empty_bots_are_refused(no_games) -> None:
     out = refused(sim("sweep", "braises-ardentes", "--edition", NP1, "--card", "NP1-011", "--values", "1..2",
                       "--players", "0", "--bots", ",", "--workers", "-4"),
-                  "3 problème(s)", "--players ne sert qu'avec --game", "nom de bot vide", "entre 1 et 64")
+                  "3 problèmes", "--players ne sert qu'avec --game", "nom de bot vide", "entre 1 et 64")
     assert "--workers" in out and "--bots" in out
     refused(sim("sweep", "--game", "overkill", "--edition", str(DATA / "OVK.toml"), "--card", "OVK-025",
                 "--field", "objectif", "--values", "15", "--players", "0"), "overkill se joue de", "pas 0")
@@ -131,7 +131,7 @@ def test_sim_game_refuses_a_trillion_games_and_bad_seats_at_once(cli_env, no_gam
     started = time.monotonic()
     out = refused(runner.invoke(app, ["sim", "game", "overkill", "--games", "1000000000000", "--players", "0",
                                       "--bots", ",", "--workers", "-4"]),
-                  "4 problème(s)", f"1{NBSP}000{NBSP}000{NBSP}000{NBSP}000 parties",
+                  "4 problèmes", f"1{NBSP}000{NBSP}000{NBSP}000{NBSP}000 parties",
                   f"limite de 100{NBSP}000 parties par appel", "--games 100000 au plus", "pas 0",
                   "nom de bot vide", "-4 processus")
     assert time.monotonic() - started < 10 and "rien n'a été joué" in out
@@ -141,12 +141,12 @@ def test_goldfish_and_duel_limits(no_games) -> None:
     refused(sim("goldfish", "braises-ardentes", "--edition", NP1, "--games", "100001"),
             f"100{NBSP}001 parties", "--games 100000 au plus")
     refused(sim("goldfish", "braises-ardentes", "--edition", NP1, "--oracle-games", "-1", "--swap-games", "-3",
-                "--bot", ","), "3 problème(s)", "--oracle-games", "--swap-games", "ne peut pas être négatif",
+                "--bot", ","), "3 problèmes", "--oracle-games", "--swap-games", "ne peut pas être négatif",
             "nom de bot vide")
     refused(sim("goldfish", "braises-ardentes", "--edition", NP1, "--bot", "greedy,mc"), "n'en prend qu'un")
     refused(sim("goldfish", "braises-ardentes", "--edition", NP1, "--bot", "genius"), "bot inconnu 'genius'")
     refused(sim("duel", "braises-ardentes", "maree-et-crypte", "--edition", NP1, "--bots", ",",
-                "--games", "1"), "2 problème(s)", "nom de bot vide", "il en faut au moins 2")
+                "--games", "1"), "2 problèmes", "nom de bot vide", "il en faut au moins 2")
     refused(sim("duel", "braises-ardentes", "maree-et-crypte", "--edition", NP1, "--workers", "65"),
             "65 processus", "--scheduler")
 
@@ -157,7 +157,7 @@ def test_roundrobin_and_ladder_count_every_pair_and_rung(no_games) -> None:
             "--games 33333 au plus")
     refused(sim("roundrobin", "--edition", NP1, "--bot", "greedy,mc"), "n'en prend qu'un")
     refused(sim("ladder", "braises-ardentes", "--edition", NP1, "--games", "40000", "--workers", "0"),
-            "2 problème(s)", "× 3 échelons", "--games 33333 au plus", "0 processus")
+            "2 problèmes", "× 3 échelons", "--games 33333 au plus", "0 processus")
 
 
 def test_limits_are_said_in_english_too() -> None:
@@ -367,7 +367,7 @@ def test_edition_folders_and_missing_files_are_said_before_any_deck(tmp_path, no
     missing = tmp_path / "nope.toml"
     for args in (["goldfish", "braises-ardentes"], ["ladder", "braises-ardentes"],
                  ["sweep", "braises-ardentes", "--card", "NP1-011", "--values", "1..2"]):
-        refused(sim(*args, "--edition", str(tmp_path), "--edition", str(missing)), "2 problème(s)",
+        refused(sim(*args, "--edition", str(tmp_path), "--edition", str(missing)), "2 problèmes",
                 f"« {tmp_path} » est un dossier", f"« {missing} » n'existe pas")
 
 

@@ -224,7 +224,7 @@ def test_import_a_game_save_with_cards_moved(cli_env: str, tmp_path: Path) -> No
     assert "Carte inventée" in res.stderr and "ContainedObjects[4]" in res.stderr
     res = runner.invoke(app, ["tts", "import", str(path), "--partial"])
     assert res.exit_code == 0, res.output
-    assert res.stderr.startswith("Résumé : 3 deck(s)")
+    assert res.stderr.startswith("Résumé : 3 decks ou groupes de cartes trouvés")
     assert "Main" in res.stdout and "Glaneuse" in res.stdout
     with i18n.use_language("en"):
         res = runner.invoke(app, ["--lang", "en", "tts", "import", str(path)])
@@ -292,7 +292,7 @@ def test_hostile_saved_objects_get_clear_errors(cli_env: str, tmp_path: Path,
         {"Name": "Card", "Nickname": "Zorglub", "GMNotes": "ZZZ-001"},
         {"Name": "Card", "Nickname": ["liste"], "CardID": 314}]}]}
     _fails(["tts", "import", write("nothing.json", json.dumps(nothing))],
-           "aucune des 2 carte(s)", "Zorglub", "planche 3, case 14")
+           "2 cartes lues, aucune ne correspond", "Zorglub", "planche 3, case 14")
     many = {"ObjectStates": [{"Name": "Card", "Nickname": "x"}] * 60_000}
     _fails(["tts", "import", write("many.json", json.dumps(many))], "plus de 50000 objets")
     import cardbase.outputs.tts as tts
@@ -310,11 +310,11 @@ def test_base_url_and_english_output(cli_env: str, tmp_path: Path) -> None:
     assert custom["FaceURL"] == "https://exemple.fr/jeux/ct/" + Path(out["sheets"][0]).name
     assert custom["BackURL"] == "https://exemple.fr/jeux/ct/" + Path(out["back"]).name
     res = runner.invoke(app, ["tts", "export", "--edition", "CTT", "--out", str(tmp_path)])
-    assert res.exit_code == 0 and "68 carte(s), 26 face(s) différente(s) sur 1 planche(s)" in res.output
+    assert res.exit_code == 0 and "68 cartes, 26 faces différentes sur 1 planche." in res.output
     with i18n.use_language("en"):
         res = runner.invoke(app, ["--lang", "en", "tts", "export", "--edition", "CTT", "--out",
                                   str(tmp_path)])
-    assert res.exit_code == 0 and "68 card(s), 26 distinct face(s) on 1 sheet(s)" in res.output
+    assert res.exit_code == 0 and "68 cards, 26 distinct faces on 1 sheet." in res.output
     assert "Saved Objects" in res.output
 
 
@@ -347,7 +347,7 @@ printing.render()
     at.text_input(key="pr_tts_dir").set_value(str(tmp_path / "ct")).run()
     at.button(key="pr_tts_go").click().run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any("68 carte(s), 26 face(s)" in s.value for s in at.success)
+    assert any("68 cartes, 26 faces différentes sur 1 planche." in s.value for s in at.success)
     (button,) = [b for b in at.get("download_button") if "Tabletop" in b.proto.label]
     # the zip holds what the command writes: the saved object and its images, pointing at the folder
     data = at.session_state["pr_tts"]["zip"]
@@ -518,8 +518,8 @@ def test_decks_sharing_sheet_key_1_are_never_lumped(cli_env: str) -> None:
     # the text output: the summary first, the deck list of what matched, exit 1 then --partial
     res = runner.invoke(app, ["tts", "import", str(CORPUS / "key_one_decks.json")])
     assert res.exit_code == 1
-    assert res.stderr.startswith("Résumé : 3 deck(s)")
-    assert "Inconnues du deck « Beta », planche 1 (2 carte(s))" in res.stderr
+    assert res.stderr.startswith("Résumé : 3 decks ou groupes de cartes trouvés")
+    assert "Inconnues du deck « Beta », planche 1 (2 cartes)" in res.stderr
     again = runner.invoke(app, ["tts", "import", str(CORPUS / "key_one_decks.json"), "--partial"])
     assert again.exit_code == 0 and again.stdout == res.stdout and "+5 points" in res.stdout
 
@@ -541,7 +541,7 @@ def test_a_foreign_save_with_one_known_name_is_not_a_deck(cli_env: str) -> None:
     res = runner.invoke(app, ["tts", "import", str(CORPUS / "foreign_save.json")])
     assert res.exit_code == 2 and res.stdout == ""
     assert "… et 11 de plus (--json les donne toutes)" in res.stderr
-    assert "20 carte(s) sur 21" not in res.stderr and "21 carte(s) sur 21" in res.stderr
+    assert "20 cartes sur 21" not in res.stderr and "21 cartes sur 21" in res.stderr
     with i18n.use_language("en"):
         res = runner.invoke(app, ["--lang", "en", "tts", "import", str(CORPUS / "foreign_save.json")])
     assert res.exit_code == 2 and "… and 11 more (--json gives them all)" in res.stderr
@@ -706,7 +706,7 @@ def test_a_text_print_refuses_is_refused_in_the_tts_export(session, tmp_path: Pa
         export_tts(TtsSource("Deux", "file", (numbered(997, lo), numbered(999, hi),
                                                numbered(998, hi))), tmp_path / "o", stickers=False)
     assert [p.where for p in info.value.problems] == ["NP1-999", "NP1-998"]
-    assert "2 carte(s)" in str(info.value) and not (tmp_path / "o").exists()
+    assert "2 cartes ne peuvent pas être dessinées" in str(info.value) and not (tmp_path / "o").exists()
     export_tts(TtsSource("Juste", "file", (card(lo),)), tmp_path / "ok", stickers=False)
 
 
@@ -755,7 +755,7 @@ def test_decks_of_one_name_and_cards_without_cardid_are_told_apart(cli_env: str,
     assert code == 2 and data["reason"] == "mostly_unknown"  # 9 of 15 unknown
     decks = [u["deck"] for u in data["unknown"]]
     assert decks[:5] == ["Player Deck"] * 2 + ["Player Deck (2)"] * 3
-    assert "Inconnues du deck « Player Deck (2) », planche 1 (3 carte(s))" in err
+    assert "Inconnues du deck « Player Deck (2) », planche 1 (3 cartes)" in err
     no_id = [u for u in data["unknown"] if u["deck"] == "Braises"]
     assert [u["count"] for u in no_id] == [1, 1, 1, 1]
     assert len({u["name"] for u in no_id}) == 4
@@ -843,7 +843,7 @@ def test_nothing_recognised_lists_the_unknown_once_folded_and_all_in_json(cli_en
     assert res.exit_code == 2
     assert "… et 50 de plus" in res.stderr
     assert res.stderr.count("Inconnue 3 ") == 1 and "Inconnue 55" not in res.stderr
-    assert res.stderr.rstrip().endswith("aucune des 60 carte(s) ne correspond à une carte de la base")
+    assert res.stderr.rstrip().endswith("60 cartes lues, aucune ne correspond à une carte de la base")
     code, data, _ = _import_json(path)
     assert code == 2 and len(data["unknown"]) == 60 and "\n" not in data["error"]
     with pytest.raises(TtsError) as info:
@@ -860,6 +860,6 @@ def test_many_broken_objects_are_folded_in_text_and_all_in_json(cli_env: str,
     res = runner.invoke(app, ["tts", "import", str(path)])
     assert res.exit_code == 0, res.output
     assert res.stderr.count("devrait être un objet") == 10
-    assert "… et 490 autre(s) objet(s) ignoré(s)" in res.stderr
+    assert "… et 490 autres objets ignorés" in res.stderr
     code, data, _ = _import_json(path)
     assert code == 0 and len(data["problems"]) == 500

@@ -618,7 +618,7 @@ def update_edition(session: Session, code: str, *, expected_version: int, change
     unknown = set(changes) - set(EDITION_FIELDS) - {"code"}
     if unknown:
         raise ValidationError(tr("catalog.edition_unknown_fields", fields=", ".join(sorted(unknown)),
-                                 known=", ".join(EDITION_FIELDS)))
+                                 count=len(unknown), known=", ".join(EDITION_FIELDS)))
     if ed.version != expected_version:
         raise StaleEditError(tr("catalog.edition_stale", code=ed.code, version=ed.version,
                                 expected=expected_version))

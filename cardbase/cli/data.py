@@ -179,7 +179,8 @@ def data_status(
         typer.echo(f"  {entry.label()}{where} — {states}")
         for state, numbers in entry.cards.items():
             typer.echo("      " + tr("seed.status.cards", state=tr(f"seed.state.{state}"),
-                                     numbers=", ".join(str(n) for n in numbers)))
+                                     numbers=", ".join(str(n) for n in numbers),
+                                     count=len(numbers)))
     typer.echo(tr("seed.status.hint"))
 
 

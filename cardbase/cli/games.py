@@ -371,7 +371,8 @@ def _say_log(one: dict[str, Any], game: Any) -> None:
     scores = " ; ".join(tr("games.log.score", seat=p + 1, score=x if isinstance(x, int) else fmt_num(x))
                         for p, x in enumerate(one.get("scores") or one["returns"]))
     winners = ", ".join(map(str, one["winners"])) if one["winners"] else tr("games.log.nobody")
-    typer.echo(tr("games.log.result", scores=scores, winners=winners, ending=one["ending"]))
+    typer.echo(tr("games.log.result", scores=scores, winners=winners, count=len(one["winners"]),
+                  ending=one["ending"]))
     if one["safety_net"]:
         typer.echo(tr("games.log.safety_net", ending=one["ending"]))
     typer.echo("")

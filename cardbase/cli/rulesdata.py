@@ -42,7 +42,7 @@ def _decks(rules, refs: list[str], edition, players: int | None = None) -> list 
 @handle_errors
 def check_command(
     file: Path = typer.Argument(..., help="A rules file (data/rules/<code>.toml)."),
-    edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
+    edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition files with the game's cards."),
     games: int = typer.Option(20, "--games", "-n", help="Random games played to see that the game ends (0: none)."),
     deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     search_states: int = typer.Option(2000, "--search-states", help="Bounded search for an ending: positions visited per deal at most (0: none)."),
@@ -228,7 +228,7 @@ def measures_command(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the batch."),
     bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
-    edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition file(s) with the game's cards."),
+    edition: list[Path] | None = typer.Option(None, "--edition", "-e", help="Edition files with the game's cards."),
     skill: int = typer.Option(200, "--skill-games", help="Games of greedy against random for the skill gap (0: none)."),
     search: int = typer.Option(0, "--search-games", help="Games of a search bot (mc) against greedy (0: none; slow)."),
     outcome: int = typer.Option(20, "--outcome-games", help="Games whose decisions are replayed to see which change the winner (0: none)."),

@@ -470,7 +470,7 @@ def sweep_command(
     game: str | None = typer.Option(None, "--game", "-g", help="A box game code."),
     games: int = GAMES,
     seed: int = SEED,
-    bots: str = typer.Option("greedy", "--bots", "-b", help="Bot(s), comma-separated."),
+    bots: str = typer.Option("greedy", "--bots", "-b", help="Bots, comma-separated."),
     players: int | None = typer.Option(None, "--players", "-p", help="Players of a box game."),
     json_out: bool = JSON,
     workers: int | None = WORKERS,

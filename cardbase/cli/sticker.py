@@ -104,7 +104,8 @@ def colour(
                 others = stickers.symbol_users(session, key)
                 row = stickers.add_colour(session, name, key, label)
                 if others:
-                    warning = tr("stickers.cli.shared_symbol", others=", ".join(others), symbol=key)
+                    warning = tr("stickers.cli.shared_symbol", others=", ".join(others),
+                                 count=len(others), symbol=key)
                 added = True
             else:
                 added = False

@@ -143,7 +143,8 @@ def _report(result: ImportResult) -> None:
         for u in items[:FOLD_AFTER]:
             cells = sorted({o.cell for o in u.origins if o.cell is not None})
             typer.echo("  " + tr("tts.import.unknown", name=u.name, count=u.count)
-                       + (" " + tr("tts.import.cells", cells=", ".join(map(str, cells)))
+                       + (" " + tr("tts.import.cells", cells=", ".join(map(str, cells)),
+                                      count=len(cells))
                           if cells and u.named else ""), err=True)
         if len(items) > FOLD_AFTER:
             typer.echo("  " + tr("tts.import.folded", n=len(items) - FOLD_AFTER), err=True)

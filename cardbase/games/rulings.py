@@ -143,7 +143,8 @@ def contested(code: str, only: Sequence[str] | None = None) -> list[Ruling]:
     codes = {r.code.upper(): r for r in rulings}
     bad = [c for c in wanted if c not in codes]
     if bad:
-        raise CardbaseError(tr("rulings.unknown_code", codes=", ".join(bad), game=code,
+        raise CardbaseError(tr("rulings.unknown_code", codes=", ".join(bad), count=len(bad),
+                               game=code,
                                known=", ".join(sorted(codes)) or tr("rulings.none")))
     return [codes[c] for c in wanted]
 

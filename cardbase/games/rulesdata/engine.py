@@ -2525,7 +2525,8 @@ class State(Structures):
         if kind == "deal":
             counts = entry[5]
             n = ", ".join(str(x) for x in counts) if len(set(counts)) > 1 else str(counts[0])
-            return tr("rulesdata.log.op.deal", counts=n, src=entry[3], dst=entry[4])
+            return tr("rulesdata.log.op.deal", counts=n, most=max(counts), src=entry[3],
+                      dst=entry[4])
         moved = entry[5]  # a move: ((card, the seats that did not see it), ...)
         if len(moved) > OP_NAMED:
             cards = _op_count(len(moved))
