@@ -5,7 +5,7 @@ Every reading is played on the same deals as the default rulings (game ``i`` dea
 seed), so each figure is compared game by game:
 
 * a side's wins (a seat, a team; NesPanini's deck and first player): the mean of the paired
-  per-game differences (1 won, 0 not) — :func:`cardbase.playtest.weights.paired_delta`;
+  per-game differences (1 won, 0 not) — :func:`cardbase.playtest.stats.paired_delta`;
 * each measure with an interval (:func:`cardbase.playtest.measures.game_series`): game length
   (turns), the first player's win, the winner behind at mid-game (comeback) and the gap made up,
   lead changes, how early the winner was known, decisions a game — the mean of the per-game
@@ -36,6 +36,8 @@ from typing import Any
 
 from cardbase.i18n import fmt_num, fmt_pct, translate
 
+from .stats import Z95, paired_delta
+
 LEVEL = 0.05
 TEST = "paired"  # the mean of the paired per-game differences, z test (normal approximation)
 CORRECTION = "holm"
@@ -57,8 +59,6 @@ MEASURES: tuple[tuple[str, tuple[str, str, str], str, int], ...] = (
 def p_value(delta: float, ci: Sequence[float]) -> float:
     """The two-sided p-value of ``delta`` whose 95 % (normal) interval is ``ci``; a difference
     without spread (every pair differs alike) is certain: 0 when it is not 0, else 1."""
-    from .weights import Z95
-
     half = (ci[1] - ci[0]) / 2
     if half <= 0:
         return 0.0 if delta != 0 else 1.0
@@ -70,8 +70,6 @@ def paired_test(before: Sequence[float | None], after: Sequence[float | None]) -
     """The paired test of one figure game by game, over the games where it counts under both
     readings (None where it does not): ``pairs``, ``mean`` (of after − before), ``ci95`` and
     ``p``; None under two pairs."""
-    from .weights import paired_delta
-
     pairs = [(a, b) for a, b in zip(before, after, strict=False) if a is not None and b is not None]
     if len(pairs) < 2:
         return None

@@ -17,17 +17,14 @@ intervals. Variants are ranked by the largest absolute difference of a side's wi
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.games import registry
 from cardbase.games.rulings import Ruling, contested, in_force
-from cardbase.playtest.stats import wilson
+from cardbase.playtest.stats import Z95, paired_delta, wilson
 from cardbase.playtest.verdict import judge
-
-Z95 = 1.959963984540054
 
 
 def questions(sides: int, *, mirrored: bool = True) -> int:
@@ -38,7 +35,9 @@ def questions(sides: int, *, mirrored: bool = True) -> int:
 
 def beyond_chance(delta: float, ci: Sequence[float], tests: int) -> bool:
     """Whether ``delta`` is away from 0 at the 5 % level over ``tests`` questions (Bonferroni): its
-    95 % interval ``ci`` widened to the level 5 % / ``tests``."""
+    95 % interval ``ci`` widened to the level 5 % / ``tests``. (A reading's verdict corrects every
+    test of the batch together, Holm's step-down — :mod:`cardbase.playtest.verdict` — whose
+    first step is this Bonferroni.)"""
     from statistics import NormalDist
 
     half = (ci[1] - ci[0]) / 2
@@ -46,6 +45,8 @@ def beyond_chance(delta: float, ci: Sequence[float], tests: int) -> bool:
         return delta != 0
     z = NormalDist().inv_cdf(1 - 0.025 / tests)
     return abs(delta) > half * z / Z95
+
+
 TOP_CARDS = 5
 
 Progress = Callable[[int, int], None]
@@ -73,20 +74,6 @@ def _side_rows(records: Sequence[Any], players: int) -> list[dict[str, Any]]:
         rows.append({"side": name, "seats": [p + 1 for p in seats], "wins": sum(wins),
                      "win_rate": sum(wins) / n if n else 0.0, "ci95": [lo, hi], "mean_return": mean_return})
     return rows
-
-
-def paired_delta(a: Sequence[float], b: Sequence[float]) -> tuple[float, list[float]]:
-    """Mean of ``b[i] - a[i]`` and its 95 % interval (normal approximation of the paired mean)."""
-    n = len(a)
-    if n == 0:
-        return 0.0, [0.0, 0.0]
-    d = [y - x for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n
-    if n < 2:
-        return mean, [mean, mean]
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return mean, [mean - half, mean + half]
 
 
 def _card_moves(base: Any, other: Any) -> list[dict[str, Any]]:
