@@ -40,8 +40,9 @@ def test_a_reading_that_shortens_the_games_but_moves_no_seat_names_the_length_ch
     assert length["pairs"] == 40 and length["p_holm"] <= 0.05
     fr = verdict_text(v, res, lang="fr")
     assert fr.startswith("effet démontré : ") and "pas d'effet" not in fr
-    assert "parties 3,1 → 2,5 tours [2,0–3,0]" in fr  # before → after [the reading's interval]
-    assert "games 3.1 → 2.5 turns [2.0–3.0]" in verdict_text(v, res, lang="en")
+    # before → after [the reading's interval], then the paired difference [its interval]
+    assert "parties 3,1 → 2,5 tours [2,0–3,0], écart -0,6 [-0,8 ; -0,5]" in fr
+    assert "games 3.1 → 2.5 turns [2.0–3.0], difference -0.6 [-0.8; -0.5]" in verdict_text(v, res, lang="en")
     # the per-game series the tests used are not kept in the result (nor in --json)
     assert "series" not in res["baseline"]["measures"] and "series" not in v["measures"]
     assert res["correction"] == {"test": "paired", "method": "holm", "level": 0.05,

@@ -162,10 +162,22 @@ def _span(a: float, b: float, ci: Sequence[float] | None, kind: str, digits: int
     return out
 
 
+def _diff(d: float, ci: Sequence[float], kind: str, digits: int, lang: str) -> str:
+    """« , écart +3,2 [+2,4 ; +4,0] »: the paired difference (game by game) and its 95 % interval."""
+    if kind == "pct":
+        def one(x: float) -> str:
+            return fmt_pct(x, digits, signed=True, lang=lang)
+    else:
+        def one(x: float) -> str:
+            return fmt_num(x, digits, signed=True, lang=lang)
+    return translate(lang, "rulings.move.diff", d=one(d), lo=one(ci[0]), hi=one(ci[1]))
+
+
 def moves(v: dict[str, Any], baseline: Sequence[dict[str, Any]], *, teams: bool, lang: str,
           solo: bool = False) -> list[str]:
-    """What a judged reading moves, in words: « place 3 25,0 % → 33,0 % [27,1–39,5] », « parties
-    38,0 → 41,2 tours [40,1–42,3] » — before → after, the reading's 95 % interval."""
+    """What a judged reading moves, in words: « place 3 25,0 % → 33,0 % [27,1–39,5], écart +8,0 %
+    [+2,1 % ; +13,9 %] », « parties 38,0 → 41,2 tours [40,2–42,2], écart +3,2 [+2,4 ; +4,0] » —
+    before → after with the reading's 95 % interval, then the paired difference with its own."""
     out = []
     before = {b["side"]: b for b in baseline}
     for side in v["seats"]:
@@ -174,20 +186,23 @@ def moves(v: dict[str, Any], baseline: Sequence[dict[str, Any]], *, teams: bool,
         name = side["side"]
         key = ("first" if name == "first" else "team" if teams else "seat" if name.isdigit() else "deck")
         out.append(translate(lang, f"rulings.move.{key}", side=name,
-                             **_span(before[name]["win_rate"], side["win_rate"], side["ci95"], "pct", 1, lang)))
+                             **_span(before[name]["win_rate"], side["win_rate"], side["ci95"], "pct", 1, lang))
+                   + _diff(side["delta"], side["delta_ci95"], "pct", 1, lang))
     kinds = {key: (kind, digits) for key, _path, kind, digits in MEASURES}
     for t in v.get("measure_tests") or []:
         if not t.get("significant"):
             continue
         kind, digits = kinds[t["measure"]]
         key = "decisive_solo" if solo and t["measure"] == "decisive" else t["measure"]
-        out.append(translate(lang, f"rulings.move.{key}", **_span(t["before"], t["after"], t["ci95"], kind, digits, lang)))
+        out.append(translate(lang, f"rulings.move.{key}", **_span(t["before"], t["after"], t["ci95"], kind, digits, lang))
+                   + _diff(t["paired_delta"], t["paired_ci95"], kind, digits, lang))
     return out
 
 
 def verdict_text(v: dict[str, Any], res: dict[str, Any], *, lang: str) -> str:
-    """A reading's verdict: « effet démontré : joueur qui commence 44,0 % → 30,0 % [21,9–39,6] ;
-    parties 38,0 → 41,2 tours [40,1–42,3] », or « pas d'effet démontré » when nothing moves."""
+    """A reading's verdict: « effet démontré : parties 38,0 → 41,2 tours [40,2–42,2], écart +3,2
+    [+2,4 ; +4,0] ; vainqueur mené à mi-partie 21,0 % → 56,0 % [46,2–65,3], écart +35,0 % […] »,
+    or « pas d'effet démontré » when no side and no measure moves."""
     solo = bool((res["baseline"].get("measures") or {}).get("solo"))
     said = moves(v, res["baseline"]["seats"], teams=bool(res.get("teams")), lang=lang, solo=solo)
     if not v.get("significant") or not said:
