@@ -45,8 +45,11 @@ def test_a_reading_that_shortens_the_games_but_moves_no_seat_names_the_length_ch
     assert "games 3.1 → 2.5 turns [2.0–3.0], difference -0.6 [-0.8; -0.5]" in verdict_text(v, res, lang="en")
     # the per-game series the tests used are not kept in the result (nor in --json)
     assert "series" not in res["baseline"]["measures"] and "series" not in v["measures"]
-    assert res["correction"] == {"test": "paired", "method": "holm", "level": 0.05,
-                                 "tests": 1 + len(v["measure_tests"])}  # two mirrored seats: one question
+    corr = res["correction"]
+    assert (corr["test"], corr["method"], corr["level"]) == ("paired", "holm", 0.05)
+    assert corr["tests"] + corr["unchanged"] == 1 + len(v["measure_tests"])  # two mirrored seats: one question
+    leads = next(t for t in v["measure_tests"] if t["measure"] == "leads")  # no lead changes either way
+    assert corr["unchanged"] == 2 and leads["paired_ci95"] == [0, 0] and leads["p_holm"] == 1
 
 
 def test_a_reading_that_moves_nothing_says_no_effect_shown() -> None:
@@ -68,7 +71,8 @@ def test_the_correction_for_many_tests_is_applied() -> None:
     (v,) = res["variants"]
     lucky = [t for t in v["measure_tests"] if t["p"] < 0.05]
     assert lucky and all(t["p_holm"] > 0.05 and not t["significant"] for t in lucky)
-    assert res["correction"]["tests"] == 3 + len(v["measure_tests"])  # three seats: three questions
+    corr = res["correction"]
+    assert corr["tests"] + corr["unchanged"] == 3 + len(v["measure_tests"])  # three seats: three questions
     assert verdict_text(v, res, lang="fr") == "pas d'effet démontré"
 
 
@@ -86,6 +90,27 @@ def test_a_paired_measure_counts_only_the_games_where_it_counts_under_both_readi
     assert same["mean"] == 1 and same["p"] == 0.0
 
 
+def test_a_figure_equal_in_every_game_is_not_counted_among_the_tests() -> None:
+    """A reading the bots never brought into play (every figure the same in every game) asks no
+    question: it does not dilute the one figure another reading moves (raw p near 2 %)."""
+    games = 50
+    base = {key: [10.0] * games for key, *_ in MEASURES}
+    moved = dict(base, length=[11.0] * 15 + [9.0] * 5 + [10.0] * 30)
+    block: dict = {}
+    for _, path, *_ in MEASURES:  # the comebacks' block holds two figures
+        block.setdefault(path[0], {}).update({path[1]: 10.0, path[2]: [9.0, 11.0]})
+    res = judge({"teams": False, "baseline": {"seats": [], "measures": {**block, "series": base}},
+                 "variants": [{"seats": [], "questions": 1, "measures": {**block, "series": dict(base)}},
+                              {"seats": [], "questions": 1, "measures": {**block, "series": moved}}]})
+    still, moving = res["variants"]
+    assert res["correction"]["tests"] == 1 and res["correction"]["unchanged"] == 2 * len(MEASURES) - 1
+    length = moving["measure_tests"][0]
+    assert length["measure"] == "length" and 0.01 < length["p"] < 0.05 and length["p_holm"] == length["p"]
+    assert moving["measures_moved"] == ["length"] and not still["significant"]
+    # counted among all fourteen, it would not pass
+    assert holm([length["p"]] + [1.0] * 13)[0] > 0.05
+
+
 def _fake_batch(rng: random.Random, readings: int, games: int = 60) -> dict:
     """A batch where no reading changes anything: every figure of every reading drawn like the
     default's (paired noise)."""
@@ -93,7 +118,10 @@ def _fake_batch(rng: random.Random, readings: int, games: int = 60) -> dict:
         return {key: [rng.gauss(0, 1) for _ in range(games)] for key, *_ in MEASURES}
 
     def block() -> dict:
-        return {path[0]: {path[1]: 0.0, path[2]: [0.0, 0.0]} for _, path, *_ in MEASURES}
+        out: dict = {}
+        for _, path, *_ in MEASURES:  # the comebacks' block holds two figures
+            out.setdefault(path[0], {}).update({path[1]: 0.0, path[2]: [0.0, 0.0]})
+        return out
 
     base = series()
     variants = []

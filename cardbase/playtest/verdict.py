@@ -23,7 +23,10 @@ two readings: 22 tests, about two of them « significant » when no reading chan
 test of the batch is therefore corrected together by Holm's step-down method (Holm 1979): the
 p-values sorted, the ``j``-th smallest compared with 5 % / (m − j + 1), stopping at the first that
 fails — the chance that a batch names any figure a reading does not really move stays under 5 %, and
-Holm is never less powerful than Bonferroni (its first step *is* Bonferroni). Each test keeps its raw
+Holm is never less powerful than Bonferroni (its first step *is* Bonferroni). A figure equal in
+every game under both readings (a reading the bots never brought into play) cannot pass any level
+and is left out of the count (Tarone 1990: a test that cannot reach the level need not be paid
+for); ``correction`` gives ``tests`` (counted) and ``unchanged`` (left out). Each test keeps its raw
 ``p`` and its ``p_holm`` (Holm's adjusted p-value); a figure *moves* when ``p_holm`` ≤ 5 %. A reading
 has an effect when a side or a measure moves; « pas d'effet démontré » only when none does.
 """
@@ -113,14 +116,16 @@ def judge(res: dict[str, Any], level: float = LEVEL) -> dict[str, Any]:
     ``before``, ``after`` with the reading's 95 % interval ``ci95``, the paired ``pairs``,
     ``paired_delta``, ``paired_ci95``, ``p``, ``p_holm``, ``significant``), ``seats_significant``,
     ``measures_moved`` (the measures it moves) and ``significant`` (a side or a measure moves);
-    the result gets ``correction`` (the test, the method, the level and how many tests). The
+    the result gets ``correction`` (the test, the method, the level, how many tests were counted,
+    ``tests``, and how many left out as equal in every game, ``unchanged``). The
     per-game series the tests used are dropped from the measures."""
     base_m = res["baseline"].get("measures") or {}
     base_series = base_m.pop("series", None) or {}
     tests: list[tuple[float, Any]] = []  # (p, what to mark)
     for v in res["variants"]:
         for sides, p in _seat_tests(v):
-            tests.append((p, ("seats", sides)))
+            still = all(s["delta"] == 0 and s["delta_ci95"][0] == s["delta_ci95"][1] for s in sides)
+            tests.append((p, ("seats", sides, still)))
         v["measure_tests"] = []
         m = v.get("measures") or {}
         series = m.pop("series", None) or {}
@@ -135,9 +140,16 @@ def judge(res: dict[str, Any], level: float = LEVEL) -> dict[str, Any]:
             row = {"measure": key, "before": before, "after": after, "ci95": ci, "pairs": t["pairs"],
                    "paired_delta": t["mean"], "paired_ci95": t["ci95"], "p": t["p"]}
             v["measure_tests"].append(row)
-            tests.append((t["p"], ("measure", row)))
-    adjusted = holm([p for p, _ in tests])
-    for (_p, (kind, what)), padj in zip(tests, adjusted, strict=True):
+            still = t["mean"] == 0 and t["ci95"][0] == t["ci95"][1]
+            tests.append((t["p"], ("measure", row, still)))
+    # a figure equal in every game under both readings cannot pass any level: it asks no question
+    # and does not count among the batch's tests (Tarone 1990) — a reading the bots never brought
+    # into play does not dilute the others'
+    asked = [(p, what) for p, what in tests if not what[2]]
+    for _p, (kind, what, _still) in tests:
+        for row in what if kind == "seats" else [what]:
+            row["p_holm"], row["significant"] = 1.0, False
+    for (_p, (kind, what, _still)), padj in zip(asked, holm([p for p, _ in asked]), strict=True):
         for row in what if kind == "seats" else [what]:
             row["p_holm"] = padj
             row["significant"] = padj <= level
@@ -145,7 +157,8 @@ def judge(res: dict[str, Any], level: float = LEVEL) -> dict[str, Any]:
         v["seats_significant"] = any(s.get("significant") for s in v["seats"])
         v["measures_moved"] = [t["measure"] for t in v["measure_tests"] if t["significant"]]
         v["significant"] = v["seats_significant"] or bool(v["measures_moved"])
-    res["correction"] = {"test": TEST, "method": CORRECTION, "level": level, "tests": len(tests)}
+    res["correction"] = {"test": TEST, "method": CORRECTION, "level": level, "tests": len(asked),
+                         "unchanged": len(tests) - len(asked)}
     return res
 
 
