@@ -19,7 +19,7 @@ mirrored sides (two seats, two teams: one wins what the other loses) are one que
 
 **Multiple comparisons.** A batch asks many questions — its sides and its measures under every
 reading — and some would pass the 5 % level by chance alone (four seats and seven measures under
-two readings: 22 tests, about two of them « significant » when no reading changes anything). Every
+two readings: 22 tests, about one of them « significant » when no reading changes anything). Every
 test of the batch is therefore corrected together by Holm's step-down method (Holm 1979): the
 p-values sorted, the ``j``-th smallest compared with 5 % / (m − j + 1), stopping at the first that
 fails — the chance that a batch names any figure a reading does not really move stays under 5 %, and
@@ -176,7 +176,7 @@ def _span(a: float, b: float, ci: Sequence[float] | None, kind: str, digits: int
 
 
 def _diff(d: float, ci: Sequence[float], kind: str, digits: int, lang: str) -> str:
-    """« , écart +3,2 [+2,4 ; +4,0] »: the paired difference (game by game) and its 95 % interval."""
+    """« , écart +3,2 [+2,4 ; +4,1] »: the paired difference (game by game) and its 95 % interval."""
     if kind == "pct":
         def one(x: float) -> str:
             return fmt_pct(x, digits, signed=True, lang=lang)
@@ -189,7 +189,7 @@ def _diff(d: float, ci: Sequence[float], kind: str, digits: int, lang: str) -> s
 def moves(v: dict[str, Any], baseline: Sequence[dict[str, Any]], *, teams: bool, lang: str,
           solo: bool = False) -> list[str]:
     """What a judged reading moves, in words: « place 3 25,0 % → 33,0 % [27,1–39,5], écart +8,0 %
-    [+2,1 % ; +13,9 %] », « parties 38,0 → 41,2 tours [40,2–42,2], écart +3,2 [+2,4 ; +4,0] » —
+    [+2,1 % ; +13,9 %] », « parties 38,0 → 41,2 tours [40,2–42,2], écart +3,2 [+2,4 ; +4,1] » —
     before → after with the reading's 95 % interval, then the paired difference with its own."""
     out = []
     before = {b["side"]: b for b in baseline}
@@ -214,7 +214,7 @@ def moves(v: dict[str, Any], baseline: Sequence[dict[str, Any]], *, teams: bool,
 
 def verdict_text(v: dict[str, Any], res: dict[str, Any], *, lang: str) -> str:
     """A reading's verdict: « effet démontré : parties 38,0 → 41,2 tours [40,2–42,2], écart +3,2
-    [+2,4 ; +4,0] ; vainqueur mené à mi-partie 21,0 % → 56,0 % [46,2–65,3], écart +35,0 % […] »,
+    [+2,4 ; +4,1] ; vainqueur mené à mi-partie 21,0 % → 56,0 % [46,2–65,3], écart +35,0 % […] »,
     or « pas d'effet démontré » when no side and no measure moves."""
     solo = bool((res["baseline"].get("measures") or {}).get("solo"))
     said = moves(v, res["baseline"]["seats"], teams=bool(res.get("teams")), lang=lang, solo=solo)
