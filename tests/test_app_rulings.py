@@ -3,8 +3,10 @@ coverage and « Poids des arbitrages » (the same service as ``cardbase sim ruli
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from test_app import SQLITE, app_env, no_exception, page_test, texts  # noqa: F401 - fixture
+from test_app import SQLITE, app_env, no_exception, page_test, shown, texts  # noqa: F401 - fixture
 
 from cardbase.games import rulings
 from cardbase.games.rulings import Ruling
@@ -61,6 +63,11 @@ def test_the_weight_of_the_rulings_is_measured_in_the_app(contested_points) -> N
     assert list(measured["lecture"])[0] == "par défaut" and len(measured) == 3
     assert res["baseline"]["measures"]["games"] == 20 and all(v["measures"]["games"] == 20 for v in res["variants"])
     assert "Mesures d'un bon jeu sous chaque lecture" in texts(at)
+    # each reading's verdict, sides and measures judged together: what it moves, or « pas d'effet démontré »
+    verdicts = [shown(m.value) for m in at.markdown if m.value.startswith("- **OK5")]
+    assert len(verdicts) == 2 and all(re.search(r"\*\* : (pas d'effet démontré|effet démontré : .+ → )", m)
+                                      for m in verdicts), verdicts
+    assert "Verdict de chaque lecture" in texts(at) and "méthode de Holm" in texts(at)
 
 
 def test_the_weight_of_nespanini_rulings_on_a_duel() -> None:

@@ -118,7 +118,10 @@ def test_weigh_plays_the_same_deals_under_each_reading(monkeypatch) -> None:
             assert lo <= side["delta"] <= hi
             base = next(b for b in res["baseline"]["seats"] if b["side"] == side["side"])
             assert side["delta"] == pytest.approx(side["win_rate"] - base["win_rate"])
-        assert v["significant"] == any(s["delta_ci95"][0] > 0 or s["delta_ci95"][1] < 0 for s in v["seats"])
+        # a reading is significant when a side or a measure moves, every test of the batch corrected (Holm)
+        assert all(s["significant"] == (s["p_holm"] <= 0.05) and s["p_holm"] >= s["p"] for s in v["seats"])
+        assert v["seats_significant"] == any(s["significant"] for s in v["seats"])
+        assert v["significant"] == (v["seats_significant"] or bool(v["measures_moved"]))
     deltas = [v["delta"] for v in res["variants"]]
     assert deltas == sorted(deltas, reverse=True)
     # the baseline is the plain batch of the same seed

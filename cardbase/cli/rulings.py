@@ -113,16 +113,19 @@ def sim_rulings_command(
         return
     typer.echo(tr("rulings.cli.weight_head", game=spec.code, games=res["games"], players=res["players"],
                   seed=seed, bots=", ".join(res["bots"])))
-    if res["variants"]:  # what « significant » means over several sides
-        typer.echo(tr("rulings.cli.questions", tests=res["variants"][0].get("questions", 1)))
+    if res["variants"]:  # how a verdict is reached: the paired tests, corrected together (Holm)
+        typer.echo(tr("rulings.cli.questions", tests=res.get("correction", {}).get("tests", 1)))
     typer.echo(tr("rulings.cli.baseline"))
     for side in res["baseline"]["seats"]:
         typer.echo("  " + _side(side, res["teams"]))
     from cardbase.games.rulesdata.register import rounds_go_around
 
     rounds_key = "rulings.cli.rounds_around" if rounds_go_around(res["game"]) else "rulings.cli.rounds"
+    from cardbase.i18n import current_language
+    from cardbase.playtest.verdict import verdict_text
+
     for v in res["variants"]:
-        mark = tr("rulings.cli.significant") if v["significant"] else tr("rulings.cli.not_significant")
+        mark = verdict_text(v, res, lang=current_language())
         typer.echo(tr("rulings.cli.variant", code=v["ruling"], title=v["title"], option=v["option"],
                       value=_value(v["value"]), default=_value(v["default"]), mark=mark))
         for side in v["seats"]:

@@ -341,6 +341,31 @@ def _ended(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
     return dict(sorted(ended.items()))
 
 
+def game_series(rows: Sequence[dict[str, Any]]) -> dict[str, list[float | None]]:
+    """Each measure with an interval, game by game (None where the game does not count for it: a
+    first player's win, a comeback, how early the winner was known — in a game nobody won; the
+    comeback's gap — in a game won from ahead): ``length`` (turns), ``decisions`` (moves with a
+    choice), and unless solo ``first`` (1: the first player won), ``leads`` (lead changes),
+    ``comebacks`` (1: the winner was behind at mid-game), ``comeback_gap``; ``decisive`` (the
+    share of the game played before the winner — a solo game: the score — was known for good)."""
+    solo = bool(rows) and rows[0]["sides"] == 1
+    out: dict[str, list[float | None]] = {"length": [float(r["turns"]) for r in rows],
+                                          "decisions": [float(r["decisions"]) for r in rows]}
+    if solo:
+        out["decisive"] = [r["settled_at"] for r in rows]
+        return out
+
+    def flag(x: Any) -> float | None:
+        return None if x is None else float(bool(x))
+
+    out.update(first=[None if r["winner"] is None else float(r["winner"] == r["first"]) for r in rows],
+               leads=[float(r["lead_changes"]) for r in rows],
+               comebacks=[None if r["winner"] is None else flag(r["comeback"]) for r in rows],
+               comeback_gap=[r["gap"] if r["winner"] is not None and r["comeback"] else None for r in rows],
+               decisive=[r["decided_at"] for r in rows])
+    return out
+
+
 # the measures a solo game has no use for, and why (their names: measures.na_name.<measure>,
 # the reasons: measures.why.<reason>)
 SOLO_NOT_APPLICABLE = {"first_player": "one_seat", "seats": "one_seat", "lead_changes": "no_rival",
@@ -355,12 +380,14 @@ def _lineup(names: Sequence[str], i: int) -> list[str]:
 
 def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] | None = None,
              skill_games: int = 0, search_games: int = 0, outcome_games: int = 0,
-             code: str | None = None) -> dict[str, Any]:
+             code: str | None = None, series: bool = False) -> dict[str, Any]:
     """The measures over ``games`` seeded games (game ``i`` dealt from ``game_seed(seed, i)``);
     ``skill_games``: that many more games for the skill gap (greedy against random),
     ``search_games`` for a search bot (mc) against greedy, ``outcome_games`` for the share of
     decisions that change the outcome. ``game``: one game or a list played in turn. A solo game
-    gets the measures that apply to it (``solo`` True, ``not_applicable``)."""
+    gets the measures that apply to it (``solo`` True, ``not_applicable``). ``series``: each
+    measure's value game by game too (``series``, see :func:`game_series`), for a paired
+    comparison of two batches dealt alike (``sim rulings``)."""
     if games < 1:
         raise ValueError("measures need at least one game")
     g0 = _first(game)
@@ -378,6 +405,8 @@ def measures(game: Any, *, games: int = 200, seed: int = 0, bots: Sequence[str] 
     code = code or g0.rules.code
     head = {"game": code, "games": n, "players": g0.num_players, "bots": names, "seed": seed,
             "solo": sides == 1, "rotated": rotated}
+    if series:
+        head["series"] = game_series(rows)
     extra = {"skill_gap": skill_gap(game, games=skill_games, seed=seed + 1) if skill_games else None,
              "search_gap": skill_gap(game, games=search_games, seed=seed + 2, strong="mc", weak="greedy")
              if search_games else None,

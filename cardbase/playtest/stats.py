@@ -1,4 +1,4 @@
-"""Small statistics helpers: Wilson intervals, percentiles, Bradley–Terry ratings."""
+"""Small statistics helpers: Wilson intervals, paired differences, percentiles, Bradley–Terry ratings."""
 
 from __future__ import annotations
 
@@ -6,6 +6,22 @@ import math
 from collections.abc import Sequence
 
 from cardbase.games.stats import wilson  # noqa: F401 - re-exported: the batch figures use it too
+
+Z95 = 1.959963984540054  # the two-sided 95 % quantile of the normal law
+
+
+def paired_delta(a: Sequence[float], b: Sequence[float]) -> tuple[float, list[float]]:
+    """Mean of ``b[i] - a[i]`` and its 95 % interval (normal approximation of the paired mean)."""
+    n = len(a)
+    if n == 0:
+        return 0.0, [0.0, 0.0]
+    d = [y - x for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / n
+    if n < 2:
+        return mean, [mean, mean]
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return mean, [mean - half, mean + half]
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:

@@ -5,27 +5,26 @@ value of each weighed ruling (the contested ones, or those named), on the same s
 every variant is dealt from the same seed as game ``i`` of the baseline. A variant's effect on a
 side (a seat, or a team in a team game) is the mean of the paired per-game differences of its wins
 (1 won, 0 not), with a 95 % interval from their spread (normal approximation; pairing removes the
-deal's own variance, so the interval is narrower than comparing two independent batches). A
-variant is *significant* when some side's difference stays away from 0 at the 5 % level once the
-number of sides tested is allowed for (Bonferroni: with k independent questions each is asked at
-5 % / k — two seats or two teams are one question, their differences mirror each other; a duel's
-deck and first player are two): with four seats, one seat's 95 % interval excluding 0 happens by
-chance in about one batch of six. The rows keep their plain 95 % intervals. Variants are ranked by
-the largest absolute difference of a side's win rate.
+deal's own variance, so the interval is narrower than comparing two independent batches). Two
+seats or two teams are one question (their differences mirror each other); a duel's deck and first
+player are two. With ``measures_games``, the measures of a good game (length, first player,
+comebacks, lead changes…) are taken under every reading on the same deals and compared game by
+game too. Every test of the batch — every side and every measure under every reading — is then
+corrected together (Holm), and a variant is *significant* when some side or some measure moves
+(:mod:`cardbase.playtest.verdict`, which also words the verdict). The rows keep their plain 95 %
+intervals. Variants are ranked by the largest absolute difference of a side's win rate.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from cardbase.domain import CardDef
 from cardbase.games import registry
 from cardbase.games.rulings import Ruling, contested, in_force
-from cardbase.playtest.stats import wilson
-
-Z95 = 1.959963984540054
+from cardbase.playtest.stats import Z95, paired_delta, wilson
+from cardbase.playtest.verdict import judge
 
 
 def questions(sides: int, *, mirrored: bool = True) -> int:
@@ -36,7 +35,9 @@ def questions(sides: int, *, mirrored: bool = True) -> int:
 
 def beyond_chance(delta: float, ci: Sequence[float], tests: int) -> bool:
     """Whether ``delta`` is away from 0 at the 5 % level over ``tests`` questions (Bonferroni): its
-    95 % interval ``ci`` widened to the level 5 % / ``tests``."""
+    95 % interval ``ci`` widened to the level 5 % / ``tests``. (A reading's verdict corrects every
+    test of the batch together, Holm's step-down — :mod:`cardbase.playtest.verdict` — whose
+    first step is this Bonferroni.)"""
     from statistics import NormalDist
 
     half = (ci[1] - ci[0]) / 2
@@ -44,6 +45,8 @@ def beyond_chance(delta: float, ci: Sequence[float], tests: int) -> bool:
         return delta != 0
     z = NormalDist().inv_cdf(1 - 0.025 / tests)
     return abs(delta) > half * z / Z95
+
+
 TOP_CARDS = 5
 
 Progress = Callable[[int, int], None]
@@ -71,20 +74,6 @@ def _side_rows(records: Sequence[Any], players: int) -> list[dict[str, Any]]:
         rows.append({"side": name, "seats": [p + 1 for p in seats], "wins": sum(wins),
                      "win_rate": sum(wins) / n if n else 0.0, "ci95": [lo, hi], "mean_return": mean_return})
     return rows
-
-
-def paired_delta(a: Sequence[float], b: Sequence[float]) -> tuple[float, list[float]]:
-    """Mean of ``b[i] - a[i]`` and its 95 % interval (normal approximation of the paired mean)."""
-    n = len(a)
-    if n == 0:
-        return 0.0, [0.0, 0.0]
-    d = [y - x for x, y in zip(a, b, strict=True)]
-    mean = sum(d) / n
-    if n < 2:
-        return mean, [mean, mean]
-    var = sum((x - mean) ** 2 for x in d) / (n - 1)
-    half = Z95 * math.sqrt(var / n)
-    return mean, [mean - half, mean + half]
 
 
 def _card_moves(base: Any, other: Any) -> list[dict[str, Any]]:
@@ -129,7 +118,7 @@ def _measured(build: Any, games: int, seed: int, bots: Sequence[str], code: str)
         return {}
     from .measures import measures
 
-    return {"measures": measures(build(), games=games, seed=seed, bots=list(bots), code=code)}
+    return {"measures": measures(build(), games=games, seed=seed, bots=list(bots), code=code, series=True)}
 
 
 def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
@@ -169,19 +158,17 @@ def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
                              progress=step(done[0]))
         done[0] += games
         sides = _side_rows(recs, players)
-        significant = False
         biggest = 0.0
         tests = questions(len(sides))
         for row, (name, seats) in zip(sides, _sides(recs, players), strict=True):
             delta, ci = paired_delta(base_wins.get(name, [0] * games), _wins(recs, seats))
             row["delta"] = delta
             row["delta_ci95"] = ci
-            significant = significant or beyond_chance(delta, ci, tests)
             biggest = max(biggest, abs(delta))
         variants.append({
             "ruling": ruling.code, "title": ruling.title_in(), "option": ruling.option,
             "value": value, "default": ruling.default, "contested": ruling.contested,
-            "seats": sides, "delta": biggest, "significant": significant, "questions": tests,
+            "seats": sides, "delta": biggest, "questions": tests,
             **dict(zip(("same_games", "same_moves_other_outcome"), same_games(base_recs, recs), strict=True)),
             "mean_rounds": rep.mean_rounds, "delta_rounds": rep.mean_rounds - base_rep.mean_rounds,
             "ties": rep.ties, "ended_by": rep.ended_by, "cards": _card_moves(base_rep, rep),
@@ -190,13 +177,13 @@ def weigh(code: str, cards: Sequence[CardDef], *, players: int | None = None,
     variants.sort(key=lambda v: (-v["delta"], v["ruling"], str(v["value"])))
     if progress is not None:
         progress(total, total)
-    return {"game": code, "players": players, "games": games, "seed": seed, "bots": list(bots),
-            "teams": bool(base_recs and base_recs[0].teams),
-            "baseline": {"seats": base_sides, "mean_rounds": base_rep.mean_rounds, "ties": base_rep.ties,
-                         "ended_by": base_rep.ended_by, "rulings": base_rep.rulings,
-                         **_measured(lambda: spec.build(tuple(cards), players), min(measures_games, games),
-                                     seed, bots, code)},
-            "weighed": [r.code for r in weighed], "variants": variants}
+    return judge({"game": code, "players": players, "games": games, "seed": seed, "bots": list(bots),
+                  "teams": bool(base_recs and base_recs[0].teams),
+                  "baseline": {"seats": base_sides, "mean_rounds": base_rep.mean_rounds, "ties": base_rep.ties,
+                               "ended_by": base_rep.ended_by, "rulings": base_rep.rulings,
+                               **_measured(lambda: spec.build(tuple(cards), players), min(measures_games, games),
+                                           seed, bots, code)},
+                  "weighed": [r.code for r in weighed], "variants": variants})
 
 
 def _duel_sides(rec: Any, names: Sequence[str]) -> list[tuple[str, list[int]]]:
@@ -260,27 +247,25 @@ def weigh_duel(deck_a: Sequence[CardDef], deck_b: Sequence[CardDef], *, names: t
     for i, (ruling, value) in enumerate(runs, start=1):
         rep = play({ruling.option: value}, i * (games // 2))
         rows = sides(rep)
-        significant = False
         biggest = 0.0
         tests = questions(len(rows), mirrored=False)  # deck A and the first player: two questions
         for row, (name, won) in zip(rows, _duel_sides(rep.records, names), strict=True):
             delta, ci = paired_delta(base_won[name], won)
             row["delta"], row["delta_ci95"] = delta, ci
-            significant = significant or beyond_chance(delta, ci, tests)
             biggest = max(biggest, abs(delta))
         variants.append({
             "ruling": ruling.code, "title": ruling.title_in(), "option": ruling.option, "value": value,
             "default": ruling.default, "contested": ruling.contested, "seats": rows, "delta": biggest,
-            "significant": significant, "questions": tests, "mean_rounds": float(rep.records["turns"].mean()),
+            "questions": tests, "mean_rounds": float(rep.records["turns"].mean()),
             "delta_rounds": float(rep.records["turns"].mean() - base.records["turns"].mean()),
             "ties": rep.summary["ties"], "ended_by": rep.summary["ended_by"], "cards": [],
             **measured({ruling.option: value})})
     variants.sort(key=lambda v: (-v["delta"], v["ruling"], str(v["value"])))
     if progress is not None:
         progress(total, total)
-    return {"game": "nespanini", "players": 2, "games": base.summary["games"], "seed": seed,
-            "bots": list(bots), "decks": list(names), "teams": False,
-            "baseline": {"seats": sides(base), "mean_rounds": float(base.records["turns"].mean()),
-                         "ties": base.summary["ties"], "ended_by": base.summary["ended_by"],
-                         "rulings": in_force("nespanini", {"stalemate_rounds": rounds}), **measured({})},
-            "weighed": [r.code for r in weighed], "variants": variants}
+    return judge({"game": "nespanini", "players": 2, "games": base.summary["games"], "seed": seed,
+                  "bots": list(bots), "decks": list(names), "teams": False,
+                  "baseline": {"seats": sides(base), "mean_rounds": float(base.records["turns"].mean()),
+                               "ties": base.summary["ties"], "ended_by": base.summary["ended_by"],
+                               "rulings": in_force("nespanini", {"stalemate_rounds": rounds}), **measured({})},
+                  "weighed": [r.code for r in weighed], "variants": variants})

@@ -16,7 +16,7 @@ from cardbase import i18n
 from cardbase.errors import CardbaseError
 from cardbase.games import rulings as rulings_data
 from cardbase.games.rulings import Ruling
-from cardbase.ui.common import lang, show_error, t
+from cardbase.ui.common import lang, show_error, t, tp
 
 MEASURES_GAMES = 100  # games of the measures of a good game under every reading, at most
 
@@ -189,13 +189,20 @@ def weights_table(res: dict[str, Any]) -> None:
                 t("rulings_view.win_rate"): pct(side["win_rate"]),
                 t("rulings_view.delta"): pct(side["delta"], signed=True),
                 t("rulings_view.ci95"): f"{pct(lo, signed=True)} ; {pct(hi, signed=True)}",
-                t("rulings_view.significant"): t("rulings_view.yes") if v["significant"] else t("rulings_view.no"),
+                t("rulings_view.significant"): t("rulings_view.yes") if side.get("significant") else t("rulings_view.no"),
                 t(rounds_key): i18n.fmt_num(v["mean_rounds"], 2, lang=lang()),
                 t("rulings_view.same"): "" if v.get("same_games") is None else f"{v['same_games']} / {res['games']}",
                 t("rulings_view.other_outcome"): "" if v.get("same_games") is None
                 else f"{v.get('same_moves_other_outcome') or 0} / {res['games']}"})
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.caption(t("rulings_view.weights_note", games=res["games"], seed=res["seed"]))
+    st.caption(t("rulings_view.weights_note", games=res["games"], seed=res["seed"],
+                 tests=(res.get("correction") or {}).get("tests", 0)))
+    from cardbase.playtest.verdict import verdict_text
+
+    st.markdown(f"**{t('rulings_view.verdicts_title')}**")
+    for v in res["variants"]:  # what each reading moves, sides and measures, or « pas d'effet démontré »
+        st.markdown("- " + tp("rulings_view.verdict", ruling=v["ruling"], reading=_value_text(v["value"], v["option"]),
+                              verdict=verdict_text(v, res, lang=lang())))
     for v in res["variants"]:  # a reading the bots never brought into play is a finding, said aloud
         same, other = v.get("same_games"), v.get("same_moves_other_outcome") or 0
         if same is not None and same == res["games"]:
