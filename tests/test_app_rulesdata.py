@@ -115,7 +115,7 @@ def test_the_table_tells_the_bots_moves_without_the_cards_seat_1_cannot_know() -
             secret = {state.game.cards[c].name for c in state.zones["main"][1]} - seen
             shown = " ".join(x.value for x in at.text) + " ".join(c.value for c in at.caption)
             assert not [name for name in secret if name in shown], (seed, secret)
-            told_hidden |= "Joueur 2 : une carte cachée" in shown
+            told_hidden |= "Joueur 2 : Piocher — une carte cachée" in shown  # one line a move
             buttons = [b for b in at.button if b.key.startswith("prt_huit_a")]
             if not buttons:
                 break
