@@ -242,4 +242,3 @@ def test_a_set_is_one_button_naming_its_cards_and_is_laid_at_once() -> None:
         buttons[0].click().run()
         no_exception(at)
     assert laid is not None
-
