@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from test_app import app_env, no_exception, page_test  # noqa: F401 - fixture
 
 
@@ -115,7 +117,7 @@ def test_the_table_tells_the_bots_moves_without_the_cards_seat_1_cannot_know() -
             secret = {state.game.cards[c].name for c in state.zones["main"][1]} - seen
             shown = " ".join(x.value for x in at.text) + " ".join(c.value for c in at.caption)
             assert not [name for name in secret if name in shown], (seed, secret)
-            told_hidden |= "Joueur 2 : une carte cachée" in shown
+            told_hidden |= "Joueur 2 : Piocher — une carte cachée" in shown  # one line a move
             buttons = [b for b in at.button if b.key.startswith("prt_huit_a")]
             if not buttons:
                 break
@@ -127,6 +129,55 @@ def test_the_table_tells_the_bots_moves_without_the_cards_seat_1_cannot_know() -
         if told_hidden:
             break
     assert told_hidden, f"the bot never drew in {clicks} clicks"  # and the table said so, card hidden
+
+
+def _asked_in_a_window(players: int = 4, seed: int = 5) -> dict:
+    """A Menteur game at the table (random bots) played by seat 1 — its first action, « Annoncer »
+    once a card is down — until a bot's announcement asks seat 1 whether it calls: the record."""
+    from cardbase.ui import playtest_rules
+
+    record = playtest_rules.play("menteur", {"seed": seed, "actions": [], "bot": "random",
+                                             "players": players}, None)
+    for _ in range(100):
+        state = playtest_rules.replay("menteur", record)
+        window = state.observation(0).get("window")
+        if window is not None and window[0] != 0 and window[2] == 0:
+            return record
+        legal = state.legal_actions()
+        words = [state.action_to_string(a) for a in legal]
+        pick = next((a for a, w in zip(legal, words) if w.startswith(("Annoncer", "Ne pas"))), legal[0])
+        record = playtest_rules.play("menteur", record, pick)
+    raise AssertionError("seat 1 was never asked")
+
+
+def test_the_answer_window_names_the_action_by_its_label_in_both_languages() -> None:
+    """Menteur at 4: a bot announces and seat 1 is asked whether it calls « Menteur ! ». The table
+    says which action opened the window by its label (« Annoncer »), never its name in the file
+    (« annoncer »), and counts the answers in proper words (no « réponse(s) »)."""
+    from test_app import shown
+
+    record = _asked_in_a_window()
+    for lang, pattern, calls in (
+            ("fr", r"Le joueur ([234]) a joué « (Annoncer[^»]*) » : le joueur 1 peut répondre "
+                   r"\(aucune réponse jusqu'ici\)\.", {"Menteur !", "Ne pas répondre"}),
+            ("en", r"Player ([234]) played “(Announce[^”]*)”: player 1 may answer \(no answer so far\)\.",
+             {"Liar!", "Do not answer"})):
+        at = page_test("playtest", lang=lang)
+        at.session_state["pt_gamecode"] = "menteur"
+        at.session_state["prt_menteur"] = record
+        at.run()
+        no_exception(at)
+        captions = [shown(c.value) for c in at.caption]
+        found = [re.fullmatch(pattern, c) for c in captions]
+        assert any(found), captions
+        assert not any("annoncer" in c or "(s)" in c for c in captions), captions
+        buttons = {b.label for b in at.button if b.key.startswith("prt_menteur_a")}
+        assert buttons and buttons <= calls  # seat 1's answers, by their labels
+        # the log says the announcement on one line
+        log = "\n".join(x.value for x in at.text)
+        actor = next(m for m in found if m).group(1)
+        words = "the others may answer" if lang == "en" else "les autres peuvent répondre"
+        assert re.search(rf"(Joueur|Player) {actor} ?: (Annoncer|Announce)[^\n]* — {words}", log), log
 
 
 def test_identical_cards_are_one_button_and_the_end_says_its_label() -> None:

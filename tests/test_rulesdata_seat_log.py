@@ -105,21 +105,22 @@ def test_a_hidden_draw_is_named_in_the_referees_log_and_in_its_owners_only() -> 
         if s.unseen:
             break
     assert s.unseen, "no hidden draw in 50 games"
-    # without the operations' lines, line i is event i
-    referee, first, second = (s.log_lines(q, operations=False) for q in (None, 0, 1))
-    for i, mask in s.unseen.items():
-        kind, p, cid = s.events[i]
-        assert kind == "card"
-        assert s.game.cards[cid].name in referee[i]
-        mover = (first, second)[p]
-        assert mover[i] == referee[i]  # its owner saw it
-        for q in range(2):
-            if mask >> q & 1:
-                assert (first, second)[q][i] == f"Joueur {p + 1} : une carte cachée"
-    with i18n.use_language("en"):
-        i, mask = next(iter(s.unseen.items()))
-        q = (mask & -mask).bit_length() - 1
-        assert s.log_lines(q, operations=False)[i] == f"Player {s.events[i][1] + 1}: a hidden card"
+    # one line a move: a draw is « Joueur 1 : Piocher — 5 cœur » to the referee and its owner,
+    # « Joueur 1 : Piocher — une carte cachée » to the other seat; no other line differs
+    for lang, hidden in (("fr", "une carte cachée"), ("en", "a hidden card")):
+        with i18n.use_language(lang):
+            referee, first, second = (s.log_lines(q, operations=False) for q in (None, 0, 1))
+            assert len(referee) == len(first) == len(second) < len(s.events)
+            for q, lines in enumerate((first, second)):
+                drawn = [i for i, mask in sorted(s.unseen.items()) if mask >> q & 1]
+                differ = [x for x in range(len(referee)) if lines[x] != referee[x]]
+                assert len(differ) == len(drawn) > 0
+                for x, i in zip(differ, drawn):
+                    kind, p, cid = s.events[i]
+                    assert kind == "card" and p != q and s.events[i - 1][:2] == ("action", p)
+                    action = s.event_to_string(s.events[i - 1])  # « Joueur 1 : Piocher »
+                    assert referee[x] == f"{action} — {s.game.cards[cid].name}"
+                    assert lines[x] == f"{action} — {hidden}"
 
 
 def test_a_clone_keeps_which_cards_were_hidden() -> None:
@@ -147,3 +148,38 @@ def test_an_effects_reveal_is_not_read_as_the_secret_choices_reveal() -> None:
     assert s.log_lines(0)[-2] == s.log_lines()[-2]  # its player saw them
     assert s.log_lines(1)[-2] == "Joueur 1 : voit une main adverse"
     assert s.log_lines(1)[-1] == s.log_lines()[-1] == "Les choix simultanés sont révélés :"
+
+
+@pytest.mark.parametrize(("code", "players"), [("menteur", 4), ("menteur", 6), ("huit", 2), ("nespanini", 2),
+                                                    ("marche", 3), ("encheres", 4)])
+def test_a_log_read_move_by_move_is_the_log_made_anew(code: str, players: int) -> None:
+    """The seat logs are kept as the game goes on (a read words only the new moves): after every
+    move of seeded games, each seat's log, the referee's and the logs without the operations are
+    what a copy of the game (its log made from nothing) reads, in French and in English — a read in
+    one language never serves the other's lines — and ``start`` gives the lines from there on."""
+    game = _game(code, players)
+    moves = 0
+    for seed in range(12):
+        if moves >= 200:
+            break
+        rng = random.Random(seed)
+        s = game.new_state(seed)
+        n = s.num_players
+        marks: dict = {}
+        for move in range(120):
+            lang = ("fr", "en")[move % 2] if move % 5 else ("en", "fr")[move % 2]
+            with i18n.use_language(lang):
+                fresh = s.clone(log=True)
+                for q in (None, *range(n)):
+                    for operations in (True, False):
+                        lines = s.log_lines(q, operations=operations)
+                        assert lines == fresh.log_lines(q, operations=operations), (code, seed, move, q)
+                    full, mark = s.log_lines(q), marks.get((q, lang), 0)
+                    assert s.log_lines(q, start=mark) == full[mark:]
+                    marks[q, lang] = len(full)
+                assert ("Tour du joueur" in "\n".join(full)) == (lang == "fr")
+            if s.is_terminal():
+                break
+            s.apply_action(rng.choice(s.legal_actions()))
+            moves += 1
+    assert moves >= 120

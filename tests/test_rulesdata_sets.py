@@ -232,10 +232,10 @@ def test_action_and_log_words_in_both_languages() -> None:
         a = next(a for a in s.legal_actions() if a // game.stride == 0)
         text = s.action_to_string(a)
         assert text.startswith(play)
-        cards = text[len(play):]
+        move = line + text.replace(play, play.rstrip(": ") + " — ", 1)  # « Joueur 1 : Jouer — 7 jaune »
         s.apply_action(a)
-        assert line + cards in s.log_lines(None, operations=False)
-        assert line + cards in s.log_lines(1, operations=False)  # laid face up: the others see it
+        assert move in s.log_lines(None, operations=False)
+        assert move in s.log_lines(1, operations=False)  # laid face up: the others see it
     set_language("fr")
 
 
@@ -251,12 +251,12 @@ def test_a_set_from_a_hand_into_a_hidden_zone_is_hidden_from_the_others_log() ->
             break
     else:
         pytest.skip("no run dealt")
-    words = s.action_to_string(runs[0]).split(" : ", 1)[1]
+    label, words = s.action_to_string(runs[0]).split(" : ", 1)
     n = len(words.split(", "))
     s.apply_action(runs[0])
     mine, other = s.log_lines(0, operations=False), s.log_lines(1, operations=False)
-    assert "Joueur 1 : " + words in mine
-    assert f"Joueur 1 : {n} cartes cachées" in other and words not in "\n".join(other)
+    assert f"Joueur 1 : {label} — {words}" in mine
+    assert f"Joueur 1 : {label} — {n} cartes cachées" in other and words not in "\n".join(other)
 
 
 # ------------------------------------------------------------------ the bound, before any work

@@ -466,11 +466,14 @@ def test_answer_window_is_in_every_observation_and_the_log_in_both_languages() -
     assert s.action_to_string(game.pass_action) == "Ne pas répondre"
     s.apply_action(game.pass_action)
     lines = s.log_lines()
-    assert "Joueur 1 : Attaquer — les autres peuvent répondre" in lines
+    card = game.cards[next(e[2] for e in s.events if e[0] == "card")].name
+    # one line for the move: the action, its card, the window it opened
+    assert f"Joueur 1 : Attaquer — {card} — les autres peuvent répondre" in lines
+    assert sum(line.startswith("Joueur 1 : Attaquer") for line in lines) == 1
     assert "Joueur 2 ne répond pas" in lines
     with use_language("en"):
         assert "Player 2 does not answer" in s.log_lines()
-        assert "Player 1: Attack — the others may answer" in s.log_lines()
+        assert f"Player 1: Attack — {card} — the others may answer" in s.log_lines()
     with pytest.raises(Exception, match="ne peut pas"):
         t = game.new_state(3)
         t.apply_action([a for a in t.legal_actions() if a // game.stride == 0][0])

@@ -218,3 +218,62 @@ def test_the_coverage_of_a_game_written_as_data_names_its_actions_by_their_label
     assert cov["couper"]["label"] == "Couper" and cov["defausser"]["label"] == "Se défausser"
     res = runner.invoke(app, ["--lang", "en", "sim", "game", "atout", "--games", "3", "--bots", "random", "--json"])
     assert json.loads(res.stdout)["coverage"]["couper"]["label"] == "Trump"
+
+
+# a turn of several actions: « jouer » (a card of the hand, the turn goes on) as often as one likes,
+# then « finir »; the game ends when every hand is empty
+SEVERAL = STUCK.replace("""when = "count('main') > 5"
+move = { from = "main", to = "defausse" }
+
+[end]
+check = "turn"
+""", """when = "count('main') > 0"
+move = { from = "main", to = "defausse" }
+
+[[actions]]
+name = "finir"
+label = { fr = "Finir", en = "Finish" }
+ends_turn = true
+
+[end]
+check = "action"
+""")
+
+
+def test_check_action_with_a_turn_of_several_actions_ends_mid_turn_and_games_check_says_so(tmp_path) -> None:
+    """With ``[end] check = "action"``, the « jouer » that empties the last hand ends the game at
+    once, before the turn's « finir » — whole seeded games show it — and ``games check`` advises
+    on it with the line and key of ``check``, in French and in English; with ``check = "turn"``,
+    or when « jouer » ends the turn, no advice."""
+    assert SEVERAL != STUCK
+    game = Game(parse_rules_text(SEVERAL, "plusieurs.toml"), (), 2)
+    mid_turn = 0
+    for seed in range(5):
+        s = game.new_state(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s.apply_action(legal[0])  # « jouer » while a card is left, then « finir »
+        kinds = [e[0] for e in s.events]
+        assert s.ended_by == "mains_vides" and kinds[-1] == "end"
+        mid_turn += kinds[-2] == "card"  # the last card laid, and at once the end: no « finir »
+    assert mid_turn == 5
+    f = tmp_path / "plusieurs.toml"
+    f.write_text(SEVERAL, encoding="utf-8")
+    line = SEVERAL.splitlines().index('check = "action"') + 1
+    res = runner.invoke(app, ["games", "check", str(f), "--games", "2", "--search-states", "0"])
+    assert res.exit_code == 0, res.output
+    assert f"Conseil (fichier {f}, ligne {line}, clé end.check)" in res.output
+    assert "l'action « jouer » ne finit pas le tour" in res.output and "« mains_vides »" in res.output
+    assert 'écrivez check = "turn"' in res.output
+    res = runner.invoke(app, ["--lang", "en", "games", "check", str(f), "--games", "0", "--search-states", "0"])
+    assert f"Advice (file {f}, line {line}, key end.check)" in res.output and "“jouer”" in res.output
+    res = runner.invoke(app, ["games", "check", str(f), "--games", "0", "--search-states", "0", "--json"])
+    out = json.loads(res.stdout)
+    assert "check_action" in out["advice"]
+    assert out["mid_turn_endings"] == [{"action": "jouer", "zone": "main", "condition": "mains_vides"}]
+    for quiet in (SEVERAL.replace('check = "action"', 'check = "turn"'),
+                  SEVERAL.replace('move = { from = "main", to = "defausse" }',
+                                  'move = { from = "main", to = "defausse" }\nends_turn = true')):
+        f.write_text(quiet, encoding="utf-8")
+        res = runner.invoke(app, ["games", "check", str(f), "--games", "0", "--search-states", "0", "--json"])
+        assert json.loads(res.stdout)["advice"] == [] and json.loads(res.stdout)["mid_turn_endings"] == []

@@ -56,7 +56,8 @@ def check_command(
     file allows (the random games shared out over the counts) or at ``--players`` only, under the
     options of ``--rule`` (else the file's)."""
     from cardbase.errors import CardbaseError
-    from cardbase.games.rulesdata.language import load_rules
+    from cardbase.games.rulesdata.checking import mid_turn_endings
+    from cardbase.games.rulesdata.language import load_rules, locate
     from cardbase.i18n import current_language
     from cardbase.playtest.measures import player_counts, search_counts, try_counts
 
@@ -102,6 +103,7 @@ def check_command(
     # every action a secret choice but a greedy horizon that reads the position before the reveal:
     # every seat but the last to choose sees no difference between its picks (docs: horizon)
     blind = rules.secret_choices_only and rules.horizon != "round"
+    mid_turn = mid_turn_endings(rules)  # check = "action" and a turn of several actions
     hints = _ending_hints(rules, tried["never_ended_by"]) if tried is not None else {}
     for name, found in hints.items():  # the same trial under the reading that could let it hold
         for one in found:
@@ -109,7 +111,8 @@ def check_command(
     if json_out:
         print_json({"file": str(file), "code": rules.code, "ok": True, "players": counts if playable else [],
                     "rules": options, "tried": tried, "search": searched,
-                    "advice": ["horizon_secret"] if blind else [], "endings_options": hints})
+                    "advice": (["horizon_secret"] if blind else []) + (["check_action"] if mid_turn else []),
+                    "mid_turn_endings": mid_turn, "endings_options": hints})
         if searched is not None and searched["verdict"] == "cannot_end":
             raise typer.Exit(2)
         return
@@ -117,6 +120,12 @@ def check_command(
                   actions=len(rules.actions)))
     if blind:
         typer.echo(tr("rulesdata.cli.horizon_secret", horizon=rules.horizon))
+    if mid_turn:
+        line = locate(rules.text, ["end", "check"]) if rules.text else None
+        where = (tr("rulesdata.where", file=str(file), line=line, key="end.check") if line
+                 else tr("rulesdata.where_noline", file=str(file), key="end.check"))
+        for one in mid_turn:
+            typer.echo(tr("rulesdata.cli.check_action", where=where, **one))
     if options:
         typer.echo(tr("rulesdata.cli.rules_in_force", rules=", ".join(f"{k} = {v}" for k, v in options.items())))
     if not playable:

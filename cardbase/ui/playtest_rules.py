@@ -75,10 +75,13 @@ def structure_lines(state) -> list[str]:
     obs = state.observation(HUMAN)
     lines = []
     window = obs.get("window")
-    if window is not None:
-        actor, action, asked, answered = window
-        lines.append(tp("rulesplay.table.window", actor=actor + 1, action=action, asked=asked + 1,
-                        answered=answered))
+    if window is not None:  # the action by its label (« Annoncer »), not its name in the file
+        actor, _name, asked, answered = window
+        so_far = (t("rulesplay.table.answers_none") if answered == 0 else
+                  t("rulesplay.table.answers_one") if answered == 1 else
+                  t("rulesplay.table.answers_many", n=answered))
+        lines.append(tp("rulesplay.table.window", actor=actor + 1, action=state.window_label(),
+                        asked=asked + 1, answered=so_far))
     secret = obs.get("secret")
     if secret:
         chosen = [tp("rulesplay.table.secret_mine", choice=text) if seat == HUMAN

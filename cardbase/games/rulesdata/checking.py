@@ -81,3 +81,20 @@ def condition_options(rules: Rules, ending: Ending) -> list[dict[str, Any]]:
         out.append({"option": name, "value": now, "code": ruling.code if ruling else "",
                     "rules": [f"{name}={_text(v)}" for v in seen]})
     return out
+
+
+def mid_turn_endings(rules: Rules) -> list[dict[str, str]]:
+    """With ``[end] check = "action"``, the actions that do not end the turn whose move takes its
+    card from a zone an end condition reads (``count('main') == 0``): the action that empties it
+    ends the game there, in the middle of its turn, before the turn's next actions and the answer
+    window they would open. Each with the zone and the first such condition."""
+    if rules.check != "action" or rules.max_turn_actions <= 1:  # one action a turn: always its end
+        return []
+    out = []
+    for a in rules.actions:
+        if a.ends_turn or a.simultaneous or a.answer_only or a.source is None:
+            continue
+        read = next((e for e in rules.endings if a.source in e.test.zones), None)
+        if read is not None:
+            out.append({"action": a.name, "zone": a.source, "condition": read.name})
+    return out

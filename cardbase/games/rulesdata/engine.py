@@ -796,6 +796,7 @@ class State(Structures):
         d.update(self.__dict__)
         d["rng"] = rng
         d.pop("_looping", None)  # a copy is not inside this state's loop of turns
+        d.pop("_log_cache", None)  # nor shares its log's lines (log_lines)
         d["events"] = self.events[:] if (log and self.events is not None) else None
         d["unseen"] = dict(self.unseen) if d["events"] is not None else {}
         d["ops_log"] = self.ops_log[:] if (d["events"] is not None and self.ops_log is not None) else None
@@ -2542,47 +2543,102 @@ class State(Structures):
             return tr("rulesdata.log.op.move_by", player=who + 1, cards=cards, src=entry[3], dst=dst)
         return tr("rulesdata.log.op.move", cards=cards, src=entry[3], dst=dst)
 
-    def log_lines(self, seat: int | None = None, *, operations: bool = True) -> list[str]:
+    def log_lines(self, seat: int | None = None, *, operations: bool = True, start: int = 0) -> list[str]:
         """The game's log in words: all of it (``seat`` None: the referee's log, for the reports
         and the end of a game), or what ``seat`` may know — a card another seat drew or moved out
         of its sight is « une carte cachée », another seat's draws, looks and takes during an
-        effect are told without their cards (as at NesPanini's own table). ``operations``: with
-        the lines of what the rules' operations did (:meth:`op_to_string`), each where it
-        happened; without them, line ``i`` is event ``i``."""
-        events = self.events or []
-        ops = self.ops_log if operations else None
-        if not ops:
-            return self._event_lines(events, seat)
-        lines = self._event_lines(events, seat)
-        out: list[str] = []
-        j = 0
-        for i, line in enumerate(lines):
-            while j < len(ops) and ops[j][0] <= i:
-                out.append(self.op_to_string(ops[j], seat))
-                j += 1
-            out.append(line)
-        out.extend(self.op_to_string(e, seat) for e in ops[j:])
-        return out
+        effect are told without their cards (as at NesPanini's own table). One line a move: an
+        action, the card it moved and the answer window it opened are one line (« Joueur 2 :
+        Poser face cachée — une carte cachée », « Joueur 2 : Annoncer — les autres peuvent
+        répondre »). ``operations``: with the lines of what the rules' operations did
+        (:meth:`op_to_string`), each where it happened. ``start``: the lines from that one on
+        (those added since a reader's last look).
 
-    def _event_lines(self, events: list[tuple], seat: int | None) -> list[str]:
-        """:meth:`log_lines` without the operations' lines."""
+        Kept per seat, ``operations`` and language as the game goes on: a call words only the
+        moves made since the last call (and the last move again, whose events may not all be in)."""
+        events = self.events
+        if events is None:
+            return []
+        cache = self.__dict__.get("_log_cache")
+        if cache is None or cache[0] is not events:  # a new game's log, or a copy's
+            cache = self._log_cache = (events, {})
+        key = (seat, operations, current_language())
+        kept = cache[1].get(key)
+        if kept is None or kept[1] > len(events):
+            kept = cache[1][key] = [[], 0, 0, 0]
+        self._log_walk(seat, operations, kept)
+        return kept[0][start:]
+
+    def _log_walk(self, seat: int | None, operations: bool, kept: list) -> None:
+        """:meth:`log_lines` from where ``kept`` (its lines, then the event, operation and line
+        where its last move began) stopped: that move's lines made again, then the new ones."""
+        lines, i, j, n = kept
+        del lines[n:]
+        events, ops = self.events or [], self.ops_log or []
+        resume = (i, j, n)
+        while i < len(events):
+            while j < len(ops) and ops[j][0] <= i:
+                if operations:
+                    lines.append(self.op_to_string(ops[j], seat))
+                j += 1
+            resume = (i, j, len(lines))
+            i = self._move_line(i, j, seat, lines)
+        if operations:
+            lines.extend(self.op_to_string(e, seat) for e in ops[j:])
+        kept[1:] = resume
+
+    def _move_line(self, i: int, j: int, seat: int | None, lines: list[str]) -> int:
+        """The line of event ``i`` as ``seat`` may know it — with, for an action, the card it
+        moved and the window it opened (the events after it, the same seat's, no operation
+        between: ``ops_log[j]`` is the first operation after event ``i``) — added to ``lines``;
+        the event after those it told."""
+        events = self.events or []
+        e = events[i]
+        if e[0] != "action":
+            lines.append(self._event_line(i, e, seat))
+            return i + 1
+        ops = self.ops_log or []
+        nxt, p = i + 1, e[1]
+        line = self.event_to_string(e)
+
+        def follows(kinds: tuple[str, ...]) -> bool:  # event nxt, the same seat's, nothing between
+            return (nxt < len(events) and events[nxt][0] in kinds and events[nxt][1] == p
+                    and (j >= len(ops) or ops[j][0] > nxt))
+
+        if follows(("card", "cards")):
+            line = tr("rulesdata.log.with_card", line=line, card=self._card_words(nxt, seat))
+            nxt += 1
+        if follows(("window",)) and events[nxt][2] == e[2] // self.game.stride:
+            line = tr("rulesdata.log.with_window", line=line)
+            nxt += 1
+        lines.append(line)
+        return nxt
+
+    def _card_words(self, i: int, seat: int | None) -> str:
+        """The card (or a set's cards) of event ``i``, as ``seat`` may know them: by name, or
+        « une carte cachée » when it did not see the card where it was or where it went."""
+        e = self.events[i]  # type: ignore[index]
+        masks = self.unseen.get(i) if seat is not None else None
+        if e[0] == "cards":
+            return sets.names(self, e[2], seat, masks)
+        if masks is not None and masks >> seat & 1:  # type: ignore[operator]
+            return tr("rulesdata.log.op.hidden_one")
+        return self.game.cards[e[2]].name
+
+    def _event_line(self, i: int, e: tuple, seat: int | None) -> str:
+        """The line of event ``i`` alone, as ``seat`` may know it (None: the referee)."""
         if seat is None:
-            return [self.event_to_string(e) for e in events]
+            return self.event_to_string(e)
+        kind = e[0]
         unseen = self.unseen
-        out = []
-        for i, e in enumerate(events):
-            kind = e[0]
-            if kind == "card" and unseen.get(i, 0) >> seat & 1:
-                out.append(tr("rulesdata.log.card_hidden", player=e[1] + 1))
-            elif kind == "cards" and i in unseen:  # a set some of whose cards this seat did not see
-                out.append(tr("rulesdata.log.card", player=e[1] + 1,
-                              card=sets.names(self, e[2], seat, unseen[i])))
-            elif kind in PRIVATE_EFFECT_EVENTS and len(e) > 2 and e[1] != seat:  # not a structure's
-                n = len(e[2]) if isinstance(e[2], tuple) else 1
-                out.append(tr(f"rulesdata.log.eff.{kind}_hidden", player=e[1] + 1, n=n))
-            else:
-                out.append(self.event_to_string(e))
-        return out
+        if kind == "card" and unseen.get(i, 0) >> seat & 1:
+            return tr("rulesdata.log.card_hidden", player=e[1] + 1)
+        if kind == "cards" and i in unseen:  # a set some of whose cards this seat did not see
+            return tr("rulesdata.log.card", player=e[1] + 1, card=sets.names(self, e[2], seat, unseen[i]))
+        if kind in PRIVATE_EFFECT_EVENTS and len(e) > 2 and e[1] != seat:  # not a structure's
+            n = len(e[2]) if isinstance(e[2], tuple) else 1
+            return tr(f"rulesdata.log.eff.{kind}_hidden", player=e[1] + 1, n=n)
+        return self.event_to_string(e)
 
     def _log(self, *event: Any) -> None:
         if self.events is not None:

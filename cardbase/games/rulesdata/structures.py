@@ -656,6 +656,21 @@ class Structures:
             out["secret"] = tuple((rec[0], self._secret_text(rec) if rec[0] == player else None)
                                   for rec in self.secret)
 
+    def window_label(self) -> str | None:
+        """The words of the action whose answer window is open (its label, « Annoncer », in the
+        current language; a label with values as its line in the log said it), None when no window
+        is open — what a table shows the players, not the action's name in the file."""
+        if self.window is None:
+            return None
+        k = self.window[1]
+        for e in reversed(self.events or ()):
+            if e[0] == "window":  # the window opened last is this one
+                if len(e) > 3 and e[2] == k:
+                    return e[3]
+                break
+        a = self.rules.actions[k]
+        return a.label.get(current_language()) or a.label.get("fr") or a.name
+
     def _pool_deal(self, q: int, places: list[tuple[list[int], int]], rng: random.Random) -> None:
         """NesPanini ruling R9 ``hidden`` (``[material] lists``): ``q``'s unseen places dealt from
         a uniform deck of the card pool — each card of the pool as often as the deck rules allow
