@@ -30,6 +30,7 @@ import os
 import re
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote
@@ -37,7 +38,7 @@ from urllib.parse import quote, unquote
 from cardbase.storage.schema import SEED_MARKER, database_url, head_revision
 
 __all__ = ["CARD_COLUMNS", "EDITION_COLUMNS", "FAST_READS_ENV", "GAME_COLUMNS", "CardRow",
-           "EditionRow", "GameRow", "ReadOnlyDB", "in_marks", "open_read_only", "read", "sqlite_path"]
+           "EditionRow", "GameRow", "ReadOnlyDB", "applies", "in_marks", "open_read_only", "read", "sqlite_path"]
 
 T = TypeVar("T")
 
@@ -275,10 +276,16 @@ def _fast_reads_off() -> bool:
     return os.environ.get(FAST_READS_ENV, "").strip().lower() in ("0", "off", "no", "false")
 
 
+def applies(url: str | None = None) -> bool:
+    """Whether the read-only path may take this database once it is created, migrated and seeded:
+    a plain SQLite file, fast reads not turned off."""
+    return not _fast_reads_off() and sqlite_path(database_url(url)) is not None
+
+
 def open_read_only(url: str | None = None) -> ReadOnlyDB | None:
     """A read-only snapshot of the database when nothing but reading is left to do, else None
     (then the full path must open it: it creates, migrates or seeds it, or says what is wrong)."""
-    if _fast_reads_off():
+    if not applies(url):
         return None
     path = sqlite_path(database_url(url))
     if path is None or not os.path.isfile(path):
@@ -306,11 +313,13 @@ def open_read_only(url: str | None = None) -> ReadOnlyDB | None:
     return ReadOnlyDB(conn, path)
 
 
-def read(work: Callable[[Any], T], url: str | None = None) -> T:
+def read(work: Callable[[Any], T], url: str | None = None, *,
+         session: Callable[[], AbstractContextManager[Any]] | None = None) -> T:
     """``work(source)`` on a :class:`ReadOnlyDB` when the read-only path applies, else on a
-    SQLAlchemy session (created, migrated and seeded first if need be). ``work`` only reads; when
-    the snapshot fails under it (the file locked, replaced or damaged meanwhile) it runs again on
-    the full path, which gives the same answer or the usual message."""
+    SQLAlchemy session (created, migrated and seeded first if need be; ``session``: the caller's
+    own way to open one, e.g. the app's, which shows a database error as a message). ``work`` only
+    reads; when the snapshot fails under it (the file locked, replaced or damaged meanwhile) it
+    runs again on the full path, which gives the same answer or the usual message."""
     db = open_read_only(url)
     if db is not None:
         try:
@@ -320,7 +329,10 @@ def read(work: Callable[[Any], T], url: str | None = None) -> T:
             raise
         except sqlite3.DatabaseError:
             pass
+    if session is not None:
+        with session() as source:
+            return work(source)
     from cardbase.storage.db import get_engine, session_scope
 
-    with session_scope(get_engine(url)) as session:
-        return work(session)
+    with session_scope(get_engine(url)) as source:
+        return work(source)
