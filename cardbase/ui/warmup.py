@@ -51,26 +51,30 @@ _preparations: dict[str, _Preparation] = {}
 
 
 class _Preparation:
-    """The process creating, migrating and seeding one SQLite file; ``done`` once it has ended."""
+    """The process creating, migrating and seeding one SQLite file."""
 
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.proc = proc
-        self.done = threading.Event()
-        self.ok = False
 
     def finish(self) -> bool:
-        """Wait for the process (its messages are only logged); True when the file is ready."""
+        """Wait for the process and log its message if it failed; True when the file is ready."""
         try:
             _out, err = self.proc.communicate(timeout=PREPARE_WAIT_S)
-            self.ok = self.proc.returncode == 0
-            if not self.ok:
-                last = (err or b"").decode("utf-8", "replace").strip().splitlines()[-1:]
-                _LOG.info("database preparation stopped (%s): %s", self.proc.returncode, " ".join(last))
         except subprocess.TimeoutExpired:  # left to finish on its own: the page takes its own path
-            _LOG.info("database preparation still running after %.0f s", PREPARE_WAIT_S)
-        finally:
-            self.done.set()
-        return self.ok
+            _LOG.info("warm-up stopped: the database's preparation still runs after %.0f s", PREPARE_WAIT_S)
+            return False
+        if self.proc.returncode != 0:
+            last = (err or b"").decode("utf-8", "replace").strip().splitlines()[-1:]
+            _LOG.info("warm-up stopped: the database's preparation ended with %s: %s", self.proc.returncode,
+                      " ".join(last))
+        return self.proc.returncode == 0
+
+    def wait(self) -> None:
+        """Until the process has ended (at most :data:`PREPARE_WAIT_S`)."""
+        try:
+            self.proc.wait(timeout=PREPARE_WAIT_S)
+        except subprocess.TimeoutExpired:
+            pass
 
 
 def _read_only_ready(url: str) -> bool:
@@ -108,7 +112,7 @@ def wait_prepared(url: str) -> None:
     database once it is done (and takes its own path if it is not ready then)."""
     preparation = _preparations.get(url)
     if preparation is not None:
-        preparation.done.wait(PREPARE_WAIT_S)
+        preparation.wait()
 
 
 def warm_up() -> None:
@@ -123,18 +127,17 @@ def warm_up() -> None:
         # of CPU, before anything of the page is sent). The sidebar's language switch: « Français »
         # is not ASCII, so Streamlit looks for a leading emoji in it, with a pattern of every emoji
         # compiled when ``streamlit.emojis`` is first read.
-        try:
-            import numpy  # noqa: F401
-            import streamlit.emojis  # noqa: F401
-            from PIL import Image  # noqa: F401
+        import numpy  # noqa: F401
+        import streamlit.emojis  # noqa: F401
+        from PIL import Image  # noqa: F401
 
-            from cardbase import i18n
-            from cardbase.ui import cards
-        finally:  # a page waiting for the database is never left waiting for nothing
-            prepared = preparation.finish() if preparation is not None else None
-        if prepared is False:
-            return  # the page meets the same error on its own path and says it
-        if prepared is None and not _read_only_ready(url):
+        from cardbase import i18n
+        from cardbase.ui import cards
+
+        if preparation is not None:
+            if not preparation.finish():
+                return  # the page meets the same error on its own path and says it
+        elif not _read_only_ready(url):
             from cardbase.storage import db
 
             db.get_engine(url)  # created, migrated and seeded once per server (its own lock)
