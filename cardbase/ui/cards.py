@@ -1,9 +1,11 @@
 """Cards page: search in the query language plus filters, results as a table or a gallery, and
 the page of one card (image, fields, sticker code, decks that use it).
 
-The app's first page: the database stack and the catalog are imported by the functions that read
-(:func:`facets`, :func:`search_cards`…), so that the page's title is drawn before those imports
-are done. The results open as a light list (:func:`results_html`: plain HTML, which the browser
+The app's first page: the catalog is imported by the functions that read (:func:`facets`,
+:func:`search_cards`…), so that the page's title is drawn before those imports are done, and they
+read through :func:`cardbase.ui.common.read` — the read-only snapshot of the SQLite file with the
+standard library's ``sqlite3`` once it is ready, so that the server's process needs neither
+SQLAlchemy nor SQLModel for this page (issue 29). The results open as a light list (:func:`results_html`: plain HTML, which the browser
 draws with no script of its own to fetch), the interactive table (sorting, a click on a row shows
 the card; built without pandas, :func:`results_table`) one click away (issue 29)."""
 
