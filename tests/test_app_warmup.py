@@ -21,6 +21,7 @@ from cardbase import access
 from cardbase.storage import db, readonly
 from cardbase.storage.models import Card, Edition
 from cardbase.ui import common, warmup
+from cardbase.ui import preparation as prepare
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "streamlit_app.py")
@@ -37,7 +38,7 @@ def fresh_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     yield url
     access.enforce(False)
     db.dispose_engines()
-    warmup._preparations.pop(url, None)
+    prepare._preparations.pop(url, None)
 
 
 def first_page(url: str) -> dict:
@@ -111,7 +112,7 @@ def test_the_warmed_page_is_the_page_drawn_without_warm_up(fresh_url: str, tmp_p
     warmup.warm_up()
     # created, migrated and seeded before any session, by a process of its own: this one made no
     # engine, and the file is ready for the read-only path
-    assert other not in db._engines and other in warmup._preparations
+    assert other not in db._engines and other in prepare._preparations
     assert readonly.open_read_only(other) is not None
     assert counts(other) == cold_counts
 
@@ -212,9 +213,9 @@ def test_a_database_prepared_apart_is_the_one_seeded_by_the_server_row_for_row(f
     db.dispose_engines()
     apart = f"sqlite:///{tmp_path / 'apart.db'}"
     monkeypatch.setenv("DATABASE_URL", apart)
-    preparation = warmup.start_preparing(apart)
-    assert preparation is not None and preparation.finish()
-    assert warmup.start_preparing(apart) is None  # ready now, and once per process anyway
+    prep = prepare.start_preparing(apart)
+    assert prep is not None and prep.finish()
+    assert prepare.start_preparing(apart) is None  # ready now, and once per process anyway
     rows = _rows_of(apart)
     assert len(rows["card"]) > 100 and rows["deck"] and rows["seed_item"]
     assert rows == _rows_of(fresh_url)
@@ -224,11 +225,23 @@ def test_what_is_prepared_apart_and_what_is_not(tmp_path: Path, monkeypatch: pyt
     """Only a SQLite file that the read-only path takes: PostgreSQL and fast reads off keep the
     usual path in the server's process."""
     monkeypatch.delenv(readonly.FAST_READS_ENV, raising=False)
-    assert warmup.start_preparing("postgresql+psycopg://user:secret@db.example:5432/cards") is None
-    assert warmup.start_preparing("sqlite://") is None  # in memory
+    assert prepare.start_preparing("postgresql+psycopg://user:secret@db.example:5432/cards") is None
+    assert prepare.start_preparing("sqlite://") is None  # in memory
     monkeypatch.setenv(readonly.FAST_READS_ENV, "0")
-    assert warmup.start_preparing(f"sqlite:///{tmp_path / 'off.db'}") is None
+    assert prepare.start_preparing(f"sqlite:///{tmp_path / 'off.db'}") is None
     assert not (tmp_path / "off.db").exists()
+
+
+def test_a_relative_sqlite_path_is_prepared_where_the_server_runs(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    url = "sqlite:///here/relative.db"
+    prep = prepare.start_preparing(url)
+    try:
+        assert prep is not None and prep.finish()
+        assert readonly.open_read_only(url) is not None and (tmp_path / "here" / "relative.db").is_file()
+    finally:
+        prepare._preparations.pop(url, None)
 
 
 def test_a_preparation_killed_half_way_shows_nothing_half_seeded_and_the_next_start_seeds(
@@ -236,18 +249,18 @@ def test_a_preparation_killed_half_way_shows_nothing_half_seeded_and_the_next_st
     seeded = counts(make_db("sqlite", seeded=True))
     path = Path(readonly.sqlite_path(fresh_url))
     for delay in (0.0, 0.05, 0.2):  # killed as it opens the file, and later
-        preparation = warmup.start_preparing(fresh_url)
-        assert preparation is not None
+        prep = prepare.start_preparing(fresh_url)
+        assert prep is not None
         deadline = time.monotonic() + 60
-        while not path.exists() and preparation.proc.poll() is None and time.monotonic() < deadline:
+        while not path.exists() and prep.proc.poll() is None and time.monotonic() < deadline:
             time.sleep(0.002)
         time.sleep(delay)
-        preparation.proc.kill()
-        assert preparation.finish() in (False, True)
-        if preparation.proc.returncode == 0:  # done before the kill: nothing left to check
+        prep.proc.kill()
+        assert prep.finish() in (False, True)
+        if prep.proc.returncode == 0:  # done before the kill: nothing left to check
             break
         assert readonly.open_read_only(fresh_url) is None  # never read as if complete
-        monkeypatch.setattr(warmup, "_preparations", {})  # the next start of the server
+        monkeypatch.setattr(prepare, "_preparations", {})  # the next start of the server
     warmup.warm_up()
     assert readonly.open_read_only(fresh_url) is not None
     assert counts(fresh_url) == seeded

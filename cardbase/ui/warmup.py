@@ -16,12 +16,12 @@ message in the app's language.
 
 **The database, in a process of its own.** A SQLite file that is new, or not ready to be read
 (a migration or the first seeding pending), is created, migrated and seeded by
-``python -m cardbase.storage.prepare`` (:func:`start_preparing`), started first thing: the usual
+``python -m cardbase.storage.prepare`` (:func:`cardbase.ui.preparation.start_preparing`), started first thing: the usual
 start-up code with its lock and its single transaction, on the machine's other core, while this
 process serves Streamlit's page. The first page then reads the file through the read-only path
 (:func:`cardbase.ui.common.read`, the standard library's ``sqlite3``), which takes a file only once
 its schema is the newest and its seeding committed — never a half-seeded one — and waits for that
-process before it looks (:func:`wait_prepared`): this process imports neither SQLAlchemy nor
+process before it looks (:func:`cardbase.ui.preparation.wait_prepared`): this process imports neither SQLAlchemy nor
 SQLModel for the first page, and does not seed. PostgreSQL (``DATABASE_URL``), a file the
 read-only path does not take (``CARDBASE_FAST_READS=0``, another URL form) and a process that
 failed keep the usual path here, in this process, as before.
@@ -30,95 +30,20 @@ failed keep the usual path here, in this process, as before.
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
-import sys
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 _LOG = logging.getLogger(__name__)
 _started = threading.Lock()
 _thread: threading.Thread | None = None
 
-# The longest a page waits for the process preparing the database before taking its own path
-# (which then waits for the database lock itself and says so when it stays locked).
-PREPARE_WAIT_S = 120.0
-_preparing = threading.Lock()
-_preparations: dict[str, _Preparation] = {}
-
-
-class _Preparation:
-    """The process creating, migrating and seeding one SQLite file."""
-
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
-        self.proc = proc
-
-    def finish(self) -> bool:
-        """Wait for the process and log its message if it failed; True when the file is ready."""
-        try:
-            _out, err = self.proc.communicate(timeout=PREPARE_WAIT_S)
-        except subprocess.TimeoutExpired:  # left to finish on its own: the page takes its own path
-            _LOG.info("warm-up stopped: the database's preparation still runs after %.0f s", PREPARE_WAIT_S)
-            return False
-        if self.proc.returncode != 0:
-            last = (err or b"").decode("utf-8", "replace").strip().splitlines()[-1:]
-            _LOG.info("warm-up stopped: the database's preparation ended with %s: %s", self.proc.returncode,
-                      " ".join(last))
-        return self.proc.returncode == 0
-
-    def wait(self) -> None:
-        """Until the process has ended (at most :data:`PREPARE_WAIT_S`)."""
-        try:
-            self.proc.wait(timeout=PREPARE_WAIT_S)
-        except subprocess.TimeoutExpired:
-            pass
-
-
-def _read_only_ready(url: str) -> bool:
-    from cardbase.storage import readonly
-
-    snapshot = readonly.open_read_only(url)
-    if snapshot is None:
-        return False
-    snapshot.close()
-    return True
-
-
-def start_preparing(url: str) -> _Preparation | None:
-    """Start ``python -m cardbase.storage.prepare`` for ``url`` when it is a SQLite file that the
-    read-only path will read once prepared and that is not ready yet; once per process and URL.
-    None: nothing to start (ready already, or a database this process prepares itself)."""
-    from cardbase.storage import readonly
-
-    if not readonly.applies(url) or _read_only_ready(url):
-        return None
-    with _preparing:
-        if url in _preparations:
-            return None
-        root = str(Path(__file__).resolve().parents[2])  # this cardbase, whatever the child's path
-        env = dict(os.environ, DATABASE_URL=url,
-                   PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-        proc = subprocess.Popen([sys.executable, "-m", "cardbase.storage.prepare"], cwd=root, env=env,
-                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        preparation = _preparations[url] = _Preparation(proc)
-    return preparation
-
-
-def wait_prepared(url: str) -> None:
-    """Wait for the process preparing ``url``, if one was started and runs: a page reads the
-    database once it is done (and takes its own path if it is not ready then)."""
-    preparation = _preparations.get(url)
-    if preparation is not None:
-        preparation.wait()
-
-
 def warm_up() -> None:
     """Do now what the first page will need: every step is also done by the page when needed."""
     try:
         from cardbase.storage.schema import database_url
+        from cardbase.ui.preparation import read_only_ready, start_preparing
 
         url = database_url()
         preparation = start_preparing(url)  # first: the other core creates and seeds meanwhile
@@ -137,7 +62,7 @@ def warm_up() -> None:
         if preparation is not None:
             if not preparation.finish():
                 return  # the page meets the same error on its own path and says it
-        elif not _read_only_ready(url):
+        elif not read_only_ready(url):
             from cardbase.storage import db
 
             db.get_engine(url)  # created, migrated and seeded once per server (its own lock)
