@@ -9,7 +9,6 @@ import re
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -18,10 +17,9 @@ from sqlmodel import Session, select
 from streamlit.testing.v1 import AppTest
 
 from cardbase import access
-from cardbase.storage import db, readonly
+from cardbase.storage import db
 from cardbase.storage.models import Card, Edition
 from cardbase.ui import common, warmup
-from cardbase.ui import preparation as prepare
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = str(ROOT / "streamlit_app.py")
@@ -38,7 +36,6 @@ def fresh_url(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     yield url
     access.enforce(False)
     db.dispose_engines()
-    prepare._preparations.pop(url, None)
 
 
 def first_page(url: str) -> dict:
@@ -110,10 +107,7 @@ def test_the_warmed_page_is_the_page_drawn_without_warm_up(fresh_url: str, tmp_p
     monkeypatch.setenv("DATABASE_URL", other)
     db.dispose_engines()
     warmup.warm_up()
-    # created, migrated and seeded before any session, by a process of its own: this one made no
-    # engine, and the file is ready for the read-only path
-    assert other not in db._engines and other in prepare._preparations
-    assert readonly.open_read_only(other) is not None
+    assert other in db._engines  # created, migrated and seeded before any session
     assert counts(other) == cold_counts
 
     def no_second_start(*_a, **_k):
@@ -154,16 +148,30 @@ def test_a_failed_warm_up_leaves_the_message_to_the_page(fresh_url: str, tmp_pat
 
 
 
+def test_the_warm_up_loads_no_table_code_nor_alembic(tmp_path: Path) -> None:
+    """The first page opens on the list: the warm-up (everything the first page needs on a new
+    database) imports neither pyarrow nor pandas, and a new SQLite file needs no Alembic."""
+    probe = ("import sys\n"
+             "from cardbase.storage import db\n"
+             "from cardbase.ui import warmup\n"
+             "warmup.warm_up()\n"
+             "print(len(db._engines), *(name in sys.modules for name in ('pyarrow', 'pandas', 'alembic')))\n")
+    env = {**__import__("os").environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'new.db'}", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=180, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "False", "False", "False"]
+
+
 HEAVY = ("sqlalchemy", "sqlmodel", "pydantic", "alembic", "pyarrow", "pandas")
 
 
-def _first_page_probe(url: str, *, warm: bool = True, env: dict[str, str] | None = None) -> list[str]:
+def _first_page_probe(url: str, env: dict[str, str] | None = None) -> list[str]:
     """In a fresh interpreter, as a server does: the warm-up, then a first session's page; what
-    the page shows (title, cards listed) and which of :data:`HEAVY` were imported."""
+    the page shows (title, rows of the list) and which of :data:`HEAVY` were imported."""
     probe = ("import sys\n"
              "from streamlit.testing.v1 import AppTest\n"
              "from cardbase.ui import warmup\n"
-             f"if {warm}: warmup.warm_up()\n"
+             "warmup.warm_up()\n"
              f"at = AppTest.from_file({APP!r}, default_timeout=120).run()\n"
              "assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]\n"
              "print(at.title[0].value, at.html[0].value.count('<tr>'),\n"
@@ -174,94 +182,16 @@ def _first_page_probe(url: str, *, warm: bool = True, env: dict[str, str] | None
     return out.stdout.split()
 
 
-def test_the_first_page_on_a_new_database_loads_no_database_stack_nor_table_code(tmp_path: Path) -> None:
-    """The first page opens on the list of a new SQLite file: the server's process imports
-    neither SQLAlchemy, SQLModel nor pydantic (the file is created and seeded by a process of its
-    own, then read with sqlite3), nor Alembic, pyarrow or pandas. The next start on the same file
-    needs no preparation either; with ``CARDBASE_FAST_READS=0`` the page takes the usual path."""
+def test_the_first_page_of_a_seeded_file_loads_no_database_stack(tmp_path: Path) -> None:
+    """A server started on a SQLite file already seeded reads the first page with sqlite3: its
+    process imports neither SQLAlchemy, SQLModel nor pydantic (nor Alembic, pyarrow, pandas); a
+    new file is seeded in the process, as before; ``CARDBASE_FAST_READS=0`` takes the usual path
+    and the page is the same."""
     url = f"sqlite:///{tmp_path / 'new.db'}"
-    first = _first_page_probe(url)
+    first = _first_page_probe(url)  # creates and seeds the file
     assert first[0] == "Cartes" and int(first[1]) > 10  # the header row and the cards
-    assert first[2:] == ["False"] * len(HEAVY)
-    assert _first_page_probe(url, warm=False) == first  # a seeded file: read at once
+    assert first[2:4] == ["True", "True"]
+    again = _first_page_probe(url)
+    assert again[:2] == first[:2] and again[2:] == ["False"] * len(HEAVY)
     full = _first_page_probe(url, env={"CARDBASE_FAST_READS": "0"})
     assert full[:2] == first[:2] and full[2:4] == ["True", "True"]
-
-
-def _rows_of(url: str) -> dict[str, object]:
-    """Every table of a SQLite file row by row (its schema too), the moments aside."""
-    import sqlite3
-
-    moments = {"updated_at", "created_at", "saved_at", "pulled_at"}
-    con = sqlite3.connect(readonly.sqlite_path(url))
-    try:
-        out: dict[str, object] = {"schema": con.execute(
-            "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").fetchall()}
-        for (table,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall():
-            columns = [row[1] for row in con.execute(f'PRAGMA table_info("{table}")')]
-            out[table] = [tuple("<moment>" if c in moments and v is not None else v for c, v in zip(columns, row))
-                          for row in con.execute(f'SELECT * FROM "{table}" ORDER BY rowid')]
-        out["journal"] = con.execute("PRAGMA journal_mode").fetchone()
-    finally:
-        con.close()
-    return out
-
-
-def test_a_database_prepared_apart_is_the_one_seeded_by_the_server_row_for_row(fresh_url: str, tmp_path: Path,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    db.get_engine(fresh_url)  # as the server's own process seeds it (PostgreSQL, fast reads off)
-    db.dispose_engines()
-    apart = f"sqlite:///{tmp_path / 'apart.db'}"
-    monkeypatch.setenv("DATABASE_URL", apart)
-    prep = prepare.start_preparing(apart)
-    assert prep is not None and prep.finish()
-    assert prepare.start_preparing(apart) is None  # ready now, and once per process anyway
-    rows = _rows_of(apart)
-    assert len(rows["card"]) > 100 and rows["deck"] and rows["seed_item"]
-    assert rows == _rows_of(fresh_url)
-
-
-def test_what_is_prepared_apart_and_what_is_not(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only a SQLite file that the read-only path takes: PostgreSQL and fast reads off keep the
-    usual path in the server's process."""
-    monkeypatch.delenv(readonly.FAST_READS_ENV, raising=False)
-    assert prepare.start_preparing("postgresql+psycopg://user:secret@db.example:5432/cards") is None
-    assert prepare.start_preparing("sqlite://") is None  # in memory
-    monkeypatch.setenv(readonly.FAST_READS_ENV, "0")
-    assert prepare.start_preparing(f"sqlite:///{tmp_path / 'off.db'}") is None
-    assert not (tmp_path / "off.db").exists()
-
-
-def test_a_relative_sqlite_path_is_prepared_where_the_server_runs(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.chdir(tmp_path)
-    url = "sqlite:///here/relative.db"
-    prep = prepare.start_preparing(url)
-    try:
-        assert prep is not None and prep.finish()
-        assert readonly.open_read_only(url) is not None and (tmp_path / "here" / "relative.db").is_file()
-    finally:
-        prepare._preparations.pop(url, None)
-
-
-def test_a_preparation_killed_half_way_shows_nothing_half_seeded_and_the_next_start_seeds(
-        fresh_url: str, make_db, monkeypatch: pytest.MonkeyPatch) -> None:
-    seeded = counts(make_db("sqlite", seeded=True))
-    path = Path(readonly.sqlite_path(fresh_url))
-    for delay in (0.0, 0.05, 0.2):  # killed as it opens the file, and later
-        prep = prepare.start_preparing(fresh_url)
-        assert prep is not None
-        deadline = time.monotonic() + 60
-        while not path.exists() and prep.proc.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.002)
-        time.sleep(delay)
-        prep.proc.kill()
-        assert prep.finish() in (False, True)
-        if prep.proc.returncode == 0:  # done before the kill: nothing left to check
-            break
-        assert readonly.open_read_only(fresh_url) is None  # never read as if complete
-        monkeypatch.setattr(prepare, "_preparations", {})  # the next start of the server
-    warmup.warm_up()
-    assert readonly.open_read_only(fresh_url) is not None
-    assert counts(fresh_url) == seeded
-    assert first_page(fresh_url)["list"][0].count("<tr>") > 10

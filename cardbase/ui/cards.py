@@ -3,10 +3,10 @@ the page of one card (image, fields, sticker code, decks that use it).
 
 The app's first page: the catalog is imported by the functions that read (:func:`facets`,
 :func:`search_cards`…), so that the page's title is drawn before those imports are done, and they
-read through :func:`cardbase.ui.common.read` — the read-only snapshot of the SQLite file with the
-standard library's ``sqlite3`` once it is ready, so that the server's process needs neither
-SQLAlchemy nor SQLModel for this page (issue 29). The results open as a light list (:func:`results_html`: plain HTML, which the browser
-draws with no script of its own to fetch), the interactive table (sorting, a click on a row shows
+read through :func:`cardbase.ui.common.read` — the read-only snapshot of a seeded SQLite file with
+the standard library's ``sqlite3``, so that the server's process needs neither SQLAlchemy nor
+SQLModel for this page (issue 29). The results open as a light list (:func:`results_html`: plain
+HTML, which the browser draws with no script of its own to fetch), the interactive table (sorting, a click on a row shows
 the card; built without pandas, :func:`results_table`) one click away (issue 29)."""
 
 from __future__ import annotations

@@ -207,16 +207,12 @@ def session() -> Iterator[Session]:
 
 def read(work: Callable[[Any], T]) -> T:
     """``work(source)``, which only reads: on the read-only snapshot of the SQLite file when it is
-    ready to read (:mod:`cardbase.storage.readonly`: no SQLAlchemy, no SQLModel), after the process
-    preparing a new file is done (:func:`cardbase.ui.preparation.wait_prepared`); else on a
+    ready to read (:mod:`cardbase.storage.readonly`: no SQLAlchemy, no SQLModel); else on a
     :func:`session`, which creates, migrates and seeds the database if need be and shows its
     errors as messages. ``work`` asks the same questions both ways (:mod:`cardbase.catalog.reads`)."""
     from cardbase.storage import readonly
-    from cardbase.ui.preparation import wait_prepared
 
-    url = database_url()
-    wait_prepared(url)
-    return readonly.read(work, url, session=session)
+    return readonly.read(work, database_url(), session=session)
 
 
 # --------------------------------------------------------------------------- editor mode
