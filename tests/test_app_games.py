@@ -48,6 +48,7 @@ def test_the_selector_lists_every_registered_game_and_opens_on_nespanini() -> No
                                      "Enchères d'équipe (exemple)",  # data/rules/encheres.toml
                                      "Atout",  # data/rules/atout.toml
                                      "Cueillette",  # data/rules/cueillette.toml
+                                     "Menteur",  # data/rules/menteur.toml
                                      "Marché (exemple)"}  # data/rules/marche.toml
     assert selector.options[0] == "NesPanini" and selector.value == "nespanini"
     assert at.button(key="pt_game_new")  # NesPanini's page, unchanged

@@ -185,3 +185,20 @@ def test_a_misspelt_field_of_the_editions_cards_is_a_problem_with_a_guess(rules_
         access.enforce(False)
         save_rules("pushluck", area.value, "x", card_fields=lambda c: figures_of(game_cards("pushluck"), c))
     assert (rules_env / "pushluck.toml").read_text(encoding="utf-8") == saved
+
+
+def test_a_formula_that_fails_in_play_is_shown_with_its_line_and_key(rules_env: Path) -> None:
+    """A text added to a number passes the reading but fails when a card is turned: the panel's
+    search meets it and shows it as the problems read from the file are, its line, key and fix."""
+    at = _page()
+    area = _area(at)
+    broken = area.value.replace('do = [{ add = "points", value = "card.value" }]',
+                                'do = [{ add = "points", value = "card.name" }]')
+    line = next(k for k, x in enumerate(broken.splitlines(), 1) if 'value = "card.name"' in x)
+    area.set_value(broken).run()
+    no_exception(at)
+    assert any("Règles valables" in s.value for s in at.success)
+    assert any("une expression échoue en cours de partie" in e.value for e in at.error)
+    frames = _frames(at)
+    assert f"ligne {line}, clé triggers[1].do[1].value" in frames
+    assert "« card.name » donne" in frames and "nombre entier" in frames

@@ -133,3 +133,28 @@ def test_goldfish_hand_code_holds_every_count():
             fast = play_greedy(fast_game.new_state(seed))
             slow = general(slow_game.new_state(seed))
             assert _outcome(fast) == _outcome(slow) and fast.cov == slow.cov, seed
+
+
+def test_card_put_under_the_deck_read_from_the_points_order():
+    """The card a hand puts under the deck when no score rule counts hand cards: the first kind of
+    the points order found in the hand's code is the first kind of least points in the hand
+    (what ``min(hand, key=rank)`` gave), at every zone code the pinned games met."""
+    import random
+
+    deck = STARTERS["maree-et-crypte"]
+    game = Game([deck])
+    for seed in range(200):
+        play_greedy(game.new_state(seed, log=False))
+    (solo,) = game._solo.values()
+    assert solo.model.hand_free and len(solo.points) > 20
+    _, _, _, _, _, _, _, _, _, _, _, _, _, _, fm = solo.ctx
+    rng = random.Random(3)
+    size = len(solo.w)
+    for pts, order in solo.points.values():
+        assert sorted(order) == list(range(size)) and isinstance(pts, list)
+        for _ in range(30):
+            hand = [rng.randrange(size) for _ in range(rng.randint(1, 7))]
+            hk = sum(solo.w[k] for k in hand)
+            got = next(c for c in order if hk & fm[c])
+            least = min(pts[k] for k in hand)
+            assert got == min(k for k in hand if pts[k] == least)

@@ -19,9 +19,10 @@ from cardbase.games.pushluck.state import FLIP, RESHUFFLE, STOP
 from cardbase.games.pushluck.state import Game as PushGame
 from cardbase.games.rulesdata.engine import Game, IllegalActionError
 from cardbase.games.rulesdata.language import RulesFileError, load_rules, parse_rules_text
-from cardbase.playtest.measures import measures
 from cardbase.playtest.cards import load_edition_defs
 from cardbase.playtest.games import simulate
+from cardbase.playtest.measures import measures
+from tests.rulesdata_helpers import random_games
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "data" / "rules"
@@ -80,11 +81,7 @@ def test_pushluck_rules_file_ties_first_seat() -> None:
     """PL7 where two rules meet: both seats reach the target in the same round with equal scores;
     the file's ``ties = "first"`` gives the win to seat 1 as the engine does."""
     data = Game(load_rules(RULES / "pushluck.toml"), P15, 2)
-    for seed in range(400):
-        s = data.new_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
+    for s in random_games(data, range(400)):
         scores = [c["score"] for c in s.counters]
         if s.ended_by == "target" and scores[0] == scores[1]:
             assert s.winners == [0] and s.returns() == [1.0, -1.0]

@@ -19,6 +19,7 @@ from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import parse_rules_text
 from cardbase.playtest.games import play_one, report, simulate
 from cardbase.playtest.stats import wilson
+from tests.rulesdata_helpers import random_game
 
 runner = CliRunner()
 
@@ -164,10 +165,7 @@ def _record_random(game: Game, seed: int):
     """The record of a game played by the same random choices as :func:`_recount`."""
     from cardbase.playtest.games import Record
 
-    state = game.new_state(seed, log=False)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        state.apply_action(rng.choice(state.legal_actions()))
+    state = random_game(game, seed, log=False)
     return Record(tuple(state.returns()), state.turns, state.round, state.ended_by,
                   tuple(frozenset(state.held_cards(p)) for p in range(3)), (), state.record_facts())
 

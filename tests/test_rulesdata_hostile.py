@@ -4,7 +4,6 @@ never a traceback, never work or memory sized by the file."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from cardbase.cli import app
 from cardbase.games.rulesdata.engine import Game, RulesRuntimeError
 from cardbase.games.rulesdata.expr import MAX_EXPR_CHARS, MAX_EXPR_DEPTH
 from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+from tests.rulesdata_helpers import random_games
 
 ROOT = Path(__file__).resolve().parent.parent
 HUIT = (ROOT / "data" / "rules" / "huit.toml").read_text(encoding="utf-8")
@@ -37,14 +37,7 @@ def _problems(text: str) -> list[str]:
 
 def _play(text: str, seeds: range = range(3), players: int = 2) -> list[Game]:
     """Whole seeded games of random moves; the states at their end."""
-    game = Game(parse_rules_text(text, "hostile.toml"), [], players)
-    out = []
-    for seed in seeds:
-        s, rng = game.new_state(seed), random.Random(seed)
-        while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
-        out.append(s)
-    return out
+    return list(random_games(text, seeds, players, name="hostile.toml"))
 
 
 @pytest.mark.parametrize("expr", [
@@ -57,7 +50,7 @@ def _play(text: str, seeds: range = range(3), players: int = 2) -> list[Game]:
 def test_text_or_list_arithmetic_is_refused_when_the_file_is_read(expr) -> None:
     problems = _problems(_with_end(f"({expr}) or count('pioche') == 0"))
     assert len(problems) == 1
-    assert f"ligne {END_LINE}, clé conditions[2].game" in problems[0]
+    assert f"ligne {END_LINE}, clé end.conditions[2].game" in problems[0]
     assert "ne travaille que sur des nombres" in problems[0]
 
 
@@ -106,7 +99,7 @@ def test_a_long_expression_is_refused_before_it_is_parsed(expr) -> None:
 def test_a_deeply_nested_expression_is_a_problem_not_a_traceback(expr) -> None:
     problems = _problems(_with_end(expr))
     assert len(problems) == 1
-    assert f"plus de {MAX_EXPR_DEPTH} niveaux" in problems[0] and "conditions[2].game" in problems[0]
+    assert f"plus de {MAX_EXPR_DEPTH} niveaux" in problems[0] and "end.conditions[2].game" in problems[0]
 
 
 @pytest.mark.parametrize("expr,what", [
@@ -122,7 +115,7 @@ def test_a_deeply_nested_expression_is_a_problem_not_a_traceback(expr) -> None:
 ])
 def test_expressions_cannot_leave_the_language(expr, what) -> None:
     problems = _problems(_with_end(expr))
-    assert problems and all("conditions[2].game" in p for p in problems)
+    assert problems and all("end.conditions[2].game" in p for p in problems)
     assert any(what in p for p in problems)
 
 

@@ -4,7 +4,6 @@ endings by their labels. Whole seeded games of the shipped files."""
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from cardbase.games.rulesdata.language import RulesFileError, load_rules, parse_
 from cardbase.playtest.cards import load_deck_defs, starter_decks
 from cardbase.playtest.coverage import as_json
 from cardbase.playtest.games import seat_bot
+from tests.rulesdata_helpers import random_games
 
 RULES = Path(__file__).resolve().parent.parent / "data" / "rules"
 
@@ -121,11 +121,7 @@ def test_filtered_moves_gifts_and_passed_hands_are_told() -> None:
 
     game = Game(parse_rules_text(VOTE, "vote.toml"), (), 3)
     gifts = 0
-    for seed in range(10):
-        rng = random.Random(seed)
-        s = game.new_state(seed)
-        while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
+    for s in random_games(game, range(10)):
         lines = s.log_lines(0)
         assert lines[0] == "9 cartes, boite → vices"
         assert lines.count("Les piles « main » tournent de 1 place(s)") == 2

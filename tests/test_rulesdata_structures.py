@@ -18,6 +18,7 @@ from cardbase.games import registry
 from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import RulesFileError, load_rules, parse_rules_text
 from cardbase.i18n import use_language
+from tests.rulesdata_helpers import random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "data" / "rules"
@@ -26,13 +27,7 @@ runner = CliRunner()
 
 def _random_game(game: Game, seed: int, check=None):
     """A whole game of random moves; ``check(state)`` before every move."""
-    s = game.new_state(seed)
-    rng = random.Random(seed)
-    while not s.is_terminal():
-        if check is not None:
-            check(s)
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s
+    return random_game(game, seed, check)
 
 
 # ------------------------------------------------------------------ the checker

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
 
-from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
+from tests.rulesdata_helpers import random_games
 
 ROOT = Path(__file__).resolve().parent.parent
 MARCHE = (ROOT / "data" / "rules" / "marche.toml").read_text(encoding="utf-8")
@@ -17,12 +16,7 @@ ENCHERES = (ROOT / "data" / "rules" / "encheres.toml").read_text(encoding="utf-8
 
 
 def _games(text: str, players: int, seeds: range):
-    game = Game(parse_rules_text(text, "t.toml"), [], players)
-    for seed in seeds:
-        s, rng = game.new_state(seed), random.Random(seed)
-        while not s.is_terminal():
-            s.apply_action(rng.choice(s.legal_actions()))
-        yield s
+    return random_games(text, seeds, players)
 
 
 def test_seats_equal_on_points_are_parted_by_the_fewest_cards_in_hand() -> None:

@@ -48,15 +48,17 @@ def check_command(
     search_states: int = typer.Option(2000, "--search-states", help="Bounded search for an ending: positions visited per deal at most (0: none)."),
     search_deals: int = typer.Option(2, "--search-deals", help="Bounded search for an ending: deals searched (seeds 0, 1…)."),
     players: int | None = typer.Option(None, "--players", "-p", help="Try this player count only (default: every count the file allows)."),
+    rule: list[str] | None = typer.Option(None, "--rule", help="NAME=VALUE (repeatable): an option of the file (or its ruling's code) for the trial games and the search."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
 ) -> None:
     """Check a rules file: every problem at once with its line and key, then a few random games
     and a bounded search that finds an ending or proves there is none, at every player count the
-    file allows (the random games shared out over the counts) or at ``--players`` only."""
+    file allows (the random games shared out over the counts) or at ``--players`` only, under the
+    options of ``--rule`` (else the file's)."""
     from cardbase.errors import CardbaseError
     from cardbase.games.rulesdata.language import load_rules
-    from cardbase.playtest.measures import player_counts, search_counts, try_counts
     from cardbase.i18n import current_language
+    from cardbase.playtest.measures import player_counts, search_counts, try_counts
 
     bad = []
     if not 0 <= games <= 1000:
@@ -73,6 +75,13 @@ def check_command(
     from cardbase.playtest.cards import edition_figures
 
     rules = load_rules(file, card_fields=edition_figures(edition))  # a misspelt card field: a problem
+    options: dict = {}
+    if rule:  # read against the file's own options and rulings, every bad one at once
+        from cardbase.games.rulesdata.checking import option_rulings
+        from cardbase.games.rulings import parse_rules
+
+        options = parse_rules(rules.code, rule, rulings=option_rulings(rules))
+        rules = load_rules(file, options=options, card_fields=edition_figures(edition))
     cards = []
     if edition:
         from cardbase.playtest.cards import load_edition_defs
@@ -92,11 +101,15 @@ def check_command(
                              decks=decks) if search_states and playable else None
     # every action a secret choice but a greedy horizon that reads the position before the reveal:
     # every seat but the last to choose sees no difference between its picks (docs: horizon)
-    blind = bool(rules.actions) and all(a.simultaneous for a in rules.actions) and rules.horizon != "round"
+    blind = rules.secret_choices_only and rules.horizon != "round"
+    hints = _ending_hints(rules, tried["never_ended_by"]) if tried is not None else {}
+    for name, found in hints.items():  # the same trial under the reading that could let it hold
+        for one in found:
+            one["tried"] = _try_reading(file, edition, rules, options, one, name, cards, games, counts, decks)
     if json_out:
         print_json({"file": str(file), "code": rules.code, "ok": True, "players": counts if playable else [],
-                    "tried": tried, "search": searched,
-                    "advice": ["horizon_secret"] if blind else []})
+                    "rules": options, "tried": tried, "search": searched,
+                    "advice": ["horizon_secret"] if blind else [], "endings_options": hints})
         if searched is not None and searched["verdict"] == "cannot_end":
             raise typer.Exit(2)
         return
@@ -104,6 +117,8 @@ def check_command(
                   actions=len(rules.actions)))
     if blind:
         typer.echo(tr("rulesdata.cli.horizon_secret", horizon=rules.horizon))
+    if options:
+        typer.echo(tr("rulesdata.cli.rules_in_force", rules=", ".join(f"{k} = {v}" for k, v in options.items())))
     if not playable:
         typer.echo(tr("rulesdata.cli.not_tried"))
         return
@@ -129,11 +144,56 @@ def check_command(
                           games=sum(t["games"] for t in tried["by_players"] if t["players"] in where)))
         for name in tried["never_ended_by"]:
             typer.echo(tr("rulesdata.cli.never_ended_by", condition=name, games=tried["games"]))
+            for one in hints.get(name, []):  # the condition reads an option: the --rule to try
+                key = "rulesdata.cli.ending_option_try" if one["rules"] else "rulesdata.cli.ending_option"
+                typer.echo("  " + tr(key, condition=name, option=one["option"], value=one["value"],
+                                     file=str(file), rule=" ".join(f"--rule {r}" for r in one["rules"][:1]),
+                                     others=tr("rulesdata.cli.ending_option_others", rules=", ".join(
+                                         "--rule " + r for r in one["rules"][1:])) if one["rules"][1:] else ""))
+                if one["tried"] is not None:
+                    key = "rulesdata.cli.ending_option_met" if one["tried"] else "rulesdata.cli.ending_option_unmet"
+                    typer.echo("  " + tr(key, rule=one["rules"][0], condition=name, ended=one["tried"],
+                                         games=tried["games"]))
     if searched is not None:
         for one in searched["by_players"]:
             _say_search(one, at(one["players"]))
         if searched["verdict"] == "cannot_end":
             raise typer.Exit(2)
+
+
+def _ending_hints(rules, names: list[str]) -> dict[str, list[dict]]:
+    """For each end condition of ``names`` (met by no trial game) that reads options: those
+    options, their values in force and the ``--rule`` readings that could let it hold."""
+    from cardbase.games.rulesdata.checking import condition_options
+
+    out = {}
+    for e in rules.endings:
+        if e.name in names:
+            found = condition_options(rules, e)
+            if found:
+                out[e.name] = found
+    return out
+
+
+def _try_reading(file: Path, edition, rules, options: dict, one: dict, condition: str, cards, games: int,
+                 counts: list[int], decks) -> int | None:
+    """The trial games played again under the first reading of ``one["rules"]`` (an option an
+    end condition no game met reads; ``rules``: the file as checked, under ``options``): how many
+    ended by ``condition`` (None: no reading to try)."""
+    from cardbase.games.rulesdata.checking import option_rulings
+    from cardbase.games.rulesdata.language import RulesFileError, load_rules
+    from cardbase.games.rulings import parse_rules
+    from cardbase.playtest.cards import edition_figures
+    from cardbase.playtest.measures import try_counts
+
+    if not one["rules"]:
+        return None
+    try:
+        other = parse_rules(rules.code, [one["rules"][0]], rulings=option_rulings(rules))
+        rules = load_rules(file, options={**options, **other}, card_fields=edition_figures(edition))
+    except RulesFileError:
+        return None
+    return try_counts(rules, cards, games, counts, decks=decks)["ended_by"].get(condition, 0)
 
 
 def _counts_text(counts: list[int]) -> str:

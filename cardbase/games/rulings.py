@@ -35,6 +35,20 @@ def options_of(code: str) -> dict[str, Ruling]:
     return {r.option: r for r in game_rulings(code) if r.option}
 
 
+def _file_options(code: str) -> tuple[Ruling, ...] | None:
+    """Every option of the game ``code``'s rules file as ``--rule`` reads it (None: a hand-written
+    engine's game, or no valid rules file)."""
+    try:
+        importlib.import_module(f"cardbase.games.{code}.rulings")
+    except ModuleNotFoundError:
+        from cardbase.games.rulesdata.checking import option_rulings
+        from cardbase.games.rulesdata.register import valid_rules
+
+        rules = valid_rules(code)
+        return None if rules is None else option_rulings(rules)
+    return None
+
+
 def _convert(ruling: Ruling, raw: str) -> Any:
     """``raw`` as a value of the ruling's option (the type of its default); ValueError if not."""
     text = raw.strip()
@@ -66,13 +80,17 @@ def _allowed_text(ruling: Ruling) -> str:
     return type(ruling.default).__name__
 
 
-def parse_rules(code: str, args: Iterable[str] | None) -> dict[str, Any]:
-    """``--rule NAME=VALUE`` arguments (repeatable) as the game's options.
+def parse_rules(code: str, args: Iterable[str] | None,
+                rulings: Sequence[Ruling] | None = None) -> dict[str, Any]:
+    """``--rule NAME=VALUE`` arguments (repeatable) as the game's options (``rulings``: those
+    the options are read against, when not the game's own, as for a rules file being checked).
 
     Every problem is listed at once (exit 2 through :class:`ValidationError`): an argument
     without ``=``, an unknown name (with the known ones), a value not allowed (with the allowed
     ones). A ruling's code (``PL6``) is accepted in place of its option name."""
-    known = options_of(code)
+    if rulings is None:  # a game written as data: every option of its file, a ruling's or not
+        rulings = _file_options(code)
+    known = options_of(code) if rulings is None else {r.option: r for r in rulings if r.option}
     by_code = {r.code.lower(): r for r in known.values()}
     out: dict[str, Any] = {}
     problems: list[Problem] = []

@@ -488,7 +488,8 @@ def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0
             "mean_turns": round(statistics.fmean(r["turns"] for r in rows), 1) if rows else 0.0,
             "never_legal": [a.name for a in rules.actions if a.name not in legal_somewhere],
             "never_ended_by": [e.name for e in rules.endings
-                               if not any(r["ended_by"] == e.name for r in rows)]}
+                               if not any(r["ended_by"] == e.name for r in rows)],
+            "ended_by": {e.name: sum(1 for r in rows if r["ended_by"] == e.name) for e in rules.endings}}
 
 
 def player_counts(rules: Rules, players: int | None = None) -> list[int]:
@@ -526,6 +527,7 @@ def try_counts(rules: Rules, cards: Sequence[CardDef], games: int, counts: Seque
             "never_legal_at": {a: c for a, c in never_at.items() if c and len(c) < len(parts)},
             "never_ended_by": [e.name for e in rules.endings
                                if all(e.name in t["never_ended_by"] for t in parts)],
+            "ended_by": {e.name: sum(t["ended_by"][e.name] for t in parts) for e in rules.endings},
             "by_players": parts}
 
 

@@ -31,11 +31,17 @@ def _search(code: str, rules) -> None:
             return
     elif rules.source != "generated":  # a game played with decks: checked by the CLI with --deck
         return
+    from cardbase.games.rulesdata.language import RulesRuntimeError
+
     counts = player_counts(rules)
     try:
         found = search_counts(rules, cards, counts, seeds=1, most_states=SEARCH_STATES)
+    except RulesRuntimeError as exc:  # a formula failing in play: its line, key and fix, as read-time problems
+        st.error(tp("rulesdata.ui.runtime"))
+        problems_table([exc.problem] if exc.problem is not None else [exc])
+        return
     except CardbaseError:
-        return  # a formula failing in play: the CLI's check names it
+        return  # the game cannot be dealt here (its cards): the CLI's check says why
     # numbers only: shown as they are (tp would escape the commas)
     st.caption(t("rulesdata.ui.counts", counts=", ".join(map(str, counts)), min=rules.min_players,
                  max=rules.max_players))

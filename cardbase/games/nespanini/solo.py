@@ -31,7 +31,9 @@ When no score rule counts hand cards (``ScoreModel.hand_free``) a hand scores th
 points: choices come from each kind's points at the zone code (:func:`_points_at`) — the same
 integers summed and compared in the same order as :func:`.fast._remove_by_points`,
 ``_take_by_points`` and ``_swap_by_points``; a step-2 miss ranks the discards from the points of
-the hand's field-reading cards, memoised under those cards alone (:func:`_removal_by_points`).
+the hand's field-reading cards, memoised under those cards alone (:func:`_removal_by_points`); the
+card put under the deck is the first kind of the zone code's points order whose count field in the
+hand code is not zero (the first kind of least points in the hand, no call per card).
 
 The turn, the Cimetière peak and the step-2 coverage counts live in local variables between two
 moves of the general engine (an effect this path does not resolve, a Légendaire hand under R4).
@@ -130,10 +132,10 @@ class _Solo:
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
         self.step: dict = {}  # hand code | unclamped zone code << shift -> the step-2 plan
-        self.info: dict = {}  # hand code -> (non-Légendaire kinds, sorted; flags; any score rule)
+        self.info: dict = {}  # hand code -> _hand_info
         self.take: dict = {}  # code of the hand with the card | raw & fields << shift -> its worth
         self.swap: dict = {}  # hand code | top[card] | raw & fields << above -> a Swap's worth
-        self.points: dict = {}  # zone code -> (points per kind, rank per kind)
+        self.points: dict = {}  # zone code -> (points per kind, the kinds by points)
         self.points_raw: dict = {}  # unclamped code -> points[its clamped code]
         self.cands: dict = {}  # discard pile code | kinds[resolved] -> its recover / swap offer
         # hand code | pile code << shift | kinds[resolved] -> a recover's (card picked, card put under
@@ -154,9 +156,11 @@ class _Solo:
         cim_end = game.end_at if game.by_cimetiere else 1 << 30
         turn_check = min(game.rules_turns if (game.by_turns or game.unreachable) else TURN_LIMIT,
                          TURN_LIMIT)
-        self.ctx = (w, self.step.get, self.hands.get, self.points_raw.get, self.cands.get,
+        # the count field of each kind in a hand code, and the units as a list (see _points_at)
+        fm = tuple(((1 << bits) - 1) << (bits * k) for k in range(size))
+        self.ctx = (list(w), self.step.get, self.hands.get, self.points_raw.get, self.cands.get,
                     self.picks.get, nonleg, dv, model.hand_free, cim_end, game.stall_turns,
-                    turn_check, shift, self.kinds)
+                    turn_check, shift, self.kinds, fm)
 
 
 def _solo(state: State, bits: int) -> _Solo:
@@ -176,20 +180,18 @@ def _store(cache: dict, key, value) -> None:
     cache[key] = value
 
 
-def _points_at(solo: _Solo, code: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _points_at(solo: _Solo, code: int) -> tuple[list[int], tuple[int, ...]]:
     """Every kind's points at zone code ``code`` (:meth:`.scoring.ScoreModel.points`: the values
-    of its cache), and each kind's rank in the order (points, kind): the card a hand puts under
-    the deck is the one of least rank (the first kind of least points)."""
+    of its cache; a list, whose ``__getitem__`` is a plain method where a tuple's is a wrapper
+    that packs its argument), and the kinds in the order (points, kind): the card a hand puts
+    under the deck is the first of them in the hand (the first kind of least points)."""
     hit = solo.points.get(code)
     if hit is not None:
         return hit
     value, points = solo.table.value, solo.model.points
     size = len(value)
-    pts = tuple(points(k, value[k], code) for k in range(size))
-    rank = [0] * size
-    for i, k in enumerate(sorted(range(size), key=lambda k: (pts[k], k))):
-        rank[k] = i
-    out = (pts, tuple(rank))
+    pts = [points(k, value[k], code) for k in range(size)]
+    out = (pts, tuple(sorted(range(size), key=lambda k: (pts[k], k))))
     _store(solo.points, code, out)
     return out
 
@@ -218,15 +220,17 @@ def _code(solo: _Solo, raw: int) -> int:
     return code
 
 
-def _points_raw(solo: _Solo, raw: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _points_raw(solo: _Solo, raw: int) -> tuple[list[int], tuple[int, ...]]:
     """:func:`_points_at` the clamped code of ``raw``, memoised under ``raw``."""
     out = _points_at(solo, _code(solo, raw))
     _store(solo.points_raw, raw, out)
     return out
 
 
-def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple[tuple[int, ...], int, bool]:
-    """(the non-Légendaire kinds of ``hand``, sorted; its cards' flags; some card has score rules)."""
+def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
+    """(the non-Légendaire kinds of ``hand``, sorted; its cards' flags; some card has score rules;
+    and when the points are integers read from tables (``_Solo.fixed``): the code of its cards
+    that read fields and the points of the others, which :func:`_removal_by_points` reads)."""
     info = solo.info.get(hk)
     if info is None:
         t = solo.table
@@ -234,16 +238,29 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple[tuple[int, ...], 
         fl = 0
         for k in hand:
             fl |= flags[k]
+        rk = rest = None
+        fixed = solo.fixed
+        if fixed is not None:
+            w = solo.w
+            rk = rest = 0
+            for j in hand:
+                p = fixed[j]
+                if p is None:
+                    rk += w[j]
+                else:
+                    rest += p
         info = (tuple(sorted({k for k in hand if not leg[k]})), fl,
-                any(fns[k] is not None for k in hand))
+                any(fns[k] is not None for k in hand), rk, rest)
         _store(solo.info, hk, info)
     return info
 
 
-def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit, masked: int) -> int:
-    """:func:`.fast._remove_by_points` from the points tables (``legal``: the hand's
-    non-Légendaire kinds, some card with score rules; ``masked``: the unclamped zone code & the
-    fields the hand's cards read): the same integers compared in the same order, so the same card.
+def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, code: int, credit,
+                       masked: int) -> int:
+    """:func:`.fast._remove_by_points` from the points tables (``info``: the hand's
+    :func:`_hand_info`, some card with score rules and non-Légendaire kinds; ``masked``: the
+    unclamped zone code & the fields the hand's cards read): the same integers compared in the
+    same order, so the same card.
 
     Removing ``k`` leaves ``total(c) - pts(k, c)`` at ``c = code + dv[k]``; the cards that read no
     field score the same at every code (``_Solo.fixed``), so that is ``diff[k] + rest`` with
@@ -251,16 +268,9 @@ def _removal_by_points(solo: _Solo, hand: list[int], legal, code: int, credit, m
     function of the cards that read fields and ``masked``, memoised under them (``_Solo.diffs``):
     hands differing in their other cards share it. Integers, so the sum is the same whatever the
     order; with a score that is not an integer, computed per hand as before."""
+    legal, _, _, rk, rest = info
     fixed = solo.fixed
-    if fixed is not None:
-        w = solo.w
-        rk = rest = 0
-        for j in hand:
-            p = fixed[j]
-            if p is None:
-                rk += w[j]
-            else:
-                rest += p
+    if fixed is not None:  # then it was when info was made: rk and rest are set
         key = rk | masked << solo.shift
         diff = solo.diffs.get(key)
         if diff is None:
@@ -322,7 +332,7 @@ def _diff(solo: _Solo, hand: list[int], k: int, code: int) -> int | None:
     return v
 
 
-def _take_from_points(pts: tuple[int, ...], hand: list[int], offer) -> int:
+def _take_from_points(pts: list[int], hand: list[int], offer) -> int:
     """:func:`.fast._take_by_points` on own cards (offer entries are kinds): taking ``k`` then
     losing the card of least points gains ``pts(k) - least`` when positive, nothing otherwise, so
     the first card of most points wins if it beats the least of the hand, else the first offer."""
@@ -516,10 +526,11 @@ def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, key: in
 def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int) -> tuple:
     """The step-2 choice of a solo hand, as :func:`.fast.play_greedy` makes it, as a plan stored
     in its entry ``he``."""
-    legal, fl, rules = _hand_info(solo, hand, hk)
+    info = _hand_info(solo, hand, hk)
+    legal, fl, rules, _, _ = info
     code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
-        a = _removal_by_points(solo, hand, legal, code, solo.credits, raw & he[0])
+        a = _removal_by_points(solo, hand, info, code, solo.credits, raw & he[0])
     else:
         t = solo.table
         policy_key = (None, tuple(sorted(hand)), code & he[0], 1)
@@ -541,10 +552,11 @@ def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
 def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int,
                held: int) -> int:
     """The hand card a Swap sends to the discard pile (``held``: the card it took)."""
-    legal, _, rules = _hand_info(solo, hand, hk)
+    info = _hand_info(solo, hand, hk)
+    legal, _, rules, _, _ = info
     code = _code(solo, raw)
     if solo.model.hand_free and rules and legal:
-        g = _removal_by_points(solo, hand, legal, code, None, raw & he[0])
+        g = _removal_by_points(solo, hand, info, code, None, raw & he[0])
     else:
         g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
     he[4][raw & he[0]] = g
@@ -597,7 +609,7 @@ def play_solo(state: State) -> State:
     held = len(held_cards(state)) if state.decision is not None else 0
     solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
     (W, step_get, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
-     stall, turn_check, shift, kinds) = solo.ctx
+     stall, turn_check, shift, kinds, fm) = solo.ctx
     game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
     history = state.history
@@ -786,9 +798,11 @@ def play_solo(state: State) -> State:
                         pts = points_get(raw)
                         if pts is None:
                             pts = _points_raw(solo, raw)
-                        rank = pts[1].__getitem__
+                        order = pts[1]
                         while True:
-                            c = min(hand, key=rank)
+                            for c in order:  # the first kind of the order in the hand
+                                if hk & fm[c]:
+                                    break
                             history.append(c)
                             hand.remove(c)
                             deck.insert(0, c)

@@ -157,14 +157,14 @@ def seat_op(ctx: _Ctx, verb: str, op: dict[str, Any], here: list[Any], card: boo
     if verb == "random_seat":
         name = ctx.counter(op["random_seat"], here)
         among = c.choice(op, here, "among", AMONG_SEATS, "others")
-        flt = ctx.expr(op["filter"], here, card=card) if "filter" in op else None
+        flt = ctx.expr(op["filter"], here + [("filter",)], card=card) if "filter" in op else None
         if "filter" in op and flt is None:
             return None
         return ("random_seat", name, among, flt) if name else None
     if verb == "next_turn":
         return next_turn_op(ctx, op, here, card)
     if verb == "for_seat":
-        target = ctx.expr(op["for_seat"], here, card=card)
+        target = ctx.expr(op["for_seat"], here + [("for_seat",)], card=card)
         do = ctx.ops(op.get("do", []), here + [("do",)], card=card)
         return ("for_seat", target, do) if target is not None else None
     if verb == "rotate":
@@ -190,8 +190,8 @@ def seat_op(ctx: _Ctx, verb: str, op: dict[str, Any], here: list[Any], card: boo
         c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="pick", value=pick,
               allowed="top, random, all")
         return None
-    target = ctx.expr(op.get("seat"), here, card=card)
-    count = ctx.expr(op.get("count", 1), here, card=card)
+    target = ctx.expr(op.get("seat"), here + [("seat",)], card=card)
+    count = ctx.expr(op.get("count", 1), here + [("count",)], card=card)
     return ("give", src, dst, pick, count, target) if src and dst and target and count else None
 
 
@@ -205,7 +205,7 @@ def next_turn_op(ctx: _Ctx, op: dict[str, Any], here: list[Any], card: bool) -> 
     if where in (("setup", "do"), ("round", "end")):
         c.add(here, "rulesdata.next_turn_where", "rulesdata.next_turn_where_fix", where=".".join(where))
         return None
-    target = ctx.expr(op["next_turn"], here, card=card)
+    target = ctx.expr(op["next_turn"], here + [("next_turn",)], card=card)
     if target is None:
         return None
     body = ast.parse(target.source, mode="eval").body

@@ -25,7 +25,7 @@ from cardbase.i18n import current_language, tr
 
 from . import structures
 from .expr import Expr
-from .language import Rules
+from .language import Rules, RulesRuntimeError, runtime_error  # noqa: F401 (RulesRuntimeError: re-exported)
 from .structures import Structures
 
 TERMINAL = -1
@@ -48,11 +48,6 @@ def _structural(event: tuple) -> bool:
     """Whether an event is one of the structures' (cardbase.games.rulesdata.structures): their
     « reveal » (the round's secret choices shown) has no argument, an effect's names its seat."""
     return event[0] != "reveal" or len(event) == 1
-
-
-class RulesRuntimeError(CardbaseError):
-    """An expression of the rules file that fails while a game is played (a card without the
-    field it reads, a text where a number is needed…)."""
 
 
 class CardView:
@@ -130,8 +125,22 @@ FUNCTIONS: dict[str, Any] = {
     "_f_having_all": lambda s, seat, z, kw: _having(s, s.zones[z], kw),
     "_f_score": lambda s, seat: s.effect_score(seat),
     "_f_pending": lambda s, seat, kind: s.pending_size(seat, kind) if s.queue else 0,
-    "_f_count_if": lambda s, seat, z, test: sum(1 for c in s._pile(z, seat) if test(s.game.cards[c])),
+    "_f_count_if": lambda s, seat, z, test: _count_if(s, s._pile(z, seat), test),
 }
+
+
+def _count_if(s: State, pile: list[int], test: Any) -> int:
+    """``count_if``: the cards of ``pile`` passing ``test`` (a function of the card). A test that
+    reads nothing but the card and the options (no free variable: not the position, not the seat)
+    is found once for every card of the game (:meth:`Game.card_flags`), then only looked up
+    (``Game.shortcuts``)."""
+    code = test.__code__
+    if not code.co_freevars and s.game.shortcuts:
+        flags = s.game.card_flags(code, test)
+        if flags is not None:
+            return sum(map(flags.__getitem__, pile))
+    cards = s.game.cards
+    return sum(1 for c in pile if test(cards[c]))
 FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
 
 
@@ -140,8 +149,24 @@ class _HiddenRead(Exception):
     greedy bot deals and tries again (:meth:`State.greedy_action`)."""
 
 
+def _first(item: tuple) -> Any:
+    return item[0]
+
+
 def _hidden_read(*_args: Any, **_kw: Any) -> Any:
     raise _HiddenRead
+
+
+class _PartlyHidden(_HiddenRead):
+    """The search on the undealt position (:meth:`State._search_undealt`) found some look-aheads
+    that read a hidden card or drew chance, and the others' values: ``known`` maps an action to the
+    sum its deals would give (every deal gives its undealt value), or to None for a copy of a card
+    whose first copy has a value (never better); the actions it does not hold are played on the
+    deals (:meth:`State._greedy`)."""
+
+    def __init__(self, known: dict[int, float | None]) -> None:
+        super().__init__()
+        self.known = known
 
 
 class _Unseen:
@@ -561,6 +586,7 @@ class Game:
                           [a.source for a in rules.actions])
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
+        self._flags: dict[Any, list[int] | None] = {}  # count_if's tests (card_flags)
         self.legal_sees_only = self._legal_sees_only()
         self.twins = self._twins() if self.shortcuts else None
         self.quick = [self._quick(a) for a in rules.actions]
@@ -646,6 +672,19 @@ class Game:
             flags = self._keywords[kw] = [_has(c, kw) for c in self.cards]
         return flags
 
+    def card_flags(self, code: Any, test: Any) -> list[int] | None:
+        """For each card id, 1 when it passes ``test`` (a ``count_if`` test reading only the card
+        and the options, ``code`` its code), else 0 — found for every card at the first count;
+        None when the test fails on one of them (each count then tests its cards)."""
+        flags = self._flags.get(code, _UNSET)
+        if flags is _UNSET:
+            try:
+                flags = [1 if test(c) else 0 for c in self.cards]
+            except Exception:  # a card the test cannot read: counted card by card, as written
+                flags = None
+            self._flags[code] = flags
+        return flags
+
     def card_memo(self, e: Expr) -> list | None:
         """The values of ``e`` per card id, filled as they are computed, for an expression that
         reads only ``card``, the options and the functions of a card (``has``, ``min``…); None
@@ -663,11 +702,9 @@ class Game:
 
     @property
     def secret_choices_only(self) -> bool:
-        """Whether every action is a secret choice revealed with the others' (``simultaneous``):
-        the order of choosing changes nothing by the rules, so the « first player » of the
-        measures is only the seat that chooses first."""
-        acts = self.rules.actions
-        return bool(acts) and all(a.simultaneous for a in acts)
+        """Whether every action is a secret choice (:attr:`.language.Rules.secret_choices_only`):
+        the « first player » of the measures is only the seat that chooses first."""
+        return self.rules.secret_choices_only
 
     def ending_label(self, name: str) -> str | None:
         """An ending's words (``[[end.conditions]] label``) in the current language, None when
@@ -678,10 +715,16 @@ class Game:
         return None
 
 
+# how an expression failed in play, in words a designer reads (rulesdata.runtime_kind_*)
+_FAILURES: dict[type, str] = {TypeError: "types", ZeroDivisionError: "zero", IndexError: "missing",
+                              KeyError: "missing", AttributeError: "missing"}
+
+
 class State(Structures):
     """One game in progress (mutable; :meth:`clone` copies it)."""
 
     _looping = False  # inside _after_action's loop of turns (set there only, never copied)
+    _counted = True  # rule coverage counted (not in a round's random play-out: _playout_copy)
 
     def __init__(self, game: Game, seed: int | None, *, log: bool = True) -> None:
         self.game = game
@@ -776,6 +819,14 @@ class State(Structures):
 
     # ------------------------------------------------------------------ expressions
 
+    def _playout_copy(self, r: float) -> State:
+        """``clone(reseed=r)`` for the greedy bot's random play-out of a round (``_round_ahead``),
+        which counts no rule coverage: the coverage is not copied."""
+        s = self._fork(_LazyRng(r), True)
+        s._pause = self._pause
+        s._counted = False
+        return s
+
     def _pile(self, zone: str, seat: int) -> list[int]:
         piles = self.zones[zone]
         return piles[seat] if seat >= 0 and len(piles) > 1 else piles[0]
@@ -787,9 +838,11 @@ class State(Structures):
         except (CardbaseError, _HiddenRead):
             raise
         except Exception as exc:  # the designer's formula failed on this card or position
-            raise RulesRuntimeError(tr("rulesdata.runtime", expr=e.source, error=str(exc) or type(exc).__name__,
-                                       card=getattr(card, "name", card) if card is not None else "—",
-                                       file=self.rules.path)) from None
+            kind = _FAILURES.get(type(exc))  # Python's own errors in the reader's words
+            raise runtime_error(self.rules, e, "rulesdata.runtime", f"rulesdata.runtime_fix_{kind or 'other'}",
+                                error=tr(f"rulesdata.runtime_kind_{kind}") if kind
+                                else str(exc) or type(exc).__name__,  # the expression language's own words
+                                card=getattr(card, "name", card) if card is not None else "—") from None
 
     def _card_test(self, e: Expr, seat: int, card: CardView) -> Any:
         """``e`` on ``card``: an expression that reads only the card (and the options) is
@@ -939,10 +992,10 @@ class State(Structures):
     def _number(self, e: Expr, seat: int, card: CardView | None) -> int:
         v = self._eval(e, seat, card)
         if isinstance(v, bool) or not isinstance(v, int):
-            raise RulesRuntimeError(tr("rulesdata.runtime_number", expr=e.source, value=repr(v),
-                                       card=card.name if card is not None else "—", file=self.rules.path))
+            raise runtime_error(self.rules, e, "rulesdata.runtime_number", "rulesdata.runtime_number_fix",
+                                value=repr(v), card=card.name if card is not None else "—")
         if abs(v) > 10**9:
-            raise RulesRuntimeError(tr("rulesdata.runtime_big", expr=e.source, file=self.rules.path))
+            raise runtime_error(self.rules, e, "rulesdata.runtime_big", "rulesdata.runtime_big_fix")
         return v
 
     # ------------------------------------------------------------------ operations
@@ -964,8 +1017,11 @@ class State(Structures):
                     self._op_counter(seat, op[1], self._number(op[2], seat, card))
                 else:
                     self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
-            elif verb == "if":
-                self._run(op[2] if self._eval(op[1], seat, card) else op[3], seat, card)
+            elif verb == "if":  # a test of the card alone is found once per card (_card_test)
+                branch = op[2] if (self._eval(op[1], seat, card) if card is None
+                                   else self._card_test(op[1], seat, card)) else op[3]
+                if branch:
+                    self._run(branch, seat, card)
             elif verb == "shuffle":
                 for pile in (self.zones[op[1]] if self.rules.zones[op[1]].per_player and seat < 0
                              else [self._pile(op[1], seat)]):
@@ -1131,7 +1187,7 @@ class State(Structures):
             return
         k, i = divmod(action, self.game.stride)
         a = self.rules.actions[k]
-        if not self._pause:  # rule coverage (not counted in the greedy bot's look-ahead)
+        if not self._pause and self._counted:  # rule coverage (not in the greedy bot's look-ahead)
             if legal is None:
                 legal = self.legal_actions()
             seen = {x // self.game.stride for x in legal}
@@ -1416,7 +1472,8 @@ class State(Structures):
         The look-aheads are first played on the position as it is, each hidden card replaced by
         an :class:`_Unseen` one: when none reads a card the seat cannot see nor draws chance, every
         deal would give the same results, so the deals are not made (the same choice, the same
-        sums); otherwise the deals are made and the look-aheads played again on them.
+        sums); otherwise the deals are made and only the look-aheads that read one or drew are
+        played again on them, every other action keeping its undealt value (:class:`_PartlyHidden`).
 
         The look-ahead of the move chosen on the undealt position may have played the seat's next
         choice (a later choice of the same effect) on the position this move leads to: when the
@@ -1450,24 +1507,37 @@ class State(Structures):
         tries = self.game.undealt
         # a file whose look-aheads read hidden cards (or draw) most of the time is dealt at once;
         # another seat's secret choice is chosen again on every deal, a round's look-ahead draws
+        known: dict[int, float | None] = {}
         if self._undealt_first():
             tries[0] += 1
             try:
                 return self._greedy_undealt(p, legal, n)
+            except _PartlyHidden as e:  # the look-aheads that read nothing hidden keep their values
+                known = e.known
+                if not any(v is not None for v in known.values()):
+                    tries[1] += 1
             except _HiddenRead:
                 tries[1] += 1
+        if self.rng is _NO_RNG:  # a look-ahead on the undealt position cannot deal (resample)
+            raise _HiddenRead
         rng = random.Random(self.seed * 1_000_003 + len(self.history))
         deals = []
         trial = self.rules.horizon in ("choice", "turn")
         for _ in range(n):
-            d = self.resample(p, rng, trial=trial)
+            # a deal of resample, without its chance: every look-ahead has a generator of its own
+            d = self._redeal(self._fork(_NO_RNG, trial), p, rng)
             d.legal_actions()  # once per deal: every trial's clone inherits it
             deals.append((d, rng.random()))
         best, best_v = legal[0], None
         for a in legal:
-            total = 0.0
-            for d, r in deals:
-                total += self._look_ahead(d, a, p, r)[0]
+            if a in known:  # its sum over the deals, found undealt (None: a copy, never better)
+                total = known[a]
+                if total is None:
+                    continue
+            else:
+                total = 0.0
+                for d, r in deals:
+                    total += self._look_ahead(d, a, p, r)[0]
             if best_v is None or total > best_v:
                 best, best_v = a, total
         return best, None, 0
@@ -1614,57 +1684,84 @@ class State(Structures):
         best, best_v, best_one, best_steps, best_then = legal[0], None, 0.0, 0, None
         quick = self.game.quick if self.decision is None and self.window is None and not self.queue else ()
         last = base._last_choice(fast)
-        stride = self.game.stride
         twins = self.game.twins
         tried: set | None = set() if twins is not None and self.window is None else None
         pairs, first = base._bottom_pairs(last, twins) if not fast or base.rng is _NO_RNG else (None, 0)
-        quick_last, decision_base = base._last_scorer(p, _unread if fast else None) if last else base._quick_last, \
-            self.game.decision_base
+        quick_last = base._last_scorer(p, _unread if fast else None) if last else base._quick_last
         keys = base._twin_keys(legal, p, twins, quick) if tried is not None else None
         chain = None if last or quick else base._chain_scorer(p, fast)
         mover = base._move_scorer(p, fast) if quick and not last else None
         if fast and (quick_last is _unread or (not last and chain is None and mover is None)):
             raise _Unread
+        # the sums of the look-aheads that read no hidden card and drew no chance, when another
+        # did (None: a copy of a card whose first copy has one) — :class:`_PartlyHidden`
+        known: dict[int, float | None] = {}
+        hidden = False
+        hidden_keys: set[Any] = set()  # the copies whose first copy's look-ahead read one
         for j, a in enumerate(legal):
             if keys is not None:  # a copy of a card already tried gives its value: never better
                 key = keys[j]
                 if key is not None:
                     if key in tried:
+                        if key not in hidden_keys:
+                            known[a] = None
                         continue
                     tried.add(key)
-            then = None
-            if pairs is not None:  # the second card of two under the deck: either order, one value
-                second = twins[a - decision_base]
-                key = (first, second) if first <= second else (second, first)
-                v, steps = pairs.get(key), 0
-                if v is None:
-                    v = pairs[key] = quick_last(a, p)
-            elif last:
-                v, steps = quick_last(a, p), 0
-            elif quick and quick[a // stride]:
-                v = mover(a) if mover is not None else None
-                if v is None:
-                    if fast:
-                        raise _Unread
-                    v = base._quick_look_ahead(a, p)
-                steps = 0
+            if fast:
+                v, steps, then = self._undealt_value(a, p, base, pairs, first, last, quick, quick_last, mover,
+                                                     chain, fast)
             else:
-                found = chain(a) if chain is not None else None
-                if found is not None:  # the look-ahead read from the memo (_chain_scorer)
-                    (v, then), steps = found, 1
-                else:
-                    if fast:
-                        raise _Unread
-                    self._then = None
-                    v, steps = self._look_ahead(base, a, p, None)
-                    then = self._then
+                try:
+                    v, steps, then = self._undealt_value(a, p, base, pairs, first, last, quick, quick_last,
+                                                         mover, chain, fast)
+                except _HiddenRead:
+                    hidden = True
+                    if keys is not None and keys[j] is not None:
+                        hidden_keys.add(keys[j])
+                    continue
             total = 0.0 + v if n > 0 else 0.0  # the sum over the deals, each giving v
             for _ in range(n - 1):
                 total += v
+            known[a] = total
             if best_v is None or total > best_v:
                 best, best_v, best_one, best_steps, best_then = a, total, v, steps, then
+        if hidden:
+            raise _PartlyHidden(known)
         self._then = best_then
         return best, best_one, best_steps
+
+    def _undealt_value(self, a: int, p: int, base: State, pairs: dict | None, first: int, last: bool,
+                       quick: Any, quick_last: Any, mover: Any, chain: Any, fast: bool) -> tuple[float, int, int | None]:
+        """The look-ahead of ``a`` in :meth:`_search_undealt`: its value, the seat's later choices
+        it played and the next of them found (or None)."""
+        then = None
+        stride, twins = self.game.stride, self.game.twins
+        if pairs is not None:  # the second card of two under the deck: either order, one value
+            second = twins[a - self.game.decision_base]
+            key = (first, second) if first <= second else (second, first)
+            v, steps = pairs.get(key), 0
+            if v is None:
+                v = pairs[key] = quick_last(a, p)
+        elif last:
+            v, steps = quick_last(a, p), 0
+        elif quick and quick[a // stride]:
+            v = mover(a) if mover is not None else None
+            if v is None:
+                if fast:
+                    raise _Unread
+                v = base._quick_look_ahead(a, p)
+            steps = 0
+        else:
+            found = chain(a) if chain is not None else None
+            if found is not None:  # the look-ahead read from the memo (_chain_scorer)
+                (v, then), steps = found, 1
+            else:
+                if fast:
+                    raise _Unread
+                self._then = None
+                v, steps = self._look_ahead(base, a, p, None)
+                then = self._then
+        return v, steps, then
 
     def _bottom_pairs(self, last: bool, twins: list[int] | None) -> tuple[dict | None, int]:
         """For an effect's « place 2 cards under the deck » (BOTTOM, two left, nothing queued
@@ -1734,30 +1831,31 @@ class State(Structures):
             dest.insert(0, cid)
         else:
             dest.append(cid)
-        game = self.game
-        card = game.cards[cid]
-        effects = game.effects
-        for t in game.triggers[a.name]:
-            if t.card is None or self._card_test(t.card, p, card):
-                for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
-                    if self._ending or effects is None:
-                        break
-                    acts = effects.on_discard[cid]
-                    if acts:
-                        self._log("effect", p, cid)
-                        self.queue = [(p, cid, x) for x in acts] + self.queue
-        self._ending = True
-        self.paused = True
-        v = self.heuristic(p)
-        if a.at == "bottom":
-            del dest[0]
-        else:
-            dest.pop()
-        pile.insert(i, cid)
-        self.done[k] -= 1
-        self.history.pop()
-        self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
-        return v
+        try:  # taken back even when the look-ahead reads a hidden card (_search_undealt goes on)
+            game = self.game
+            card = game.cards[cid]
+            effects = game.effects
+            for t in game.triggers[a.name]:
+                if t.card is None or self._card_test(t.card, p, card):
+                    for _op in t.ops:  # all « effect » (Game._quick): what _run does for one
+                        if self._ending or effects is None:
+                            break
+                        acts = effects.on_discard[cid]
+                        if acts:
+                            self._log("effect", p, cid)
+                            self.queue = [(p, cid, x) for x in acts] + self.queue
+            self._ending = True
+            self.paused = True
+            return self.heuristic(p)
+        finally:
+            if a.at == "bottom":
+                del dest[0]
+            else:
+                dest.pop()
+            pile.insert(i, cid)
+            self.done[k] -= 1
+            self.history.pop()
+            self._legal, self._ending, self.paused, self.queue, self.turn_actions = saved
 
     def _move_scorer(self, p: int, copy: bool = False) -> Any:
         """:meth:`_quick_look_ahead` read from the memo of :meth:`effect_score`, for a heuristic
@@ -2082,19 +2180,20 @@ class State(Structures):
         self.decision = None
         self.player = d[2]  # the turn belongs to the effect's owner, over
         self.paused = True
-        v = self.heuristic(p)
-        if d[0] == "bottom":
-            del dest[0]
-        else:
-            dest.pop()
-            hand.pop()
-        if j >= 0:
-            shown.insert(j, card)
-        hand.insert(i, card)
-        self.history.pop()
-        self.decision = d
-        self._legal, self.player, self.turn_actions, self.paused = saved
-        return v
+        try:  # taken back even when the heuristic reads a hidden card (_search_undealt goes on)
+            return self.heuristic(p)
+        finally:
+            if d[0] == "bottom":
+                del dest[0]
+            else:
+                dest.pop()
+                hand.pop()
+            if j >= 0:
+                shown.insert(j, card)
+            hand.insert(i, card)
+            self.history.pop()
+            self.decision = d
+            self._legal, self.player, self.turn_actions, self.paused = saved
 
     def _look_ahead(self, deal: State, action: int, p: int, r: float | None) -> tuple[float, int]:
         """The heuristic for ``p`` after ``action`` on ``deal`` and the number of later choices
@@ -2247,9 +2346,24 @@ class State(Structures):
         hidden places (each zone keeps its size). With ``source = "decks"`` each player's deck
         list is public: the unseen cards of a player's zones are dealt again among that player's
         hidden places only (NesPanini ruling R9, ``public``); the cards an effect revealed stay."""
-        s = self.clone(trial=trial)  # trial: the greedy look-ahead's deal, no coverage counted
-        groups: dict[int, list[tuple[list[int], int]]] = {}
+        return self._redeal(self.clone(trial=trial), player, rng)  # trial: no coverage counted
+
+    def _redeal(self, s: State, player: int, rng: random.Random) -> State:
+        """:meth:`resample` on ``s``, a copy of this position."""
         by_owner = self.rules.source == "decks"
+        if not self.game.phantoms and not any(s.revealed):
+            self._redeal_runs(s, player, rng, by_owner)
+        else:
+            self._redeal_places(s, player, rng, by_owner)
+        if s.secret:  # the others' secret choices, chosen again in the re-dealt position
+            s._resample_secret(player, rng)
+        s._legal = None
+        return s
+
+    def _redeal_places(self, s: State, player: int, rng: random.Random, by_owner: bool) -> None:
+        """:meth:`_redeal` place by place: the cards an effect revealed stay, a hidden deck list
+        (R9) deals from the card pool."""
+        groups: dict[int, list[tuple[list[int], int]]] = {}
         for name, piles in s.zones.items():
             per = self.rules.zones[name].per_player
             for owner, pile in enumerate(piles):
@@ -2275,10 +2389,26 @@ class State(Structures):
             rng.shuffle(cards)
             for (pile, i), c in zip(places, cards):
                 pile[i] = c
-        if s.secret:  # the others' secret choices, chosen again in the re-dealt position
-            s._resample_secret(player, rng)
-        s._legal = None
-        return s
+
+    def _redeal_runs(self, s: State, player: int, rng: random.Random, by_owner: bool) -> None:
+        """:meth:`_redeal` when no card was revealed and no pool deals: the hidden places of a pile
+        are its first cards (all, or all but the top), so the cards are taken and put back a run
+        of a pile at a time — the same places in the same order, the same sorted cards shuffled."""
+        groups: dict[int, list[tuple[list[int], int]]] = {}
+        zones = self.rules.zones
+        for name, piles in s.zones.items():
+            per = zones[name].per_player
+            for owner, pile in enumerate(piles):
+                k = len(self._hidden(name, owner if per else -1, player, len(pile)))
+                if k:
+                    groups.setdefault(owner if (by_owner and per) else -1, []).append((pile, k))
+        for _key, runs in sorted(groups.items(), key=_first):
+            cards = sorted(itertools.chain.from_iterable([pile[:k] for pile, k in runs]))
+            rng.shuffle(cards)
+            at = 0
+            for pile, k in runs:
+                pile[:k] = cards[at:at + k]
+                at += k
 
     # ------------------------------------------------------------------ text
 

@@ -82,6 +82,7 @@ class Expr:
     calls: frozenset[str] = frozenset()  # the functions it calls
     zones: frozenset[str] = frozenset()  # the zones it reads (count, top, having…)
     attrs: frozenset[str] = frozenset()  # the card fields and figures it reads (card.x, top(…).x)
+    where: tuple = ()  # its key path in the rules file (language.key_text), for an error in play
 
     def bind(self, functions: dict[str, Any]) -> Any:
         self.fn = eval(self.code, {**functions, **_GUARDS})  # a checked tree, no built-ins

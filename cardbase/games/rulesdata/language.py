@@ -179,6 +179,15 @@ class Rules:
     # [end.winner] then_by / then_order: the tie-break among those equal by ``by`` (None: none)
     then_by: Expr | None = None
     then_order: str = "highest"
+    text: str = ""  # the file's text: an error in play is located in it (expr_place)
+
+    @property
+    def secret_choices_only(self) -> bool:
+        """Whether every action is a secret choice revealed with the others' (``simultaneous``):
+        the order of choosing changes nothing by the rules (the « first player » of the measures
+        is only the seat that chooses first), and a greedy horizon that reads the position before
+        the reveal sees no difference between its picks (``games check``'s advice)."""
+        return bool(self.actions) and all(a.simultaneous for a in self.actions)
 
 
 # ---------------------------------------------------------------------------------- locating keys
@@ -211,11 +220,17 @@ class _Lines:
         return found[bisect_left(found, start):bisect_left(found, end)]
 
     def next_open(self, after: int, part: str | None = None) -> int:
-        """The first header line after ``after`` (not one of ``part.`` subtables when given)."""
+        """The first header line after ``after`` (not one of the subtables ``[part.…]`` /
+        ``[[part.…]]`` when given: ``part`` is the full dotted name of the header at ``after``)."""
         for k in self.opens[bisect_right(self.opens, after):]:
-            if part is None or not re.match(r"^\s*\[\[?\s*" + re.escape(part) + r"\.", self.lines[k]):
+            if part is None or not re.match(r"^\s*\[\[?\s*" + re.escape(part) + r"\s*\.", self.lines[k]):
                 return k
         return len(self.lines)
+
+    def name(self, k: int) -> str:
+        """The dotted name of the header on line ``k`` (``[end.winner]`` -> ``end.winner``)."""
+        m = re.match(r"^\s*\[\[?\s*([^\]]*?)\s*\]", self.lines[k])
+        return re.sub(r"\s*\.\s*", ".", m.group(1)) if m else ""
 
     def key_line(self, start: int, end: int, key: str) -> int | None:
         hits = self.within(self.keys.get(key, []), start, end)
@@ -223,37 +238,95 @@ class _Lines:
 
 
 def locate(text: str | _Lines, parts: list[Any]) -> int | None:
-    """The line (1-based) of a key path such as ``["actions", 2, "when"]`` in the file text: the
-    n-th ``[[actions]]`` block, then the ``when =`` line in it (best effort: the nearest line)."""
+    """The line (1-based) of a key path such as ``["actions", 2, "when"]`` or ``["end", "winner",
+    "by"]`` in the file text: the n-th ``[[actions]]`` block, then the ``when =`` line in it; a
+    table is its ``[end]`` header (its range takes in its subtables ``[end.winner]``), or a
+    subtable's header found without it, or a ``key =`` / ``end.winner.by =`` line (best effort:
+    the nearest line)."""
     idx = text if isinstance(text, _Lines) else _Lines(text)
     start, end, found = 0, len(idx.lines), None
     i = 0
     while i < len(parts):
         part = parts[i]
         nxt = parts[i + 1] if i + 1 < len(parts) else None
+        # the table's own keys (at the top: those before the first header)
+        own = idx.next_open(start) if found is not None else (idx.opens[0] if idx.opens else len(idx.lines))
         if isinstance(part, str) and isinstance(nxt, int):
             hits = idx.within(idx.headers(part, True), start, end)
             if nxt < len(hits):
                 start = hits[nxt]
                 found = start + 1
-                end = idx.next_open(start, part)
+                end = idx.next_open(start, idx.name(start))
                 i += 2
                 continue
-            hit = idx.key_line(start, end, part)
+            hit = idx.key_line(start, own, part)
             return hit + 1 if hit is not None else found
         if isinstance(part, str):
             hits = idx.within(idx.headers(part, False), start, end)
             if hits:
                 start = hits[0]
                 found = start + 1
-                end = idx.next_open(start)
-            else:
-                hit = idx.key_line(start, end, part)
+                end = idx.next_open(start, idx.name(start))
+                i += 1
+                continue
+            rest = [p for p in parts[i:] if isinstance(p, str)]
+            for k in range(len(rest), 0, -1):  # a key, or a dotted key « winner.by = »
+                hit = idx.key_line(start, own, ".".join(rest[:k]))
                 if hit is not None:
                     return hit + 1
-                return found
+            # no header of its own ([end] left out, [end.winner] written): its subtables are searched
         i += 1
     return found
+
+
+def expr_line(idx: _Lines, line: int, source: str) -> int:
+    """The line, from ``line`` to the end of its table, where the expression ``source`` is
+    written as a TOML text (an operation in a list of several lines: the list's key is on
+    ``line``, the expression further down); ``line`` when it is not found."""
+    quoted = [q + x + q for x in {source, json.dumps(source, ensure_ascii=False)[1:-1]} for q in "\"'"]
+    for k in range(line - 1, idx.next_open(line - 1)):
+        if any(q in idx.lines[k] for q in quoted):
+            return k + 1
+    return line
+
+
+def place(idx: _Lines, parts: list[Any], source: Any = None) -> int | None:
+    """The line of the key path ``parts`` (:func:`locate`); inside a list of operations (a tuple
+    among ``parts``) the line where the expression ``source`` is written (:func:`expr_line`)."""
+    line = locate(idx, [p for p in parts if not isinstance(p, tuple)])
+    if line and isinstance(source, str) and any(isinstance(p, tuple) for p in parts):
+        line = expr_line(idx, line, source)
+    return line
+
+
+def expr_place(rules: Rules, e: Expr) -> tuple[int | None, str]:
+    """The line (None when unknown) and key path of an expression of ``rules`` in its file's
+    text: where an error in play is reported, as a problem found by reading the file is."""
+    if not e.where:
+        return None, ""
+    line = place(_Lines(rules.text), list(e.where), e.source) if rules.text else None
+    return line, key_text(list(e.where))
+
+
+class RulesRuntimeError(CardbaseError):
+    """An expression of the rules file that fails while a game is played (a card without the
+    field it reads, a text where a number is needed…): one problem, located like those found
+    by reading the file (:attr:`problem`: its line and key, message and fix)."""
+
+    def __init__(self, message: str, problem: Problem | None = None) -> None:
+        super().__init__(message, [problem] if problem is not None else None)
+        self.problem = problem
+
+
+def runtime_error(rules: Rules, e: Expr, msg: str, fix: str, **values: Any) -> RulesRuntimeError:
+    """The error of the expression ``e`` failing in play: the message ``msg`` and its ``fix``
+    (i18n keys, with ``values``), at the line and key of ``e`` in the rules file."""
+    line, key = expr_place(rules, e)
+    where = (tr("rulesdata.where", file=rules.path, line=line, key=key) if line
+             else tr("rulesdata.where_noline", file=rules.path, key=key) if key else rules.path)
+    values.setdefault("expr", e.source)
+    problem = Problem("rules-runtime", tr(msg, **values), tr(fix, **values), where)
+    return RulesRuntimeError(tr("rulesdata.runtime_title", file=rules.path), problem)
 
 
 def key_text(parts: list[Any]) -> str:
@@ -276,7 +349,7 @@ class _Checker:
     def add(self, parts: list[Any], msg: str, fix: str, **values: Any) -> None:
         if self.index is None:
             self.index = _Lines(self.text)
-        line = locate(self.index, [p for p in parts if not isinstance(p, tuple)])
+        line = place(self.index, parts, values.get("expr"))  # an operation in a list: its own line
         where = tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts)) \
             if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
         self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
@@ -443,6 +516,7 @@ def parse_rules_text(text: str, path: str = "<règles>", *, options: dict[str, A
     if c.problems:
         raise RulesFileError(tr("rulesdata.title", file=path), c.problems)
     assert rules is not None
+    rules.text = text
     return rules
 
 
@@ -646,24 +720,24 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     conds = c.bounded(conds, ["end", "conditions"], "conditions")
     for i, e in enumerate(conds):
         e = c.table(e, ["end", "conditions", i])
-        c.unknown_keys(e, ["conditions", i], ("name", "label", "player", "game"))
-        elabel = _label(c, e.get("label", {}), ["conditions", i])
+        c.unknown_keys(e, ["end", "conditions", i], ("name", "label", "player", "game"))
+        elabel = _label(c, e.get("label", {}), ["end", "conditions", i])
         ename = e.get("name", f"fin{i + 1}")
         scopes = [s for s in ("player", "game") if s in e]
         if len(scopes) != 1:
-            c.add(["conditions", i], "rulesdata.end_scope", "rulesdata.end_scope_fix")
+            c.add(["end", "conditions", i], "rulesdata.end_scope", "rulesdata.end_scope_fix")
             continue
-        test = ctx.expr(e[scopes[0]], ["conditions", i, scopes[0]], card=False)
+        test = ctx.expr(e[scopes[0]], ["end", "conditions", i, scopes[0]], card=False)
         if test is not None:
             endings.append(Ending(str(ename), scopes[0], test, elabel))
     win = c.table(end.get("winner"), ["end", "winner"], required=True)
-    c.unknown_keys(win, ["winner"], ("by", "order", "among", "ties", "then_by", "then_order"))
-    by = ctx.expr(win.get("by", "0"), ["winner", "by"], card=False)
-    order = c.choice(win, ["winner"], "order", ORDERS, "highest")
-    then_by = ctx.expr(win["then_by"], ["winner", "then_by"], card=False) if "then_by" in win else None
-    then_order = c.choice(win, ["winner"], "then_order", ORDERS, "highest")
-    among = c.choice(win, ["winner"], "among", AMONG, "all")
-    ties = c.choice(win, ["winner"], "ties", TIES, "shared")
+    c.unknown_keys(win, ["end", "winner"], ("by", "order", "among", "ties", "then_by", "then_order"))
+    by = ctx.expr(win.get("by", "0"), ["end", "winner", "by"], card=False)
+    order = c.choice(win, ["end", "winner"], "order", ORDERS, "highest")
+    then_by = ctx.expr(win["then_by"], ["end", "winner", "then_by"], card=False) if "then_by" in win else None
+    then_order = c.choice(win, ["end", "winner"], "then_order", ORDERS, "highest")
+    among = c.choice(win, ["end", "winner"], "among", AMONG, "all")
+    ties = c.choice(win, ["end", "winner"], "ties", TIES, "shared")
     scoring = c.table(data.get("scoring"), ["scoring"])
     c.unknown_keys(scoring, ["scoring"], ("heuristic", "samples", "horizon", "search"))
     samples = c.integer(scoring, ["scoring"], "samples", 4, 1, 64) or 4
@@ -817,6 +891,8 @@ class _Ctx:
                                    zones=self.zones, actions=self.actions, counters=self.counters,
                                    card=card, constants=self.options, number="value" in extra)
         if e is not None:
+            e.where = tuple(parts)  # an error in play says this line and key
+        if e is not None:
             self.used |= e.zones
             unknown = sorted(e.attrs - self.card_fields) if self.card_fields is not None else []
             for name in unknown:  # a misspelt field would read None for every card, silently
@@ -877,11 +953,11 @@ class _Ctx:
                 continue
             if verb in ("add", "set"):
                 name = self.counter(op[verb], here)
-                value = self.expr(op.get("value", 0), here, card=card)
+                value = self.expr(op.get("value", 0), here + [("value",)], card=card)
                 if name and value:
                     out.append((verb, name, value))
             elif verb == "if":
-                test = self.expr(op["if"], here, card=card)
+                test = self.expr(op["if"], here + [("if",)], card=card)
                 # the branch's name in the key: round.end[1].then[1], .else[1] (.do[1] for each/for_seat)
                 then = self.ops(op.get("then", []), here + [("then",)], card=card)
                 other = self.ops(op.get("else", []), here + [("else",)], card=card)
@@ -896,7 +972,7 @@ class _Ctx:
                 if verb == "move" and pick not in OP_PICKS:
                     self.c.add(here, "rulesdata.bad_choice", "rulesdata.bad_choice_fix", key="pick",
                                value=pick, allowed=", ".join(OP_PICKS))
-                count = self.expr(op.get("count", 1), here, card=card)
+                count = self.expr(op.get("count", 1), here + [("count",)], card=card)
                 if verb == "deal" and dst and not self.zones[dst].per_player:
                     self.c.add(here, "rulesdata.deal_shared", "rulesdata.deal_shared_fix", zone=dst)
                     continue
@@ -906,7 +982,7 @@ class _Ctx:
                                value=at, allowed=", ".join(PLACES))
                     continue
                 if src and dst and count and verb == "move" and "filter" in op:  # the cards that pass
-                    flt = self.expr(op["filter"], here, card=True)
+                    flt = self.expr(op["filter"], here + [("filter",)], card=True)
                     if flt:
                         out.append(("move_if", src, dst, pick, count, at, flt))
                 elif src and dst and count:

@@ -36,18 +36,37 @@ def rules_file_of(code: str) -> Path | None:
     return path if path.is_file() else None
 
 
+# path -> ((mtime, size), its checked rules or None): a report reads a game's labels, rulings and
+# rounds several times, and reading a file costs about 20 ms; a file written since is read again
+_VALID: dict[str, tuple[tuple[int, int], Any]] = {}
+_VALID_MOST = 64
+
+
 def valid_rules(code: str) -> Any:
     """The checked rules of the game ``code``'s file; None when it has none or the file does not
-    pass the checker (``cardbase games check`` says why)."""
+    pass the checker (``cardbase games check`` says why). Read once while the file is unchanged
+    (its modification time and size): the object is shared, to be read, never changed."""
     from .language import RulesFileError, load_rules
 
     path = rules_file_of(code)
     if path is None:
         return None
     try:
-        return load_rules(path)
-    except RulesFileError:
+        st = path.stat()
+    except OSError:
         return None
+    key, stamp = str(path), (st.st_mtime_ns, st.st_size)
+    hit = _VALID.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    try:
+        rules = load_rules(path)
+    except RulesFileError:
+        rules = None
+    if len(_VALID) >= _VALID_MOST:
+        _VALID.pop(next(iter(_VALID)))
+    _VALID[key] = (stamp, rules)
+    return rules
 
 
 def rounds_go_around(code: str) -> bool:

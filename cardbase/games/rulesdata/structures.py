@@ -303,12 +303,12 @@ class Structures:
 
     def _target(self, e: Any, seat: int, card: Any) -> int:
         """The seat (from 0) an expression names by its number (from 1): a clear error otherwise."""
-        from cardbase.errors import CardbaseError
+        from .language import runtime_error
 
         v = self._number(e, seat, card)
         if not 1 <= v <= self.n:
-            raise CardbaseError(tr("rulesplay.runtime_seat", expr=e.source, value=v, players=self.n,
-                                       file=self.rules.path))
+            raise runtime_error(self.rules, e, "rulesplay.runtime_seat", "rulesplay.runtime_seat_fix",
+                                value=v, players=self.n)
         return v - 1
 
     def _run_more(self, op: tuple, seat: int, card: Any) -> None:
@@ -512,18 +512,19 @@ class Structures:
         """The greedy bot's look-ahead with ``[scoring] horizon = "round"``: its move, then the rest
         of the round played at random (seeded by ``r``) — the other seats' simultaneous choices
         included — and the heuristic once the round is over (after the reveal)."""
-        s = deal.clone(reseed=r)
-        s.cov = defaultdict(lambda: [0, 0])  # its rule coverage is thrown away
+        s = deal._playout_copy(r)  # clone(reseed=r) counting no rule coverage
+        s.cov = defaultdict(lambda: [0, 0])  # (none: any count would be thrown away)
         # the round of the decision: the last seat's choice ends it, and its look-ahead stops at
         # once — read after the move, the next round was played out too, and the last chooser
         # alone saw one more pick ahead (its seat won 60-69 % of greedy duels at Cueillette)
         start, moves = s.round, 0
         s.apply_action(action)
-        rng = random.Random(r)
-        while s.player != TERMINAL and s.round == start and moves < 500:
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randrange(len(legal))])
-            moves += 1
+        if s.player != TERMINAL and s.round == start:  # seeded only when a move is left to play
+            rng = random.Random(r)
+            while s.player != TERMINAL and s.round == start and moves < 500:
+                legal = s.legal_actions()
+                s._play(legal[rng.randrange(len(legal))], legal)  # apply_action, known legal
+                moves += 1
         return s.heuristic(p)
 
     # -------------------------------------------------------------- answer windows
@@ -587,7 +588,7 @@ class Structures:
             stride = self.game.stride
             k, i = divmod(action, stride)
             a = self.rules.actions[k]
-            if not self._pause:  # rule coverage, as for an action of a turn
+            if not self._pause and self._counted:  # rule coverage, as for an action of a turn
                 for kk in {x // stride for x in legal if x != self.game.pass_action}:
                     self.cov[self.rules.actions[kk].name][0] += 1
                 self.cov[a.name][1] += 1
