@@ -106,21 +106,6 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, st
     db.dispose_engines()
 
 
-@pytest.fixture
-def spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """One entry a read: whether it took the read-only snapshot."""
-    taken: list[bool] = []
-    real = readonly.open_read_only
-
-    def watched(url: str | None = None):
-        found = real(url)
-        taken.append(found is not None)
-        return found
-
-    monkeypatch.setattr(readonly, "open_read_only", watched)
-    return taken
-
-
 # --------------------------------------------------------------------------- the commands
 
 SEARCHES = [

@@ -38,7 +38,7 @@ from urllib.parse import quote, unquote
 from cardbase.storage.schema import SEED_MARKER, database_url, head_revision
 
 __all__ = ["CARD_COLUMNS", "EDITION_COLUMNS", "FAST_READS_ENV", "GAME_COLUMNS", "CardRow",
-           "EditionRow", "GameRow", "ReadOnlyDB", "applies", "in_marks", "open_read_only", "read", "sqlite_path"]
+           "EditionRow", "GameRow", "ReadOnlyDB", "applies", "change_stamp", "in_marks", "open_read_only", "read", "sqlite_path"]
 
 T = TypeVar("T")
 
@@ -270,6 +270,24 @@ def sqlite_path(url: str) -> str | None:
     if not path or path == ":memory:" or path.startswith("file:"):
         return None
     return path
+
+
+def change_stamp(url: str | None = None) -> tuple[int, ...] | None:
+    """What changes whenever a plain SQLite file is written (the size and time of the file and of
+    its write-ahead log), for a cache to know its copy is out of date; None for another database
+    (no such stamp: a cache of it keeps a time limit)."""
+    path = sqlite_path(database_url(url))
+    if path is None:
+        return None
+    stamp: list[int] = []
+    for name in (path, path + "-wal"):
+        try:
+            found = os.stat(name)
+        except OSError:
+            stamp += [-1, -1]
+        else:
+            stamp += [found.st_mtime_ns, found.st_size]
+    return tuple(stamp)
 
 
 def _fast_reads_off() -> bool:

@@ -65,9 +65,19 @@ def combine_queries(text: str, extra: str) -> str:
 
 # --------------------------------------------------------------------------- data
 
-@st.cache_data(ttl=30, show_spinner=False)
 def facets(game: str | None, url: str) -> dict[str, list[str]]:
-    """Games, editions, colours, rarities and keywords present in the database (for the filters)."""
+    """Games, editions, colours, rarities and keywords present in the database (for the filters):
+    kept while a SQLite file is unchanged (a card edited in the app or by a command shows in the
+    filters at the next run of the page), for 30 seconds on another database."""
+    from cardbase.storage import readonly
+
+    return _facets(game, url, readonly.change_stamp(url))
+
+
+@st.cache_data(ttl=30, max_entries=64, show_spinner=False)
+def _facets(game: str | None, url: str, stamp: tuple[int, ...] | None) -> dict[str, list[str]]:
+    """:func:`facets`, read; ``stamp`` (:func:`cardbase.storage.readonly.change_stamp`) is part of
+    the cache's key only."""
     from cardbase.catalog import reads
     from cardbase.catalog.fields import declared_fields
 
