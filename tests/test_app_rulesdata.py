@@ -160,3 +160,34 @@ def test_identical_cards_are_one_button_and_the_end_says_its_label() -> None:
     assert folded > 0
     assert not [b for b in at.button if b.key.startswith("prt_cueillette_a")]
     assert any("Toutes les manches jouées" in s.value for s in at.success), [s.value for s in at.success]
+
+
+def test_a_set_is_one_button_naming_its_cards_and_is_laid_at_once() -> None:
+    """Marché (data/rules/marche.toml, pick = "set"): each set of the hand is one button « Poser la
+    série : a, b, c »; clicking it puts those cards on seat 1's table at once."""
+    at = page_test("playtest", lang="fr")
+    at.session_state["pt_gamecode"] = "marche"
+    at.run()
+    no_exception(at)
+    laid = None
+    for _ in range(120):
+        buttons = [b for b in at.button if b.key.startswith("prt_marche_a")]
+        if not buttons:
+            break
+        sets = [b for b in buttons if b.label.startswith("Poser la série : ")]
+        labels = [b.label for b in sets]
+        assert len(labels) == len(set(labels))  # each set once
+        if sets:
+            laid = sets[-1].label[len("Poser la série : "):].split(", ")
+            assert len(laid) >= 3
+            sets[-1].click().run()
+            no_exception(at)
+            zones = at.dataframe[0].value
+            rows = {(r["Zone"], r["À qui"]): r for _, r in zones.iterrows()}
+            table = rows[("table", "joueur 1")]["Contenu (? = cachée)"].split(", ")
+            assert all(table.count(c) >= laid.count(c) for c in laid)
+            break
+        # a take that may lead to a set: a market card, else the first choice
+        buttons[0].click().run()
+        no_exception(at)
+    assert laid is not None

@@ -47,7 +47,20 @@ def test_both_languages_have_the_same_keys() -> None:
 
 
 def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """A message's values; ``{n|carte|cartes}`` (a word agreeing with ``n``) reads ``n``."""
+    return {name.split("|")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang, values, expected", [
+    ("fr", {"n": 0}, "0 autre carte"), ("fr", {"n": 1}, "1 autre carte"), ("fr", {"n": 2}, "2 autres cartes"),
+    ("fr", {"n": "1,5"}, "1,5 autre carte"), ("fr", {"n": "1 234"}, "1 234 autres cartes"),
+    ("en", {"n": 0}, "0 other cards"), ("en", {"n": 1}, "1 other card"), ("en", {"n": 12}, "12 other cards"),
+    ("fr", {"n": "beaucoup"}, "beaucoup autres cartes"),  # not a number: the plural
+])
+def test_a_word_agrees_with_its_number(lang: str, values: dict, expected: str, monkeypatch) -> None:
+    texts = {"fr": "{n} {n|autre|autres} {n|carte|cartes}", "en": "{n} other {n|card|cards}"}
+    monkeypatch.setattr(i18n, "find", lambda lg, key: texts[lg])
+    assert i18n.translate(lang, "x.y", **values) == expected
 
 
 def test_placeholders_agree_between_languages() -> None:

@@ -20,7 +20,9 @@ from cardbase.games.rulesdata.language import RulesFileError, parse_rules_text
 from tests.rulesdata_helpers import random_games
 
 ROOT = Path(__file__).resolve().parent.parent
-MARCHE = (ROOT / "data" / "rules" / "marche.toml").read_text(encoding="utf-8")
+# Marché as first written, its sets laid one card at a time (tests/data): more constructs for the
+# errors to be found in (a turn limit, a counter reset each turn, a zone of the set being laid)
+MARCHE = (ROOT / "tests" / "data" / "marche_card_by_card.toml").read_text(encoding="utf-8")
 runner = CliRunner()
 
 

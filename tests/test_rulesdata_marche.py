@@ -4,13 +4,15 @@ blind, or lay a set (3+ cards of one colour, or a run) for points; 7 cards in ha
 passes `games check` in French and English; and a referee written from the rulings — reading only
 what the table shows and the cards each seat holds, never the interpreter's counters until the
 scores are compared — checks whole seeded games move by move: the legal actions of every step, the
-market always full while the pile lasts (MA2), the hand limit (MA5), every set laid (MA3, MA4, MA10)
+market always full while the pile lasts (MA2), the hand limit (MA5), every set laid (MA3, MA4, MA10:
+a set is one action — every distinct set of the hand offered once, identical cards counted once)
 and its points (MA6), the ending at a round's end with equal turns (MA7, MA8), the winner and the
 tie-break by the fewest cards in hand (MA9), under random and greedy bots and every reading of the
 contested rulings MA4 and MA7."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections import Counter
@@ -29,7 +31,7 @@ runner = CliRunner()
 COLOURS = ("rouge", "vert", "bleu", "jaune")
 BOX = Counter({f"{v} {c}": 2 for c in COLOURS for v in range(1, 9)})
 TAKE, BLIND, DISCARD = "Prendre au marché : ", "Piocher à l'aveugle", "Défausser : "
-LAY, SCORE, BACK = "Poser : ", "Valider la série", "Reprendre la série"
+LAY = "Poser la série : "
 HAND, MARKET, LIMIT = 5, 5, 7
 
 
@@ -48,14 +50,29 @@ def one_colour(cards: list[str]) -> bool:
 
 
 def is_run(cards: list[str], suite: str) -> bool:
-    """MA4: consecutive values in the order laid, lowest first; one colour under « couleur »."""
-    values = [card(c)[0] for c in cards]
+    """MA4: values that follow one another, each once, in any order (the set is laid at once);
+    one colour under « couleur »."""
+    values = sorted(card(c)[0] for c in cards)
     return all(b == a + 1 for a, b in zip(values, values[1:])) and (suite == "mixte" or one_colour(cards))
 
 
-def continues(laid: list[str], new: str, suite: str) -> bool:
-    """MA3, MA4, MA10: a card laid on the set being built keeps it a colour set or a run."""
-    return not laid or one_colour([*laid, new]) or is_run([*laid, new], suite)
+def sets_of(hand: Counter, suite: str) -> list[tuple[str, ...]]:
+    """MA3, MA4, MA10: every distinct set of the hand that may be laid — 3 cards or more of one
+    colour, or a run — each once, however many copies of its cards the hand holds."""
+    out = []
+    kinds = sorted(hand)
+    for counts in itertools.product(*(range(hand[k] + 1) for k in kinds)):
+        cards = [k for k, n in zip(kinds, counts) for _ in range(n)]
+        if len(cards) >= 3 and (one_colour(cards) or is_run(cards, suite)):
+            out.append(tuple(sorted(cards)))
+    return out
+
+
+def label_key(label: str) -> str | tuple[str, ...]:
+    """An action's words, a set's cards in any order."""
+    if label.startswith(LAY):
+        return tuple(sorted(label[len(LAY):].split(", ")))
+    return label
 
 
 class Referee:
@@ -70,6 +87,8 @@ class Referee:
         self.turns = [0] * players
         self.sets: list[list[str]] = []  # every set laid, in order
         self.discards = 0
+        self.offered_sets = 0
+        self.duplicate_hands = 0  # turns whose hand held two copies of a card of a set offered
         self.blind_on_empty_checked = False
         zones = self.zones()
         # MA1, MA2: a hand of 5 to each, a market of 5, the rest in the pile
@@ -99,30 +118,27 @@ class Referee:
         self.seat = s.current_player()
         # MA8: seat 1 opens every round, the others follow in seat order
         assert self.seat == sum(self.turns) % self.players, (self.seat, self.turns)
-        self.took = self.retook = False
-        self.laid: list[str] = []
+        self.took = False
         assert sum(self.hand(self.seat).values()) <= LIMIT  # MA5 held at every turn's end
         if self.pile() > 0:  # MA2: the market is full while the pile lasts
             assert sum(self.market().values()) == MARKET
 
-    def expected_legal(self) -> list[str]:
+    def expected_legal(self) -> list:
         hand, market = self.hand(self.seat), self.market()
         if self.took:  # MA5: a hand over the limit discards, nothing else
             assert sum(hand.values()) > LIMIT
             return [DISCARD + c for c in hand.elements()]
-        if self.laid:  # MA10: go on laying, score from 3 cards, or take back once
-            legal = [LAY + c for c in hand.elements() if continues(self.laid, c, self.suite)]
-            legal += [SCORE] * (len(self.laid) >= 3) + [BACK] * (not self.retook)
-            return legal
-        legal = [TAKE + c for c in market.elements()] + [BLIND] * (self.pile() > 0)
-        if not self.retook:
-            legal += [LAY + c for c in hand.elements()]
-        return legal
+        legal: list = [TAKE + c for c in market.elements()] + [BLIND] * (self.pile() > 0)
+        return legal + sets_of(hand, self.suite)  # MA10: a turn takes a card or lays one set
 
     def step(self, choose) -> None:
         s, seat = self.state, self.seat
         legal = {a: s.action_to_string(a) for a in s.legal_actions()}
-        assert sorted(legal.values()) == sorted(self.expected_legal()), (seat, self.laid, self.took)
+        keys = [label_key(x) for x in legal.values()]
+        assert sorted(map(str, keys)) == sorted(map(str, self.expected_legal())), (seat, self.took)
+        self.offered_sets += sum(1 for k in keys if isinstance(k, tuple))
+        twice = {c for c, n in self.hand(seat).items() if n > 1}
+        self.duplicate_hands += any(isinstance(k, tuple) and twice & set(k) for k in keys)
         if self.pile() == 0:
             self.blind_on_empty_checked = True
         action = choose(s, legal, seat)
@@ -152,23 +168,17 @@ class Referee:
             assert self.hand(seat) == hand - Counter([gone])
             assert Counter(self.zones()["defausse"][0]) == discard_pile + Counter([gone])  # face up, kept out
             ends = sum(hand.values()) - 1 <= LIMIT
-        elif label.startswith(LAY):
-            laid = label[len(LAY):]
-            self.laid.append(laid)
-            assert self.hand(seat) == hand - Counter([laid])
-            assert Counter(self.zones()["chantier"][seat]) == Counter(self.laid)
-        elif label == SCORE:
-            n = len(self.laid)
-            assert n >= 3 and (one_colour(self.laid) or is_run(self.laid, self.suite))
-            self.points[seat] += set_points(n)
-            self.tables[seat] += Counter(self.laid)
-            self.sets.append(list(self.laid))
-            ends = True
         else:
-            assert label == BACK
-            self.retook = True
-            assert self.hand(seat) == hand + Counter(self.laid)
-            self.laid = []
+            assert label.startswith(LAY), label
+            laid = list(label_key(label))
+            n = len(laid)
+            assert n >= 3 and (one_colour(laid) or is_run(laid, self.suite))
+            assert not +(Counter(laid) - hand)  # cards of the hand
+            assert self.hand(seat) == hand - Counter(laid)  # all of them laid at once
+            self.points[seat] += set_points(n)
+            self.tables[seat] += Counter(laid)
+            self.sets.append(laid)
+            ends = True
         if not s.is_terminal():
             assert (s.current_player() != seat) == ends, (label, seat)
         else:
@@ -182,7 +192,6 @@ class Referee:
         self.turns[self.seat] += 1
         for seat in range(self.players):
             assert Counter(self.zones()["table"][seat]) == self.tables[seat]
-            assert self.zones()["chantier"][seat] == ()
         round_over = self.seat == self.players - 1
         # MA7, MA8: the ending is found at a round's end only, and then as soon as its condition holds
         ended = sum(self.market().values()) < MARKET or (self.fin == "pioche" and self.pile() == 0)
@@ -198,7 +207,7 @@ class Referee:
         assert s.ended_by == ("marche_incomplet" if sum(self.market().values()) < MARKET else "pioche_vide")
         # no card lost or doubled
         zones = self.zones()
-        assert sum(len(p) for z in ("pioche", "marche", "defausse", "main", "chantier", "table")
+        assert sum(len(p) for z in ("pioche", "marche", "defausse", "main", "table")
                    for p in zones[z]) == sum(BOX.values())
         assert [s.counters[i]["points"] for i in range(self.players)] == self.points
         # MA9: most points, then the fewest cards in hand; still equal, shared
@@ -235,15 +244,17 @@ def test_marche_passes_games_check_in_french_and_english() -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_referee_checks_every_move_of_random_and_greedy_games(players: int) -> None:
-    discards = sizes = blind_empty = 0
+    discards = sizes = blind_empty = twice = 0
     for seed in range(8):
         ref = Referee(players, seed)
         ref.play(_greedy if seed % 4 == 0 else _random(seed))
         discards += ref.discards
         sizes += len(ref.sets)
         blind_empty += ref.blind_on_empty_checked
-    # the hand limit, the sets and the pile run dry were all met, so the checks were at work
-    assert discards > 0 and sizes > 0 and blind_empty > 0
+        twice += ref.duplicate_hands
+    # the hand limit, the sets, a hand holding two copies of a set's card (each set still offered
+    # once) and the pile run dry were all met, so the checks were at work
+    assert discards > 0 and sizes > 0 and blind_empty > 0 and twice > 0
 
 
 @pytest.mark.parametrize("suite", ["mixte", "couleur"])

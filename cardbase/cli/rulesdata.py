@@ -139,6 +139,10 @@ def check_command(
                 typer.echo(at(t["players"]) + tr("rulesdata.cli.safety", count=t["games"] - t["ended"]))
         for name in tried["never_legal"]:
             typer.echo(tr("rulesdata.cli.never_legal", action=name, games=tried["games"]))
+            if name in tried.get("sets", {}):  # a set action: was a set ever looked for, did one pass?
+                seen = tried["sets"][name]
+                typer.echo(tr("rulesdata.cli.set_never_tested" if seen["tested"] else "rulesdata.cli.set_never_listed",
+                              action=name, listed=seen["listed"], tested=seen["tested"]))
         for name, where in tried["never_legal_at"].items():
             typer.echo(tr("rulesdata.cli.never_legal_at", action=name, counts=_counts_text(where),
                           games=sum(t["games"] for t in tried["by_players"] if t["players"] in where)))

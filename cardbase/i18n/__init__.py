@@ -10,7 +10,9 @@ Two kinds of tables, merged into one dotted-key table per language:
       fr = "Le deck a {count} cartes, il en faut {size}."
       en = "The deck has {count} cards; it needs {size}."
 
-Values are ``str.format`` templates. French is the reference: a key missing in another language
+Values are ``str.format`` templates. A word that agrees with a number is written ``{n|carte|cartes}``
+(the value ``n``, then the singular and the plural): « 1 carte », « 3 cartes »; French takes the
+singular below 2 (« 0 réponse », « 1,5 point »), English for 1 alone (« 0 answers »). French is the reference: a key missing in another language
 falls back to French, then to the key itself — except in strict mode (``CARDBASE_I18N_STRICT=1``,
 set by the test suite), where a missing key raises ``KeyError`` so that a message without a
 translation fails a test.
@@ -28,6 +30,7 @@ layer may import it.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,8 +39,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT", "LANGUAGES", "current_language", "find", "fmt_num", "fmt_pct", "keys", "set_language",
-           "table", "tr", "translate", "use_language"]
+__all__ = ["DEFAULT", "LANGUAGES", "current_language", "find", "fmt_num", "fmt_pct", "keys", "plural_is_one",
+           "set_language", "table", "tr", "translate", "use_language"]
 
 DEFAULT = "fr"
 LANGUAGES: dict[str, str] = {"fr": "Français", "en": "English"}
@@ -133,6 +136,41 @@ def _strict() -> bool:
     return os.environ.get("CARDBASE_I18N_STRICT", "").strip().lower() in ("1", "true", "yes", "on")
 
 
+_AGREE = re.compile(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
+
+
+def _number(value: Any) -> float | None:
+    """The number a value stands for: a number, or a text as the messages write one (« 1 234,5 »)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.replace("\u202f", "").replace("\u00a0", "").replace(" ", "").replace(",", ".")
+        try:
+            return float(text)
+        except ValueError:
+            return None
+    return None
+
+
+def plural_is_one(lang: str, value: Any) -> bool:
+    """``value`` takes the singular in ``lang``: French below 2 (« 0 carte », « 1,5 point »),
+    English 1 alone (« 0 cards »); a value that is not a number takes the plural."""
+    n = _number(value)
+    if n is None:
+        return False
+    return abs(n) < 2 if lang == "fr" else abs(n) == 1
+
+
+def _agree(text: str, lang: str, values: dict[str, Any]) -> str:
+    """Each ``{n|singular|plural}`` of ``text`` replaced by the word that agrees with ``values[n]``."""
+    def word(m: re.Match[str]) -> str:
+        name, one, many = m.groups()
+        return one if name in values and plural_is_one(lang, values[name]) else many
+    return _AGREE.sub(word, text)
+
+
 def translate(lang: str, key: str, /, **values: Any) -> str:
     """The string ``key`` in ``lang``, formatted with ``values``."""
     text = find(lang, key)
@@ -141,6 +179,8 @@ def translate(lang: str, key: str, /, **values: Any) -> str:
             raise KeyError(f"i18n: no translation for {key!r} in {lang!r}")
         text = find(DEFAULT, key) or key
     if values:
+        if "|" in text:
+            text = _agree(text, lang, values)
         try:
             return text.format(**values)
         except (KeyError, IndexError, ValueError):

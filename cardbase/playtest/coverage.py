@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from cardbase.i18n import current_language, tr
+from cardbase.i18n import current_language, tr, translate
 
 RARE = 0.01  # a rulebook rule used in under 1 % of its occasions is reported
 
@@ -52,8 +52,14 @@ def _rules_file_labels(code: str) -> dict[str, dict[str, Any]]:
     rules = valid_rules(code)
     if rules is None:
         return {}
-    return {a.name: dict(a.label) for a in rules.actions if a.label} | {
+    # every action is a rule of the game: one the bots almost never play when they may is reported
+    occasion = {"fr": tr_lang("coverage.action_occasion", "fr"), "en": tr_lang("coverage.action_occasion", "en")}
+    return {a.name: {**dict(a.label), "rulebook": True, "occasion": occasion} for a in rules.actions} | {
         f"ending:{e.name}": dict(e.label) for e in rules.endings if e.label}
+
+
+def tr_lang(key: str, lang: str) -> str:
+    return translate(lang, key)
 
 
 def _label(meta: Mapping[str, Any], key: str, lang: str) -> str:

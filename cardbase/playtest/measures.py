@@ -489,7 +489,10 @@ def try_random(rules: Rules, cards: Sequence[CardDef], games: int, seed: int = 0
             "never_legal": [a.name for a in rules.actions if a.name not in legal_somewhere],
             "never_ended_by": [e.name for e in rules.endings
                                if not any(r["ended_by"] == e.name for r in rows)],
-            "ended_by": {e.name: sum(1 for r in rows if r["ended_by"] == e.name) for e in rules.endings}}
+            "ended_by": {e.name: sum(1 for r in rows if r["ended_by"] == e.name) for e in rules.endings},
+            # a set action (pick = "set"): positions whose sets were listed, sets tested, sets legal
+            "sets": {rules.actions[k].name: dict(zip(("listed", "tested", "legal"), v))
+                     for k, v in getattr(game, "set_stats", {}).items()}}
 
 
 def player_counts(rules: Rules, players: int | None = None) -> list[int]:
@@ -527,6 +530,8 @@ def try_counts(rules: Rules, cards: Sequence[CardDef], games: int, counts: Seque
             "never_legal_at": {a: c for a, c in never_at.items() if c and len(c) < len(parts)},
             "never_ended_by": [e.name for e in rules.endings
                                if all(e.name in t["never_ended_by"] for t in parts)],
+            "sets": {a: {key: sum(t["sets"][a][key] for t in parts) for key in ("listed", "tested", "legal")}
+                     for a in (parts[0]["sets"] if parts else {})},
             "ended_by": {e.name: sum(t["ended_by"][e.name] for t in parts) for e in rules.endings},
             "by_players": parts}
 

@@ -364,3 +364,78 @@ def card_effects(c: _Checker, cards: list[dict[str, Any]]) -> None:
                   card=card.get("name"), error=str(exc))
         seen.add(text)
 
+
+
+MAX_SET_SIZE = 10_000  # a set's size written as a number (the material has at most 10,000 cards)
+
+
+def _constant(e: Any) -> Any:
+    """The value of an expression that reads nothing but numbers and the options (None otherwise)."""
+    if e is None or e.calls or e.names:
+        return None
+    v = e.bind(_CONSTANT_FUNCTIONS)(None, 0, {}, None)
+    e.fn = None  # bound again by the interpreter, with its functions
+    return v
+
+
+def set_keys(c: _Checker, ctx: _Ctx, a: dict[str, Any], parts: list[Any], act: Action, move: Any,
+             chosen: Zone) -> None:
+    """``pick = "set"``: several cards of the ``move``'s zone at once — ``size = [min, max]`` (or
+    one size; numbers or expressions; by default from 1 to every card), ``test`` on the set (an
+    expression reading the pseudo-zone ``chosen``). The zone must be one the player sees (the
+    cards are chosen by what they are); a size known when the file is read is checked then."""
+    from .expr import CHOSEN
+
+    if act.pick != "set":
+        for key in ("size", "test"):
+            if key in a:
+                c.add(parts + [key], "rulesdata.set_keys", "rulesdata.set_keys_fix", key=key, action=act.name)
+        return
+    if move is None:
+        c.add(parts + ["pick"], "rulesdata.set_no_move", "rulesdata.set_no_move_fix", action=act.name)
+        return
+    if CHOSEN in ctx.zones:
+        c.add(parts + ["pick"], "rulesdata.set_chosen_zone", "rulesdata.set_chosen_zone_fix", zone=CHOSEN)
+    zone = ctx.zones.get(act.source) if act.source else None
+    if zone is not None and not (zone.visible == "everyone"
+                                 or (zone.per_player and zone.visible in ("owner", "team"))):
+        c.add(parts + ["move"], "rulesdata.set_hidden", "rulesdata.set_hidden_fix", zone=zone.name,
+              action=act.name)
+    raw = a.get("size")
+    if raw is not None:
+        items = raw if isinstance(raw, list) else [raw, raw]
+        ok = len(items) == 2 and all(
+            (isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= MAX_SET_SIZE) or isinstance(x, str)
+            for x in items)
+        if not ok:
+            c.add(parts + ["size"], "rulesdata.set_size", "rulesdata.set_size_fix", value=raw,
+                  most=MAX_SET_SIZE)
+        else:
+            lo, hi = (ctx.expr(x, parts + ["size"], card=False) for x in items)
+            act.set_min, act.set_max = lo, hi
+            vlo, vhi = _constant(lo), _constant(hi)
+            if any(v is not None and (isinstance(v, bool) or not isinstance(v, int)) for v in (vlo, vhi)):
+                c.add(parts + ["size"], "rulesdata.set_size", "rulesdata.set_size_fix", value=raw,
+                      most=MAX_SET_SIZE)
+            elif vlo is not None and vhi is not None and vlo > vhi:
+                c.add(parts + ["size"], "rulesdata.set_size_order", "rulesdata.set_size_order_fix",
+                      lo=vlo, hi=vhi, action=act.name)
+            elif vlo is not None and ctx.box is not None and vlo > ctx.box:
+                c.add(parts + ["size"], "rulesdata.set_size_box", "rulesdata.set_size_box_fix",
+                      lo=vlo, box=ctx.box, action=act.name)
+    if "test" in a:
+        ctx.pseudo = {CHOSEN: chosen}
+        try:
+            act.set_test = ctx.expr(a["test"], parts + ["test"], card=False)
+        finally:
+            ctx.pseudo = {}
+    act.set_where = c.where(parts + ["size"] if raw is not None else parts + ["pick"])
+
+
+def set_structures(c: _Checker, parts: list[Any], act: Action) -> None:
+    """A set action is an ordinary one: not a secret choice, not an answer, opening no window."""
+    for key, on in (("simultaneous", act.simultaneous), ("answer_only", act.answer_only),
+                    ("answers", act.answers is not None)):
+        if on:
+            c.add(parts + [key], "rulesdata.set_structures", "rulesdata.set_structures_fix", key=key,
+                  action=act.name)

@@ -11,7 +11,6 @@ replays a game exactly.
 from __future__ import annotations
 
 import ast
-import dataclasses
 import functools
 import itertools
 import random
@@ -23,8 +22,9 @@ from cardbase.errors import CardbaseError
 from cardbase.games.frame import IllegalActionError  # one for every game
 from cardbase.i18n import current_language, tr
 
-from . import structures
-from .expr import Expr
+from . import sets, structures
+from .expr import CHOSEN, Expr, _called
+from .expr import expressions as _expressions
 from .language import Rules, RulesRuntimeError, runtime_error  # noqa: F401 (RulesRuntimeError: re-exported)
 from .structures import Structures
 
@@ -142,6 +142,7 @@ def _count_if(s: State, pile: list[int], test: Any) -> int:
     cards = s.game.cards
     return sum(1 for c in pile if test(cards[c]))
 FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
+FUNCTIONS.update(sets.ZONE_FUNCTIONS)  # min, max, sum, distinct of a zone's cards
 
 
 class _HiddenRead(Exception):
@@ -485,21 +486,6 @@ class _EffectView:
         self.s._effect_done()
 
 
-def _expressions(obj: Any) -> Any:
-    """Every expression (:class:`Expr`) of a rules file, wherever it is held."""
-    if isinstance(obj, Expr):
-        yield obj
-    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        for f in dataclasses.fields(obj):
-            yield from _expressions(getattr(obj, f.name))
-    elif isinstance(obj, (list, tuple)):
-        for x in obj:
-            yield from _expressions(x)
-    elif isinstance(obj, dict):
-        for x in obj.values():
-            yield from _expressions(x)
-
-
 class Game:
     """A rules file, its cards and a number of players."""
 
@@ -563,6 +549,8 @@ class Game:
         # draws from: ``pool``, else the game's cards, else the decks' (structures.more_cards)
         structures.more_cards(self, pool or (cards if rules.source == "decks" else None), CardView, _has)
         most = max((len(a.choose_values) for a in rules.actions), default=0)
+        if any(a.pick == "set" for a in rules.actions):  # a set action's argument: its set's number
+            most = max(most, sets.MAX_SET_CANDIDATES)
         self.stride = max(len(self.cards), most) + 1
         self.action_index = {a.name: k for k, a in enumerate(rules.actions)}
         self.effects = EffectTable(self) if rules.effects else None
@@ -587,6 +575,7 @@ class Game:
         self._card_memos: dict[int, list | None] = {}
         self._keywords: dict[str, list[bool]] = {}
         self._flags: dict[Any, list[int] | None] = {}  # count_if's tests (card_flags)
+        sets.setup(self)  # the set actions (pick = "set"): each card's kind, each test's classes
         self.legal_sees_only = self._legal_sees_only()
         self.twins = self._twins() if self.shortcuts else None
         self.quick = [self._quick(a) for a in rules.actions]
@@ -649,14 +638,21 @@ class Game:
         sizes = {"count", "count_all", "done", "can", "has", "min", "max", "abs", "total", "best"}
         if self.rules.effects and zones[self.rules.effects["hand"]].visible not in ("owner", "everyone"):
             return False
-        for e in (e for a in self.rules.actions for e in (a.when, a.filter, a.choose_filter) if e is not None):
+        for e in (e for a in self.rules.actions for e in (a.when, a.filter, a.choose_filter, a.set_test)
+                  if e is not None):
             for node in ast.walk(ast.parse(e.source, mode="eval")):
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                     continue
-                fn = node.func.id
+                fn = _called(node)
                 if fn in sizes:
                     continue
-                if fn not in ("top", "having", "having_all"):
+                inner = fn in ("min_of", "max_of", "distinct", "sum", "count_if") and len(node.args) > 1
+                if inner and any(isinstance(x, ast.Call)  # the text on each card may read more
+                                 for x in ast.walk(ast.parse(node.args[1].value, mode="eval"))):
+                    return False
+                if node.args and getattr(node.args[0], "value", None) == CHOSEN:
+                    continue  # a set's cards (a set's test): taken from a zone the seat sees
+                if fn not in ("top", "having", "having_all", "min_of", "max_of", "distinct"):
                     return False
                 z = zones[node.args[0].value]  # a checked expression names a zone here
                 seen = (z.visible == "everyone" or (fn == "top" and z.visible == "top")
@@ -754,7 +750,7 @@ class State(Structures):
         self.cov = {a.name: [0, 0] for a in r.actions}
         # per seat and card (Game.card_keys): [decisions where a legal action could choose it,
         # times chosen], flat: (seat * cards + card) * 2 (+1 for the times chosen)
-        self.counts_cards = any(game.card_choice)
+        self.counts_cards = any(game.card_choice) or bool(game.set_actions)
         # per seat and card (Game.card_keys): [decisions that offered it, times taken]; only the
         # game played counts them: a copy (a bot's look-ahead or search) keeps those counted so far
         # and adds none (State._fork)
@@ -1118,6 +1114,8 @@ class State(Structures):
         pile = self._pile(a.source, seat)
         if not pile:
             return []
+        if a.pick == "set":  # one choice per distinct set passing the test
+            return sets.choices(self, a, k, seat)
         if a.pick != "choice":
             return [len(pile) - 1]
         if a.filter is None:
@@ -1208,6 +1206,10 @@ class State(Structures):
         card = None
         if a.choose_counter is not None:
             self.counters[p][a.choose_counter] = a.choose_values[i]
+        if a.pick == "set":  # several cards at once, their triggers, the action's then
+            sets.play(self, a, k, p, i)
+            self._after_move(p, a, None, then=False)
+            return
         if a.source is not None:
             card = self._move_action(a, p, i)
         if a.answers is not None and self._open_window(p, k, card):
@@ -1240,10 +1242,10 @@ class State(Structures):
             self._moved(a.source, a.dest, p, cid)
         return card
 
-    def _after_move(self, p: int, a: Any, card: CardView | None) -> None:
-        """The rest of an action: its ``then``, the end of the turn, a card's effect, what comes
-        next."""
-        if a.then:
+    def _after_move(self, p: int, a: Any, card: CardView | None, then: bool = True) -> None:
+        """The rest of an action: its ``then`` (unless ``then`` is False: a set's, run with its
+        cards), the end of the turn, a card's effect, what comes next."""
+        if a.then and then:
             self._run(a.then, p, card)
         if a.ends_turn:
             self._ending = True
@@ -2235,6 +2237,9 @@ class State(Structures):
         """The cards' figures of seat ``p``'s decision among ``legal``, before action ``k`` at
         position ``i`` is played: each card a legal action could choose offered once, the card
         chosen taken once (an action that takes the top or a random card chooses none)."""
+        if self.game.set_actions:  # each card of a set offered, each card of the set chosen taken
+            sets.count_cards(self, p, legal, k, i)
+            return
         stride, choice, key, sources = self.game.card_info
         cov = self.card_cov[p]  # per card: offered at 2 × card, taken at 2 × card + 1
         if legal[0] // stride == legal[-1] // stride:  # one action's choices: action k's (common)
@@ -2430,6 +2435,9 @@ class State(Structures):
         if a.source is None:
             return label
         p = self.player if self.player >= 0 else 0
+        if a.pick == "set":  # « Valider la série : 3 rouge, 4 rouge, 5 rouge »
+            return tr("rulesdata.action.card", action=label,
+                      card=sets.names(self, sets.set_cards(self, a, p, i)) or "—")
         pile = self._pile(a.source, p)
         hidden = a.pick == "choice" and bool(self._hidden(a.source, p, p, len(pile))) and \
             i in self._hidden(a.source, p, p, len(pile))
@@ -2457,6 +2465,8 @@ class State(Structures):
             return tr("rulesdata.log.action", player=event[1] + 1, action=label)
         if kind == "card":
             return tr("rulesdata.log.card", player=event[1] + 1, card=self.game.cards[event[2]].name)
+        if kind == "cards":  # a set's cards, moved at once
+            return tr("rulesdata.log.card", player=event[1] + 1, card=sets.names(self, event[2]))
         if kind == "no_move":
             return tr("rulesdata.log.no_move", player=event[1] + 1)
         if kind == "turn_limit":
@@ -2545,6 +2555,9 @@ class State(Structures):
             kind = e[0]
             if kind == "card" and unseen.get(i, 0) >> seat & 1:
                 out.append(tr("rulesdata.log.card_hidden", player=e[1] + 1))
+            elif kind == "cards" and i in unseen:  # a set some of whose cards this seat did not see
+                out.append(tr("rulesdata.log.card", player=e[1] + 1,
+                              card=sets.names(self, e[2], seat, unseen[i])))
             elif kind in PRIVATE_EFFECT_EVENTS and len(e) > 2 and e[1] != seat:  # not a structure's
                 n = len(e[2]) if isinstance(e[2], tuple) else 1
                 out.append(tr(f"rulesdata.log.eff.{kind}_hidden", player=e[1] + 1, n=n))

@@ -17,9 +17,12 @@ and stopped during play (:func:`_mul`, :func:`_mod`) where a card's field turns 
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
+
+from cardbase.errors import CardbaseError
 
 # name -> (min args, max args, kinds of the string arguments: "zone" / "action" / "" for any)
 FUNCTIONS: dict[str, tuple[int, int, str]] = {
@@ -38,7 +41,8 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "having_all": (2, 2, "zone"),  # the same, every player's pile of the zone together
     "score": (0, 0, "state"),  # the player's hand scored by the cards' effects ([effects])
     "pending": (1, 1, "state"),  # pending('recover'): the size of the seat's Défausse actions waiting
-    "sum": (1, 1, "zone"),  # the values of the zone's cards added up (the seat's own pile)
+    "sum": (1, 2, "zone"),  # the values of the zone's cards added up (sum('table', 'card.points'): an expression's)
+    "distinct": (1, 2, "zone"),  # distinct('table', 'card.colour'): the different values among the zone's cards
     "team_total": (1, 1, "counter"),  # a counter summed over the seat's team
     "team_best": (1, 1, "counter"),  # a counter's highest value in the seat's team
     "others_best": (1, 1, "counter"),  # its highest value among the other teams' seats
@@ -48,6 +52,11 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "count_best": (1, 1, "counter"),  # how many seats hold the counter's highest value (a tie's size)
     "count_if": (2, 2, "zone"),  # count_if('main', 'card.colour == 2'): cards of the zone passing a test
 }
+# min('zone'), max('zone', 'card.value'): a zone-wide form of min and max (a zone's name first)
+ZONE_MINMAX = {"min": "min_of", "max": "max_of"}
+# the functions whose second argument is a text holding an expression on ``card``
+CARD_TEXT = ("count_if", "sum", "distinct", "min_of", "max_of")
+CHOSEN = "chosen"  # the pseudo-zone of the cards of a set (an action's pick = "set"): its test, its then
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 # teams and answer windows (docs/rules-language.md): the seat's team (from 1), the number of teams,
 # the card of the action that opened the answer window, the answers made in it, its actor (from 1)
@@ -61,6 +70,17 @@ _OPS = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.U
         ast.BinOp, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq,
         ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.Is, ast.IsNot,
         ast.Name, ast.Load, ast.Constant, ast.Call, ast.Attribute, ast.IfExp, ast.Tuple, ast.List)
+
+
+class RulesRuntimeError(CardbaseError):
+    """An expression of the rules file that fails while a game is played (a card without the
+    field it reads, a text where a number is needed…): one problem, located like those found
+    by reading the file (:attr:`problem`: its line and key, message and fix; made by
+    ``language.runtime_error``)."""
+
+    def __init__(self, message: str, problem: Any = None) -> None:
+        super().__init__(message, [problem] if problem is not None else None)
+        self.problem = problem
 
 
 @dataclass(slots=True, frozen=True)
@@ -143,7 +163,7 @@ class _Rewrite(ast.NodeTransformer):
                     or (node.id in MORE_NAMES and node.id != "cause") or (self.number and node.id == "value"))
         if isinstance(node, ast.Call):
             name = node.func.id if isinstance(node.func, ast.Name) else ""
-            if name in ("min", "max", "abs"):
+            if name in ("min", "max", "abs"):  # (a zone's min('table') may be a text: a Constant)
                 return all(self.numeric(a) for a in node.args)
             return name not in ("top",)
         if isinstance(node, ast.BinOp):
@@ -168,14 +188,21 @@ class _Rewrite(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> Any:
         args = [self.visit(a) for a in node.args]
         assert isinstance(node.func, ast.Name)
-        fn = ast.Name(f"_f_{node.func.id}", ast.Load())
-        if FUNCTIONS[node.func.id][2]:
+        name = _called(node)
+        fn = ast.Name(f"_f_{name}", ast.Load())
+        if name in CARD_TEXT and name != "count_if" and len(node.args) == 1 and name != "sum":
+            text = "card.value"  # min('zone'), max('zone'), distinct('zone'): the cards' values
+        else:
+            text = node.args[1].value if name in CARD_TEXT and len(node.args) == 2 else None
+        if FUNCTIONS.get(name, (0, 0, "zone"))[2]:
             args = [ast.Name("_s", ast.Load()), ast.Name("_seat", ast.Load()), *args]
         call: ast.expr = ast.Call(fn, args, [])
-        if node.func.id == "count_if":  # the test (checked text) as a function of the card
-            test = ast.parse(node.args[1].value.strip(), mode="eval").body
+        if text is not None:  # the test or the value (checked text) as a function of the card
+            test = ast.parse(text.strip(), mode="eval").body
             lam = ast.Lambda(ast.arguments(posonlyargs=[], args=[ast.arg("_card")], kwonlyargs=[],
                                            kw_defaults=[], defaults=[]), self.visit(test))
+            if name == "sum":
+                fn = ast.Name("_f_sum_of", ast.Load())
             call = ast.Call(fn, [*args[:3], lam], [])
         if node.func.id == "score":  # the state's method itself, without the table's lambda
             call = ast.Call(ast.Attribute(ast.Name("_s", ast.Load()), "effect_score", ast.Load()),
@@ -276,10 +303,16 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                                                                         ("known", ", ".join(FUNCTIONS)))))
                 continue
             lo, hi, kind = FUNCTIONS[fn]
+            zonal = _called(node)
+            if zonal != fn:  # min('table'), max('table', 'card.value'): a zone's lowest or highest value
+                lo, hi, kind = 1, 2, "zone"
             if not lo <= len(node.args) <= hi:
                 problems.append(ExprProblem("rulesdata.expr.arity", (("name", fn), ("count", lo))))
                 continue
+            fn = zonal
             used_calls.add(fn)
+            if fn in CARD_TEXT and fn != "count_if" and len(node.args) == 1:
+                used_attrs.add("value")  # sum('zone'), min('zone'), distinct('zone') read card.value
             if kind == "zone" and node.args and isinstance(node.args[0], ast.Constant):
                 used_zones.add(str(node.args[0].value))
             if kind and kind != "state":
@@ -288,10 +321,10 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                         and arg.value in kinds[kind]):
                     text = arg.value if isinstance(arg, ast.Constant) else ast.unparse(arg)
                     problems.append(ExprProblem(f"rulesdata.expr.bad_{kind}",
-                                                (("name", fn), ("value", text),
+                                                (("name", node.func.id), ("value", text),
                                                  ("known", ", ".join(sorted(kinds[kind]))))))
-                elif fn == "count_if":
-                    inner = _count_if_test(node, names, zones, actions, counters, constants)
+                elif fn in CARD_TEXT and len(node.args) == 2:
+                    inner = _count_if_test(node, names, zones, actions, counters, constants, fn)
                     if isinstance(inner, list):
                         problems.extend(inner)
                     else:
@@ -304,7 +337,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                     problems.append(ExprProblem("rulesdata.expr.top_unordered", (("zone", arg.value),)))
     if problems:
         return None, problems
-    body = _Rewrite(set(counters), dict(constants or {}), number).visit(tree.body)
+    body = _share_repeats(_Rewrite(set(counters), dict(constants or {}), number).visit(tree.body))
     args = ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in ("_s", "_seat", "_c", "_card")],
                          kwonlyargs=[], kw_defaults=[], defaults=[])
     lam = ast.fix_missing_locations(ast.Expression(ast.Lambda(args, body)))
@@ -312,13 +345,95 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
                 frozenset(used_calls), frozenset(used_zones), frozenset(used_attrs)), []
 
 
+def _share_repeats(body: ast.expr) -> ast.expr:
+    """A call written twice or more in one expression computed once: ``count_if('main', …) *
+    (count_if('main', …) - 1)`` keeps the first value (``(_k0 := …)``) and reads it after. Every
+    function of the language reads the position and changes nothing, so within one evaluation the
+    same call gives the same value. Only a call that is certainly evaluated first keeps its value:
+    not one in a branch that may be skipped (after ``and``/``or``, in ``a if t else b``, a chained
+    comparison's later terms) — a later copy is then computed as written. The card tests inside
+    ``count_if`` (lambdas of ``_card``) are left alone: they are evaluated card by card."""
+    counts: dict[str, int] = {}
+    todo: list[ast.AST] = [body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Call):
+            key = ast.dump(node)
+            counts[key] = counts.get(key, 0) + 1
+        todo.extend(ast.iter_child_nodes(node))
+    repeated = {k for k, n in counts.items() if n > 1}
+    if not repeated:
+        return body
+    kept: dict[str, str] = {}
+
+    def visit(node: ast.AST, maybe: bool) -> ast.AST:
+        """``node`` rewritten in evaluation order; ``maybe``: it may not be evaluated."""
+        if isinstance(node, ast.Lambda):
+            return node
+        key = ast.dump(node) if isinstance(node, ast.Call) else None
+        if key in kept:
+            return ast.copy_location(ast.Name(kept[key], ast.Load()), node)
+        if isinstance(node, ast.BoolOp):
+            node.values = [visit(v, maybe or i > 0) for i, v in enumerate(node.values)]
+        elif isinstance(node, ast.IfExp):
+            node.test = visit(node.test, maybe)
+            node.body, node.orelse = visit(node.body, True), visit(node.orelse, True)
+        elif isinstance(node, ast.Compare):
+            node.left = visit(node.left, maybe)
+            node.comparators = [visit(c, maybe or i > 0) for i, c in enumerate(node.comparators)]
+        else:
+            for name, value in ast.iter_fields(node):
+                if isinstance(value, list):
+                    setattr(node, name, [visit(v, maybe) if isinstance(v, ast.AST) else v for v in value])
+                elif isinstance(value, ast.AST):
+                    setattr(node, name, visit(value, maybe))
+        if key in repeated and not maybe:
+            kept[key] = f"_k{len(kept)}"
+            return ast.copy_location(ast.NamedExpr(ast.Name(kept[key], ast.Store()), node), node)
+        return node
+
+    return visit(body, False)  # type: ignore[return-value]
+
+
+def _called(node: ast.Call) -> str:
+    """The function a call stands for: ``min('table')`` (a text first) is the zone-wide
+    ``min_of``, ``min(a, b)`` the usual one."""
+    name = node.func.id if isinstance(node.func, ast.Name) else ""
+    if name in ZONE_MINMAX and node.args and isinstance(node.args[0], ast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return ZONE_MINMAX[name]
+    return name
+
+
 def _count_if_test(node: ast.Call, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
-                   counters: Iterable[str], constants: dict[str, Any] | None) -> Expr | list[ExprProblem]:
-    """The test of ``count_if('zone', 'test')``: a text holding an expression on ``card``, checked as
-    any other (its problems, or the compiled test whose names, zones and fields the caller adds)."""
+                   counters: Iterable[str], constants: dict[str, Any] | None,
+                   fn: str = "count_if") -> Expr | list[ExprProblem]:
+    """The test of ``count_if('zone', 'test')`` (or the value of ``sum``, ``min``, ``max``,
+    ``distinct`` of a zone): a text holding an expression on ``card``, checked as any other (its
+    problems, or the compiled test whose names, zones and fields the caller adds)."""
     arg = node.args[1]
     if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+        if fn != "count_if":
+            shown = {"min_of": "min", "max_of": "max"}.get(fn, fn)
+            return [ExprProblem("rulesdata.expr.card_text", (("name", shown), ("value", ast.unparse(arg))))]
         return [ExprProblem("rulesdata.expr.count_if_test", (("value", ast.unparse(arg)),))]
     e, problems = compile_expr(arg.value, names=names, zones=zones, actions=actions, counters=counters,
                                card=True, constants=constants)
     return problems if e is None else e
+
+
+def expressions(obj: Any) -> Any:
+    """Every expression (:class:`Expr`) of a rules file, wherever it is held."""
+    if isinstance(obj, Expr):
+        yield obj
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from expressions(getattr(obj, f.name))
+    elif isinstance(obj, (list, tuple)):
+        for x in obj:
+            yield from expressions(x)
+    elif isinstance(obj, dict):
+        for x in obj.values():
+            yield from expressions(x)

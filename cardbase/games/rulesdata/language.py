@@ -23,7 +23,7 @@ from cardbase.i18n import tr
 
 from . import constructs
 from .constructs import Answers, Teams
-from .expr import Expr, compile_expr
+from .expr import CHOSEN, Expr, RulesRuntimeError, compile_expr
 
 VISIBILITY = ("nobody", "owner", "everyone", "top", "team")
 RESETS = ("never", "turn", "round")
@@ -102,6 +102,12 @@ class Action:
     answer_only: bool = False  # legal only in an answer window
     answers: Answers | None = None  # the answer window the action opens
     answers_with: tuple[str, ...] = ()  # the names written in ``answers.with``
+    # pick = "set": several cards at once — size = [min, max] (expressions; None: 1, the pile's
+    # size), a test on the set (reading the pseudo-zone « chosen »), where the size is written
+    set_min: Expr | None = None
+    set_max: Expr | None = None
+    set_test: Expr | None = None
+    set_where: str = ""
 
 
 @dataclass(slots=True)
@@ -308,16 +314,6 @@ def expr_place(rules: Rules, e: Expr) -> tuple[int | None, str]:
     return line, key_text(list(e.where))
 
 
-class RulesRuntimeError(CardbaseError):
-    """An expression of the rules file that fails while a game is played (a card without the
-    field it reads, a text where a number is needed…): one problem, located like those found
-    by reading the file (:attr:`problem`: its line and key, message and fix)."""
-
-    def __init__(self, message: str, problem: Problem | None = None) -> None:
-        super().__init__(message, [problem] if problem is not None else None)
-        self.problem = problem
-
-
 def runtime_error(rules: Rules, e: Expr, msg: str, fix: str, **values: Any) -> RulesRuntimeError:
     """The error of the expression ``e`` failing in play: the message ``msg`` and its ``fix``
     (i18n keys, with ``values``), at the line and key of ``e`` in the rules file."""
@@ -353,6 +349,13 @@ class _Checker:
         where = tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts)) \
             if line else tr("rulesdata.where_noline", file=self.path, key=key_text(parts))
         self.problems.append(Problem("rules-file", tr(msg, **values), tr(fix, **values), where))
+
+    def where(self, parts: list[Any]) -> str:
+        """« fichier F, ligne N, clé K »: where a key is, for a problem found only in play."""
+        if self.index is None:
+            self.index = _Lines(self.text)
+        line = locate(self.index, [p for p in parts if not isinstance(p, tuple)])
+        return tr("rulesdata.where", file=self.path, line=line or "?", key=key_text(parts))
 
     def table(self, data: Any, parts: list[Any], *, required: bool = False) -> dict[str, Any]:
         if data is None:
@@ -645,6 +648,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     if source == "generated":
         generated = _generated(c, mat)
         if generated:  # the cards are the file's own: every field an expression reads is known
+            ctx.box = len(generated) * (players[1] if per_player_copy else 1)
             ctx.card_fields = set(CARD_FIELDS) | {k for card in generated for k in card} - {"copies"}
         if isinstance(mat.get("cards"), list):
             constructs.card_effects(c, [x for x in mat["cards"] if isinstance(x, dict)])
@@ -885,10 +889,13 @@ class _Ctx:
         self.card_fields: set[str] | None = None  # the fields and figures of the file's own cards
         self.players = (1, 12)  # the file's player counts (a next_turn's seat is checked against them)
         self.next_turns: list[list[Any]] = []  # where a next_turn is (refused with simultaneous choices)
+        self.pseudo: dict[str, Zone] = {}  # zones only expressions read (a set's « chosen »)
+        self.box: int | None = None  # the cards of the material, when the file makes them
 
     def expr(self, source: Any, parts: list[Any], *, card: bool, extra: tuple[str, ...] = ()) -> Expr | None:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options) + list(extra),
-                                   zones=self.zones, actions=self.actions, counters=self.counters,
+                                   zones={**self.zones, **self.pseudo} if self.pseudo else self.zones,
+                                   actions=self.actions, counters=self.counters,
                                    card=card, constants=self.options, number="value" in extra)
         if e is not None:
             e.where = tuple(parts)  # an error in play says this line and key
@@ -1025,7 +1032,7 @@ class _Ctx:
         parts: list[Any] = ["actions", i]
         c.unknown_keys(a, parts, ("name", "label", "move", "pick", "filter", "when", "limit",
                                   "ends_turn", "compulsory", "then", "choose", "simultaneous",
-                                  "answer_only", "answers"))
+                                  "answer_only", "answers", "size", "test"))
         name = a.get("name")
         if not isinstance(name, str) or not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
             c.add(parts + ["name"], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=name)
@@ -1058,7 +1065,7 @@ class _Ctx:
             if "allowed" in choose:
                 act.choose_filter = self.expr(choose["allowed"], parts + ["choose"], card=False,
                                               extra=("value",))
-        act.pick = c.choice(a, parts, "pick", PICKS, "choice")
+        act.pick = c.choice(a, parts, "pick", PICKS + ("set",), "choice")
         if "filter" in a:
             if move is None:
                 c.add(parts + ["filter"], "rulesdata.filter_no_move", "rulesdata.filter_no_move_fix")
@@ -1074,6 +1081,15 @@ class _Ctx:
         act.limit = c.integer(a, parts, "limit", None, 1, 10_000)
         act.ends_turn = c.boolean(a, parts, "ends_turn", False)
         act.compulsory = c.boolean(a, parts, "compulsory", False)
-        act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None)
+        if act.pick == "set" or "size" in a or "test" in a:  # several cards at once (docs: sets)
+            chosen = Zone(CHOSEN, False, False, "everyone")
+            constructs.set_keys(c, self, a, parts, act, move, chosen)
+            self.pseudo = {CHOSEN: chosen} if act.pick == "set" else {}
+        try:
+            act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None and act.pick != "set")
+        finally:
+            self.pseudo = {}
         constructs.action_keys(c, a, parts, act, self)
+        if act.pick == "set":
+            constructs.set_structures(c, parts, act)
         return act

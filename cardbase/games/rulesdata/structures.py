@@ -582,15 +582,18 @@ class Structures:
         self._legal = None
         self.history.append(action)
         actor, k0, cid, seats, ans = self.window
+        stride = self.game.stride
+        counted = not self._pause and self._counted
+        if counted:  # rule coverage, as for an action of a turn: each answer the seat could make,
+            # whether it answered or let it pass (a pass is an occasion not taken)
+            for kk in {x // stride for x in legal if x != self.game.pass_action}:
+                self.cov[self.rules.actions[kk].name][0] += 1
         if action == self.game.pass_action:
             self._log("pass", seat)
         else:
-            stride = self.game.stride
             k, i = divmod(action, stride)
             a = self.rules.actions[k]
-            if not self._pause and self._counted:  # rule coverage, as for an action of a turn
-                for kk in {x // stride for x in legal if x != self.game.pass_action}:
-                    self.cov[self.rules.actions[kk].name][0] += 1
+            if counted:
                 self.cov[a.name][1] += 1
                 if self.counts_cards:
                     self._count_cards(seat, [x for x in legal if x != self.game.pass_action], k, i)
