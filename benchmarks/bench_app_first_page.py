@@ -10,7 +10,8 @@ headless Chromium (Debian's, driven by Playwright) and times:
   list) — from the server being ready and from the process start;
 - **second visit**: a new browser context (a new Streamlit session) on the same server, warm;
 - **server CPU**: user + system time of the server process when the first page is drawn (steadier
-  than wall time on a busy machine);
+  than wall time on a busy machine), and the same with its child processes that have ended (the
+  process that creates and seeds a new SQLite file, ``cardbase/ui/warmup.py``);
 - **script run**: the first and the second run of the app's script inside Streamlit (wall time and
   the script thread's CPU time), from a second server whose main script is a short file that runs
   ``streamlit_app.py`` between two clock readings, served with the app's own ``st.App`` lifespan
@@ -20,8 +21,13 @@ headless Chromium (Debian's, driven by Playwright) and times:
 The same is measured for an empty Streamlit page (one title) in the same run, cases interleaved,
 and every figure is also printed as a ratio to it, so that the machine's load weighs on both.
 ``--before CHECKOUT`` adds the app of another checkout (an older version) to the same run.
+``--seeded`` starts every server on a copy of a SQLite file already created, migrated and seeded
+(a returning user's start: the first page read with sqlite3) instead of a new one;
+``--full-reads`` adds the app with ``CARDBASE_FAST_READS=0`` (every read through SQLAlchemy) to the
+same run, interleaved; ``--no-script`` leaves out the script-timed servers (a shorter run).
 
     python benchmarks/bench_app_first_page.py [--runs 5] [--before OTHER_CHECKOUT] [--screenshot FILE]
+                                              [--seeded] [--full-reads] [--no-script]
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -82,10 +89,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _cpu_of(pid: int) -> float:
-    """User + system seconds of a running process (its threads included)."""
+def _cpu_of(pid: int, *, children: bool = False) -> float:
+    """User + system seconds of a running process (its threads included); ``children``: plus
+    those of its child processes that have ended (the app's database preparation)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS
+    return sum(int(f) for f in fields[11:15 if children else 13]) / TICKS
 
 
 def _drawn(browser, url: str, selectors: list[str], screenshot: Path | None = None) -> list[float]:
@@ -116,10 +124,24 @@ def _wait_lines(path: Path, count: int, timeout: float = 60.0) -> list[list[floa
     raise SystemExit(f"the app's script did not finish {count} run(s) within {timeout:.0f} s")
 
 
+def _seeded_file(root: Path, path: Path, env: dict[str, str]) -> None:
+    """A SQLite file created, migrated and seeded by the checkout ``root``, its journal folded in."""
+    probe = ("import sys\nfrom cardbase.storage import db\n"
+             "engine = db.make_engine('sqlite:///' + sys.argv[1])\ndb.init_db(engine)\n"
+             "with engine.connect() as conn:\n    conn.exec_driver_sql('PRAGMA wal_checkpoint(TRUNCATE)')\n"
+             "engine.dispose()\n")
+    subprocess.run([sys.executable, "-c", probe, str(path)], cwd=root, check=True,
+                   env=dict(env, PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))))
+
+
 def run_once(browser, root: Path, script: Path, selectors: list[str], env: dict[str, str], work: Path,
-             *, times: Path | None = None, screenshot: Path | None = None) -> dict[str, float]:
-    """One server of the checkout ``root`` on a fresh database: its figures (seconds)."""
+             *, times: Path | None = None, screenshot: Path | None = None,
+             seeded: Path | None = None) -> dict[str, float]:
+    """One server of the checkout ``root`` on a fresh database (a copy of ``seeded`` if given): its
+    figures (seconds)."""
     work.mkdir(parents=True)
+    if seeded is not None:
+        shutil.copyfile(seeded, work / "cardbase.db")
     port = _free_port()
     env = dict(env, DATABASE_URL=f"sqlite:///{work / 'cardbase.db'}", BENCH_APP=str(root / "streamlit_app.py"),
                PYTHONPATH=os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")])))
@@ -148,10 +170,10 @@ def run_once(browser, root: Path, script: Path, selectors: list[str], env: dict[
         ready = time.perf_counter()
         cpu_ready = _cpu_of(proc.pid)
         shown = _drawn(browser, url, selectors)
-        cpu_first = _cpu_of(proc.pid)
+        cpu_first, cpu_all = _cpu_of(proc.pid), _cpu_of(proc.pid, children=True)
         first = shown[-1]
         out = {"ready": ready - start, "title": shown[0] - ready, "first": first - ready,
-               "first_from_start": first - start, "cpu_ready": cpu_ready, "cpu_first": cpu_first}
+               "first_from_start": first - start, "cpu_ready": cpu_ready, "cpu_first": cpu_first, "cpu_all": cpu_all}
         if times is not None:
             _wait_lines(times, 1)
         second_start = time.perf_counter()
@@ -183,6 +205,11 @@ def main() -> None:
     parser.add_argument("--before", type=Path, help="another checkout whose app joins the run, to compare")
     parser.add_argument("--screenshot", type=Path,
                         help="save the first page (second visit) as this PNG (and NAME-before.png with --before)")
+    parser.add_argument("--seeded", action="store_true",
+                        help="start each server on a copy of a file already seeded, not on a new one")
+    parser.add_argument("--full-reads", action="store_true",
+                        help="add the app with CARDBASE_FAST_READS=0 (every read through SQLAlchemy)")
+    parser.add_argument("--no-script", action="store_true", help="leave out the script-timed servers")
     options = parser.parse_args()
     if not 1 <= options.runs <= 50:
         raise SystemExit("--runs: from 1 to 50")
@@ -200,14 +227,25 @@ def main() -> None:
         env.pop(name, None)
     # Modules compiled once to bytecode (kept outside the checkout), as on a user's machine.
     env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
-    # (name, checkout, main script, what the first page shows, whether the script run is timed)
-    cases = [("empty page", ROOT, empty, EMPTY_DRAWN, False),
-             ("app", ROOT, ROOT / "streamlit_app.py", APP_DRAWN, False),
-             ("app, script timed", ROOT, timed, APP_DRAWN, True)]
+    env.pop("CARDBASE_FAST_READS", None)
+    # (name, checkout, main script, what the first page shows, whether the script run is timed,
+    # the environment's changes)
+    cases = [("empty page", ROOT, empty, EMPTY_DRAWN, False, {}),
+             ("app", ROOT, ROOT / "streamlit_app.py", APP_DRAWN, False, {}),
+             ("app, script timed", ROOT, timed, APP_DRAWN, True, {})]
+    if options.full_reads:
+        cases += [("app, full reads", ROOT, ROOT / "streamlit_app.py", APP_DRAWN, False, {"CARDBASE_FAST_READS": "0"})]
     if options.before:
         before = options.before.resolve()
-        cases += [("app before", before, before / "streamlit_app.py", APP_DRAWN, False),
-                  ("before, script timed", before, timed, APP_DRAWN, True)]
+        cases += [("app before", before, before / "streamlit_app.py", APP_DRAWN, False, {}),
+                  ("before, script timed", before, timed, APP_DRAWN, True, {})]
+    if options.no_script:
+        cases = [case for case in cases if not case[4]]
+    seeded: dict[Path, Path] = {}
+    if options.seeded:
+        for root in {case[1] for case in cases}:
+            seeded[root] = work / f"seeded-{len(seeded)}.db"
+            _seeded_file(root, seeded[root], env)
     results: dict[str, list[dict[str, float]]] = {name: [] for name, *_ in cases}
     load_before = _load()
     with sync_playwright() as pw:
@@ -215,43 +253,52 @@ def main() -> None:
         try:
             n = 0
             for i in range(options.runs + 1):  # run 0 warms the caches and compiles the bytecode
-                for name, root, script, selectors, is_timed in cases:
+                for name, root, script, selectors, is_timed, changes in cases:
                     n += 1
                     shot = None
                     if options.screenshot and i == options.runs and name in ("app", "app before"):
                         shot = options.screenshot.with_stem(options.screenshot.stem + ("-before" if "before" in name
                                                                                          else ""))
-                    figures = run_once(browser, root, script, selectors, env, work / f"run{n}",
-                                       times=work / f"times{n}.jsonl" if is_timed else None, screenshot=shot)
+                    figures = run_once(browser, root, script, selectors, dict(env, **changes), work / f"run{n}",
+                                       times=work / f"times{n}.jsonl" if is_timed else None, screenshot=shot,
+                                       seeded=seeded.get(root))
                     if i:
                         results[name].append(figures)
+                        print(f"run {i} {name:<20} first {figures['first']:.2f} s from ready, server CPU "
+                              f"{figures['cpu_first']:.2f} s, load {_load()}", file=sys.stderr, flush=True)
         finally:
             browser.close()
     med = {name: {k: statistics.median(r[k] for r in rows) for k in rows[0]} for name, rows in results.items()}
     base = med["empty page"]
-    print(f"\nthe app's first page on a fresh database — {options.runs} fresh servers per case, medians, "
+    where = "an already seeded file" if options.seeded else "a fresh database"
+    print(f"\nthe app's first page on {where} — {options.runs} fresh servers per case, medians, "
           f"seconds ({ROOT})")
-    print(f"{'case':<20} {'ready':>7} {'title':>7} {'first':>7} {'first':>11} {'second':>8} {'server CPU':>11}")
-    print(f"{'':<20} {'':>7} {'(ready)':>7} {'(ready)':>7} {'(start)':>11} {'(warm)':>8} {'(at first)':>11}")
+    print(f"{'case':<20} {'ready':>7} {'title':>7} {'first':>7} {'first':>11} {'second':>8} {'server CPU':>11} "
+          f"{'+ children':>11}")
+    print(f"{'':<20} {'':>7} {'(ready)':>7} {'(ready)':>7} {'(start)':>11} {'(warm)':>8} {'(at first)':>11} "
+          f"{'(at first)':>11}")
     for name, m in med.items():
         print(f"{name:<20} {m['ready']:>7.2f} {m['title']:>7.2f} {m['first']:>7.2f} {m['first_from_start']:>11.2f} "
-              f"{m['second']:>8.2f} {m['cpu_first']:>11.2f}")
+              f"{m['second']:>8.2f} {m['cpu_first']:>11.2f} {m['cpu_all']:>11.2f}")
     app = med["app"]
     keys = (("first", "first visit from ready"), ("first_from_start", "first visit from start"),
-            ("second", "second visit"), ("cpu_first", "server CPU at first page"))
-    for name in [n for n in ("app", "app before") if n in med]:
+            ("second", "second visit"), ("cpu_first", "server CPU at first page"),
+            ("cpu_all", "CPU with child processes"))
+    for name in [n for n in ("app", "app, full reads", "app before") if n in med]:
         print(f"\nratios of the {name} to the empty page (same run):")
         for key, label in keys:
             print(f"  {label:<26} {med[name][key] / base[key]:>6.2f}×  "
                   f"({name} {med[name][key]:.2f} s, empty {base[key]:.2f} s)")
-    if "app before" in med:
-        print("\nthe app before / the app now (same run):")
-        old = med["app before"]
+    for other in [n for n in ("app, full reads", "app before") if n in med]:
+        print(f"\n{other} / the app (same run):")
+        old = med[other]
         for key, label in keys:
-            print(f"  {label:<26} {old[key] / app[key]:>6.2f}×  (before {old[key]:.2f} s, now {app[key]:.2f} s)")
+            print(f"  {label:<26} {old[key] / app[key]:>6.2f}×  ({other} {old[key]:.2f} s, app {app[key]:.2f} s)")
         # the first page's own server work: the server's CPU at the first page, less the empty page's
         print(f"  {'server CPU beyond empty':<26} {(old['cpu_first'] - base['cpu_first']) / (app['cpu_first'] - base['cpu_first']):>6.2f}×  "
-              f"(before {old['cpu_first'] - base['cpu_first']:.2f} s, now {app['cpu_first'] - base['cpu_first']:.2f} s)")
+              f"({other} {old['cpu_first'] - base['cpu_first']:.2f} s, app {app['cpu_first'] - base['cpu_first']:.2f} s)")
+        print(f"  {'CPU with children beyond':<26} {(old['cpu_all'] - base['cpu_all']) / (app['cpu_all'] - base['cpu_all']):>6.2f}×  "
+              f"({other} {old['cpu_all'] - base['cpu_all']:.2f} s, app {app['cpu_all'] - base['cpu_all']:.2f} s)")
     for name in [n for n in ("app, script timed", "before, script timed") if n in med]:
         timed_m = med[name]
         print(f"\nscript run inside Streamlit, {name.split(',')[0]} (median): first {timed_m['script_first']:.2f} s "

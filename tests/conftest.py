@@ -67,6 +67,26 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = keep
 
 
+# --------------------------------------------------------------------------- the read-only path
+
+@pytest.fixture
+def spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """One entry a look at the read-only path (``cardbase.storage.readonly``): whether the
+    snapshot was taken."""
+    from cardbase.storage import readonly
+
+    taken: list[bool] = []
+    real = readonly.open_read_only
+
+    def watched(url: str | None = None):
+        found = real(url)
+        taken.append(found is not None)
+        return found
+
+    monkeypatch.setattr(readonly, "open_read_only", watched)
+    return taken
+
+
 # --------------------------------------------------------------------------- SQLite
 
 _TEMPLATE: dict[str, Path] = {}

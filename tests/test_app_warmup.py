@@ -160,3 +160,38 @@ def test_the_warm_up_loads_no_table_code_nor_alembic(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=180, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["1", "False", "False", "False"]
+
+
+HEAVY = ("sqlalchemy", "sqlmodel", "pydantic", "alembic", "pyarrow", "pandas")
+
+
+def _first_page_probe(url: str, env: dict[str, str] | None = None) -> list[str]:
+    """In a fresh interpreter, as a server does: the warm-up, then a first session's page; what
+    the page shows (title, rows of the list) and which of :data:`HEAVY` were imported."""
+    probe = ("import sys\n"
+             "from streamlit.testing.v1 import AppTest\n"
+             "from cardbase.ui import warmup\n"
+             "warmup.warm_up()\n"
+             f"at = AppTest.from_file({APP!r}, default_timeout=120).run()\n"
+             "assert not at.exception and not at.error, [e.value for e in [*at.exception, *at.error]]\n"
+             "print(at.title[0].value, at.html[0].value.count('<tr>'),\n"
+             f"      *(name in sys.modules for name in {HEAVY!r}))\n")
+    env = {**__import__("os").environ, "DATABASE_URL": url, "PYTHONPATH": str(ROOT), **(env or {})}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=240, env=env)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()
+
+
+def test_the_first_page_of_a_seeded_file_loads_no_database_stack(tmp_path: Path) -> None:
+    """A server started on a SQLite file already seeded reads the first page with sqlite3: its
+    process imports neither SQLAlchemy, SQLModel nor pydantic (nor Alembic, pyarrow, pandas); a
+    new file is seeded in the process, as before; ``CARDBASE_FAST_READS=0`` takes the usual path
+    and the page is the same."""
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    first = _first_page_probe(url)  # creates and seeds the file
+    assert first[0] == "Cartes" and int(first[1]) > 10  # the header row and the cards
+    assert first[2:4] == ["True", "True"]
+    again = _first_page_probe(url)
+    assert again[:2] == first[:2] and again[2:] == ["False"] * len(HEAVY)
+    full = _first_page_probe(url, env={"CARDBASE_FAST_READS": "0"})
+    assert full[:2] == first[:2] and full[2:4] == ["True", "True"]

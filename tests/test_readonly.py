@@ -106,21 +106,6 @@ def databases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, st
     db.dispose_engines()
 
 
-@pytest.fixture
-def spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """One entry a read: whether it took the read-only snapshot."""
-    taken: list[bool] = []
-    real = readonly.open_read_only
-
-    def watched(url: str | None = None):
-        found = real(url)
-        taken.append(found is not None)
-        return found
-
-    monkeypatch.setattr(readonly, "open_read_only", watched)
-    return taken
-
-
 # --------------------------------------------------------------------------- the commands
 
 SEARCHES = [
@@ -193,6 +178,38 @@ def test_every_read_only_command_prints_the_same_on_both_paths(databases, kind, 
         assert spy and not any(spy), f"{args}: CARDBASE_FAST_READS=0 still took the snapshot"
         assert (fast.exit_code, fast.stdout, fast.stderr) == (full.exit_code, full.stdout, full.stderr), args
         assert fast.exception is None or isinstance(fast.exception, SystemExit), (args, fast.exception)
+
+
+@pytest.mark.parametrize("kind", ["seeded", "edited"])
+def test_the_app_first_page_reads_the_same_on_both_paths(databases, kind, monkeypatch):
+    """What the app's cards page reads (``cardbase/ui/cards.py``): the filters' values of every
+    game and of none, the list, each card's image data and the decks using it — equal on the
+    snapshot and on a session, in the same order."""
+    from sqlmodel import select
+
+    monkeypatch.setenv("DATABASE_URL", databases[kind])
+    db.dispose_engines()
+    snapshot = readonly.open_read_only()
+    assert snapshot is not None
+    with snapshot, db.session_scope() as session:
+        codes = [g.code for g in session.exec(select(Game))]
+        for game in [None, *codes, "zzz"]:
+            fast, full = reads.facet_rows(snapshot, game), reads.facet_rows(session, game)
+            assert [tuple(getattr(g, c) for c in readonly.GAME_COLUMNS) for g in fast[0]] == \
+                [tuple(getattr(g, c) for c in readonly.GAME_COLUMNS) for g in full[0]]
+            assert fast[1:] == full[1:] and (game == "zzz" or fast[2]), game
+        for game in [None, *codes]:
+            assert reads.card_dicts(snapshot, game=game, limit=500) == reads.card_dicts(session, game=game, limit=500)
+        ids = [card.id for card in session.exec(select(Card))]
+        used = 0
+        for card_id in [*ids, 999_999]:
+            decks = reads.decks_using_card(snapshot, card_id)
+            assert decks == reads.decks_using_card(session, card_id) == catalog.decks_using_card(session, card_id)
+            used += bool(decks)
+        assert used > 10  # the starter decks' cards
+        for card_id in ids[:: max(1, len(ids) // 25)]:
+            assert reads.card_defs(snapshot, ids=[card_id]) == reads.card_defs(session, ids=[card_id])
+    db.dispose_engines()
 
 
 @pytest.mark.parametrize("kind", ["seeded", "edited"])

@@ -25,6 +25,7 @@ from cardbase.catalog.reads import (  # noqa: F401 - reading cards: on a session
     card_dicts,
     card_rows,
     card_to_dict,
+    decks_using_card,
     fill_print_tables,
     get_card,
     get_edition,
@@ -33,7 +34,7 @@ from cardbase.catalog.reads import (  # noqa: F401 - reading cards: on a session
 from cardbase.catalog.gamesdata import get_game  # noqa: F401 - games are looked up there
 from cardbase.errors import NotFoundError, Problem, StaleEditError, ValidationError
 from cardbase.i18n import tr
-from cardbase.storage.models import Card, Deck, DeckEntry, Edition, Game
+from cardbase.storage.models import Card, Edition, Game
 from cardbase.catalog.richtext import plain
 from cardbase.text import canonical_colour, card_ref, fold, has_control
 
@@ -535,13 +536,6 @@ def _refuse_stale(card: Card, edition: Edition, game: Game, expected: int,
         current=current,
         attempted=dict(changes),
     )
-
-
-def decks_using_card(session: Session, card_id: int) -> list[str]:
-    rows = session.exec(
-        select(Deck.name).join(DeckEntry, DeckEntry.deck_id == Deck.id).where(DeckEntry.card_id == card_id)
-    ).all()
-    return sorted(set(rows))
 
 
 def delete_card(session: Session, card_id: int, *, expected_version: int) -> None:

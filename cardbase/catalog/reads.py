@@ -35,8 +35,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from cardbase.storage.models import Card, Edition, Game
 
-__all__ = ["CARD_DICT_KEYS", "card_defs", "card_dicts", "card_rows", "card_to_dict",
-           "fill_print_tables", "get_card", "get_edition", "get_game", "to_card_def"]
+__all__ = ["CARD_DICT_KEYS", "card_defs", "card_dicts", "card_rows", "card_to_dict", "decks_using_card",
+           "facet_rows", "fill_print_tables", "get_card", "get_edition", "get_game", "to_card_def"]
 
 
 # --------------------------------------------------------------------------- values
@@ -315,3 +315,50 @@ def card_defs(source: Session | ReadOnlyDB, *, for_print: bool = True, **filters
     if for_print:
         fill_print_tables(g for _, _, g in rows)
     return [to_card_def(c, e, g) for c, e, g in rows]
+
+
+# --------------------------------------------------------------------------- what the app's cards page lists
+
+def facet_rows(source: Session | ReadOnlyDB, game: str | None = None
+               ) -> tuple[list[Game | GameRow], list[tuple[str, str]], list[tuple[Any, Any, Any]]]:
+    """What the filters of the app's cards page offer, as stored: every game (by code), every
+    edition as ``(edition code, game code)`` (by edition code), and the ``(colour, rarity,
+    keywords)`` of every card of ``game`` (of every game when None), keywords decoded, in the order
+    the database gives them (the first spelling of a colour met is the one shown)."""
+    if isinstance(source, ReadOnlyDB):
+        games = source.games(order="game.code")
+        editions = [(e, g) for e, g in source.rows(
+            "SELECT edition.code, game.code AS code_1 FROM edition JOIN game ON game.id = edition.game_id "
+            "ORDER BY edition.code")]
+        sql = ("SELECT card.colour, card.rarity, card.keywords FROM card "
+               "JOIN edition ON edition.id = card.edition_id JOIN game ON game.id = edition.game_id")
+        rows = source.rows(sql + " WHERE game.code = ?", [game]) if game else source.rows(sql)
+        return games, editions, [(c, r, source.json(k)) for c, r, k in rows]
+    from sqlmodel import select
+
+    from cardbase.storage.models import Card, Edition
+    from cardbase.storage.models import Game as GameTable
+
+    games = list(source.exec(select(GameTable).order_by(GameTable.code)).all())
+    editions = [(e, g) for e, g in source.exec(
+        select(Edition.code, GameTable.code).join(GameTable).order_by(Edition.code)).all()]
+    stmt = select(Card.colour, Card.rarity, Card.keywords).join(Edition).join(GameTable)
+    if game:
+        stmt = stmt.where(GameTable.code == game)
+    return games, editions, [(c, r, k) for c, r, k in source.exec(stmt).all()]
+
+
+def decks_using_card(source: Session | ReadOnlyDB, card_id: int) -> list[str]:
+    """The names of the saved decks holding the card, sorted, each once."""
+    if isinstance(source, ReadOnlyDB):
+        names = [row[0] for row in source.rows(
+            "SELECT deck.name FROM deck JOIN deck_entry ON deck_entry.deck_id = deck.id "
+            "WHERE deck_entry.card_id = ?", [card_id])]
+    else:
+        from sqlmodel import select
+
+        from cardbase.storage.models import Deck, DeckEntry
+
+        names = list(source.exec(select(Deck.name).join(DeckEntry, DeckEntry.deck_id == Deck.id)
+                                 .where(DeckEntry.card_id == card_id)).all())
+    return sorted(set(names))

@@ -30,6 +30,7 @@ import os
 import re
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote, unquote
@@ -37,7 +38,7 @@ from urllib.parse import quote, unquote
 from cardbase.storage.schema import SEED_MARKER, database_url, head_revision
 
 __all__ = ["CARD_COLUMNS", "EDITION_COLUMNS", "FAST_READS_ENV", "GAME_COLUMNS", "CardRow",
-           "EditionRow", "GameRow", "ReadOnlyDB", "in_marks", "open_read_only", "read", "sqlite_path"]
+           "EditionRow", "GameRow", "ReadOnlyDB", "applies", "change_stamp", "in_marks", "open_read_only", "read", "sqlite_path"]
 
 T = TypeVar("T")
 
@@ -271,14 +272,38 @@ def sqlite_path(url: str) -> str | None:
     return path
 
 
+def change_stamp(url: str | None = None) -> tuple[int, ...] | None:
+    """What changes whenever a plain SQLite file is written (the size and time of the file and of
+    its write-ahead log), for a cache to know its copy is out of date; None for another database
+    (no such stamp: a cache of it keeps a time limit)."""
+    path = sqlite_path(database_url(url))
+    if path is None:
+        return None
+    stamp: list[int] = []
+    for name in (path, path + "-wal"):
+        try:
+            found = os.stat(name)
+        except OSError:
+            stamp += [-1, -1]
+        else:
+            stamp += [found.st_mtime_ns, found.st_size]
+    return tuple(stamp)
+
+
 def _fast_reads_off() -> bool:
     return os.environ.get(FAST_READS_ENV, "").strip().lower() in ("0", "off", "no", "false")
+
+
+def applies(url: str | None = None) -> bool:
+    """Whether the read-only path may take this database once it is created, migrated and seeded:
+    a plain SQLite file, fast reads not turned off."""
+    return not _fast_reads_off() and sqlite_path(database_url(url)) is not None
 
 
 def open_read_only(url: str | None = None) -> ReadOnlyDB | None:
     """A read-only snapshot of the database when nothing but reading is left to do, else None
     (then the full path must open it: it creates, migrates or seeds it, or says what is wrong)."""
-    if _fast_reads_off():
+    if not applies(url):
         return None
     path = sqlite_path(database_url(url))
     if path is None or not os.path.isfile(path):
@@ -306,11 +331,13 @@ def open_read_only(url: str | None = None) -> ReadOnlyDB | None:
     return ReadOnlyDB(conn, path)
 
 
-def read(work: Callable[[Any], T], url: str | None = None) -> T:
+def read(work: Callable[[Any], T], url: str | None = None, *,
+         session: Callable[[], AbstractContextManager[Any]] | None = None) -> T:
     """``work(source)`` on a :class:`ReadOnlyDB` when the read-only path applies, else on a
-    SQLAlchemy session (created, migrated and seeded first if need be). ``work`` only reads; when
-    the snapshot fails under it (the file locked, replaced or damaged meanwhile) it runs again on
-    the full path, which gives the same answer or the usual message."""
+    SQLAlchemy session (created, migrated and seeded first if need be; ``session``: the caller's
+    own way to open one, e.g. the app's, which shows a database error as a message). ``work`` only
+    reads; when the snapshot fails under it (the file locked, replaced or damaged meanwhile) it
+    runs again on the full path, which gives the same answer or the usual message."""
     db = open_read_only(url)
     if db is not None:
         try:
@@ -320,7 +347,10 @@ def read(work: Callable[[Any], T], url: str | None = None) -> T:
             raise
         except sqlite3.DatabaseError:
             pass
+    if session is not None:
+        with session() as source:
+            return work(source)
     from cardbase.storage.db import get_engine, session_scope
 
-    with session_scope(get_engine(url)) as session:
-        return work(session)
+    with session_scope(get_engine(url)) as source:
+        return work(source)

@@ -1,10 +1,12 @@
 """Cards page: search in the query language plus filters, results as a table or a gallery, and
 the page of one card (image, fields, sticker code, decks that use it).
 
-The app's first page: the database stack and the catalog are imported by the functions that read
-(:func:`facets`, :func:`search_cards`…), so that the page's title is drawn before those imports
-are done. The results open as a light list (:func:`results_html`: plain HTML, which the browser
-draws with no script of its own to fetch), the interactive table (sorting, a click on a row shows
+The app's first page: the catalog is imported by the functions that read (:func:`facets`,
+:func:`search_cards`…), so that the page's title is drawn before those imports are done, and they
+read through :func:`cardbase.ui.common.read` — the read-only snapshot of a seeded SQLite file with
+the standard library's ``sqlite3``, so that the server's process needs neither SQLAlchemy nor
+SQLModel for this page (issue 29). The results open as a light list (:func:`results_html`: plain
+HTML, which the browser draws with no script of its own to fetch), the interactive table (sorting, a click on a row shows
 the card; built without pandas, :func:`results_table`) one click away (issue 29)."""
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from cardbase import i18n
 from cardbase.errors import CardbaseError, QueryError
 from cardbase.storage.schema import database_url
 from cardbase.text import fold
-from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, session, show_error, t, tp
+from cardbase.ui.common import MAIN_GAME, card_image, lang, plain, read, show_error, t, tp
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -63,35 +65,38 @@ def combine_queries(text: str, extra: str) -> str:
 
 # --------------------------------------------------------------------------- data
 
-@st.cache_data(ttl=30, show_spinner=False)
 def facets(game: str | None, url: str) -> dict[str, list[str]]:
-    """Games, editions, colours, rarities and keywords present in the database (for the filters)."""
-    from sqlmodel import select
+    """Games, editions, colours, rarities and keywords present in the database (for the filters):
+    kept while a SQLite file is unchanged (a card edited in the app or by a command shows in the
+    filters at the next run of the page), for 30 seconds on another database."""
+    from cardbase.storage import readonly
 
-    from cardbase.catalog import gamesdata
-    from cardbase.storage.models import Card, Edition, Game
+    return _facets(game, url, readonly.change_stamp(url))
 
-    with session() as s:
-        game_rows = s.exec(select(Game).order_by(Game.code)).all()
-        games = [g.code for g in game_rows]
-        names = {g.code: g.name for g in game_rows}
-        labels = {g.code: {d.name: {lg: d.label_in(lg) for lg in i18n.LANGUAGES} for d in gamesdata.declared_fields(g)}
-                  for g in game_rows}  # by language: the cache is shared by both
-        ed_stmt = select(Edition.code, Game.code).join(Game).order_by(Edition.code)
-        editions = [e for e, g in s.exec(ed_stmt).all() if not game or g == game]
-        stmt = select(Card.colour, Card.rarity, Card.keywords).join(Edition).join(Game)
-        if game:
-            stmt = stmt.where(Game.code == game)
-        colours: dict[str, str] = {}
-        rarities: dict[str, str] = {}
-        keywords: dict[str, str] = {}
-        for colour, rarity, kws in s.exec(stmt).all():
-            if colour:
-                colours.setdefault(fold(colour), colour)
-            if rarity:
-                rarities.setdefault(fold(rarity), rarity)
-            for k in kws or []:
-                keywords.setdefault(fold(k), k)
+
+@st.cache_data(ttl=30, max_entries=64, show_spinner=False)
+def _facets(game: str | None, url: str, stamp: tuple[int, ...] | None) -> dict[str, list[str]]:
+    """:func:`facets`, read; ``stamp`` (:func:`cardbase.storage.readonly.change_stamp`) is part of
+    the cache's key only."""
+    from cardbase.catalog import reads
+    from cardbase.catalog.fields import declared_fields
+
+    game_rows, edition_rows, card_rows = read(lambda s: reads.facet_rows(s, game))
+    games = [g.code for g in game_rows]
+    names = {g.code: g.name for g in game_rows}
+    labels = {g.code: {d.name: {lg: d.label_in(lg) for lg in i18n.LANGUAGES} for d in declared_fields(g)}
+              for g in game_rows}  # by language: the cache is shared by both
+    editions = [e for e, g in edition_rows if not game or g == game]
+    colours: dict[str, str] = {}
+    rarities: dict[str, str] = {}
+    keywords: dict[str, str] = {}
+    for colour, rarity, kws in card_rows:
+        if colour:
+            colours.setdefault(fold(colour), colour)
+        if rarity:
+            rarities.setdefault(fold(rarity), rarity)
+        for k in kws or []:
+            keywords.setdefault(fold(k), k)
     return {"games": games, "names": names, "labels": labels, "editions": editions,
             "colours": sorted(colours.values(), key=fold),
             "rarities": sorted(rarities.values(), key=fold), "keywords": sorted(keywords.values(), key=fold)}
@@ -100,11 +105,10 @@ def facets(game: str | None, url: str) -> dict[str, list[str]]:
 def search_cards(query: str, *, game: str | None = None, edition: str | None = None,
                  limit: int = RESULT_LIMIT) -> tuple[list[dict[str, Any]], float]:
     """Cards matching ``query`` (the query language) and the seconds the search took."""
-    from cardbase.catalog import cards as catalog
+    from cardbase.catalog import reads
 
     start = time.perf_counter()
-    with session() as s:
-        rows = catalog.card_dicts(s, query=query or None, game=game, edition=edition, limit=limit)
+    rows = read(lambda s: reads.card_dicts(s, query=query or None, game=game, edition=edition, limit=limit))
     return rows, time.perf_counter() - start
 
 
@@ -350,8 +354,7 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
                 labels: dict[str, dict[str, dict[str, str]]] | None = None) -> None:
     """One card: image, fields (declared ones by their label, as printed), sticker code, the
     decks that use it."""
-    from cardbase.catalog import cards as catalog
-    from cardbase.catalog import stickers
+    from cardbase.catalog import reads, stickers
     from cardbase.outputs.printing.card import stat_label
 
     own = (labels or {}).get(card["game"], {})
@@ -381,9 +384,7 @@ def card_detail(card: dict[str, Any], *, names: dict[str, str] | None = None,
         if card.get("flavour"):
             st.markdown(f"*{plain(card['flavour'])}*")
         try:
-            with session() as s:
-                table = stickers.colour_table(s)
-                decks = catalog.decks_using_card(s, card["id"])
+            table, decks = read(lambda s: (stickers.colour_table(s), reads.decks_using_card(s, card["id"])))
         except CardbaseError:
             table, decks = None, []
         st.markdown(f"**{t('cards.stickers')}** : {plain(sticker_line(card, table) or '—')}")

@@ -2,7 +2,8 @@
 one way to show what users wrote (:func:`plain`).
 
 Nothing stored in ``st.session_state`` is an ORM object or a session: only ids, versions, plain
-dicts and strings. Every page opens a short ``session()`` for each read or write.
+dicts and strings. Every page opens a short ``session()`` for each read or write; the first page
+reads through :func:`read` (the read-only snapshot of the SQLite file when it is ready).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import streamlit as st
 
@@ -23,6 +24,8 @@ from cardbase.storage.schema import database_url
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
     from sqlmodel import Session
+
+T = TypeVar("T")
 
 # The database stack (SQLAlchemy, SQLModel, ``cardbase.storage.db``) is imported by the functions
 # that use it: a page draws its title before that import is done (issue 29, the first page).
@@ -202,6 +205,16 @@ def session() -> Iterator[Session]:
         yield s
 
 
+def read(work: Callable[[Any], T]) -> T:
+    """``work(source)``, which only reads: on the read-only snapshot of the SQLite file when it is
+    ready to read (:mod:`cardbase.storage.readonly`: no SQLAlchemy, no SQLModel); else on a
+    :func:`session`, which creates, migrates and seeds the database if need be and shows its
+    errors as messages. ``work`` asks the same questions both ways (:mod:`cardbase.catalog.reads`)."""
+    from cardbase.storage import readonly
+
+    return readonly.read(work, database_url(), session=session)
+
+
 # --------------------------------------------------------------------------- editor mode
 
 def client_id() -> str:
@@ -320,12 +333,9 @@ def card_png(card_id: int, version: int, dpi: int = 110, url: str = "") -> bytes
 
 @st.cache_data(show_spinner=False, max_entries=512)
 def _card_png(card_id: int, version: int, dpi: int, url: str, lang: str) -> bytes | None:
-    from cardbase.catalog import cards as catalog
-    from cardbase.catalog import stickers
+    from cardbase.catalog import reads, stickers
 
-    with session() as s:
-        defs = catalog.card_defs(s, ids=[card_id])
-        table = stickers.colour_table(s)
+    defs, table = read(lambda s: (reads.card_defs(s, ids=[card_id]), stickers.colour_table(s)))
     if not defs:
         return None
     try:

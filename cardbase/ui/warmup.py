@@ -7,6 +7,12 @@ background thread as the server starts: the imports of the first page, the datab
 and seeding, the filters' values, the search and the first card's image are ready, or under way,
 when the first session's script asks for them.
 
+On a SQLite file already created, migrated and seeded, the first page reads through the
+read-only path (:func:`cardbase.ui.common.read`, the standard library's ``sqlite3``), and the
+warm-up does not import SQLAlchemy nor SQLModel either; a new file is created and seeded here, in
+the server's process, as before (a process of its own was tried: slower on a shared 2-core
+machine, docs/app.md).
+
 Nothing here is shown to anyone and nothing is decided here: each step fills the cache the page
 itself reads (the import system, :func:`cardbase.storage.db.get_engine`, the page's
 ``st.cache_data`` functions), with the same arguments, so the page draws exactly what it drew
@@ -41,15 +47,30 @@ def warm_up() -> None:
         from PIL import Image  # noqa: F401
 
         from cardbase import i18n
-        from cardbase.storage import db
+        from cardbase.storage.schema import database_url
         from cardbase.ui import cards
 
-        url = db.database_url()
-        db.get_engine(url)  # created, migrated and seeded once per server (its own lock)
+        url = database_url()
+        if not _read_only_ready(url):  # a seeded SQLite file is read with sqlite3: no SQLAlchemy
+            from cardbase.storage import db
+
+            db.get_engine(url)  # created, migrated and seeded once per server (its own lock)
         with i18n.use_language(i18n.DEFAULT):  # a new session's language
             cards.warm_first_page(url)
     except Exception as exc:  # the page meets the same error and shows its message
         _LOG.info("warm-up stopped: %s", type(exc).__name__)
+
+
+def _read_only_ready(url: str) -> bool:
+    """Whether the first page's reads take the read-only path (a SQLite file created, migrated and
+    seeded already, :mod:`cardbase.storage.readonly`)."""
+    from cardbase.storage import readonly
+
+    snapshot = readonly.open_read_only(url)
+    if snapshot is None:
+        return False
+    snapshot.close()
+    return True
 
 
 def start() -> threading.Thread:
