@@ -252,7 +252,7 @@ def render() -> None:
                         format_func=lambda g: t("common.all") if g is None else names.get(g, g))
     fac = facets(game, url)
     edition = f2.selectbox(t("field.edition"), [None, *fac["editions"]], key="cards_edition",
-                           format_func=lambda e: t("common.all") if e is None else e)
+                           format_func=lambda e: t("common.all_f") if e is None else e)
     colours = f3.multiselect(t("field.colour"), fac["colours"], key="cards_colours",
                                placeholder=t("common.choose"))
     rarities = f4.multiselect(t("field.rarity"), fac["rarities"], key="cards_rarities",

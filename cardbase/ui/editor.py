@@ -673,7 +673,7 @@ def _export() -> None:
     query = a.text_input(t("cards.search"), key="ed_export_q", placeholder="e:NP1")
     editions = [None, *[e["code"] for e in _editions()]]
     edition = b.selectbox(t("field.edition"), editions, key="ed_export_edition",
-                          format_func=lambda e: t("common.all") if e is None else e)
+                          format_func=lambda e: t("common.all_f") if e is None else e)
     fmt = c.radio(t("editor.format"), ["csv", "json"], key="ed_export_fmt", horizontal=True)
     try:
         with session() as s:
