@@ -10,6 +10,7 @@ by a call is named to all), the ending, the winner and the returns. Random and g
 player count, every reading of the contested rulings and the smaller decks.
 """
 
+import functools
 import random
 import re
 from collections import Counter
@@ -22,7 +23,7 @@ RANKS = {"As": 1, "Deux": 2, "Trois": 3, "Quatre": 4, "Cinq": 5, "Six": 6, "Sept
          "Neuf": 9, "Dix": 10, "Valet": 11, "Dame": 12, "Roi": 13}
 WORDS = {v: r for r, v in RANKS.items()}
 ANNOUNCE, CALL, SILENT = "Annoncer", "Menteur !", "Ne pas répondre"
-LOG_TURNS = 40   # the seat logs are read in each game's first turns (a whole log is rebuilt per read)
+LOG_TURNS = 40   # each game's first turns: the seat logs read (a whole log is rebuilt per read), every legal set named
 
 
 def rank(name):
@@ -33,6 +34,7 @@ def deck(rangs):  # MN11: four alike cards of each rank, no colours
     return sorted(r for r, v in RANKS.items() if v <= rangs for _ in range(4))
 
 
+@functools.lru_cache(maxsize=256)
 def multisets(hand, most):
     """Every distinct set of 1 to ``most`` cards of the hand, as sorted tuples of names."""
     kinds = sorted(Counter(hand).items())
@@ -112,14 +114,15 @@ class Referee:
                     assert sorted(hand) == self.hands[p], (seat, hand, self.hands[p])
                     assert sorted(pose) == (sorted(self.laid) if p == self.actor else [])
                 else:              # another's: only how many, and the cards a call showed
-                    named = Counter(c for c in hand if c is not None)
                     assert len(hand) == len(self.hands[p])
-                    assert not named - self.known[p] and not named - Counter(self.hands[p]), (named, self.known[p])
+                    named = Counter(c for c in hand if c is not None) if self.known[p] else None
+                    assert not named or (not named - self.known[p] and not named - Counter(self.hands[p])), \
+                        (hand, self.known[p])
                     assert all(c is None for c in pose)
                     assert len(pose) == (len(self.laid) if p == self.actor else 0)
             tas = o["zones"]["tas"][0]
-            named = Counter(c for c in tas if c is not None)   # MN8: face down (MN10: shown ones known)
-            assert len(tas) == len(self.pile) and not named - self.pile_known
+            assert len(tas) == len(self.pile)   # MN8: face down (MN10: the shown ones known)
+            assert not self.pile_known or not Counter(c for c in tas if c is not None) - self.pile_known
             for p in range(n):                          # MN3: one asked rank for all
                 assert s.counters[p]["annonce"] == self.asked
                 assert s.counters[p]["mensonges"] == self.lies[p]
@@ -130,7 +133,7 @@ class Referee:
 
     def expected_legal(self):
         if self.window is None:   # the actor's turn: lay 1 to max_pose cards and announce (MN4)
-            return multisets(self.hands[self.actor], self.max_pose)
+            return multisets(tuple(self.hands[self.actor]), self.max_pose)
         asked = self.window
         may_call = self.qui == "tous" or asked == (self.actor + 1) % self.n   # MN6
         return {CALL, SILENT} if may_call else {SILENT}
@@ -145,16 +148,20 @@ class Referee:
         assert s.current_player() == self.seat_to_play()
         legal = s.legal_actions()
         assert a in legal
-        strings = [s.action_to_string(x) for x in legal]
-        assert len(strings) == len(set(strings))
         text = s.action_to_string(a)
-        if self.window is None:
+        if self.window is None and self.turns >= LOG_TURNS:  # later turns: how many, and the move
+            n, word, cards = parse(text)
+            assert n == len(cards) and word == WORDS[self.asked] and cards in self.expected_legal()
+            assert len(legal) == len(self.expected_legal())
+        elif self.window is None:
+            strings = [s.action_to_string(x) for x in legal]
             sets = [parse(x) for x in strings]
             # one action per distinct set, announced as its size and the asked rank's word
             assert all(n == len(cards) and word == WORDS[self.asked] for n, word, cards in sets)
             assert {cards for _n, _w, cards in sets} == self.expected_legal()
             assert len(sets) == len(self.expected_legal())
         else:
+            strings = [s.action_to_string(x) for x in legal]
             assert set(strings) == self.expected_legal(), strings
         s.apply_action(a)
         if text.startswith(ANNOUNCE):
