@@ -228,3 +228,24 @@ def test_read_time_problems_of_the_new_constructs(lang: str) -> None:
             assert all(("ligne" if lang == "fr" else "line") in p for p in hit), hit
     finally:
         set_language("fr")
+
+
+def test_a_table_counter_reset_each_turn_is_reset_for_every_seat() -> None:
+    """A counter of the table with reset = "turn", raised by the answer: every seat's copy holds the
+    same value after every move, back to its start at each turn."""
+    text = _swap(MENTEUR, 'douteux = { show = false }',
+                 'douteux = { show = false }\nappels = { owner = "table", reset = "turn" }')
+    text = _swap(text, 'then = [{ add = "douteux"', 'then = [{ add = "appels", value = "1" }, { add = "douteux"')
+    text = _swap(text, 'until = "first" }', 'until = "all" }')  # the window stays open after a call
+    s = _game(text, players=5).new_state(4)
+    rng = random.Random(4)
+    raised = 0
+    while not s.is_terminal():
+        turns = s.turns
+        s.apply_action(rng.choice(s.legal_actions()))
+        values = {c["appels"] for c in s.counters}
+        assert len(values) == 1, values
+        raised += values == {1}
+        if s.turns != turns and not s.is_terminal():
+            assert values == {0}
+    assert raised > 0

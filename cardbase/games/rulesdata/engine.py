@@ -1347,8 +1347,9 @@ class State(Structures):
         self.done = [0] * len(r.actions)
         self._ending = False
         for c in r.counters.values():
-            if c.reset == "turn":
-                self.counters[p][c.name] = c.start
+            if c.reset == "turn":  # a counter of the table: every seat's copy
+                for q in (range(self.n) if c.owner == "table" else (p,)):
+                    self.counters[q][c.name] = c.start
         self._log("turn", p)
         self._run(r.turn_start, p, None)
         if self.player == TERMINAL:  # an end_game operation
