@@ -327,6 +327,7 @@ def count_cards(s: State, p: int, legal: list[int], k: int, i: int) -> None:
     cov = s.card_cov[p]
     offered: set[int] = set()
     lists: dict[int, tuple] = {}
+    most: dict[int, list[int]] = {}  # per set action, the most copies of each kind a legal set takes
     for x in legal:
         kk, ii = divmod(x, stride)
         if kk >= len(actions):
@@ -339,9 +340,16 @@ def count_cards(s: State, p: int, legal: list[int], k: int, i: int) -> None:
             got = lists.get(kk)
             if got is None:
                 got = lists[kk] = _candidates(s, actions[kk], p)
-            pile, groups, vectors = got
+                most[kk] = [0] * len(got[1])
+            vectors = got[2]
             if ii < len(vectors):
-                offered.update(key[c] for c in _chosen(pile, groups, vectors[ii]))
+                m = most[kk]
+                for j, n in enumerate(vectors[ii]):
+                    if n > m[j]:
+                        m[j] = n
+    for kk, m in most.items():  # a card is offered when some legal set takes its copy
+        pile, groups, _vectors = lists[kk]
+        offered.update(key[pile[i]] for g, n in zip(groups, m) for i in g[:n])
     for c in offered:
         cov[c] += 1
     if choice[k]:
