@@ -242,3 +242,27 @@ def test_a_set_is_one_button_naming_its_cards_and_is_laid_at_once() -> None:
         buttons[0].click().run()
         no_exception(at)
     assert laid is not None
+
+
+def test_menteur_table_shows_the_table_counter_once_and_hides_bookkeeping() -> None:
+    """Menteur (data/rules/menteur.toml): the asked rank is a counter of the table, shown once
+    (« table : annonce 1 »), never per seat; `douteux` (show = false) is not shown; the lay is one
+    button per set, announced « Annoncer 2 × As : … »."""
+    at = page_test("playtest", lang="fr")
+    at.session_state["pt_gamecode"] = "menteur"
+    at.run()
+    no_exception(at)
+    for _ in range(8):
+        captions = " ".join(str(x.value) for x in at.caption)
+        assert "table : annonce " in captions and "douteux" not in captions
+        assert len(re.findall(r"\bannonce \d", captions)) == 1
+        buttons = [b for b in at.button if b.key.startswith("prt_menteur_a")]
+        if not buttons:
+            break
+        lays = [b for b in buttons if b.label.startswith("Annoncer ")]
+        if lays:
+            assert len({b.label for b in lays}) == len(lays)
+            n = int(lays[-1].label.split(" ")[1])
+            assert len(lays[-1].label.split(" : ")[1].split(", ")) == n
+        buttons[-1].click().run()
+        no_exception(at)

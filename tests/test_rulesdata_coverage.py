@@ -65,8 +65,9 @@ def test_a_rule_the_greedy_bots_almost_never_use_is_reported() -> None:
 # ------------------------------------------------------------------ [[coverage]]: a rule that is not an action
 
 def test_a_counted_rule_is_counted_as_the_table_shows_it() -> None:
-    """Menteur's ``[[coverage]] bluff``: each card laid is an occasion, a use when it is not of the
-    asked rank — counted again here from the cards that reached the seat's laid cards."""
+    """Menteur's ``[[coverage]] bluff``: each lay is an occasion, a use when one of its cards at
+    least is not of the asked rank — counted again here from the cards that reached the seat's laid
+    cards."""
     for seed in range(3):
         laid = lies = 0
         for s, move in _random_game(seed):
@@ -76,10 +77,10 @@ def test_a_counted_rule_is_counted_as_the_table_shows_it() -> None:
             p = s.current_player()
             before, asked = list(s.zones["pose"][p]), s.counters[p]["annonce"]
             s.apply_action(move)
-            new = [c for c in s.zones["pose"][p] if c not in before]  # the card laid, if any
+            new = [c for c in s.zones["pose"][p] if c not in before]  # the cards laid, if any
             if new:
                 laid += 1
-                lies += GAME.cards[new[0]].value != asked
+                lies += any(GAME.cards[c].value != asked for c in new)
 
 
 def test_counted_rules_are_in_the_batch_text(tmp_path) -> None:
@@ -91,10 +92,10 @@ def test_counted_rules_are_in_the_batch_text(tmp_path) -> None:
                                    "--measures-games", "0", "--skill-games", "0"])
     assert res.exit_code == 0, res.output
     line = next(x for x in res.output.splitlines() if x.startswith("Règle comptée — Bluff"))
-    assert "des fois où « Poser face cachée » a été jouée (" in line
+    assert "des fois où « Annoncer … × … » a été jouée (" in line
     en = CliRunner().invoke(app, ["--lang", "en", "sim", "game", "menteur", "--bots", "random", "-n", "6", "-p", "3",
                                   "--measures-games", "0", "--skill-games", "0"])
-    assert any(x.startswith("Counted rule — Bluff (a card laid") and "of the times “Lay face down” was played" in x
+    assert any(x.startswith("Counted rule — Bluff (at least one card") and "of the times “Announce … × …” was played" in x
                for x in en.output.splitlines()), en.output
 
 
@@ -108,12 +109,12 @@ def test_a_counted_rule_badly_written_is_a_problem_with_its_line(lang: str) -> N
 
     block = MENTEUR[MENTEUR.index("[[coverage]]"):MENTEUR.index("[end]")]
     cases = [
-        (block.replace('action = "poser"', 'action = "poserr"'), "coverage[1].action", {"fr": "poserr", "en": "poserr"}),
+        (block.replace('action = "annoncer"', 'action = "poserr"'), "coverage[1].action", {"fr": "poserr", "en": "poserr"}),
         (block.replace('name = "bluff"', 'name = "le bluff"'), "coverage[1].name", {"fr": "lettres", "en": "letters"}),
         (block.replace('name = "bluff"', 'name = "menteur"'), "coverage[1].name", {"fr": "action", "en": "action"}),
-        (block.replace('test = "card.value != annonce"', 'test = "card.valeur != annonce"'), "coverage[1].test",
+        (block.replace("'card.value != annonce'", "'card.valeur != annonce'"), "coverage[1].test",
          {"fr": "value", "en": "value"}),
-        (block.replace('test = "card.value != annonce"', 'tset = "card.value != annonce"'), "coverage[1]",
+        (block.replace('test = "count_if', 'tset = "count_if'), "coverage[1]",
          {"fr": "tset", "en": "tset"}),
     ]
     set_language(lang)

@@ -2,14 +2,18 @@
 
 The referee keeps its own model of the table — each hand, the cards being laid, the face-down pile,
 the asked rank, whose turn it is and who is asked in the « Menteur ! » window — from what the rules
-(docs/rulings/menteur.md, MN1–MN10) say, and checks it against the game after every move: the legal
-actions, the zones as each seat sees them (no hidden card shown), the counters, the seat logs (a
-card laid and not called is never named to another seat; a card revealed by a call is named to
-all), the ending, the winner and the returns. Random and greedy bots, every player count, every
-reading of the contested rulings and the smaller decks.
+(docs/rulings/menteur.md, MN1–MN11) say, and checks it against the game after every move: the legal
+actions (every distinct set of 1 to 4 cards, announced « Annoncer n × Rang »), the zones as each
+seat sees them (no hidden card shown; the cards a call revealed shown to all where they went), the
+counters, the seat logs (a card laid and not called is never named to another seat; a card revealed
+by a call is named to all), the ending, the winner and the returns. Random and greedy bots, every
+player count, every reading of the contested rulings and the smaller decks.
 """
 
+import functools
 import random
+import re
+from collections import Counter
 
 import pytest
 
@@ -17,18 +21,51 @@ from cardbase.games import registry
 
 RANKS = {"As": 1, "Deux": 2, "Trois": 3, "Quatre": 4, "Cinq": 5, "Six": 6, "Sept": 7, "Huit": 8,
          "Neuf": 9, "Dix": 10, "Valet": 11, "Dame": 12, "Roi": 13}
-COLOURS = ["cœur", "carreau", "trèfle", "pique"]
-LAY = "Poser face cachée : "
+WORDS = {v: r for r, v in RANKS.items()}
 ANNOUNCE, CALL, SILENT = "Annoncer", "Menteur !", "Ne pas répondre"
-LOG_TURNS = 40   # the seat logs are read in each game's first turns (a whole log is rebuilt per read)
+LOG_TURNS = 40   # each game's first turns: the seat logs read (a whole log is rebuilt per read), every legal set named
 
 
 def rank(name):
-    return RANKS[name.split(" de ")[0]]
+    return RANKS[name]
 
 
-def deck(rangs):
-    return sorted(f"{r} de {c}" for c in COLOURS for r, v in RANKS.items() if v <= rangs)
+def deck(rangs):  # MN11: four alike cards of each rank, no colours
+    return sorted(r for r, v in RANKS.items() if v <= rangs for _ in range(4))
+
+
+@functools.lru_cache(maxsize=256)
+def multisets(hand, most):
+    """Every distinct set of 1 to ``most`` cards of the hand, as sorted tuples of names."""
+    kinds = sorted(Counter(hand).items())
+    out = set()
+
+    def rec(j, acc):
+        if acc:
+            out.add(tuple(sorted(acc)))
+        if j == len(kinds) or len(acc) == most:
+            return
+        name, k = kinds[j]
+        for x in range(0, min(k, most - len(acc)) + 1):
+            rec(j + 1, acc + [name] * x)
+
+    rec(0, [])
+    return out
+
+
+def parse(text):
+    """« Annoncer 2 × Dame : Dame, Six » → (2, "Dame", ("Dame", "Six"))."""
+    label, cards = text.split(" : ")
+    m = re.fullmatch(r"Annoncer (\d+) × (\w+)", label)
+    assert m, text
+    return int(m.group(1)), m.group(2), tuple(sorted(cards.split(", ")))
+
+
+def names_in(text, cards):
+    """The card names of ``cards`` written in ``text`` (whole words; the announcement's own line
+    — « Annoncer 2 × Dame », the window's — names the asked rank, not a card)."""
+    lines = [x for x in text.split("\n") if "Annoncer" not in x]
+    return {c for c in cards if re.search(rf"\b{c}\b", "\n".join(lines))}
 
 
 def zone(s, seat, name, owner=0):
@@ -47,19 +84,20 @@ class Referee:
         self.hands = [sorted(zone(s, p, "main", p)) for p in range(players)]
         dealt = sorted(c for h in self.hands for c in h)
         assert all(len(h) == (4 * rangs) // players for h in self.hands)
-        assert len(set(dealt)) == len(dealt) and set(dealt) <= set(deck(rangs))
-        self.pile = sorted(set(deck(rangs)) - set(dealt))
+        assert not Counter(dealt) - Counter(deck(rangs))
+        self.pile = sorted((Counter(deck(rangs)) - Counter(dealt)).elements())
         assert len(self.pile) == (4 * rangs) % players
         assert len(zone(s, 0, "tas")) == len(self.pile)
-        assert sorted(zone(s, 0, "boite")) == sorted(set(f"{r} de {c}" for c in COLOURS
-                                                         for r, v in RANKS.items() if v > rangs))
+        assert sorted(zone(s, 0, "boite")) == sorted(r for r, v in RANKS.items() if v > rangs for _ in range(4))
         assert zone(s, 0, "pioche") == ()
         self.asked = 1                      # MN3: the first turn asks for Aces
         self.actor = s.current_player()     # MN2: drawn at random
         self.laid, self.window, self.turns = [], None, 0
+        self.known = [Counter() for _ in range(players)]   # cards a call showed, still in that hand
         self.lies = [0] * players
         self.taken = [0] * players
         self.log_mark = [len(s.log_lines(p)) for p in range(players)]
+        self.pile_known = Counter()
         self.winner = None
         self.stats = {"calls": 0, "caught": 0, "wrong": 0, "silent": 0, "lies": 0,
                       "revealed_last": 0}
@@ -75,30 +113,27 @@ class Referee:
                 if p == seat:      # one's own hand and own cards laid, seen
                     assert sorted(hand) == self.hands[p], (seat, hand, self.hands[p])
                     assert sorted(pose) == (sorted(self.laid) if p == self.actor else [])
-                else:              # another's: only how many
-                    assert all(c is None for c in hand) and len(hand) == len(self.hands[p])
+                else:              # another's: only how many, and the cards a call showed
+                    assert len(hand) == len(self.hands[p])
+                    named = Counter(c for c in hand if c is not None) if self.known[p] else None
+                    assert not named or (not named - self.known[p] and not named - Counter(self.hands[p])), \
+                        (hand, self.known[p])
                     assert all(c is None for c in pose)
                     assert len(pose) == (len(self.laid) if p == self.actor else 0)
             tas = o["zones"]["tas"][0]
-            assert all(c is None for c in tas) and len(tas) == len(self.pile)  # MN8: face down
-            assert o["zones"]["revele"][0] == ()       # MN7: revealed cards leave it at once
+            assert len(tas) == len(self.pile)   # MN8: face down (MN10: the shown ones known)
+            assert not self.pile_known or not Counter(c for c in tas if c is not None) - self.pile_known
             for p in range(n):                          # MN3: one asked rank for all
                 assert s.counters[p]["annonce"] == self.asked
                 assert s.counters[p]["mensonges"] == self.lies[p]
                 assert s.counters[p]["ramasse"] == self.taken[p]
-                assert s.counters[p]["appel"] == 0
         # no card lost or doubled
         every = sorted(c for h in self.hands for c in h) + sorted(self.laid) + sorted(self.pile)
         assert sorted(every) == deck(self.rangs)
 
     def expected_legal(self):
-        if self.window is None:   # the actor's turn: lay (MN4), announce once a card is down
-            legal = set()
-            if len(self.laid) < self.max_pose:
-                legal |= {LAY + c for c in self.hands[self.actor]}
-            if self.laid:
-                legal.add(ANNOUNCE)
-            return legal
+        if self.window is None:   # the actor's turn: lay 1 to max_pose cards and announce (MN4)
+            return multisets(tuple(self.hands[self.actor]), self.max_pose)
         asked = self.window
         may_call = self.qui == "tous" or asked == (self.actor + 1) % self.n   # MN6
         return {CALL, SILENT} if may_call else {SILENT}
@@ -113,15 +148,29 @@ class Referee:
         assert s.current_player() == self.seat_to_play()
         legal = s.legal_actions()
         assert a in legal
-        strings = [s.action_to_string(x) for x in legal]
-        assert len(strings) == len(set(strings)) and set(strings) == self.expected_legal(), strings
         text = s.action_to_string(a)
+        if self.window is None and self.turns >= LOG_TURNS:  # later turns: how many, and the move
+            n, word, cards = parse(text)
+            assert n == len(cards) and word == WORDS[self.asked] and cards in self.expected_legal()
+            assert len(legal) == len(self.expected_legal())
+        elif self.window is None:
+            strings = [s.action_to_string(x) for x in legal]
+            sets = [parse(x) for x in strings]
+            # one action per distinct set, announced as its size and the asked rank's word
+            assert all(n == len(cards) and word == WORDS[self.asked] for n, word, cards in sets)
+            assert {cards for _n, _w, cards in sets} == self.expected_legal()
+            assert len(sets) == len(self.expected_legal())
+        else:
+            strings = [s.action_to_string(x) for x in legal]
+            assert set(strings) == self.expected_legal(), strings
         s.apply_action(a)
-        if text.startswith(LAY):
-            card = text[len(LAY):]
-            self.hands[self.actor].remove(card)
-            self.laid.append(card)
-        elif text == ANNOUNCE:
+        if text.startswith(ANNOUNCE):
+            cards = parse(text)[2]
+            for c in cards:
+                self.hands[self.actor].remove(c)
+            self.laid = list(cards)
+            # a card laid is no longer known where it is (which copy went is not told)
+            self.known[self.actor] &= Counter(self.hands[self.actor])
             assert s.observation(0)["window"][0] == self.actor
             self.window = (self.actor + 1) % self.n     # MN6: asked from the layer's left
         elif text == CALL:
@@ -163,23 +212,27 @@ class Referee:
             self.stats["lies"] += 1
         if taker is None:
             self.pile += self.laid
+            self.pile_known += Counter(shown)
         else:
             self.taken[taker] += 1
             self.hands[taker] = sorted(self.hands[taker] + self.laid + self.pile)
-            self.pile = []
+            self.known[taker] += Counter(shown) + self.pile_known
+            self.pile, self.pile_known = [], Counter()
         self.laid = []
+        for p in range(self.n):   # MN7: shown to every seat where they went
+            if p != taker and taker is not None:
+                o = self.s.observation(p)["zones"]["main"][taker]
+                assert not Counter(shown) - Counter(c for c in o if c is not None), (p, shown, o)
         for p in range(self.n if self.turns < LOG_TURNS else 0):   # named to every seat's log
             new = "\n".join(self.s.log_lines(p)[self.log_mark[p]:])
-            for c in shown:
-                assert c in new, (p, c)
+            assert names_in(new, shown) == set(shown), (p, shown, new)
 
     def hidden_to_others(self, cards):
         for p in range(self.n if self.turns < LOG_TURNS else 0):
             if p == self.actor:
                 continue
             new = "\n".join(self.s.log_lines(p)[self.log_mark[p]:])
-            for c in cards:
-                assert c not in new, (p, c, new)
+            assert not names_in(new, set(cards) - set(self.pile_known)), (p, cards, new)
 
     def end_turn(self):
         s = self.s
@@ -257,33 +310,25 @@ def test_menteur_every_reading(players, options):
 
 
 def test_menteur_greedy_lays_the_truth_and_calls_what_it_knows():
-    """The file's heuristic: the greedy bot lays every card of the asked rank it holds and lies
-    (one card) only when it holds none; it calls only a claim its own hand proves false, or one
-    that would otherwise end the game."""
+    """The file's heuristic: the greedy bot lays every card of the asked rank it holds (up to the
+    limit) and lies (one card) only when it holds none; it calls only a claim its own hand proves
+    false, or one that would otherwise end the game."""
     for players in (3, 4, 5, 6):
         for seed in range(5):
             game = registry.get("menteur").build([], players)
             s = game.new_state(seed)
             ref = Referee(s, players)
-            laid_turn = []
             while not s.is_terminal():
                 a = s.greedy_action()
                 text = s.action_to_string(a)
                 if ref.window is None:
-                    hand = ref.hands[ref.actor]
-                    of_rank = [c for c in hand if rank(c) == ref.asked]
-                    if text.startswith(LAY):
-                        laid_turn.append(text[len(LAY):])
+                    of_rank = [c for c in ref.hands[ref.actor] if rank(c) == ref.asked]
+                    laid = parse(text)[2]
+                    truthful = [c for c in laid if rank(c) == ref.asked]
+                    if of_rank:  # every card of the rank down (up to the limit), no lie beside them
+                        assert len(truthful) == len(laid) == min(len(of_rank), 4), (of_rank, laid)
                     else:
-                        assert text == ANNOUNCE
-                        truthful = [c for c in laid_turn if rank(c) == ref.asked]
-                        if truthful:
-                            # every card of the rank down (up to the limit), no lie beside them
-                            assert len(truthful) == len(laid_turn)
-                            assert not of_rank or len(laid_turn) == 4
-                        else:
-                            assert len(laid_turn) == 1
-                        laid_turn = []
+                        assert len(laid) == 1
                 elif text == CALL:
                     caller = ref.window
                     mine = sum(rank(c) == ref.asked for c in ref.hands[caller])

@@ -16,12 +16,14 @@ figures then describe a game played almost without that rule.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from cardbase.i18n import current_language, tr, translate
 
 RARE = 0.01  # a rulebook rule used in under 1 % of its occasions is reported
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # a value in an action's label
 
 
 def merge(counts: Iterable[Mapping[str, Any] | None]) -> dict[str, list[int]]:
@@ -54,7 +56,9 @@ def _rules_file_labels(code: str) -> dict[str, dict[str, Any]]:
         return {}
     # every action is a rule of the game: one the bots almost never play when they may is reported
     occasion = {lang: translate(lang, "coverage.action_occasion") for lang in ("fr", "en")}
-    out = {a.name: {**dict(a.label), "rulebook": True, "occasion": occasion} for a in rules.actions}
+    # a label with values (« Annoncer {count('chosen')} × … ») said without them: « Annoncer … × … »
+    out = {a.name: {**{k: _PLACEHOLDER.sub("…", v) for k, v in dict(a.label).items()}, "rulebook": True,
+                    "occasion": occasion} for a in rules.actions}
     # [[coverage]]: a rule counted each time its action is played (a bluff)
     for t in rules.tallies:
         action = out.get(t.action, {})

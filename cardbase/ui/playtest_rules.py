@@ -69,6 +69,24 @@ def zones_frame(state) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def counters_line(state) -> str:
+    """The counters as seat 1 sees them, on one line: those of the table once (« table : annonce
+    12 »), then each seat's; a counter marked ``show = false`` (bookkeeping) is left out."""
+    rules = state.rules.counters
+    rows = state.observation(HUMAN)["counters"]
+    shown = {k for k, c in rules.items() if c.show}
+    table = [k for k in shown if rules[k].owner == "table"]
+    parts = []
+    if table and rows:
+        parts.append(tp("rulesdata.table.counters_table",
+                        values=", ".join(f"{k} {v}" for k, v in rows[0] if k in table)))
+    for p, row in enumerate(rows):
+        values = [f"{k} {v}" for k, v in row if k in shown and k not in table]
+        if values:
+            parts.append(tp("rulesdata.table.counters", seat=p + 1, values=", ".join(values)))
+    return " · ".join(parts)
+
+
 def structure_lines(state) -> list[str]:
     """What seat 1 is told of an answer window (who acted, who may answer) and of the round's
     secret choices (its own; of the others, only that they have chosen)."""
@@ -112,11 +130,9 @@ def table(code: str) -> None:
     st.dataframe(zones_frame(state), hide_index=True, width="stretch")
     for line in structure_lines(state):  # an answer window, the round's secret choices
         st.caption(line)
-    counters = state.observation(HUMAN)["counters"]
-    if counters and counters[0]:
-        st.caption(" · ".join(tp("rulesdata.table.counters", seat=p + 1,
-                                 values=", ".join(f"{k} {v}" for k, v in row))
-                              for p, row in enumerate(counters)))
+    counters = counters_line(state)
+    if counters:
+        st.caption(counters)
     if state.is_terminal():
         winners = [p + 1 for p in range(state.num_players) if p in state.winners]
         st.success(tp("rulesdata.table.over", reason=ending_label(state.ended_by, code),

@@ -433,9 +433,9 @@ def set_keys(c: _Checker, ctx: _Ctx, a: dict[str, Any], parts: list[Any], act: A
 
 
 def set_structures(c: _Checker, parts: list[Any], act: Action) -> None:
-    """A set action is an ordinary one: not a secret choice, not an answer, opening no window."""
-    for key, on in (("simultaneous", act.simultaneous), ("answer_only", act.answer_only),
-                    ("answers", act.answers is not None)):
+    """A set action is played in its own turn: not a secret choice, not an answer (it may open a
+    window: its ``then`` runs when the window closes, reading ``chosen``)."""
+    for key, on in (("simultaneous", act.simultaneous), ("answer_only", act.answer_only)):
         if on:
             c.add(parts + [key], "rulesdata.set_structures", "rulesdata.set_structures_fix", key=key,
                   action=act.name)

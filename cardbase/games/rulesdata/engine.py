@@ -22,7 +22,7 @@ from cardbase.errors import CardbaseError
 from cardbase.games.frame import IllegalActionError  # one for every game
 from cardbase.i18n import current_language, tr
 
-from . import sets, structures
+from . import sets, structures, words
 from .expr import CHOSEN, Expr, _called
 from .expr import expressions as _expressions
 from .language import Rules, RulesRuntimeError, runtime_error  # noqa: F401 (RulesRuntimeError: re-exported)
@@ -143,6 +143,7 @@ def _count_if(s: State, pile: list[int], test: Any) -> int:
     return sum(1 for c in pile if test(cards[c]))
 FUNCTIONS.update(structures.MORE_FUNCTIONS)  # teams, answer windows, sums of values
 FUNCTIONS.update(sets.ZONE_FUNCTIONS)  # min, max, sum, distinct of a zone's cards
+FUNCTIONS.update(words.FUNCTIONS)  # name('rang', annonce): a number's word ([names])
 
 
 class _HiddenRead(Exception):
@@ -504,6 +505,8 @@ class Game:
         self.num_players = n
         # the scoring counters: those the winner or an ending reads, whose changes by an operation
         # the log tells (``State.ops_log``)
+        # counters of the table (owner = "table"): one value, every seat's copy set together
+        self.table_counters = frozenset(k for k, c in rules.counters.items() if c.owner == "table")
         self.scoring_counters = frozenset(rules.counters).intersection(
             rules.winner_by.names.union(*(e.test.names for e in rules.endings),
                                         rules.then_by.names if rules.then_by is not None else ()))
@@ -762,6 +765,7 @@ class State(Structures):
         self.decision: tuple | None = None  # an effect's pending choice (cardbase.games.effects.resolve)
         self.queue: list[tuple] = []  # an effect's actions still to resolve
         self.revealed: list[list[int]] = [[] for _ in range(n)]
+        self.shown: frozenset[int] = frozenset()  # cards a ``reveal`` showed to every seat
         self.effect_cov = [0] * 19  # the effect kinds' coverage, as the hand-written engine counts it
         self.paused = False  # the greedy bot's look-ahead stops at the end of the turn (horizon)
         # the greedy bot's next choice, found by its look-ahead of the move it chose (greedy_action)
@@ -1011,11 +1015,15 @@ class State(Structures):
                                      + self._number(op[2], seat, card))
                 else:
                     self.counters[max(seat, 0)][op[1]] += self._number(op[2], seat, card)
+                if op[1] in self.game.table_counters:  # one value for the table
+                    self._table_counter(seat, op[1])
             elif verb == "set":
                 if logged:
                     self._op_counter(seat, op[1], self._number(op[2], seat, card))
                 else:
                     self.counters[max(seat, 0)][op[1]] = self._number(op[2], seat, card)
+                if op[1] in self.game.table_counters:
+                    self._table_counter(seat, op[1])
             elif verb == "if":  # a test of the card alone is found once per card (_card_test)
                 branch = op[2] if (self._eval(op[1], seat, card) if card is None
                                    else self._card_test(op[1], seat, card)) else op[3]
@@ -1026,6 +1034,8 @@ class State(Structures):
                              else [self._pile(op[1], seat)]):
                     pile.sort()
                     self.rng.shuffle(pile)
+                    if self.shown:  # a shuffled card shown is no longer known where it is
+                        self.shown = self.shown.difference(pile)
                 if logged:
                     self._op_log("shuffle", seat if self.rules.zones[op[1]].per_player else -1, op[1])
             elif verb == "move":
@@ -1048,8 +1058,8 @@ class State(Structures):
                         else:
                             b.append(c)
                         if moved is not None:  # which seats saw the card (as an action's card)
-                            moved.append((c, self._unseen_by(src, i, len(a) + 1, dst, 0 if at == "bottom"
-                                                             else len(b) - 1, len(b), owner)))
+                            moved.append((c, 0 if c in self.shown else self._unseen_by(
+                                src, i, len(a) + 1, dst, 0 if at == "bottom" else len(b) - 1, len(b), owner)))
                         if watch:  # [[triggers]] from/to
                             self._moved(src, dst, owner, c)
                     if moved:
@@ -1083,6 +1093,8 @@ class State(Structures):
                 return
             elif verb == "each":
                 self._run_each(op, seat, card)
+            elif verb == "reveal":
+                self._reveal_zone(op[1], seat)
             elif verb in structures.SEAT_VERBS:  # move_if, for_seat, give, rotate
                 self._run_more(op, seat, card)
 
@@ -1205,12 +1217,21 @@ class State(Structures):
             self._choose_secret(p, k, i)
             return
         if self.events is not None:
-            self.events.append(("action", p, action))
+            self.events.append(("action", p, action) if a.label_parts is None else (
+                "action", p, action, words.label(self, a, p, sets.set_cards(self, a, p, i)
+                                                 if a.pick == "set" else None)))
         card = None
         if a.choose_counter is not None:
             self.counters[p][a.choose_counter] = a.choose_values[i]
+            if a.choose_counter in self.game.table_counters:
+                self._table_counter(p, a.choose_counter)
         if a.pick == "set":  # several cards at once, their triggers, the action's then
-            sets.play(self, a, k, p, i)
+            cids = sets.play(self, a, k, p, i, then=a.answers is None)
+            if a.answers is not None:  # its then runs when the window closes (_close_window)
+                if self._open_window(p, k, None):
+                    self.window_cards = tuple(cids)
+                    return
+                sets.run_then(self, a, p, cids)
             self._after_move(p, a, None, then=False)
             return
         if a.source is not None:
@@ -1227,6 +1248,8 @@ class State(Structures):
         pile = self._pile(a.source, p)
         at, size = (self.rng.randrange(len(pile)) if a.pick == "random" else i), len(pile)
         cid = pile.pop(at)
+        if cid in self.shown:  # a card shown, moved by a player's choice: known no more
+            self.shown = self.shown - {cid}
         assert a.dest is not None
         dest = self._pile(a.dest, p)
         if a.at == "bottom":
@@ -1343,8 +1366,9 @@ class State(Structures):
         self.done = [0] * len(r.actions)
         self._ending = False
         for c in r.counters.values():
-            if c.reset == "turn":
-                self.counters[p][c.name] = c.start
+            if c.reset == "turn":  # a counter of the table: every seat's copy
+                for q in (range(self.n) if c.owner == "table" else (p,)):
+                    self.counters[q][c.name] = c.start
         self._log("turn", p)
         self._run(r.turn_start, p, None)
         if self.player == TERMINAL:  # an end_game operation
@@ -1594,6 +1618,7 @@ class State(Structures):
         turn = self.rules.horizon in ("choice", "turn")
         base = self if self.rng is _NO_RNG else self._fork(_NO_RNG, turn)
         zones = base.zones
+        shown = self.shown
         for name, q, top in self._hidden_plan(p):
             piles = zones[name]
             size = len(piles[q])
@@ -1602,6 +1627,8 @@ class State(Structures):
                     piles[q] = _unseen(size - 1) + piles[q][-1:]
             elif size:
                 piles[q] = _unseen(size)
+            if shown and size:  # the cards a reveal showed are known
+                piles[q] = [c if c in shown else u for c, u in zip(self.zones[name][q], piles[q])]
         return base
 
     def _hidden_plan(self, p: int) -> list[tuple[str, int, bool]]:
@@ -2341,6 +2368,8 @@ class State(Structures):
             rows = []
             for owner, pile in enumerate(piles):
                 hidden = set(self._hidden(name, owner if per else -1, player, len(pile)))
+                if hidden and self.shown:  # cards a reveal showed to every seat
+                    hidden = {i for i in hidden if pile[i] not in self.shown}
                 rows.append(tuple(None if i in hidden else self.game.cards[c].name
                                   for i, c in enumerate(pile)))
             zones[name] = tuple(rows)
@@ -2375,7 +2404,7 @@ class State(Structures):
     def _redeal(self, s: State, player: int, rng: random.Random) -> State:
         """:meth:`resample` on ``s``, a copy of this position."""
         by_owner = self.rules.source == "decks"
-        if not self.game.phantoms and not any(s.revealed):
+        if not self.game.phantoms and not any(s.revealed) and not s.shown:
             self._redeal_runs(s, player, rng, by_owner)
         else:
             self._redeal_places(s, player, rng, by_owner)
@@ -2392,6 +2421,8 @@ class State(Structures):
             per = self.rules.zones[name].per_player
             for owner, pile in enumerate(piles):
                 hidden = self._hidden(name, owner if per else -1, player, len(pile))
+                if s.shown:  # the cards a reveal showed stay where they are
+                    hidden = [i for i in hidden if pile[i] not in s.shown]
                 if not hidden:
                     continue
                 known = s.revealed[owner] if (per and owner != player and any(s.revealed)) else ()
@@ -2447,16 +2478,16 @@ class State(Structures):
         if not 0 <= k < len(self.rules.actions):
             return str(action)
         a = self.rules.actions[k]
-        lang = current_language()
-        label = a.label.get(lang) or a.label.get("fr") or a.name
+        p = self.player if self.player >= 0 else 0
+        if a.pick == "set":  # « Valider la série : 3 rouge, 4 rouge, 5 rouge »
+            chosen = sets.set_cards(self, a, p, i)
+            return tr("rulesdata.action.card", action=words.label(self, a, p, chosen),
+                      card=sets.names(self, chosen) or "—")
+        label = words.label(self, a, p)
         if a.choose_counter is not None and 0 <= i < len(a.choose_values):
             return tr("rulesdata.action.number", action=label, value=a.choose_values[i])
         if a.source is None:
             return label
-        p = self.player if self.player >= 0 else 0
-        if a.pick == "set":  # « Valider la série : 3 rouge, 4 rouge, 5 rouge »
-            return tr("rulesdata.action.card", action=label,
-                      card=sets.names(self, sets.set_cards(self, a, p, i)) or "—")
         pile = self._pile(a.source, p)
         hidden = a.pick == "choice" and bool(self._hidden(a.source, p, p, len(pile))) and \
             i in self._hidden(a.source, p, p, len(pile))
@@ -2478,7 +2509,7 @@ class State(Structures):
         if kind == "action":
             k, i = divmod(event[2], self.game.stride)
             a = self.rules.actions[k]
-            label = a.label.get(current_language()) or a.label.get("fr") or a.name
+            label = event[3] if len(event) > 3 else (a.label.get(current_language()) or a.label.get("fr") or a.name)
             if a.choose_counter is not None and 0 <= i < len(a.choose_values):
                 label = tr("rulesdata.action.number", action=label, value=a.choose_values[i])
             return tr("rulesdata.log.action", player=event[1] + 1, action=label)
@@ -2514,6 +2545,9 @@ class State(Structures):
         (None: the referee): a moved card is named only to the seats that saw it where it was or
         where it went, and only when at most :data:`OP_NAMED` cards moved; a deal gives counts."""
         kind, who = entry[1], entry[2]
+        if kind == "reveal":  # cards shown to every seat
+            return tr("rulesdata.log.op.reveal", player=max(who, 0) + 1, zone=entry[3],
+                      cards=", ".join(self.game.cards[c].name or "?" for c in entry[4]))
         if kind == "counter":
             return tr("rulesdata.log.op.counter", player=who + 1, counter=entry[3], old=entry[4],
                       new=entry[5])
@@ -2648,6 +2682,24 @@ class State(Structures):
         """What an operation did (``ops_log``, kept only when the game keeps its log)."""
         assert self.ops_log is not None and self.events is not None
         self.ops_log.append((len(self.events), *entry))
+
+    def _table_counter(self, seat: int, name: str) -> None:
+        """A counter of the table set by seat ``seat``: every seat's copy takes its value."""
+        v = self.counters[max(seat, 0)][name]
+        for c in self.counters:
+            c[name] = v
+
+    def _reveal_zone(self, zone: str, seat: int) -> None:
+        """``reveal``: the zone's cards (the seat's pile; every pile in the set-up) shown face up to
+        every seat until a player's action moves them or their zone is shuffled; logged by name."""
+        per = self.rules.zones[zone].per_player
+        piles = self.zones[zone] if per and seat < 0 else [self._pile(zone, seat)]
+        cids = tuple(c for pile in piles for c in pile if c not in self.shown)
+        if not cids:
+            return
+        self.shown = self.shown.union(cids)
+        if self.ops_log is not None:
+            self._op_log("reveal", seat, zone, cids)
 
     def _op_counter(self, seat: int, name: str, new: int) -> None:
         """A counter an operation sets to ``new``: logged when it is a scoring counter whose value

@@ -51,6 +51,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "best_seat": (1, 1, "counter"),  # the seat (from 1) with the strictly highest value, 0 on a tie
     "count_best": (1, 1, "counter"),  # how many seats hold the counter's highest value (a tie's size)
     "count_if": (2, 2, "zone"),  # count_if('main', 'card.colour == 2'): cards of the zone passing a test
+    "name": (2, 2, "names"),  # name('rang', annonce): a number's word in a [names] table (else the number)
 }
 # min('zone'), max('zone', 'card.value'): a zone-wide form of min and max (a zone's name first)
 ZONE_MINMAX = {"min": "min_of", "max": "max_of"}
@@ -60,7 +61,7 @@ CHOSEN = "chosen"  # the pseudo-zone of the cards of a set (an action's pick = "
 BUILTIN_NAMES = ("round", "turn", "seat", "players")
 # teams and answer windows (docs/rules-language.md): the seat's team (from 1), the number of teams,
 # the card of the action that opened the answer window, the answers made in it, its actor (from 1)
-MORE_NAMES = ("team", "teams", "cause", "answered", "actor")
+MORE_NAMES = ("team", "teams", "cause", "answered", "actor", "answerer")
 
 MAX_EXPR_CHARS = 1000  # characters of one expression (the longest of data/rules: 261)
 MAX_EXPR_DEPTH = 40  # nesting of one expression's tree (the deepest of data/rules: 11)
@@ -165,7 +166,7 @@ class _Rewrite(ast.NodeTransformer):
             name = node.func.id if isinstance(node.func, ast.Name) else ""
             if name in ("min", "max", "abs"):  # (a zone's min('table') may be a text: a Constant)
                 return all(self.numeric(a) for a in node.args)
-            return name not in ("top",)
+            return name not in ("top", "name")
         if isinstance(node, ast.BinOp):
             return self.numeric(node.left) and self.numeric(node.right)
         if isinstance(node, ast.UnaryOp):
@@ -239,7 +240,7 @@ class _Rewrite(ast.NodeTransformer):
 def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], actions: Iterable[str],
                  counters: Iterable[str], card: bool,
                  constants: dict[str, Any] | None = None,
-                 number: bool = False) -> tuple[Expr | None, list[ExprProblem]]:
+                 number: bool = False, tables: Iterable[str] = ()) -> tuple[Expr | None, list[ExprProblem]]:
     """The compiled expression, or the problems found in it (all of them)."""
     if isinstance(source, bool) or isinstance(source, int):
         source = str(source)
@@ -260,7 +261,7 @@ def compile_expr(source: Any, *, names: Iterable[str], zones: Iterable[str], act
     known = set(names) | set(BUILTIN_NAMES) | set(MORE_NAMES)
     if card:
         known.add("card")
-    kinds = {"zone": set(zones), "action": set(actions), "counter": set(counters)}
+    kinds = {"zone": set(zones), "action": set(actions), "counter": set(counters), "names": set(tables)}
     problems: list[ExprProblem] = []
     used: set[str] = set()
     used_calls: set[str] = set()

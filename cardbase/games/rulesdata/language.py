@@ -21,7 +21,7 @@ from typing import Any
 from cardbase.errors import CardbaseError, Problem
 from cardbase.i18n import tr
 
-from . import constructs
+from . import constructs, words
 from .constructs import Answers, Teams
 from .expr import CHOSEN, Expr, RulesRuntimeError, compile_expr
 
@@ -36,7 +36,7 @@ AMONG = ("reached", "all")
 TIES = ("first", "shared")
 SOURCES = ("edition", "generated", "decks")
 VERBS = ("add", "set", "if", "move", "shuffle", "deal", "end_turn", "effect", "end_game", "each",
-         "for_seat", "give", "rotate", "random_seat", "next_turn")
+         "for_seat", "give", "rotate", "random_seat", "next_turn", "reveal")
 PLACES = ("top", "bottom")  # where a moved card goes in its new zone
 HORIZONS = ("step", "turn", "choice", "round")  # [scoring] horizon: what the greedy bot looks at after its move
 SEARCHES = ("game", "round")  # [scoring] search: where the search bots' play-outs stop
@@ -78,6 +78,8 @@ class Counter:
     name: str
     start: int
     reset: str
+    owner: str = "player"  # "table": one value for the whole table, read by every seat
+    show: bool = True  # False: bookkeeping the app's table does not show
 
 
 @dataclass(slots=True)
@@ -108,6 +110,8 @@ class Action:
     set_max: Expr | None = None
     set_test: Expr | None = None
     set_where: str = ""
+    # a label with values: by language, its texts and expressions (words.label_parts), else None
+    label_parts: dict[str, tuple] | None = None
 
 
 @dataclass(slots=True)
@@ -185,6 +189,7 @@ class Rules:
     # [end.winner] then_by / then_order: the tie-break among those equal by ``by`` (None: none)
     then_by: Expr | None = None
     then_order: str = "highest"
+    names: dict[str, dict[int, dict[str, str]]] = field(default_factory=dict)  # [names]: a number's word
     text: str = ""  # the file's text: an error in play is located in it (expr_place)
     # [[coverage]]: rules counted each time an action is played (constructs.Tally)
     tallies: list[Any] = field(default_factory=list)
@@ -534,7 +539,7 @@ def _option_in_bounds(v: Any) -> bool:
 
 
 TOP_KEYS = ("game", "options", "material", "zones", "counters", "setup", "turn", "actions",
-            "triggers", "end", "scoring", "rulings", "effects", "teams", "round", "coverage")
+            "triggers", "end", "scoring", "rulings", "effects", "teams", "round", "names", "coverage")
 RULING_KEYS = ("code", "title", "text", "option", "allowed", "bounds", "contested", "alternatives")
 
 
@@ -599,11 +604,13 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     counters: dict[str, Counter] = {}
     for k, v in c.bounded(c.table(data.get("counters"), ["counters"]), ["counters"], "counters").items():
         v = c.table(v, ["counters", k])
-        c.unknown_keys(v, ["counters", k], ("start", "reset"))
+        c.unknown_keys(v, ["counters", k], ("start", "reset", "owner", "show"))
         if not re.fullmatch(r"[a-z_][a-z0-9_]*", k) or k in zones:
             c.add(["counters", k], "rulesdata.bad_name", "rulesdata.bad_name_fix", value=k)
         counters[k] = Counter(k, c.integer(v, ["counters", k], "start", 0, -10**6, 10**6) or 0,
-                              c.choice(v, ["counters", k], "reset", RESETS, "never"))
+                              c.choice(v, ["counters", k], "reset", RESETS, "never"),
+                              c.choice(v, ["counters", k], "owner", ("player", "table"), "player"),
+                              c.boolean(v, ["counters", k], "show", True))
     for k in opts:
         if k in counters:
             c.add(["options", k], "rulesdata.name_clash", "rulesdata.name_clash_fix", value=k)
@@ -629,6 +636,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
     actions_raw = c.bounded(actions_raw, ["actions"], "actions")
     action_names = [a.get("name") for a in actions_raw if isinstance(a, dict)]
     ctx = _Ctx(c, zones, counters, opts, [n for n in action_names if isinstance(n, str)])
+    ctx.tables = words.names_tables(c, data.get("names"))
     ctx.has_effects = bool(effects) and len(effects) == len(EFFECT_ZONES)
     ctx.players = (players[0], players[1])
 
@@ -770,7 +778,7 @@ def _build(c: _Checker, data: dict[str, Any], path: str, overrides: dict[str, An
                  turn_end, actions, triggers, check, endings, max_rounds, max_actions,
                  by, order, among, ties, heuristic, str(game.get("description", "")), rulings,
                  effects, samples, horizon, team_rules, round_start, round_end, lists, copy_limit,
-                 keyword_limits, move_triggers, round_until, search, then_by, then_order,
+                 keyword_limits, move_triggers, round_until, search, then_by, then_order, ctx.tables,
                  tallies=tallies)
 
 
@@ -896,12 +904,14 @@ class _Ctx:
         self.next_turns: list[list[Any]] = []  # where a next_turn is (refused with simultaneous choices)
         self.pseudo: dict[str, Zone] = {}  # zones only expressions read (a set's « chosen »)
         self.box: int | None = None  # the cards of the material, when the file makes them
+        self.tables: dict[str, dict[int, dict[str, str]]] = {}  # [names] (words.names_tables)
 
     def expr(self, source: Any, parts: list[Any], *, card: bool, extra: tuple[str, ...] = ()) -> Expr | None:
         e, problems = compile_expr(source, names=list(self.counters) + list(self.options) + list(extra),
                                    zones={**self.zones, **self.pseudo} if self.pseudo else self.zones,
                                    actions=self.actions, counters=self.counters,
-                                   card=card, constants=self.options, number="value" in extra)
+                                   card=card, constants=self.options, number="value" in extra,
+                                   tables=self.tables)
         if e is not None:
             e.where = tuple(parts)  # an error in play says this line and key
         if e is not None:
@@ -957,7 +967,7 @@ class _Ctx:
                        "for_seat": ("for_seat", "do"), "give": ("give", "to", "seat", "pick", "count"),
                        "rotate": ("rotate", "direction"),
                        "random_seat": ("random_seat", "among", "filter"),
-                       "next_turn": ("next_turn",)}[verb]
+                       "next_turn": ("next_turn",), "reveal": ("reveal",)}[verb]
             extra = [k for k in op if k not in allowed]
             if extra:
                 self.c.add(here, "rulesdata.op_keys", "rulesdata.op_keys_fix", verb=verb,
@@ -1000,10 +1010,10 @@ class _Ctx:
                 elif src and dst and count:
                     out.append((verb, src, dst, pick, count, at) if verb == "move"
                                else (verb, src, dst, pick, count))
-            elif verb == "shuffle":
-                z = self.zone(op["shuffle"], here)
+            elif verb in ("shuffle", "reveal"):  # reveal: the zone's cards shown to every seat
+                z = self.zone(op[verb], here)
                 if z:
-                    out.append(("shuffle", z))
+                    out.append((verb, z))
             elif verb == "end_turn":
                 out.append(("end_turn",))
             elif verb == "each":
@@ -1092,6 +1102,7 @@ class _Ctx:
             self.pseudo = {CHOSEN: chosen} if act.pick == "set" else {}
         try:
             act.then = self.ops(a.get("then", []), parts + ["then"], card=move is not None and act.pick != "set")
+            act.label_parts = words.label_parts(self, a.get("label"), act.label, parts + ["label"])
         finally:
             self.pseudo = {}
         constructs.action_keys(c, a, parts, act, self)

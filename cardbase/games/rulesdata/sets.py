@@ -260,7 +260,7 @@ def set_cards(s: State, a: Action, seat: int, i: int) -> list[int]:
     return _chosen(pile, groups, vectors[i]) if 0 <= i < len(vectors) else []
 
 
-def play(s: State, a: Action, k: int, p: int, i: int) -> None:
+def play(s: State, a: Action, k: int, p: int, i: int, then: bool = True) -> list[int]:
     """Set action ``a`` (number ``k``) with its candidate set ``i``, for seat ``p``: every card
     moved at once (in the pile's order, as a block on top of the zone it goes to, or under it),
     logged as one line, each card's triggers, then the action's ``then`` reading ``chosen``."""
@@ -272,6 +272,8 @@ def play(s: State, a: Action, k: int, p: int, i: int) -> None:
     size = len(pile)
     for x in reversed(positions):
         del pile[x]
+    if s.shown:  # cards shown, moved by a player's choice: known no more
+        s.shown = s.shown.difference(cids)
     base = 0 if a.at == "bottom" else len(dest)
     dest[base:base] = cids
     if s.events is not None:
@@ -294,6 +296,14 @@ def play(s: State, a: Action, k: int, p: int, i: int) -> None:
                 s._run(t.ops, p, card)
         if s.rules.move_triggers:  # [[triggers]] from/to
             s._moved(a.source, a.dest, p, cid)
+    if then:
+        run_then(s, a, p, cids)
+    return cids
+
+
+def run_then(s: State, a: Action, p: int, cids: list[int]) -> None:
+    """The set action's ``then`` for seat ``p``, reading its cards as the pseudo-zone ``chosen``
+    (at once, or when the answer window the action opened closes)."""
     if a.then:
         s.zones[CHOSEN] = [cids]
         try:
@@ -323,6 +333,7 @@ def count_cards(s: State, p: int, legal: list[int], k: int, i: int) -> None:
     cov = s.card_cov[p]
     offered: set[int] = set()
     lists: dict[int, tuple] = {}
+    most: dict[int, list[int]] = {}  # per set action, the most copies of each kind a legal set takes
     for x in legal:
         kk, ii = divmod(x, stride)
         if kk >= len(actions):
@@ -335,9 +346,16 @@ def count_cards(s: State, p: int, legal: list[int], k: int, i: int) -> None:
             got = lists.get(kk)
             if got is None:
                 got = lists[kk] = _candidates(s, actions[kk], p)
-            pile, groups, vectors = got
+                most[kk] = [0] * len(got[1])
+            vectors = got[2]
             if ii < len(vectors):
-                offered.update(key[c] for c in _chosen(pile, groups, vectors[ii]))
+                m = most[kk]
+                for j, n in enumerate(vectors[ii]):
+                    if n > m[j]:
+                        m[j] = n
+    for kk, m in most.items():  # a card is offered when some legal set takes its copy
+        pile, groups, _vectors = lists[kk]
+        offered.update(key[pile[i]] for g, n in zip(groups, m) for i in g[:n])
     for c in offered:
         cov[c] += 1
     if choice[k]:

@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from cardbase.i18n import current_language, tr
 
+from . import sets, words
+
 if TYPE_CHECKING:
     from .engine import Game
 
@@ -85,6 +87,7 @@ MORE_FUNCTIONS: dict[str, Any] = {
     "_f_cause": _cause,
     "_f_answered": lambda s, seat: s.answered,
     "_f_actor": lambda s, seat: s.window[0] + 1 if s.window is not None else 0,
+    "_f_answerer": lambda s, seat: s.answerer,
 }
 
 
@@ -196,6 +199,8 @@ class Structures:
     def _init_structures(self) -> None:
         self.window: tuple | None = None  # (actor, action number, card, seats still to ask, answers)
         self.answered = 0  # answers made in the last window (its opener's ``then`` reads it)
+        self.answerer = 0  # the seat (from 1) of the last answer made in it, 0: none
+        self.window_cards: tuple[int, ...] = ()  # the cards of a set action that opened the window
         self.cause_id = -1  # the card of the action that opened the last window
         self.secret: tuple[tuple[int, int, int], ...] = ()  # (seat, action number, card or number)
         self._in_trigger = False
@@ -549,9 +554,13 @@ class Structures:
             return False
         cid = card.id if card is not None else -1
         self.window = (p, k, cid, seats, ans)
-        self.answered = 0
+        self.answered = self.answerer = 0
         self.cause_id = cid
-        self._log("window", p, k)
+        said = self.events[-1] if self.rules.actions[k].label_parts and self.events else ()
+        if said and said[0] == "cards":  # a set's cards logged after its action's line
+            said = self.events[-2]
+        # an action's label with values: the window's line says it as the action's line did
+        self._log(*(("window", p, k, said[3]) if len(said) > 3 and said[0] == "action" else ("window", p, k)))
         self.player = seats[0]
         self._legal = None
         return True
@@ -597,7 +606,8 @@ class Structures:
                 self.cov[a.name][1] += 1
                 if self.counts_cards:
                     self._count_cards(seat, [x for x in legal if x != self.game.pass_action], k, i)
-            self._log("action", seat, action)
+            self._log(*(("action", seat, action) if a.label_parts is None
+                        else ("action", seat, action, words.label(self, a, seat))))
             card = None
             if a.choose_counter is not None:
                 self.counters[seat][a.choose_counter] = a.choose_values[i]
@@ -606,6 +616,7 @@ class Structures:
             self._run(a.then, seat, card)
             self._ending = False
             self.answered += 1
+            self.answerer = seat + 1
             if self.player == TERMINAL:  # an end_game operation of the answer
                 self.window = None
                 return
@@ -622,8 +633,14 @@ class Structures:
         actor, k, cid, _seats, _ans = self.window
         self.window = None
         self.player = actor
-        self._after_move(actor, self.rules.actions[k], self.game.cards[cid] if cid >= 0 else None)
-        self.answered, self.cause_id = 0, -1  # read by that ``then`` only
+        a = self.rules.actions[k]
+        if a.pick == "set":  # a set's then reads its cards (``chosen``)
+            cards, self.window_cards = self.window_cards, ()
+            sets.run_then(self, a, actor, list(cards))
+            self._after_move(actor, a, None, then=False)
+        else:
+            self._after_move(actor, a, self.game.cards[cid] if cid >= 0 else None)
+        self.answered, self.answerer, self.cause_id = 0, 0, -1  # read by that ``then`` only
 
     # -------------------------------------------------------------- information
 
@@ -642,7 +659,7 @@ class Structures:
             return tr("rulesplay.log.random_seat", player=seat, seat=event[2])
         if kind in ("lost", "window"):
             a = self.rules.actions[event[2]]
-            label = a.label.get(current_language()) or a.label.get("fr") or a.name
+            label = event[3] if len(event) > 3 else (a.label.get(current_language()) or a.label.get("fr") or a.name)
             return tr(f"rulesplay.log.{kind}", player=seat, action=label)
         return tr(f"rulesplay.log.{kind}", player=seat)  # secret, pass
 
