@@ -102,3 +102,17 @@ class RandomBot:
     def step(self, state: Any) -> int:
         legal = state.legal_actions()
         return legal[self.rng.randrange(len(legal))]
+
+
+def out_of_time(state: Any, tried: list[int], values: list[float]) -> int:
+    """The move of a search bot whose time per decision ran out before it could try every move
+    once: the game's greedy move when it has one (a move chosen by looking at all of them), else the
+    best of the moves tried."""
+    from cardbase.games.frame import greedy_of
+
+    greedy = greedy_of(state)
+    if greedy is None and hasattr(state, "greedy_action"):
+        greedy = type(state).greedy_action
+    if greedy is not None:
+        return greedy(state)
+    return max(zip(values, tried), key=lambda vt: vt[0])[1] if tried else state.legal_actions()[0]

@@ -31,7 +31,7 @@ from typing import Any
 
 from cardbase.games.frame import greedy_of
 
-from .base import horizon_of, playout_utilities
+from .base import horizon_of, out_of_time, playout_utilities
 
 
 class _Edge:
@@ -88,7 +88,12 @@ class ISMCTSBot:
                 if deadline is not None and left < self.iterations and time.perf_counter() > deadline:
                     break
                 world = state.resample(me, rng)
-                for a in alive:
+                for n, a in enumerate(alive):
+                    if r == 0 and left < self.iterations and n == self.iterations - left and \
+                            deadline is not None and time.perf_counter() > deadline:
+                        # the first deal not done for every move within the time: greedy's move
+                        return out_of_time(state, alive[:n], [trees[x].total / max(trees[x].visits, 1)
+                                                              for x in alive[:n]])
                     s = world.clone()
                     s.apply_action(a)
                     self._iterate(s, trees[a], me, horizon)

@@ -6,7 +6,7 @@ import random
 import time
 from typing import Any
 
-from .base import horizon_of, playout_utilities
+from .base import horizon_of, out_of_time, playout_utilities
 
 
 class MonteCarloBot:
@@ -39,8 +39,12 @@ class MonteCarloBot:
         deadline = None if self.max_ms is None else time.perf_counter() + self.max_ms / 1000
         worlds = [state.resample(p, self.rng) for _ in range(self.samples)]
         totals = [0.0] * len(legal)
-        for w in worlds:  # each action's total adds the worlds in the same order as one loop would
+        for n, w in enumerate(worlds):  # each action's total adds the worlds in the same order as one loop would
             for i, a in enumerate(legal):
+                if n == 0 and i and deadline is not None and time.perf_counter() > deadline:
+                    # not even one world for every move within the time (hundreds of moves, a long
+                    # play-out each): the game's greedy move, or the best of those tried
+                    return out_of_time(state, legal[:i], totals[:i])
                 s = w.clone()
                 s.apply_action(a)
                 totals[i] += playout_utilities(s, horizon)[p]
@@ -51,3 +55,4 @@ class MonteCarloBot:
             if best_v is None or total > best_v:
                 best, best_v = a, total
         return best
+
