@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from cardbase.errors import DataFileError, Problem
+from cardbase.i18n import tr
 
 EDITION_KEYS = ("game", "code", "name", "date", "set_size", "symbol", "sample", "description")
 CARD_KEYS = (
@@ -105,7 +106,8 @@ def _table(keys: tuple[str, ...], data: dict[str, Any], *, defaults: dict[str, A
         lines.append(f"{key} = {_toml_value(value)}")
     unknown = sorted(set(data) - set(keys))
     if unknown:
-        raise DataFileError(f"unknown field(s) {', '.join(unknown)} — use one of {', '.join(keys)}")
+        raise DataFileError(tr("datafiles.unknown_fields", count=len(unknown), fields=", ".join(unknown),
+                               known=", ".join(keys)))
     return lines
 
 
@@ -114,7 +116,8 @@ def _card_keys(card: dict[str, Any]) -> tuple[str, ...]:
     extra = tuple(k for k in card if k not in CARD_KEYS)
     bad = [k for k in extra if not is_field_name(k)]
     if bad:
-        raise DataFileError(f"unknown field(s) {', '.join(bad)} — use one of {', '.join(CARD_KEYS)}")
+        raise DataFileError(tr("datafiles.unknown_fields", count=len(bad), fields=", ".join(bad),
+                               known=", ".join(CARD_KEYS)))
     at = CARD_KEYS.index("stats")
     return CARD_KEYS[:at] + extra + CARD_KEYS[at:]
 
@@ -142,8 +145,9 @@ def dump_games(games: list[dict[str, Any]]) -> str:
                 body = {k: v for k, v in spec.items() if k != "name"}
                 ordered = {k: body[k] for k in FIELD_SPEC_KEYS if k in body}
                 if set(body) - set(FIELD_SPEC_KEYS):
-                    raise DataFileError(f"unknown key(s) in field {spec.get('name')}: "
-                                        f"{', '.join(sorted(set(body) - set(FIELD_SPEC_KEYS)))}")
+                    extra = sorted(set(body) - set(FIELD_SPEC_KEYS))
+                    raise DataFileError(tr("datafiles.unknown_spec_keys", count=len(extra), name=spec.get("name"),
+                                           keys=", ".join(extra)))
                 out.append(f"{_toml_key(spec['name'])} = {_toml_value(ordered)}")
     return "\n".join(out) + "\n"
 
@@ -152,11 +156,11 @@ def load_games_file(path: Path) -> list[dict[str, Any]]:
     """The games of data/games.toml, each with ``fields`` as a list of declarations (name first)."""
     rows = read_toml(path).get("games", [])
     if not isinstance(rows, list):
-        raise DataFileError(f"{path}: [[games]] expected — write one [[games]] block a game")
+        raise DataFileError(tr("datafiles.games_expected", path=path))
     out = []
     for row in rows:
         if not isinstance(row, dict):
-            raise DataFileError(f"{path}: [[games]] expected — write one [[games]] block a game")
+            raise DataFileError(tr("datafiles.games_expected", path=path))
         game = dict(row)
         fields = game.get("fields")
         if isinstance(fields, dict):
@@ -186,9 +190,9 @@ def read_toml(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise DataFileError(f"{path}: no such file") from None
+        raise DataFileError(tr("datafiles.no_file", path=path)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(f"{path}: not valid TOML: {exc} — fix the syntax at that place") from None
+        raise DataFileError(tr("datafiles.not_toml", path=path, error=exc)) from None
 
 
 def load_edition_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -197,33 +201,35 @@ def load_edition_file(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]
     problems: list[Problem] = []
     edition = doc.get("edition")
     if not isinstance(edition, dict):
-        raise DataFileError(f"{path}: missing [edition] table — start the file with [edition]")
+        raise DataFileError(tr("datafiles.no_edition", path=path))
     for key in ("game", "code", "name"):
         if not edition.get(key):
-            problems.append(Problem("missing", f"[edition] has no {key}", f"add {key} = …", str(path)))
+            problems.append(Problem("missing", tr("datafiles.edition_missing", key=key),
+                                    tr("datafiles.edition_missing_fix", key=key), str(path)))
     for key in edition:
         if key not in EDITION_KEYS:
-            problems.append(Problem("unknown-field", f"[edition] has unknown field {key!r}",
-                                    f"use one of {', '.join(EDITION_KEYS)}", str(path)))
+            problems.append(Problem("unknown-field", tr("datafiles.edition_unknown", key=repr(key)),
+                                    tr("datafiles.use_one_of", known=", ".join(EDITION_KEYS)), str(path)))
     cards = doc.get("cards", [])
     seen: set[int] = set()
     for i, card in enumerate(cards, start=1):
-        where = f"{path} card #{i}"
+        where = tr("datafiles.card_where", path=path, index=i)
         for key in card:
             if key not in CARD_KEYS and not is_field_name(key):  # a declared field: checked on load
-                problems.append(Problem("unknown-field", f"unknown field {key!r}",
-                                        f"use one of {', '.join(CARD_KEYS)}", where))
+                problems.append(Problem("unknown-field", tr("datafiles.card_unknown", key=repr(key)),
+                                        tr("datafiles.use_one_of", known=", ".join(CARD_KEYS)), where))
         if not isinstance(card.get("number"), int):
-            problems.append(Problem("missing", "card has no integer number", "add number = N", where))
+            problems.append(Problem("missing", tr("datafiles.card_no_number"), tr("datafiles.card_no_number_fix"),
+                                    where))
         elif card["number"] in seen:
-            problems.append(Problem("duplicate-number", f"number {card['number']} used twice",
-                                    "give every card of an edition its own number", where))
+            problems.append(Problem("duplicate-number", tr("datafiles.card_number_twice", number=card["number"]),
+                                    tr("datafiles.card_number_twice_fix"), where))
         else:
             seen.add(card["number"])
         if not card.get("name"):
-            problems.append(Problem("missing", "card has no name", 'add name = "…"', where))
+            problems.append(Problem("missing", tr("datafiles.card_no_name"), tr("datafiles.card_no_name_fix"), where))
     if problems:
-        raise DataFileError(f"{path}: {len(problems)} problem(s)", problems)
+        raise DataFileError(tr("datafiles.problems", path=path, count=len(problems)), problems)
     return edition, cards
 
 
