@@ -16,9 +16,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
-import random
 import time
 from pathlib import Path
+
+from rulesdata_play import finished_games
 
 from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import parse_rules_text
@@ -33,11 +34,7 @@ def run(game: Game, games: int, greedy: bool) -> tuple[float, float, str]:
     digest = hashlib.sha256()
     turns = 0
     t0 = time.process_time()
-    for seed in range(games):
-        s = game.new_state(seed, log=False)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            s.apply_action(s.greedy_action() if greedy else rng.choice(s.legal_actions()))
+    for s in finished_games(game, games, greedy=greedy, log=False):
         turns += s.turns
         digest.update(repr((s.history, [c["points"] for c in s.counters], s.winners)).encode())
     return time.process_time() - t0, turns / games, digest.hexdigest()[:12]

@@ -9,22 +9,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import time
 
-from cardbase.games import registry
+from rulesdata_play import built, finished_games
 
 
 def play(players: int, games: int, greedy: bool) -> float:
     """CPU seconds per 1,000 games."""
-    game = registry.get("cueillette").build([], players)
     start = time.process_time()
-    for seed in range(games):
-        s = game.new_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            s.apply_action(s.greedy_action() if greedy else rng.choice(s.legal_actions()))
-        assert s.ended_by == "manches_jouees", s.ended_by
+    for _ in finished_games(built("cueillette", players), games, greedy=greedy, ending="manches_jouees"):
+        pass
     return (time.process_time() - start) * 1000 / games
 
 

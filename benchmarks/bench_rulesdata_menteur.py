@@ -9,23 +9,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import time
 
-from cardbase.games import registry
+from rulesdata_play import built, finished_games
 
 
 def play(players: int, games: int, greedy: bool) -> tuple[float, float, float]:
     """CPU seconds per game, turns per game, the first player's share of the wins."""
-    game = registry.get("menteur").build([], players)
     start = time.process_time()
     turns = first = 0
-    for seed in range(games):
-        s = game.new_state(seed)
-        rng = random.Random(seed)
-        while not s.is_terminal():
-            s.apply_action(s.greedy_action() if greedy else rng.choice(s.legal_actions()))
-        assert s.ended_by == "main_vide", s.ended_by
+    for s in finished_games(built("menteur", players), games, greedy=greedy, ending="main_vide"):
         turns += s.turns
         first += s.first in s.winners
     return (time.process_time() - start) / games, turns / games, first / games

@@ -12,17 +12,28 @@ from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import parse_rules_text
 
 
+def random_moves(game: Game, seed: int, *, log: bool = True) -> Iterator[tuple[Any, Any]]:
+    """A game of ``game`` dealt by ``seed``, its random moves drawn by a generator of the same seed:
+    yields ``(state, move)`` before each move, which the caller plays on ``state``; the finished
+    state last, with the move ``None``."""
+    s = game.new_state(seed) if log else game.new_state(seed, log=False)
+    rng = random.Random(seed)
+    while not s.is_terminal():
+        yield s, rng.choice(s.legal_actions())
+    yield s, None
+
+
 def random_game(game: Game, seed: int, check: Callable[[Any], None] | None = None, *,
                 log: bool = True) -> Any:
     """One game of ``game`` dealt by ``seed`` and played by random moves to its end
     (``check(state)`` before every move); the state at its end."""
-    s = game.new_state(seed) if log else game.new_state(seed, log=False)
-    rng = random.Random(seed)
-    while not s.is_terminal():
+    for s, move in random_moves(game, seed, log=log):
+        if move is None:
+            return s
         if check is not None:
             check(s)
-        s.apply_action(rng.choice(s.legal_actions()))
-    return s
+        s.apply_action(move)
+    raise AssertionError("unreachable: the moves end with the finished state")
 
 
 def random_games(game: Game | str, seeds: Iterable[int], players: int = 2, *, name: str = "t.toml",

@@ -6,7 +6,6 @@ random ones call half the time."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from cardbase.games.rulesdata.engine import Game
 from cardbase.games.rulesdata.language import load_rules
 from cardbase.playtest import coverage as cov
 from cardbase.playtest.games import simulate
+from tests.rulesdata_helpers import random_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,21 +26,12 @@ def _report(bots: str, games: int, players: int = 4):
 GAME = Game(load_rules(ROOT / "data" / "rules" / "menteur.toml"), [], 4)
 
 
-def _random_game(seed: int):
-    """A seeded random game of Menteur at 4: yields (state, move) before each move, which the
-    caller plays; the finished state last, with no move."""
-    s, rng = GAME.new_state(seed), random.Random(seed)
-    while not s.is_terminal():
-        yield s, rng.choice(s.legal_actions())
-    yield s, None
-
-
 def test_an_answer_not_made_is_an_occasion_of_the_answer() -> None:
     """Every seat asked in a window had « Menteur ! » allowed: occasions are the seats asked (the
     answers and the passes), uses the calls."""
     for seed in range(3):
         asked = calls = 0
-        for s, move in _random_game(seed):
+        for s, move in random_moves(GAME, seed):
             if move is None:
                 assert s.coverage()["menteur"] == [asked, calls] and 0 < calls < asked
                 break
@@ -70,7 +61,7 @@ def test_a_counted_rule_is_counted_as_the_table_shows_it() -> None:
     cards."""
     for seed in range(3):
         laid = lies = 0
-        for s, move in _random_game(seed):
+        for s, move in random_moves(GAME, seed):
             if move is None:
                 assert s.coverage()["bluff"] == [laid, lies] and 0 < lies < laid
                 break

@@ -81,6 +81,7 @@ class ISMCTSBot:
         alive = list(legal)
         rounds = max(1, math.ceil(math.log2(len(alive))))
         left = self.iterations
+        first_deal = True  # until every move has been tried once, on the first deal
         for r in range(rounds):
             # sequential halving: every surviving action is played on the same new deals
             per = max(1, left // (len(alive) * (rounds - r)))
@@ -89,8 +90,7 @@ class ISMCTSBot:
                     break
                 world = state.resample(me, rng)
                 for n, a in enumerate(alive):
-                    if r == 0 and left < self.iterations and n == self.iterations - left and \
-                            deadline is not None and time.perf_counter() > deadline:
+                    if first_deal and n and deadline is not None and time.perf_counter() > deadline:
                         # the first deal not done for every move within the time: greedy's move
                         return out_of_time(state, alive[:n], [trees[x].total / max(trees[x].visits, 1)
                                                               for x in alive[:n]])
@@ -98,6 +98,7 @@ class ISMCTSBot:
                     s.apply_action(a)
                     self._iterate(s, trees[a], me, horizon)
                     left -= 1
+                first_deal = False
             alive.sort(key=lambda a: -trees[a].total / max(trees[a].visits, 1))  # stable: legal order on ties
             alive = alive[: max(1, (len(alive) + 1) // 2)]
             if len(alive) == 1:
