@@ -55,6 +55,8 @@ def _fields(text: str) -> set[str]:
     ("fr", {"n": 0}, "0 autre carte"), ("fr", {"n": 1}, "1 autre carte"), ("fr", {"n": 2}, "2 autres cartes"),
     ("fr", {"n": "1,5"}, "1,5 autre carte"), ("fr", {"n": "1 234"}, "1 234 autres cartes"),
     ("en", {"n": 0}, "0 other cards"), ("en", {"n": 1}, "1 other card"), ("en", {"n": 12}, "12 other cards"),
+    ("en", {"n": "1"}, "1 other card"), ("en", {"n": "1.00"}, "1.00 other cards"),  # decimals: the plural
+    ("fr", {"n": "1,00"}, "1,00 autre carte"),
     ("fr", {"n": "beaucoup"}, "beaucoup autres cartes"),  # not a number: the plural
 ])
 def test_a_word_agrees_with_its_number(lang: str, values: dict, expected: str, monkeypatch) -> None:

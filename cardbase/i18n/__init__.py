@@ -156,11 +156,14 @@ def _number(value: Any) -> float | None:
 
 def plural_is_one(lang: str, value: Any) -> bool:
     """``value`` takes the singular in ``lang``: French below 2 (« 0 carte », « 1,5 point »),
-    English 1 alone (« 0 cards »); a value that is not a number takes the plural."""
+    English 1 alone (« 0 cards »), and not 1 written with decimals (« 1.00 points »); a value that
+    is not a number takes the plural."""
     n = _number(value)
     if n is None:
         return False
-    return abs(n) < 2 if lang == "fr" else abs(n) == 1
+    if lang == "fr":
+        return abs(n) < 2
+    return abs(n) == 1 and not (isinstance(value, str) and any(c in value for c in ".,"))
 
 
 def _agree(text: str, lang: str, values: dict[str, Any]) -> str:
