@@ -578,6 +578,7 @@ class Game:
         self.card_info = (self.stride, self.card_choice, [2 * c for c in self.card_key],
                           [a.source for a in rules.actions])
         self._card_memos: dict[int, list | None] = {}
+        self._card_ops: dict[int, tuple[list, list | None]] = {}  # card_ops, by the list's identity
         self._keywords: dict[str, list[bool]] = {}
         self._flags: dict[Any, list[int] | None] = {}  # count_if's tests (card_flags)
         sets.setup(self)  # the set actions (pick = "set"): each card's kind, each test's classes
@@ -685,6 +686,17 @@ class Game:
                 flags = None
             self._flags[code] = flags
         return flags
+
+    def card_ops(self, ops: list[tuple]) -> list | None:
+        """For a list of operations with an ``if`` on the card alone (:meth:`card_memo`): its
+        operations per card id (:meth:`State._card_branches`), filled as cards meet it; None for a
+        list with no such test."""
+        found = self._card_ops.get(id(ops))
+        if found is None:
+            pure = any(op[0] == "if" and self.card_memo(op[1]) is not None for op in ops)
+            # the list kept with its entry: its identity is not given to another while kept
+            found = self._card_ops[id(ops)] = (ops, [_UNSET] * len(self.cards) if pure else None)
+        return found[1]
 
     def card_memo(self, e: Expr) -> list | None:
         """The values of ``e`` per card id, filled as they are computed, for an expression that
@@ -1004,6 +1016,14 @@ class State(Structures):
     # ------------------------------------------------------------------ operations
 
     def _run(self, ops: list[tuple], seat: int, card: CardView | None) -> None:
+        if card is not None and self.game.shortcuts:  # the tests of the card alone taken once
+            flat = self.game.card_ops(ops)
+            if flat is not None:
+                plain = flat[card.id]
+                if plain is _UNSET:
+                    plain = flat[card.id] = self._card_branches(ops, seat, card)
+                if plain is not None:
+                    ops = plain
         logged = self.ops_log is not None  # what the operations do is logged (State.ops_log)
         for op in ops:
             if self._ending:
@@ -1097,6 +1117,26 @@ class State(Structures):
                 self._reveal_zone(op[1], seat)
             elif verb in structures.SEAT_VERBS:  # move_if, for_seat, give, rotate
                 self._run_more(op, seat, card)
+
+    def _card_branches(self, ops: list[tuple], seat: int, card: CardView) -> list[tuple] | None:
+        """``ops`` for ``card`` with each ``if`` whose test reads only the card (and the options)
+        replaced by the operations of the branch it takes — what :meth:`_run` would run, in the
+        same order (an ``if`` itself changes nothing); None when a test cannot be read on this
+        card (the operations are then run as written, and the test fails where it stands)."""
+        out: list[tuple] = []
+        for op in ops:
+            if op[0] == "if" and self.game.card_memo(op[1]) is not None:
+                try:
+                    taken = op[2] if self._card_test(op[1], seat, card) else op[3]
+                except Exception:
+                    return None
+                inner = self._card_branches(taken, seat, card) if taken else []
+                if inner is None:
+                    return None
+                out.extend(inner)
+            else:
+                out.append(op)
+        return out
 
     # ------------------------------------------------------------------ the interface
 
