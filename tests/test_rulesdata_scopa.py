@@ -185,3 +185,77 @@ def test_one_hand_and_the_target_as_an_option() -> None:
     with use_language("fr"):
         seen = [referee(2, seed, ("random",), obiettivo=1) for seed in range(10)]
     assert all(x["hands"] >= 1 for x in seen) and sum(x["hands"] for x in seen) < 15
+
+
+OTHERS = """zones = [{ name = "pioche", owner = "shared", ordered = true, visible = "nobody" },
+         { name = "main", owner = "player", ordered = false, visible = "owner" }]
+
+[game]
+code = "autres"
+players = [3, 6]
+
+[teams]
+count = 3
+seating = "alternate"
+
+[material]
+source = "generated"
+colours = ["a"]
+values = [1, 18]
+into = "pioche"
+
+[counters]
+pts = {}
+autres = {}
+miens = {}
+
+[setup]
+first_player = "seat1"
+do = [{ shuffle = "pioche" }, { deal = "pioche", to = "main", count = "3" }]
+
+[round]
+end = [{ each = "player", do = [{ set = "autres", value = "others_total('pts')" }, { set = "miens", value = "team_total('pts')" }] }]
+
+[[actions]]
+name = "jouer"
+label = { fr = "Jouer", en = "Play" }
+move = { from = "main", to = "pioche" }
+pick = "choice"
+then = [{ add = "pts", value = "card.value" }]
+ends_turn = true
+
+[end]
+check = "round"
+
+[[end.conditions]]
+name = "fin"
+game = "count_all('main') == 0"
+
+[end.winner]
+by = "pts"
+order = "highest"
+among = "all"
+ties = "shared"
+"""
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_others_total_sums_a_counter_over_the_other_teams(players: int) -> None:
+    """``others_total('c')``, the mirror of ``team_total``: Scopa's « the side with more cards » in
+    one comparison; here three teams seated alternately, each round's totals against the points."""
+    game = Game(parse_rules_text(OTHERS, "autres.toml"), [], players)
+    for seed in range(5):
+        s, rng = game.new_state(seed), random.Random(seed)
+        while not s.is_terminal():
+            s.apply_action(rng.choice(s.legal_actions()))
+        pts = [c["pts"] for c in s.counters]
+        assert sum(pts) > 0
+        for q, c in enumerate(s.counters):
+            mine = sum(p for r, p in enumerate(pts) if r % 3 == q % 3)
+            assert c["miens"] == mine and c["autres"] == sum(pts) - mine
+
+
+def test_others_total_names_a_counter() -> None:
+    with pytest.raises(Exception) as err:
+        parse_rules_text(OTHERS.replace("others_total('pts')", "others_total('ptz')"), "autres.toml")
+    assert "ptz" in str(err.value)
