@@ -11,7 +11,10 @@ of SC2 — refereed move by move against the rules of Scopa:
 - at the hand's end the last player who captured takes the rest (SC5), and each side scores most
   cards, most coins, the sette bello, the primiera (SC3, SC4) and its scope — recomputed here from
   the cards, not read from the file's counters;
-- the game ends when a side has at least 11 points and more than the other (SC7)."""
+- the game ends when a side has at least 11 points and more than the other (SC7).
+
+The count compares the sides with ``others_total``, whose sums are checked at 3 to 6 players in
+three teams at the end."""
 
 from __future__ import annotations
 
