@@ -46,6 +46,7 @@ FUNCTIONS: dict[str, tuple[int, int, str]] = {
     "team_total": (1, 1, "counter"),  # a counter summed over the seat's team
     "team_best": (1, 1, "counter"),  # a counter's highest value in the seat's team
     "others_best": (1, 1, "counter"),  # its highest value among the other teams' seats
+    "others_total": (1, 1, "counter"),  # a counter summed over the other teams' seats
     "team_count": (1, 1, "zone"),  # cards in the team's piles of a zone of each player
     "named": (1, 1, "counter"),  # named('vote'): the seats whose counter holds this seat's number
     "best_seat": (1, 1, "counter"),  # the seat (from 1) with the strictly highest value, 0 on a tie

@@ -57,6 +57,12 @@ def _others_best(s: Any, seat: int, counter: str) -> int:
     return max(vals) if vals else NO_OTHER
 
 
+def _others_total(s: Any, seat: int, counter: str) -> int:
+    g = s.game
+    mine = g.team_index[max(seat, 0)]
+    return sum(s.counters[q][counter] for q in range(s.n) if g.team_index[q] != mine)
+
+
 def _best_seat(s: Any, counter: str) -> int:
     vals = [x[counter] for x in s.counters]
     best = max(vals)
@@ -78,6 +84,7 @@ MORE_FUNCTIONS: dict[str, Any] = {
     "_f_team_total": lambda s, seat, c: sum(s.counters[q][c] for q in _team_seats(s, seat)),
     "_f_team_best": lambda s, seat, c: max(s.counters[q][c] for q in _team_seats(s, seat)),
     "_f_others_best": _others_best,
+    "_f_others_total": _others_total,
     "_f_team_count": lambda s, seat, z: sum(len(s.zones[z][q]) for q in _team_seats(s, seat)),
     "_f_named": lambda s, seat, c: sum(1 for x in s.counters if x[c] == seat + 1),
     "_f_best_seat": lambda s, seat, c: _best_seat(s, c),
