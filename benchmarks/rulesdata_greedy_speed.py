@@ -3,9 +3,9 @@ count, a digest of N seeded greedy games (game i dealt from game_seed(0, i); the
 winners and endings) and the greedy games per second of processor time (user + system of this
 process), with the load average. A speed change of the greedy bot must leave every digest unchanged
 (the same moves): run it before and after and compare the digests (``--digests`` prints them alone,
-as JSON, to keep and ``diff``). Marché, Cueillette, Enchères, L'Atout, Le Huit and 15 en un tour at
-2, 3 and 4 players; NesPanini (data/rules/nespanini.toml, two players, every pair of starter decks
-at its turn) at 2.
+as JSON, to keep and ``diff``). Marché, Cueillette, Enchères, L'Atout, Le Huit, Menteur and 15 en
+un tour at 2, 3 and 4 players (those of the game's range: Menteur from 3); NesPanini
+(data/rules/nespanini.toml, two players, every pair of starter decks at its turn) at 2.
 
     PYTHONPATH=. nice python benchmarks/rulesdata_greedy_speed.py 20
     PYTHONPATH=. nice python benchmarks/rulesdata_greedy_speed.py 20 --games marche cueillette --players 2
@@ -28,7 +28,7 @@ from cardbase.playtest.batch import game_seed
 from cardbase.playtest.cards import load_deck_defs, load_edition_defs, starter_decks
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("marche", "cueillette", "encheres", "atout", "huit", "pushluck", "nespanini")
+GAMES = ("marche", "cueillette", "encheres", "atout", "huit", "menteur", "pushluck", "nespanini")
 
 
 def _builds(code: str, players: int) -> list:
@@ -70,7 +70,9 @@ def main() -> None:
     if not args.digests:
         print(f"load average at the start: {os.getloadavg()[0]:.2f}")
     for code in args.games:
-        for players in args.players if code != "nespanini" else [2]:
+        rules = load_rules(ROOT / "data" / "rules" / f"{code}.toml")
+        counts = [p for p in args.players if rules.min_players <= p <= rules.max_players]
+        for players in counts if code != "nespanini" else [2]:  # the counts the game is played at
             digest, games, cpu = run(code, players, args.n)
             out[f"{code}:{players}"] = digest
             if not args.digests:
