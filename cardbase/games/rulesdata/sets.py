@@ -83,6 +83,7 @@ def setup(game: Game) -> None:
     game.set_actions = [k for k, a in enumerate(rules.actions) if a.pick == "set"]
     game.set_memo = {}
     game.set_vectors = {}
+    game.set_groups = {}  # _groups of a pile, per action and pile, when its filter reads the card alone
     game.set_stats = {k: [0, 0, 0] for k in game.set_actions}  # [positions listed, sets tried, sets legal]
     if not game.set_actions:
         return
@@ -175,14 +176,29 @@ def _groups(s: State, a: Action, seat: int) -> tuple[list[int], list[list[int]]]
     """The source pile and its eligible cards (passing the action's ``filter``) grouped by kind:
     the positions of each kind, the kinds in the order of their first card."""
     pile = s._pile(a.source, seat)
-    kind = s.game.card_kind
-    cards = s.game.cards
+    game = s.game
+    # a filter on the card alone (or none) groups a pile the same for every seat and position:
+    # kept per pile (a greedy decision plays each of its sets on a copy of the same pile)
+    memo = game.set_groups if game.shortcuts and (a.filter is None or game.card_memo(a.filter) is not None) \
+        else None
+    if memo is not None:
+        key = (a.name, tuple(pile))
+        found = memo.get(key)
+        if found is not None:
+            return pile, found
+    kind = game.card_kind
+    cards = game.cards
     groups: dict[int, list[int]] = {}
     for i, c in enumerate(pile):
         if a.filter is not None and not s._card_test(a.filter, seat, cards[c]):
             continue
         groups.setdefault(kind[c], []).append(i)
-    return pile, list(groups.values())
+    out = list(groups.values())
+    if memo is not None:
+        if len(memo) >= _VECTOR_CACHE_SIZE:
+            memo.clear()
+        memo[key] = out  # read only by its callers
+    return pile, out
 
 
 def _candidates(s: State, a: Action, seat: int) -> tuple[list[int], list[list[int]], tuple]:
