@@ -157,6 +157,9 @@ def test_every_command_that_plays_a_draft_names_it_in_json(cli_env, tmp_path) ->
     assert measured["draft"]["path"] == str(SCOPA) and measured["games"] == 6
     r = runner.invoke(app, ["games", "rulings", "--rules", str(SCOPA)])
     assert r.exit_code == 0 and r.stdout.startswith(f"Règles lues dans le brouillon {SCOPA}"), r.output
+    # sim sweep --game: the draft's box is the database's cards of its code, as for a registered game
+    out = _refused(["sim", "sweep", "--rules", str(SCOPA), "--card", "x", "--values", "1..2", "--games", "4"])
+    assert "« scopa »" in out
 
 
 def test_a_draft_whose_cards_come_from_an_edition_reads_them_as_the_registered_game(tmp_path) -> None:
