@@ -21,7 +21,9 @@ import time
 from pathlib import Path
 
 OPTIONAL = re.compile(r"\s*\[([^\]'\"]*)\]")
-PLACEHOLDERS = {"URL": "https://exemple.fr/tts/", "ADDRESS": "tcp://127.0.0.1:8786"}
+PLACEHOLDERS = {"URL": "https://exemple.fr/tts/", "ADDRESS": "tcp://127.0.0.1:8786",
+                # a rules file outside data/rules/ (sim game --rules): the blind test's Scopa
+                "DRAFT.toml": str(Path(__file__).resolve().parent / "data" / "rules" / "scopa.toml")}
 
 
 def command_block(readme: str) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
+from cardbase.cli.drafts import draft_of, plays_drafts, rules_option, say_draft
 from cardbase.cli.measures_report import (
     check_measure_counts,
     measures_option,
@@ -162,8 +163,9 @@ def _print_game(data: dict, json_out: bool) -> None:
 
 
 @handle_errors
+@plays_drafts
 def sim_game_command(
-    game: str = typer.Argument(..., help="Game code (cardbase games list)."),
+    game: str | None = typer.Argument(None, help="Game code (cardbase games list)."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
     bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
     games: int = typer.Option(1000, "--games", "-n", help="Number of games."),
@@ -180,6 +182,7 @@ def sim_game_command(
     outcome_games: int = outcome_option(),
     log: int = typer.Option(0, "--log", help=tr("games.help.log")),
     seat: int | None = typer.Option(None, "--seat", help=tr("games.help.seat")),
+    rules_path: Path | None = rules_option(),
 ) -> None:
     """Play N games of a box game (OVERKILL…, or a game written as data) with bots: seats, ties,
     endings, rule coverage and, for a game that follows each seat's cards, each card's impact (a
@@ -233,12 +236,16 @@ def sim_game_command(
     logs = _logs(built, log, seed, rep.bots, seat)
     if logs:
         data["logs"] = logs
+    draft = draft_of(spec.code)
+    if draft is not None:  # figures of a draft, not of the game the project ships
+        data["draft"] = draft
     if json_out:
         print_json(data)
         return
     for one in logs:  # the logs first: the batch's summary stays at the end, in sight
         _say_log(one, built)
     typer.echo(tr("games.cli.head", game=spec.code, games=rep.games, players=rep.players, seed=seed))
+    say_draft(draft)
     from cardbase.cli.rulings import rules_line
 
     line = rules_line(rep.rulings)

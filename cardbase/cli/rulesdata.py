@@ -7,6 +7,7 @@ from pathlib import Path
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
+from cardbase.cli.drafts import draft_of, plays_drafts, rules_option, say_draft
 from cardbase.i18n import fmt_num, tr
 
 
@@ -231,8 +232,9 @@ def _say_search(searched: dict, prefix: str = "") -> None:
 
 
 @handle_errors
+@plays_drafts
 def measures_command(
-    game: str = typer.Argument(..., help="The code of a game written as data (data/rules/<code>.toml)."),
+    game: str | None = typer.Argument(None, help="The code of a game written as data (data/rules/<code>.toml)."),
     games: int = typer.Option(500, "--games", "-n", help="Number of games."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the batch."),
     bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
@@ -243,6 +245,7 @@ def measures_command(
     outcome: int = typer.Option(20, "--outcome-games", help="Games whose decisions are replayed to see which change the winner (0: none)."),
     deck: list[str] | None = typer.Option(None, "--deck", "-d", help="A deck (file or starter slug), one per player, for a game played with decks."),
     json_out: bool = typer.Option(False, "--json", help="JSON output."),
+    rules_path: Path | None = rules_option(),
 ) -> None:
     """The measures of a good game: first-player advantage, length, lead changes, comebacks, decisions."""
     from cardbase.errors import CardbaseError
@@ -301,9 +304,13 @@ def measures_command(
         m["rules_file"] = f"data/rules/{spec.code}.toml"
         if decks is not None:
             m["decks"] = _deck_names(rules, deck or [])
+    draft = draft_of(spec.code)
+    if draft is not None:  # figures of a draft, not of the game the project ships
+        m["draft"] = draft
     if json_out:
         print_json(m)
         return
     from cardbase.cli.measures_report import print_measures
 
+    say_draft(draft)
     print_measures(m)

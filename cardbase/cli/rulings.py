@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from cardbase.cli.common import handle_errors, print_json
+from cardbase.cli.drafts import draft_of, plays_drafts, rules_option, say_draft
 from cardbase.cli.measures_report import check_measure_counts, measures_option, print_measures_table
 from cardbase.i18n import fmt_num, fmt_pct, tr
 
@@ -18,9 +21,11 @@ def _value(v: object) -> str:
 
 
 @handle_errors
+@plays_drafts
 def rulings_command(
-    game: str = typer.Argument(..., help="Game code (cardbase games list)."),
+    game: str | None = typer.Argument(None, help="Game code (cardbase games list)."),
     json_out: bool = typer.Option(False, "--json", help="Print JSON."),
+    rules_path: Path | None = rules_option(),
 ) -> None:
     """Every ruling of a game: code, title, text, option, default, allowed values, contested."""
     from cardbase.games import registry
@@ -28,9 +33,11 @@ def rulings_command(
 
     spec = registry.get(game)
     rows = [r.as_dict() for r in game_rulings(spec.code)]
+    draft = draft_of(spec.code)
     if json_out:
-        print_json({"game": spec.code, "rulings": rows})
+        print_json({"game": spec.code, "rulings": rows} | ({"draft": draft} if draft else {}))
         return
+    say_draft(draft, played=False)
     if not rows:
         typer.echo(tr("rulings.cli.none", game=spec.code))
         return
@@ -57,8 +64,9 @@ def rules_line(rulings: list[dict]) -> str | None:
 
 
 @handle_errors
+@plays_drafts
 def sim_rulings_command(
-    game: str = typer.Argument(..., help="Game code (cardbase games list)."),
+    game: str | None = typer.Argument(None, help="Game code (cardbase games list)."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players."),
     bots: str = typer.Option("greedy", "--bots", "-b", help="One bot, or one per seat, comma-separated."),
     games: int = typer.Option(1000, "--games", "-n", help="Games per reading."),
@@ -71,6 +79,7 @@ def sim_rulings_command(
     deck: str | None = typer.Option(None, "--deck", help="NesPanini: deck A (default: the first starter deck)."),
     against: str | None = typer.Option(None, "--against", help="NesPanini: deck B (default: the second starter deck)."),
     measures_games: int = measures_option(100),
+    rules_path: Path | None = rules_option(),
 ) -> None:
     """Play the same games under every reading of each contested ruling: how the figures move."""
     from cardbase.catalog import cards as catalog
@@ -108,11 +117,15 @@ def sim_rulings_command(
             res = weigh(spec.code, cards, players=players, bots=names or None, games=games, seed=seed,
                         only=codes, workers=workers, executor=ex, progress=progress,
                         measures_games=measures_games)
+    draft = draft_of(spec.code)
+    if draft is not None:  # figures of a draft, not of the game the project ships
+        res["draft"] = draft
     if json_out:
         print_json(res)
         return
     typer.echo(tr("rulings.cli.weight_head", game=spec.code, games=res["games"], players=res["players"],
                   seed=seed, bots=", ".join(res["bots"])))
+    say_draft(draft)
     if res["variants"]:  # how a verdict is reached: the paired tests, corrected together (Holm)
         typer.echo(tr("rulings.cli.questions", tests=res.get("correction", {}).get("tests", 1)))
     typer.echo(tr("rulings.cli.baseline"))

@@ -19,6 +19,7 @@ from cardbase.cli.batch_common import (  # noqa: F401 - the batch helpers
     _progress,
 )
 from cardbase.cli.common import handle_errors, print_json
+from cardbase.cli.drafts import draft_of, plays_drafts, rules_option, say_draft
 from cardbase.cli.measures_report import (
     check_measure_counts,
     measures_option,
@@ -459,6 +460,7 @@ def ladder_command(
 
 @app.command("sweep", help="Sweep one field of a card over a range of values, on the same deals.")
 @handle_errors
+@plays_drafts(required=False)
 @_marks_illegal
 def sweep_command(
     deck: str = typer.Argument(None, help=DECK_HELP),
@@ -483,6 +485,7 @@ def sweep_command(
     skill_games: int = skill_option(),
     search_games: int = search_option(),
     outcome_games: int = outcome_option(),
+    rules_path: Path | None = rules_option(),
 ) -> None:
     """One card's field at every value of a range: win rate, its interval and mean score."""
     from cardbase.games import registry
@@ -515,6 +518,9 @@ def sweep_command(
             cards = read(lambda s: reads.card_defs(s, game=spec.code, for_print=False))
         kwargs = {"game": spec.code, "cards": cards, "players": players, "options": options}
         label = {"game": spec.code}
+        draft = draft_of(spec.code)
+        if draft is not None:  # figures of a draft, not of the game the project ships
+            label["draft"] = draft
     else:
         if deck is None:
             raise CardbaseError(tr("dask.sweep.no_deck"))
@@ -549,6 +555,7 @@ def sweep_command(
     typer.echo(tr(head, name=res["name"], card=res["card"], field=field, deck=label.get("deck", ""),
                   against=label.get("against", ""), game=res.get("game", ""),
                   players=res.get("players", ""), games=res["games"], seed=seed))
+    say_draft(label.get("draft"))
     _say_illegal(label.get("illegal_decks") or {})
     if game is None:
         _say_rulings(np_options)

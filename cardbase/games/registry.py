@@ -14,8 +14,11 @@ results the observation hides until everyone has chosen.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 from cardbase.domain import CardDef
@@ -171,6 +174,69 @@ def _add_rules_games() -> None:
 
 
 _add_rules_games()
+
+
+# code -> (the draft played in this run under that code, what reports say of it): :func:`drafted`
+_DRAFTED: dict[str, tuple[Any, dict[str, Any]]] = {}
+
+
+@contextmanager
+def drafted(path: Path | str) -> Iterator[dict[str, Any]]:
+    """The rules file ``path`` (anywhere: a draft) made a game of the registry for the ``with``
+    block, under its code; yields what reports say of it: ``{"path", "code", "replaces"}``.
+
+    A file that does not pass the checker raises its problems, every one located, as ``cardbase
+    games check`` shows them. A draft whose code is a game written as data (``data/rules/``) takes
+    its place for the block only (``replaces``: that file); the code of a hand-written engine is
+    refused (its rulings and figures are the engine's, not the file's). Worker processes build the
+    game from the draft's text (:func:`draft_of`, :func:`draft_game`), not from the path."""
+    from cardbase.games.rulesdata import register
+
+    draft, rules = register.read_draft(path)
+    code = rules.code
+    current = REGISTRY.get(code)
+    if current is not None and current.rules_file is None:
+        raise CardbaseError(tr("games.draft.engine_clash", file=draft.path, code=code))
+    shipped = register.rules_file_of(code)
+    info = {"path": draft.path, "code": code, "title": rules.name,
+            "replaces": str(shipped) if shipped is not None else None}
+    REGISTRY[code] = register.spec_of(rules, GameSpec, partial(register.build_draft, draft, check_box),
+                                      draft.path)
+    before_rules = register.set_draft_rules(code, rules)
+    before_draft = _DRAFTED.get(code)
+    _DRAFTED[code] = (draft, info)
+    try:
+        yield info
+    finally:
+        if current is None:
+            REGISTRY.pop(code, None)
+        else:
+            REGISTRY[code] = current
+        register.set_draft_rules(code, before_rules)
+        if before_draft is None:
+            _DRAFTED.pop(code, None)
+        else:
+            _DRAFTED[code] = before_draft
+
+
+def draft_of(code: str) -> Any:
+    """The draft played under ``code`` in this run (None: the registered game), as worker
+    processes get it: its path and text (:func:`draft_game`)."""
+    hit = _DRAFTED.get(code)
+    return hit[0] if hit is not None else None
+
+
+def draft_info(code: str) -> dict[str, Any] | None:
+    """What a report says of the draft played under ``code`` (None: the registered game)."""
+    hit = _DRAFTED.get(code)
+    return dict(hit[1]) if hit is not None else None
+
+
+def draft_game(draft: Any, cards: Sequence[CardDef], players: int, **options: Any) -> Any:
+    """The game of a draft's text, built in any process: the game ``drafted`` registers."""
+    from cardbase.games.rulesdata.register import build_draft
+
+    return build_draft(draft, check_box, cards, players, **options)
 
 
 def get(code: str) -> GameSpec:

@@ -48,13 +48,19 @@ class Record:
 _GAMES: dict[tuple, Any] = {}
 
 
-def _game(code: str, cards: tuple[CardDef, ...], players: int, options: tuple) -> Any:
-    key = (code, cards, players, options)
+def _game(code: str, cards: tuple[CardDef, ...], players: int, options: tuple, draft: Any = None) -> Any:
+    """The game ``code`` (``draft``: a rules file outside data/rules/ played under that code, built
+    from its text — a worker process knows no draft of its own), cached."""
+    key = (code, cards, players, options, draft)
     g = _GAMES.get(key)
     if g is None:
         if len(_GAMES) > 16:
             _GAMES.clear()
-        g = _GAMES[key] = registry.get(code).build(cards, players, **dict(options))
+        if draft is not None:
+            g = registry.draft_game(draft, cards, players, **dict(options))
+        else:
+            g = registry.get(code).build(cards, players, **dict(options))
+        _GAMES[key] = g
     return g
 
 
@@ -153,8 +159,9 @@ def moves_digest(state: Any) -> str | None:
 
 
 def run_chunk(start: int, stop: int, code: str, cards: tuple[CardDef, ...], players: int,
-              bots: tuple[str, ...], seed: int, options: tuple) -> list[Record]:
-    game = _game(code, cards, players, options)
+              bots: tuple[str, ...], seed: int, options: tuple, draft: Any = None) -> list[Record]:
+    """Games ``start..stop-1`` of a batch (``draft``: :func:`cardbase.games.registry.draft_of`)."""
+    game = _game(code, cards, players, options, draft)
     return [play_one(game, game_seed(seed, i), bots) for i in range(start, stop)]
 
 
@@ -216,9 +223,10 @@ def simulate(code: str, cards: Sequence[CardDef], *, players: int | None = None,
     if not cards_t and not spec.own_cards:  # a rules file may describe its own cards
         raise CardbaseError(tr("games.no_cards", game=code))
     opts = tuple(sorted((options or {}).items()))
-    game = _game(code, cards_t, players, opts)  # material problems show here, before any worker starts
+    draft = registry.draft_of(spec.code)  # a draft's workers get its text, not its path
+    game = _game(spec.code, cards_t, players, opts, draft)  # material problems show here, before any worker starts
     jobs = workers if workers is not None else 1
-    args = (code, cards_t, players, tuple(bots), seed, opts)
+    args = (spec.code, cards_t, players, tuple(bots), seed, opts, draft)
     if executor is not None:  # a given executor (a Dask cluster…): chunks sized to its workers
         parts = run_chunks(run_chunk, _chunks(games, parallelism(executor, workers) * 4), args, executor,
                            progress=progress, total=games)

@@ -335,6 +335,7 @@ def _box_plan(code, cards, card, field, vals, games, seed, bots, players, option
                                values=", ".join(str(v) for v in vals if v < 0)))
     players, bots = registry.seat_bots(spec, players, bots, games)
     opts = tuple(sorted((options or {}).items()))
+    draft = registry.draft_of(spec.code)  # a draft's workers get its text, not its path
     args = []
     problems = []
     built = []
@@ -342,10 +343,10 @@ def _box_plan(code, cards, card, field, vals, games, seed, bots, players, option
         new = (dataclasses.replace(target, copies=v) if field == "copies" else _changed(target, field, v))
         box = tuple(new if c.ref == target.ref else c for c in cards_t)
         try:
-            built.append(_game(spec.code, box, players, opts))  # every variant checked before the first game
+            built.append(_game(spec.code, box, players, opts, draft))  # every variant checked before the first game
         except CardbaseError as exc:
             problems.append(tr("dask.sweep.bad_variant", value=v, error=str(exc)))
-        args.append((spec.code, box, players, tuple(bots), seed, opts))
+        args.append((spec.code, box, players, tuple(bots), seed, opts, draft))
     if problems:
         raise CardbaseError("\n".join(problems))
 

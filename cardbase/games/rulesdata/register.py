@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -45,9 +46,12 @@ _VALID_MOST = 64
 def valid_rules(code: str) -> Any:
     """The checked rules of the game ``code``'s file; None when it has none or the file does not
     pass the checker (``cardbase games check`` says why). Read once while the file is unchanged
-    (its modification time and size): the object is shared, to be read, never changed."""
+    (its modification time and size): the object is shared, to be read, never changed. A draft
+    played in this run (:func:`cardbase.games.registry.drafted`) answers for its code."""
     from .language import RulesFileError, load_rules
 
+    if code in _DRAFTS:
+        return _DRAFTS[code]
     path = rules_file_of(code)
     if path is None:
         return None
@@ -67,6 +71,57 @@ def valid_rules(code: str) -> Any:
         _VALID.pop(next(iter(_VALID)))
     _VALID[key] = (stamp, rules)
     return rules
+
+
+@dataclass(slots=True, frozen=True)
+class Draft:
+    """A rules file outside ``data/rules/`` played for one run (``--rules FILE``): the path as the
+    user gave it (the reports name it) and its text, which worker processes build the game from
+    (a worker may not read the path as this process does — another machine, another folder)."""
+
+    path: str
+    text: str
+
+    @property
+    def name(self) -> str:
+        """The file's name, as its problems are located (« scopa.toml, line 12 »)."""
+        return Path(self.path).name
+
+
+# code -> the checked rules of the draft played in this run under that code (:func:`valid_rules`)
+_DRAFTS: dict[str, Any] = {}
+
+
+def set_draft_rules(code: str, rules: Any) -> Any:
+    """Make ``rules`` (None: no draft) the rules of the game ``code`` for :func:`valid_rules`;
+    the previous value, to put back."""
+    before = _DRAFTS.pop(code, None)
+    if rules is not None:
+        _DRAFTS[code] = rules
+    return before
+
+
+def read_draft(path: Path | str) -> tuple[Draft, Any]:
+    """The draft ``path`` and its checked rules; a file that does not read or does not pass the
+    checker raises :class:`~cardbase.games.rulesdata.language.RulesFileError` with every problem
+    located, as ``cardbase games check`` shows them."""
+    from .language import parse_rules_text, read_rules_text
+
+    text = read_rules_text(path)
+    draft = Draft(str(path), text)
+    return draft, parse_rules_text(text, draft.name)
+
+
+def build_draft(draft: Draft, check_box: Callable[[str, Sequence[CardDef]], None], cards: Sequence[CardDef],
+                players: int, **options: Any) -> Any:
+    """The interpreter's game of a draft's text: what :func:`build` gives for the same file
+    registered (``check_box`` as there)."""
+    from .engine import Game
+    from .language import parse_rules_text
+
+    rules = parse_rules_text(draft.text, draft.name, options=options)
+    check_box(rules.code, cards)
+    return Game(rules, cards, players)
 
 
 def rounds_go_around(code: str) -> bool:
@@ -106,12 +161,15 @@ def rules_specs(taken: set[str], spec: Callable[..., Any],
             continue
         if rules.code in taken or rules.code != path.stem:
             continue
-        hidden = any(z.visible != "everyone" for z in rules.zones.values())
-        out.append(spec(rules.code, rules.min_players, rules.max_players, "box",
-                            information="imperfect" if hidden else "perfect",
-                            utility="zero_sum" if rules.max_players == 2 else "general_sum",
-                            bots=("random", "greedy", "mc", "ismcts"),
-                            default_players=rules.default_players,
-                            build=partial(build, path, check_box), own_cards=rules.source == "generated",
-                            rules_file=str(path), title=rules.name))
+        out.append(spec_of(rules, spec, partial(build, path, check_box), str(path)))
     return out
+
+
+def spec_of(rules: Any, spec: Callable[..., Any], built: Callable[..., Any], file: str) -> Any:
+    """The registry's spec of a checked rules file (``built``: cards, players, options -> game)."""
+    hidden = any(z.visible != "everyone" for z in rules.zones.values())
+    return spec(rules.code, rules.min_players, rules.max_players, "box",
+                information="imperfect" if hidden else "perfect",
+                utility="zero_sum" if rules.max_players == 2 else "general_sum",
+                bots=("random", "greedy", "mc", "ismcts"), default_players=rules.default_players,
+                build=built, own_cards=rules.source == "generated", rules_file=file, title=rules.name)
