@@ -90,8 +90,8 @@ class _Solo:
 
     __slots__ = ("above", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
                  "kinds", "model",
-                 "picks", "plans", "points", "points_raw", "shift", "step", "swap", "table", "take",
-                 "top", "w")
+                 "picks", "plans", "points", "points_raw", "shift", "step", "steps", "swap", "table", "take",
+                 "top", "used", "w", "zeros")
 
     def __init__(self, state: State, bits: int) -> None:
         game = self.game = state.game
@@ -126,12 +126,16 @@ class _Solo:
                 plans.append((k, w[k], dv[k], eff,
                               occ | (used << _COV_SHIFT) | (((b >> 2) & 1) << 2 * _COV_SHIFT)))
         self.plans = tuple(plans)
+        self.used = tuple(2 if f & 1 else 0 for f in table.flags)  # coverage bit 2 of a kind
+        self.zeros = (0,) * size  # no credit
         # per hand code (_hand): the zone-code fields its cards' score rules read, then its
         # choices under its unclamped zone code & those fields: step-2 plans, kinds put under
         # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
         self.step: dict = {}  # hand code | unclamped zone code << shift -> the step-2 plan
+        # hand code | (unclamped zone code & the hand's fields) << shift -> the step-2 plan
+        self.steps: dict = {}
         self.info: dict = {}  # hand code -> _hand_info
         self.take: dict = {}  # code of the hand with the card | raw & fields << shift -> its worth
         self.swap: dict = {}  # hand code | top[card] | raw & fields << above -> a Swap's worth
@@ -197,15 +201,14 @@ def _points_at(solo: _Solo, code: int) -> tuple[list[int], tuple[int, ...]]:
 
 
 def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple:
-    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made: (the fields, the step-2 plans'
-    ``get``, the plans, the kinds put under the deck, the kinds given)."""
+    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made: (the fields, the kinds put
+    under the deck, the kinds given)."""
     reads = solo.model.reads
     fields = 0
     for k in hand:
         fields |= reads[k]
-    step: dict = {}
-    out = (fields, step.get, step, {}, {})
-    if len(solo.hands) > _CACHE_LIMIT // 5:  # an entry holds three dictionaries
+    out = (fields, {}, {})
+    if len(solo.hands) > _CACHE_LIMIT // 3:  # an entry holds two dictionaries
         solo.hands.clear()
     solo.hands[hk] = out
     return out
@@ -229,15 +232,20 @@ def _points_raw(solo: _Solo, raw: int) -> tuple[list[int], tuple[int, ...]]:
 
 def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
     """(the non-Légendaire kinds of ``hand``, sorted; its cards' flags; some card has score rules;
-    and when the points are integers read from tables (``_Solo.fixed``): the code of its cards
-    that read fields and the points of the others, which :func:`_removal_by_points` reads)."""
+    when the points are integers read from tables (``_Solo.fixed``): the code of its cards
+    that read fields and the points of the others, which :func:`_removal_by_points` reads; the
+    zone-code fields its cards read)."""
     info = solo.info.get(hk)
     if info is None:
         t = solo.table
-        leg, flags, fns = t.legendary, t.flags, t.iscore
-        fl = 0
+        leg, flags, fns, reads = t.legendary, t.flags, t.iscore, solo.model.reads
+        fl = fields = 0
+        rules = False
         for k in hand:
             fl |= flags[k]
+            fields |= reads[k]
+            if fns[k] is not None:
+                rules = True
         rk = rest = None
         fixed = solo.fixed
         if fixed is not None:
@@ -249,18 +257,17 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
                     rk += w[j]
                 else:
                     rest += p
-        info = (tuple(sorted({k for k in hand if not leg[k]})), fl,
-                any(fns[k] is not None for k in hand), rk, rest)
+        info = (tuple(sorted({k for k in hand if not leg[k]})), fl, rules, rk, rest, fields)
         _store(solo.info, hk, info)
     return info
 
 
-def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, code: int, credit,
+def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, raw: int, credit,
                        masked: int) -> int:
     """:func:`.fast._remove_by_points` from the points tables (``info``: the hand's
-    :func:`_hand_info`, some card with score rules and non-Légendaire kinds; ``masked``: the
-    unclamped zone code & the fields the hand's cards read): the same integers compared in the
-    same order, so the same card.
+    :func:`_hand_info`, some card with score rules and non-Légendaire kinds; ``raw``: the
+    unclamped zone code, ``masked`` it & the fields the hand's cards read): the same integers
+    compared in the same order, so the same card.
 
     Removing ``k`` leaves ``total(c) - pts(k, c)`` at ``c = code + dv[k]``; the cards that read no
     field score the same at every code (``_Solo.fixed``), so that is ``diff[k] + rest`` with
@@ -268,29 +275,36 @@ def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, code: int, cre
     function of the cards that read fields and ``masked``, memoised under them (``_Solo.diffs``):
     hands differing in their other cards share it. Integers, so the sum is the same whatever the
     order; with a score that is not an integer, computed per hand as before."""
-    legal, _, _, rk, rest = info
+    legal, _, _, rk, rest, _ = info
     fixed = solo.fixed
+    code = None
     if fixed is not None:  # then it was when info was made: rk and rest are set
         key = rk | masked << solo.shift
-        diff = solo.diffs.get(key)
+        diffs = solo.diffs
+        diff = diffs.get(key)
         if diff is None:
-            diff = [None] * len(fixed)
-            _store(solo.diffs, key, diff)
+            if len(diffs) > _CACHE_LIMIT:
+                diffs.clear()
+            diff = diffs[key] = [None] * len(fixed)
+        if not credit:
+            credit = solo.zeros
         best, best_v = legal[0], None
         for k in legal:
             v = diff[k]
             if v is None:
+                if code is None:
+                    code = _code(solo, raw)
                 v = _diff(solo, hand, k, code)
                 if v is None:
                     break
                 diff[k] = v
-            v += rest
-            if credit:
-                v += credit[k]
+            v = v + rest + credit[k]
             if best_v is None or v > best_v:
                 best, best_v = k, v
         else:
             return best
+    if code is None:
+        code = _code(solo, raw)
     dv = solo.model.dv
     get = solo.points.get
     sums: dict[int, int] = {}  # the hand's points at each zone code
@@ -448,7 +462,7 @@ def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, r
     if looked:
         se = solo.hands.get(sk)
         masked = raw & (fields | reads[card])
-        if se is not None and masked in se[3]:
+        if se is not None and masked in se[1]:
             looked = False  # the card put under the deck is known already
     if v is None or looked:
         full = sorted(hand + [card])
@@ -487,7 +501,7 @@ def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, r
         if looked:
             if se is None:
                 se = _hand(solo, full, sk)
-            se[3][masked] = choice
+            se[1][masked] = choice
     _store(solo.take, key, v)
     return v
 
@@ -511,41 +525,39 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: int) -> tuple[int
 
 
 def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, key: int) -> tuple:
-    """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from its hand entry
-    (under ``raw`` & the hand's fields) or computed; stored under ``key``."""
-    he = solo.hands.get(hk)
-    if he is None:
-        he = _hand(solo, hand, hk)
-    plan = he[1](raw & he[0])
+    """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from ``solo.steps``
+    (under the hand code and ``raw`` & the hand's fields) or computed as :func:`.fast.play_greedy`
+    makes the choice; stored under ``key``."""
+    info = solo.info.get(hk)
+    if info is None:
+        info = _hand_info(solo, hand, hk)
+    legal, fl, rules, _, _, fields = info
+    masked = raw & fields
+    mkey = hk | masked << solo.shift
+    steps = solo.steps
+    plan = steps.get(mkey)
     if plan is None:
-        plan = _step_miss(state, solo, hand, hk, he, raw)
-    _store(solo.step, key, plan)
-    return plan
-
-
-def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int) -> tuple:
-    """The step-2 choice of a solo hand, as :func:`.fast.play_greedy` makes it, as a plan stored
-    in its entry ``he``."""
-    info = _hand_info(solo, hand, hk)
-    legal, fl, rules, _, _ = info
-    code = _code(solo, raw)
-    if solo.model.hand_free and rules and legal:
-        a = _removal_by_points(solo, hand, info, code, solo.credits, raw & he[0])
-    else:
-        t = solo.table
-        policy_key = (None, tuple(sorted(hand)), code & he[0], 1)
-        a = t.choice_cache.get(policy_key)
-        if a is None:
-            a = greedy_miss(state, policy_key, code)
-    v = a * 8
-    if fl & 1:
-        v |= 1
-        if solo.table.flags[a] & 1:
-            v |= 2
-    if fl & 2:
-        v |= 4
-    plan = solo.plans[v]
-    he[2][raw & he[0]] = plan
+        if rules and legal and solo.model.hand_free:
+            a = _removal_by_points(solo, hand, info, raw, solo.credits, masked)
+        else:
+            code = _code(solo, raw)
+            policy_key = (None, tuple(sorted(hand)), code & fields, 1)
+            a = solo.table.choice_cache.get(policy_key)
+            if a is None:
+                a = greedy_miss(state, policy_key, code)
+        v = a * 8  # the plan's index (see _Solo.plans)
+        if fl & 1:
+            v |= 1 | solo.used[a]
+        if fl & 2:
+            v |= 4
+        plan = solo.plans[v]
+        if len(steps) > _CACHE_LIMIT:
+            steps.clear()
+        steps[mkey] = plan
+    step = solo.step
+    if len(step) > _CACHE_LIMIT:
+        step.clear()
+    step[key] = plan
     return plan
 
 
@@ -553,13 +565,13 @@ def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
                held: int) -> int:
     """The hand card a Swap sends to the discard pile (``held``: the card it took)."""
     info = _hand_info(solo, hand, hk)
-    legal, _, rules, _, _ = info
-    code = _code(solo, raw)
+    legal, _, rules, _, _, _ = info
     if solo.model.hand_free and rules and legal:
-        g = _removal_by_points(solo, hand, info, code, None, raw & he[0])
+        g = _removal_by_points(solo, hand, info, raw, None, raw & he[0])
     else:
+        code = _code(solo, raw)
         g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
-    he[4][raw & he[0]] = g
+    he[2][raw & he[0]] = g
     return g
 
 
@@ -568,7 +580,7 @@ def _bottom_miss(state: State, solo: _Solo, hand: list[int], he: tuple, raw: int
     """The hand card put under the deck (``remaining`` of the effect's still to go)."""
     code = _code(solo, raw)
     c = _policy_miss(state, hand, code & he[0], code, (BOTTOM, 0, 0, remaining))
-    he[3][raw & he[0]] = c
+    he[1][raw & he[0]] = c
     return c
 
 
@@ -775,7 +787,7 @@ def play_solo(state: State) -> State:
                                 he = hands_get(hk)
                                 if he is None:
                                     he = _hand(solo, hand, hk)
-                                g = he[4].get(raw & he[0])
+                                g = he[2].get(raw & he[0])
                                 if g is None:
                                     g = _give_miss(state, solo, hand, hk, he, raw, c)
                                 history.append(g)
@@ -819,7 +831,7 @@ def play_solo(state: State) -> State:
                             he = hands_get(hk)
                             if he is None:
                                 he = _hand(solo, hand, hk)
-                            c = he[3].get(raw & he[0])
+                            c = he[1].get(raw & he[0])
                             if c is None:
                                 c = _bottom_miss(state, solo, hand, he, raw, i)
                             history.append(c)
