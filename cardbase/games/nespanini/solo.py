@@ -234,7 +234,7 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
     """(the non-Légendaire kinds of ``hand``, sorted; its cards' flags; some card has score rules;
     when the points are integers read from tables (``_Solo.fixed``): the code of its cards
     that read fields and the points of the others, which :func:`_removal_by_points` reads; the
-    zone-code fields its cards read)."""
+    zone-code fields its cards read; its cards that read fields, in the hand's order)."""
     info = solo.info.get(hk)
     if info is None:
         t = solo.table
@@ -247,6 +247,7 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
             if fns[k] is not None:
                 rules = True
         rk = rest = None
+        reading: list[int] = []
         fixed = solo.fixed
         if fixed is not None:
             w = solo.w
@@ -255,9 +256,11 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
                 p = fixed[j]
                 if p is None:
                     rk += w[j]
+                    reading.append(j)
                 else:
                     rest += p
-        info = (tuple(sorted({k for k in hand if not leg[k]})), fl, rules, rk, rest, fields)
+        info = (tuple(sorted({k for k in hand if not leg[k]})), fl, rules, rk, rest, fields,
+                reading)
         _store(solo.info, hk, info)
     return info
 
@@ -275,7 +278,7 @@ def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, raw: int, cred
     function of the cards that read fields and ``masked``, memoised under them (``_Solo.diffs``):
     hands differing in their other cards share it. Integers, so the sum is the same whatever the
     order; with a score that is not an integer, computed per hand as before."""
-    legal, _, _, rk, rest, _ = info
+    legal, _, _, rk, rest, _, reading = info
     fixed = solo.fixed
     code = None
     if fixed is not None:  # then it was when info was made: rk and rest are set
@@ -294,7 +297,7 @@ def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, raw: int, cred
             if v is None:
                 if code is None:
                     code = _code(solo, raw)
-                v = _diff(solo, hand, k, code)
+                v = _diff(solo, reading, k, code)
                 if v is None:
                     break
                 diff[k] = v
@@ -326,20 +329,15 @@ def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, raw: int, cred
     return best
 
 
-def _diff(solo: _Solo, hand: list[int], k: int, code: int) -> int | None:
-    """The points at ``c = code + dv[k]`` of the cards of ``hand`` that read fields, less
-    ``pts(k, c)``. None, and no more such memos for this game, when one is not an integer."""
-    fixed = solo.fixed
+def _diff(solo: _Solo, reading: list[int], k: int, code: int) -> int | None:
+    """The points at ``c = code + dv[k]`` of the hand's cards that read fields (``reading``),
+    less ``pts(k, c)``. None, and no more such memos for this game, when one is not an integer."""
     c = code + solo.model.dv[k]
     pts = solo.points.get(c)
     if pts is None:
         pts = _points_at(solo, c)
     pts = pts[0]
-    v = 0
-    for j in hand:
-        if fixed[j] is None:
-            v += pts[j]
-    v -= pts[k]
+    v = sum(map(pts.__getitem__, reading)) - pts[k]
     if type(v) is not int:
         solo.fixed = None
         return None
@@ -531,7 +529,7 @@ def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, key: in
     info = solo.info.get(hk)
     if info is None:
         info = _hand_info(solo, hand, hk)
-    legal, fl, rules, _, _, fields = info
+    legal, fl, rules, _, _, fields, _ = info
     masked = raw & fields
     mkey = hk | masked << solo.shift
     steps = solo.steps
@@ -565,7 +563,7 @@ def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
                held: int) -> int:
     """The hand card a Swap sends to the discard pile (``held``: the card it took)."""
     info = _hand_info(solo, hand, hk)
-    legal, _, rules, _, _, _ = info
+    legal, _, rules, _, _, _, _ = info
     if solo.model.hand_free and rules and legal:
         g = _removal_by_points(solo, hand, info, raw, None, raw & he[0])
     else:
