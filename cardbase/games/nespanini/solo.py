@@ -88,7 +88,7 @@ def game_simple_effects(game, table) -> tuple[tuple | None, ...]:
 class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
-    __slots__ = ("above", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
+    __slots__ = ("above", "bits", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
                  "kinds", "model",
                  "picks", "plans", "points", "points_raw", "shift", "step", "steps", "swap", "table", "take",
                  "top", "used", "w", "zeros")
@@ -98,6 +98,7 @@ class _Solo:
         table = self.table = state.table
         model = self.model = table.model
         self.credits = _credits(state)
+        self.bits = bits
         size = table.size
         self.w = w = tuple(1 << (bits * k) for k in range(size))  # a kind's unit in a code
         # a card offered, above the hand's fields: (hand code | top[k], ...) keys its worth
@@ -617,10 +618,13 @@ def play_solo(state: State) -> State:
     to its end with the greedy policy, in place; returns it."""
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
-    solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
+    bits = (len(hand) + len(deck) + len(discards) + held).bit_length()
+    game = state.game
+    solo = getattr(game, "_solo_last", None)  # the tables of the game's last play_solo
+    if solo is None or solo.bits != bits:
+        solo = game._solo_last = _solo(state, bits)
     (W, step_get, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
      stall, turn_check, shift, kinds, fm) = solo.ctx
-    game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
     history = state.history
     ev = state.events
@@ -635,8 +639,11 @@ def play_solo(state: State) -> State:
         # (again) after the general engine played: codes and counters from the state
         hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
         hk = sum(map(W.__getitem__, hand))
-        dk = sum(map(W.__getitem__, discards))
-        raw = sum(map(dv.__getitem__, discards))
+        if discards:
+            dk = sum(map(W.__getitem__, discards))
+            raw = sum(map(dv.__getitem__, discards))
+        else:
+            dk = raw = 0
         turn = turn0 = state.turn
         peak, peak_turn = state.peak, state.peak_turn
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
