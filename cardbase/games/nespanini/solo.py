@@ -17,7 +17,8 @@ Every greedy choice depends on the hand's multiset and on the fields of the clam
 the hand's cards read (the policy's own cache keys, :func:`.policy.greedy_action`); clamping works
 field by field, so it is a function of ``raw & those fields``. Each choice is memoised per hand code
 under that: a step-2 discard as a *plan* (the kind, its codes, its Défausse action resolved inline,
-its rule-coverage counts, also kept under the hand code and ``raw`` for a one-lookup hit), a card
+its rule-coverage counts, in one memo under the hand code and ``raw`` & the fields, and again under
+the hand code and ``raw`` for a one-lookup hit), a card
 put under the deck or given by a Swap as a kind, a recover / swap offer under the pile's code. A
 card taken from a Look or a recover is worth the best score of the hand it makes less one card, so
 its worth is memoised under that hand (every hand and card making it share it), and after a Look the
@@ -130,8 +131,8 @@ class _Solo:
         self.used = tuple(2 if f & 1 else 0 for f in table.flags)  # coverage bit 2 of a kind
         self.zeros = (0,) * size  # no credit
         # per hand code (_hand): the zone-code fields its cards' score rules read, then its
-        # choices under its unclamped zone code & those fields: step-2 plans, kinds put under
-        # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
+        # choices under its unclamped zone code & those fields: kinds put under the deck, kinds
+        # given by a Swap (step-2 plans: self.steps); the clamped code & the fields is a function of that
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
         self.step: dict = {}  # hand code | unclamped zone code << shift -> the step-2 plan
