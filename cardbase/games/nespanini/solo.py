@@ -17,7 +17,8 @@ Every greedy choice depends on the hand's multiset and on the fields of the clam
 the hand's cards read (the policy's own cache keys, :func:`.policy.greedy_action`); clamping works
 field by field, so it is a function of ``raw & those fields``. Each choice is memoised per hand code
 under that: a step-2 discard as a *plan* (the kind, its codes, its Défausse action resolved inline,
-its rule-coverage counts, also kept under the hand code and ``raw`` for a one-lookup hit), a card
+its rule-coverage counts, in one memo under the hand code and ``raw`` & the fields, and again under
+the hand code and ``raw`` for a one-lookup hit), a card
 put under the deck or given by a Swap as a kind, a recover / swap offer under the pile's code. A
 card taken from a Look or a recover is worth the best score of the hand it makes less one card, so
 its worth is memoised under that hand (every hand and card making it share it), and after a Look the
@@ -88,16 +89,17 @@ def game_simple_effects(game, table) -> tuple[tuple | None, ...]:
 class _Solo:
     """The tables of :func:`play_solo` for one game and one multiset width ``bits``."""
 
-    __slots__ = ("above", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
+    __slots__ = ("above", "bits", "cands", "credits", "ctx", "diffs", "fixed", "game", "hands", "info",
                  "kinds", "model",
-                 "picks", "plans", "points", "points_raw", "shift", "step", "swap", "table", "take",
-                 "top", "w")
+                 "picks", "plans", "points", "points_raw", "shift", "step", "steps", "swap", "table", "take",
+                 "top", "used", "w", "zeros")
 
     def __init__(self, state: State, bits: int) -> None:
         game = self.game = state.game
         table = self.table = state.table
         model = self.model = table.model
         self.credits = _credits(state)
+        self.bits = bits
         size = table.size
         self.w = w = tuple(1 << (bits * k) for k in range(size))  # a kind's unit in a code
         # a card offered, above the hand's fields: (hand code | top[k], ...) keys its worth
@@ -126,12 +128,16 @@ class _Solo:
                 plans.append((k, w[k], dv[k], eff,
                               occ | (used << _COV_SHIFT) | (((b >> 2) & 1) << 2 * _COV_SHIFT)))
         self.plans = tuple(plans)
+        self.used = tuple(2 if f & 1 else 0 for f in table.flags)  # coverage bit 2 of a kind
+        self.zeros = (0,) * size  # no credit
         # per hand code (_hand): the zone-code fields its cards' score rules read, then its
-        # choices under its unclamped zone code & those fields: step-2 plans, kinds put under
-        # the deck, kinds given by a Swap; the clamped code & the fields is a function of that
+        # choices under its unclamped zone code & those fields: kinds put under the deck, kinds
+        # given by a Swap (step-2 plans: self.steps); the clamped code & the fields is a function of that
         # key (clamping works field by field), and the policy's choices are functions of it
         self.hands: dict = {}
         self.step: dict = {}  # hand code | unclamped zone code << shift -> the step-2 plan
+        # hand code | (unclamped zone code & the hand's fields) << shift -> the step-2 plan
+        self.steps: dict = {}
         self.info: dict = {}  # hand code -> _hand_info
         self.take: dict = {}  # code of the hand with the card | raw & fields << shift -> its worth
         self.swap: dict = {}  # hand code | top[card] | raw & fields << above -> a Swap's worth
@@ -197,15 +203,14 @@ def _points_at(solo: _Solo, code: int) -> tuple[list[int], tuple[int, ...]]:
 
 
 def _hand(solo: _Solo, hand: list[int], hk: int) -> tuple:
-    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made: (the fields, the step-2 plans'
-    ``get``, the plans, the kinds put under the deck, the kinds given)."""
+    """The entry of ``hand`` (code ``hk``) in ``solo.hands``, made: (the fields, the kinds put
+    under the deck, the kinds given)."""
     reads = solo.model.reads
     fields = 0
     for k in hand:
         fields |= reads[k]
-    step: dict = {}
-    out = (fields, step.get, step, {}, {})
-    if len(solo.hands) > _CACHE_LIMIT // 5:  # an entry holds three dictionaries
+    out = (fields, {}, {})
+    if len(solo.hands) > _CACHE_LIMIT // 3:  # an entry holds two dictionaries
         solo.hands.clear()
     solo.hands[hk] = out
     return out
@@ -229,16 +234,22 @@ def _points_raw(solo: _Solo, raw: int) -> tuple[list[int], tuple[int, ...]]:
 
 def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
     """(the non-Légendaire kinds of ``hand``, sorted; its cards' flags; some card has score rules;
-    and when the points are integers read from tables (``_Solo.fixed``): the code of its cards
-    that read fields and the points of the others, which :func:`_removal_by_points` reads)."""
+    when the points are integers read from tables (``_Solo.fixed``): the code of its cards
+    that read fields and the points of the others, which :func:`_removal_by_points` reads; the
+    zone-code fields its cards read; its cards that read fields, in the hand's order)."""
     info = solo.info.get(hk)
     if info is None:
         t = solo.table
-        leg, flags, fns = t.legendary, t.flags, t.iscore
-        fl = 0
+        leg, flags, fns, reads = t.legendary, t.flags, t.iscore, solo.model.reads
+        fl = fields = 0
+        rules = False
         for k in hand:
             fl |= flags[k]
+            fields |= reads[k]
+            if fns[k] is not None:
+                rules = True
         rk = rest = None
+        reading: list[int] = []
         fixed = solo.fixed
         if fixed is not None:
             w = solo.w
@@ -247,20 +258,21 @@ def _hand_info(solo: _Solo, hand: list[int], hk: int) -> tuple:
                 p = fixed[j]
                 if p is None:
                     rk += w[j]
+                    reading.append(j)
                 else:
                     rest += p
-        info = (tuple(sorted({k for k in hand if not leg[k]})), fl,
-                any(fns[k] is not None for k in hand), rk, rest)
+        info = (tuple(sorted({k for k in hand if not leg[k]})), fl, rules, rk, rest, fields,
+                reading)
         _store(solo.info, hk, info)
     return info
 
 
-def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, code: int, credit,
+def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, raw: int, credit,
                        masked: int) -> int:
     """:func:`.fast._remove_by_points` from the points tables (``info``: the hand's
-    :func:`_hand_info`, some card with score rules and non-Légendaire kinds; ``masked``: the
-    unclamped zone code & the fields the hand's cards read): the same integers compared in the
-    same order, so the same card.
+    :func:`_hand_info`, some card with score rules and non-Légendaire kinds; ``raw``: the
+    unclamped zone code, ``masked`` it & the fields the hand's cards read): the same integers
+    compared in the same order, so the same card.
 
     Removing ``k`` leaves ``total(c) - pts(k, c)`` at ``c = code + dv[k]``; the cards that read no
     field score the same at every code (``_Solo.fixed``), so that is ``diff[k] + rest`` with
@@ -268,29 +280,36 @@ def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, code: int, cre
     function of the cards that read fields and ``masked``, memoised under them (``_Solo.diffs``):
     hands differing in their other cards share it. Integers, so the sum is the same whatever the
     order; with a score that is not an integer, computed per hand as before."""
-    legal, _, _, rk, rest = info
+    legal, _, _, rk, rest, _, reading = info
     fixed = solo.fixed
+    code = None
     if fixed is not None:  # then it was when info was made: rk and rest are set
         key = rk | masked << solo.shift
-        diff = solo.diffs.get(key)
+        diffs = solo.diffs
+        diff = diffs.get(key)
         if diff is None:
-            diff = [None] * len(fixed)
-            _store(solo.diffs, key, diff)
+            if len(diffs) > _CACHE_LIMIT:
+                diffs.clear()
+            diff = diffs[key] = [None] * len(fixed)
+        if not credit:
+            credit = solo.zeros
         best, best_v = legal[0], None
         for k in legal:
             v = diff[k]
             if v is None:
-                v = _diff(solo, hand, k, code)
+                if code is None:
+                    code = _code(solo, raw)
+                v = _diff(solo, reading, k, code)
                 if v is None:
                     break
                 diff[k] = v
-            v += rest
-            if credit:
-                v += credit[k]
+            v = v + rest + credit[k]
             if best_v is None or v > best_v:
                 best, best_v = k, v
         else:
             return best
+    if code is None:
+        code = _code(solo, raw)
     dv = solo.model.dv
     get = solo.points.get
     sums: dict[int, int] = {}  # the hand's points at each zone code
@@ -312,20 +331,15 @@ def _removal_by_points(solo: _Solo, hand: list[int], info: tuple, code: int, cre
     return best
 
 
-def _diff(solo: _Solo, hand: list[int], k: int, code: int) -> int | None:
-    """The points at ``c = code + dv[k]`` of the cards of ``hand`` that read fields, less
-    ``pts(k, c)``. None, and no more such memos for this game, when one is not an integer."""
-    fixed = solo.fixed
+def _diff(solo: _Solo, reading: list[int], k: int, code: int) -> int | None:
+    """The points at ``c = code + dv[k]`` of the hand's cards that read fields (``reading``),
+    less ``pts(k, c)``. None, and no more such memos for this game, when one is not an integer."""
     c = code + solo.model.dv[k]
     pts = solo.points.get(c)
     if pts is None:
         pts = _points_at(solo, c)
     pts = pts[0]
-    v = 0
-    for j in hand:
-        if fixed[j] is None:
-            v += pts[j]
-    v -= pts[k]
+    v = sum(map(pts.__getitem__, reading)) - pts[k]
     if type(v) is not int:
         solo.fixed = None
         return None
@@ -448,7 +462,7 @@ def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, r
     if looked:
         se = solo.hands.get(sk)
         masked = raw & (fields | reads[card])
-        if se is not None and masked in se[3]:
+        if se is not None and masked in se[1]:
             looked = False  # the card put under the deck is known already
     if v is None or looked:
         full = sorted(hand + [card])
@@ -487,7 +501,7 @@ def _after_add(state: State, solo: _Solo, hand: list[int], sk: int, card: int, r
         if looked:
             if se is None:
                 se = _hand(solo, full, sk)
-            se[3][masked] = choice
+            se[1][masked] = choice
     _store(solo.take, key, v)
     return v
 
@@ -511,41 +525,39 @@ def _cands(solo: _Solo, discards: list[int], a: int, eff, key: int) -> tuple[int
 
 
 def _step(state: State, solo: _Solo, hand: list[int], hk: int, raw: int, key: int) -> tuple:
-    """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from its hand entry
-    (under ``raw`` & the hand's fields) or computed; stored under ``key``."""
-    he = solo.hands.get(hk)
-    if he is None:
-        he = _hand(solo, hand, hk)
-    plan = he[1](raw & he[0])
+    """The step-2 plan of a solo hand at the unclamped zone code ``raw``, from ``solo.steps``
+    (under the hand code and ``raw`` & the hand's fields) or computed as :func:`.fast.play_greedy`
+    makes the choice; stored under ``key``."""
+    info = solo.info.get(hk)
+    if info is None:
+        info = _hand_info(solo, hand, hk)
+    legal, fl, rules, _, _, fields, _ = info
+    masked = raw & fields
+    mkey = hk | masked << solo.shift
+    steps = solo.steps
+    plan = steps.get(mkey)
     if plan is None:
-        plan = _step_miss(state, solo, hand, hk, he, raw)
-    _store(solo.step, key, plan)
-    return plan
-
-
-def _step_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, raw: int) -> tuple:
-    """The step-2 choice of a solo hand, as :func:`.fast.play_greedy` makes it, as a plan stored
-    in its entry ``he``."""
-    info = _hand_info(solo, hand, hk)
-    legal, fl, rules, _, _ = info
-    code = _code(solo, raw)
-    if solo.model.hand_free and rules and legal:
-        a = _removal_by_points(solo, hand, info, code, solo.credits, raw & he[0])
-    else:
-        t = solo.table
-        policy_key = (None, tuple(sorted(hand)), code & he[0], 1)
-        a = t.choice_cache.get(policy_key)
-        if a is None:
-            a = greedy_miss(state, policy_key, code)
-    v = a * 8
-    if fl & 1:
-        v |= 1
-        if solo.table.flags[a] & 1:
-            v |= 2
-    if fl & 2:
-        v |= 4
-    plan = solo.plans[v]
-    he[2][raw & he[0]] = plan
+        if rules and legal and solo.model.hand_free:
+            a = _removal_by_points(solo, hand, info, raw, solo.credits, masked)
+        else:
+            code = _code(solo, raw)
+            policy_key = (None, tuple(sorted(hand)), code & fields, 1)
+            a = solo.table.choice_cache.get(policy_key)
+            if a is None:
+                a = greedy_miss(state, policy_key, code)
+        v = a * 8  # the plan's index (see _Solo.plans)
+        if fl & 1:
+            v |= 1 | solo.used[a]
+        if fl & 2:
+            v |= 4
+        plan = solo.plans[v]
+        if len(steps) > _CACHE_LIMIT:
+            steps.clear()
+        steps[mkey] = plan
+    step = solo.step
+    if len(step) > _CACHE_LIMIT:
+        step.clear()
+    step[key] = plan
     return plan
 
 
@@ -553,13 +565,13 @@ def _give_miss(state: State, solo: _Solo, hand: list[int], hk: int, he: tuple, r
                held: int) -> int:
     """The hand card a Swap sends to the discard pile (``held``: the card it took)."""
     info = _hand_info(solo, hand, hk)
-    legal, _, rules, _, _ = info
-    code = _code(solo, raw)
+    legal, _, rules, _, _, _, _ = info
     if solo.model.hand_free and rules and legal:
-        g = _removal_by_points(solo, hand, info, code, None, raw & he[0])
+        g = _removal_by_points(solo, hand, info, raw, None, raw & he[0])
     else:
+        code = _code(solo, raw)
         g = _policy_miss(state, hand, code & he[0], code, (GIVE, 0, 0, held))
-    he[4][raw & he[0]] = g
+    he[2][raw & he[0]] = g
     return g
 
 
@@ -568,7 +580,7 @@ def _bottom_miss(state: State, solo: _Solo, hand: list[int], he: tuple, raw: int
     """The hand card put under the deck (``remaining`` of the effect's still to go)."""
     code = _code(solo, raw)
     c = _policy_miss(state, hand, code & he[0], code, (BOTTOM, 0, 0, remaining))
-    he[3][raw & he[0]] = c
+    he[1][raw & he[0]] = c
     return c
 
 
@@ -607,10 +619,13 @@ def play_solo(state: State) -> State:
     to its end with the greedy policy, in place; returns it."""
     hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
     held = len(held_cards(state)) if state.decision is not None else 0
-    solo = _solo(state, (len(hand) + len(deck) + len(discards) + held).bit_length())
+    bits = (len(hand) + len(deck) + len(discards) + held).bit_length()
+    game = state.game
+    solo = getattr(game, "_solo_last", None)  # the tables of the game's last play_solo
+    if solo is None or solo.bits != bits:
+        solo = game._solo_last = _solo(state, bits)
     (W, step_get, hands_get, points_get, cands_get, picks_get, nonleg, dv, hand_free, cim_end,
      stall, turn_check, shift, kinds, fm) = solo.ctx
-    game = state.game
     cov = state.cov  # rule coverage, counted as State.apply_action and effects._run count
     history = state.history
     ev = state.events
@@ -625,8 +640,11 @@ def play_solo(state: State) -> State:
         # (again) after the general engine played: codes and counters from the state
         hand, deck, discards = state.hands[0], state.decks[0], state.discards[0]
         hk = sum(map(W.__getitem__, hand))
-        dk = sum(map(W.__getitem__, discards))
-        raw = sum(map(dv.__getitem__, discards))
+        if discards:
+            dk = sum(map(W.__getitem__, discards))
+            raw = sum(map(dv.__getitem__, discards))
+        else:
+            dk = raw = 0
         turn = turn0 = state.turn
         peak, peak_turn = state.peak, state.peak_turn
         covs = 0  # step-2 coverage counts of the inline turns (see _Solo.plans)
@@ -775,7 +793,7 @@ def play_solo(state: State) -> State:
                                 he = hands_get(hk)
                                 if he is None:
                                     he = _hand(solo, hand, hk)
-                                g = he[4].get(raw & he[0])
+                                g = he[2].get(raw & he[0])
                                 if g is None:
                                     g = _give_miss(state, solo, hand, hk, he, raw, c)
                                 history.append(g)
@@ -819,7 +837,7 @@ def play_solo(state: State) -> State:
                             he = hands_get(hk)
                             if he is None:
                                 he = _hand(solo, hand, hk)
-                            c = he[3].get(raw & he[0])
+                            c = he[1].get(raw & he[0])
                             if c is None:
                                 c = _bottom_miss(state, solo, hand, he, raw, i)
                             history.append(c)

@@ -27,7 +27,7 @@ from cardbase.domain import CardDef
 from cardbase.errors import CardbaseError
 from cardbase.games import frame
 from cardbase.games.frame import IllegalActionError, replay  # noqa: F401 - one for every game
-from cardbase.games.shuffles import shuffle
+from cardbase.games.shuffles import deal, shuffle
 from cardbase.i18n import tr
 
 from .cards import CardTable
@@ -235,14 +235,16 @@ class State:
             _SEED_INT(rng, seed)  # the same stream as random.Random(seed)
         else:
             rng.seed(seed)
-        decks = self.decks = []
-        hands = self.hands = []
-        for d in game.decks:
-            deck = list(d)
-            shuffle(rng, deck)
-            hands.append(deck[:-HAND_SIZE - 1:-1])  # the top card first
-            del deck[-HAND_SIZE:]
-            decks.append(deck)
+        if n == 1:
+            deck, hand = deal(rng, game.decks[0], HAND_SIZE)  # the hand's top card first
+            self.decks, self.hands = [deck], [hand]
+        else:
+            decks = self.decks = []
+            hands = self.hands = []
+            for d in game.decks:
+                deck, hand = deal(rng, d, HAND_SIZE)
+                hands.append(hand)
+                decks.append(deck)
         # a game has one or two players (Game checks it)
         self.discards: list[list[int]] = [[]] if n == 1 else [[], []]
         self.first_player = rng.randrange(n) if n > 1 else 0
