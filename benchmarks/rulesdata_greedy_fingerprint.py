@@ -1,7 +1,6 @@
 """The moves of the rules interpreter's greedy bot, as digests: every starter deck's goldfish and
-every pair of starter decks in duel of data/rules/nespanini.toml, Le Huit (data/rules/huit.toml),
-15 en un tour (data/rules/pushluck.toml) and, at their default number of players, every other game
-of data/rules/ but Menteur (Atout, Cueillette, Enchères, Marché: ``OTHERS``), N seeded games each (game i dealt from game_seed(0, i)); a
+every pair of starter decks in duel of data/rules/nespanini.toml, Le Huit (data/rules/huit.toml) and
+15 en un tour (data/rules/pushluck.toml), N seeded games each (game i dealt from game_seed(0, i)); a
 digest of each batch's action sequences, winners and endings, and the games per second of processor
 time. A speed change of the interpreter must leave every digest unchanged (the same moves); run it
 before and after (``bench_rulesdata_nespanini.py --before`` compares the NesPanini rows itself).
@@ -25,7 +24,6 @@ from cardbase.playtest.batch import game_seed
 from cardbase.playtest.cards import load_deck_defs, load_edition_defs, starter_decks
 
 ROOT = Path(__file__).resolve().parent.parent
-OTHERS = ("atout", "cueillette", "encheres", "marche")  # at their default number of players
 
 
 def _play(game, seed: int):
@@ -61,9 +59,6 @@ def main() -> None:
     out["huit"] = _digest(registry.get("huit").build((), 2), n)
     p15 = [c for c in load_edition_defs([ROOT / "data" / "editions" / "P15.toml"]) if c.game == "pushluck"]
     out["pushluck"] = _digest(Game(load_rules(ROOT / "data" / "rules" / "pushluck.toml"), p15, 2), n)
-    for code in OTHERS:
-        spec = registry.get(code)
-        out[code] = _digest(spec.build((), spec.default_players), n)
     print(json.dumps(out, indent=1))
     pairs = len(names) * (len(names) - 1) // 2
     print(f"goldfish {len(names) * n} games {len(names) * n / gold:.0f}/s, duels {pairs * n} games "
