@@ -312,7 +312,10 @@ def test_menteur_every_reading(players, options):
 def test_menteur_greedy_lays_the_truth_and_calls_what_it_knows():
     """The file's heuristic: the greedy bot lays every card of the asked rank it holds (up to the
     limit) and lies (one card) only when it holds none; it calls only a claim its own hand proves
-    false, or one that would otherwise end the game."""
+    false, or one that would otherwise end the game — and it always calls a claim its own cards
+    prove impossible (it holds 2 Dames and 3 are announced: 5 of a rank of 4), which always catches
+    a lie (met over the seeds, so that this can fail)."""
+    impossible = 0
     for players in (3, 4, 5, 6):
         for seed in range(5):
             game = registry.get("menteur").build([], players)
@@ -329,8 +332,14 @@ def test_menteur_greedy_lays_the_truth_and_calls_what_it_knows():
                         assert len(truthful) == len(laid) == min(len(of_rank), 4), (of_rank, laid)
                     else:
                         assert len(laid) == 1
-                elif text == CALL:
-                    caller = ref.window
-                    mine = sum(rank(c) == ref.asked for c in ref.hands[caller])
-                    assert mine + len(ref.laid) > 4 or not ref.hands[ref.actor]
+                else:
+                    mine = sum(rank(c) == ref.asked for c in ref.hands[ref.window])
+                    if text == CALL:
+                        assert mine + len(ref.laid) > 4 or not ref.hands[ref.actor]
+                    if mine + len(ref.laid) > 4:  # impossible: always called, always a lie
+                        impossible += 1
+                        assert text == CALL, (players, seed, ref.laid, mine)
+                        assert any(rank(c) != ref.asked for c in ref.laid)
                 ref.play(a)
+    assert impossible > 0
+
