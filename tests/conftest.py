@@ -56,6 +56,7 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "its PostgreSQL case is not collected")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the PostgreSQL case of tests marked ``sqlite_only``; keep the browser tests in one
     xdist worker (``--dist loadgroup``): one app server and one Chromium for all of them."""
@@ -254,6 +255,19 @@ def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     db.dispose_engines()
     yield db_url
     db.dispose_engines()
+
+
+@pytest.fixture(autouse=True)
+def _editor_mode_off() -> Iterator[None]:
+    """Every test starts and ends in a process that does not ask for editor mode: a test that runs
+    the app in this process (AppTest) switches it on for the whole process (``access.enforce()``),
+    and with ``-n auto`` no test can count on another having switched it off after it."""
+    from cardbase import access
+
+    access.enforce(False)
+    yield
+    access.enforce(False)
+    access.reset_attempts()
 
 
 @pytest.fixture(autouse=True)
