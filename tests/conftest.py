@@ -11,6 +11,9 @@ cluster started for the session (id ``postgresql``, see ``tests/pg_support.py``)
   it is deselected at collection, so it never shows up as a skip.
 - Hypothesis profiles: ``ci`` (thousands of cases) when ``CI`` is set, ``dev`` otherwise;
   ``HYPOTHESIS_PROFILE`` chooses explicitly.
+- ``-n auto`` (pytest-xdist, by hand; CI runs one process): one process a core, each with its own
+  temporary folders and, when its tests need them, its own PostgreSQL cluster on a free port; the
+  browser tests all go to one process (one app server on a free port, one Chromium).
 """
 
 from __future__ import annotations
@@ -53,10 +56,14 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "its PostgreSQL case is not collected")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Deselect the PostgreSQL case of tests marked ``sqlite_only``."""
+    """Deselect the PostgreSQL case of tests marked ``sqlite_only``; keep the browser tests in one
+    xdist worker (``--dist loadgroup``): one app server and one Chromium for all of them."""
     keep, drop = [], []
     for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.xdist_group("browser"))
         params = getattr(getattr(item, "callspec", None), "params", {})
         if params.get("backend") == "postgresql" and item.get_closest_marker("sqlite_only"):
             drop.append(item)
@@ -248,6 +255,19 @@ def cli_env(db_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
     db.dispose_engines()
     yield db_url
     db.dispose_engines()
+
+
+@pytest.fixture(autouse=True)
+def _editor_mode_off() -> Iterator[None]:
+    """Every test starts and ends in a process that does not ask for editor mode: a test that runs
+    the app in this process (AppTest) switches it on for the whole process (``access.enforce()``),
+    and with ``-n auto`` no test can count on another having switched it off after it."""
+    from cardbase import access
+
+    access.enforce(False)
+    yield
+    access.enforce(False)
+    access.reset_attempts()
 
 
 @pytest.fixture(autouse=True)
