@@ -27,6 +27,9 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-d
                  "--disable-sync"]
 PASSWORD = "mot-de-passe-test"
 IN_CI = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes", "on")
+# how long a step may wait for the page (ms): the tests run beside another test process on a
+# 2-core machine (``-n auto``), where a table's redraw once took more than 30 s
+BROWSER_WAIT_MS = 90_000
 SCREENSHOTS = Path(os.environ.get("CARDBASE_SCREENSHOTS", "")) if os.environ.get("CARDBASE_SCREENSHOTS") else None
 
 
@@ -132,7 +135,7 @@ def browser(chromium_path: str) -> Iterator[object]:
 def page(browser, st_server: Server, tmp_path: Path) -> Iterator[object]:
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True,
                                   locale="fr-FR")
-    context.set_default_timeout(30_000)
+    context.set_default_timeout(BROWSER_WAIT_MS)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -141,7 +144,7 @@ def page(browser, st_server: Server, tmp_path: Path) -> Iterator[object]:
     assert not errors, f"JavaScript errors in the page: {errors}"
 
 
-def wait_idle(page, timeout: float = 30_000) -> None:
+def wait_idle(page, timeout: float = BROWSER_WAIT_MS) -> None:
     """Wait until Streamlit has finished running the script (no 'running' indicator)."""
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout)
     page.wait_for_function(
@@ -206,7 +209,7 @@ def shot(page, name: str) -> None:
         page.wait_for_function(
             """() => !document.querySelector('[data-testid="stSkeleton"], [data-stale="true"]')
                      && [...document.images].every(i => i.complete && i.naturalWidth > 0)""",
-            timeout=30_000)
+            timeout=BROWSER_WAIT_MS)
         page.wait_for_timeout(300)
     except Exception:  # a screenshot for the docs never fails a test
         pass

@@ -11,7 +11,7 @@ cluster started for the session (id ``postgresql``, see ``tests/pg_support.py``)
   it is deselected at collection, so it never shows up as a skip.
 - Hypothesis profiles: ``ci`` (thousands of cases) when ``CI`` is set, ``dev`` otherwise;
   ``HYPOTHESIS_PROFILE`` chooses explicitly.
-- ``-n auto`` (pytest-xdist, by hand; CI runs one process): one process a core, each with its own
+- ``-n auto`` (pytest-xdist, the README's test command and CI's): one process a core, each with its own
   temporary folders and, when its tests need them, its own PostgreSQL cluster on a free port; the
   browser tests all go to one process (one app server on a free port, one Chromium).
 """

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from browser_support import (  # the fixtures themselves are registered in conftest.py
+    BROWSER_WAIT_MS,
     PASSWORD,
     goto,
     pick_option,
@@ -890,7 +891,7 @@ def test_play_a_15_en_un_tour_game_to_the_end(page, st_server, capsys) -> None: 
         start = time.perf_counter()
         page.locator(f"{target} >> visible=true").first.click()
         page.wait_for_function("b => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
-                               ".innerText !== b", arg=before, timeout=30_000)
+                               ".innerText !== b", arg=before, timeout=BROWSER_WAIT_MS)
         _settled(page)
         clicks.append(time.perf_counter() - start)
     final.first.wait_for()
