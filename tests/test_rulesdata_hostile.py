@@ -137,7 +137,7 @@ def test_a_game_that_never_ends_stops_at_the_game_limit_and_says_so(tmp_path) ->
     out = runner.invoke(app, ["games", "check", str(path), "--games", "1", "--search-states", "0"])
     assert out.exit_code == 0, out.output
     assert "0 finies par une condition du fichier" in out.output
-    assert "1 parties ne se sont arrêtées que par le filet de sécurité" in out.output
+    assert "1 partie ne s'est arrêtée que par le filet de sécurité" in out.output
 
 
 def test_a_round_that_goes_on_until_never_stops_at_the_game_limit() -> None:

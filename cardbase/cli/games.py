@@ -263,7 +263,7 @@ def sim_game_command(
     for name, team in (rep.teams or {}).items():
         lo, hi = team["ci95"]
         typer.echo(tr("games.cli.team", team=name, seats=", ".join(map(str, team["seats"])),
-                      wins=team["wins"], rate=fmt_pct(team["win_rate"], unit=False), lo=fmt_pct(lo, unit=False), hi=fmt_pct(hi, unit=False)))
+                      count=len(team["seats"]), wins=team["wins"], rate=fmt_pct(team["win_rate"], unit=False), lo=fmt_pct(lo, unit=False), hi=fmt_pct(hi, unit=False)))
     if not solo:
         from cardbase.games.rulesdata.register import rounds_go_around
 
